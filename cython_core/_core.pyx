@@ -1,0 +1,1136 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The rules of Tigris & Euphrates on plain C data.
+
+Every function below runs without the GIL and touches no Python object.  The rule
+numbers (R..) refer to RULES.md.  A state mutates only through put8/put16/put64, which
+record the old value on the undo trail when the state has one (``s.aux``).
+"""
+
+from libc.string cimport memcpy, memset
+from libc.stdlib cimport malloc, realloc, free
+from libc.stdint cimport uint8_t, int16_t, uint16_t, int32_t, uint64_t
+
+from tigris.boards import layout, BOARD_NAMES
+
+# ---------------------------------------------------------------------------
+# Static tables: geometry, boards, swaps, monuments
+# ---------------------------------------------------------------------------
+
+cdef enum:
+    MAXBOARDS = 4
+
+cdef uint8_t RIVER[MAXBOARDS][NSQ]
+cdef uint8_t TEMPLE[MAXBOARDS][NSQ]
+cdef uint8_t SPECIAL[MAXBOARDS][NSQ]
+cdef uint8_t TSQ[MAXBOARDS][16]     # starting temple squares of each board
+cdef uint8_t NTSQ[MAXBOARDS]
+cdef uint8_t SUPPLY[NCOL]           # 57 red, 36 blue, 30 green, 30 black
+
+cdef int _init_tables() except -1:
+    cdef int r, c, i, n, k, a, b, g
+    for r in range(ROWS):
+        for c in range(COLS):
+            i = r * COLS + c
+            n = 0
+            if r > 0:
+                NBR[i][n] = i - COLS; n += 1
+            if r < ROWS - 1:
+                NBR[i][n] = i + COLS; n += 1
+            if c > 0:
+                NBR[i][n] = i - 1; n += 1
+            if c < COLS - 1:
+                NBR[i][n] = i + 1; n += 1
+            NNBR[i] = n
+    k = 0
+    for n in range(1, HAND + 1):
+        for r in range(n, -1, -1):
+            for b in range(n - r, -1, -1):
+                for g in range(n - r - b, -1, -1):
+                    SWAP_COUNTS[k][RED] = r
+                    SWAP_COUNTS[k][BLUE] = b
+                    SWAP_COUNTS[k][GREEN] = g
+                    SWAP_COUNTS[k][BLACK] = n - r - b - g
+                    k += 1
+    assert k == N_SWAPS
+    k = 0
+    for a in range(NCOL):
+        for b in range(a + 1, NCOL):
+            MONUMENT_COLOURS[k][0] = a
+            MONUMENT_COLOURS[k][1] = b
+            k += 1
+    SUPPLY[RED] = 57; SUPPLY[BLUE] = 36; SUPPLY[GREEN] = 30; SUPPLY[BLACK] = 30
+    assert len(BOARD_NAMES) <= MAXBOARDS
+    for k, name in enumerate(BOARD_NAMES):
+        rivers, temples, special = layout(name)
+        memset(RIVER[k], 0, NSQ); memset(TEMPLE[k], 0, NSQ); memset(SPECIAL[k], 0, NSQ)
+        n = 0
+        for i in sorted(temples):
+            TEMPLE[k][i] = 1
+            TSQ[k][n] = i
+            n += 1
+        NTSQ[k] = n
+        for i in rivers:
+            RIVER[k][i] = 1
+        for i in special:
+            SPECIAL[k][i] = 1
+    return 0
+
+_init_tables()
+
+
+def supply():
+    """Tiles of each colour in the game (red, blue, green, black)."""
+    return [SUPPLY[c] for c in range(NCOL)]
+
+
+def swap_counts(int k):
+    return [SWAP_COUNTS[k][c] for c in range(NCOL)]
+
+
+def monument_colours(int m):
+    return (MONUMENT_COLOURS[m][0], MONUMENT_COLOURS[m][1])
+
+
+def board_squares(int board):
+    """(rivers, temples, special) square lists of a board index, as the core sees them."""
+    return ([i for i in range(NSQ) if RIVER[board][i]],
+            [i for i in range(NSQ) if TEMPLE[board][i]],
+            [i for i in range(NSQ) if SPECIAL[board][i]])
+
+
+# ---------------------------------------------------------------------------
+# The undo trail: the only way the state changes
+# ---------------------------------------------------------------------------
+
+cdef void aux_init(Aux* x) noexcept nogil:
+    memset(x, 0, sizeof(Aux))
+
+
+cdef void aux_free(Aux* x) noexcept nogil:
+    free(x.trail); free(x.marks); free(x.drawlog); free(x.forced); free(x.autolog)
+    memset(x, 0, sizeof(Aux))
+
+
+cdef void* _grow(void* p, int* cap, int need, size_t item) noexcept nogil:
+    cdef int c = cap[0]
+    if need <= c:
+        return p
+    if c < 64:
+        c = 64
+    while c < need:
+        c *= 2
+    p = realloc(p, c * item)
+    cap[0] = c
+    return p
+
+
+cdef void aux_copy(Aux* dst, const Aux* src) noexcept nogil:
+    aux_init(dst)
+    dst.trail = <TrailEntry*>_grow(NULL, &dst.captrail, src.ntrail, sizeof(TrailEntry))
+    memcpy(dst.trail, src.trail, src.ntrail * sizeof(TrailEntry))
+    dst.ntrail = src.ntrail
+    dst.marks = <int32_t*>_grow(NULL, &dst.capmarks, src.nmarks, sizeof(int32_t))
+    memcpy(dst.marks, src.marks, src.nmarks * sizeof(int32_t))
+    dst.nmarks = src.nmarks
+
+
+cdef inline void _record(State* s, void* field, int width, uint64_t old) noexcept nogil:
+    cdef Aux* x = s.aux
+    x.trail = <TrailEntry*>_grow(x.trail, &x.captrail, x.ntrail + 1, sizeof(TrailEntry))
+    x.trail[x.ntrail].off = <uint16_t>(<char*>field - <char*>s)
+    x.trail[x.ntrail].width = width
+    x.trail[x.ntrail].old = old
+    x.ntrail += 1
+
+
+cdef inline void put8(State* s, uint8_t* field, int v) noexcept nogil:
+    if s.aux != NULL:
+        _record(s, field, 1, field[0])
+    field[0] = <uint8_t>v
+
+
+cdef inline void put16(State* s, int16_t* field, int v) noexcept nogil:
+    if s.aux != NULL:
+        _record(s, field, 2, <uint16_t>field[0])
+    field[0] = <int16_t>v
+
+
+cdef inline void put64(State* s, uint64_t* field, uint64_t v) noexcept nogil:
+    if s.aux != NULL:
+        _record(s, field, 8, field[0])
+    field[0] = v
+
+
+cdef inline void put_square(State* s, int i, int code) noexcept nogil:
+    put8(s, &s.sq[i], code)
+    s.cache_valid = 0
+
+
+cdef void push_mark(State* s) noexcept nogil:
+    cdef Aux* x = s.aux
+    x.marks = <int32_t*>_grow(x.marks, &x.capmarks, x.nmarks + 1, sizeof(int32_t))
+    x.marks[x.nmarks] = x.ntrail
+    x.nmarks += 1
+
+
+cdef int undo_to_mark(State* s) noexcept nogil:
+    """Pop the trail back to the last mark.  Returns 0 if there is nothing to undo."""
+    cdef Aux* x = s.aux
+    cdef TrailEntry* e
+    cdef char* base = <char*>s
+    if x == NULL or x.nmarks == 0:
+        return 0
+    x.nmarks -= 1
+    while x.ntrail > x.marks[x.nmarks]:
+        x.ntrail -= 1
+        e = &x.trail[x.ntrail]
+        if e.width == 1:
+            (<uint8_t*>(base + e.off))[0] = <uint8_t>e.old
+        elif e.width == 2:
+            (<uint16_t*>(base + e.off))[0] = <uint16_t>e.old
+        else:
+            (<uint64_t*>(base + e.off))[0] = e.old
+    s.cache_valid = 0
+    return 1
+
+
+# ---------------------------------------------------------------------------
+# Randomness and tile draws
+# ---------------------------------------------------------------------------
+
+cdef uint64_t splitmix(uint64_t* x) noexcept nogil:
+    x[0] += <uint64_t>0x9E3779B97F4A7C15
+    cdef uint64_t z = x[0]
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t next_random(State* s) noexcept nogil:
+    cdef uint64_t x = s.rng
+    cdef uint64_t r = splitmix(&x)
+    put64(s, &s.rng, x)
+    return r
+
+
+cdef inline int bag_size(const State* s) noexcept nogil:
+    return s.bag[0] + s.bag[1] + s.bag[2] + s.bag[3]
+
+
+cdef int hand_size(const State* s, int p) noexcept nogil:
+    return s.hand[p][0] + s.hand[p][1] + s.hand[p][2] + s.hand[p][3]
+
+
+cdef int draw_tile(State* s, int p) noexcept nogil:
+    """Draw one tile from the bag into p's hand.  Returns 0 if the bag is empty."""
+    cdef int total = bag_size(s)
+    cdef int c = -1
+    cdef int r
+    cdef Aux* x = s.aux
+    if total == 0:
+        return 0
+    if x != NULL and x.iforced < x.nforced:
+        c = x.forced[x.iforced]
+        x.iforced += 1
+        if c < 0 or c >= NCOL or s.bag[c] == 0:
+            x.forced_error = 1
+            c = -1
+    if c < 0:
+        r = <int>(next_random(s) % <uint64_t>total)
+        c = 0
+        while r >= s.bag[c]:
+            r -= s.bag[c]
+            c += 1
+    put8(s, &s.bag[c], s.bag[c] - 1)
+    put8(s, &s.hand[p][c], s.hand[p][c] + 1)
+    if x != NULL:
+        x.drawlog = <uint8_t*>_grow(x.drawlog, &x.capdraw, x.ndraw + 1, 1)
+        x.drawlog[x.ndraw] = p * 4 + c
+        x.ndraw += 1
+    return 1
+
+
+# ---------------------------------------------------------------------------
+# Setup (R7-R10)
+# ---------------------------------------------------------------------------
+
+cdef void new_game(State* s, int nplayers, int board, int variants, uint64_t seed) noexcept nogil:
+    cdef int i, p, c, k
+    cdef Aux* keep = s.aux
+    memset(s, 0, sizeof(State))
+    s.aux = keep
+    memset(s.leader, NONE, sizeof(s.leader))
+    memset(s.monument, NONE, sizeof(s.monument))
+    memset(s.building, NONE, sizeof(s.building))
+    s.nplayers = nplayers
+    s.board = board
+    s.variants = variants
+    s.placed = NONE
+    s.unif = NONE
+    s.t_trader = NONE
+    s.c_att_sq = NONE
+    s.c_def_sq = NONE
+    s.rng = seed
+    for c in range(NCOL):
+        s.bag[c] = SUPPLY[c]
+    # R8: a red tile and a treasure on each starting temple.
+    for k in range(NTSQ[board]):
+        i = TSQ[board][k]
+        s.sq[i] = TILE0 + RED
+        s.treasure[i] = 1
+        s.bag[RED] -= 1
+    # R7: two catastrophes each.  R9: six tiles each.
+    for p in range(nplayers):
+        s.catastrophes[p] = 2
+    for p in range(nplayers):
+        for i in range(HAND):
+            draw_tile(s, p)
+    s.active = 0
+    s.actions_left = 2
+    s.phase = PH_ACTION
+
+
+cdef void copy_state(State* dst, const State* src) noexcept nogil:
+    memcpy(dst, src, sizeof(State))
+    dst.aux = NULL
+
+
+# ---------------------------------------------------------------------------
+# Regions and kingdoms (R3, R4)
+# ---------------------------------------------------------------------------
+
+cdef inline bint connects(int code) noexcept nogil:
+    """R3: tiles (face up or down) and leaders connect; empty squares and catastrophes do not."""
+    return (code >= TILE0 and code < CATASTROPHE) or code >= LEADER0
+
+
+cdef inline bint is_leader(int code) noexcept nogil:
+    return code >= LEADER0
+
+
+cdef inline bint is_temple(int code) noexcept nogil:
+    """R5: a temple is a face-up red tile."""
+    return code == TILE0 + RED
+
+
+cdef int compute_regions(const State* s, int skip, uint8_t* label, uint8_t* kingdom) noexcept nogil:
+    """Label the regions, treating square `skip` (or none, NONE) as empty.
+
+    kingdom[r] is 1 when region r holds a leader.  Returns the number of regions."""
+    cdef uint8_t stack[NSQ]
+    cdef int i, j, k, n, top, nreg = 0
+    memset(label, NONE, NSQ)
+    for i in range(NSQ):
+        if label[i] != NONE or i == skip or not connects(s.sq[i]):
+            continue
+        kingdom[nreg] = 0
+        label[i] = nreg
+        stack[0] = i
+        top = 1
+        while top > 0:
+            top -= 1
+            j = stack[top]
+            if is_leader(s.sq[j]):
+                kingdom[nreg] = 1
+            for k in range(NNBR[j]):
+                n = NBR[j][k]
+                if label[n] == NONE and n != skip and connects(s.sq[n]):
+                    label[n] = nreg
+                    stack[top] = n
+                    top += 1
+        nreg += 1
+    return nreg
+
+
+cdef void ensure_regions(State* s) noexcept nogil:
+    if not s.cache_valid:
+        s.nregions = compute_regions(s, NONE, s.label, s.kingdom)
+        s.cache_valid = 1
+
+
+cdef inline int adjacent_kingdoms(const State* s, int i, const uint8_t* label, const uint8_t* kingdom,
+                                  uint8_t* found) noexcept nogil:
+    """The distinct kingdoms next to square i (written to found), and how many."""
+    cdef int k, n, r, m = 0, j
+    cdef bint seen
+    for k in range(NNBR[i]):
+        n = NBR[i][k]
+        r = label[n]
+        if r == NONE or not kingdom[r]:
+            continue
+        seen = False
+        for j in range(m):
+            if found[j] == r:
+                seen = True
+        if not seen:
+            found[m] = r
+            m += 1
+    return m
+
+
+cdef inline bint touches_temple(const State* s, int i) noexcept nogil:
+    cdef int k
+    for k in range(NNBR[i]):
+        if is_temple(s.sq[NBR[i][k]]):
+            return True
+    return False
+
+
+cdef inline int leader_in_region(const State* s, int colour, int region, const uint8_t* label) noexcept nogil:
+    """Square of the leader of `colour` in `region`, or NONE."""
+    cdef int p, at
+    for p in range(s.nplayers):
+        at = s.leader[p][colour]
+        if at != NONE and label[at] == region:
+            return at
+    return NONE
+
+
+cdef inline int owner_at(const State* s, int i) noexcept nogil:
+    return (s.sq[i] - LEADER0) >> 2
+
+
+cdef int treasures_on_board(const State* s) noexcept nogil:
+    cdef int k, n = 0
+    for k in range(NTSQ[s.board]):
+        n += s.treasure[TSQ[s.board][k]]
+    return n
+
+
+# ---------------------------------------------------------------------------
+# Who decides now
+# ---------------------------------------------------------------------------
+
+cdef int current_player(const State* s) noexcept nogil:
+    if s.phase == PH_SUPPORT:
+        return s.c_attacker if s.c_stage == 0 else s.c_defender
+    if s.phase == PH_TREASURE:
+        return owner_at(s, s.t_trader)
+    return s.active
+
+
+cdef inline int support_colour(const State* s) noexcept nogil:
+    """R50: revolts are fought with red tiles; R62: wars with the war colour."""
+    return RED if s.c_kind == REVOLT else s.c_colour
+
+
+# ---------------------------------------------------------------------------
+# Legal actions
+# ---------------------------------------------------------------------------
+
+cdef inline bint leader_target_ok(const State* s, int i, const uint8_t* label, const uint8_t* kingdom) noexcept nogil:
+    """R17-R20: empty land square next to a temple, touching at most one kingdom."""
+    cdef uint8_t found[4]
+    if s.sq[i] != EMPTY or RIVER[s.board][i] or not touches_temple(s, i):
+        return False
+    return adjacent_kingdoms(s, i, label, kingdom, found) <= 1
+
+
+cdef int legal_main_actions(State* s, int32_t* out) noexcept nogil:
+    cdef int n = 0, p = s.active, i, c, k, at
+    cdef uint8_t found[4]
+    cdef uint8_t kcount[NSQ]
+    cdef uint8_t lab[NSQ]
+    cdef uint8_t kin[NSQ]
+    cdef bint river, ok
+    ensure_regions(s)
+    # (b) tiles: R28-R31
+    for i in range(NSQ):
+        kcount[i] = 9
+        if s.sq[i] == EMPTY:
+            kcount[i] = adjacent_kingdoms(s, i, s.label, s.kingdom, found)
+    for c in range(NCOL):
+        if s.hand[p][c] == 0:
+            continue
+        for i in range(NSQ):
+            if kcount[i] <= 2 and (RIVER[s.board][i] != 0) == (c == BLUE):
+                out[n] = A_TILE + c * NSQ + i
+                n += 1
+    # (a) leaders: R16-R22
+    for c in range(NCOL):
+        at = s.leader[p][c]
+        if at == NONE:
+            for i in range(NSQ):
+                if leader_target_ok(s, i, s.label, s.kingdom):
+                    out[n] = A_LEADER + c * NSQ + i
+                    n += 1
+        else:
+            # R21: the leader is lifted first; its old square is not a target.
+            compute_regions(s, at, lab, kin)
+            for i in range(NSQ):
+                if i != at and leader_target_ok(s, i, lab, kin):
+                    out[n] = A_LEADER + c * NSQ + i
+                    n += 1
+            out[n] = A_WITHDRAW + c
+            n += 1
+    # (c) catastrophes: R37-R40
+    if s.catastrophes[p] > 0:
+        for i in range(NSQ):
+            c = s.sq[i]
+            if c == EMPTY or (c >= TILE0 and c < DOWN0 and not s.treasure[i] and s.building[c - TILE0] != i):
+                out[n] = A_CATASTROPHE + i
+                n += 1
+    # (d) swaps: R43
+    for k in range(N_SWAPS):
+        ok = True
+        for c in range(NCOL):
+            if SWAP_COUNTS[k][c] > s.hand[p][c]:
+                ok = False
+                break
+        if ok:
+            out[n] = A_SWAP + k
+            n += 1
+    out[n] = A_PASS
+    n += 1
+    return n
+
+
+cdef int monument_squares(const State* s, int placed, uint8_t* tops) noexcept nogil:
+    """R69: top-left squares of the 2x2 squares holding `placed` whose 4 tiles are face up
+    and of one colour."""
+    cdef int n = 0, dr, dc, r, c, t, code
+    r = placed // COLS
+    c = placed % COLS
+    code = s.sq[placed]
+    for dr in range(2):
+        for dc in range(2):
+            if r - dr < 0 or c - dc < 0 or r - dr + 1 >= ROWS or c - dc + 1 >= COLS:
+                continue
+            t = (r - dr) * COLS + (c - dc)
+            if s.sq[t] == code and s.sq[t + 1] == code and s.sq[t + COLS] == code and s.sq[t + COLS + 1] == code:
+                tops[n] = t
+                n += 1
+    return n
+
+
+cdef int legal_monuments(const State* s, int32_t* out) noexcept nogil:
+    cdef uint8_t tops[4]
+    cdef int n = 0, k, m, colour
+    cdef int nt = monument_squares(s, s.placed, tops)
+    colour = s.sq[s.placed] - TILE0
+    for m in range(NMONUMENTS):
+        if s.monument[m] != NONE:
+            continue
+        if MONUMENT_COLOURS[m][0] != colour and MONUMENT_COLOURS[m][1] != colour:
+            continue
+        for k in range(nt):
+            out[n] = A_MONUMENT + m * NSQ + tops[k]
+            n += 1
+    return n
+
+
+cdef int legal_treasures(State* s, int32_t* out) noexcept nogil:
+    """R77: treasures of the trader's kingdom; special ones first."""
+    cdef int n = 0, k, i, region, special = 0
+    ensure_regions(s)
+    region = s.label[s.t_trader]
+    for k in range(NTSQ[s.board]):
+        i = TSQ[s.board][k]
+        if s.treasure[i] and s.label[i] == region and SPECIAL[s.board][i]:
+            special = 1
+    for k in range(NTSQ[s.board]):
+        i = TSQ[s.board][k]
+        if s.treasure[i] and s.label[i] == region and (SPECIAL[s.board][i] or not special):
+            out[n] = A_TREASURE + i
+            n += 1
+    return n
+
+
+cdef int legal_actions(State* s, int32_t* out) noexcept nogil:
+    """Write the legal action ids of the decision at hand to out; return how many."""
+    cdef int n = 0, k, p, top
+    if s.phase == PH_ACTION:
+        return legal_main_actions(s, out)
+    if s.phase == PH_SUPPORT:
+        p = current_player(s)
+        top = s.hand[p][support_colour(s)]
+        for k in range(top + 1):
+            out[n] = A_SUPPORT + k
+            n += 1
+        return n
+    if s.phase == PH_WAR_ORDER:
+        for k in range(NCOL):
+            if s.wars & (1 << k):
+                out[n] = A_WAR + k
+                n += 1
+        return n
+    if s.phase == PH_MONUMENT:
+        n = legal_monuments(s, out)
+        out[n] = A_NO_MONUMENT
+        return n + 1
+    if s.phase == PH_TREASURE:
+        return legal_treasures(s, out)
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# Leaders on and off the board
+# ---------------------------------------------------------------------------
+
+cdef inline void set_leader(State* s, int p, int c, int i) noexcept nogil:
+    put_square(s, i, LEADER0 + 4 * p + c)
+    put8(s, &s.leader[p][c], i)
+
+
+cdef inline void return_leader(State* s, int p, int c) noexcept nogil:
+    """The leader goes back to its owner's supply (R22, R25, R52, R64)."""
+    cdef int at = s.leader[p][c]
+    if at != NONE:
+        put_square(s, at, EMPTY)
+        put8(s, &s.leader[p][c], NONE)
+
+
+cdef void return_orphaned_leaders(State* s) noexcept nogil:
+    """R25/R71: every leader with no adjacent temple goes back to its owner."""
+    cdef int p, c, at
+    for p in range(s.nplayers):
+        for c in range(NCOL):
+            at = s.leader[p][c]
+            if at != NONE and not touches_temple(s, at):
+                return_leader(s, p, c)
+
+
+cdef inline void add_score(State* s, int p, int c, int points) noexcept nogil:
+    put16(s, &s.score[p][c], s.score[p][c] + points)
+
+
+cdef inline void remove_tile_from_game(State* s, int i) noexcept nogil:
+    """A face-up tile leaves the board for good (war losses, catastrophes)."""
+    cdef int c = s.sq[i] - TILE0
+    put_square(s, i, EMPTY)
+    put8(s, &s.out[c], s.out[c] + 1)
+
+
+# ---------------------------------------------------------------------------
+# The flow of an action: begin, resolve triggers (R14), end the action, end the turn
+# ---------------------------------------------------------------------------
+
+cdef void finish_action(State* s) noexcept nogil:
+    if s.phase == PH_OVER:
+        return
+    put8(s, &s.placed, NONE)
+    if s.actions_left == 0:
+        end_turn(s)
+    else:
+        put8(s, &s.phase, PH_ACTION)
+
+
+cdef void distribute_treasures(State* s) noexcept nogil:
+    """R76: a kingdom with a trader and >= 2 treasures hands them to the trader's owner
+    one at a time until one is left.  Traders are served clockwise from the active player."""
+    cdef int k, p, at, region, count, i
+    ensure_regions(s)
+    for k in range(s.nplayers):
+        p = (s.active + k) % s.nplayers
+        at = s.leader[p][GREEN]
+        if at == NONE:
+            continue
+        region = s.label[at]
+        count = 0
+        for i in range(NTSQ[s.board]):
+            if s.treasure[TSQ[s.board][i]] and s.label[TSQ[s.board][i]] == region:
+                count += 1
+        if count >= 2:
+            put8(s, &s.t_trader, at)
+            put8(s, &s.phase, PH_TREASURE)
+            return
+    put8(s, &s.t_trader, NONE)
+    finish_action(s)
+
+
+cdef void offer_monument(State* s) noexcept nogil:
+    """R69-R70: after a tile placement (and its wars), offer a monument if one can be built."""
+    cdef int32_t opts[NMONUMENTS * 4]
+    if s.placed != NONE and legal_monuments(s, opts) > 0:
+        put8(s, &s.phase, PH_MONUMENT)
+    else:
+        distribute_treasures(s)
+
+
+cdef void score_monuments(State* s) noexcept nogil:
+    """R75: the active player scores 1 per monument colour for each of his leaders of that
+    colour in the monument's kingdom."""
+    cdef int m, k, c, at, p = s.active
+    ensure_regions(s)
+    for m in range(NMONUMENTS):
+        if s.monument[m] == NONE:
+            continue
+        for k in range(2):
+            c = MONUMENT_COLOURS[m][k]
+            at = s.leader[p][c]
+            if at != NONE and s.label[at] == s.label[s.monument[m]]:
+                add_score(s, p, c, 1)
+
+
+cdef void end_game(State* s) noexcept nogil:
+    put8(s, &s.phase, PH_OVER)
+    put8(s, &s.actions_left, 0)
+
+
+cdef bint refill_hands(State* s) noexcept nogil:
+    """R81: everyone below 6 draws back up, active player first, then clockwise.
+    R84: returns False (the game ends) when the bag cannot supply all that is needed;
+    the tiles that are there are still drawn in that order."""
+    cdef int k, p
+    for k in range(s.nplayers):
+        p = (s.active + k) % s.nplayers
+        while hand_size(s, p) < HAND:
+            if not draw_tile(s, p):
+                return False
+    return True
+
+
+cdef void end_turn(State* s) noexcept nogil:
+    """R15: monument points, refills, then the game-end checks (R83, R84)."""
+    score_monuments(s)
+    if not refill_hands(s):
+        end_game(s)
+        return
+    if treasures_on_board(s) <= 2:
+        end_game(s)
+        return
+    put8(s, &s.active, (s.active + 1) % s.nplayers)
+    put8(s, &s.actions_left, 2)
+    put8(s, &s.phase, PH_ACTION)
+    put16(s, <int16_t*>&s.turn, s.turn + 1)
+
+
+# ---------------------------------------------------------------------------
+# Conflicts: revolts (R47-R55) and wars (R56-R68)
+# ---------------------------------------------------------------------------
+
+cdef int adjacent_temples(const State* s, int i) noexcept nogil:
+    cdef int k, n = 0
+    for k in range(NNBR[i]):
+        if is_temple(s.sq[NBR[i][k]]):
+            n += 1
+    return n
+
+
+cdef void begin_conflict(State* s, int kind, int colour, int att_sq, int def_sq, int att_base, int def_base) noexcept nogil:
+    put8(s, &s.c_kind, kind)
+    put8(s, &s.c_colour, colour)
+    put8(s, &s.c_attacker, owner_at(s, att_sq))
+    put8(s, &s.c_defender, owner_at(s, def_sq))
+    put8(s, &s.c_att_sq, att_sq)
+    put8(s, &s.c_def_sq, def_sq)
+    put8(s, &s.c_att_base, att_base)
+    put8(s, &s.c_def_base, def_base)
+    put8(s, &s.c_att_commit, 0)
+    put8(s, &s.c_stage, 0)
+    put8(s, &s.phase, PH_SUPPORT)
+
+
+cdef void clear_conflict(State* s) noexcept nogil:
+    put8(s, &s.c_kind, NO_CONFLICT)
+    put8(s, &s.c_colour, 0)
+    put8(s, &s.c_attacker, 0)
+    put8(s, &s.c_defender, 0)
+    put8(s, &s.c_att_sq, NONE)
+    put8(s, &s.c_def_sq, NONE)
+    put8(s, &s.c_att_base, 0)
+    put8(s, &s.c_def_base, 0)
+    put8(s, &s.c_att_commit, 0)
+    put8(s, &s.c_stage, 0)
+
+
+cdef bint check_revolt(State* s, int p, int c) noexcept nogil:
+    """R47-R49: a leader placed into a kingdom with a same-coloured leader starts a revolt."""
+    cdef int at = s.leader[p][c]
+    cdef int other
+    ensure_regions(s)
+    for other in range(s.nplayers):
+        if other != p and s.leader[other][c] != NONE and s.label[s.leader[other][c]] == s.label[at]:
+            begin_conflict(s, REVOLT, c, at, s.leader[other][c],
+                           adjacent_temples(s, at), adjacent_temples(s, s.leader[other][c]))
+            return True
+    return False
+
+
+cdef int war_colours(State* s, uint8_t* label, uint8_t* kingdom) noexcept nogil:
+    """R56/R67: colours whose two leaders sit in different kingdoms that touch the
+    unification tile (sides computed without it).  Returns a bit mask."""
+    cdef uint8_t sides[4]
+    cdef int nsides, c, p, at, k, mask = 0, count, first
+    compute_regions(s, s.unif, label, kingdom)
+    nsides = adjacent_kingdoms(s, s.unif, label, kingdom, sides)
+    if nsides < 2:
+        return 0
+    for c in range(NCOL):
+        count = 0
+        first = NONE
+        for p in range(s.nplayers):
+            at = s.leader[p][c]
+            if at == NONE:
+                continue
+            for k in range(nsides):
+                if label[at] == sides[k]:
+                    if count == 0:
+                        first = label[at]
+                        count = 1
+                    elif label[at] != first:
+                        count = 2
+        if count == 2:
+            mask |= 1 << c
+    return mask
+
+
+cdef int count_side(const State* s, int region, int colour, const uint8_t* label) noexcept nogil:
+    """R61: face-up tiles of the war colour on one side."""
+    cdef int i, n = 0
+    for i in range(NSQ):
+        if label[i] == region and s.sq[i] == TILE0 + colour:
+            n += 1
+    return n
+
+
+cdef void begin_war(State* s, int c) noexcept nogil:
+    """R60-R61: the attacker is the active player if he owns one of the leaders, else the
+    first owner clockwise from him."""
+    cdef uint8_t label[NSQ]
+    cdef uint8_t kingdom[NSQ]
+    cdef int p, k, a = NONE, d = NONE, q
+    cdef int sq_a, sq_d
+    war_colours(s, label, kingdom)
+    put8(s, &s.wars, s.wars & ~(1 << c))
+    for k in range(s.nplayers):
+        q = (s.active + k) % s.nplayers
+        if s.leader[q][c] != NONE and label[s.leader[q][c]] != NONE:
+            if _touches_unif(s, label, s.leader[q][c]):
+                if a == NONE:
+                    a = q
+                else:
+                    d = q
+    sq_a = s.leader[a][c]
+    sq_d = s.leader[d][c]
+    begin_conflict(s, WAR, c, sq_a, sq_d,
+                   count_side(s, label[sq_a], c, label), count_side(s, label[sq_d], c, label))
+
+
+cdef bint _touches_unif(const State* s, const uint8_t* label, int at) noexcept nogil:
+    cdef int k, n
+    for k in range(NNBR[s.unif]):
+        n = NBR[s.unif][k]
+        if label[n] != NONE and label[n] == label[at]:
+            return True
+    return False
+
+
+cdef void next_war_or_done(State* s) noexcept nogil:
+    """R59/R67/R68: fight the remaining wars in the active player's order; when none is
+    left the unification marker goes and the action goes on to the monument check."""
+    cdef uint8_t label[NSQ]
+    cdef uint8_t kingdom[NSQ]
+    cdef int mask = war_colours(s, label, kingdom)
+    cdef int c
+    put8(s, &s.wars, mask)
+    if mask == 0:
+        put8(s, &s.unif, NONE)
+        offer_monument(s)
+        return
+    for c in range(NCOL):
+        if mask == (1 << c):
+            begin_war(s, c)
+            return
+    put8(s, &s.phase, PH_WAR_ORDER)
+
+
+cdef void resolve_revolt(State* s, int winner_attacks) noexcept nogil:
+    """R51-R53: the loser's leader goes home, the winner scores one red point."""
+    cdef int loser_sq = s.c_def_sq if winner_attacks else s.c_att_sq
+    cdef int winner = s.c_attacker if winner_attacks else s.c_defender
+    cdef int loser = owner_at(s, loser_sq)
+    return_leader(s, loser, s.c_colour)
+    add_score(s, winner, RED, 1)
+    clear_conflict(s)
+    distribute_treasures(s)
+
+
+cdef void resolve_war(State* s, int winner_attacks) noexcept nogil:
+    """R64-R66: the loser's leader goes home and his side loses its tiles of the war colour,
+    except treasure tiles, temples next to another leader (red war) and the building."""
+    cdef uint8_t label[NSQ]
+    cdef uint8_t kingdom[NSQ]
+    cdef int c = s.c_colour
+    cdef int loser_sq = s.c_def_sq if winner_attacks else s.c_att_sq
+    cdef int winner = s.c_attacker if winner_attacks else s.c_defender
+    cdef int loser = owner_at(s, loser_sq)
+    cdef int region, i, k, n, removed = 0
+    cdef bint kept
+    compute_regions(s, s.unif, label, kingdom)
+    region = label[loser_sq]
+    for i in range(NSQ):
+        if label[i] != region or s.sq[i] != TILE0 + c or s.treasure[i] or s.building[c] == i:
+            continue
+        kept = False
+        if c == RED:
+            for k in range(NNBR[i]):
+                n = NBR[i][k]
+                if is_leader(s.sq[n]) and n != loser_sq:
+                    kept = True
+        if not kept:
+            remove_tile_from_game(s, i)
+            removed += 1
+    return_leader(s, loser, c)
+    add_score(s, winner, c, removed + 1)
+    clear_conflict(s)
+    next_war_or_done(s)
+
+
+cdef void commit_support(State* s, int n) noexcept nogil:
+    """R50/R62: attacker then defender commit tiles from hand, face up and out of the game.
+    R51/R63: the attacker wins only with a strictly greater total."""
+    cdef int p = current_player(s)
+    cdef int colour = support_colour(s)
+    put8(s, &s.hand[p][colour], s.hand[p][colour] - n)
+    put8(s, &s.out[colour], s.out[colour] + n)
+    if s.c_stage == 0:
+        put8(s, &s.c_att_commit, n)
+        put8(s, &s.c_stage, 1)
+        return
+    cdef bint attacker_wins = s.c_att_base + s.c_att_commit > s.c_def_base + n
+    if s.c_kind == REVOLT:
+        resolve_revolt(s, attacker_wins)
+    else:
+        resolve_war(s, attacker_wins)
+
+
+# ---------------------------------------------------------------------------
+# The actions (R13)
+# ---------------------------------------------------------------------------
+
+cdef void place_tile(State* s, int c, int i) noexcept nogil:
+    """R28-R35: place a tile; score it (one kingdom) or unite two kingdoms (war check)."""
+    cdef uint8_t found[4]
+    cdef int k, p = s.active, at
+    ensure_regions(s)
+    k = adjacent_kingdoms(s, i, s.label, s.kingdom, found)
+    at = NONE
+    if k == 1:
+        at = leader_in_region(s, c, found[0], s.label)
+        if at == NONE:
+            at = leader_in_region(s, BLACK, found[0], s.label)
+    put8(s, &s.hand[p][c], s.hand[p][c] - 1)
+    put_square(s, i, TILE0 + c)
+    put8(s, &s.placed, i)
+    if at != NONE:
+        add_score(s, owner_at(s, at), c, 1)
+    if k == 2:
+        put8(s, &s.unif, i)
+        next_war_or_done(s)
+    else:
+        offer_monument(s)
+
+
+cdef void place_leader(State* s, int c, int i) noexcept nogil:
+    """R16-R24: place a leader from supply or move it; a revolt may follow."""
+    cdef int p = s.active
+    if s.leader[p][c] != NONE:
+        put_square(s, s.leader[p][c], EMPTY)
+    set_leader(s, p, c, i)
+    if not check_revolt(s, p, c):
+        distribute_treasures(s)
+
+
+cdef void withdraw_leader(State* s, int c) noexcept nogil:
+    return_leader(s, s.active, c)
+    distribute_treasures(s)
+
+
+cdef void place_catastrophe(State* s, int i) noexcept nogil:
+    """R37-R42: the catastrophe destroys a face-up tile; leaders left without a temple go home."""
+    cdef int p = s.active, k, n, code = s.sq[i]
+    put8(s, &s.catastrophes[p], s.catastrophes[p] - 1)
+    if code != EMPTY:
+        remove_tile_from_game(s, i)
+    put_square(s, i, CATASTROPHE)
+    if code == TILE0 + RED:
+        for k in range(NNBR[i]):
+            n = NBR[i][k]
+            if is_leader(s.sq[n]) and not touches_temple(s, n):
+                return_leader(s, owner_at(s, n), (s.sq[n] - LEADER0) & 3)
+    distribute_treasures(s)
+
+
+cdef void swap_tiles(State* s, int k) noexcept nogil:
+    """R43-R44: discard face down, draw as many; an empty bag ends the game at once."""
+    cdef int p = s.active, c, n = 0, i
+    for c in range(NCOL):
+        n += SWAP_COUNTS[k][c]
+        put8(s, &s.hand[p][c], s.hand[p][c] - SWAP_COUNTS[k][c])
+        put8(s, &s.swapped[p][c], s.swapped[p][c] + SWAP_COUNTS[k][c])
+    for i in range(n):
+        if not draw_tile(s, p):
+            end_game(s)
+            return
+    finish_action(s)
+
+
+cdef void build_monument(State* s, int m, int top) noexcept nogil:
+    """R71: flip the four tiles; buildings on them go home; orphaned leaders go home."""
+    cdef int k, i, b
+    cdef int squares[4]
+    squares[0] = top; squares[1] = top + 1; squares[2] = top + COLS; squares[3] = top + COLS + 1
+    for k in range(4):
+        i = squares[k]
+        put_square(s, i, s.sq[i] - TILE0 + DOWN0)
+        for b in range(NCOL):
+            if s.building[b] == i:
+                put8(s, &s.building[b], NONE)
+    put8(s, &s.monument[m], top)
+    return_orphaned_leaders(s)
+
+
+cdef void take_treasure(State* s, int i) noexcept nogil:
+    cdef int p = owner_at(s, s.t_trader)
+    put8(s, &s.treasure[i], 0)
+    put8(s, &s.treasures[p], s.treasures[p] + 1)
+    distribute_treasures(s)
+
+
+cdef void apply_action(State* s, int a) noexcept nogil:
+    """Apply one legal action id (legality is the caller's business)."""
+    cdef int c
+    if s.phase == PH_ACTION:
+        put8(s, &s.actions_left, s.actions_left - 1)
+        if a < A_LEADER:
+            place_tile(s, a // NSQ, a % NSQ)
+        elif a < A_WITHDRAW:
+            place_leader(s, (a - A_LEADER) // NSQ, (a - A_LEADER) % NSQ)
+        elif a < A_CATASTROPHE:
+            withdraw_leader(s, a - A_WITHDRAW)
+        elif a < A_SWAP:
+            place_catastrophe(s, a - A_CATASTROPHE)
+        elif a < A_PASS:
+            swap_tiles(s, a - A_SWAP)
+        else:
+            # Passing gives up the remaining action(s).
+            put8(s, &s.actions_left, 0)
+            finish_action(s)
+    elif s.phase == PH_SUPPORT:
+        commit_support(s, a - A_SUPPORT)
+    elif s.phase == PH_WAR_ORDER:
+        begin_war(s, a - A_WAR)
+    elif s.phase == PH_MONUMENT:
+        if a != A_NO_MONUMENT:
+            c = a - A_MONUMENT
+            build_monument(s, c // NSQ, c % NSQ)
+        distribute_treasures(s)
+    elif s.phase == PH_TREASURE:
+        take_treasure(s, a - A_TREASURE)
+
+
+cdef int single_option(State* s) noexcept nogil:
+    """The only legal action of a decision that has exactly one, else -1."""
+    cdef int32_t buf[N_ACTIONS]
+    cdef int p
+    if s.phase == PH_OVER:
+        return -1
+    if s.phase == PH_SUPPORT:
+        if s.hand[current_player(s)][support_colour(s)] == 0:
+            return A_SUPPORT
+        return -1
+    if s.phase == PH_ACTION and hand_size(s, s.active) > 0:
+        return -1          # swapping and passing are both legal
+    if s.phase == PH_MONUMENT:
+        return -1
+    if legal_actions(s, buf) == 1:
+        return buf[0]
+    return -1
+
+
+cdef void apply_with_forced(State* s, int a) noexcept nogil:
+    """Apply an action, then every following decision that has exactly one option."""
+    cdef Aux* x = s.aux
+    apply_action(s, a)
+    a = single_option(s)
+    while a >= 0:
+        if x != NULL:
+            x.autolog = <int32_t*>_grow(x.autolog, &x.capauto, x.nauto + 1, sizeof(int32_t))
+            x.autolog[x.nauto] = a
+            x.nauto += 1
+        apply_action(s, a)
+        a = single_option(s)
+
+
+# ---------------------------------------------------------------------------
+# Final scoring (R86-R90)
+# ---------------------------------------------------------------------------
+
+cdef void final_vector(const State* s, int p, int* v) noexcept nogil:
+    """The colour totals after giving each treasure to the lowest colour, sorted ascending."""
+    cdef int c, t, lo, j, tmp
+    for c in range(NCOL):
+        v[c] = s.score[p][c]
+    for t in range(s.treasures[p]):
+        lo = 0
+        for c in range(1, NCOL):
+            if v[c] < v[lo]:
+                lo = c
+        v[lo] += 1
+    for c in range(1, NCOL):
+        j = c
+        while j > 0 and v[j - 1] > v[j]:
+            tmp = v[j]; v[j] = v[j - 1]; v[j - 1] = tmp
+            j -= 1
+
+
+# ---------------------------------------------------------------------------
+# Playouts and determinization
+# ---------------------------------------------------------------------------
+
+cdef int random_playout(State* s, uint64_t seed) noexcept nogil:
+    """Play uniformly random legal decisions to the end; return how many were played."""
+    cdef int32_t buf[N_ACTIONS]
+    cdef int n, played = 0
+    cdef uint64_t x = seed
+    while s.phase != PH_OVER:
+        n = legal_actions(s, buf)
+        apply_action(s, buf[splitmix(&x) % <uint64_t>n])
+        played += 1
+    return played
+
+
+cdef void determinize(State* s, int p, uint64_t seed) noexcept nogil:
+    """Resample everything p cannot see: the other hands, the others' face-down discards and
+    the bag, uniformly among the worlds that agree with what p sees.  Reseeds the RNG."""
+    cdef int pool[NCOL]
+    cdef int q, c, k, total = 0, r
+    cdef uint64_t x = seed
+    for c in range(NCOL):
+        pool[c] = s.bag[c]
+        for q in range(s.nplayers):
+            if q != p:
+                pool[c] += s.hand[q][c] + s.swapped[q][c]
+        total += pool[c]
+    for q in range(s.nplayers):
+        if q == p:
+            continue
+        for k in range(2):
+            r = hand_size(s, q) if k == 0 else (s.swapped[q][0] + s.swapped[q][1] + s.swapped[q][2] + s.swapped[q][3])
+            for c in range(NCOL):
+                if k == 0:
+                    put8(s, &s.hand[q][c], 0)
+                else:
+                    put8(s, &s.swapped[q][c], 0)
+            while r > 0:
+                c = _take_from_pool(pool, &total, &x)
+                if k == 0:
+                    put8(s, &s.hand[q][c], s.hand[q][c] + 1)
+                else:
+                    put8(s, &s.swapped[q][c], s.swapped[q][c] + 1)
+                r -= 1
+    for c in range(NCOL):
+        put8(s, &s.bag[c], pool[c])
+    put64(s, &s.rng, splitmix(&x))
+
+
+cdef inline int _take_from_pool(int* pool, int* total, uint64_t* x) noexcept nogil:
+    cdef int r = <int>(splitmix(x) % <uint64_t>total[0])
+    cdef int c = 0
+    while r >= pool[c]:
+        r -= pool[c]
+        c += 1
+    pool[c] -= 1
+    total[0] -= 1
+    return c

@@ -1,0 +1,434 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The Python face of the game core: a thin wrapper around the C state.
+
+Rules live in _core.pyx; notation, positions, records and rendering live in the pure
+Python modules of the package.  This class only moves data across the boundary.
+"""
+
+from libc.string cimport memcpy
+from libc.stdlib cimport realloc
+from libc.stdint cimport uint8_t, int32_t, uint64_t
+
+from tigris._core cimport *
+from tigris._core cimport determinize as c_determinize, random_playout as c_random_playout
+
+from tigris.errors import IllegalActionError
+from tigris.boards import BOARD_NAMES
+from tigris import notation
+
+COLOURS = ("red", "blue", "green", "black")
+LEADERS = ("priest", "farmer", "trader", "king")
+DECISIONS = ("action", "support", "war_order", "monument", "treasure", "building", "over")
+VARIANTS = {"english": V_ENGLISH, "buildings": V_BUILDINGS}
+SUPPORTED_VARIANTS = ()     # variants whose rules the core implements so far
+
+
+cdef uint64_t _seed64(seed) except? 0:
+    return (<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)) ^ <uint64_t>0x5DEECE66D
+
+
+cdef class Game:
+    """A game of Tigris & Euphrates.
+
+    >>> g = Game(players=2, seed=7)
+    >>> g.apply("tile red G5")          # doctest: +SKIP
+    >>> g.undo()
+    """
+
+    cdef State s
+    cdef Aux aux
+    cdef public object seed
+    cdef list _log          # one entry per apply: (action, player, autos, draws)
+    cdef list _deal         # draws made before the first decision
+
+    def __cinit__(self):
+        aux_init(&self.aux)
+        self.s.aux = &self.aux
+        self._log = []
+        self._deal = []
+
+    def __dealloc__(self):
+        aux_free(&self.aux)
+
+    def __init__(self, int players=2, seed=0, board="classic", variants=()):
+        if players < 2 or players > 4:
+            raise ValueError(f"players must be 2, 3 or 4, not {players}")
+        if board not in BOARD_NAMES:
+            raise ValueError(f"unknown board {board!r}; boards: {', '.join(BOARD_NAMES)}")
+        bits = _variant_bits(variants)
+        self.seed = seed
+        new_game(&self.s, players, BOARD_NAMES.index(board), bits, _seed64(seed))
+        self._deal = self._take_draws()
+        self.aux.ntrail = 0     # the deal is not undoable
+
+    # -- construction helpers used by positions, records and search ----------------
+
+    @staticmethod
+    def _blank(int players, board="classic", variants=()):
+        """A game with an empty, unvalidated state, for loaders to fill in."""
+        cdef Game g = Game.__new__(Game)
+        bits = _variant_bits(variants)
+        g.seed = None
+        new_game(&g.s, players, BOARD_NAMES.index(board), bits, 0)
+        g._deal = []
+        g.aux.ntrail = 0
+        g.aux.ndraw = 0
+        return g
+
+    def copy(self, stack=True):
+        """An independent copy.  With ``stack=False`` the copy cannot undo past this point
+        and keeps no move log (the fast path for search)."""
+        cdef Game g = Game.__new__(Game)
+        copy_state(&g.s, &self.s)
+        g.s.aux = &g.aux
+        g.seed = self.seed
+        if stack:
+            aux_copy(&g.aux, &self.aux)
+            g._log = list(self._log)
+            g._deal = list(self._deal)
+        return g
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    # -- the decision at hand -------------------------------------------------------
+
+    @property
+    def players(self):
+        return self.s.nplayers
+
+    @property
+    def board(self):
+        return BOARD_NAMES[self.s.board]
+
+    @property
+    def variants(self):
+        return tuple(name for name, bit in VARIANTS.items() if self.s.variants & bit)
+
+    @property
+    def current_player(self):
+        """The player who must decide now (a defender commits support on another's turn)."""
+        return current_player(&self.s)
+
+    @property
+    def active_player(self):
+        """The player whose turn it is."""
+        return self.s.active
+
+    @property
+    def decision(self):
+        return DECISIONS[self.s.phase]
+
+    @property
+    def actions_left(self):
+        return self.s.actions_left
+
+    @property
+    def is_over(self):
+        return self.s.phase == PH_OVER
+
+    @property
+    def turn(self):
+        return self.s.turn
+
+    def legal_actions(self):
+        cdef int32_t buf[N_ACTIONS]
+        cdef int n = legal_actions(&self.s, buf)
+        return [buf[i] for i in range(n)]
+
+    def is_legal(self, int a):
+        cdef int32_t buf[N_ACTIONS]
+        cdef int n = legal_actions(&self.s, buf)
+        cdef int i
+        for i in range(n):
+            if buf[i] == a:
+                return True
+        return False
+
+    # -- notation --------------------------------------------------------------------
+
+    def action_str(self, int a):
+        """The notation of an action id, e.g. ``"tile red G5"``."""
+        return notation.action_to_str(a)
+
+    def parse_action(self, text):
+        """The id of a legal action written in notation; raises IllegalActionError naming
+        the reason when it is malformed or illegal now."""
+        a = notation.str_to_action(text)
+        if not self.is_legal(a):
+            from tigris.legality import why_illegal
+            raise IllegalActionError(f"{notation.action_to_str(a)}: {why_illegal(self, a)}")
+        return a
+
+    # -- playing ----------------------------------------------------------------------
+
+    def apply(self, action):
+        """Apply an action (id or notation).  Decisions that then have a single option
+        are applied too; ``undo()`` takes them back together."""
+        cdef int a
+        if isinstance(action, str):
+            a = self.parse_action(action)
+        else:
+            a = action
+            if not self.is_legal(a):
+                from tigris.legality import why_illegal
+                if 0 <= a < N_ACTIONS:
+                    raise IllegalActionError(f"{notation.action_to_str(a)}: {why_illegal(self, a)}")
+                raise IllegalActionError(f"action id {a} is outside the action space 0..{N_ACTIONS - 1}")
+        player = current_player(&self.s)
+        push_mark(&self.s)
+        self.aux.nauto = 0
+        self.aux.ndraw = 0
+        apply_with_forced(&self.s, a)
+        autos = [self.aux.autolog[i] for i in range(self.aux.nauto)]
+        self._log.append((a, player, autos, self._take_draws()))
+
+    def undo(self):
+        """Back to exactly the state before the last ``apply``."""
+        if not undo_to_mark(&self.s):
+            raise IndexError("nothing to undo")
+        self._log.pop()
+
+    def _take_draws(self):
+        """The draws logged since the last call, as (player, colour) pairs."""
+        draws = [(self.aux.drawlog[i] >> 2, self.aux.drawlog[i] & 3) for i in range(self.aux.ndraw)]
+        self.aux.ndraw = 0
+        return draws
+
+    def _apply_with_draws(self, int a, draws):
+        """Apply a legal action whose tile draws are given (replaying a record).  Raises
+        ValueError, with nothing applied, if the draws do not fit the bag or the action."""
+        cdef int i
+        colours = [c for _, c in draws]
+        self.aux.forced = <uint8_t*>_realloc_bytes(self.aux.forced, len(colours))
+        for i in range(len(colours)):
+            self.aux.forced[i] = colours[i]
+        self.aux.nforced = len(colours)
+        self.aux.iforced = 0
+        self.aux.forced_error = 0
+        try:
+            self.apply(a)
+            error = self.aux.forced_error
+            used = self.aux.iforced
+            made = self._log[-1][3]
+        finally:
+            self.aux.nforced = 0
+            self.aux.iforced = 0
+        if error or used != len(colours) or [tuple(d) for d in draws] != made:
+            self.undo()
+            if error:
+                raise ValueError("a recorded draw is not in the bag")
+            raise ValueError(f"the record gives {len(colours)} draws where the game makes {len(made)}"
+                             if used != len(colours) or len(made) != len(colours)
+                             else "the recorded draws go to other players than the game's")
+
+    @property
+    def history(self):
+        """Every apply so far as (action, player, forced follow-ups, draws)."""
+        return list(self._log)
+
+    @property
+    def deal(self):
+        """The draws of the initial deal, as (player, colour) pairs."""
+        return list(self._deal)
+
+    # -- results ----------------------------------------------------------------------
+
+    def score(self, int p):
+        self._check_player(p)
+        d = {COLOURS[c]: self.s.score[p][c] for c in range(NCOL)}
+        d["treasures"] = self.s.treasures[p]
+        return d
+
+    def hand(self, int p):
+        self._check_player(p)
+        return {COLOURS[c]: self.s.hand[p][c] for c in range(NCOL)}
+
+    def final_score(self, int p):
+        """R88: the lowest colour total after the treasures are added where they help most."""
+        return self.final_vector(p)[0]
+
+    def final_vector(self, int p):
+        """R90: the ascending colour totals after treasures (compared lexicographically)."""
+        cdef int v[4]
+        self._check_player(p)
+        final_vector(&self.s, p, v)
+        return (v[0], v[1], v[2], v[3])
+
+    def ranking(self):
+        """Places, best first: ``[[1], [0]]`` means player 1 won.  Ties share a place (R89)."""
+        vectors = {p: self.final_vector(p) for p in range(self.s.nplayers)}
+        places = []
+        for v in sorted(set(vectors.values()), reverse=True):
+            places.append([p for p in range(self.s.nplayers) if vectors[p] == v])
+        return places
+
+    def _check_player(self, p):
+        if not 0 <= p < self.s.nplayers:
+            raise ValueError(f"player {p} is not in this {self.s.nplayers}-player game")
+
+    # -- hidden information and playouts ---------------------------------------------
+
+    def determinize(self, int player, seed):
+        """A copy in which all that `player` cannot see is resampled (see DESIGN.md)."""
+        self._check_player(player)
+        g = self.copy(stack=False)
+        c_determinize(&(<Game>g).s, player, _seed64(seed))
+        (<Game>g).aux.ntrail = 0
+        return g
+
+    def random_playout(self, seed=0):
+        """Play uniformly random decisions to the end in compiled code (no undo, no log);
+        returns how many decisions were played."""
+        cdef uint64_t sd = _seed64(seed)
+        cdef int n
+        self.s.aux = NULL
+        with nogil:
+            n = c_random_playout(&self.s, sd)
+        self.s.aux = &self.aux
+        self.aux.ntrail = 0
+        self.aux.nmarks = 0
+        self._log.clear()
+        return n
+
+    # -- raw state, for positions, records, tests ------------------------------------
+
+    def _state_bytes(self):
+        """The exact game state as bytes (caches excluded): equal bytes, equal states."""
+        return (<char*>&self.s)[:state_bytes(&self.s)]
+
+    def _raw(self):
+        """Every field of the state as plain Python data (indices, not notation)."""
+        cdef State* s = &self.s
+        n = s.nplayers
+        return {
+            "squares": [s.sq[i] for i in range(NSQ)],
+            "treasure": [s.treasure[i] for i in range(NSQ)],
+            "leader": [[s.leader[p][c] for c in range(NCOL)] for p in range(n)],
+            "hand": [[s.hand[p][c] for c in range(NCOL)] for p in range(n)],
+            "bag": [s.bag[c] for c in range(NCOL)],
+            "out": [s.out[c] for c in range(NCOL)],
+            "swapped": [[s.swapped[p][c] for c in range(NCOL)] for p in range(n)],
+            "score": [[s.score[p][c] for c in range(NCOL)] for p in range(n)],
+            "treasures": [s.treasures[p] for p in range(n)],
+            "catastrophes": [s.catastrophes[p] for p in range(n)],
+            "monument": [s.monument[m] for m in range(NMONUMENTS)],
+            "building": [s.building[c] for c in range(NCOL)],
+            "players": n, "board": s.board, "variants": s.variants,
+            "active": s.active, "actions_left": s.actions_left, "phase": s.phase,
+            "placed": s.placed, "unif": s.unif,
+            "c_kind": s.c_kind, "c_colour": s.c_colour, "c_attacker": s.c_attacker,
+            "c_defender": s.c_defender, "c_att_sq": s.c_att_sq, "c_def_sq": s.c_def_sq,
+            "c_att_base": s.c_att_base, "c_def_base": s.c_def_base,
+            "c_att_commit": s.c_att_commit, "c_stage": s.c_stage,
+            "wars": s.wars, "t_trader": s.t_trader, "turn": s.turn, "rng": s.rng,
+        }
+
+    def _load_raw(self, d):
+        """Overwrite the state with a dict of the form _raw() returns.  No rule checks:
+        callers (positions) validate first.  Clears the undo history."""
+        cdef State* s = &self.s
+        cdef int p, c, i
+        n = d["players"]
+        for i in range(NSQ):
+            s.sq[i] = d["squares"][i]
+            s.treasure[i] = d["treasure"][i]
+        for p in range(MAXP):
+            for c in range(NCOL):
+                s.leader[p][c] = d["leader"][p][c] if p < n else NONE
+                s.hand[p][c] = d["hand"][p][c] if p < n else 0
+                s.swapped[p][c] = d["swapped"][p][c] if p < n else 0
+                s.score[p][c] = d["score"][p][c] if p < n else 0
+            s.treasures[p] = d["treasures"][p] if p < n else 0
+            s.catastrophes[p] = d["catastrophes"][p] if p < n else 0
+        for c in range(NCOL):
+            s.bag[c] = d["bag"][c]
+            s.out[c] = d["out"][c]
+            s.building[c] = d["building"][c]
+        for i in range(NMONUMENTS):
+            s.monument[i] = d["monument"][i]
+        s.nplayers = n
+        s.board = d["board"]
+        s.variants = d["variants"]
+        for key in ("active", "actions_left", "phase", "placed", "unif", "c_kind", "c_colour",
+                    "c_attacker", "c_defender", "c_att_sq", "c_def_sq", "c_att_base",
+                    "c_def_base", "c_att_commit", "c_stage", "wars", "t_trader", "turn"):
+            setattr_state(s, key, d[key])
+        s.rng = d["rng"]
+        s.cache_valid = 0
+        self.aux.ntrail = 0
+        self.aux.nmarks = 0
+        self._log = []
+        self._deal = []
+
+    def _regions(self):
+        """(label per square or None, kingdom flag per region): R3/R4 as the core sees them."""
+        ensure_regions(&self.s)
+        labels = [None if self.s.label[i] == NONE else self.s.label[i] for i in range(NSQ)]
+        return labels, [bool(self.s.kingdom[r]) for r in range(self.s.nregions)]
+
+    def _regions_without(self, int skip):
+        cdef uint8_t label[NSQ]
+        cdef uint8_t kingdom[NSQ]
+        cdef int n = compute_regions(&self.s, skip, label, kingdom)
+        return ([None if label[i] == NONE else label[i] for i in range(NSQ)],
+                [bool(kingdom[r]) for r in range(n)])
+
+    # -- text --------------------------------------------------------------------------
+
+    def to_position(self, player=None):
+        from tigris.position import to_position
+        return to_position(self, player)
+
+    @staticmethod
+    def from_position(d, seed=0):
+        from tigris.position import from_position
+        return from_position(d, seed)
+
+    def __str__(self):
+        from tigris.render import render
+        return render(self)
+
+    def __repr__(self):
+        return (f"<tigris.Game {self.s.nplayers} players, turn {self.s.turn}, "
+                f"{DECISIONS[self.s.phase]} by player {current_player(&self.s)}>")
+
+
+cdef void setattr_state(State* s, str key, value) except *:
+    cdef int v = value
+    if key == "active": s.active = v
+    elif key == "actions_left": s.actions_left = v
+    elif key == "phase": s.phase = v
+    elif key == "placed": s.placed = v
+    elif key == "unif": s.unif = v
+    elif key == "c_kind": s.c_kind = v
+    elif key == "c_colour": s.c_colour = v
+    elif key == "c_attacker": s.c_attacker = v
+    elif key == "c_defender": s.c_defender = v
+    elif key == "c_att_sq": s.c_att_sq = v
+    elif key == "c_def_sq": s.c_def_sq = v
+    elif key == "c_att_base": s.c_att_base = v
+    elif key == "c_def_base": s.c_def_base = v
+    elif key == "c_att_commit": s.c_att_commit = v
+    elif key == "c_stage": s.c_stage = v
+    elif key == "wars": s.wars = v
+    elif key == "t_trader": s.t_trader = v
+    elif key == "turn": s.turn = v
+
+
+cdef void* _realloc_bytes(void* p, size_t n):
+    return realloc(p, n if n > 0 else 1)
+
+
+def _variant_bits(variants):
+    bits = 0
+    for v in variants:
+        if v not in VARIANTS:
+            raise ValueError(f"unknown variant {v!r}; variants: {', '.join(VARIANTS)}")
+        if v not in SUPPORTED_VARIANTS:
+            raise ValueError(f"the {v!r} variant is not implemented yet")
+        bits |= VARIANTS[v]
+    return bits

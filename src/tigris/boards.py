@@ -1,0 +1,58 @@
+"""Board layouts as data: the rules code never branches on a board's name.
+
+Each board is an 11 x 16 grid, row 0 at the top, column 0 at the left:
+``~`` river, ``T`` starting temple with a treasure, ``*`` starting temple whose treasure
+must be taken first (the classic board's framed corner treasures; on the advanced side
+the six outside the rivers), ``.`` land.  See RULES.md sections 1 and 2.
+"""
+
+ROWS = 11
+COLS = 16
+
+BOARDS = {
+    "classic": (
+        "....~~~~~.T.~...",
+        ".*..~.......~..*",
+        "...~~T......~~..",
+        "~~~~.........~~~",
+        ".............T~~",
+        "..............~.",
+        "~~~~....T...~~~.",
+        ".*.~~~~.....~...",
+        "......~~~~~~~.*.",
+        ".....T..........",
+        "..........T.....",
+    ),
+    "advanced": (
+        "..~~T....T.....~",
+        "..~~..........T~",
+        ".*~~...........~",
+        "..~...T....T~~~~",
+        "..~.........~...",
+        "..~T........~..*",
+        "..~~........~~..",
+        "*..~~~.T....T~..",
+        ".....~~~.....~..",
+        "....*.~~~~~~~~..",
+        "......~..*....*.",
+    ),
+}
+
+#: Board names in the order of their index in the compiled core.
+BOARD_NAMES = tuple(BOARDS)
+
+
+def layout(name):
+    """Return ``(rivers, temples, special)``: sets of square indices (row * 16 + col)."""
+    grid = BOARDS[name]
+    rivers, temples, special = set(), set(), set()
+    for r, line in enumerate(grid):
+        for c, ch in enumerate(line):
+            i = r * COLS + c
+            if ch == "~":
+                rivers.add(i)
+            elif ch in "T*":
+                temples.add(i)
+                if ch == "*":
+                    special.add(i)
+    return rivers, temples, special

@@ -1,0 +1,186 @@
+"""Text for squares and actions, as users type and read them.
+
+Squares: column letter A-P from the left, row number 1-11 from the top, so square
+index ``row * 16 + col`` = ``(4, 6)`` is ``G5``.  Actions (case-insensitive)::
+
+    tile red G5          leader king G5       withdraw king        catastrophe G5
+    swap red red blue    pass                 support 3            war green
+    monument red-blue G5 no-monument          treasure B2
+"""
+
+from tigris.errors import IllegalActionError
+
+ROWS, COLS, NSQ = 11, 16, 176
+COLOURS = ("red", "blue", "green", "black")
+LEADERS = ("priest", "farmer", "trader", "king")     # by colour: red, blue, green, black
+MONUMENTS = tuple((a, b) for a in range(4) for b in range(a + 1, 4))
+
+A_TILE, A_LEADER, A_WITHDRAW, A_CATASTROPHE = 0, 704, 1408, 1412
+A_SWAP, N_SWAPS, A_PASS, A_SUPPORT, A_WAR = 1588, 209, 1797, 1798, 1805
+A_MONUMENT, A_NO_MONUMENT, A_TREASURE = 1809, 2865, 2866
+A_BUILDING, A_NO_BUILDING, N_ACTIONS = 3042, 3746, 3747
+
+
+def _swap_table():
+    table = []
+    for n in range(1, 7):
+        for r in range(n, -1, -1):
+            for b in range(n - r, -1, -1):
+                for g in range(n - r - b, -1, -1):
+                    table.append((r, b, g, n - r - b - g))
+    return tuple(table)
+
+
+SWAPS = _swap_table()                       # index -> (red, blue, green, black) counts
+SWAP_INDEX = {counts: k for k, counts in enumerate(SWAPS)}
+
+USAGE = ("tile COLOUR SQ | leader LEADER SQ | withdraw LEADER | catastrophe SQ | "
+         "swap COLOUR... | pass | support N | war COLOUR | monument C1-C2 SQ | no-monument | "
+         "treasure SQ")
+
+
+def square_name(i):
+    """``square_name(70) == "G5"``."""
+    row, col = divmod(i, COLS)
+    return f"{chr(ord('A') + col)}{row + 1}"
+
+
+def square_index(text):
+    """``square_index("G5") == 70``; raises ValueError for anything else."""
+    t = text.strip().upper()
+    if len(t) >= 2 and "A" <= t[0] <= "P" and t[1:].isdigit() and 1 <= int(t[1:]) <= ROWS:
+        return (int(t[1:]) - 1) * COLS + ord(t[0]) - ord("A")
+    raise ValueError(f"{text!r} is not a square (columns A-P, rows 1-11, e.g. G5)")
+
+
+def colour_index(text):
+    try:
+        return COLOURS.index(text.lower())
+    except ValueError:
+        raise ValueError(f"{text!r} is not a colour ({', '.join(COLOURS)})") from None
+
+
+def leader_index(text):
+    """Leader colour from its name (``king``) or colour (``black``)."""
+    t = text.lower()
+    if t in LEADERS:
+        return LEADERS.index(t)
+    if t in COLOURS:
+        return COLOURS.index(t)
+    raise ValueError(f"{text!r} is not a leader ({', '.join(LEADERS)})")
+
+
+def monument_name(m):
+    a, b = MONUMENTS[m]
+    return f"{COLOURS[a]}-{COLOURS[b]}"
+
+
+def monument_index(text):
+    parts = text.lower().split("-")
+    if len(parts) == 2:
+        a, b = sorted(colour_index(p) for p in parts)
+        if (a, b) in MONUMENTS:
+            return MONUMENTS.index((a, b))
+    raise ValueError(f"{text!r} is not a monument (two colours, e.g. red-blue)")
+
+
+def action_to_str(a):
+    """The notation of action id ``a``."""
+    if not 0 <= a < N_ACTIONS:
+        raise ValueError(f"action id {a} is outside the action space 0..{N_ACTIONS - 1}")
+    if a < A_LEADER:
+        return f"tile {COLOURS[a // NSQ]} {square_name(a % NSQ)}"
+    if a < A_WITHDRAW:
+        c, i = divmod(a - A_LEADER, NSQ)
+        return f"leader {LEADERS[c]} {square_name(i)}"
+    if a < A_CATASTROPHE:
+        return f"withdraw {LEADERS[a - A_WITHDRAW]}"
+    if a < A_SWAP:
+        return f"catastrophe {square_name(a - A_CATASTROPHE)}"
+    if a < A_PASS:
+        counts = SWAPS[a - A_SWAP]
+        return "swap " + " ".join(COLOURS[c] for c in range(4) for _ in range(counts[c]))
+    if a == A_PASS:
+        return "pass"
+    if a < A_WAR:
+        return f"support {a - A_SUPPORT}"
+    if a < A_MONUMENT:
+        return f"war {COLOURS[a - A_WAR]}"
+    if a < A_NO_MONUMENT:
+        m, i = divmod(a - A_MONUMENT, NSQ)
+        return f"monument {monument_name(m)} {square_name(i)}"
+    if a == A_NO_MONUMENT:
+        return "no-monument"
+    if a < A_BUILDING:
+        return f"treasure {square_name(a - A_TREASURE)}"
+    if a < A_NO_BUILDING:
+        c, i = divmod(a - A_BUILDING, NSQ)
+        return f"building {COLOURS[c]} {square_name(i)}"
+    return "no-building"
+
+
+def str_to_action(text):
+    """The action id of a notation string; raises IllegalActionError if it is malformed."""
+    words = str(text).strip().lower().split()
+    try:
+        return _parse(words)
+    except (ValueError, IndexError) as e:
+        detail = str(e) if isinstance(e, ValueError) and str(e) else "malformed"
+        raise IllegalActionError(f"{text!r}: {detail}; actions are written {USAGE}") from None
+
+
+def _parse(words):
+    if not words:
+        raise ValueError("empty action")
+    verb, args = words[0], words[1:]
+
+    def expect(n):
+        if len(args) != n:
+            raise ValueError(f"'{verb}' takes {n} argument{'s' if n != 1 else ''}, not {len(args)}")
+
+    if verb == "tile":
+        expect(2)
+        return A_TILE + colour_index(args[0]) * NSQ + square_index(args[1])
+    if verb == "leader":
+        expect(2)
+        return A_LEADER + leader_index(args[0]) * NSQ + square_index(args[1])
+    if verb == "withdraw":
+        expect(1)
+        return A_WITHDRAW + leader_index(args[0])
+    if verb == "catastrophe":
+        expect(1)
+        return A_CATASTROPHE + square_index(args[0])
+    if verb == "swap":
+        if not 1 <= len(args) <= 6:
+            raise ValueError("a swap discards 1 to 6 tiles")
+        counts = [0, 0, 0, 0]
+        for w in args:
+            counts[colour_index(w)] += 1
+        return A_SWAP + SWAP_INDEX[tuple(counts)]
+    if verb == "pass":
+        expect(0)
+        return A_PASS
+    if verb == "support":
+        expect(1)
+        if not args[0].isdigit() or int(args[0]) > 6:
+            raise ValueError(f"support takes a number of tiles from 0 to 6, not {args[0]!r}")
+        return A_SUPPORT + int(args[0])
+    if verb == "war":
+        expect(1)
+        return A_WAR + colour_index(args[0])
+    if verb == "monument":
+        expect(2)
+        return A_MONUMENT + monument_index(args[0]) * NSQ + square_index(args[1])
+    if verb in ("no-monument", "nomonument"):
+        expect(0)
+        return A_NO_MONUMENT
+    if verb == "treasure":
+        expect(1)
+        return A_TREASURE + square_index(args[0])
+    if verb == "building":
+        expect(2)
+        return A_BUILDING + colour_index(args[0]) * NSQ + square_index(args[1])
+    if verb in ("no-building", "nobuilding"):
+        expect(0)
+        return A_NO_BUILDING
+    raise ValueError(f"unknown action {verb!r}")
