@@ -24,6 +24,7 @@ cdef uint8_t TEMPLE[MAXBOARDS][NSQ]
 cdef uint8_t SPECIAL[MAXBOARDS][NSQ]
 cdef uint8_t TSQ[MAXBOARDS][16]     # starting temple squares of each board
 cdef uint8_t NTSQ[MAXBOARDS]
+cdef uint8_t SWAP_ID[HAND + 1][HAND + 1][HAND + 1][HAND + 1]   # counts -> swap index
 cdef uint8_t SUPPLY[NCOL]           # 57 red, 36 blue, 30 green, 30 black
 
 cdef int _init_tables() except -1:
@@ -50,6 +51,7 @@ cdef int _init_tables() except -1:
                     SWAP_COUNTS[k][BLUE] = b
                     SWAP_COUNTS[k][GREEN] = g
                     SWAP_COUNTS[k][BLACK] = n - r - b - g
+                    SWAP_ID[r][b][g][n - r - b - g] = k
                     k += 1
     assert k == N_SWAPS
     k = 0
@@ -418,68 +420,109 @@ cdef inline int support_colour(const State* s) noexcept nogil:
 # Legal actions
 # ---------------------------------------------------------------------------
 
-cdef inline bint leader_target_ok(const State* s, int i, const uint8_t* label, const uint8_t* kingdom) noexcept nogil:
-    """R17-R20: empty land square next to a temple, touching at most one kingdom."""
-    cdef uint8_t found[4]
-    if s.sq[i] != EMPTY or RIVER[s.board][i] or not touches_temple(s, i):
-        return False
-    return adjacent_kingdoms(s, i, label, kingdom, found) <= 1
+cdef int regions_without_leader(const State* s, int at, uint8_t* label, uint8_t* kingdom) noexcept nogil:
+    """The cached regions as they are with the leader on `at` lifted (R21): only that
+    leader's region can change, so only it is labelled again.  Needs valid cached regions."""
+    cdef uint8_t stack[NSQ]
+    cdef int old = s.label[at], nreg = s.nregions, i, j, k, n, top
+    memcpy(label, s.label, NSQ)
+    memcpy(kingdom, s.kingdom, nreg)
+    for i in range(NSQ):
+        if label[i] == old:
+            label[i] = NONE
+    label[at] = NONE
+    for i in range(NSQ):
+        if s.label[i] != old or i == at or label[i] != NONE:
+            continue
+        kingdom[nreg] = 0
+        label[i] = nreg
+        stack[0] = i
+        top = 1
+        while top > 0:
+            top -= 1
+            j = stack[top]
+            if is_leader(s.sq[j]):
+                kingdom[nreg] = 1
+            for k in range(NNBR[j]):
+                n = NBR[j][k]
+                if label[n] == NONE and n != at and s.label[n] == old:
+                    label[n] = nreg
+                    stack[top] = n
+                    top += 1
+        nreg += 1
+    return nreg
 
 
 cdef int legal_main_actions(State* s, int32_t* out) noexcept nogil:
-    cdef int n = 0, p = s.active, i, c, k, at
+    """R13: tiles (R28-R31), leaders (R16-R22), catastrophes (R37-R40), swaps (R43), pass."""
+    cdef int n = 0, p = s.active, i, c, k, at, r, b, g, blk
+    cdef int nland = 0, nriver = 0, nleader = 0, ntemple = 0
     cdef uint8_t found[4]
-    cdef uint8_t kcount[NSQ]
+    cdef uint8_t land[NSQ]          # empty land squares touching at most two kingdoms
+    cdef uint8_t river[NSQ]         # the same on rivers
+    cdef uint8_t near_temple[NSQ]   # empty land squares next to a temple
+    cdef uint8_t leader_ok[NSQ]     # ... that also touch at most one kingdom
     cdef uint8_t lab[NSQ]
     cdef uint8_t kin[NSQ]
-    cdef bint river, ok
+    cdef const uint8_t* is_river = RIVER[s.board]
     ensure_regions(s)
-    # (b) tiles: R28-R31
     for i in range(NSQ):
-        kcount[i] = 9
-        if s.sq[i] == EMPTY:
-            kcount[i] = adjacent_kingdoms(s, i, s.label, s.kingdom, found)
+        if s.sq[i] != EMPTY:
+            continue
+        k = adjacent_kingdoms(s, i, s.label, s.kingdom, found)
+        if is_river[i]:
+            if k <= 2:
+                river[nriver] = i
+                nriver += 1
+        else:
+            if k <= 2:
+                land[nland] = i
+                nland += 1
+            if touches_temple(s, i):
+                near_temple[ntemple] = i
+                ntemple += 1
+                if k <= 1:
+                    leader_ok[nleader] = i
+                    nleader += 1
     for c in range(NCOL):
         if s.hand[p][c] == 0:
             continue
-        for i in range(NSQ):
-            if kcount[i] <= 2 and (RIVER[s.board][i] != 0) == (c == BLUE):
-                out[n] = A_TILE + c * NSQ + i
+        if c == BLUE:
+            for k in range(nriver):
+                out[n] = A_TILE + c * NSQ + river[k]
                 n += 1
-    # (a) leaders: R16-R22
+        else:
+            for k in range(nland):
+                out[n] = A_TILE + c * NSQ + land[k]
+                n += 1
     for c in range(NCOL):
         at = s.leader[p][c]
         if at == NONE:
-            for i in range(NSQ):
-                if leader_target_ok(s, i, s.label, s.kingdom):
-                    out[n] = A_LEADER + c * NSQ + i
-                    n += 1
+            for k in range(nleader):
+                out[n] = A_LEADER + c * NSQ + leader_ok[k]
+                n += 1
         else:
-            # R21: the leader is lifted first; its old square is not a target.
-            compute_regions(s, at, lab, kin)
-            for i in range(NSQ):
-                if i != at and leader_target_ok(s, i, lab, kin):
+            regions_without_leader(s, at, lab, kin)
+            for k in range(ntemple):
+                i = near_temple[k]
+                if adjacent_kingdoms(s, i, lab, kin, found) <= 1:
                     out[n] = A_LEADER + c * NSQ + i
                     n += 1
             out[n] = A_WITHDRAW + c
             n += 1
-    # (c) catastrophes: R37-R40
     if s.catastrophes[p] > 0:
         for i in range(NSQ):
             c = s.sq[i]
             if c == EMPTY or (c >= TILE0 and c < DOWN0 and not s.treasure[i] and s.building[c - TILE0] != i):
                 out[n] = A_CATASTROPHE + i
                 n += 1
-    # (d) swaps: R43
-    for k in range(N_SWAPS):
-        ok = True
-        for c in range(NCOL):
-            if SWAP_COUNTS[k][c] > s.hand[p][c]:
-                ok = False
-                break
-        if ok:
-            out[n] = A_SWAP + k
-            n += 1
+    for r in range(min(s.hand[p][RED], HAND) + 1):
+        for b in range(min(s.hand[p][BLUE], HAND - r) + 1):
+            for g in range(min(s.hand[p][GREEN], HAND - r - b) + 1):
+                for blk in range(min(s.hand[p][BLACK], HAND - r - b - g) + 1):
+                    if r + b + g + blk > 0:
+                        out[n] = A_SWAP + SWAP_ID[r][b][g][blk]
+                        n += 1
     out[n] = A_PASS
     n += 1
     return n

@@ -230,6 +230,9 @@ cdef class Game:
         """Every apply so far as (action, player, forced follow-ups, draws)."""
         return list(self._log)
 
+    def _set_deal(self, deal):
+        self._deal = [tuple(d) for d in deal]
+
     @property
     def deal(self):
         """The draws of the initial deal, as (player, colour) pairs."""

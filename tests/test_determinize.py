@@ -1,0 +1,64 @@
+"""determinize(p, seed) resamples only what p cannot see."""
+
+import random
+
+import tigris
+
+HIDDEN = ("hand", "swapped", "bag", "rng")
+
+
+def midgame(players, seed, steps=40):
+    rng = random.Random(seed)
+    g = tigris.Game(players=players, seed=seed)
+    for _ in range(steps):
+        if g.is_over:
+            break
+        g.apply(rng.choice(g.legal_actions()))
+    return g
+
+
+def unseen_pool(raw, p):
+    pool = list(raw["bag"])
+    for q in range(raw["players"]):
+        if q != p:
+            for c in range(4):
+                pool[c] += raw["hand"][q][c] + raw["swapped"][q][c]
+    return pool
+
+
+def test_keeps_what_the_player_sees():
+    for players in (2, 3, 4):
+        for seed in range(20):
+            g = midgame(players, seed)
+            raw = g._raw()
+            for p in range(players):
+                d = g.determinize(p, seed=seed + 100)._raw()
+                for key in raw:
+                    if key not in HIDDEN:
+                        assert d[key] == raw[key], key
+                assert d["hand"][p] == raw["hand"][p]
+                assert d["swapped"][p] == raw["swapped"][p]
+                for q in range(players):
+                    assert sum(d["hand"][q]) == sum(raw["hand"][q])
+                    assert sum(d["swapped"][q]) == sum(raw["swapped"][q])
+                assert unseen_pool(d, p) == unseen_pool(raw, p)
+
+
+def test_changes_with_the_seed_and_leaves_the_source_alone():
+    g = midgame(3, 1)
+    before = g._state_bytes()
+    worlds = {tuple(map(tuple, g.determinize(0, seed=s)._raw()["hand"][1:])) for s in range(30)}
+    assert len(worlds) > 5
+    assert g._state_bytes() == before
+    a = g.determinize(0, seed=4)._raw()
+    b = g.determinize(0, seed=4)._raw()
+    assert a == b
+    assert a["rng"] != g._raw()["rng"]
+
+
+def test_determinized_game_plays_on():
+    g = midgame(2, 8)
+    d = g.determinize(g.current_player, seed=2)
+    assert d.legal_actions() == g.legal_actions()
+    d.random_playout(seed=1)
+    assert d.is_over

@@ -1,0 +1,163 @@
+"""Random games in 2, 3 and 4 player modes, checking the invariants after every action:
+tiles conserved, no kingdom with two leaders of a colour once a decision completes, every
+leader next to a temple, scores never decreasing, apply+undo restoring the exact state,
+copies independent of their source."""
+
+import random
+
+import pytest
+
+import tigris
+from tigris._core import supply
+
+SUPPLY = supply()
+TEMPLE = 1            # square code of a face-up red tile
+LEADER0 = 16
+
+
+def tile_totals(raw):
+    totals = [0, 0, 0, 0]
+    for code in raw["squares"]:
+        if 1 <= code <= 8:
+            totals[(code - 1) % 4] += 1
+    for c in range(4):
+        totals[c] += raw["bag"][c] + raw["out"][c]
+        for p in range(raw["players"]):
+            totals[c] += raw["hand"][p][c] + raw["swapped"][p][c]
+    return totals
+
+
+def neighbours(i):
+    r, c = divmod(i, 16)
+    return [(r + dr) * 16 + c + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+            if 0 <= r + dr < 11 and 0 <= c + dc < 16]
+
+
+def check_invariants(g, previous_scores):
+    raw = g._raw()
+    assert tile_totals(raw) == SUPPLY
+    labels, kingdom = g._regions()
+    for p in range(g.players):
+        for c in range(4):
+            at = raw["leader"][p][c]
+            if at == 255:
+                continue
+            assert raw["squares"][at] == LEADER0 + 4 * p + c
+            assert any(raw["squares"][n] == TEMPLE for n in neighbours(at)), "leader without temple"
+    if g.decision == "action":
+        for c in range(4):
+            regions = [labels[raw["leader"][p][c]] for p in range(g.players) if raw["leader"][p][c] != 255]
+            assert len(regions) == len(set(regions)), "two leaders of one colour in a kingdom"
+    for p in range(g.players):
+        assert all(len(raw["hand"][p]) == 4 for p in range(g.players))
+        assert sum(raw["hand"][p]) <= 6
+        score = g.score(p)
+        for key, value in score.items():
+            assert value >= previous_scores[p][key], f"score {key} of player {p} went down"
+        previous_scores[p] = score
+    on_board = sum(raw["treasure"])
+    assert on_board + sum(raw["treasures"]) == len(tigris.boards.layout(g.board)[1])
+    if not g.is_over:
+        assert on_board >= 1
+
+
+def play_checked(players, seed, undo_every_action=True):
+    rng = random.Random(seed)
+    g = tigris.Game(players=players, seed=seed)
+    scores = [g.score(p) for p in range(players)]
+    check_invariants(g, scores)
+    steps = 0
+    while not g.is_over:
+        legal = g.legal_actions()
+        assert legal, "no legal action in a running game"
+        a = rng.choice(legal)
+        if undo_every_action:
+            before = g._state_bytes()
+            g.apply(a)
+            after = g._state_bytes()
+            g.undo()
+            assert g._state_bytes() == before, f"undo of {g.action_str(a)} did not restore the state"
+            g.apply(a)
+            assert g._state_bytes() == after, "re-applying after undo gave another state"
+        else:
+            g.apply(a)
+        check_invariants(g, scores)
+        steps += 1
+    return g, steps
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_keep_invariants(players):
+    # 100 games per player count: 300 in all.
+    for seed in range(100):
+        g, steps = play_checked(players, 1000 * players + seed, undo_every_action=seed % 4 == 0)
+        assert g.is_over and steps > 0
+        ranking = g.ranking()
+        assert sorted(p for place in ranking for p in place) == list(range(players))
+
+
+def test_undo_walks_back_a_whole_game():
+    rng = random.Random(5)
+    g = tigris.Game(players=3, seed=5)
+    states = [g._state_bytes()]
+    while not g.is_over:
+        g.apply(rng.choice(g.legal_actions()))
+        states.append(g._state_bytes())
+    for expected in reversed(states[:-1]):
+        g.undo()
+        assert g._state_bytes() == expected
+    with pytest.raises(IndexError):
+        g.undo()
+
+
+def test_copies_are_independent():
+    rng = random.Random(11)
+    g = tigris.Game(players=2, seed=11)
+    for _ in range(30):
+        g.apply(rng.choice(g.legal_actions()))
+    snapshot = g._state_bytes()
+    for stack in (True, False):
+        c = g.copy(stack=stack)
+        assert c._state_bytes() == snapshot
+        c.random_playout(seed=3)
+        assert c.is_over
+        assert g._state_bytes() == snapshot
+        g.apply(rng.choice(g.legal_actions()))
+        g.undo()
+        assert g._state_bytes() == snapshot
+    c = g.copy()
+    c.undo()                              # the copy keeps the undo history
+    g.undo()
+    assert c._state_bytes() == g._state_bytes()
+
+
+def test_same_seed_same_game():
+    a = tigris.Game(players=4, seed=99)
+    b = tigris.Game(players=4, seed=99)
+    assert a._state_bytes() == b._state_bytes()
+    assert a.random_playout(7) == b.random_playout(7)
+    assert a._state_bytes() == b._state_bytes()
+    c = tigris.Game(players=4, seed=100)
+    assert c._raw()["hand"] != tigris.Game(players=4, seed=99)._raw()["hand"]
+
+
+def test_forced_decisions_are_applied_and_undone_together():
+    # Play until some apply triggers a forced follow-up, then check undo takes both back.
+    for seed in range(200):
+        rng = random.Random(seed)
+        g = tigris.Game(players=2, seed=seed)
+        while not g.is_over:
+            before = g._state_bytes()
+            g.apply(rng.choice(g.legal_actions()))
+            if g.history[-1][2]:
+                g.undo()
+                assert g._state_bytes() == before
+                return
+    pytest.fail("no forced decision in 200 random games")
+
+
+def test_random_playout_counts_decisions_and_ends():
+    g = tigris.Game(players=2, seed=3)
+    n = g.random_playout(seed=3)
+    assert g.is_over and n > 20
+    assert g.legal_actions() == []
