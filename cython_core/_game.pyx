@@ -213,7 +213,7 @@ cdef class Game:
             self.apply(a)
             error = self.aux.forced_error
             used = self.aux.iforced
-            made = self._log[-1][3]
+            made = self._log[len(self._log) - 1][3]
         finally:
             self.aux.nforced = 0
             self.aux.iforced = 0

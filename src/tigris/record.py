@@ -149,17 +149,20 @@ def _redeal(game, deal):
 
 
 def load(path):
-    """Read a record from a JSON file, or from a tournament's games.jsonl as ``FILE:K``
-    (the K-th game, 1-based)."""
-    text_path, _, index = str(path).rpartition(":") if str(path).rsplit(":", 1)[-1].isdigit() else (path, "", "")
+    """Read a JSON file (a record or a position), or one game of a tournament's
+    games.jsonl as ``FILE:K`` (the K-th game, 1-based)."""
+    text_path, index = str(path), None
+    head, sep, tail = text_path.rpartition(":")
+    if sep and tail.isdigit():
+        text_path, index = head, int(tail)
     try:
         with open(text_path, encoding="utf-8") as f:
             text = f.read()
     except OSError as e:
         raise RecordError(f"{text_path}: {e.strerror}") from None
-    if index:
+    if index is not None:
         lines = [line for line in text.splitlines() if line.strip()]
-        k = int(index)
+        k = index
         if not 1 <= k <= len(lines):
             raise RecordError(f"{text_path}: game {k} asked for, the file holds {len(lines)}")
         text = lines[k - 1]

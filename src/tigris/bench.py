@@ -1,0 +1,91 @@
+"""Speed of the compiled core, measured on one core (``tigris bench core``).
+
+Every figure is the median of several repeats; the machine is reported with it, since
+absolute numbers mean little without it.
+"""
+
+import os
+import platform
+import statistics
+import time
+import timeit
+
+import tigris
+from tigris import _bench
+
+
+def machine():
+    """A one-line description of this machine."""
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return (f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+            f"{platform.system()} {platform.release()}")
+
+
+def _median(values):
+    return statistics.median(values)
+
+
+def bench_core(games=1000, repeats=5, seed=1, progress=None):
+    """Measure the core; returns a list of (figure, value, unit) rows."""
+    rows = []
+    for players in (2, 3, 4):
+        rates, action_rates = [], []
+        for r in range(repeats):
+            seconds, decisions = _bench.random_games(players, games if players == 2 else games // 2,
+                                                     seed + r)
+            n = games if players == 2 else games // 2
+            rates.append(n / seconds)
+            action_rates.append(decisions / seconds)
+            if progress:
+                progress()
+        rows.append((f"random {players}-player games per second", _median(rates), "games/s"))
+        rows.append((f"random {players}-player decisions per second", _median(action_rates), "decisions/s"))
+    rows.append(("state copy (compiled)",
+                 _median([_bench.copy_time(2, 200_000, seed + r) for r in range(repeats)]) * 1e9, "ns"))
+    rows.append(("apply + undo (compiled, every legal action of 200 positions)",
+                 _median([_bench.apply_undo_time(2, 200, seed + r)[0] for r in range(repeats)]) * 1e9, "ns"))
+    g = tigris.Game(players=2, seed=seed)
+    rng_actions = _midgame(g, seed)
+    rows.append(("Game.copy(stack=False) from Python",
+                 _median(timeit.repeat(lambda: g.copy(stack=False), number=20_000, repeat=repeats)) / 20_000 * 1e9,
+                 "ns"))
+    rows.append(("Game.copy() with undo history, from Python",
+                 _median(timeit.repeat(g.copy, number=20_000, repeat=repeats)) / 20_000 * 1e9, "ns"))
+
+    def apply_undo():
+        for a in rng_actions:
+            g.apply(a)
+            g.undo()
+
+    per_call = len(rng_actions)
+    rows.append(("Game.apply + Game.undo from Python (legality checked)",
+                 _median(timeit.repeat(apply_undo, number=20, repeat=repeats)) / (20 * per_call) * 1e9, "ns"))
+    rows.append(("state size", _bench.state_size(), "bytes"))
+    return rows
+
+
+def _midgame(g, seed, decisions=40):
+    import random
+    rng = random.Random(seed)
+    for _ in range(decisions):
+        g.apply(rng.choice(g.legal_actions()))
+    while g.decision != "action":
+        g.apply(rng.choice(g.legal_actions()))
+    return g.legal_actions()
+
+
+def format_rows(rows):
+    width = max(len(name) for name, _, _ in rows)
+    lines = [f"{'figure':<{width}}  {'median':>12}  unit", f"{'-' * width}  {'-' * 12}  ----"]
+    for name, value, unit in rows:
+        shown = f"{value:,.0f}" if value >= 100 else f"{value:,.2f}"
+        lines.append(f"{name:<{width}}  {shown:>12}  {unit}")
+    return "\n".join(lines)
