@@ -1,0 +1,264 @@
+"""Why an action is illegal: the reason, in words, with the rule it breaks (RULES.md).
+
+``why_illegal(game, action_id)`` is called by ``Game.apply`` and ``Game.parse_action`` for
+an action that is not among ``game.legal_actions()``; the engine's legality lives in the
+compiled core, and this module only explains a refusal.  It reads the state through
+``game._raw()`` and ``game._regions()`` and changes nothing.
+"""
+
+from tigris import boards, notation
+from tigris.notation import (A_TILE, A_LEADER, A_WITHDRAW, A_CATASTROPHE, A_SWAP, A_PASS,
+                             A_SUPPORT, A_WAR, A_MONUMENT, A_NO_MONUMENT, A_TREASURE,
+                             A_BUILDING, N_ACTIONS, NSQ, COLS, ROWS, COLOURS,
+                             LEADERS, MONUMENTS, SWAPS, square_name, monument_name)
+
+NONE = 255
+EMPTY, TILE0, DOWN0, CATASTROPHE, LEADER0 = 0, 1, 5, 9, 16
+REVOLT = 1
+
+
+
+def _kind(a):
+    if a < A_LEADER:
+        return "tile"
+    if a < A_WITHDRAW:
+        return "leader"
+    if a < A_CATASTROPHE:
+        return "withdraw"
+    if a < A_SWAP:
+        return "catastrophe"
+    if a < A_PASS:
+        return "swap"
+    if a == A_PASS:
+        return "pass"
+    if a < A_WAR:
+        return "support"
+    if a < A_MONUMENT:
+        return "war"
+    if a <= A_NO_MONUMENT:
+        return "monument"
+    if a < A_BUILDING:
+        return "treasure"
+    return "building"
+
+
+_DECISION_OF = {"tile": "action", "leader": "action", "withdraw": "action",
+                "catastrophe": "action", "swap": "action", "pass": "action",
+                "support": "support", "war": "war_order", "monument": "monument",
+                "treasure": "treasure", "building": "building"}
+
+
+def _neighbours(i):
+    r, c = divmod(i, COLS)
+    return [(r + dr) * COLS + c + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+            if 0 <= r + dr < ROWS and 0 <= c + dc < COLS]
+
+
+def _describe(raw, i):
+    """What lies on square i, in words."""
+    code = raw["squares"][i]
+    if code == EMPTY:
+        return "nothing"
+    if code == CATASTROPHE:
+        return "a catastrophe"
+    if code >= LEADER0:
+        p, c = divmod(code - LEADER0, 4)
+        return f"player {p}'s {LEADERS[c]}"
+    treasure = " with a treasure" if raw["treasure"][i] else ""
+    if code >= DOWN0:
+        return f"a face-down {COLOURS[code - DOWN0]} monument tile{treasure}"
+    return f"a {COLOURS[code - TILE0]} tile{treasure}"
+
+
+def _kingdoms_next_to(i, labels, kingdom):
+    return {labels[j] for j in _neighbours(i) if labels[j] is not None and kingdom[labels[j]]}
+
+
+def why_illegal(game, a):
+    """The reason action id ``a`` is not legal in ``game`` now, naming the rule."""
+    if not isinstance(a, int) or not 0 <= a < N_ACTIONS:
+        return f"action id {a!r} is outside the action space 0..{N_ACTIONS - 1}"
+    if game.is_legal(a):
+        return "the action is legal"
+    if game.is_over:
+        return "the game is over"
+    raw = game._raw()
+    kind = _kind(a)
+    decision = game.decision
+    if kind == "building" and "buildings" not in game.variants:
+        return "the civilization-buildings variant is not in play"
+    if _DECISION_OF[kind] != decision:
+        return (f"it is not the time for that: the decision is {decision!r} "
+                f"by player {game.current_player}")
+    reason = {"tile": _tile, "leader": _leader, "withdraw": _withdraw,
+              "catastrophe": _catastrophe, "swap": _swap, "support": _support,
+              "war": _war, "monument": _monument, "treasure": _treasure}.get(kind)
+    text = reason(game, raw, a) if reason else None
+    return text or ("not legal in this position (no specific rule check explains it; "
+                    "legal now: " + _sample(game) + ")")
+
+
+def _sample(game, limit=5):
+    legal = game.legal_actions()
+    shown = ", ".join(notation.action_to_str(x) for x in legal[:limit])
+    return shown + (f" and {len(legal) - limit} more" if len(legal) > limit else "")
+
+
+# -- the action decision -------------------------------------------------------------
+
+def _tile(game, raw, a):
+    c, i = divmod(a - A_TILE, NSQ)
+    p = raw["active"]
+    colour = COLOURS[c]
+    if raw["hand"][p][c] == 0:
+        return f"no {colour} tile in hand (player {p} holds {_hand_text(raw['hand'][p])})"
+    if raw["squares"][i] != EMPTY:
+        rule = "R40" if raw["squares"][i] == CATASTROPHE else "R28"
+        return f"the square is not empty ({rule}): {square_name(i)} holds {_describe(raw, i)}"
+    river = i in boards.layout(game.board)[0]
+    if c == 1 and not river:
+        return "blue tiles may only be placed on river squares (R29)"
+    if c != 1 and river:
+        return "only blue tiles may be placed on a river square (R29)"
+    labels, kingdom = game._regions()
+    k = len(_kingdoms_next_to(i, labels, kingdom))
+    if k >= 3:
+        words = {3: "three", 4: "four"}.get(k, str(k))
+        return f"the tile would unite {words} kingdoms (R31)"
+    return None
+
+
+def _leader(game, raw, a):
+    c, i = divmod(a - A_LEADER, NSQ)
+    p = raw["active"]
+    name = LEADERS[c]
+    at = raw["leader"][p][c]
+    if at == i:
+        return f"the {name} already stands on {square_name(i)}; a move must change its square (R21)"
+    if raw["squares"][i] != EMPTY:
+        return f"the square is not empty (R17): {square_name(i)} holds {_describe(raw, i)}"
+    if i in boards.layout(game.board)[0]:
+        return "a leader may not stand on a river square (R18)"
+    near = [raw["squares"][j] for j in _neighbours(i)]
+    if TILE0 not in near:
+        if DOWN0 in near:
+            return ("no temple next to the square (R19): a face-down monument tile is not a "
+                    "temple (R5)")
+        return "no temple next to the square (R19)"
+    labels, kingdom = game._regions() if at == NONE else game._regions_without(at)
+    k = len(_kingdoms_next_to(i, labels, kingdom))
+    if k >= 2:
+        words = {2: "two", 3: "three", 4: "four"}.get(k, str(k))
+        return f"the leader would connect {words} kingdoms (R20)"
+    return None
+
+
+def _withdraw(game, raw, a):
+    c = a - A_WITHDRAW
+    p = raw["active"]
+    if raw["leader"][p][c] == NONE:
+        return f"player {p}'s {LEADERS[c]} is not on the board (R22)"
+    return None
+
+
+def _catastrophe(game, raw, a):
+    i = a - A_CATASTROPHE
+    p = raw["active"]
+    code = raw["squares"][i]
+    if raw["catastrophes"][p] == 0:
+        return f"no catastrophe tiles left (R37): player {p} has played both"
+    if raw["treasure"][i]:
+        return "a treasure lies on the square (R39)"
+    if code == CATASTROPHE:
+        return "a catastrophe already lies on the square (R40)"
+    if code >= LEADER0:
+        return f"a leader stands on the square (R39): {_describe(raw, i)}"
+    if DOWN0 <= code < CATASTROPHE:
+        return "a face-down monument tile lies on the square (R39, R74)"
+    if TILE0 <= code < DOWN0 and raw["building"][code - TILE0] == i:
+        return "the civilization building stands on the square (R39)"
+    return None
+
+
+def _hand_text(hand):
+    parts = [f"{hand[c]} {COLOURS[c]}" for c in range(4) if hand[c]]
+    return ", ".join(parts) if parts else "no tiles"
+
+
+def _swap(game, raw, a):
+    p = raw["active"]
+    want = SWAPS[a - A_SWAP]
+    hand = raw["hand"][p]
+    for c in range(4):
+        if want[c] > hand[c]:
+            return (f"the swap discards {want[c]} {COLOURS[c]} tile{'s' if want[c] > 1 else ''}, "
+                    f"but player {p} holds {hand[c]} (R43; hand: {_hand_text(hand)})")
+    return None
+
+
+# -- the other decisions ---------------------------------------------------------------
+
+def _support(game, raw, a):
+    n = a - A_SUPPORT
+    p = game.current_player
+    c = 0 if raw["c_kind"] == REVOLT else raw["c_colour"]
+    have = raw["hand"][p][c]
+    if n > have:
+        rule = ("R50: revolts are fought with red tiles" if raw["c_kind"] == REVOLT
+                else f"R62: a {COLOURS[c]} war is fought with {COLOURS[c]} tiles")
+        return f"player {p} has only {have} {COLOURS[c]} tile{'s' if have != 1 else ''} ({rule})"
+    return None
+
+
+def _war(game, raw, a):
+    c = a - A_WAR
+    pending = [COLOURS[k] for k in range(4) if raw["wars"] & (1 << k)]
+    if c not in [COLOURS.index(x) for x in pending]:
+        return (f"no war in {COLOURS[c]} is pending (R59; to choose from: "
+                f"{', '.join(pending) or 'none'})")
+    return None
+
+
+def _monument(game, raw, a):
+    if a == A_NO_MONUMENT:
+        return None
+    m, top = divmod(a - A_MONUMENT, NSQ)
+    name = monument_name(m)
+    placed = raw["placed"]
+    if raw["monument"][m] != NONE:
+        return (f"the {name} monument is already built (on {square_name(raw['monument'][m])}) "
+                "(R70)")
+    r, col = divmod(top, COLS)
+    if r == ROWS - 1 or col == COLS - 1:
+        return (f"no 2x2 square has its top-left corner on {square_name(top)}, at the edge of "
+                "the board")
+    four = (top, top + 1, top + COLS, top + COLS + 1)
+    if placed not in four:
+        return (f"the 2x2 square at {square_name(top)} does not hold the tile just placed on "
+                f"{square_name(placed)} (R69, R72)")
+    codes = {raw["squares"][i] for i in four}
+    if len(codes) != 1 or not TILE0 <= next(iter(codes)) < DOWN0:
+        return (f"the 2x2 square at {square_name(top)} is not four face-up tiles of one colour "
+                "(R69)")
+    colour = next(iter(codes)) - TILE0
+    if colour not in MONUMENTS[m]:
+        return (f"the {name} monument needs a square of one of its colours; the square at "
+                f"{square_name(top)} is {COLOURS[colour]} (R70)")
+    return None
+
+
+def _treasure(game, raw, a):
+    i = a - A_TREASURE
+    trader = raw["t_trader"]
+    if not raw["treasure"][i]:
+        return f"there is no treasure on {square_name(i)}"
+    labels, _ = game._regions()
+    if labels[i] is None or labels[i] != labels[trader]:
+        return (f"the treasure on {square_name(i)} is not in the kingdom of the trader on "
+                f"{square_name(trader)} (R76)")
+    _, _, special = boards.layout(game.board)
+    if i not in special and any(raw["treasure"][j] and labels[j] == labels[trader]
+                                for j in special):
+        kind = "corner treasure" if game.board == "classic" else "treasure outside the rivers"
+        return f"the treasure must be a {kind} first (R77)"
+    return None

@@ -1,0 +1,750 @@
+"""Positions: a game state as JSON-ready data (``tigris-position/1``, see DESIGN.md).
+
+``to_position(game, player=None)`` writes a position; ``from_position(d, seed=0)`` reads
+one back into a ``Game``, rejecting a malformed or impossible position with a
+``PositionError`` whose message starts with the field at fault, for example
+``squares.G5: blue tile on a land square`` or ``players[1].hand: 7 tiles, a hand holds at
+most 6``.
+
+Full knowledge (``player=None``) gives every hand, the bag and every player's
+``swapped_colours``.  A player's view (``player=p``) gives the other players'
+``"hand": null`` with their ``"hand_size"``, ``"bag": null``, and omits the other
+players' ``swapped_colours`` (only ``swapped_face_down`` is public).  When loading, what
+is unknown (null hands, missing ``swapped_colours``, a null bag) is dealt from the unseen
+pool -- the supply minus the board, ``out_of_game``, the known hands, the known face-down
+discards and a known bag -- uniformly at random with ``random.Random(seed)``.  The game's
+own RNG (future draws) is seeded from ``seed`` too.
+
+Top-level fields (defaults in brackets)::
+
+    format        "tigris-position/1" (required)
+    board         "classic" | "advanced"                                   ["classic"]
+    variants      list of variant names                                     [[]]
+    squares       {"G5": token, ...}; squares not listed are empty          [{}]
+    monuments     [{"colours": "red-blue", "at": "F6"}, ...] (top-left)     [[]]
+    players       list of 2-4 player objects (required)
+    bag           {"red": n, ...} or null (unknown)                         [null]
+    out_of_game   tiles removed face up, {"red": n, ...}                    [zeros]
+    to_move       the player whose turn it is                               [0]
+    actions_left  actions of that turn not yet begun: 2, 1 (0 while the
+                  turn's last action is being resolved)                     [2]
+    turn          turns completed since the start                           [0]
+    pending       the decision in progress, when it is not "action"        [absent]
+
+Square tokens: a tile colour (``red``), ``:down`` for a face-down monument tile,
+``+treasure`` when a treasure lies on it (``red:down+treasure``), ``catastrophe``, or a
+leader with its owner (``king:0``).
+
+Player object: ``hand`` ({"red": n, ...}, or null with ``hand_size``), ``score``
+({"red": n, ...}, [zeros]), ``treasures`` [0], ``catastrophes`` (left, [2]),
+``swapped_face_down`` (tiles discarded face down so far, [0]) and ``swapped_colours``
+(their colours, {"red": n, ...}; optional: dealt at random when absent).
+
+The pending decision (present only when the decision is not "action")::
+
+    "pending": {
+      "decision": "support" | "war_order" | "monument" | "treasure" | "over",
+      "conflict": {                          # only while a conflict is being resolved
+        "kind": "revolt" | "war",
+        "colour": "red",                     # colour of the two leaders in conflict
+        "attacker": {"player": 0, "leader": "E5", "strength": 3,
+                     "committed": 2},        # null while the attacker has not committed
+        "defender": {"player": 1, "leader": "F5", "strength": 2}
+      },
+      "unification": "G5",                   # the uniting tile, during wars
+      "wars_left": ["black", "green"],       # colours still to fight besides the current one
+      "placed": "G5",                        # the tile placed by the current action, when set
+      "trader": "B2"                         # treasure decision: the trader whose owner takes one
+    }
+
+``strength`` is the board strength (revolt: temples next to the leader; war: face-up
+tiles of the war colour on the leader's side); it may be omitted and is then computed.
+The player to decide follows from the pending decision: the attacker, then the defender,
+commits support; the active player chooses the war order and the monument; the trader's
+owner takes the treasure.
+"""
+
+import random
+
+from tigris import boards, notation
+from tigris.errors import PositionError
+from tigris._core import supply as _supply
+
+FORMAT = "tigris-position/1"
+NONE = 255
+COLOURS = notation.COLOURS
+LEADERS = notation.LEADERS
+SUPPLY = tuple(_supply())
+DECISIONS = ("action", "support", "war_order", "monument", "treasure", "building", "over")
+PH_ACTION, PH_SUPPORT, PH_WAR_ORDER, PH_MONUMENT, PH_TREASURE, PH_BUILDING, PH_OVER = range(7)
+VARIANT_BITS = {"english": 1, "buildings": 2}
+
+EMPTY, TILE0, DOWN0, CATASTROPHE, LEADER0 = 0, 1, 5, 9, 16
+NO_CONFLICT, REVOLT, WAR = 0, 1, 2
+KINDS = {"revolt": REVOLT, "war": WAR}
+
+TOP_KEYS = ("format", "board", "variants", "squares", "monuments", "players", "bag",
+            "out_of_game", "to_move", "actions_left", "turn", "pending", "buildings")
+PLAYER_KEYS = ("hand", "hand_size", "score", "treasures", "catastrophes",
+               "swapped_face_down", "swapped_colours")
+PENDING_KEYS = ("decision", "conflict", "unification", "wars_left", "placed", "trader")
+CONFLICT_KEYS = ("kind", "colour", "attacker", "defender")
+SIDE_KEYS = ("player", "leader", "strength", "committed")
+
+
+# ---------------------------------------------------------------------------------------
+# Writing
+# ---------------------------------------------------------------------------------------
+
+def _counts(values):
+    return {COLOURS[c]: int(values[c]) for c in range(4)}
+
+
+def square_token(raw, i):
+    """The position token of square i of a raw state, or None for an empty square."""
+    code = raw["squares"][i]
+    if code == EMPTY:
+        return None
+    if code == CATASTROPHE:
+        return "catastrophe"
+    if code >= LEADER0:
+        p, c = divmod(code - LEADER0, 4)
+        return f"{LEADERS[c]}:{p}"
+    if TILE0 <= code < DOWN0:
+        token = COLOURS[code - TILE0]
+    elif DOWN0 <= code < CATASTROPHE:
+        token = COLOURS[code - DOWN0] + ":down"
+    else:
+        raise ValueError(f"square {notation.square_name(i)} holds the unknown code {code}")
+    if raw["treasure"][i]:
+        token += "+treasure"
+    return token
+
+
+def to_position(game, player=None):
+    """The position of ``game`` as a dict: full knowledge, or what ``player`` can see."""
+    raw = game._raw()
+    n = raw["players"]
+    if player is not None and not (isinstance(player, int) and 0 <= player < n):
+        raise ValueError(f"player {player!r} is not in this {n}-player game")
+    squares = {}
+    for i in range(notation.NSQ):
+        token = square_token(raw, i)
+        if token is not None:
+            squares[notation.square_name(i)] = token
+    monuments = [{"colours": notation.monument_name(m), "at": notation.square_name(at)}
+                 for m, at in enumerate(raw["monument"]) if at != NONE]
+    players = []
+    for p in range(n):
+        entry = {}
+        if player is None or player == p:
+            entry["hand"] = _counts(raw["hand"][p])
+        else:
+            entry["hand"] = None
+            entry["hand_size"] = sum(raw["hand"][p])
+        entry["score"] = _counts(raw["score"][p])
+        entry["treasures"] = raw["treasures"][p]
+        entry["catastrophes"] = raw["catastrophes"][p]
+        entry["swapped_face_down"] = sum(raw["swapped"][p])
+        if player is None or player == p:
+            entry["swapped_colours"] = _counts(raw["swapped"][p])
+        players.append(entry)
+    d = {
+        "format": FORMAT,
+        "board": game.board,
+        "variants": list(game.variants),
+        "squares": squares,
+        "monuments": monuments,
+        "players": players,
+        "bag": _counts(raw["bag"]) if player is None else None,
+        "out_of_game": _counts(raw["out"]),
+        "to_move": raw["active"],
+        "actions_left": raw["actions_left"],
+        "turn": raw["turn"],
+    }
+    if any(b != NONE for b in raw["building"]):
+        d["buildings"] = {COLOURS[c]: notation.square_name(b)
+                          for c, b in enumerate(raw["building"]) if b != NONE}
+    if raw["phase"] != PH_ACTION:
+        d["pending"] = _pending(raw)
+    return d
+
+
+def _pending(raw):
+    sq = notation.square_name
+    pending = {"decision": DECISIONS[raw["phase"]]}
+    if raw["c_kind"] != NO_CONFLICT:
+        attacker = {"player": raw["c_attacker"], "leader": sq(raw["c_att_sq"]),
+                    "strength": raw["c_att_base"],
+                    "committed": raw["c_att_commit"] if raw["c_stage"] == 1 else None}
+        defender = {"player": raw["c_defender"], "leader": sq(raw["c_def_sq"]),
+                    "strength": raw["c_def_base"]}
+        pending["conflict"] = {"kind": "revolt" if raw["c_kind"] == REVOLT else "war",
+                               "colour": COLOURS[raw["c_colour"]],
+                               "attacker": attacker, "defender": defender}
+    if raw["unif"] != NONE:
+        pending["unification"] = sq(raw["unif"])
+    if raw["wars"] or raw["unif"] != NONE:
+        pending["wars_left"] = [COLOURS[c] for c in range(4) if raw["wars"] & (1 << c)]
+    if raw["placed"] != NONE:
+        pending["placed"] = sq(raw["placed"])
+    if raw["t_trader"] != NONE:
+        pending["trader"] = sq(raw["t_trader"])
+    return pending
+
+
+# ---------------------------------------------------------------------------------------
+# Reading
+# ---------------------------------------------------------------------------------------
+
+def _fail(field, reason):
+    raise PositionError(f"{field}: {reason}")
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _int(v, field, lo, hi=None):
+    if not _is_int(v):
+        _fail(field, f"expected a whole number, not {v!r}")
+    if v < lo or (hi is not None and v > hi):
+        _fail(field, f"{v} is out of range ({lo}..{hi})" if hi is not None
+              else f"{v} is below {lo}")
+    return v
+
+
+def _check_keys(obj, known, field):
+    if not isinstance(obj, dict):
+        _fail(field, f"expected an object, not {type(obj).__name__}")
+    for key in obj:
+        if key not in known:
+            where = f"{field}.{key}" if field else str(key)
+            _fail(where, f"unknown field (known: {', '.join(known)})")
+
+
+def _colour_counts(v, field, hi=None, default=None):
+    """{"red": n, ...} -> [n_red, n_blue, n_green, n_black]; missing colours count 0."""
+    if v is None and default is not None:
+        return list(default)
+    if not isinstance(v, dict):
+        _fail(field, f"expected colour counts like {{\"red\": 1, \"blue\": 0, ...}}, not {v!r}")
+    counts = [0, 0, 0, 0]
+    for key, n in v.items():
+        if key not in COLOURS:
+            _fail(f"{field}.{key}", f"not a colour ({', '.join(COLOURS)})")
+        counts[COLOURS.index(key)] = _int(n, f"{field}.{key}", 0, hi)
+    return counts
+
+
+def _square(text, field):
+    if not isinstance(text, str):
+        _fail(field, f"expected a square like \"G5\", not {text!r}")
+    try:
+        return notation.square_index(text)
+    except ValueError as e:
+        _fail(field, str(e))
+
+
+def _colour(text, field):
+    if not isinstance(text, str) or text.lower() not in COLOURS:
+        _fail(field, f"{text!r} is not a colour ({', '.join(COLOURS)})")
+    return COLOURS.index(text.lower())
+
+
+def _parse_token(token, field, nplayers):
+    """A square token -> (code, treasure)."""
+    if not isinstance(token, str):
+        _fail(field, f"expected a token like \"red\", \"red:down+treasure\", \"catastrophe\" "
+                     f"or \"king:0\", not {token!r}")
+    t = token.strip().lower()
+    if t == "catastrophe":
+        return CATASTROPHE, 0
+    treasure = 0
+    if t.endswith("+treasure"):
+        treasure = 1
+        t = t[: -len("+treasure")]
+    name, sep, rest = t.partition(":")
+    if name in LEADERS and not treasure:
+        if not sep or not rest.isdigit():
+            _fail(field, f"{token!r}: a leader is written with its owner, e.g. \"{name}:0\"")
+        p = int(rest)
+        if p >= nplayers:
+            _fail(field, f"{token!r}: player {p} is not in this {nplayers}-player game")
+        return LEADER0 + 4 * p + LEADERS.index(name), 0
+    if name in COLOURS and (not sep or rest == "down"):
+        c = COLOURS.index(name)
+        return (DOWN0 + c if sep else TILE0 + c), treasure
+    _fail(field, f"{token!r} is not a square token (a colour such as \"red\", \"red:down\", "
+                 f"\"red+treasure\", \"red:down+treasure\", \"catastrophe\", or a leader "
+                 f"with its owner such as \"king:0\")")
+
+
+def _neighbours(i):
+    r, c = divmod(i, notation.COLS)
+    return [(r + dr) * notation.COLS + c + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+            if 0 <= r + dr < notation.ROWS and 0 <= c + dc < notation.COLS]
+
+
+def _describe(code):
+    if code == EMPTY:
+        return "nothing"
+    if code == CATASTROPHE:
+        return "a catastrophe"
+    if code >= LEADER0:
+        p, c = divmod(code - LEADER0, 4)
+        return f"{LEADERS[c]}:{p}"
+    if code >= DOWN0:
+        return f"a face-down {COLOURS[code - DOWN0]} tile"
+    return f"a {COLOURS[code - TILE0]} tile"
+
+
+def from_position(d, seed=0):
+    """A ``Game`` from a position dict; raises PositionError naming the field and reason."""
+    from tigris._game import Game
+
+    if not isinstance(d, dict):
+        raise PositionError(f"position: expected a JSON object, not {type(d).__name__}")
+    _check_keys(d, TOP_KEYS, "")
+    if d.get("format") != FORMAT:
+        _fail("format", f"expected {FORMAT!r}, not {d.get('format')!r}")
+
+    # -- setup ------------------------------------------------------------------------
+    board = d.get("board", "classic")
+    if board not in boards.BOARD_NAMES:
+        _fail("board", f"unknown board {board!r} (boards: {', '.join(boards.BOARD_NAMES)})")
+    variants = d.get("variants", [])
+    if variants is None:
+        variants = []
+    if not isinstance(variants, (list, tuple)) or not all(isinstance(v, str) for v in variants):
+        _fail("variants", f"expected a list of variant names, not {variants!r}")
+    if len(set(variants)) != len(variants):
+        _fail("variants", "a variant is listed twice")
+    plist = d.get("players")
+    if not isinstance(plist, list):
+        _fail("players", "expected a list of 2 to 4 player objects")
+    n = len(plist)
+    if not 2 <= n <= 4:
+        _fail("players", f"{n} players; a game has 2 to 4")
+    try:
+        game = Game._blank(n, board, tuple(variants))
+    except ValueError as e:
+        _fail("variants", str(e))
+    rivers, temples, _ = boards.layout(board)
+
+    raw = game._raw()
+    raw["squares"] = [EMPTY] * notation.NSQ
+    raw["treasure"] = [0] * notation.NSQ
+    raw["leader"] = [[NONE] * 4 for _ in range(n)]
+
+    # -- squares ----------------------------------------------------------------------
+    squares = d.get("squares", {})
+    if squares is None:
+        squares = {}
+    if not isinstance(squares, dict):
+        _fail("squares", "expected an object mapping squares to tokens, e.g. {\"G5\": \"red\"}")
+    seen = {}
+    for label, token in squares.items():
+        field = f"squares.{label}"
+        i = _square(label, field)
+        if i in seen:
+            _fail(field, f"the same square as {seen[i]}")
+        seen[i] = label
+        field = f"squares.{notation.square_name(i)}"
+        code, treasure = _parse_token(token, field, n)
+        river = i in rivers
+        if TILE0 <= code < CATASTROPHE:
+            c = (code - TILE0) % 4
+            what = f"{COLOURS[c]} tile" if code < DOWN0 else f"face-down {COLOURS[c]} tile"
+            if c == 1 and not river:
+                _fail(field, f"{what} on a land square (blue tiles go on rivers only)")
+            if c != 1 and river:
+                _fail(field, f"{what} on a river square (only blue tiles go on rivers)")
+        elif code >= LEADER0:
+            p, c = divmod(code - LEADER0, 4)
+            if river:
+                _fail(field, f"{LEADERS[c]}:{p} on a river square (leaders stand on land)")
+            if raw["leader"][p][c] != NONE:
+                _fail(field, f"{LEADERS[c]}:{p} is also on "
+                             f"{notation.square_name(raw['leader'][p][c])}; each leader is "
+                             "on the board at most once")
+            raw["leader"][p][c] = i
+        if treasure:
+            if i not in temples:
+                _fail(field, f"a treasure on a square that is not one of the {board} board's "
+                             "temple squares")
+            if code not in (TILE0, DOWN0):
+                _fail(field, "a treasure lies only on its starting red temple tile")
+        raw["squares"][i] = code
+        raw["treasure"][i] = treasure
+    for p in range(n):
+        for c in range(4):
+            i = raw["leader"][p][c]
+            if i != NONE and not any(raw["squares"][j] == TILE0 for j in _neighbours(i)):
+                _fail(f"squares.{notation.square_name(i)}",
+                      f"{LEADERS[c]}:{p} is not next to a face-up red tile (temple)")
+
+    # -- monuments --------------------------------------------------------------------
+    monuments = d.get("monuments", [])
+    if monuments is None:
+        monuments = []
+    if not isinstance(monuments, list):
+        _fail("monuments", "expected a list like [{\"colours\": \"red-blue\", \"at\": \"F6\"}]")
+    raw["monument"] = [NONE] * 6
+    covered = {}
+    for k, mon in enumerate(monuments):
+        field = f"monuments[{k}]"
+        _check_keys(mon, ("colours", "at"), field)
+        if not isinstance(mon.get("colours"), str):
+            _fail(f"{field}.colours", "expected two colours like \"red-blue\"")
+        try:
+            m = notation.monument_index(mon["colours"])
+        except ValueError as e:
+            _fail(f"{field}.colours", str(e))
+        if "at" not in mon:
+            _fail(f"{field}.at", "missing (the top-left square of the monument)")
+        top = _square(mon["at"], f"{field}.at")
+        name = notation.monument_name(m)
+        if raw["monument"][m] != NONE:
+            _fail(f"{field}.colours", f"the {name} monument is listed twice")
+        r, c = divmod(top, notation.COLS)
+        if r == notation.ROWS - 1 or c == notation.COLS - 1:
+            _fail(f"{field}.at", f"{notation.square_name(top)} is on the board's edge; "
+                                 "\"at\" is the top-left square of a 2x2 square")
+        four = (top, top + 1, top + notation.COLS, top + notation.COLS + 1)
+        codes = {raw["squares"][i] for i in four}
+        if len(codes) != 1 or not DOWN0 <= next(iter(codes)) < CATASTROPHE:
+            _fail(f"{field}.at", f"the 2x2 square at {notation.square_name(top)} is not four "
+                                 "face-down tiles of one colour (write them as \"red:down\")")
+        colour = next(iter(codes)) - DOWN0
+        if colour not in notation.MONUMENTS[m]:
+            _fail(f"{field}.colours", f"the {name} monument stands on {COLOURS[colour]} tiles; "
+                                      "one of its colours must be the tiles' colour")
+        for i in four:
+            if i in covered:
+                _fail(f"{field}.at", f"overlaps the {covered[i]} monument at "
+                                     f"{notation.square_name(i)}")
+            covered[i] = name
+        raw["monument"][m] = top
+    for i in range(notation.NSQ):
+        if DOWN0 <= raw["squares"][i] < CATASTROPHE and i not in covered:
+            _fail(f"squares.{notation.square_name(i)}",
+                  "a face-down tile that is not part of a listed monument")
+
+    # -- buildings (civilization-buildings variant) -----------------------------------
+    raw["building"] = [NONE] * 4
+    if d.get("buildings"):
+        if "buildings" not in variants:
+            _fail("buildings", "buildings need the \"buildings\" variant")
+        _check_keys(d["buildings"], COLOURS, "buildings")
+        for name, at in d["buildings"].items():
+            i = _square(at, f"buildings.{name}")
+            c = COLOURS.index(name)
+            if raw["squares"][i] != TILE0 + c:
+                _fail(f"buildings.{name}", f"the {name} building must stand on a face-up "
+                                           f"{name} tile, not {_describe(raw['squares'][i])}")
+            raw["building"][c] = i
+
+    # -- players ----------------------------------------------------------------------
+    hands, swapped = [], []
+    unknown = []        # (kind, player, size) dealt at random below
+    raw["score"], raw["treasures"], raw["catastrophes"] = [], [], []
+    for p, entry in enumerate(plist):
+        field = f"players[{p}]"
+        _check_keys(entry, PLAYER_KEYS, field)
+        if "hand" not in entry:
+            _fail(f"{field}.hand", "missing: give the colour counts, or null with hand_size")
+        hand = entry["hand"]
+        if hand is None:
+            if "hand_size" not in entry:
+                _fail(f"{field}.hand_size", "required when the hand is unknown (null)")
+            size = _int(entry["hand_size"], f"{field}.hand_size", 0, 6)
+            hands.append(None)
+            unknown.append(("hand", p, size))
+        else:
+            counts = _colour_counts(hand, f"{field}.hand")
+            if sum(counts) > 6:
+                _fail(f"{field}.hand", f"{sum(counts)} tiles; a hand holds at most 6")
+            if "hand_size" in entry and entry["hand_size"] != sum(counts):
+                _fail(f"{field}.hand_size", f"{entry['hand_size']!r}, but the hand holds "
+                                            f"{sum(counts)} tiles")
+            hands.append(counts)
+        raw["score"].append(_colour_counts(entry.get("score"), f"{field}.score", 30000,
+                                           default=(0, 0, 0, 0)))
+        raw["treasures"].append(_int(entry.get("treasures", 0), f"{field}.treasures", 0,
+                                     len(temples)))
+        raw["catastrophes"].append(_int(entry.get("catastrophes", 2), f"{field}.catastrophes",
+                                        0, 2))
+        down = entry.get("swapped_face_down")
+        colours = entry.get("swapped_colours")
+        if down is not None:
+            down = _int(down, f"{field}.swapped_face_down", 0, sum(SUPPLY))
+        if colours is not None:
+            counts = _colour_counts(colours, f"{field}.swapped_colours", sum(SUPPLY))
+            if down is not None and sum(counts) != down:
+                _fail(f"{field}.swapped_colours", f"{sum(counts)} tiles, but swapped_face_down "
+                                                  f"is {down}")
+            swapped.append(counts)
+        elif down:
+            swapped.append(None)
+            unknown.append(("swapped", p, down))
+        else:
+            swapped.append([0, 0, 0, 0])
+
+    # -- bag, out of game, treasures, catastrophes ------------------------------------
+    bag = d.get("bag")
+    bag = None if bag is None else _colour_counts(bag, "bag", sum(SUPPLY))
+    out = _colour_counts(d.get("out_of_game"), "out_of_game", sum(SUPPLY), default=(0, 0, 0, 0))
+    raw["out"] = out
+
+    on_board = sum(raw["treasure"])
+    collected = sum(raw["treasures"])
+    if on_board + collected != len(temples):
+        _fail("treasures", f"{on_board} on the board + {collected} collected = "
+                           f"{on_board + collected}, but the {board} board has {len(temples)}")
+    played = sum(2 - c for c in raw["catastrophes"])
+    placed_cat = raw["squares"].count(CATASTROPHE)
+    if placed_cat != played:
+        _fail("catastrophes", f"{placed_cat} catastrophe tiles on the board, but the players "
+                              f"have played {played} (2 each minus those left)")
+
+    # -- tile totals and the unseen pool ----------------------------------------------
+    parts = {"board": [0] * 4, "hands": [0] * 4, "bag": bag or [0] * 4, "out_of_game": out,
+             "face-down discards": [0] * 4}
+    for code in raw["squares"]:
+        if TILE0 <= code < CATASTROPHE:
+            parts["board"][(code - TILE0) % 4] += 1
+    for c in range(4):
+        parts["hands"][c] = sum(h[c] for h in hands if h is not None)
+        parts["face-down discards"][c] = sum(s[c] for s in swapped if s is not None)
+    pool = []
+    for c in range(4):
+        used = sum(part[c] for part in parts.values())
+        pool.append(SUPPLY[c] - used)
+        if used > SUPPLY[c] or (not unknown and bag is not None and used != SUPPLY[c]):
+            detail = ", ".join(f"{k} {v[c]}" for k, v in parts.items()
+                               if bag is not None or k != "bag")
+            _fail(f"tiles.{COLOURS[c]}", f"the position accounts for {used} {COLOURS[c]} tiles "
+                                         f"({detail}), but the game has {SUPPLY[c]}")
+    need = sum(size for _, _, size in unknown)
+    have = sum(pool)
+    if need > have or (bag is not None and need != have):
+        unseen = ", ".join(f"{COLOURS[c]} {pool[c]}" for c in range(4))
+        wants = ", ".join(f"players[{p}] {'hand' if kind == 'hand' else 'face-down discards'} "
+                          f"{size}" for kind, p, size in unknown) or "nothing"
+        exactly = "exactly " if bag is not None else ""
+        _fail("tiles", f"{have} tiles are unaccounted for ({unseen}), but the unknown hands and "
+                       f"face-down discards ({wants}) need {exactly}{need}"
+                       + (" and the bag is given" if bag is not None else ""))
+    rnd = random.Random(seed)
+    tiles = [c for c in range(4) for _ in range(pool[c])]
+    rnd.shuffle(tiles)
+    for kind, p, size in unknown:
+        dealt = [0, 0, 0, 0]
+        for c in tiles[:size]:
+            dealt[c] += 1
+        del tiles[:size]
+        if kind == "hand":
+            hands[p] = dealt
+        else:
+            swapped[p] = dealt
+    if bag is None:
+        bag = [0, 0, 0, 0]
+        for c in tiles:
+            bag[c] += 1
+    raw["hand"], raw["swapped"], raw["bag"] = hands, swapped, bag
+
+    # -- whose turn, which decision ---------------------------------------------------
+    raw["active"] = _int(d.get("to_move", 0), "to_move", 0, n - 1)
+    raw["actions_left"] = _int(d.get("actions_left", 2), "actions_left", 0, 2)
+    raw["turn"] = _int(d.get("turn", 0), "turn", 0, 65535)
+    raw["rng"] = random.Random(seed).getrandbits(64)
+    strengths = _read_pending(d.get("pending"), raw, n, variants)
+
+    game._load_raw(raw)
+    game.seed = seed
+    _check_loaded(game, raw, strengths)
+    return game
+
+
+def _read_pending(pending, raw, n, variants):
+    """Fill the decision fields of raw; returns the conflict strengths given (or None)."""
+    raw.update(phase=PH_ACTION, placed=NONE, unif=NONE, c_kind=NO_CONFLICT, c_colour=0,
+               c_attacker=0, c_defender=0, c_att_sq=NONE, c_def_sq=NONE, c_att_base=0,
+               c_def_base=0, c_att_commit=0, c_stage=0, wars=0, t_trader=NONE)
+    if pending is None:
+        if raw["actions_left"] == 0:
+            _fail("actions_left", "0 actions left, but no decision is pending; a turn in its "
+                                  "action decision has 1 or 2 actions left")
+        return None
+    _check_keys(pending, PENDING_KEYS, "pending")
+    decision = pending.get("decision")
+    if decision not in DECISIONS:
+        _fail("pending.decision", f"{decision!r} is not a decision ({', '.join(DECISIONS)})")
+    if decision == "building" and "buildings" not in variants:
+        _fail("pending.decision", "'building' needs the \"buildings\" variant")
+    phase = DECISIONS.index(decision)
+    raw["phase"] = phase
+    if phase == PH_ACTION:
+        if len(pending) > 1:
+            _fail("pending", "an \"action\" decision carries nothing else; leave \"pending\" out")
+        if raw["actions_left"] == 0:
+            _fail("actions_left", "0 actions left in an action decision")
+        return None
+    squares = raw["squares"]
+    sq = notation.square_name
+
+    if "placed" in pending:
+        i = _square(pending["placed"], "pending.placed")
+        if not TILE0 <= squares[i] < DOWN0:
+            _fail("pending.placed", f"{sq(i)} holds {_describe(squares[i])}, not a face-up tile")
+        raw["placed"] = i
+    if "unification" in pending:
+        i = _square(pending["unification"], "pending.unification")
+        if not TILE0 <= squares[i] < DOWN0:
+            _fail("pending.unification", f"{sq(i)} holds {_describe(squares[i])}, not a "
+                                         "face-up tile")
+        raw["unif"] = i
+    if "wars_left" in pending:
+        wl = pending["wars_left"]
+        if not isinstance(wl, list):
+            _fail("pending.wars_left", "expected a list of colours")
+        for k, c in enumerate(wl):
+            raw["wars"] |= 1 << _colour(c, f"pending.wars_left[{k}]")
+        if raw["wars"] and raw["unif"] == NONE:
+            _fail("pending.wars_left", "wars need a unification tile (pending.unification)")
+    if "trader" in pending:
+        i = _square(pending["trader"], "pending.trader")
+        if not (squares[i] >= LEADER0 and (squares[i] - LEADER0) % 4 == 2):
+            _fail("pending.trader", f"{sq(i)} holds {_describe(squares[i])}, not a trader")
+        raw["t_trader"] = i
+
+    conflict = pending.get("conflict")
+    if phase == PH_SUPPORT:
+        if conflict is None:
+            _fail("pending.conflict", "a support decision needs the conflict being resolved")
+        strengths = _read_conflict(conflict, raw, n)
+    elif conflict is not None:
+        _fail("pending.conflict", f"a conflict is resolved only in a support decision, not in "
+                                  f"{decision!r}")
+    if phase == PH_WAR_ORDER:
+        if raw["unif"] == NONE:
+            _fail("pending.unification", "a war_order decision needs the unification tile")
+        if bin(raw["wars"]).count("1") < 2:
+            _fail("pending.wars_left", "a war_order decision needs at least two colours to "
+                                       "choose from")
+    if phase == PH_MONUMENT and raw["placed"] == NONE:
+        _fail("pending.placed", "a monument decision needs the tile just placed")
+    if phase == PH_TREASURE and raw["t_trader"] == NONE:
+        _fail("pending.trader", "a treasure decision needs the trader whose owner chooses")
+    if phase != PH_TREASURE and raw["t_trader"] != NONE:
+        _fail("pending.trader", f"a trader is named only in a treasure decision, not in "
+                                f"{decision!r}")
+    if phase in (PH_MONUMENT, PH_TREASURE, PH_OVER, PH_BUILDING) and raw["unif"] != NONE:
+        _fail("pending.unification", f"the unification tile is gone once the wars are over "
+                                     f"(decision {decision!r})")
+    return strengths if phase == PH_SUPPORT else None
+
+
+def _read_conflict(conflict, raw, n):
+    _check_keys(conflict, CONFLICT_KEYS, "pending.conflict")
+    kind = conflict.get("kind")
+    if not isinstance(kind, str) or kind not in KINDS:
+        _fail("pending.conflict.kind", f"{kind!r}; expected \"revolt\" or \"war\"")
+    colour = _colour(conflict.get("colour"), "pending.conflict.colour")
+    raw["c_kind"], raw["c_colour"] = KINDS[kind], colour
+    if kind == "war" and raw["unif"] == NONE:
+        _fail("pending.unification", "a war needs the unification tile")
+    if kind == "revolt" and raw["unif"] != NONE:
+        _fail("pending.unification", "a revolt has no unification tile")
+    sides = {}
+    for role in ("attacker", "defender"):
+        field = f"pending.conflict.{role}"
+        side = conflict.get(role)
+        _check_keys(side, SIDE_KEYS if role == "attacker" else SIDE_KEYS[:3], field)
+        p = _int(side.get("player"), f"{field}.player", 0, n - 1)
+        if "leader" not in side:
+            _fail(f"{field}.leader", "missing (the square of the leader in conflict)")
+        i = _square(side["leader"], f"{field}.leader")
+        if raw["squares"][i] != LEADER0 + 4 * p + colour:
+            _fail(f"{field}.leader", f"{notation.square_name(i)} holds "
+                                     f"{_describe(raw['squares'][i])}, not "
+                                     f"{LEADERS[colour]}:{p}")
+        sides[role] = (p, i, side)
+    if sides["attacker"][0] == sides["defender"][0]:
+        _fail("pending.conflict.defender.player", "the same player as the attacker")
+    committed = sides["attacker"][2].get("committed")
+    raw["c_attacker"], raw["c_att_sq"] = sides["attacker"][0], sides["attacker"][1]
+    raw["c_defender"], raw["c_def_sq"] = sides["defender"][0], sides["defender"][1]
+    if committed is None:
+        raw["c_stage"], raw["c_att_commit"] = 0, 0
+    else:
+        raw["c_stage"] = 1
+        raw["c_att_commit"] = _int(committed, "pending.conflict.attacker.committed", 0, 6)
+    strengths = {}
+    for role in ("attacker", "defender"):
+        strength = sides[role][2].get("strength")
+        strengths[role] = None if strength is None else _int(
+            strength, f"pending.conflict.{role}.strength", 0, 176)
+    return strengths
+
+
+def _check_loaded(game, raw, strengths):
+    """Checks that need regions, on the loaded game (whose raw state is ``raw``); fills in
+    the conflict strengths."""
+    sq = notation.square_name
+    phase = raw["phase"]
+    labels, kingdom = game._regions()
+    if phase in (PH_ACTION, PH_MONUMENT, PH_TREASURE):
+        for c in range(4):
+            where = {}
+            for p in range(raw["players"]):
+                i = raw["leader"][p][c]
+                if i == NONE:
+                    continue
+                if labels[i] in where:
+                    j = where[labels[i]]
+                    q = divmod(raw["squares"][j] - LEADER0, 4)[0]
+                    _fail(f"squares.{sq(i)}", f"{LEADERS[c]}:{p} is in the same kingdom as "
+                                              f"{LEADERS[c]}:{q} on {sq(j)}; a pending "
+                                              "conflict must be given in \"pending\"")
+                where[labels[i]] = i
+    if phase == PH_SUPPORT:
+        att, dfn = raw["c_att_sq"], raw["c_def_sq"]
+        colour = raw["c_colour"]
+        if raw["c_kind"] == REVOLT:
+            if labels[att] != labels[dfn]:
+                _fail("pending.conflict", f"the revolt's leaders on {sq(att)} and {sq(dfn)} "
+                                          "are not in one kingdom")
+            bases = [sum(raw["squares"][j] == TILE0 for j in _neighbours(i)) for i in (att, dfn)]
+        else:
+            side_labels, _ = game._regions_without(raw["unif"])
+            touching = {side_labels[j] for j in _neighbours(raw["unif"])} - {None}
+            for role, i in (("attacker", att), ("defender", dfn)):
+                if side_labels[i] not in touching:
+                    _fail(f"pending.conflict.{role}.leader",
+                          f"the leader on {sq(i)} is on no side of the unification tile "
+                          f"{sq(raw['unif'])}")
+            if side_labels[att] == side_labels[dfn]:
+                _fail("pending.conflict", f"the war's leaders on {sq(att)} and {sq(dfn)} are "
+                                          "on the same side of the unification tile")
+            bases = [sum(1 for j in range(notation.NSQ) if side_labels[j] == side_labels[i]
+                         and raw["squares"][j] == TILE0 + colour) for i in (att, dfn)]
+        for role, key, base in (("attacker", "c_att_base", bases[0]),
+                                ("defender", "c_def_base", bases[1])):
+            if strengths[role] is not None and strengths[role] != base:
+                _fail(f"pending.conflict.{role}.strength",
+                      f"{strengths[role]} given, but the board gives {base}")
+            raw[key] = base
+        game._load_raw(raw)
+    if phase == PH_TREASURE:
+        region = labels[raw["t_trader"]]
+        count = sum(1 for i in range(notation.NSQ) if raw["treasure"][i] and labels[i] == region)
+        if count < 2:
+            _fail("pending.trader", f"the trader's kingdom holds {count} treasure(s); a "
+                                    "treasure is taken only from a kingdom with 2 or more")
+    if phase not in (PH_OVER,) and not game.legal_actions():
+        _fail("pending", f"the {DECISIONS[phase]!r} decision has no legal option here")
+    if phase == PH_MONUMENT and len(game.legal_actions()) < 2:
+        _fail("pending.placed", f"no monument can be built with the tile on "
+                                f"{sq(raw['placed'])}")

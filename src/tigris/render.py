@@ -1,0 +1,134 @@
+"""The text diagram that ``str(game)`` prints.
+
+An 11 x 16 grid with column letters A-P and row numbers 1-11 (the board labels of
+DESIGN.md), one token per square, a legend, and below it the players, the bag, the
+monuments and the decision at hand.  Full knowledge: hands are shown with their colours.
+Every line is shorter than 100 characters.
+"""
+
+from tigris import boards
+from tigris.notation import COLOURS, LEADERS, COLS, ROWS, square_name, monument_name
+
+NONE = 255
+EMPTY, TILE0, DOWN0, CATASTROPHE, LEADER0 = 0, 1, 5, 9, 16
+TILE_LETTERS = "rbgk"           # red, blue, green, black (k: black, as in CMYK)
+LEADER_LETTERS = "PFTK"         # priest, farmer, trader, king
+CELL = 4
+
+LEGEND = (
+    "Legend: . land  ~ river  r b g k tile (red blue green black)  #r face-down monument tile",
+    "        * treasure  ! unification tile  XX catastrophe",
+    "        P0 F0 T0 K0: priest, farmer, trader, king of player 0",
+)
+
+
+def square_text(raw, i, rivers):
+    """The token of square i of a raw state (at most 3 characters)."""
+    code = raw["squares"][i]
+    if code == EMPTY:
+        return "~" if i in rivers else "."
+    if code == CATASTROPHE:
+        return "XX"
+    if code >= LEADER0:
+        p, c = divmod(code - LEADER0, 4)
+        return f"{LEADER_LETTERS[c]}{p}"
+    if code >= DOWN0:
+        text = "#" + TILE_LETTERS[code - DOWN0]
+    else:
+        text = TILE_LETTERS[code - TILE0]
+    if raw["treasure"][i]:
+        text += "*"
+    if raw["unif"] == i:
+        text += "!"
+    return text
+
+
+def grid_lines(raw, board):
+    rivers = boards.layout(board)[0]
+    lines = ["   " + "".join(chr(ord("A") + c).rjust(CELL) for c in range(COLS))]
+    for r in range(ROWS):
+        cells = "".join(square_text(raw, r * COLS + c, rivers).rjust(CELL) for c in range(COLS))
+        lines.append(f"{r + 1:>3}{cells}   {r + 1}")
+    lines.append(lines[0])
+    return lines
+
+
+def _counts(values):
+    return ", ".join(f"{COLOURS[c]} {values[c]}" for c in range(4))
+
+
+def player_lines(game, raw, p):
+    score = raw["score"][p]
+    marks = []
+    if p == raw["active"] and not game.is_over:
+        marks.append("to move")
+    if p == game.current_player and game.decision != "action" and not game.is_over:
+        marks.append("deciding")
+    head = f"Player {p}" + (f" ({', '.join(marks)})" if marks else "")
+    supply = [LEADERS[c] for c in range(4) if raw["leader"][p][c] == NONE]
+    on_board = [f"{LEADERS[c]} {square_name(raw['leader'][p][c])}" for c in range(4)
+                if raw["leader"][p][c] != NONE]
+    hand = raw["hand"][p]
+    lines = [
+        f"{head}: score {_counts(score)}; treasures {raw['treasures'][p]}",
+        f"    hand {sum(hand)}: {_counts(hand)}; catastrophes left {raw['catastrophes'][p]}; "
+        f"face-down discards {sum(raw['swapped'][p])}",
+        f"    leaders in supply: {', '.join(supply) or 'none'}; "
+        f"on the board: {', '.join(on_board) or 'none'}",
+    ]
+    return lines
+
+
+def decision_line(game, raw):
+    decision = game.decision
+    if decision == "over":
+        places = "; ".join(f"{k + 1}. player{'s' if len(ps) > 1 else ''} "
+                           f"{', '.join(map(str, ps))}" for k, ps in enumerate(game.ranking()))
+        return [f"Game over after turn {raw['turn']}. Ranking: {places}"]
+    who = game.current_player
+    lines = [f"Turn {raw['turn']}: player {raw['active']} to move, "
+             f"{raw['actions_left']} action{'s' if raw['actions_left'] != 1 else ''} left. "
+             f"Decision: {decision} by player {who}"]
+    if raw["c_kind"]:
+        kind = "revolt" if raw["c_kind"] == 1 else "war"
+        c = raw["c_colour"]
+        committed = raw["c_att_commit"] if raw["c_stage"] == 1 else "not yet"
+        lines.append(f"    {kind} of the {LEADERS[c]}s ({COLOURS[c]} support)")
+        lines.append(f"    attacker player {raw['c_attacker']}, {LEADERS[c]} on "
+                     f"{square_name(raw['c_att_sq'])}: strength {raw['c_att_base']}, "
+                     f"committed {committed}")
+        lines.append(f"    defender player {raw['c_defender']}, {LEADERS[c]} on "
+                     f"{square_name(raw['c_def_sq'])}: strength {raw['c_def_base']}")
+    extra = []
+    if raw["unif"] != NONE:
+        extra.append(f"unification tile {square_name(raw['unif'])}")
+    if raw["wars"]:
+        extra.append("wars left: " + ", ".join(COLOURS[c] for c in range(4)
+                                               if raw["wars"] & (1 << c)))
+    if raw["placed"] != NONE:
+        extra.append(f"tile placed on {square_name(raw['placed'])}")
+    if raw["t_trader"] != NONE:
+        extra.append(f"trader on {square_name(raw['t_trader'])} takes a treasure")
+    if extra:
+        lines.append("    " + "; ".join(extra))
+    return lines
+
+
+def render(game):
+    """The text diagram of ``game``."""
+    raw = game._raw()
+    lines = [f"Tigris & Euphrates, {raw['players']} players, {game.board} board"
+             + (f", variants: {', '.join(game.variants)}" if game.variants else "")]
+    lines += grid_lines(raw, game.board)
+    lines += LEGEND
+    lines.append("")
+    for p in range(raw["players"]):
+        lines += player_lines(game, raw, p)
+    bag = raw["bag"]
+    lines.append(f"Bag: {sum(bag)} tiles ({_counts(bag)})")
+    lines.append(f"Out of game: {_counts(raw['out'])}")
+    built = [f"{monument_name(m)} {square_name(at)}" for m, at in enumerate(raw["monument"])
+             if at != NONE]
+    lines.append(f"Monuments built: {', '.join(built) or 'none'}")
+    lines += decision_line(game, raw)
+    return "\n".join(lines)

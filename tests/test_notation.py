@@ -1,0 +1,143 @@
+"""Notation: squares and actions as users type and read them."""
+
+import pytest
+
+import tigris
+from tigris import notation
+from tigris.notation import (action_to_str, str_to_action, square_name, square_index,
+                             N_ACTIONS, A_TILE, A_LEADER, A_WITHDRAW, A_CATASTROPHE, A_SWAP,
+                             A_PASS, A_SUPPORT, A_WAR, A_MONUMENT, A_NO_MONUMENT, A_TREASURE,
+                             A_BUILDING, A_NO_BUILDING, SWAPS)
+
+
+def test_every_action_round_trips():
+    texts = set()
+    for a in range(N_ACTIONS):
+        text = action_to_str(a)
+        assert str_to_action(text) == a, text
+        assert str_to_action(text.upper()) == a
+        assert str_to_action("  " + text.replace(" ", "   ") + " ") == a
+        texts.add(text)
+    assert len(texts) == N_ACTIONS
+
+
+def test_known_action_texts():
+    assert action_to_str(A_TILE + 0 * 176 + 70) == "tile red G5"
+    assert action_to_str(A_TILE + 1 * 176 + 4) == "tile blue E1"
+    assert action_to_str(A_LEADER + 3 * 176 + 70) == "leader king G5"
+    assert action_to_str(A_WITHDRAW + 2) == "withdraw trader"
+    assert action_to_str(A_CATASTROPHE + 175) == "catastrophe P11"
+    assert action_to_str(A_PASS) == "pass"
+    assert action_to_str(A_SUPPORT + 3) == "support 3"
+    assert action_to_str(A_WAR + 2) == "war green"
+    assert action_to_str(A_MONUMENT + 0 * 176 + 85) == "monument red-blue F6"
+    assert action_to_str(A_NO_MONUMENT) == "no-monument"
+    assert action_to_str(A_TREASURE + 17) == "treasure B2"
+    assert action_to_str(A_BUILDING + 3 * 176 + 70) == "building black G5"
+    assert action_to_str(A_NO_BUILDING) == "no-building"
+    assert str_to_action("swap red red blue") == A_SWAP + notation.SWAP_INDEX[(2, 1, 0, 0)]
+    assert action_to_str(str_to_action("swap blue red red")) == "swap red red blue"
+
+
+def test_alternative_spellings():
+    assert str_to_action("Tile RED g5") == str_to_action("tile red G5")
+    assert str_to_action("leader black G5") == str_to_action("leader king G5")     # by colour
+    assert str_to_action("withdraw green") == str_to_action("withdraw trader")
+    assert str_to_action("monument blue-red F6") == str_to_action("monument red-blue F6")
+    assert str_to_action("monument black-green A1") == str_to_action("monument green-black A1")
+    assert str_to_action("nomonument") == A_NO_MONUMENT
+    assert str_to_action("support 0") == A_SUPPORT
+
+
+def test_swap_table():
+    assert len(SWAPS) == notation.N_SWAPS == 209
+    assert len(set(SWAPS)) == 209
+    assert all(1 <= sum(s) <= 6 for s in SWAPS)
+    assert A_SWAP + len(SWAPS) == A_PASS
+
+
+def test_squares():
+    assert square_name(70) == "G5"
+    assert square_index("G5") == 70 == square_index(" g5 ")
+    assert square_name(0) == "A1" and square_name(175) == "P11"
+    assert square_index("P11") == 175 and square_index("A11") == 160
+    for i in range(176):
+        assert square_index(square_name(i)) == i
+    names = {square_name(i) for i in range(176)}
+    assert len(names) == 176
+    for bad in ("Q1", "A0", "A12", "G", "5G", "", "GG5", "G5.5", "G-1", "AA1"):
+        with pytest.raises(ValueError):
+            square_index(bad)
+
+
+def test_out_of_range_action_id():
+    with pytest.raises(ValueError, match="outside the action space"):
+        action_to_str(N_ACTIONS)
+    with pytest.raises(ValueError, match="outside the action space"):
+        action_to_str(-1)
+
+
+MALFORMED = [
+    ("", "empty action"),
+    ("   ", "empty action"),
+    ("tile", "'tile' takes 2 arguments, not 0"),
+    ("tile red", "'tile' takes 2 arguments, not 1"),
+    ("tile red G5 now", "'tile' takes 2 arguments, not 3"),
+    ("tile purple G5", "'purple' is not a colour"),
+    ("tile red Z5", "'z5' is not a square"),
+    ("tile red G12", "'g12' is not a square"),
+    ("leader wizard G5", "'wizard' is not a leader"),
+    ("withdraw", "'withdraw' takes 1 argument, not 0"),
+    ("catastrophe", "'catastrophe' takes 1 argument"),
+    ("swap", "a swap discards 1 to 6 tiles"),
+    ("swap red red red red red red red", "a swap discards 1 to 6 tiles"),
+    ("swap red pink", "'pink' is not a colour"),
+    ("support 7", "support takes a number of tiles from 0 to 6"),
+    ("support -1", "support takes a number of tiles from 0 to 6"),
+    ("support many", "support takes a number of tiles from 0 to 6"),
+    ("war pink", "'pink' is not a colour"),
+    ("monument red-red G5", "'red-red' is not a monument"),
+    ("monument red G5", "'red' is not a monument"),
+    ("monument red-blue", "'monument' takes 2 arguments"),
+    ("pass now", "'pass' takes 0 arguments, not 1"),
+    ("treasure", "'treasure' takes 1 argument"),
+    ("fly G5", "unknown action 'fly'"),
+]
+
+
+@pytest.mark.parametrize("text,detail", MALFORMED)
+def test_malformed_text_raises(text, detail):
+    with pytest.raises(tigris.IllegalActionError) as e:
+        str_to_action(text)
+    assert detail in str(e.value)
+    assert repr(text) in str(e.value)
+    assert "actions are written" in str(e.value)
+
+
+@pytest.mark.parametrize("text,detail", MALFORMED[:8])
+def test_malformed_text_through_the_game(text, detail):
+    g = tigris.Game(players=2, seed=1)
+    before = g._state_bytes()
+    with pytest.raises(tigris.IllegalActionError, match=detail.replace("(", r"\(")):
+        g.apply(text)
+    with pytest.raises(tigris.IllegalActionError):
+        g.parse_action(text)
+    assert g._state_bytes() == before
+    assert g.history == []
+
+
+def test_illegal_action_ids_raise():
+    g = tigris.Game(players=2, seed=1)
+    before = g._state_bytes()
+    with pytest.raises(tigris.IllegalActionError, match="outside the action space"):
+        g.apply(N_ACTIONS)
+    with pytest.raises(tigris.IllegalActionError, match="outside the action space"):
+        g.apply(-5)
+    assert g._state_bytes() == before
+
+
+def test_game_action_str_and_parse():
+    g = tigris.Game(players=2, seed=1)
+    for a in g.legal_actions():
+        assert g.parse_action(g.action_str(a)) == a
+    assert issubclass(tigris.IllegalActionError, ValueError)
