@@ -420,19 +420,23 @@ cdef inline int support_colour(const State* s) noexcept nogil:
 # Legal actions
 # ---------------------------------------------------------------------------
 
-cdef int regions_without_leader(const State* s, int at, uint8_t* label, uint8_t* kingdom) noexcept nogil:
-    """The cached regions as they are with the leader on `at` lifted (R21): only that
-    leader's region can change, so only it is labelled again.  Needs valid cached regions."""
+cdef int regions_without_leader(const State* s, int at, uint8_t* label, uint8_t* kingdom,
+                                uint8_t* touched, int stamp) noexcept nogil:
+    """The cached regions as they are with the leader on `at` lifted (R21).  Only that
+    leader's region can change; every square of it stays connected to one of the leader's
+    neighbours, so flooding from those neighbours labels it again.  Squares next to the
+    changed part (and the leader's own square) get touched[i] = stamp: only their kingdom
+    counts can differ from the cached ones.  Needs valid caches."""
     cdef uint8_t stack[NSQ]
-    cdef int old = s.label[at], nreg = s.nregions, i, j, k, n, top
+    cdef int old = s.label[at], nreg = s.nregions, d, i, j, k, n, top
     memcpy(label, s.label, NSQ)
     memcpy(kingdom, s.kingdom, nreg)
-    for i in range(NSQ):
-        if label[i] == old:
-            label[i] = NONE
     label[at] = NONE
-    for i in range(NSQ):
-        if s.label[i] != old or i == at or label[i] != NONE:
+    touched[at] = stamp
+    for d in range(NNBR[at]):
+        i = NBR[at][d]
+        touched[i] = stamp
+        if label[i] != old:
             continue
         kingdom[nreg] = 0
         label[i] = nreg
@@ -445,7 +449,8 @@ cdef int regions_without_leader(const State* s, int at, uint8_t* label, uint8_t*
                 kingdom[nreg] = 1
             for k in range(NNBR[j]):
                 n = NBR[j][k]
-                if label[n] == NONE and n != at and s.label[n] == old:
+                touched[n] = stamp
+                if label[n] == old:
                     label[n] = nreg
                     stack[top] = n
                     top += 1
@@ -455,7 +460,7 @@ cdef int regions_without_leader(const State* s, int at, uint8_t* label, uint8_t*
 
 cdef int legal_main_actions(State* s, int32_t* out) noexcept nogil:
     """R13: tiles (R28-R31), leaders (R16-R22), catastrophes (R37-R40), swaps (R43), pass."""
-    cdef int n = 0, p = s.active, i, c, k, at, r, b, g, blk
+    cdef int n = 0, p = s.active, i, j, c, k, at, r, b, g, blk
     cdef int nland = 0, nriver = 0, nleader = 0, ntemple = 0
     cdef uint8_t found[4]
     cdef uint8_t land[NSQ]          # empty land squares touching at most two kingdoms
@@ -465,25 +470,54 @@ cdef int legal_main_actions(State* s, int32_t* out) noexcept nogil:
     cdef uint8_t lab[NSQ]
     cdef uint8_t kin[NSQ]
     cdef const uint8_t* is_river = RIVER[s.board]
+    cdef uint8_t kcount[NSQ]        # kingdoms next to each empty square: 0, 1, 2 or 3 (= 3+)
+    cdef uint8_t first[NSQ]         # the first two of them
+    cdef uint8_t second[NSQ]
+    cdef uint8_t temple_near[NSQ]
+    cdef uint8_t touched[NSQ]
     ensure_regions(s)
-    for i in range(NSQ):
-        if s.sq[i] != EMPTY:
+    # Walk out from the kingdoms and the temples rather than into every empty square:
+    # there are far fewer of them.
+    memset(kcount, 0, NSQ)
+    memset(temple_near, 0, NSQ)
+    memset(touched, 0, NSQ)
+    for j in range(NSQ):
+        r = s.label[j]
+        if r == NONE:
             continue
-        k = adjacent_kingdoms(s, i, s.label, s.kingdom, found)
+        if s.kingdom[r]:
+            for k in range(NNBR[j]):
+                i = NBR[j][k]
+                if s.sq[i] != EMPTY:
+                    continue
+                if kcount[i] == 0:
+                    first[i] = r
+                    kcount[i] = 1
+                elif kcount[i] == 1:
+                    if first[i] != r:
+                        second[i] = r
+                        kcount[i] = 2
+                elif kcount[i] == 2 and first[i] != r and second[i] != r:
+                    kcount[i] = 3
+        if s.sq[j] == TILE0 + RED:
+            for k in range(NNBR[j]):
+                temple_near[NBR[j][k]] = 1
+    for i in range(NSQ):
+        if s.sq[i] != EMPTY or kcount[i] > 2:
+            continue
         if is_river[i]:
-            if k <= 2:
-                river[nriver] = i
-                nriver += 1
+            river[nriver] = i
+            nriver += 1
         else:
-            if k <= 2:
-                land[nland] = i
-                nland += 1
-            if touches_temple(s, i):
-                near_temple[ntemple] = i
-                ntemple += 1
-                if k <= 1:
-                    leader_ok[nleader] = i
-                    nleader += 1
+            land[nland] = i
+            nland += 1
+    for i in range(NSQ):
+        if s.sq[i] == EMPTY and temple_near[i] and not is_river[i]:
+            near_temple[ntemple] = i
+            ntemple += 1
+            if kcount[i] <= 1:
+                leader_ok[nleader] = i
+                nleader += 1
     for c in range(NCOL):
         if s.hand[p][c] == 0:
             continue
@@ -502,10 +536,10 @@ cdef int legal_main_actions(State* s, int32_t* out) noexcept nogil:
                 out[n] = A_LEADER + c * NSQ + leader_ok[k]
                 n += 1
         else:
-            regions_without_leader(s, at, lab, kin)
+            regions_without_leader(s, at, lab, kin, touched, c + 1)
             for k in range(ntemple):
                 i = near_temple[k]
-                if adjacent_kingdoms(s, i, lab, kin, found) <= 1:
+                if (kcount[i] <= 1 if touched[i] != c + 1 else adjacent_kingdoms(s, i, lab, kin, found) <= 1):
                     out[n] = A_LEADER + c * NSQ + i
                     n += 1
             out[n] = A_WITHDRAW + c

@@ -51,10 +51,7 @@ cdef class Game:
         aux_free(&self.aux)
 
     def __init__(self, int players=2, seed=0, board="classic", variants=()):
-        if players < 2 or players > 4:
-            raise ValueError(f"players must be 2, 3 or 4, not {players}")
-        if board not in BOARD_NAMES:
-            raise ValueError(f"unknown board {board!r}; boards: {', '.join(BOARD_NAMES)}")
+        _check_setup(players, board)
         bits = _variant_bits(variants)
         self.seed = seed
         new_game(&self.s, players, BOARD_NAMES.index(board), bits, _seed64(seed))
@@ -67,6 +64,7 @@ cdef class Game:
     def _blank(int players, board="classic", variants=()):
         """A game with an empty, unvalidated state, for loaders to fill in."""
         cdef Game g = Game.__new__(Game)
+        _check_setup(players, board)
         bits = _variant_bits(variants)
         g.seed = None
         new_game(&g.s, players, BOARD_NAMES.index(board), bits, 0)
@@ -424,6 +422,13 @@ cdef void setattr_state(State* s, str key, value) except *:
 
 cdef void* _realloc_bytes(void* p, size_t n):
     return realloc(p, n if n > 0 else 1)
+
+
+def _check_setup(players, board):
+    if players not in (2, 3, 4):
+        raise ValueError(f"players must be 2, 3 or 4, not {players!r}")
+    if board not in BOARD_NAMES:
+        raise ValueError(f"unknown board {board!r}; boards: {', '.join(BOARD_NAMES)}")
 
 
 def _variant_bits(variants):

@@ -48,7 +48,9 @@ def square_name(i):
 def square_index(text):
     """``square_index("G5") == 70``; raises ValueError for anything else."""
     t = text.strip().upper()
-    if len(t) >= 2 and "A" <= t[0] <= "P" and t[1:].isdigit() and 1 <= int(t[1:]) <= ROWS:
+    digits = t[1:]
+    if (len(t) >= 2 and "A" <= t[0] <= "P" and digits.isascii() and digits.isdigit()
+            and digits[0] != "0" and 1 <= int(digits) <= ROWS):
         return (int(t[1:]) - 1) * COLS + ord(t[0]) - ord("A")
     raise ValueError(f"{text!r} is not a square (columns A-P, rows 1-11, e.g. G5)")
 
@@ -162,7 +164,7 @@ def _parse(words):
         return A_PASS
     if verb == "support":
         expect(1)
-        if not args[0].isdigit() or int(args[0]) > 6:
+        if not (args[0].isascii() and args[0].isdigit()) or int(args[0]) > 6:
             raise ValueError(f"support takes a number of tiles from 0 to 6, not {args[0]!r}")
         return A_SUPPORT + int(args[0])
     if verb == "war":
