@@ -1,0 +1,52 @@
+"""The tigris command: every subcommand runs, and bad input gives a clear message."""
+
+import json
+
+import pytest
+
+from tigris.cli import main
+
+
+def test_demo_writes_a_record_that_show_replays(tmp_path, capsys):
+    record = tmp_path / "demo.json"
+    assert main(["demo", "--seed", "3", "--every", "0", "--record", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "final position" in out and "1. player" in out
+    rec = json.loads(record.read_text())
+    assert rec["format"] == "tigris-game/1" and rec["result"]["ranking"]
+    assert main(["show", str(record), "--move", "4", "--moves"]) == 0
+    out = capsys.readouterr().out
+    assert "   4. player" in out and "   5. player" not in out
+
+
+def test_show_a_position(tmp_path, capsys):
+    import tigris
+
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(tigris.Game(players=3, seed=2).to_position()))
+    assert main(["show", str(path)]) == 0
+    assert "A   B   C" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "No such file"),
+    ("{", "not JSON"),
+    ('{"format": "tigris-position/1", "board": "hexagonal"}', "board"),
+])
+def test_show_rejects_bad_files(tmp_path, capsys, content, message):
+    path = tmp_path / "bad.json"
+    if content is not None:
+        path.write_text(content)
+    assert main(["show", str(path)]) == 1
+    assert message in capsys.readouterr().err
+
+
+def test_bench_runs_small(capsys):
+    assert main(["bench", "--games", "4", "--repeats", "1", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)["figures"]
+    assert any(f["figure"].startswith("random 2-player games") and f["median"] > 0 for f in figures)
+
+
+def test_no_command_prints_help(capsys):
+    assert main([]) == 2
+    assert "demo" in capsys.readouterr().out
