@@ -1,10 +1,11 @@
-"""Builds the compiled core: cython_core/*.pyx -> tigris._* (declarations in src/tigris/*.pxd)."""
+"""Builds the compiled core (cython_core/*.pyx -> tigris._*, declarations in src/tigris/*.pxd)
+and ships the bot configurations of bots/ inside the package as tigris.bot_configs."""
 
 import glob
 import os
 
 from Cython.Build import cythonize
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 
 extensions = [
     Extension(
@@ -16,6 +17,9 @@ extensions = [
 ]
 
 setup(
+    packages=find_packages("src") + ["tigris.bot_configs"],
+    package_dir={"": "src", "tigris.bot_configs": "bots"},
+    package_data={"tigris": ["*.pxd"], "tigris.bot_configs": ["*.toml"]},
     ext_modules=cythonize(
         extensions,
         include_path=["src"],

@@ -35,11 +35,7 @@ cdef class Game:
     >>> g.undo()
     """
 
-    cdef State s
-    cdef Aux aux
-    cdef public object seed
-    cdef list _log          # one entry per apply: (action, player, autos, draws)
-    cdef list _deal         # draws made before the first decision
+    # Attributes are declared in src/tigris/_game.pxd, so the search can reach the state.
 
     def __cinit__(self):
         aux_init(&self.aux)
@@ -85,6 +81,10 @@ cdef class Game:
             g._log = list(self._log)
             g._deal = list(self._deal)
         return g
+
+    def __reduce__(self):
+        # Pickling (for worker processes) keeps the state, not the undo history.
+        return (_unpickle, (self._raw(), self.seed, self.board, self.variants))
 
     def __copy__(self):
         return self.copy()
@@ -247,6 +247,11 @@ cdef class Game:
     def hand(self, int p):
         self._check_player(p)
         return {COLOURS[c]: self.s.hand[p][c] for c in range(NCOL)}
+
+    def hand_size(self, int p):
+        """How many tiles p holds (public, unlike their colours)."""
+        self._check_player(p)
+        return hand_size(&self.s, p)
 
     def final_score(self, int p):
         """R88: the lowest colour total after the treasures are added where they help most."""
@@ -422,6 +427,13 @@ cdef void setattr_state(State* s, str key, value) except *:
 
 cdef void* _realloc_bytes(void* p, size_t n):
     return realloc(p, n if n > 0 else 1)
+
+
+def _unpickle(raw, seed, board, variants):
+    g = Game._blank(raw["players"], board, variants)
+    g._load_raw(raw)
+    g.seed = seed
+    return g
 
 
 def _check_setup(players, board):

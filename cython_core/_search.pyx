@@ -1,0 +1,474 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Single-observer information set MCTS (Cowling, Powley & Whitehouse 2012) in compiled code.
+
+One tree over the searching player's information set.  Every iteration deals a fresh
+determinization of what that player cannot see, descends only through actions legal in
+it, and ranks children by UCB over *availability* counts (how often the child's action
+was legal when its parent was visited).  Each node keeps a reward per player, and the
+player to move at a node maximises their own: the defender's support and the trader
+owner's treasure choice inside another player's turn included.
+
+The same loop serves the perfect-information baselines: `determinize = 0` searches the
+given state as it is (the `cheat` reference and each tree of `pimc`), re-drawing only the
+bag order per iteration.
+
+Python sees this module through `Search` / `run(game, ...)` only; the game is reached through the
+core's C interface (legal_actions, apply_action, copy_state, determinize).
+"""
+
+from libc.math cimport sqrt, log, exp
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memset
+from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, uint64_t
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from tigris._core cimport *
+from tigris._core cimport determinize as c_determinize
+from tigris._game cimport Game
+
+cdef enum:
+    ROLLOUT_RANDOM = 0
+    ROLLOUT_GREEDY = 1
+    FINAL_VISITS = 0
+    FINAL_VALUE = 1
+    NO_NODE = -1
+
+
+cdef struct Node:
+    int32_t parent
+    int32_t first_child
+    int32_t next_sibling
+    int32_t visits
+    int32_t avail
+    int16_t action
+    uint8_t mover            # the player who chose `action` (to move at the parent)
+    int16_t nchildren
+    float reward[MAXP]       # summed rewards of the iterations through this node
+
+
+cdef struct Config:
+    long iterations          # 0: no iteration limit
+    double seconds           # 0: no time limit
+    double exploration
+    int rollout
+    double epsilon
+    int rollout_depth        # -1: play to the end
+    int final
+    double widening          # progressive widening: children <= widening * visits^0.5 (0: off)
+    int determinize          # 1: ISMCTS over the information set; 0: the state as given
+    uint64_t seed
+
+
+cdef struct Tree:
+    Node* nodes
+    int32_t n
+    int32_t cap
+
+
+cdef double now() noexcept nogil:
+    cdef timespec t
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return t.tv_sec + t.tv_nsec * 1e-9
+
+
+cdef int32_t new_node(Tree* t, int32_t parent, int action, int mover) noexcept nogil:
+    cdef Node* nd
+    if t.n == t.cap:
+        t.cap = t.cap * 2 if t.cap else 1024
+        t.nodes = <Node*>realloc(t.nodes, t.cap * sizeof(Node))
+    nd = &t.nodes[t.n]
+    memset(nd, 0, sizeof(Node))
+    nd.parent = parent
+    nd.first_child = NO_NODE
+    nd.next_sibling = NO_NODE
+    nd.action = action
+    nd.mover = mover
+    if parent != NO_NODE:
+        nd.next_sibling = t.nodes[parent].first_child
+        t.nodes[parent].first_child = t.n
+        t.nodes[parent].nchildren += 1
+    t.n += 1
+    return t.n - 1
+
+
+# ---------------------------------------------------------------------------
+# Evaluation: the rules' scoring, relative to the opponents
+# ---------------------------------------------------------------------------
+
+cdef double standing(const State* s, int p) noexcept nogil:
+    """How well p stands: the final score (weakest colour after treasures) first, the next
+    colours a little, and a leader on the board as a promise of points."""
+    cdef int v[4]
+    cdef int c, leaders = 0
+    final_vector(s, p, v)
+    for c in range(NCOL):
+        if s.leader[p][c] != NONE:
+            leaders += 1
+    return v[0] + 0.25 * v[1] + 0.05 * v[2] + 0.01 * v[3] + 0.3 * leaders
+
+
+cdef int compare_vectors(const int* a, const int* b) noexcept nogil:
+    """R89: compare ascending colour vectors lexicographically."""
+    cdef int k
+    for k in range(4):
+        if a[k] != b[k]:
+            return 1 if a[k] > b[k] else -1
+    return 0
+
+
+cdef void terminal_rewards(const State* s, float* reward) noexcept nogil:
+    """Final ranking as rewards in [0, 1]: first 1, last 0, ties share their places."""
+    cdef int v[MAXP][4]
+    cdef int p, q, n = s.nplayers, better, equal, cmp
+    for p in range(n):
+        final_vector(s, p, v[p])
+    for p in range(n):
+        better = 0
+        equal = 0
+        for q in range(n):
+            if q != p:
+                cmp = compare_vectors(v[q], v[p])
+                if cmp > 0:
+                    better += 1
+                elif cmp == 0:
+                    equal += 1
+        # Places better+1 .. better+1+equal are shared: the mean of their rewards.
+        reward[p] = 1.0 - (better + equal * 0.5) / (n - 1)
+
+
+cdef void heuristic_rewards(const State* s, float* reward) noexcept nogil:
+    """A non-final position: each player's standing against the best opponent's, squashed
+    into (0, 1) so it is comparable with terminal rewards."""
+    cdef double f[MAXP]
+    cdef double best
+    cdef int p, q, n = s.nplayers
+    for p in range(n):
+        f[p] = standing(s, p)
+    for p in range(n):
+        best = -1e9
+        for q in range(n):
+            if q != p and f[q] > best:
+                best = f[q]
+        reward[p] = 1.0 / (1.0 + exp(-(f[p] - best) / 2.0))
+
+
+cdef void evaluate(const State* s, float* reward) noexcept nogil:
+    if s.phase == PH_OVER:
+        terminal_rewards(s, reward)
+    else:
+        heuristic_rewards(s, reward)
+
+
+# ---------------------------------------------------------------------------
+# Priors and rollout policy: cheap judgements of an action
+# ---------------------------------------------------------------------------
+
+cdef int tile_scores_for(State* s, int a, int p) noexcept nogil:
+    """1 if tile action a would score a point for p right away (R33), else 0."""
+    cdef int c = a // NSQ, i = a % NSQ, k, n, r = NONE, q, at, scorer = NONE
+    ensure_regions(s)
+    for k in range(NNBR[i]):
+        n = NBR[i][k]
+        if s.label[n] != NONE and s.kingdom[s.label[n]]:
+            if r != NONE and s.label[n] != r:
+                return 0            # two kingdoms: a unification scores nothing
+            r = s.label[n]
+    if r == NONE:
+        return 0
+    for q in range(s.nplayers):
+        at = s.leader[q][c]
+        if at != NONE and s.label[at] == r:
+            return 1 if q == p else 0
+    for q in range(s.nplayers):
+        at = s.leader[q][BLACK]
+        if at != NONE and s.label[at] == r:
+            return 1 if q == p else 0
+    return 0
+
+
+cdef double prior(State* s, int a, int p) noexcept nogil:
+    """Which untried action to expand first: points now, then board play, swaps and
+    passing last."""
+    if a < A_LEADER:
+        return 3.0 if tile_scores_for(s, a, p) else 1.0
+    if a < A_WITHDRAW:
+        return 1.5
+    if a < A_CATASTROPHE:
+        return 0.3
+    if a < A_SWAP:
+        return 0.4
+    if a < A_PASS:
+        return 0.2
+    if a == A_PASS:
+        return 0.1
+    if a >= A_MONUMENT and a < A_NO_MONUMENT:
+        return 1.2
+    if a == A_NO_MONUMENT:
+        return 0.8
+    return 1.0
+
+
+cdef int greedy_rollout_action(State* s, int32_t* legal, int n, uint64_t* x) noexcept nogil:
+    """Epsilon-greedy's greedy half: a random tile that scores for the mover, else a random
+    action that is neither a swap nor a pass, else anything."""
+    cdef int p = current_player(s), k, count = 0, pick = -1
+    if s.phase != PH_ACTION:
+        return legal[splitmix(x) % <uint64_t>n]
+    for k in range(n):
+        if legal[k] < A_LEADER and tile_scores_for(s, legal[k], p):
+            count += 1
+            if splitmix(x) % <uint64_t>count == 0:
+                pick = legal[k]
+    if pick >= 0:
+        return pick
+    for k in range(n):
+        if legal[k] < A_SWAP:
+            count += 1
+            if splitmix(x) % <uint64_t>count == 0:
+                pick = legal[k]
+    if pick >= 0:
+        return pick
+    return legal[splitmix(x) % <uint64_t>n]
+
+
+cdef void rollout(State* s, const Config* cfg, uint64_t* x, int32_t* legal) noexcept nogil:
+    cdef int n, played = 0, a
+    while s.phase != PH_OVER and (cfg.rollout_depth < 0 or played < cfg.rollout_depth):
+        n = legal_actions(s, legal)
+        if cfg.rollout == ROLLOUT_GREEDY and (splitmix(x) % 1000000) >= cfg.epsilon * 1000000:
+            a = greedy_rollout_action(s, legal, n, x)
+        else:
+            a = legal[splitmix(x) % <uint64_t>n]
+        apply_action(s, a)
+        played += 1
+
+
+# ---------------------------------------------------------------------------
+# The search
+# ---------------------------------------------------------------------------
+
+cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg, uint64_t* x,
+                              int32_t* legal, uint32_t* legal_mark, uint32_t* child_mark,
+                              uint32_t stamp, bint* expanded) noexcept nogil:
+    """One step down from `node` in determinization d: count availability, then either
+    expand an untried legal action or pick the best child by UCB.  Applies the action."""
+    cdef int n = legal_actions(d, legal), k, mover = current_player(d), a, best_a = -1
+    cdef int32_t c, best = NO_NODE, legal_children = 0
+    cdef double score, best_score = -1e300, pr, best_pr = -1.0, mean
+    cdef Node* nd
+    cdef bint may_widen
+    for k in range(n):
+        legal_mark[legal[k]] = stamp
+    c = t.nodes[node].first_child
+    while c != NO_NODE:
+        nd = &t.nodes[c]
+        child_mark[nd.action] = stamp
+        if legal_mark[nd.action] == stamp:
+            nd.avail += 1
+            legal_children += 1
+        c = nd.next_sibling
+    may_widen = (cfg.widening <= 0 or legal_children == 0 or
+                 t.nodes[node].nchildren < cfg.widening * sqrt(t.nodes[node].visits + 1.0))
+    if may_widen and legal_children < n:
+        for k in range(n):
+            a = legal[k]
+            if child_mark[a] == stamp:
+                continue
+            pr = prior(d, a, mover) + (splitmix(x) % 1000) * 1e-6
+            if pr > best_pr:
+                best_pr = pr
+                best_a = a
+        c = new_node(t, node, best_a, mover)
+        t.nodes[c].avail = 1
+        apply_action(d, best_a)
+        expanded[0] = True
+        return c
+    c = t.nodes[node].first_child
+    while c != NO_NODE:
+        nd = &t.nodes[c]
+        if legal_mark[nd.action] == stamp:
+            if nd.visits == 0:
+                score = 1e100 + (splitmix(x) % 1000)
+            else:
+                mean = nd.reward[mover] / nd.visits
+                score = mean + cfg.exploration * sqrt(log(<double>nd.avail) / nd.visits)
+            if score > best_score:
+                best_score = score
+                best = c
+        c = nd.next_sibling
+    apply_action(d, t.nodes[best].action)
+    return best
+
+
+cdef long search(Tree* t, const State* root, int player, const Config* cfg) noexcept nogil:
+    """Run iterations until the budget is spent; returns how many ran."""
+    cdef State d
+    cdef int32_t* legal = <int32_t*>malloc(N_ACTIONS * sizeof(int32_t))
+    cdef uint32_t* legal_mark = <uint32_t*>malloc(N_ACTIONS * sizeof(uint32_t))
+    cdef uint32_t* child_mark = <uint32_t*>malloc(N_ACTIONS * sizeof(uint32_t))
+    cdef uint64_t x = cfg.seed
+    cdef uint32_t stamp = 0
+    cdef float reward[MAXP]
+    cdef long it = 0
+    cdef int32_t node
+    cdef int p
+    cdef bint expanded
+    cdef double deadline = now() + cfg.seconds
+    x ^= <uint64_t>t.n * <uint64_t>0x9E3779B97F4A7C15      # a later step continues, not repeats
+    memset(legal_mark, 0, N_ACTIONS * sizeof(uint32_t))
+    memset(child_mark, 0, N_ACTIONS * sizeof(uint32_t))
+    if t.n == 0:
+        new_node(t, NO_NODE, -1, player)
+    while True:
+        if cfg.iterations > 0 and it >= cfg.iterations:
+            break
+        if cfg.seconds > 0 and (it & 15) == 0 and now() >= deadline:
+            break
+        copy_state(&d, root)
+        if cfg.determinize:
+            c_determinize(&d, player, splitmix(&x))
+        else:
+            d.rng = splitmix(&x)         # the bag order is chance, even for a perfect-information search
+        node = 0
+        expanded = False
+        while d.phase != PH_OVER and not expanded:
+            stamp += 1
+            node = select_or_expand(t, node, &d, cfg, &x, legal, legal_mark, child_mark, stamp, &expanded)
+        rollout(&d, cfg, &x, legal)
+        evaluate(&d, reward)
+        while node != NO_NODE:
+            t.nodes[node].visits += 1
+            for p in range(d.nplayers):
+                t.nodes[node].reward[p] += reward[p]
+            node = t.nodes[node].parent
+        it += 1
+    free(legal)
+    free(legal_mark)
+    free(child_mark)
+    return it
+
+
+# ---------------------------------------------------------------------------
+# Python face
+# ---------------------------------------------------------------------------
+
+cdef class Search:
+    """A search tree over the information set of the player to move in `game`, grown in
+    steps so callers can show progress:
+
+    >>> s = Search(game, exploration=0.7, rollout_depth=10, seed=1)   # doctest: +SKIP
+    >>> s.step(iterations=500); s.step(seconds=0.5)
+    >>> s.stats()["best"]
+    """
+    cdef State root
+    cdef Config cfg
+    cdef Tree tree
+    cdef public int player
+    cdef public long iterations
+    cdef public str final
+
+    def __cinit__(self):
+        self.tree.nodes = NULL
+        self.tree.n = 0
+        self.tree.cap = 0
+
+    def __dealloc__(self):
+        free(self.tree.nodes)
+
+    def __init__(self, Game game, *, double exploration=0.7, rollout="random",
+                 double epsilon=0.1, int rollout_depth=10, final="visits", double widening=0.0,
+                 bint determinize=True, seed=0):
+        if rollout not in ("random", "greedy"):
+            raise ValueError(f"rollout must be 'random' or 'greedy', not {rollout!r}")
+        if final not in ("visits", "value"):
+            raise ValueError(f"final must be 'visits' or 'value', not {final!r}")
+        if game.is_over:
+            raise ValueError("the game is over: there is nothing to search")
+        copy_state(&self.root, &game.s)
+        self.player = current_player(&self.root)
+        self.final = final
+        self.iterations = 0
+        self.cfg.exploration = exploration
+        self.cfg.rollout = ROLLOUT_RANDOM if rollout == "random" else ROLLOUT_GREEDY
+        self.cfg.epsilon = epsilon
+        self.cfg.rollout_depth = rollout_depth
+        self.cfg.widening = widening
+        self.cfg.determinize = determinize
+        self.cfg.seed = (<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)) ^ <uint64_t>0xA0761D6478BD642F
+
+    def step(self, long iterations=0, double seconds=0.0):
+        """Grow the tree by `iterations`, or for `seconds`; returns the iterations run."""
+        cdef long done
+        if iterations <= 0 and seconds <= 0:
+            raise ValueError("give iterations or seconds (a budget) for the search")
+        self.cfg.iterations = iterations
+        self.cfg.seconds = seconds
+        with nogil:
+            done = search(&self.tree, &self.root, self.player, &self.cfg)
+        self.iterations += done
+        return done
+
+    def stats(self, int pv_depth=6):
+        """Root statistics: ``children`` (action, visits, avail, value = mean reward of the
+        searching player, pv = the most visited line after it), ``best``, ``nodes``."""
+        children = []
+        c = self.tree.nodes[0].first_child if self.tree.n else NO_NODE
+        while c != NO_NODE:
+            nd = self.tree.nodes[c]
+            children.append({"action": nd.action, "visits": nd.visits, "avail": nd.avail,
+                             "value": nd.reward[self.player] / nd.visits if nd.visits else 0.0,
+                             "pv": self._line(c, pv_depth)})
+            c = nd.next_sibling
+        children.sort(key=lambda ch: (-ch["visits"], ch["action"]))
+        return {"iterations": self.iterations, "nodes": self.tree.n, "player": self.player,
+                "children": children, "best": choose(children, self.final) if children else None}
+
+    cdef list _line(self, int32_t node, int depth):
+        """The most visited continuation below `node`: (action, player) pairs."""
+        cdef int32_t c, best
+        cdef int best_v
+        line = []
+        while len(line) < depth:
+            best, best_v = NO_NODE, 1
+            c = self.tree.nodes[node].first_child
+            while c != NO_NODE:
+                if self.tree.nodes[c].visits > best_v:
+                    best, best_v = c, self.tree.nodes[c].visits
+                c = self.tree.nodes[c].next_sibling
+            if best == NO_NODE:
+                break
+            line.append((self.tree.nodes[best].action, self.tree.nodes[best].mover))
+            node = best
+        return line
+
+
+def run(Game game, *, long iterations=0, double seconds=0.0, **options):
+    """Search the decision of `game` for its current player in one go; see Search."""
+    s = Search(game, **options)
+    s.step(iterations, seconds)
+    return s.stats()
+
+
+def evaluate_position(Game game):
+    """The rewards the search gives this position, one per player in [0, 1]: the final
+    ranking once the game is over, else each player's standing against the best opponent."""
+    cdef float reward[MAXP]
+    evaluate(&game.s, reward)
+    return [reward[p] for p in range(game.s.nplayers)]
+
+
+def action_prior(Game game, int action):
+    """The expansion prior of an action for the player to move (higher: tried first)."""
+    return prior(&game.s, action, current_player(&game.s))
+
+
+def choose(children, final="visits"):
+    """The action to play from (merged) root statistics: most visits, or the best mean
+    value among the children visited at least a tenth as often as the most visited one."""
+    if not children:
+        raise ValueError("no root statistics to choose from")
+    if final == "value":
+        most = max(ch["visits"] for ch in children)
+        pool = [ch for ch in children if ch["visits"] * 10 >= most]
+        return max(pool, key=lambda ch: (ch["value"], ch["visits"], -ch["action"]))["action"]
+    return max(children, key=lambda ch: (ch["visits"], ch["value"], -ch["action"]))["action"]

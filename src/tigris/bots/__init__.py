@@ -1,0 +1,83 @@
+"""Bots: ``make`` one from a kind and knobs, or ``load`` a named configuration.
+
+>>> from tigris import bots
+>>> bot = bots.make("ismcts", iterations=1000, exploration=0.7, seed=1)
+>>> bot = bots.load("ismcts-fast")          # bots/ismcts-fast.toml
+>>> action = bot.choose(game)               # doctest: +SKIP
+
+Every bot decides from what ``game.current_player`` may see (``cheat`` excepted: it is
+a reference ceiling and has ``honest = False``).  Named configurations are looked up in
+``./bots/`` first, then among those that come with the package.
+"""
+
+from importlib import resources
+from pathlib import Path
+
+from tigris.bots import config
+from tigris.bots.search import CheatBot, ISMCTSBot, PIMCBot
+from tigris.bots.simple import GreedyBot, RandomBot
+
+CLASSES = {"random": RandomBot, "greedy": GreedyBot, "ismcts": ISMCTSBot, "pimc": PIMCBot,
+           "cheat": CheatBot}
+KINDS = tuple(CLASSES)
+
+
+def make(kind, name=None, **params):
+    """A bot of `kind` with these knobs (the rest default); errors list the valid keys."""
+    checked = config.check(kind, params, where=f"bots.make({kind!r})")
+    return CLASSES[kind](name=name or kind, **checked)
+
+
+def load(name_or_path, **overrides):
+    """A bot from a configuration file: a path, or a name in ./bots/ or the package's."""
+    path = find(name_or_path)
+    kind, params, _ = config.read(path)
+    if overrides:
+        params = config.check(kind, {**_given(path), **overrides}, where=str(path))
+    bot = CLASSES[kind](name=Path(path).stem, **params)
+    return bot
+
+
+def _given(path):
+    import tomllib
+    with open(path, "rb") as f:
+        return {k: v for k, v in tomllib.load(f).items() if k not in config.META}
+
+
+def find(name_or_path):
+    """The file of a bot name or path; raises ValueError listing the known names."""
+    p = Path(name_or_path)
+    if p.suffix == ".toml" or p.parent != Path("."):
+        if p.is_file():
+            return p
+        raise ValueError(f"bot file {name_or_path} does not exist")
+    for folder in _folders():
+        candidate = folder / f"{name_or_path}.toml"
+        if candidate.is_file():
+            return candidate
+    raise ValueError(f"unknown bot {name_or_path!r}; known bots: {', '.join(available())}")
+
+
+def available():
+    """Names of the bot configurations that ``load`` finds, sorted."""
+    names = set()
+    for folder in _folders():
+        names.update(p.stem for p in folder.glob("*.toml"))
+    return sorted(names)
+
+
+def describe(name):
+    """(kind, checked parameters, description) of a named configuration."""
+    return config.read(find(name))
+
+
+def _folders():
+    local = Path.cwd() / "bots"
+    folders = [local] if local.is_dir() else []
+    try:
+        packaged = Path(str(resources.files("tigris.bot_configs")))
+        if packaged.is_dir() and packaged.resolve() != local.resolve():
+            folders.append(packaged)
+    except (ModuleNotFoundError, TypeError):
+        pass
+    return folders

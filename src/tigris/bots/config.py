@@ -1,0 +1,99 @@
+"""Bot configurations: the knobs of each kind of bot, their defaults, and checking them.
+
+A bot file (TOML) names its kind and sets knobs; everything else takes the defaults:
+
+    kind = "ismcts"
+    description = "fast ISMCTS for tournaments"
+    iterations = 1000
+    exploration = 0.7
+"""
+
+import tomllib
+from pathlib import Path
+
+# Knobs shared by the search bots (see DESIGN.md, Search).
+SEARCH = {
+    "iterations": (int, 1000, "search iterations per decision (or give seconds)"),
+    "seconds": (float, None, "wall-clock seconds per decision instead of iterations"),
+    "exploration": (float, 0.7, "UCB exploration constant"),
+    "rollout": (str, "greedy", "rollout policy: random or greedy (epsilon-greedy)"),
+    "epsilon": (float, 0.2, "share of random decisions in greedy rollouts"),
+    "rollout_depth": (int, 10, "decisions played before the evaluation; 0 evaluates the leaf, -1 plays to the end"),
+    "final": (str, "visits", "final move choice: visits (most visited) or value (best mean)"),
+    "widening": (float, 2.0, "progressive widening: at most widening * sqrt(visits) children; 0 is off"),
+    "workers": (int, 1, "root-parallel workers (processes) whose statistics are merged"),
+    "seed": (int, 0, "random seed: with one worker and iterations, choices are reproducible"),
+}
+
+KINDS = {
+    "random": {"seed": (int, 0, "random seed")},
+    "greedy": {"seed": (int, 0, "random seed (determinization and ties)")},
+    "ismcts": dict(SEARCH),
+    "pimc": dict(SEARCH, determinizations=(int, 8, "determinizations, each searched as perfect information")),
+    "cheat": dict(SEARCH),
+}
+
+CHOICES = {"rollout": ("random", "greedy"), "final": ("visits", "value")}
+META = ("kind", "description")
+
+
+def defaults(kind):
+    return {key: spec[1] for key, spec in KINDS[kind].items()}
+
+
+def check(kind, params, where="bot"):
+    """Return the full, checked parameters of a bot of `kind`; raise ValueError naming
+    `where`, the key and the valid values for anything wrong."""
+    if kind not in KINDS:
+        raise ValueError(f"{where}: unknown kind {kind!r}; kinds: {', '.join(KINDS)}")
+    spec = KINDS[kind]
+    unknown = [k for k in params if k not in spec]
+    if unknown:
+        raise ValueError(f"{where}: unknown key{'s' if len(unknown) > 1 else ''} "
+                         f"{', '.join(map(repr, unknown))} for a {kind} bot; valid keys: "
+                         f"{', '.join(spec)}")
+    out = defaults(kind)
+    for key, value in params.items():
+        out[key] = _check_value(kind, key, value, where)
+    if "seconds" in spec and "seconds" in params and out["seconds"] is not None and "iterations" not in params:
+        out["iterations"] = None
+    if "seconds" in spec and out.get("iterations") is None and out.get("seconds") is None:
+        raise ValueError(f"{where}: give iterations or seconds")
+    return out
+
+
+def _check_value(kind, key, value, where):
+    typ, _, meaning = KINDS[kind][key]
+    if key == "seconds" and value is None:
+        return None
+    if typ is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if not isinstance(value, typ) or isinstance(value, bool):
+        raise ValueError(f"{where}: {key} must be {typ.__name__ if typ is not str else 'a string'} "
+                         f"({meaning}), not {value!r}")
+    if key in CHOICES and value not in CHOICES[key]:
+        raise ValueError(f"{where}: {key} must be one of {', '.join(CHOICES[key])}, not {value!r}")
+    low = {"iterations": 1, "seconds": 0.0, "exploration": 0.0, "epsilon": 0.0, "rollout_depth": -1,
+           "widening": 0.0, "workers": 1, "determinizations": 1}.get(key)
+    if low is not None and (value < low or (key == "seconds" and value <= 0)):
+        raise ValueError(f"{where}: {key} must be {'>' if key == 'seconds' else '>='} {low}, not {value!r}")
+    if key == "epsilon" and value > 1:
+        raise ValueError(f"{where}: epsilon must be between 0 and 1, not {value!r}")
+    return value
+
+
+def read(path):
+    """(kind, params, description) of a bot file; errors name the file."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except OSError as e:
+        raise ValueError(f"{path}: {e.strerror}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ValueError(f"{path}: not valid TOML ({e})") from None
+    if "kind" not in data:
+        raise ValueError(f"{path}: missing 'kind' (one of {', '.join(KINDS)})")
+    kind = data["kind"]
+    params = {k: v for k, v in data.items() if k not in META}
+    return kind, check(kind, params, where=str(path)), data.get("description", "")

@@ -1,0 +1,78 @@
+"""Baselines without a search tree: uniform random, and one-ply greedy."""
+
+import random
+
+from tigris import _search
+from tigris.notation import A_SUPPORT
+
+SUPPORT_DECISION = "support"
+
+
+class RandomBot:
+    """Plays a uniformly random legal decision."""
+
+    kind = "random"
+    honest = True
+
+    def __init__(self, seed=0, name="random"):
+        self.name = name
+        self.params = {"seed": seed}
+        self.rng = random.Random(seed)
+
+    def choose(self, game):
+        return self.rng.choice(game.legal_actions())
+
+
+class GreedyBot:
+    """One ply: tries every legal decision on a determinization of what the player to move
+    cannot see (apply, evaluate, undo) and keeps the best by the search's evaluation; ties
+    go to the expansion prior (points now first, swaps and passing last).  Conflicts use a
+    support rule rather than the evaluation, which cannot see a commitment pay off."""
+
+    kind = "greedy"
+    honest = True
+
+    def __init__(self, seed=0, name="greedy"):
+        self.name = name
+        self.params = {"seed": seed}
+        self.rng = random.Random(seed)
+
+    def choose(self, game):
+        legal = game.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        if game.decision == SUPPORT_DECISION:
+            return support_choice(game, legal)
+        p = game.current_player
+        view = game.determinize(p, self.rng.getrandbits(63))
+        best, best_key = None, None
+        for a in legal:
+            prior = _search.action_prior(view, a)
+            view.apply(a)
+            value = _search.evaluate_position(view)[p]
+            view.undo()
+            key = (round(value, 9), prior, self.rng.random())
+            if best_key is None or key > best_key:
+                best, best_key = a, key
+        return best
+
+
+def support_choice(game, legal):
+    """A sensible commitment.  The attacker commits what beats the defender even if the
+    defender commits every tile he could hold, else the least that beats the board
+    strength, else nothing.  The defender commits the least that ties (ties defend),
+    or nothing when he cannot reach a tie."""
+    raw = game._raw()           # only public fields: strengths, commitments, hand sizes
+    most = len(legal) - 1
+    att, dfn = raw["c_att_base"], raw["c_def_base"]
+    if raw["c_stage"] == 0:
+        defender_could = game.hand_size(raw["c_defender"])
+        for target in (dfn + defender_could + 1, dfn + 1):
+            need = max(0, target - att)
+            if need <= most:
+                return A_SUPPORT + need
+        return A_SUPPORT
+    need = att + raw["c_att_commit"] - dfn
+    if 0 < need <= most:
+        return A_SUPPORT + need
+    return A_SUPPORT
