@@ -18,7 +18,7 @@ core's C interface (legal_actions, apply_action, copy_state, determinize).
 
 from libc.math cimport sqrt, log, exp
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
@@ -56,6 +56,8 @@ cdef struct Config:
     int final
     double widening          # progressive widening: children <= widening * visits^0.5 (0: off)
     int determinize          # 1: ISMCTS over the information set; 0: the state as given
+    int timing               # 1: measure the time spent in rollouts
+    double rollout_seconds   # out: that time
     uint64_t seed
 
 
@@ -63,6 +65,21 @@ cdef struct Tree:
     Node* nodes
     int32_t n
     int32_t cap
+    int32_t* order           # the root's legal actions, best prior first (children in this order)
+    int norder
+
+
+cdef enum:
+    NLOG = 1 << 16
+cdef float LOG[NLOG]                 # log(n) for UCB: one lookup instead of a log per child
+cdef int _k
+LOG[0] = 0
+for _k in range(1, NLOG):
+    LOG[_k] = log(<double>_k)
+
+
+cdef inline double log_count(int32_t n) noexcept nogil:
+    return LOG[n] if n < NLOG else log(<double>n)
 
 
 cdef double now() noexcept nogil:
@@ -163,34 +180,42 @@ cdef void evaluate(const State* s, float* reward) noexcept nogil:
 # Priors and rollout policy: cheap judgements of an action
 # ---------------------------------------------------------------------------
 
-cdef int tile_scores_for(State* s, int a, int p) noexcept nogil:
-    """1 if tile action a would score a point for p right away (R33), else 0."""
-    cdef int c = a // NSQ, i = a % NSQ, k, n, r = NONE, q, at, scorer = NONE
+cdef void scorer_table(State* s, uint8_t* scorer) noexcept nogil:
+    """scorer[4 * region + colour]: who scores a tile of that colour joined to that kingdom
+    (R33: the owner of the same-coloured leader, else of the king), NONE if nobody."""
+    cdef int q, c, k, r
     ensure_regions(s)
+    memset(scorer, NONE, 4 * s.nregions)
+    for k in range(NCOL):
+        c = (BLACK + k) % NCOL                  # kings first, so leaders of the colour win
+        for q in range(s.nplayers):
+            if s.leader[q][c] == NONE:
+                continue
+            r = s.label[s.leader[q][c]]
+            if c == BLACK:
+                scorer[4 * r + RED] = q
+                scorer[4 * r + BLUE] = q
+                scorer[4 * r + GREEN] = q
+            scorer[4 * r + c] = q
+
+
+cdef inline int tile_scores_for(const State* s, const uint8_t* scorer, int a, int p) noexcept nogil:
+    """1 if tile action a would score a point for p right away (R33), else 0."""
+    cdef int c = a // NSQ, i = a % NSQ, k, n, r = NONE
     for k in range(NNBR[i]):
         n = NBR[i][k]
         if s.label[n] != NONE and s.kingdom[s.label[n]]:
             if r != NONE and s.label[n] != r:
                 return 0            # two kingdoms: a unification scores nothing
             r = s.label[n]
-    if r == NONE:
-        return 0
-    for q in range(s.nplayers):
-        at = s.leader[q][c]
-        if at != NONE and s.label[at] == r:
-            return 1 if q == p else 0
-    for q in range(s.nplayers):
-        at = s.leader[q][BLACK]
-        if at != NONE and s.label[at] == r:
-            return 1 if q == p else 0
-    return 0
+    return r != NONE and scorer[4 * r + c] == p
 
 
-cdef double prior(State* s, int a, int p) noexcept nogil:
+cdef double prior(const State* s, const uint8_t* scorer, int a, int p) noexcept nogil:
     """Which untried action to expand first: points now, then board play, swaps and
     passing last."""
     if a < A_LEADER:
-        return 3.0 if tile_scores_for(s, a, p) else 1.0
+        return 3.0 if tile_scores_for(s, scorer, a, p) else 1.0
     if a < A_WITHDRAW:
         return 1.5
     if a < A_CATASTROPHE:
@@ -211,11 +236,13 @@ cdef double prior(State* s, int a, int p) noexcept nogil:
 cdef int greedy_rollout_action(State* s, int32_t* legal, int n, uint64_t* x) noexcept nogil:
     """Epsilon-greedy's greedy half: a random tile that scores for the mover, else a random
     action that is neither a swap nor a pass, else anything."""
+    cdef uint8_t scorer[4 * NSQ]
     cdef int p = current_player(s), k, count = 0, pick = -1
     if s.phase != PH_ACTION:
         return legal[splitmix(x) % <uint64_t>n]
+    scorer_table(s, scorer)
     for k in range(n):
-        if legal[k] < A_LEADER and tile_scores_for(s, legal[k], p):
+        if legal[k] < A_LEADER and tile_scores_for(s, scorer, legal[k], p):
             count += 1
             if splitmix(x) % <uint64_t>count == 0:
                 pick = legal[k]
@@ -248,15 +275,54 @@ cdef void rollout(State* s, const Config* cfg, uint64_t* x, int32_t* legal) noex
 # ---------------------------------------------------------------------------
 
 cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg, uint64_t* x,
-                              int32_t* legal, uint32_t* legal_mark, uint32_t* child_mark,
+                              int32_t* legal, const int32_t* order, int norder,
+                              uint32_t* legal_mark, uint32_t* child_mark,
                               uint32_t stamp, bint* expanded) noexcept nogil:
     """One step down from `node` in determinization d: count availability, then either
-    expand an untried legal action or pick the best child by UCB.  Applies the action."""
-    cdef int n = legal_actions(d, legal), k, mover = current_player(d), a, best_a = -1
+    expand an untried legal action or pick the best child by UCB.  Applies the action.
+    At the root, `order` holds its legal actions best prior first (they are the same in
+    every determinization: the decision is the searching player's)."""
+    cdef int n, k, mover = current_player(d), a, best_a = -1
     cdef int32_t c, best = NO_NODE, legal_children = 0
     cdef double score, best_score = -1e300, pr, best_pr = -1.0, mean
     cdef Node* nd
     cdef bint may_widen
+    cdef uint8_t scorer[4 * NSQ]
+    if order != NULL:
+        # The root: every child is legal in every determinization, and children were
+        # expanded in `order`, so the next untried action is order[nchildren].
+        n = norder
+        legal_children = t.nodes[node].nchildren
+        may_widen = (cfg.widening <= 0 or legal_children == 0 or
+                     legal_children < cfg.widening * sqrt(t.nodes[node].visits + 1.0))
+        if may_widen and legal_children < n:
+            best_a = order[legal_children]
+        else:
+            c = t.nodes[node].first_child
+            while c != NO_NODE:
+                nd = &t.nodes[c]
+                nd.avail += 1
+                if nd.visits == 0:
+                    score = 1e100 + (splitmix(x) % 1000)
+                else:
+                    score = (nd.reward[mover] / nd.visits
+                             + cfg.exploration * sqrt(log_count(nd.avail) / nd.visits))
+                if score > best_score:
+                    best_score = score
+                    best = c
+                c = nd.next_sibling
+            apply_action(d, t.nodes[best].action)
+            return best
+        c = t.nodes[node].first_child
+        while c != NO_NODE:
+            t.nodes[c].avail += 1
+            c = t.nodes[c].next_sibling
+        c = new_node(t, node, best_a, mover)
+        t.nodes[c].avail = 1
+        apply_action(d, best_a)
+        expanded[0] = True
+        return c
+    n = legal_actions(d, legal)
     for k in range(n):
         legal_mark[legal[k]] = stamp
     c = t.nodes[node].first_child
@@ -270,11 +336,12 @@ cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg
     may_widen = (cfg.widening <= 0 or legal_children == 0 or
                  t.nodes[node].nchildren < cfg.widening * sqrt(t.nodes[node].visits + 1.0))
     if may_widen and legal_children < n:
+        scorer_table(d, scorer)
         for k in range(n):
             a = legal[k]
             if child_mark[a] == stamp:
                 continue
-            pr = prior(d, a, mover) + (splitmix(x) % 1000) * 1e-6
+            pr = prior(d, scorer, a, mover) + (splitmix(x) % 1000) * 1e-6
             if pr > best_pr:
                 best_pr = pr
                 best_a = a
@@ -291,7 +358,7 @@ cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg
                 score = 1e100 + (splitmix(x) % 1000)
             else:
                 mean = nd.reward[mover] / nd.visits
-                score = mean + cfg.exploration * sqrt(log(<double>nd.avail) / nd.visits)
+                score = mean + cfg.exploration * sqrt(log_count(nd.avail) / nd.visits)
             if score > best_score:
                 best_score = score
                 best = c
@@ -300,7 +367,31 @@ cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg
     return best
 
 
-cdef long search(Tree* t, const State* root, int player, const Config* cfg) noexcept nogil:
+cdef int root_order(State* d, int32_t* order, uint64_t* x) noexcept nogil:
+    """The root's legal actions sorted by prior, best first, ties in random order."""
+    cdef uint8_t scorer[4 * NSQ]
+    cdef double* key = <double*>malloc(N_ACTIONS * sizeof(double))
+    cdef int n = legal_actions(d, order), k, j, p = current_player(d)
+    cdef int32_t a
+    cdef double v
+    scorer_table(d, scorer)
+    for k in range(n):
+        key[k] = prior(d, scorer, order[k], p) + (splitmix(x) % 1000000) * 1e-9
+    for k in range(1, n):               # insertion sort: a few hundred actions, once a search
+        a = order[k]
+        v = key[k]
+        j = k
+        while j > 0 and key[j - 1] < v:
+            key[j] = key[j - 1]
+            order[j] = order[j - 1]
+            j -= 1
+        key[j] = v
+        order[j] = a
+    free(key)
+    return n
+
+
+cdef long search(Tree* t, const State* root, int player, Config* cfg) noexcept nogil:
     """Run iterations until the budget is spent; returns how many ran."""
     cdef State d
     cdef int32_t* legal = <int32_t*>malloc(N_ACTIONS * sizeof(int32_t))
@@ -314,11 +405,17 @@ cdef long search(Tree* t, const State* root, int player, const Config* cfg) noex
     cdef int p
     cdef bint expanded
     cdef double deadline = now() + cfg.seconds
+    cdef double t0
     x ^= <uint64_t>t.n * <uint64_t>0x9E3779B97F4A7C15      # a later step continues, not repeats
     memset(legal_mark, 0, N_ACTIONS * sizeof(uint32_t))
     memset(child_mark, 0, N_ACTIONS * sizeof(uint32_t))
     if t.n == 0:
         new_node(t, NO_NODE, -1, player)
+        copy_state(&d, root)
+        if cfg.determinize:
+            c_determinize(&d, player, splitmix(&x))
+        t.order = <int32_t*>malloc(N_ACTIONS * sizeof(int32_t))
+        t.norder = root_order(&d, t.order, &x)
     while True:
         if cfg.iterations > 0 and it >= cfg.iterations:
             break
@@ -333,8 +430,14 @@ cdef long search(Tree* t, const State* root, int player, const Config* cfg) noex
         expanded = False
         while d.phase != PH_OVER and not expanded:
             stamp += 1
-            node = select_or_expand(t, node, &d, cfg, &x, legal, legal_mark, child_mark, stamp, &expanded)
-        rollout(&d, cfg, &x, legal)
+            node = select_or_expand(t, node, &d, cfg, &x, legal, t.order if node == 0 else NULL, t.norder,
+                                    legal_mark, child_mark, stamp, &expanded)
+        if cfg.timing:
+            t0 = now()
+            rollout(&d, cfg, &x, legal)
+            cfg.rollout_seconds += now() - t0
+        else:
+            rollout(&d, cfg, &x, legal)
         evaluate(&d, reward)
         while node != NO_NODE:
             t.nodes[node].visits += 1
@@ -368,12 +471,11 @@ cdef class Search:
     cdef public str final
 
     def __cinit__(self):
-        self.tree.nodes = NULL
-        self.tree.n = 0
-        self.tree.cap = 0
+        memset(&self.tree, 0, sizeof(Tree))
 
     def __dealloc__(self):
         free(self.tree.nodes)
+        free(self.tree.order)
 
     def __init__(self, Game game, *, double exploration=0.7, rollout="random",
                  double epsilon=0.1, int rollout_depth=10, final="visits", double widening=0.0,
@@ -394,7 +496,17 @@ cdef class Search:
         self.cfg.rollout_depth = rollout_depth
         self.cfg.widening = widening
         self.cfg.determinize = determinize
+        self.cfg.timing = 0
+        self.cfg.rollout_seconds = 0
         self.cfg.seed = (<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)) ^ <uint64_t>0xA0761D6478BD642F
+
+    def measure_rollouts(self, bint on=True):
+        """Time the rollouts from now on (rollout_seconds), for benchmarks."""
+        self.cfg.timing = on
+
+    @property
+    def rollout_seconds(self):
+        return self.cfg.rollout_seconds
 
     def step(self, long iterations=0, double seconds=0.0):
         """Grow the tree by `iterations`, or for `seconds`; returns the iterations run."""
@@ -459,7 +571,9 @@ def evaluate_position(Game game):
 
 def action_prior(Game game, int action):
     """The expansion prior of an action for the player to move (higher: tried first)."""
-    return prior(&game.s, action, current_player(&game.s))
+    cdef uint8_t scorer[4 * NSQ]
+    scorer_table(&game.s, scorer)
+    return prior(&game.s, scorer, action, current_player(&game.s))
 
 
 def choose(children, final="visits"):

@@ -8,5 +8,6 @@
 
 from tigris.errors import IllegalActionError, PositionError, RecordError
 from tigris._game import Game
+from tigris.hint import hint
 
-__all__ = ["Game", "IllegalActionError", "PositionError", "RecordError"]
+__all__ = ["Game", "IllegalActionError", "PositionError", "RecordError", "hint"]

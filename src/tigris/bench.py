@@ -72,6 +72,34 @@ def bench_core(games=1000, repeats=5, seed=1, progress=None):
     return rows
 
 
+def bench_search(repeats=5, iterations=20_000, seed=3, progress=None):
+    """ISMCTS iterations per second on a fixed mid-game 2-player position, one core, for
+    rollout cut-offs 0, 10 and the full game; and at cut-off 10 the share of the time spent
+    outside the rollouts (determinization, tree descent, expansion, evaluation, backup)."""
+    from tigris._search import Search
+
+    g = tigris.Game(players=2, seed=seed)
+    _midgame(g, seed, decisions=30)
+    rows, overhead = [], []
+    for depth, label, its in ((0, "0 (evaluate the leaf)", iterations),
+                              (10, "10", iterations), (-1, "full game", iterations // 20)):
+        rates = []
+        for r in range(repeats):
+            s = Search(g, rollout_depth=depth, rollout="random", widening=2.0, seed=r)
+            s.measure_rollouts()
+            t = time.perf_counter()
+            s.step(iterations=its)
+            elapsed = time.perf_counter() - t
+            rates.append(its / elapsed)
+            if depth == 10:
+                overhead.append(1 - s.rollout_seconds / elapsed)
+            if progress:
+                progress()
+        rows.append((f"ISMCTS iterations per second, rollout cut-off {label}", _median(rates), "iterations/s"))
+    rows.append(("search overhead at cut-off 10 (time outside rollouts)", 100 * _median(overhead), "%"))
+    return rows
+
+
 def _midgame(g, seed, decisions=40):
     import random
     rng = random.Random(seed)
