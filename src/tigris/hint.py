@@ -37,9 +37,10 @@ def hint(game, seconds=None, iterations=None, top=5, jobs=1, bot="ismcts-fast", 
     overrides = {"workers": jobs}
     if seed is not None:
         overrides["seed"] = seed
+    kind = bots.describe(bot)[0] if isinstance(bot, str) else bot.kind
+    if kind != "ismcts":
+        raise ValueError(f"hints need an ismcts bot configuration, not a {kind} one")
     engine = bots.load(bot, **overrides) if isinstance(bot, str) else bot
-    if engine.kind not in ("ismcts",):
-        raise ValueError(f"hints need an ismcts bot configuration, not a {engine.kind} one")
     legal = game.legal_actions()
     if len(legal) == 1:
         return [_row(game, {"action": legal[0], "visits": 1, "value": float("nan"), "pv": []}, 1)]
