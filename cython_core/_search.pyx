@@ -531,7 +531,7 @@ cdef class Search:
                              "value": nd.reward[self.player] / nd.visits if nd.visits else 0.0,
                              "pv": self._line(c, pv_depth)})
             c = nd.next_sibling
-        children.sort(key=lambda ch: (-ch["visits"], ch["action"]))
+        children.sort(key=lambda ch: (-ch["visits"], -ch["value"], ch["action"]))   # as choose() ranks
         return {"iterations": self.iterations, "nodes": self.tree.n, "player": self.player,
                 "children": children, "best": choose(children, self.final) if children else None}
 

@@ -33,7 +33,12 @@ def load(name_or_path, **overrides):
     path = find(name_or_path)
     kind, params, _ = config.read(path)
     if overrides:
-        params = config.check(kind, {**_given(path), **overrides}, where=str(path))
+        given = _given(path)
+        # A budget given here replaces the file's budget of the other kind.
+        for budget, other in (("seconds", "iterations"), ("iterations", "seconds")):
+            if budget in overrides and other not in overrides:
+                given.pop(other, None)
+        params = config.check(kind, {**given, **overrides}, where=str(path))
     bot = CLASSES[kind](name=Path(path).stem, **params)
     return bot
 

@@ -22,6 +22,13 @@ def _grow(view, options, iterations, seconds, determinize, seed):
     return s.stats()
 
 
+def split(iterations, parts):
+    """An iteration budget shared out exactly (None: a time budget, nothing to share)."""
+    if not iterations:
+        return [None] * parts
+    return [max(1, iterations // parts + (1 if k < iterations % parts else 0)) for k in range(parts)]
+
+
 def merge(stats_list):
     """Root-parallel merge: visits and availability add up, values are visit-weighted."""
     by_action = {}
@@ -38,7 +45,7 @@ def merge(stats_list):
     for m in by_action.values():
         m["value"] = m.pop("value_sum") / m["visits"] if m["visits"] else 0.0
         children.append(m)
-    children.sort(key=lambda ch: (-ch["visits"], ch["action"]))
+    children.sort(key=lambda ch: (-ch["visits"], -ch["value"], ch["action"]))
     return {"iterations": sum(s["iterations"] for s in stats_list),
             "nodes": sum(s["nodes"] for s in stats_list),
             "player": stats_list[0]["player"], "children": children}
@@ -61,6 +68,7 @@ class ISMCTSBot:
 
     def choose(self, game):
         legal = game.legal_actions()
+        self.last = None
         if len(legal) == 1:
             return legal[0]
         self.last = self.analyse(game)
@@ -73,11 +81,12 @@ class ISMCTSBot:
         view = self.view(game)
         workers = self.params["workers"]
         seeds = [self.rng.getrandbits(63) for _ in range(workers)]
-        share = -(-iterations // workers) if iterations else None
+        shares = split(iterations, workers)
         if workers == 1:
-            return merge([_grow(view, self.options, share, seconds, self.determinize, seeds[0])])
+            return merge([_grow(view, self.options, shares[0], seconds, self.determinize, seeds[0])])
         jobs = Parallel(n_jobs=workers)(
-            delayed(_grow)(view, self.options, share, seconds, self.determinize, seed) for seed in seeds)
+            delayed(_grow)(view, self.options, share, seconds, self.determinize, seed)
+            for share, seed in zip(shares, seeds))
         return merge(jobs)
 
     def view(self, game):
@@ -111,13 +120,13 @@ class PIMCBot(ISMCTSBot):
         p = game.current_player
         worlds = [game.determinize(p, self.rng.getrandbits(63)) for _ in range(k)]
         seeds = [self.rng.getrandbits(63) for _ in range(k)]
-        share = -(-iterations // k) if iterations else None
+        shares = split(iterations, k)
         secs = seconds / k if seconds else None
         if self.params["workers"] == 1:
-            trees = [_grow(w, self.options, share, secs, False, s) for w, s in zip(worlds, seeds)]
+            trees = [_grow(w, self.options, n, secs, False, s) for w, n, s in zip(worlds, shares, seeds)]
         else:
             trees = Parallel(n_jobs=self.params["workers"])(
-                delayed(_grow)(w, self.options, share, secs, False, s) for w, s in zip(worlds, seeds))
+                delayed(_grow)(w, self.options, n, secs, False, s) for w, n, s in zip(worlds, shares, seeds))
         merged = merge(trees)
         votes = {}
         for tree in trees:
@@ -131,6 +140,7 @@ class PIMCBot(ISMCTSBot):
 
     def choose(self, game):
         legal = game.legal_actions()
+        self.last = None
         if len(legal) == 1:
             return legal[0]
         self.last = self.analyse(game)

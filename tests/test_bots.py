@@ -1,0 +1,334 @@
+"""Bot configuration (DESIGN.md "Search" knobs, "Public API" bots): ``bots.make``,
+``bots.load``, the shipped bot files, overrides, clear errors, and root-parallel workers."""
+
+import random
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import tigris
+from tigris import bots
+from tigris.bots import config, search
+
+ROOT = Path(__file__).resolve().parent.parent
+SHIPPED = sorted((ROOT / "bots").glob("*.toml"))
+SEARCH_KEYS = ("iterations", "seconds", "exploration", "rollout", "epsilon", "rollout_depth",
+               "final", "workers", "seed")
+
+
+@pytest.fixture
+def in_repo(monkeypatch):
+    """Named bots are looked up in ./bots first: run from the repository root."""
+    monkeypatch.chdir(ROOT)
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+# ---------------------------------------------------------------------------
+# bots.make
+# ---------------------------------------------------------------------------
+
+def test_make_every_kind():
+    for kind in ("random", "greedy", "ismcts", "pimc", "cheat"):
+        bot = bots.make(kind, seed=4)
+        assert bot.kind == kind and bot.name == kind
+        assert bot.params["seed"] == 4
+        g = tigris.Game(players=2, seed=1)
+        if kind in ("ismcts", "pimc", "cheat"):
+            bot = bots.make(kind, iterations=50, seed=4)
+        assert bot.choose(g) in g.legal_actions()
+
+
+def test_make_defaults_and_design_knobs():
+    bot = bots.make("ismcts", iterations=1000, exploration=0.7, seed=1)
+    for key in SEARCH_KEYS:
+        assert key in bot.params, key
+    assert bot.params["iterations"] == 1000 and bot.params["exploration"] == 0.7
+    assert bot.params["rollout"] in ("random", "greedy")
+    assert bot.params["final"] in ("visits", "value")
+    assert bots.make("pimc").params["determinizations"] >= 1
+    assert bots.make("ismcts", exploration=1).params["exploration"] == 1.0     # ints for floats
+    assert isinstance(bots.make("ismcts", exploration=1).params["exploration"], float)
+    assert bots.make("ismcts", name="mine").name == "mine"
+
+
+def test_make_with_seconds_instead_of_iterations():
+    bot = bots.make("ismcts", seconds=0.05, seed=1)
+    assert bot.params["iterations"] is None and bot.params["seconds"] == 0.05
+    g = tigris.Game(players=2, seed=3)
+    assert bot.choose(g) in g.legal_actions()
+    assert bot.last["iterations"] > 0
+    assert sum(ch["visits"] for ch in bot.last["children"]) == bot.last["iterations"]
+
+
+def test_make_unknown_key_lists_the_valid_keys():
+    with pytest.raises(ValueError) as e:
+        bots.make("ismcts", iteratons=100)
+    msg = str(e.value)
+    assert "iteratons" in msg and "valid keys" in msg
+    for key in SEARCH_KEYS:
+        assert key in msg, key
+    with pytest.raises(ValueError, match="determinizations"):
+        bots.make("ismcts", determinizations=4)        # a pimc knob
+    with pytest.raises(ValueError, match="valid keys: seed"):
+        bots.make("greedy", iterations=10)
+
+
+def test_make_unknown_kind_lists_the_kinds():
+    with pytest.raises(ValueError) as e:
+        bots.make("mcts", iterations=10)
+    msg = str(e.value)
+    assert "mcts" in msg
+    for kind in ("random", "greedy", "ismcts", "pimc", "cheat"):
+        assert kind in msg
+
+
+@pytest.mark.parametrize("key,value,words", [
+    ("iterations", -5, ["iterations", "-5", ">= 1"]),
+    ("iterations", 0, ["iterations", ">= 1"]),
+    ("iterations", "100", ["iterations", "int", "'100'"]),
+    ("iterations", 10.5, ["iterations", "int", "10.5"]),
+    ("iterations", True, ["iterations", "True"]),
+    ("seconds", 0, ["seconds", "> 0"]),
+    ("seconds", -1.0, ["seconds"]),
+    ("seconds", "5", ["seconds", "float"]),
+    ("exploration", -0.1, ["exploration", ">= 0"]),
+    ("exploration", "high", ["exploration", "float", "'high'"]),
+    ("rollout", "foo", ["rollout", "random", "greedy", "'foo'"]),
+    ("rollout", 1, ["rollout", "string"]),
+    ("epsilon", 2, ["epsilon", "between 0 and 1", "2"]),
+    ("epsilon", -0.5, ["epsilon"]),
+    ("rollout_depth", -2, ["rollout_depth", ">= -1"]),
+    ("rollout_depth", 2.5, ["rollout_depth", "int"]),
+    ("final", "best", ["final", "visits", "value", "'best'"]),
+    ("workers", 0, ["workers", ">= 1"]),
+    ("widening", -1.0, ["widening"]),
+    ("seed", "1", ["seed", "int"]),
+])
+def test_make_bad_values_give_clear_errors(key, value, words):
+    with pytest.raises(ValueError) as e:
+        bots.make("ismcts", **{key: value})
+    msg = str(e.value)
+    assert msg.startswith("bots.make('ismcts')"), msg
+    for w in words:
+        assert w in msg, (w, msg)
+
+
+def test_make_bad_pimc_and_simple_values():
+    with pytest.raises(ValueError, match="determinizations must be >= 1"):
+        bots.make("pimc", determinizations=0)
+    with pytest.raises(ValueError, match="determinizations must be int"):
+        bots.make("pimc", determinizations="8")
+    with pytest.raises(ValueError, match="seed must be int"):
+        bots.make("random", seed=1.5)
+
+
+def test_make_needs_a_budget():
+    with pytest.raises(ValueError, match="iterations must be int .*give seconds.*not None"):
+        bots.make("ismcts", iterations=None)
+
+
+def test_load_with_seconds_override_searches_by_time(in_repo):
+    assert bots.make("ismcts", seconds=0.5).params["iterations"] is None
+    bot = bots.load("ismcts-fast", seconds=0.5)
+    assert bot.params["seconds"] == 0.5
+    assert bot.params["iterations"] is None
+
+
+# ---------------------------------------------------------------------------
+# bots.load, bot files
+# ---------------------------------------------------------------------------
+
+def test_shipped_bot_files_exist():
+    names = {p.stem for p in SHIPPED}
+    assert {"random", "greedy", "ismcts-fast", "ismcts-strong", "pimc", "cheat"} <= names
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
+def test_every_shipped_bot_file_loads(path):
+    with open(path, "rb") as f:
+        data = tomllib.load(f)
+    bot = bots.load(path)
+    assert bot.kind == data["kind"]
+    assert bot.name == path.stem
+    for key, value in data.items():
+        if key not in ("kind", "description"):
+            assert bot.params[key] == value, key
+    kind, params, description = config.read(path)
+    assert kind == data["kind"] and description == data.get("description", "")
+    assert params == bot.params
+    assert bot.honest is (data["kind"] != "cheat")
+
+
+def test_load_by_name(in_repo):
+    assert set(p.stem for p in SHIPPED) <= set(bots.available())
+    for path in SHIPPED:
+        bot = bots.load(path.stem)
+        assert bot.name == path.stem
+        assert bot.params == bots.load(path).params
+    kind, params, description = bots.describe("cheat")
+    assert kind == "cheat" and "NOT A REAL PLAYER" in description
+
+
+def test_load_unknown_name_lists_the_known_bots(in_repo):
+    with pytest.raises(ValueError) as e:
+        bots.load("ismcts-turbo")
+    msg = str(e.value)
+    assert "ismcts-turbo" in msg and "known bots" in msg
+    for path in SHIPPED:
+        assert path.stem in msg, path.stem
+
+
+def test_load_missing_file():
+    with pytest.raises(ValueError, match="does not exist"):
+        bots.load("no/such/bot.toml")
+
+
+def test_load_with_overrides(in_repo):
+    bot = bots.load("ismcts-fast", seed=3)
+    base = bots.load("ismcts-fast")
+    assert bot.params["seed"] == 3
+    assert {k: v for k, v in bot.params.items() if k != "seed"} == \
+           {k: v for k, v in base.params.items() if k != "seed"}
+    assert bot.name == "ismcts-fast"
+    bot = bots.load("ismcts-fast", iterations=50, rollout="random")
+    assert bot.params["iterations"] == 50 and bot.params["rollout"] == "random"
+    bot = bots.load("ismcts-fast", seconds=0.5)      # seconds instead of the file's iterations
+    assert bot.params["seconds"] == 0.5
+    with pytest.raises(ValueError, match="iteratons"):
+        bots.load("ismcts-fast", iteratons=5)
+    with pytest.raises(ValueError, match="epsilon"):
+        bots.load("ismcts-fast", epsilon=2)
+    with pytest.raises(ValueError, match="valid keys: seed"):
+        bots.load("greedy", iterations=5)
+
+
+def test_overridden_seed_changes_the_search(in_repo):
+    g = tigris.Game(players=2, seed=2)
+    a = bots.load("ismcts-fast", iterations=200, seed=3)
+    b = bots.load("ismcts-fast", iterations=200, seed=3)
+    c = bots.load("ismcts-fast", iterations=200, seed=4)
+    for bot in (a, b, c):
+        bot.choose(g)
+    assert a.last == b.last
+    assert c.last["children"] != a.last["children"]
+
+
+def test_bot_file_with_a_bad_key_names_the_file(tmp_path):
+    path = write(tmp_path, "mybot.toml", 'kind = "ismcts"\niteratons = 100\n')
+    with pytest.raises(ValueError) as e:
+        bots.load(path)
+    msg = str(e.value)
+    assert str(path) in msg and "iteratons" in msg and "valid keys" in msg
+
+
+@pytest.mark.parametrize("text,words", [
+    ('kind = "ismcts"\niterations = -5\n', ["iterations", "-5"]),
+    ('kind = "ismcts"\nrollout = "foo"\n', ["rollout", "foo"]),
+    ('kind = "ismcts"\nepsilon = 2\n', ["epsilon"]),
+    ('kind = "ismcts"\niterations = "many"\n', ["iterations", "many"]),
+    ('kind = "pimc"\ndeterminizations = 0\n', ["determinizations"]),
+    ('iterations = 100\n', ["kind"]),
+    ('kind = "alphazero"\n', ["alphazero", "ismcts"]),
+    ('kind = "ismcts"\niterations = \n', ["TOML"]),
+])
+def test_bot_file_with_a_bad_value_names_the_file(tmp_path, text, words):
+    path = write(tmp_path, "broken.toml", text)
+    with pytest.raises(ValueError) as e:
+        bots.load(path)
+    msg = str(e.value)
+    assert str(path) in msg, msg
+    for w in words:
+        assert w in msg, (w, msg)
+
+
+def test_bot_file_by_path_with_overrides(tmp_path):
+    path = write(tmp_path, "quick.toml",
+                 'kind = "pimc"\ndescription = "a quick one"\niterations = 80\n'
+                 'determinizations = 4\nseed = 1\n')
+    bot = bots.load(path, seed=9)
+    assert bot.kind == "pimc" and bot.name == "quick"
+    assert bot.params["iterations"] == 80 and bot.params["determinizations"] == 4
+    assert bot.params["seed"] == 9
+    with pytest.raises(ValueError) as e:
+        bots.load(path, determinizations=-1)
+    assert str(path) in str(e.value)
+
+
+def test_knobs_reach_the_search():
+    """A bot's knobs are those its trees are grown with."""
+    bot = bots.make("ismcts", iterations=120, exploration=1.3, rollout="random", epsilon=0.5,
+                    rollout_depth=-1, final="value", widening=0.0, seed=2)
+    assert bot.options == {"exploration": 1.3, "rollout": "random", "epsilon": 0.5,
+                           "rollout_depth": -1, "final": "value", "widening": 0.0}
+    g = tigris.Game(players=2, seed=5)
+    bot.choose(g)
+    assert bot.last["iterations"] == 120
+    assert len(bot.last["children"]) == min(120, len(g.legal_actions()))    # no widening
+
+
+# ---------------------------------------------------------------------------
+# Root parallelism (joblib)
+# ---------------------------------------------------------------------------
+
+def test_two_workers_merge_their_trees():
+    g = tigris.Game(players=2, seed=8)
+    bot = bots.make("ismcts", iterations=400, workers=2, seed=5)
+    choice = bot.choose(g)
+    assert choice in g.legal_actions()
+    merged = bot.last
+    assert merged["iterations"] == 400                      # 200 per worker
+    assert sum(ch["visits"] for ch in merged["children"]) == 400
+    assert merged["player"] == 0
+    for ch in merged["children"]:
+        assert ch["visits"] <= ch["avail"] <= 400
+    # The merge is exactly that of the two workers' trees, grown from the same view with
+    # the seeds the bot draws.
+    rng = random.Random(5)
+    view = g.determinize(g.current_player, rng.getrandbits(63))
+    seeds = [rng.getrandbits(63) for _ in range(2)]
+    trees = [search._grow(view, bot.options, 200, None, True, s) for s in seeds]
+    assert [t["iterations"] for t in trees] == [200, 200]
+    expected = search.merge(trees)
+    assert [(c["action"], c["visits"], c["avail"]) for c in merged["children"]] == \
+           [(c["action"], c["visits"], c["avail"]) for c in expected["children"]]
+    for got, want in zip(merged["children"], expected["children"]):
+        assert got["value"] == pytest.approx(want["value"])
+    by_action = {}
+    for t in trees:
+        for ch in t["children"]:
+            by_action[ch["action"]] = by_action.get(ch["action"], 0) + ch["visits"]
+    assert {c["action"]: c["visits"] for c in merged["children"]} == by_action
+    # reproducible with a fixed seed even in parallel
+    again = bots.make("ismcts", iterations=400, workers=2, seed=5)
+    assert again.choose(g) == choice and again.last == merged
+
+
+def test_pimc_iterations_are_shared_by_the_determinizations():
+    g = tigris.Game(players=2, seed=9)
+    bot = bots.make("pimc", iterations=240, determinizations=4, seed=1)
+    choice = bot.choose(g)
+    assert bot.last["iterations"] == 240
+    assert sum(ch["visits"] for ch in bot.last["children"]) == 240
+    assert sum(ch["votes"] for ch in bot.last["children"]) == 4
+    assert choice == bot.last["children"][0]["action"]
+    assert bot.last["children"][0]["votes"] == max(ch["votes"] for ch in bot.last["children"])
+
+
+def test_merge_weights_values_by_visits():
+    a = {"iterations": 10, "nodes": 5, "player": 1,
+         "children": [{"action": 7, "visits": 6, "avail": 10, "value": 1.0, "pv": []},
+                      {"action": 8, "visits": 4, "avail": 9, "value": 0.0, "pv": []}]}
+    b = {"iterations": 10, "nodes": 6, "player": 1,
+         "children": [{"action": 7, "visits": 2, "avail": 10, "value": 0.0, "pv": []},
+                      {"action": 9, "visits": 8, "avail": 10, "value": 0.5, "pv": [(1, 0)]}]}
+    m = search.merge([a, b])
+    assert m["iterations"] == 20 and m["nodes"] == 11 and m["player"] == 1
+    got = {c["action"]: (c["visits"], c["avail"], c["value"]) for c in m["children"]}
+    assert got == {7: (8, 20, 0.75), 8: (4, 9, 0.0), 9: (8, 10, 0.5)}
+    assert [c["action"] for c in m["children"]] == [7, 9, 8]

@@ -1,0 +1,786 @@
+"""The search contract (DESIGN.md "Search" and "Public API"): information honesty,
+availability counts, the N-player backup, searches that start inside a conflict or a
+treasure choice, the evaluation, and a strength smoke test.
+
+Positions are ``tigris-position/1`` dicts holding the 10 starting temples (as in
+test_rules.py) built with full knowledge, so that two games can differ in exactly what
+the player to move cannot see: the other hands, the bag and the others' face-down swap
+discards, with the same unseen pool.
+"""
+
+import pytest
+
+import tigris
+from tigris import bots, _search
+
+COLOURS = ("red", "blue", "green", "black")
+SUPPLY = {"red": 57, "blue": 36, "green": 30, "black": 30}
+TEMPLES = ("K1", "B2", "P2", "F3", "N5", "I7", "B8", "O9", "F10", "K11")
+
+
+# ---------------------------------------------------------------------------
+# Position helpers
+# ---------------------------------------------------------------------------
+
+def hand(**counts):
+    assert set(counts) <= set(COLOURS), counts
+    return {c: counts.get(c, 0) for c in COLOURS}
+
+
+def score(**counts):
+    return {c: counts.get(c, 0) for c in COLOURS}
+
+
+def _colour_of(token):
+    return token.split("+")[0].split(":")[0]
+
+
+def position(squares, hands, *, to_move=0, actions_left=2, scores=None, treasures=None,
+             catastrophes=None, bag=None, out=None, swapped=None, taken=(), pending=None,
+             turn=0):
+    """A full-knowledge tigris-position/1 dict: the 10 starting temples (with treasures,
+    except those in `taken`) plus `squares`.  `swapped[p]` gives player p's face-down
+    discards.  With a `bag` and no `out`, every tile not on the board, in a hand, in a
+    discard pile or in the bag is out of the game."""
+    board = {t: "red" if t in taken else "red+treasure" for t in TEMPLES}
+    board.update(squares)
+    board = {k: v for k, v in board.items() if v is not None}
+    n = len(hands)
+    swapped = swapped or [None] * n
+    if catastrophes is None:
+        catastrophes = [2] * n
+        spent = sum(v == "catastrophe" for v in board.values())
+        for p in reversed(range(n)):
+            while spent and catastrophes[p]:
+                catastrophes[p] -= 1
+                spent -= 1
+    players = []
+    for p in range(n):
+        entry = {"hand": dict(hands[p]),
+                 "score": dict(scores[p]) if scores else score(),
+                 "treasures": treasures[p] if treasures else 0,
+                 "catastrophes": catastrophes[p],
+                 "swapped_face_down": sum(swapped[p].values()) if swapped[p] else 0}
+        if swapped[p]:
+            entry["swapped_colours"] = dict(swapped[p])
+        players.append(entry)
+    if bag is not None:
+        bag = hand(**bag)
+        if out is None:
+            out = {}
+            for c in COLOURS:
+                on_board = sum(1 for v in board.values() if _colour_of(v) == c)
+                out[c] = (SUPPLY[c] - on_board - sum(h[c] for h in hands) - bag[c]
+                          - sum(s[c] for s in swapped if s))
+                assert out[c] >= 0, (c, out[c])
+    d = {"format": "tigris-position/1", "board": "classic", "variants": [],
+         "squares": board, "monuments": [], "players": players, "bag": bag,
+         "out_of_game": hand(**(out or {})), "to_move": to_move,
+         "actions_left": actions_left, "turn": turn}
+    if pending is not None:
+        d["pending"] = pending
+    return d
+
+
+def with_hidden(d, changes, bag_from=None):
+    """A copy of position `d` in which players' hands / face-down discards are replaced
+    (``changes = {p: {"hand": {...}, "swapped": {...}}}``) and the bag absorbs the
+    difference, so that the unseen pool and out_of_game stay exactly the same."""
+    import copy
+    e = copy.deepcopy(d)
+    bag = dict(e["bag"])
+    for p, change in changes.items():
+        entry = e["players"][p]
+        if "hand" in change:
+            new = hand(**change["hand"])
+            assert sum(new.values()) == sum(entry["hand"].values()), "hand sizes are public"
+            for c in COLOURS:
+                bag[c] += entry["hand"][c] - new[c]
+            entry["hand"] = new
+        if "swapped" in change:
+            new = hand(**change["swapped"])
+            assert sum(new.values()) == entry["swapped_face_down"], "discard counts are public"
+            for c in COLOURS:
+                bag[c] += entry["swapped_colours"][c] - new[c]
+            entry["swapped_colours"] = new
+    assert all(v >= 0 for v in bag.values()), bag
+    e["bag"] = bag
+    return e
+
+
+def load(d, seed=0):
+    return tigris.Game.from_position(d, seed=seed)
+
+
+def unseen_pool(g, p):
+    """What player p cannot see, as colour totals: the bag and the others' hands and
+    face-down discards."""
+    raw = g._raw()
+    return [raw["bag"][c] + sum(raw["hand"][q][c] + raw["swapped"][q][c]
+                                for q in range(raw["players"]) if q != p) for c in range(4)]
+
+
+def public_view(g, p):
+    """Everything player p may see (the player's own position dict)."""
+    return g.to_position(p)
+
+
+def act(g, text):
+    return g.parse_action(text)
+
+
+# ---------------------------------------------------------------------------
+# Positions
+# ---------------------------------------------------------------------------
+
+# A middle game: both dynasties have kingdoms, scores, treasures collected, swaps made.
+MIDGAME_SQUARES = {
+    "H5": "red", "G5": "king:0", "G6": "black", "H6": "green", "I5": "priest:0",
+    "J5": "red", "H4": "green",
+    "K10": "trader:1", "J10": "black", "J11": "king:1", "L11": "green",
+    "F9": "farmer:1", "G9": "blue",
+}
+
+
+def midgame(hand1=None, swapped1=None, bag=None, players=2):
+    hands = [hand(red=2, blue=1, green=1, black=2), hand1 or hand(red=1, blue=2, green=2, black=1)]
+    swapped = [hand(blue=1, green=1), swapped1 or hand(red=1, black=2)]
+    scores = [score(red=2, blue=1, green=3, black=1), score(red=1, blue=2, green=1, black=2)]
+    treasures = [1, 0]
+    if players == 3:
+        hands.append(hand(red=3, green=1, black=2))
+        swapped.append(None)
+        scores.append(score(red=1, blue=1, green=1, black=1))
+        treasures.append(0)
+    return position(MIDGAME_SQUARES, hands, scores=scores, treasures=treasures, taken=("B2",),
+                    swapped=swapped,
+                    bag=bag or hand(red=30, blue=20, green=15, black=15), turn=12)
+
+
+def midgame_pair():
+    """Two games differing only in what player 0 (to move) cannot see."""
+    a = midgame()
+    b = with_hidden(a, {1: {"hand": hand(green=3, black=3), "swapped": hand(blue=2, green=1)}})
+    return load(a), load(b)
+
+
+# The last action of the game (2 treasures left): player 0's king on A1 next to the
+# temple B1; catastrophes leave C2 as the kingdom's only open land neighbour.  Player 0
+# (4, 6, 6, 6 after treasures) trails player 1 (5, 5, 5, 5); only a black point wins.
+LAST_TAKEN = tuple(t for t in TEMPLES if t not in ("K11", "O9"))
+FORCED_WIN = {"A1": "king:0", "B1": "red", "A2": "catastrophe", "C1": "catastrophe",
+              "B3": "catastrophe"}
+WINNING_MOVE = "tile black C2"
+
+
+def forced_win(hand1=None):
+    return position(FORCED_WIN,
+                    [hand(red=2, blue=1, green=2, black=1),
+                     hand1 or hand(red=2, blue=2, green=1, black=1)],
+                    actions_left=1, taken=LAST_TAKEN, treasures=[4, 4],
+                    scores=[score(red=6, blue=6, green=6), score(red=5, blue=5, green=5, black=1)],
+                    bag=hand(red=20, blue=20, green=20, black=20))
+
+
+def revolt(stage, attacker_hand=None, defender_hand=None, bag=None):
+    """The game's last action is a revolt of kings around the temple H5 (1 : 1).
+    Player 0 attacks (king I5), player 1 defends (king G5); whoever wins it wins the
+    game (the winner's red point decides).  The unseen pool holds one red tile."""
+    pending = {"decision": "support",
+               "conflict": {"kind": "revolt", "colour": "black",
+                            "attacker": {"player": 0, "leader": "I5",
+                                         "committed": None if stage == 0 else 1},
+                            "defender": {"player": 1, "leader": "G5"}}}
+    return position({"H5": "red", "G5": "king:1", "I5": "king:0"},
+                    [attacker_hand or hand(red=3, green=1),
+                     defender_hand or hand(red=1, green=2)],
+                    actions_left=0, taken=LAST_TAKEN, treasures=[4, 4],
+                    scores=[score(blue=6, green=6, black=6), score(red=1, blue=5, green=5, black=5)],
+                    bag=bag or hand(blue=1, black=2), pending=pending)
+
+
+def midgame_revolt(stage):
+    """The same revolt as the first action of a turn in a game that goes on (all treasures
+    on the board): what happens after the conflict depends on the hidden hands."""
+    pending = {"decision": "support",
+               "conflict": {"kind": "revolt", "colour": "black",
+                            "attacker": {"player": 0, "leader": "I5",
+                                         "committed": None if stage == 0 else 1},
+                            "defender": {"player": 1, "leader": "G5"}}}
+    squares = {"H5": "red", "G5": "king:1", "I5": "king:0", "H6": "black", "H4": "green",
+               "J11": "priest:0", "F9": "farmer:1", "G9": "blue"}
+    return position(squares, [hand(red=2, blue=1, green=1, black=1), hand(red=2, green=2, black=2)],
+                    actions_left=1, scores=[score(red=2, green=1), score(black=2, blue=1)],
+                    bag=hand(red=30, blue=20, green=15, black=15), pending=pending)
+
+
+def treasure_choice(hand0=None):
+    """Player 1's trader (I10) heads a kingdom holding the treasures of F10 and K11 (neither
+    a corner one) on player 0's turn: player 1 chooses which to take."""
+    squares = {"G10": "green", "H10": "green", "I10": "trader:1", "I11": "red",
+               "J10": "green", "K10": "green", "E5": "king:0", "F5": "red", "F4": "black"}
+    return position(squares,
+                    [hand0 or hand(red=2, blue=1, green=2), hand(red=1, blue=2, green=1, black=2)],
+                    actions_left=1, bag=hand(red=30, blue=20, green=15, black=15),
+                    pending={"decision": "treasure", "trader": "I10"})
+
+
+def search_stats(g, iterations=400, seed=5, **options):
+    options = {"exploration": 0.7, "rollout": "greedy", "epsilon": 0.2, "rollout_depth": 10,
+               "widening": 2.0, **options}
+    return _search.run(g, iterations=iterations, seed=seed, **options)
+
+
+HONEST_KINDS = [("ismcts", dict(iterations=300)),
+                ("pimc", dict(iterations=300, determinizations=4)),
+                ("greedy", {})]
+
+
+# ---------------------------------------------------------------------------
+# The positions are what the tests claim
+# ---------------------------------------------------------------------------
+
+def test_midgame_pair_differs_only_in_what_player_0_cannot_see():
+    a, b = midgame_pair()
+    assert a.current_player == b.current_player == 0
+    assert public_view(a, 0) == public_view(b, 0)
+    assert unseen_pool(a, 0) == unseen_pool(b, 0)
+    assert a.hand(1) != b.hand(1)
+    assert a._raw()["swapped"][1] != b._raw()["swapped"][1]
+    assert a._raw()["bag"] != b._raw()["bag"]
+    assert a._state_bytes() != b._state_bytes()
+
+
+def test_forced_win_position_has_exactly_one_winning_action():
+    g = load(forced_win())
+    winners = []
+    for a in g.legal_actions():
+        g.apply(a)
+        assert g.is_over
+        if g.ranking()[0] == [0]:
+            winners.append(g.action_str(a))
+        g.undo()
+    assert winners == [WINNING_MOVE]
+    assert len(g.legal_actions()) > 300
+
+
+# ---------------------------------------------------------------------------
+# Information honesty
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kind,params", HONEST_KINDS, ids=[k for k, _ in HONEST_KINDS])
+def test_hidden_information_does_not_change_the_choice(kind, params):
+    a, b = midgame_pair()
+    for seed in (1, 2):
+        bot_a = bots.make(kind, seed=seed, **params)
+        bot_b = bots.make(kind, seed=seed, **params)
+        choice_a, choice_b = bot_a.choose(a), bot_b.choose(b)
+        assert choice_a == choice_b
+        assert choice_a in a.legal_actions()
+        if kind != "greedy":
+            assert bot_a.last["children"] == bot_b.last["children"]
+            assert bot_a.last["iterations"] == bot_b.last["iterations"] == params["iterations"]
+
+
+@pytest.mark.parametrize("kind,params", HONEST_KINDS, ids=[k for k, _ in HONEST_KINDS])
+def test_hidden_information_does_not_change_later_choices_either(kind, params):
+    """The same bot object keeps deciding: its RNG stream stays in step in both games."""
+    a, b = midgame_pair()
+    bot_a = bots.make(kind, seed=3, **params)
+    bot_b = bots.make(kind, seed=3, **params)
+    for _ in range(3):
+        assert bot_a.choose(a) == bot_b.choose(b)
+
+
+def test_bag_order_does_not_change_the_choice():
+    """The same position loaded with other seeds differs only in the game's RNG (the order
+    of future draws), which nobody can see."""
+    d = midgame()
+    a, b = load(d, seed=0), load(d, seed=99)
+    assert a._raw()["rng"] != b._raw()["rng"] and public_view(a, 0) == public_view(b, 0)
+    for kind, params in HONEST_KINDS:
+        bot_a, bot_b = bots.make(kind, seed=5, **params), bots.make(kind, seed=5, **params)
+        assert bot_a.choose(a) == bot_b.choose(b), kind
+        if kind != "greedy":
+            assert bot_a.last["children"] == bot_b.last["children"], kind
+
+
+def test_bots_are_honest_except_cheat():
+    for kind in ("random", "greedy", "ismcts", "pimc"):
+        assert bots.make(kind).honest is True
+    assert bots.make("cheat").honest is False
+
+
+def test_cheat_sees_the_hidden_difference():
+    """The pair is a real test: the bot that searches the true state sees a difference."""
+    a, b = midgame_pair()
+    bot_a = bots.make("cheat", iterations=300, seed=1)
+    bot_b = bots.make("cheat", iterations=300, seed=1)
+    bot_a.choose(a)
+    bot_b.choose(b)
+    assert bot_a.last["children"] != bot_b.last["children"]
+
+
+def test_other_hands_swapped_around_in_three_players():
+    """Player 0 cannot tell apart worlds where players 1 and 2 hold each other's hands."""
+    d = with_hidden(midgame(players=3), {2: {"hand": hand(red=4, blue=2)}})
+    e = with_hidden(d, {1: {"hand": d["players"][2]["hand"]}, 2: {"hand": d["players"][1]["hand"]}})
+    assert e["bag"] == d["bag"]
+    a, b = load(d), load(e)
+    assert public_view(a, 0) == public_view(b, 0) and a.hand(1) != b.hand(1)
+    for kind, params in HONEST_KINDS:
+        bot_a, bot_b = bots.make(kind, seed=7, **params), bots.make(kind, seed=7, **params)
+        assert bot_a.choose(a) == bot_b.choose(b), kind
+        if kind != "greedy":
+            assert bot_a.last["children"] == bot_b.last["children"], kind
+
+
+@pytest.mark.parametrize("kind", ["random", "greedy", "ismcts", "pimc", "cheat"])
+def test_choose_leaves_the_true_game_untouched(kind):
+    a, _ = midgame_pair()
+    before, history = a._state_bytes(), a.history
+    legal = a.legal_actions()
+    params = {} if kind in ("random", "greedy") else {"iterations": 200}
+    choice = bots.make(kind, seed=1, **params).choose(a)
+    assert choice in legal
+    assert a._state_bytes() == before
+    assert a.history == history
+    assert a.legal_actions() == legal
+
+
+def test_reproducible_with_a_fixed_seed():
+    a, _ = midgame_pair()
+    first = bots.make("ismcts", iterations=300, seed=11)
+    second = bots.make("ismcts", iterations=300, seed=11)
+    assert first.choose(a) == second.choose(a)
+    assert first.last == second.last
+    other = bots.make("ismcts", iterations=300, seed=12)
+    other.choose(a)
+    assert other.last["children"] != first.last["children"]      # the seed matters
+
+
+def test_search_object_is_honest_too():
+    """The compiled Search over the information set gives the same tree for both games."""
+    a, b = midgame_pair()
+    assert search_stats(a) == search_stats(b)
+    # ... while searching the given state as it is does not.
+    assert search_stats(a, determinize=False) != search_stats(b, determinize=False)
+
+
+# ---------------------------------------------------------------------------
+# Availability counts, root statistics, the forced win
+# ---------------------------------------------------------------------------
+
+def test_root_statistics_are_consistent():
+    a, _ = midgame_pair()
+    stats = search_stats(a, iterations=500)
+    children = stats["children"]
+    assert stats["iterations"] == 500 and stats["player"] == 0
+    assert sum(ch["visits"] for ch in children) == 500          # one root child per iteration
+    assert len({ch["action"] for ch in children}) == len(children)
+    legal = set(a.legal_actions())
+    for ch in children:
+        assert ch["action"] in legal
+        assert 1 <= ch["visits"] <= ch["avail"] <= stats["iterations"]
+        assert 0.0 <= ch["value"] <= 1.0
+    # progressive widening (2 sqrt(n)) keeps the root far below its 600+ legal actions
+    assert len(children) <= 2.0 * (500 + 1) ** 0.5 + 1
+    assert stats["best"] == _search.choose(children, "visits")
+    assert children[0]["visits"] == max(ch["visits"] for ch in children)
+
+
+def test_availability_counts_at_the_root_without_widening():
+    """Every root action is legal in every determinization (the searcher knows their own
+    options), so a child created at iteration k has been available at every iteration
+    since: avail = iterations - k + 1, and no two children share a creation time."""
+    a, _ = midgame_pair()
+    n_legal = len(a.legal_actions())
+    iterations = n_legal + 200
+    stats = search_stats(a, iterations=iterations, widening=0.0)
+    avails = sorted((ch["avail"] for ch in stats["children"]), reverse=True)
+    assert len(avails) == n_legal
+    assert avails == list(range(iterations, iterations - n_legal, -1))
+
+
+def test_root_children_are_available_in_every_determinization():
+    """The attacker's commitments depend only on his own hand: each root child is legal in
+    every determinization, so the first one tried was available at every iteration, and
+    none was visited more often than it was available."""
+    g = load(revolt(stage=0))
+    stats = search_stats(g, iterations=2000, exploration=3.0, widening=0.0)
+    assert {g.action_str(ch["action"]) for ch in stats["children"]} == {
+        "support 0", "support 1", "support 2", "support 3"}
+    assert sorted(ch["avail"] for ch in stats["children"]) == [1997, 1998, 1999, 2000]
+    for ch in stats["children"]:
+        assert ch["visits"] <= ch["avail"] <= stats["iterations"]
+    assert sum(ch["visits"] for ch in stats["children"]) == 2000
+
+
+def test_forced_win_in_one_action_is_found():
+    g = load(forced_win())
+    for seed in (1, 2, 3):
+        bot = bots.make("ismcts", iterations=200, seed=seed)
+        assert g.action_str(bot.choose(g)) == WINNING_MOVE
+        best = bot.last["children"][0]
+        assert g.action_str(best["action"]) == WINNING_MOVE
+        assert best["value"] == 1.0
+        assert all(ch["value"] == 0.0 for ch in bot.last["children"][1:])
+
+
+def test_forced_win_found_by_visits_not_only_by_the_prior():
+    """Other tiles in the king's kingdom score too (the same expansion prior); without
+    widening every legal action is tried and UCB must single out the winner."""
+    g = load(forced_win())
+    stats = search_stats(g, iterations=1500, widening=0.0, rollout="random")
+    assert len(stats["children"]) == len(g.legal_actions())
+    top = stats["children"][0]
+    assert g.action_str(top["action"]) == WINNING_MOVE
+    assert top["visits"] > 3 * stats["children"][1]["visits"]
+    for final in ("visits", "value"):
+        bot = bots.make("ismcts", iterations=1500, widening=0.0, final=final, seed=4)
+        assert g.action_str(bot.choose(g)) == WINNING_MOVE
+
+
+@pytest.mark.parametrize("kind", ["pimc", "cheat"])
+def test_forced_win_found_by_the_other_search_bots(kind):
+    g = load(forced_win())
+    bot = bots.make(kind, iterations=400, seed=1)
+    assert g.action_str(bot.choose(g)) == WINNING_MOVE
+
+
+def test_greedy_takes_the_forced_win():
+    g = load(forced_win())
+    assert g.action_str(bots.make("greedy", seed=1).choose(g)) == WINNING_MOVE
+
+
+def test_forced_win_is_found_whatever_the_hidden_tiles():
+    a = load(forced_win())
+    b = load(with_hidden(forced_win(), {1: {"hand": hand(black=6)}}))
+    bot_a, bot_b = bots.make("ismcts", iterations=200, seed=9), bots.make("ismcts", iterations=200, seed=9)
+    assert bot_a.choose(a) == bot_b.choose(b) == act(a, WINNING_MOVE)
+    assert bot_a.last["children"] == bot_b.last["children"]
+
+
+# ---------------------------------------------------------------------------
+# N players: rewards per player, each mover maximises their own
+# ---------------------------------------------------------------------------
+
+def three_player_last_action():
+    """Player 2 moves last.  Player 2's king (A1) kingdom is open only at C2; player 0's
+    king (P11, temple O11) kingdom is open at N11, O10, P10.  After treasures: player 0
+    (4, 7, 7, 7), player 1 (5, 5, 5, 5), player 2 (4, 6, 6, 6).  A black point wins for
+    whoever's kingdom gets it; anything else leaves player 1 the winner."""
+    squares = dict(FORCED_WIN, A1="king:2", **{"P11": "king:0", "O11": "red"})
+    return position(squares,
+                    [hand(red=1, blue=1, green=2, black=2), hand(red=2, blue=2, green=1, black=1),
+                     hand(red=2, blue=1, green=2, black=1)],
+                    to_move=2, actions_left=1, taken=LAST_TAKEN, treasures=[3, 3, 2],
+                    scores=[score(red=7, blue=7, green=7, black=1),
+                            score(red=5, blue=5, green=5, black=2),
+                            score(red=6, blue=6, green=6, black=2)],
+                    bag=hand(red=20, blue=20, green=20, black=20))
+
+
+def test_three_player_position_outcomes():
+    g = load(three_player_last_action())
+    assert g.current_player == 2
+    outcomes, revolts = {}, []
+    for a in g.legal_actions():
+        g.apply(a)
+        if g.is_over:
+            outcomes[g.action_str(a)] = g.ranking()[0]
+        else:               # player 2's king moved next to player 0's: a revolt
+            assert g.decision == "support" and g.action_str(a).startswith("leader king")
+            revolts.append(g.action_str(a))
+        g.undo()
+    assert sorted(revolts) == ["leader king N11", "leader king O10"]
+    assert outcomes[WINNING_MOVE] == [2]
+    assert outcomes["tile black O10"] == [0]
+    assert outcomes["pass"] == [1]
+
+
+def test_three_player_search_uses_the_searching_players_rewards():
+    g = load(three_player_last_action())
+    terminal = {}
+    for a in g.legal_actions():
+        g.apply(a)
+        if g.is_over:
+            terminal[a] = _search.evaluate_position(g)
+        g.undo()
+    bot = bots.make("ismcts", iterations=600, seed=2)
+    assert g.action_str(bot.choose(g)) == WINNING_MOVE
+    stats = bot.last
+    assert stats["player"] == 2
+    for ch in stats["children"]:
+        assert 0.0 <= ch["value"] <= 1.0
+        # Terminal after one action: each child's mean is exactly player 2's reward there.
+        if ch["action"] in terminal:
+            assert ch["value"] == pytest.approx(terminal[ch["action"]][2], abs=1e-6)
+    values = {g.action_str(ch["action"]): ch["value"] for ch in stats["children"]}
+    assert values[WINNING_MOVE] == 1.0
+    if "tile black O10" in values:                 # player 0 wins: player 2 is last
+        assert values["tile black O10"] == 0.0
+
+
+def test_three_player_terminal_rewards_are_per_player():
+    g = load(three_player_last_action())
+    g.apply(WINNING_MOVE)
+    assert _search.evaluate_position(g) == pytest.approx([0.0, 0.5, 1.0])
+    g.undo()
+    g.apply("tile black O10")
+    assert _search.evaluate_position(g) == pytest.approx([1.0, 0.5, 0.0])
+    g.undo()
+    g.apply("pass")
+    assert _search.evaluate_position(g) == pytest.approx([0.5, 1.0, 0.0])
+
+
+def test_opponent_nodes_maximise_the_opponents_reward():
+    """The attacker (player 0) searches his commitment.  The defender answers by maximising
+    his own reward: committing 1 red (a tie, defended) whenever he holds the one unseen
+    red tile, i.e. in half the worlds.  So 'support 1' is worth about 0.5 to the attacker,
+    'support 0' nothing and 'support 2' or more a sure win."""
+    g = load(revolt(stage=0))
+    assert (g.decision, g.current_player) == ("support", 0)
+    stats = search_stats(g, iterations=3000, exploration=3.0, widening=0.0, seed=1)
+    values = {g.action_str(ch["action"]): ch["value"] for ch in stats["children"]}
+    assert values["support 0"] == 0.0
+    assert values["support 2"] == 1.0 and values["support 3"] == 1.0
+    assert 0.3 < values["support 1"] < 0.7
+    bot = bots.make("ismcts", iterations=500, seed=1)
+    assert g.action_str(bot.choose(g)) in ("support 2", "support 3")
+
+
+# ---------------------------------------------------------------------------
+# Searches that start inside a conflict or a treasure choice
+# ---------------------------------------------------------------------------
+
+def revolt_defender_pair():
+    a = revolt(stage=1, attacker_hand=hand(red=2, green=1))
+    b = with_hidden(a, {0: {"hand": hand(blue=1, black=2)}})
+    return load(a), load(b)
+
+
+def test_defender_search_in_a_revolt_ignores_the_attackers_hand():
+    a, b = revolt_defender_pair()
+    assert (a.decision, a.current_player, a.active_player) == ("support", 1, 0)
+    assert public_view(a, 1) == public_view(b, 1) and a.hand(0) != b.hand(0)
+    assert search_stats(a) == search_stats(b)
+    for kind, params in HONEST_KINDS:
+        bot_a, bot_b = bots.make(kind, seed=2, **params), bots.make(kind, seed=2, **params)
+        choice = bot_a.choose(a)
+        assert choice == bot_b.choose(b), kind
+        # 2 : 1 after the attacker's 1; the defender's 1 red ties and wins the game.
+        assert a.action_str(choice) == "support 1", kind
+        if kind != "greedy":
+            assert bot_a.last["player"] == 1
+            assert bot_a.last["children"] == bot_b.last["children"], kind
+
+
+@pytest.mark.parametrize("stage", [0, 1])
+def test_search_inside_a_conflict_of_a_game_that_goes_on(stage):
+    """Attacker (stage 0) or defender (stage 1) searching: the opponent's hand and the bag
+    do not change the statistics, though they change the true state's future."""
+    a = midgame_revolt(stage)
+    searcher, other = (0, 1) if stage == 0 else (1, 0)
+    changed = hand(blue=2, green=2, black=1) if other == 0 else hand(blue=3, green=1, black=2)
+    b = with_hidden(a, {other: {"hand": changed}})
+    ga, gb = load(a), load(b)
+    assert (ga.decision, ga.current_player) == ("support", searcher)
+    assert public_view(ga, searcher) == public_view(gb, searcher)
+    assert ga.hand(other) != gb.hand(other)
+    assert search_stats(ga) == search_stats(gb)
+    for kind, params in HONEST_KINDS:
+        bot_a, bot_b = bots.make(kind, seed=6, **params), bots.make(kind, seed=6, **params)
+        assert bot_a.choose(ga) == bot_b.choose(gb), kind
+        if kind != "greedy":
+            assert bot_a.last["player"] == searcher
+            assert bot_a.last["children"] == bot_b.last["children"], kind
+    # the pair is a real test: searching the true state tells the two games apart
+    cheat_a, cheat_b = bots.make("cheat", iterations=300, seed=6), bots.make("cheat", iterations=300, seed=6)
+    cheat_a.choose(ga)
+    cheat_b.choose(gb)
+    assert cheat_a.last["children"] != cheat_b.last["children"]
+
+
+def test_defender_search_values_are_the_defenders():
+    a, _ = revolt_defender_pair()
+    stats = search_stats(a, iterations=300, widening=0.0)
+    values = {a.action_str(ch["action"]): ch["value"] for ch in stats["children"]}
+    assert stats["player"] == 1
+    assert values == {"support 0": 0.0, "support 1": 1.0}
+
+
+def test_attacker_search_in_a_revolt_ignores_the_defenders_hand():
+    a = revolt(stage=0)
+    b = with_hidden(a, {1: {"hand": hand(blue=1, green=1, black=1)}})   # red now in the bag
+    ga, gb = load(a), load(b)
+    assert public_view(ga, 0) == public_view(gb, 0) and ga.hand(1) != gb.hand(1)
+    assert search_stats(ga) == search_stats(gb)
+    # cheat knows whether the defender holds the red tile, and its values show it
+    assert search_stats(ga, determinize=False) != search_stats(gb, determinize=False)
+
+
+def test_treasure_choice_searched_by_the_traders_owner():
+    a = treasure_choice()
+    b = with_hidden(a, {0: {"hand": hand(black=3, blue=2)}})
+    ga, gb = load(a), load(b)
+    assert (ga.decision, ga.current_player, ga.active_player) == ("treasure", 1, 0)
+    assert {ga.action_str(x) for x in ga.legal_actions()} == {"treasure F10", "treasure K11"}
+    assert public_view(ga, 1) == public_view(gb, 1) and ga.hand(0) != gb.hand(0)
+    sa, sb = search_stats(ga), search_stats(gb)
+    assert sa == sb
+    assert sa["player"] == 1
+    assert {ch["action"] for ch in sa["children"]} == set(ga.legal_actions())
+    for kind, params in HONEST_KINDS:
+        bot_a, bot_b = bots.make(kind, seed=4, **params), bots.make(kind, seed=4, **params)
+        choice = bot_a.choose(ga)
+        assert choice == bot_b.choose(gb) and choice in ga.legal_actions(), kind
+        if kind != "greedy":
+            assert bot_a.last["player"] == 1
+            assert bot_a.last["children"] == bot_b.last["children"], kind
+    # taking the treasure is the trader owner's gain whichever is taken
+    ga.apply(sa["best"])
+    assert ga.score(1)["treasures"] == 1 and ga.current_player == 0
+
+
+# ---------------------------------------------------------------------------
+# The evaluation
+# ---------------------------------------------------------------------------
+
+def finished(scores, treasures):
+    n = len(scores)
+    return load(position({}, [hand(red=1)] * n, taken=LAST_TAKEN, treasures=treasures,
+                         scores=scores, pending={"decision": "over"}))
+
+
+def test_terminal_rewards_two_players():
+    g = finished([score(red=5, blue=5, green=5, black=5), score(blue=9, green=9, black=9)],
+                 [4, 4])
+    assert g.is_over and g.ranking() == [[0], [1]]
+    assert _search.evaluate_position(g) == [1.0, 0.0]
+    g = finished([score(red=3, blue=5, green=5, black=5), score(red=5, blue=3, green=5, black=5)],
+                 [4, 4])
+    assert g.ranking() == [[0, 1]]
+    assert _search.evaluate_position(g) == [0.5, 0.5]
+
+
+def test_terminal_rewards_three_and_four_players():
+    g = finished([score(red=5, blue=5, green=5, black=5), score(red=5, blue=5, green=5, black=5),
+                  score(red=1, blue=1, green=1, black=1)], [3, 3, 2])
+    assert g.ranking() == [[0, 1], [2]]
+    assert _search.evaluate_position(g) == pytest.approx([0.75, 0.75, 0.0])
+    g = finished([score(red=6, blue=6, green=6, black=6), score(red=2, blue=2, green=2, black=2),
+                  score(red=4, blue=4, green=4, black=4), score(red=3, blue=3, green=3, black=3)],
+                 [2, 2, 2, 2])
+    assert g.ranking() == [[0], [2], [3], [1]]
+    assert _search.evaluate_position(g) == pytest.approx([1.0, 0.0, 2 / 3, 1 / 3])
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_terminal_rewards_follow_the_ranking_of_random_games(players):
+    for seed in range(4):
+        g = tigris.Game(players=players, seed=seed)
+        g.random_playout(seed)
+        assert g.is_over
+        rewards = _search.evaluate_position(g)
+        places = g.ranking()
+        better = 0
+        for tied in places:
+            for p in tied:
+                expected = 1.0 - (better + (len(tied) - 1) * 0.5) / (players - 1)
+                assert rewards[p] == pytest.approx(expected)
+            better += len(tied)
+
+
+def test_heuristic_rewards_in_the_open_interval_and_symmetric_in_two_players():
+    for seed in range(3):
+        g = tigris.Game(players=2, seed=seed)
+        bot = bots.make("random", seed=seed)
+        for _ in range(120):
+            if g.is_over:
+                break
+            r = _search.evaluate_position(g)
+            assert len(r) == 2
+            assert all(0.0 < v < 1.0 for v in r)
+            assert sum(r) == pytest.approx(1.0, abs=1e-6)
+            g.apply(bot.choose(g))
+
+
+def test_heuristic_rewards_three_players_and_who_leads():
+    g = load(midgame(players=3))
+    r = _search.evaluate_position(g)
+    assert len(r) == 3 and all(0.0 < v < 1.0 for v in r)
+    ahead = load(position({}, [hand(red=1)] * 2,
+                          scores=[score(red=5, blue=5, green=5, black=5), score(red=1)]))
+    r = _search.evaluate_position(ahead)
+    assert r[0] > 0.5 > r[1] and sum(r) == pytest.approx(1.0)
+
+
+def test_evaluation_and_prior_do_not_change_the_game():
+    a, _ = midgame_pair()
+    before = a._state_bytes()
+    _search.evaluate_position(a)
+    for x in a.legal_actions()[:50]:
+        _search.action_prior(a, x)
+    assert a._state_bytes() == before
+
+
+def test_search_refuses_a_finished_game_and_an_empty_budget():
+    g = finished([score(red=5), score(red=4)], [4, 4])
+    with pytest.raises(ValueError, match="over"):
+        _search.run(g, iterations=10)
+    a, _ = midgame_pair()
+    with pytest.raises(ValueError, match="budget"):
+        _search.Search(a).step()
+    with pytest.raises(ValueError, match="no root statistics"):
+        _search.choose([])
+
+
+def test_search_grows_in_steps():
+    a, _ = midgame_pair()
+    s = _search.Search(a, seed=3)
+    assert s.step(100) == 100
+    assert s.step(150) == 150
+    stats = s.stats()
+    assert stats["iterations"] == 250
+    assert sum(ch["visits"] for ch in stats["children"]) == 250
+
+
+def test_choose_final_rule():
+    children = [{"action": 1, "visits": 100, "value": 0.5},
+                {"action": 2, "visits": 20, "value": 0.9},
+                {"action": 3, "visits": 5, "value": 1.0}]
+    assert _search.choose(children, "visits") == 1
+    assert _search.choose(children, "value") == 2        # 3 has too few visits to count
+
+
+# ---------------------------------------------------------------------------
+# Strength smoke test
+# ---------------------------------------------------------------------------
+
+def play_game(players, seed):
+    g = tigris.Game(players=len(players), seed=seed)
+    while not g.is_over:
+        g.apply(players[g.current_player].choose(g))
+    return g
+
+
+def test_ismcts_beats_random():
+    wins = 0
+    for seed in range(6):
+        ismcts = bots.make("ismcts", iterations=200, seed=seed)
+        rnd = bots.make("random", seed=seed)
+        seat = seed % 2
+        g = play_game([ismcts, rnd] if seat == 0 else [rnd, ismcts], seed)
+        wins += g.ranking()[0] == [seat]
+    assert wins >= 5
+
+
+def test_greedy_beats_random():
+    wins = 0
+    for seed in range(4):
+        seat = seed % 2
+        greedy, rnd = bots.make("greedy", seed=seed), bots.make("random", seed=seed)
+        g = play_game([greedy, rnd] if seat == 0 else [rnd, greedy], 100 + seed)
+        wins += g.ranking()[0] == [seat]
+    assert wins >= 3
