@@ -1,6 +1,10 @@
 """The ``tigris`` command.
 
-    tigris demo                      a seeded game between random players, shown as it goes
+    tigris demo                      a short demonstration tournament (about a minute)
+    tigris tournament [SPEC] ...     bots against each other in parallel, with ratings
+    tigris standings DIR             the standings of a results folder
+    tigris match A B --sprt ...      paired games until a sequential test decides
+    tigris replay DIR --game K       step through a finished game
     tigris show FILE [--move N]      a position or game record as a board diagram
     tigris hint FILE                 the best moves for the player to move
     tigris bots                      the bot configurations and their settings
@@ -14,6 +18,7 @@ import sys
 
 import tigris
 from tigris.errors import PositionError, RecordError
+from tigris.tournament import TournamentError
 
 
 def main(argv=None):
@@ -24,7 +29,7 @@ def main(argv=None):
         return 2
     try:
         return args.run(args) or 0
-    except (PositionError, RecordError, tigris.IllegalActionError) as e:
+    except (PositionError, RecordError, tigris.IllegalActionError, TournamentError) as e:
         print(f"tigris {args.command}: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
@@ -47,6 +52,56 @@ def build_parser():
                    help="show the board every TURNS turns (default 10; 0: only the end)")
     p.add_argument("--record", metavar="FILE", help="write the game record (tigris-game/1 JSON) here")
     p.set_defaults(run=cmd_demo)
+
+    p = sub.add_parser("tournament", help="play bots against each other and rate them",
+                       description="Play a tournament from a spec file (tournaments/*.toml) or from "
+                                   "--bots; every deal is played in every seating. Finished games "
+                                   "go to OUT/games.jsonl at once; standings to OUT/summary.md.")
+    p.add_argument("spec", nargs="?", metavar="SPEC", help="tournament spec (TOML)")
+    p.add_argument("--bots", nargs="+", metavar="BOT", help="bot names or files (instead of a spec)")
+    p.add_argument("--games", type=int, help="total games (default 20; rounded up to full seatings)")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), help="players per game (default 2)")
+    p.add_argument("--seed", type=int, help="base seed of the deals (default 0)")
+    p.add_argument("--board", choices=("classic", "advanced"), help="board side (default classic)")
+    p.add_argument("--name", help="tournament name (default: the spec's file name)")
+    p.add_argument("--jobs", type=int, help="parallel games (default: all cores)")
+    p.add_argument("--out", metavar="DIR", help="results folder (default results/NAME)")
+    p.add_argument("--resume", metavar="DIR", help="continue the tournament in DIR")
+    p.add_argument("--backend", choices=("loky", "dask"), default="loky",
+                   help="loky: processes on this machine; dask: a dask.distributed cluster")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="dask scheduler address (tcp://host:8786)")
+    p.set_defaults(run=cmd_tournament)
+
+    p = sub.add_parser("standings", help="print the standings of a tournament results folder",
+                       description="Recompute and print the standings and the head-to-head table "
+                                   "from DIR/games.jsonl.")
+    p.add_argument("dir", metavar="DIR")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.set_defaults(run=cmd_standings)
+
+    p = sub.add_parser("match", help="paired games between two bots until an SPRT decides",
+                       description="Play paired games (each deal in both seatings) between bots A "
+                                   "and B until a sequential probability ratio test accepts H1 (A is "
+                                   "elo1 stronger) or H0 (A is elo0 stronger), or --max-games.")
+    p.add_argument("a", metavar="A", help="first bot (the candidate)")
+    p.add_argument("b", metavar="B", help="second bot (the reference)")
+    p.add_argument("--sprt", nargs="+", metavar="KEY=VALUE", default=["elo0=0", "elo1=20"],
+                   help="elo0=.. elo1=.. [alpha=0.05] [beta=0.05] (default elo0=0 elo1=20)")
+    p.add_argument("--max-games", type=int, default=2000, help="stop after this many games")
+    p.add_argument("--jobs", type=int, help="parallel games (default: all cores)")
+    p.add_argument("--seed", type=int, default=0, help="base seed of the deals")
+    p.add_argument("--out", metavar="DIR", help="also save the games in DIR/games.jsonl")
+    p.set_defaults(run=cmd_match)
+
+    p = sub.add_parser("replay", help="step through a finished game",
+                       description="Print a finished game move by move with the board: the K-th "
+                                   "game of a results folder, or a record file.")
+    p.add_argument("source", metavar="DIR_OR_RECORD")
+    p.add_argument("--game", type=int, metavar="K", help="game number in the results folder (0-based, "
+                                                         "as in games.jsonl's \"game\" field)")
+    p.add_argument("--every", type=int, default=1, metavar="N", help="board every N moves (default 1)")
+    p.add_argument("--step", action="store_true", help="wait for Enter after each board")
+    p.set_defaults(run=cmd_replay)
 
     p = sub.add_parser("show", help="print a position or a game record as a board diagram",
                        description="Print the board of a position (tigris-position/1) or of a game "
@@ -112,6 +167,77 @@ def cmd_demo(args):
             json.dump(to_record(g, bots=["random"] * g.players), f)
             f.write("\n")
         print(f"record written to {args.record}")
+
+
+def cmd_tournament(args):
+    from tigris import tournament
+
+    if args.resume:
+        if args.spec or args.bots:
+            raise TournamentError("--resume DIR continues the tournament saved in DIR; "
+                                  "give no spec or bots with it")
+        summary = tournament.run(out=args.resume, jobs=args.jobs, resume=True,
+                                 backend=args.backend, scheduler=args.scheduler)
+        out = args.resume
+    else:
+        if bool(args.spec) == bool(args.bots):
+            raise TournamentError("give a spec file or --bots (one of them)")
+        spec = tournament.load_spec(args.spec) if args.spec else tournament.Spec(bots=args.bots, name="tournament")
+        for key in ("games", "players", "seed", "board", "name"):
+            if getattr(args, key) is not None:
+                setattr(spec, key, getattr(args, key))
+        spec.check(where=args.spec or "tournament")
+        out = args.out or f"results/{spec.name}"
+        summary = tournament.run(spec, out=out, jobs=args.jobs, backend=args.backend,
+                                 scheduler=args.scheduler)
+    print(tournament.format_summary(summary))
+    print(f"\nresults in {out}/ (games.jsonl, summary.md, summary.json)")
+
+
+def cmd_standings(args):
+    from tigris import tournament
+
+    summary = tournament.load_summary(args.dir)
+    print(json.dumps(summary, indent=2) if args.json else tournament.format_summary(summary))
+
+
+def cmd_match(args):
+    from tigris import match
+
+    params = match.parse_sprt(args.sprt)
+    result = match.sprt_match(args.a, args.b, max_games=args.max_games, jobs=args.jobs,
+                              seed=args.seed, out=args.out, **params)
+    print(match.format_result(result))
+
+
+def cmd_replay(args):
+    from pathlib import Path
+
+    from tigris import record as records
+    from tigris.tournament import read_games
+
+    if Path(args.source).is_dir():
+        if args.game is None:
+            raise TournamentError("name the game with --game K")
+        recs = [r for r in read_games(args.source, repair=False) if r.get("game") == args.game]
+        if not recs:
+            raise TournamentError(f"{args.source}: no game {args.game} in games.jsonl")
+        rec = recs[0]
+    else:
+        rec = records.load(args.source)
+    moves = rec.get("moves", [])
+    print(f"game {rec.get('game', '')}: {', '.join(f'player {i}: {b}' for i, b in enumerate(rec.get('bots') or []))}")
+    for n, g in records.steps(rec):
+        if n:
+            print(f"{n:4}. player {moves[n - 1]['player']}: {moves[n - 1]['move']}")
+        if n == len(moves) or (args.every and n % args.every == 0):
+            print(g)
+            if args.step and n < len(moves):
+                input("-- Enter for the next move --")
+    if rec.get("error"):
+        print(f"the game stopped with an error: {rec['error']}")
+    elif g.is_over:
+        _print_result(g)
 
 
 def _print_result(g):

@@ -100,6 +100,16 @@ def replay(rec, upto=None):
     return game
 
 
+def steps(rec):
+    """Yield ``(n, game)`` after 0, 1, 2, ... moves of a record: one replay, each move
+    checked as in ``replay``.  The same Game object is yielded each time."""
+    game = replay(rec, upto=0)
+    yield 0, game
+    for n, move in enumerate(rec["moves"], start=1):
+        _replay_move(game, n, move)
+        yield n, game
+
+
 def _replay_move(game, n, move):
     if not isinstance(move, dict) or "move" not in move:
         raise RecordError(f"move {n}: expected an object with a 'move', got {move!r}")

@@ -1,0 +1,103 @@
+"""Head-to-head matches decided by a sequential probability ratio test.
+
+Paired games (each deal played in both seatings) between a candidate A and a reference B
+go on until the SPRT accepts H1 (A is `elo1` stronger than B) or H0 (A is `elo0`
+stronger), as engine-testing frameworks do, or until `max_games`.
+
+>>> r = sprt_match("ismcts-fast", "greedy", elo0=0, elo1=20)    # doctest: +SKIP
+>>> r["decision"], r["llr"], r["bounds"]
+"""
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from joblib import Parallel, delayed
+from tqdm import tqdm
+
+from tigris import ratings
+from tigris.tournament import TournamentError, bot_settings, play_game
+
+KEYS = ("elo0", "elo1", "alpha", "beta")
+
+
+def parse_sprt(words):
+    """``["elo0=0", "elo1=20"]`` -> {"elo0": 0.0, "elo1": 20.0}; errors name the word."""
+    params = {}
+    for word in words:
+        key, sep, value = word.partition("=")
+        if not sep or key not in KEYS:
+            raise TournamentError(f"--sprt: {word!r} is not KEY=VALUE with KEY in {', '.join(KEYS)}")
+        try:
+            params[key] = float(value)
+        except ValueError:
+            raise TournamentError(f"--sprt: {key} must be a number, not {value!r}") from None
+    return params
+
+
+def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000, jobs=None,
+               seed=0, out=None, players=2, progress=True):
+    """Play paired games of A against B until the SPRT decides; returns a dict with the
+    counts, the LLR, its bounds and the decision ("H1", "H0" or None at max_games)."""
+    if elo1 <= elo0:
+        raise TournamentError(f"--sprt: elo1 ({elo1}) must be above elo0 ({elo0})")
+    if not (0 < alpha < 1 and 0 < beta < 1):
+        raise TournamentError("--sprt: alpha and beta must be between 0 and 1")
+    if a == b:
+        raise TournamentError("a match needs two different bots")
+    settings = bot_settings([a, b])
+    spec = {"players": players, "board": "classic", "variants": [], "seed": seed,
+            "name": f"{a}-vs-{b}"}
+    n_jobs = jobs or os.cpu_count() or 1
+    lower, upper = ratings.sprt_bounds(alpha, beta)
+    wins = draws = losses = 0
+    decision, llr, deal = None, 0.0, 0
+    sink = None
+    if out:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        sink = open(Path(out) / "games.jsonl", "a", encoding="utf-8")
+    bar = tqdm(total=max_games, desc=spec["name"], unit="game", disable=not progress, file=sys.stderr)
+    try:
+        with Parallel(n_jobs=n_jobs) as parallel:
+            while decision is None and wins + draws + losses < max_games:
+                batch = []
+                for _ in range(max(1, n_jobs // 2)):
+                    for seats in ([a, b], [b, a]):
+                        batch.append({"game": 2 * deal + len(batch) % 2,
+                                      "deal": seed * 1_000_003 + deal, "seats": seats})
+                    deal += 1
+                for rec in parallel(delayed(play_game)(job, settings, spec) for job in batch):
+                    if sink:
+                        sink.write(json.dumps(rec) + "\n")
+                        sink.flush()
+                    if rec.get("error"):
+                        continue
+                    first = rec["result"]["ranking"][0]
+                    mine = rec["bots"].index(a)
+                    if first == [mine]:
+                        wins += 1
+                    elif mine in first:
+                        draws += 1
+                    else:
+                        losses += 1
+                    bar.update()
+                llr = ratings.sprt_llr(wins, draws, losses, elo0, elo1)
+                decision = ratings.sprt_decision(llr, alpha, beta)
+                bar.set_postfix(W=wins, D=draws, L=losses, llr=f"{llr:.2f}")
+    finally:
+        bar.close()
+        if sink:
+            sink.close()
+    return {"a": a, "b": b, "wins": wins, "draws": draws, "losses": losses,
+            "games": wins + draws + losses, "llr": llr, "bounds": (lower, upper),
+            "elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta, "decision": decision}
+
+
+def format_result(r):
+    verdict = {"H1": f"H1 accepted: {r['a']} is stronger than {r['b']} (by about {r['elo1']:g} Elo)",
+               "H0": f"H0 accepted: {r['a']} is not {r['elo1']:g} Elo stronger than {r['b']}",
+               None: f"no decision after {r['games']} games (max games reached)"}[r["decision"]]
+    return (f"{r['a']} vs {r['b']}: +{r['wins']} ={r['draws']} -{r['losses']} in {r['games']} games\n"
+            f"SPRT(elo0={r['elo0']:g}, elo1={r['elo1']:g}, alpha={r['alpha']:g}, beta={r['beta']:g}): "
+            f"LLR {r['llr']:.2f} in ({r['bounds'][0]:.2f}, {r['bounds'][1]:.2f})\n{verdict}")

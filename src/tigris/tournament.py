@@ -1,0 +1,386 @@
+"""Tournaments: bots play each other in parallel; every finished game is saved at once.
+
+A tournament is a set of bots, players per game, a number of games, a base seed and seat
+rotation: each deal (seed) is played in every seating of its table (2 players: both
+seatings; 3-4 players: every rotation), so the luck of the deal cancels out.
+
+>>> from tigris.tournament import Spec, run
+>>> spec = Spec(bots=["random", "greedy"], players=2, games=4, seed=1)
+>>> run(spec, "results/rg", jobs=2)                             # doctest: +SKIP
+
+The result folder holds ``tournament.json`` (the spec and the bots' settings),
+``games.jsonl`` (one ``tigris-game/1`` record per finished game, appended and flushed as
+soon as the game ends, so a killed run loses no finished game), ``summary.json`` and
+``summary.md``.  ``run(..., resume=True)`` plays only the games that are missing.
+"""
+
+import itertools
+import json
+import math
+import os
+import random
+import sys
+import time
+import tomllib
+import traceback
+import warnings
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+from joblib import Parallel, delayed, parallel_config
+from tqdm import tqdm
+
+import tigris
+from tigris import bots as botlib
+from tigris.record import to_record
+
+SPEC_FILE = "tournament.json"
+GAMES_FILE = "games.jsonl"
+
+
+class TournamentError(ValueError):
+    """A tournament that cannot run as asked; the message says what and where."""
+
+
+@dataclass
+class Spec:
+    """What to play.  ``games`` is the total number of games, rounded up so that every
+    deal is played in all its seatings."""
+
+    bots: list
+    players: int = 2
+    games: int = 20
+    seed: int = 0
+    board: str = "classic"
+    variants: list = field(default_factory=list)
+    name: str = "tournament"
+
+    def check(self, where="tournament"):
+        if not isinstance(self.bots, list) or not all(isinstance(b, str) for b in self.bots):
+            raise TournamentError(f"{where}: bots must be a list of bot names, not {self.bots!r}")
+        if len(self.bots) < 2:
+            raise TournamentError(f"{where}: a tournament needs at least two bots, got {self.bots}")
+        if len(set(self.bots)) != len(self.bots):
+            raise TournamentError(f"{where}: a bot is listed twice in {self.bots}")
+        if self.players not in (2, 3, 4):
+            raise TournamentError(f"{where}: players must be 2, 3 or 4, not {self.players!r}")
+        if not isinstance(self.games, int) or self.games < 1:
+            raise TournamentError(f"{where}: games must be a positive whole number, not {self.games!r}")
+        if not isinstance(self.seed, int):
+            raise TournamentError(f"{where}: seed must be a whole number, not {self.seed!r}")
+        try:
+            tigris.Game(players=self.players, seed=0, board=self.board, variants=tuple(self.variants))
+        except ValueError as e:
+            raise TournamentError(f"{where}: {e}") from None
+        for name in self.bots:
+            try:
+                botlib.find(name)
+            except ValueError as e:
+                raise TournamentError(f"{where}: {e}") from None
+        return self
+
+
+def load_spec(path):
+    """A Spec from a TOML file; unknown keys and bad values name the file and the key."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except OSError as e:
+        raise TournamentError(f"{path}: {e.strerror}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise TournamentError(f"{path}: not valid TOML ({e})") from None
+    known = [f.name for f in fields(Spec)]
+    unknown = [k for k in data if k not in known]
+    if unknown:
+        raise TournamentError(f"{path}: unknown key{'s' if len(unknown) > 1 else ''} "
+                              f"{', '.join(map(repr, unknown))}; valid keys: {', '.join(known)}")
+    if "bots" not in data:
+        raise TournamentError(f"{path}: missing 'bots' (a list of bot names)")
+    data.setdefault("name", path.stem)
+    return Spec(**data).check(where=str(path))
+
+
+# ---------------------------------------------------------------------------------------
+# The schedule
+# ---------------------------------------------------------------------------------------
+
+def tables(spec):
+    """The line-ups that share the deals: every pair for 2 players; for 3-4 players every
+    combination of bots (or, with fewer bots than seats, bots repeated in turn)."""
+    if len(spec.bots) >= spec.players:
+        return [list(t) for t in itertools.combinations(spec.bots, spec.players)]
+    return [[spec.bots[i % len(spec.bots)] for i in range(spec.players)]]
+
+
+def schedule(spec):
+    """Every game of the tournament: game number, deal seed, bot per seat.  Deals go to
+    the tables in turn, so each bot meets each other bot about equally often."""
+    lineups = tables(spec)
+    deals = math.ceil(spec.games / spec.players)
+    games = []
+    for d in range(deals):
+        table = lineups[d % len(lineups)]
+        deal_seed = spec.seed * 1_000_003 + d
+        for r in range(spec.players):
+            seats = table[r:] + table[:r]
+            games.append({"game": len(games), "deal": deal_seed, "seats": seats})
+    return games
+
+
+def bot_settings(names):
+    """{name: (kind, params)} resolved here, so workers (even remote ones) need no files."""
+    settings = {}
+    for name in names:
+        kind, params, _ = botlib.describe(name)
+        settings[name] = (kind, params)
+    return settings
+
+
+# ---------------------------------------------------------------------------------------
+# One game (runs in a worker)
+# ---------------------------------------------------------------------------------------
+
+def play_game(job, settings, spec_dict):
+    """Play one scheduled game; returns its record.  A game that raises is returned as a
+    record with its error and the moves played so far."""
+    seats = job["seats"]
+    g = None
+    timings = []
+    try:
+        g = tigris.Game(players=spec_dict["players"], seed=job["deal"], board=spec_dict["board"],
+                        variants=tuple(spec_dict["variants"]))
+        players = []
+        for seat, name in enumerate(seats):
+            kind, params = settings[name]
+            seed = (spec_dict["seed"] * 7_919 + job["game"] * 104_729 + seat) % (1 << 62)
+            players.append(botlib.CLASSES[kind](name=name, **dict(params, seed=seed)))
+        started = time.perf_counter()
+        while not g.is_over:
+            t = time.perf_counter()
+            action = players[g.current_player].choose(g)
+            timings.append(time.perf_counter() - t)
+            g.apply(action)
+        rec = to_record(g, bots=seats, timings=timings)
+        rec["seconds"] = round(time.perf_counter() - started, 3)
+    except Exception as e:            # recorded, never fatal: the tournament goes on
+        rec = to_record(g, bots=seats, timings=timings) if g is not None else {
+            "format": "tigris-game/1", "bots": seats}
+        rec["result"] = None
+        rec["error"] = f"{type(e).__name__}: {e}"
+        rec["traceback"] = traceback.format_exc(limit=6)
+    rec.update({"game": job["game"], "deal": job["deal"], "tournament": spec_dict["name"]})
+    return rec
+
+
+# ---------------------------------------------------------------------------------------
+# The results folder
+# ---------------------------------------------------------------------------------------
+
+def read_games(out, repair=True):
+    """The records in DIR/games.jsonl.  A torn last line (a run killed while writing) is
+    reported with a warning, ignored, and cut off the file when `repair` is set."""
+    path = Path(out) / GAMES_FILE
+    if not path.exists():
+        return []
+    data = path.read_bytes()
+    records, good_end, start = [], 0, 0
+    for lineno, line in enumerate(data.split(b"\n"), start=1):
+        end = start + len(line) + 1
+        if line.strip():
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError:
+                rec = None
+            if rec is None:
+                if end < len(data):
+                    raise TournamentError(f"{path}: line {lineno} is not a game record")
+                warnings.warn(f"{path}: the last line is torn (an interrupted write); ignoring it")
+                if repair:
+                    with open(path, "r+b") as f:
+                        f.truncate(good_end)
+                break
+            records.append(rec)
+        good_end = min(end, len(data))
+        start = end
+    return records
+
+
+def _writable(out):
+    out = Path(out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        raise TournamentError(f"cannot write results to {out}: {e.strerror}") from None
+    return out
+
+
+def run(spec=None, out="results", jobs=None, resume=False, backend="loky", scheduler=None,
+        progress=True):
+    """Play the tournament (or the missing games of one, with `resume`); returns the
+    summary.  `jobs` defaults to all cores; `backend="dask"` sends the games to the
+    dask.distributed scheduler at `scheduler` (an address, or a Client)."""
+    out = _writable(out)
+    spec_path = out / SPEC_FILE
+    if resume:
+        if not spec_path.exists():
+            raise TournamentError(f"{out}: no {SPEC_FILE} here, nothing to resume")
+        saved = json.loads(spec_path.read_text())
+        spec = Spec(**saved["spec"]).check(where=str(spec_path))
+        settings = {k: tuple(v) for k, v in saved["bots"].items()}
+    else:
+        if spec is None:
+            raise TournamentError("no tournament given: name bots or a spec file")
+        spec.check()
+        if (out / GAMES_FILE).exists() and (out / GAMES_FILE).stat().st_size > 0:
+            raise TournamentError(f"{out} already holds games of a tournament: continue it with "
+                                  f"--resume {out}, or choose another --out")
+        settings = bot_settings(spec.bots)
+        spec_path.write_text(json.dumps({"spec": asdict(spec), "bots": settings}, indent=2) + "\n")
+    done = {rec["game"]: rec for rec in read_games(out)}
+    todo = [job for job in schedule(spec) if job["game"] not in done]
+    spec_dict = asdict(spec)
+    if todo:
+        _play(todo, done, settings, spec_dict, out, jobs, backend, scheduler, progress)
+    return write_summary(out, spec, list(done.values()))
+
+
+def _play(todo, done, settings, spec_dict, out, jobs, backend, scheduler, progress):
+    n_jobs = jobs or os.cpu_count() or 1
+    tasks = (delayed(play_game)(job, settings, spec_dict) for job in todo)
+    client = None
+    if backend == "dask":
+        client = _dask_client(scheduler)
+        config = parallel_config(backend="dask")
+    elif backend == "loky":
+        config = parallel_config(backend="loky", n_jobs=n_jobs)
+    else:
+        raise TournamentError(f"unknown backend {backend!r}: use loky (this machine) or dask")
+    started = time.perf_counter()
+    bar = tqdm(total=len(todo), desc=spec_dict["name"], unit="game", disable=not progress,
+               file=sys.stderr, smoothing=0.1)
+    path = out / GAMES_FILE
+    if path.exists() and path.stat().st_size and not path.read_bytes().endswith(b"\n"):
+        with open(path, "ab") as f:
+            f.write(b"\n")                   # a last record whose newline was lost
+    try:
+        with open(path, "a", encoding="utf-8") as f, config:
+            runner = Parallel(n_jobs=n_jobs if backend == "loky" else -1, return_as="generator_unordered")
+            for rec in runner(tasks):
+                f.write(json.dumps(rec) + "\n")
+                f.flush()
+                done[rec["game"]] = rec
+                bar.update()
+                minutes = (time.perf_counter() - started) / 60
+                bar.set_postfix(per_min=f"{bar.n / minutes:.1f}" if minutes else "-",
+                                leader=_leader(done.values()))
+    except KeyboardInterrupt:
+        bar.close()
+        raise TournamentError(f"interrupted: {len(done)} finished games are saved in {out / GAMES_FILE}; "
+                              f"continue with --resume {out}") from None
+    finally:
+        bar.close()
+        if client is not None and not hasattr(scheduler, "submit"):
+            client.close()
+
+
+def _dask_client(scheduler):
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise TournamentError("the dask backend needs dask.distributed: "
+                              "pip install 'tigris[distributed]'") from None
+    if scheduler is None:
+        raise TournamentError("the dask backend needs --scheduler ADDRESS (e.g. tcp://host:8786)")
+    if hasattr(scheduler, "submit"):
+        return scheduler
+    try:
+        return Client(scheduler, timeout="10s")
+    except OSError as e:
+        raise TournamentError(f"cannot reach the dask scheduler at {scheduler}: {e}") from None
+
+
+def _leader(records):
+    """The bot with the best share of wins so far (for the progress bar)."""
+    wins, played = {}, {}
+    for rec in records:
+        if not rec.get("result"):
+            continue
+        first = rec["result"]["ranking"][0]
+        for seat, name in enumerate(rec["bots"]):
+            played[name] = played.get(name, 0) + 1
+            if seat in first:
+                wins[name] = wins.get(name, 0) + 1 / len(first)
+    if not played:
+        return "-"
+    best = max(played, key=lambda n: wins.get(n, 0) / played[n])
+    return f"{best} {wins.get(best, 0) / played[best]:.0%}"
+
+
+# ---------------------------------------------------------------------------------------
+# Standings
+# ---------------------------------------------------------------------------------------
+
+def results_of(records):
+    """The records as the rating functions take them."""
+    games = []
+    for rec in records:
+        if rec.get("error") or not rec.get("result"):
+            games.append({"bots": rec.get("bots"), "error": rec.get("error", "no result")})
+            continue
+        moves = rec.get("moves", [])
+        times = [m["seconds"] for m in moves if "seconds" in m]
+        games.append({"bots": rec["bots"], "ranking": rec["result"]["ranking"],
+                      "final": rec["result"]["final"], "decisions": len(moves),
+                      "seconds_per_move": sum(times) / len(times) if times else 0.0})
+    return games
+
+
+def summarize(spec, records):
+    from tigris import ratings
+
+    games = results_of(sorted(records, key=lambda r: r["game"]))
+    table = ratings.standings(games, bots=spec.bots)
+    h2h = ratings.head_to_head([g for g in games if "error" not in g])
+    errors = [{"game": r["game"], "deal": r["deal"], "bots": r["bots"], "error": r["error"]}
+              for r in records if r.get("error")]
+    return {"tournament": asdict(spec), "games": len(records), "scheduled": len(schedule(spec)),
+            "standings": table, "head_to_head": h2h, "errors": errors}
+
+
+def write_summary(out, spec, records):
+    summary = summarize(spec, records)
+    out = Path(out)
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    (out / "summary.md").write_text(format_summary(summary) + "\n")
+    return summary
+
+
+def format_summary(summary):
+    from tigris import ratings
+
+    spec = summary["tournament"]
+    lines = [f"# {spec['name']}", "",
+             f"{summary['games']} of {summary['scheduled']} games played; {spec['players']} players, "
+             f"{spec['board']} board, seed {spec['seed']}, bots: {', '.join(spec['bots'])}.", "",
+             ratings.format_standings(summary["standings"]), "",
+             "## Head to head (row bot's score against the column bot)", "",
+             ratings.format_head_to_head(summary["head_to_head"])]
+    if summary["errors"]:
+        lines += ["", "## Games that failed", ""]
+        lines += [f"- game {e['game']} (deal {e['deal']}, {', '.join(e['bots'])}): {e['error']}"
+                  for e in summary["errors"]]
+    return "\n".join(lines)
+
+
+def load_summary(out):
+    """Standings recomputed from a results folder (``tigris standings DIR``)."""
+    out = Path(out)
+    spec_path = out / SPEC_FILE
+    if not spec_path.exists():
+        raise TournamentError(f"{out}: no {SPEC_FILE}; is this a tournament results folder?")
+    spec = Spec(**json.loads(spec_path.read_text())["spec"])
+    return summarize(spec, read_games(out, repair=False))
