@@ -613,18 +613,39 @@ cdef int legal_treasures(State* s, int32_t* out) noexcept nogil:
     return n
 
 
+cdef int legal_support(const State* s, int32_t* out) noexcept nogil:
+    """R50/R62: the attacker, then the defender, commits 0 to all of his tiles of the
+    support colour.  English variant: R93, the attacker commits only a number that makes
+    his total strictly greater than the defender's board strength; R94, the defender
+    commits only exactly enough to tie the attacker's total.  Committing nothing (0) is
+    always legal."""
+    cdef int p = current_player(s)
+    cdef int top = s.hand[p][support_colour(s)]
+    cdef int n = 1, k, lo = 1
+    out[0] = A_SUPPORT
+    if s.variants & V_ENGLISH:
+        if s.c_stage == 0:
+            lo = s.c_def_base - s.c_att_base + 1       # fewest tiles that win (R93)
+            if lo < 1:
+                lo = 1
+        else:
+            lo = s.c_att_base + s.c_att_commit - s.c_def_base   # exactly a tie (R94)
+            if lo < 1 or lo > top:
+                return 1
+            top = lo
+    for k in range(lo, top + 1):
+        out[n] = A_SUPPORT + k
+        n += 1
+    return n
+
+
 cdef int legal_actions(State* s, int32_t* out) noexcept nogil:
     """Write the legal action ids of the decision at hand to out; return how many."""
-    cdef int n = 0, k, p, top
+    cdef int n = 0, k
     if s.phase == PH_ACTION:
         return legal_main_actions(s, out)
     if s.phase == PH_SUPPORT:
-        p = current_player(s)
-        top = s.hand[p][support_colour(s)]
-        for k in range(top + 1):
-            out[n] = A_SUPPORT + k
-            n += 1
-        return n
+        return legal_support(s, out)
     if s.phase == PH_WAR_ORDER:
         for k in range(NCOL):
             if s.wars & (1 << k):
@@ -1104,8 +1125,8 @@ cdef int single_option(State* s) noexcept nogil:
     if s.phase == PH_OVER:
         return -1
     if s.phase == PH_SUPPORT:
-        if s.hand[current_player(s)][support_colour(s)] == 0:
-            return A_SUPPORT
+        if legal_support(s, buf) == 1:
+            return A_SUPPORT       # no tiles of the colour, or (R93, R94) none that count
         return -1
     if s.phase == PH_ACTION and hand_size(s, s.active) > 0:
         return -1          # swapping and passing are both legal

@@ -207,6 +207,21 @@ def _support(game, raw, a):
         rule = ("R50: revolts are fought with red tiles" if raw["c_kind"] == REVOLT
                 else f"R62: a {COLOURS[c]} war is fought with {COLOURS[c]} tiles")
         return f"player {p} has only {have} {COLOURS[c]} tile{'s' if have != 1 else ''} ({rule})"
+    if "english" in game.variants and n > 0:
+        att, dfn = raw["c_att_base"], raw["c_def_base"]
+        if raw["c_stage"] == 0:
+            return (f"English variant (R93): the attacker commits only if his total beats the "
+                    f"defender's {dfn} on the board; {att} + {n} = {att + n} does not")
+        total = att + raw["c_att_commit"]
+        need = total - dfn
+        if need <= 0:
+            return (f"English variant (R94): the defender's {dfn} already ties or beats the "
+                    f"attacker's {total}; he commits nothing")
+        if need > have:
+            return (f"English variant (R94): the defender commits exactly enough to tie "
+                    f"({need} to reach {total}) or nothing, and holds only {have}")
+        return (f"English variant (R94): the defender commits exactly enough to tie "
+                f"({need} to reach {total}) or nothing, not {n}")
     return None
 
 
