@@ -606,7 +606,9 @@ def _read_pending(pending, raw, n, variants):
 
     if "placed" in pending:
         i = _square(pending["placed"], "pending.placed")
-        if not TILE0 <= squares[i] < DOWN0:
+        # After a monument the placed tile is face down while the treasures are handed out.
+        flipped = phase == PH_TREASURE and DOWN0 <= squares[i] < CATASTROPHE
+        if not TILE0 <= squares[i] < DOWN0 and not flipped:
             _fail("pending.placed", f"{sq(i)} holds {_describe(squares[i])}, not a face-up tile")
         raw["placed"] = i
     if "unification" in pending:
