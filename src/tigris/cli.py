@@ -1,6 +1,7 @@
 """The ``tigris`` command.
 
     tigris demo                      a seeded game between random players, shown as it goes
+                                     (--board advanced, --variant english/buildings)
     tigris show FILE [--move N]      a position or game record as a board diagram
     tigris bench [core]              speed of the compiled core on one core
 """
@@ -11,6 +12,8 @@ import random
 import sys
 
 import tigris
+from tigris._game import VARIANTS
+from tigris.boards import BOARD_NAMES
 from tigris.errors import PositionError, RecordError
 
 
@@ -41,6 +44,10 @@ def build_parser():
                                    "game record.")
     p.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="players (default 2)")
     p.add_argument("--seed", type=int, default=1, help="deal and decisions seed (default 1)")
+    p.add_argument("--board", default="classic", choices=BOARD_NAMES,
+                   help="board side (default classic; advanced: the 14-treasure side)")
+    p.add_argument("--variant", action="append", default=[], choices=tuple(VARIANTS),
+                   dest="variants", help="play a variant (english, buildings); repeat for both")
     p.add_argument("--every", type=int, default=10, metavar="TURNS",
                    help="show the board every TURNS turns (default 10; 0: only the end)")
     p.add_argument("--record", metavar="FILE", help="write the game record (tigris-game/1 JSON) here")
@@ -70,7 +77,8 @@ def cmd_demo(args):
     from tigris.record import to_record
 
     rng = random.Random(args.seed)
-    g = tigris.Game(players=args.players, seed=args.seed)
+    g = tigris.Game(players=args.players, seed=args.seed, board=args.board,
+                    variants=tuple(dict.fromkeys(args.variants)))
     last_shown = -1
     while not g.is_over:
         if args.every and g.turn % args.every == 0 and g.turn != last_shown and g.decision == "action":
@@ -122,7 +130,8 @@ def cmd_bench(args):
     from tigris import bench
 
     print(f"machine: {bench.machine()}", file=sys.stderr)
-    with tqdm(total=3 * args.repeats, desc="random games", unit="run", file=sys.stderr) as bar:
+    with tqdm(total=bench.core_runs(args.repeats), desc="random games", unit="run",
+              file=sys.stderr) as bar:
         rows = bench.bench_core(games=args.games, repeats=args.repeats, progress=bar.update)
     if args.json:
         print(json.dumps({"machine": bench.machine(),
