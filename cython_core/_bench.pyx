@@ -14,8 +14,9 @@ cdef double now() noexcept nogil:
     return t.tv_sec + t.tv_nsec * 1e-9
 
 
-def random_games(int players, int games, uint64_t seed, int board=0):
-    """Play `games` uniformly random games from fresh deals; returns (seconds, decisions)."""
+def random_games(int players, int games, uint64_t seed, int board=0, int variants=0):
+    """Play `games` uniformly random games from fresh deals on a board (index) with variant
+    bits; returns (seconds, decisions)."""
     cdef State s
     cdef int g
     cdef long decisions = 0
@@ -25,7 +26,7 @@ def random_games(int players, int games, uint64_t seed, int board=0):
         t0 = now()
         for g in range(games):
             s.aux = NULL
-            new_game(&s, players, board, 0, splitmix(&x))
+            new_game(&s, players, board, variants, splitmix(&x))
             decisions += c_random_playout(&s, splitmix(&x))
         t1 = now()
     return t1 - t0, decisions

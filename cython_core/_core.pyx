@@ -459,7 +459,8 @@ cdef int regions_without_leader(const State* s, int at, uint8_t* label, uint8_t*
 
 
 cdef int legal_main_actions(State* s, int32_t* out) noexcept nogil:
-    """R13: tiles (R28-R31), leaders (R16-R22), catastrophes (R37-R40), swaps (R43), pass."""
+    """R13: tiles (R28-R31), leaders (R16-R22), catastrophes (R37-R40; never on a building's
+    tile, R39/R100), swaps (R43), pass."""
     cdef int n = 0, p = s.active, i, j, c, k, at, r, b, g, blk
     cdef int nland = 0, nriver = 0, nleader = 0, ntemple = 0
     cdef uint8_t found[4]
@@ -596,6 +597,63 @@ cdef int legal_monuments(const State* s, int32_t* out) noexcept nogil:
     return n
 
 
+cdef inline int line_through(const State* s, int i, int step, int* first) noexcept nogil:
+    """R95: the unbroken horizontal (step 1) or vertical (step COLS) line of face-up tiles
+    of square i's colour through i.  Returns its length; its first square goes to first."""
+    cdef int code = s.sq[i], a = i, b = i
+    if step == 1:
+        while a % COLS > 0 and s.sq[a - 1] == code:
+            a -= 1
+        while b % COLS < COLS - 1 and s.sq[b + 1] == code:
+            b += 1
+    else:
+        while a >= COLS and s.sq[a - COLS] == code:
+            a -= COLS
+        while b + COLS < NSQ and s.sq[b + COLS] == code:
+            b += COLS
+    first[0] = a
+    return (b - a) // step + 1
+
+
+cdef int legal_buildings(const State* s, int32_t* out) noexcept nogil:
+    """R95-R96: where the building of the placed tile's colour may go: any tile of a line
+    of 3 or more face-up tiles of that colour through the placed tile.  A building already
+    on the board moves only to a line strictly longer than its own (the longer of its
+    tile's two lines, measured now; a line of 3 always beats a building left on a shorter
+    one by a war); if the building stands on a line through the placed tile, nothing is
+    offered (BGA: the placed tile extends the building's own line)."""
+    cdef int i = s.placed, code, c, b, beat = 2, d, k, j, n = 0, step
+    cdef int first[2]
+    cdef int length[2]
+    code = s.sq[i]
+    if code < TILE0 or code >= DOWN0:
+        return 0
+    c = code - TILE0
+    b = s.building[c]
+    for d in range(2):
+        step = 1 if d == 0 else COLS
+        length[d] = line_through(s, i, step, &first[d])
+        if b != NONE and b >= first[d] and b <= first[d] + (length[d] - 1) * step \
+                and (b - first[d]) % step == 0:
+            return 0
+    if b != NONE:
+        for d in range(2):
+            k = line_through(s, b, 1 if d == 0 else COLS, &j)
+            if k > beat:
+                beat = k
+    for d in range(2):
+        if length[d] <= beat:
+            continue
+        step = 1 if d == 0 else COLS
+        for k in range(length[d]):
+            j = first[d] + k * step
+            if d == 1 and j == i and length[0] > beat:
+                continue        # the placed tile is on both lines: list it once
+            out[n] = A_BUILDING + c * NSQ + j
+            n += 1
+    return n
+
+
 cdef int legal_treasures(State* s, int32_t* out) noexcept nogil:
     """R77: treasures of the trader's kingdom; special ones first."""
     cdef int n = 0, k, i, region, special = 0
@@ -613,18 +671,39 @@ cdef int legal_treasures(State* s, int32_t* out) noexcept nogil:
     return n
 
 
+cdef int legal_support(const State* s, int32_t* out) noexcept nogil:
+    """R50/R62: the attacker, then the defender, commits 0 to all of his tiles of the
+    support colour.  English variant: R93, the attacker commits only a number that makes
+    his total strictly greater than the defender's board strength; R94, the defender
+    commits only exactly enough to tie the attacker's total.  Committing nothing (0) is
+    always legal."""
+    cdef int p = current_player(s)
+    cdef int top = s.hand[p][support_colour(s)]
+    cdef int n = 1, k, lo = 1
+    out[0] = A_SUPPORT
+    if s.variants & V_ENGLISH:
+        if s.c_stage == 0:
+            lo = s.c_def_base - s.c_att_base + 1       # fewest tiles that win (R93)
+            if lo < 1:
+                lo = 1
+        else:
+            lo = s.c_att_base + s.c_att_commit - s.c_def_base   # exactly a tie (R94)
+            if lo < 1 or lo > top:
+                return 1
+            top = lo
+    for k in range(lo, top + 1):
+        out[n] = A_SUPPORT + k
+        n += 1
+    return n
+
+
 cdef int legal_actions(State* s, int32_t* out) noexcept nogil:
     """Write the legal action ids of the decision at hand to out; return how many."""
-    cdef int n = 0, k, p, top
+    cdef int n = 0, k
     if s.phase == PH_ACTION:
         return legal_main_actions(s, out)
     if s.phase == PH_SUPPORT:
-        p = current_player(s)
-        top = s.hand[p][support_colour(s)]
-        for k in range(top + 1):
-            out[n] = A_SUPPORT + k
-            n += 1
-        return n
+        return legal_support(s, out)
     if s.phase == PH_WAR_ORDER:
         for k in range(NCOL):
             if s.wars & (1 << k):
@@ -637,6 +716,10 @@ cdef int legal_actions(State* s, int32_t* out) noexcept nogil:
         return n + 1
     if s.phase == PH_TREASURE:
         return legal_treasures(s, out)
+    if s.phase == PH_BUILDING:
+        n = legal_buildings(s, out)
+        out[n] = A_NO_BUILDING
+        return n + 1
     return 0
 
 
@@ -713,6 +796,17 @@ cdef void distribute_treasures(State* s) noexcept nogil:
             return
     put8(s, &s.t_trader, NONE)
     finish_action(s)
+
+
+cdef void offer_building(State* s) noexcept nogil:
+    """R95, R99-R100 (buildings variant): after a tile placement and its wars, and before
+    the monument choice, the active player may put or move the building of the tile's
+    colour when the tile stands on a line of 3 or more."""
+    cdef int32_t opts[2 * COLS]
+    if s.variants & V_BUILDINGS and s.placed != NONE and legal_buildings(s, opts) > 0:
+        put8(s, &s.phase, PH_BUILDING)
+    else:
+        offer_monument(s)
 
 
 cdef void offer_monument(State* s) noexcept nogil:
@@ -903,7 +997,7 @@ cdef void next_war_or_done(State* s) noexcept nogil:
     put8(s, &s.wars, mask)
     if mask == 0:
         put8(s, &s.unif, NONE)
-        offer_monument(s)
+        offer_building(s)
         return
     for c in range(NCOL):
         if mask == (1 << c):
@@ -925,7 +1019,9 @@ cdef void resolve_revolt(State* s, int winner_attacks) noexcept nogil:
 
 cdef void resolve_war(State* s, int winner_attacks) noexcept nogil:
     """R64-R66: the loser's leader goes home and his side loses its tiles of the war colour,
-    except treasure tiles, temples next to another leader (red war) and the building."""
+    except treasure tiles, temples next to another leader (red war) and (R98) the tile of
+    the building of the war colour, which supported the loser but is neither removed nor
+    scored."""
     cdef uint8_t label[NSQ]
     cdef uint8_t kingdom[NSQ]
     cdef int c = s.c_colour
@@ -977,9 +1073,11 @@ cdef void commit_support(State* s, int n) noexcept nogil:
 # ---------------------------------------------------------------------------
 
 cdef void place_tile(State* s, int c, int i) noexcept nogil:
-    """R28-R35: place a tile; score it (one kingdom) or unite two kingdoms (war check)."""
+    """R28-R35: place a tile; score it (one kingdom) or unite two kingdoms (war check).
+    R36/R97 (buildings variant): a scored tile scores one more when the building of its
+    colour is in the kingdom."""
     cdef uint8_t found[4]
-    cdef int k, p = s.active, at
+    cdef int k, p = s.active, at, points = 1
     ensure_regions(s)
     k = adjacent_kingdoms(s, i, s.label, s.kingdom, found)
     at = NONE
@@ -987,16 +1085,28 @@ cdef void place_tile(State* s, int c, int i) noexcept nogil:
         at = leader_in_region(s, c, found[0], s.label)
         if at == NONE:
             at = leader_in_region(s, BLACK, found[0], s.label)
+        if at != NONE and s.building[c] != NONE and joins_region(s, i, s.label[s.building[c]]):
+            points = 2
     put8(s, &s.hand[p][c], s.hand[p][c] - 1)
     put_square(s, i, TILE0 + c)
     put8(s, &s.placed, i)
     if at != NONE:
-        add_score(s, owner_at(s, at), c, 1)
+        add_score(s, owner_at(s, at), c, points)
     if k == 2:
         put8(s, &s.unif, i)
         next_war_or_done(s)
     else:
-        offer_monument(s)
+        offer_building(s)
+
+
+cdef inline bint joins_region(const State* s, int i, int region) noexcept nogil:
+    """Whether a tile on square i joins `region` (a region next to i); with the labels as
+    they are before the tile is placed."""
+    cdef int k
+    for k in range(NNBR[i]):
+        if s.label[NBR[i][k]] == region:
+            return True
+    return False
 
 
 cdef void place_leader(State* s, int c, int i) noexcept nogil:
@@ -1044,7 +1154,8 @@ cdef void swap_tiles(State* s, int k) noexcept nogil:
 
 
 cdef void build_monument(State* s, int m, int top) noexcept nogil:
-    """R71: flip the four tiles; buildings on them go home; orphaned leaders go home."""
+    """R71: flip the four tiles; a building on them goes back to the supply (R100); orphaned
+    leaders go home."""
     cdef int k, i, b
     cdef int squares[4]
     squares[0] = top; squares[1] = top + 1; squares[2] = top + COLS; squares[3] = top + COLS + 1
@@ -1056,6 +1167,12 @@ cdef void build_monument(State* s, int m, int top) noexcept nogil:
                 put8(s, &s.building[b], NONE)
     put8(s, &s.monument[m], top)
     return_orphaned_leaders(s)
+
+
+cdef void place_building(State* s, int c, int i) noexcept nogil:
+    """R95-R96: the building of colour c goes on square i, from the supply or moved from
+    its old line."""
+    put8(s, &s.building[c], i)
 
 
 cdef void take_treasure(State* s, int i) noexcept nogil:
@@ -1095,6 +1212,11 @@ cdef void apply_action(State* s, int a) noexcept nogil:
         distribute_treasures(s)
     elif s.phase == PH_TREASURE:
         take_treasure(s, a - A_TREASURE)
+    elif s.phase == PH_BUILDING:
+        if a != A_NO_BUILDING:
+            c = a - A_BUILDING
+            place_building(s, c // NSQ, c % NSQ)
+        offer_monument(s)
 
 
 cdef int single_option(State* s) noexcept nogil:
@@ -1104,13 +1226,13 @@ cdef int single_option(State* s) noexcept nogil:
     if s.phase == PH_OVER:
         return -1
     if s.phase == PH_SUPPORT:
-        if s.hand[current_player(s)][support_colour(s)] == 0:
-            return A_SUPPORT
+        if legal_support(s, buf) == 1:
+            return A_SUPPORT       # no tiles of the colour, or (R93, R94) none that count
         return -1
     if s.phase == PH_ACTION and hand_size(s, s.active) > 0:
         return -1          # swapping and passing are both legal
-    if s.phase == PH_MONUMENT:
-        return -1
+    if s.phase == PH_MONUMENT or s.phase == PH_BUILDING:
+        return -1          # declining is always an option besides at least one square
     if legal_actions(s, buf) == 1:
         return buf[0]
     return -1

@@ -20,7 +20,7 @@ COLOURS = ("red", "blue", "green", "black")
 LEADERS = ("priest", "farmer", "trader", "king")
 DECISIONS = ("action", "support", "war_order", "monument", "treasure", "building", "over")
 VARIANTS = {"english": V_ENGLISH, "buildings": V_BUILDINGS}
-SUPPORTED_VARIANTS = ()     # variants whose rules the core implements so far
+SUPPORTED_VARIANTS = ("english", "buildings")     # variants whose rules the core implements
 
 
 cdef uint64_t _seed64(seed) except? 0:

@@ -7,9 +7,9 @@ import pytest
 from tigris.cli import main
 
 
-def test_demo_writes_a_record_that_show_replays(tmp_path, capsys):
+def test_play_writes_a_record_that_show_replays(tmp_path, capsys):
     record = tmp_path / "demo.json"
-    assert main(["demo", "--seed", "3", "--every", "0", "--record", str(record)]) == 0
+    assert main(["play", "--seed", "3", "--every", "0", "--record", str(record)]) == 0
     out = capsys.readouterr().out
     assert "final position" in out and "1. player" in out
     rec = json.loads(record.read_text())

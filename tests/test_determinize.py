@@ -7,9 +7,9 @@ import tigris
 HIDDEN = ("hand", "swapped", "bag", "rng")
 
 
-def midgame(players, seed, steps=40):
+def midgame(players, seed, steps=40, **setup):
     rng = random.Random(seed)
-    g = tigris.Game(players=players, seed=seed)
+    g = tigris.Game(players=players, seed=seed, **setup)
     for _ in range(steps):
         if g.is_over:
             break
@@ -62,3 +62,20 @@ def test_determinized_game_plays_on():
     assert d.legal_actions() == g.legal_actions()
     d.random_playout(seed=1)
     assert d.is_over
+
+
+def test_every_board_and_variant(combo):
+    for seed in range(4):
+        g = midgame(2 + seed % 3, seed, steps=60, **combo)
+        raw = g._raw()
+        p = g.current_player
+        d = g.determinize(p, seed=seed)
+        assert (d.board, d.variants) == (g.board, g.variants)
+        draw = d._raw()
+        for key in raw:
+            if key not in HIDDEN:
+                assert draw[key] == raw[key], key
+        assert unseen_pool(draw, p) == unseen_pool(raw, p)
+        assert d.legal_actions() == g.legal_actions()
+        d.random_playout(seed=seed)
+        assert d.is_over

@@ -195,7 +195,6 @@ def test_example1_both_hands_refilled_at_end_of_lions_turn():
     assert g.active_player == BULL and g.actions_left == 2
 
 
-@pytest.mark.skip(reason="English variant: issue 6")
 def test_example1_english_variant_same_commits_are_legal():
     g = example1(variants=["english"])
     play(g, "leader priest K5")
@@ -288,7 +287,6 @@ def test_example2_green_war_and_vanishing_king_conflict():
     assert g.score(LION)["treasures"] == 0
 
 
-@pytest.mark.skip(reason="English variant: issue 6")
 def test_example2_english_variant_defender_must_tie_exactly():
     g = example2(variants=["english"])
     play(g, "tile black G5", "war green")
@@ -341,7 +339,6 @@ def test_example3_red_war_keeps_the_temple_next_to_the_kings():
     assert (g.decision, g.current_player, g.actions_left) == ("action", LION, 1)
 
 
-@pytest.mark.skip(reason="English variant: issue 6")
 def test_example3_english_variant_defender_ties_with_one():
     g = example3(bull_red=1, variants=["english"])
     play(g, "tile green G5")

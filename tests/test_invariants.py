@@ -1,7 +1,8 @@
-"""Random games in 2, 3 and 4 player modes, checking the invariants after every action:
-tiles conserved, no kingdom with two leaders of a colour once a decision completes, every
-leader next to a temple, scores never decreasing, apply+undo restoring the exact state,
-copies independent of their source."""
+"""Random games in 2, 3 and 4 player modes, on both board sides with every combination of
+variants, checking the invariants after every action: tiles conserved, no kingdom with two
+leaders of a colour once a decision completes, every leader next to a temple, buildings on
+face-up tiles of their colour, scores never decreasing, apply+undo restoring the exact
+state, copies independent of their source."""
 
 import random
 
@@ -55,15 +56,19 @@ def check_invariants(g, previous_scores):
         for key, value in score.items():
             assert value >= previous_scores[p][key], f"score {key} of player {p} went down"
         previous_scores[p] = score
+    for c, at in enumerate(raw["building"]):
+        if at != 255:
+            assert "buildings" in g.variants
+            assert raw["squares"][at] == 1 + c, "a building off a face-up tile of its colour"
     on_board = sum(raw["treasure"])
     assert on_board + sum(raw["treasures"]) == len(tigris.boards.layout(g.board)[1])
     if not g.is_over:
         assert on_board >= 1
 
 
-def play_checked(players, seed, undo_every_action=True):
+def play_checked(players, seed, undo_every_action=True, **setup):
     rng = random.Random(seed)
-    g = tigris.Game(players=players, seed=seed)
+    g = tigris.Game(players=players, seed=seed, **setup)
     scores = [g.score(p) for p in range(players)]
     check_invariants(g, scores)
     steps = 0
@@ -87,18 +92,21 @@ def play_checked(players, seed, undo_every_action=True):
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_random_games_keep_invariants(players):
-    # 100 games per player count: 300 in all.
-    for seed in range(100):
-        g, steps = play_checked(players, 1000 * players + seed, undo_every_action=seed % 4 == 0)
+def test_random_games_keep_invariants(players, combo):
+    # 100 games per player count on the classic board without variants, 40 on each of the
+    # seven other setups: 1,140 in all.
+    games = 100 if combo == dict(board="classic", variants=()) else 40
+    for seed in range(games):
+        g, steps = play_checked(players, 1000 * players + seed, undo_every_action=seed % 4 == 0,
+                                **combo)
         assert g.is_over and steps > 0
         ranking = g.ranking()
         assert sorted(p for place in ranking for p in place) == list(range(players))
 
 
-def test_undo_walks_back_a_whole_game():
+def test_undo_walks_back_a_whole_game(combo):
     rng = random.Random(5)
-    g = tigris.Game(players=3, seed=5)
+    g = tigris.Game(players=3, seed=5, **combo)
     states = [g._state_bytes()]
     while not g.is_over:
         g.apply(rng.choice(g.legal_actions()))
@@ -110,9 +118,9 @@ def test_undo_walks_back_a_whole_game():
         g.undo()
 
 
-def test_copies_are_independent():
+def test_copies_are_independent(combo):
     rng = random.Random(11)
-    g = tigris.Game(players=2, seed=11)
+    g = tigris.Game(players=2, seed=11, **combo)
     for _ in range(30):
         g.apply(rng.choice(g.legal_actions()))
     snapshot = g._state_bytes()
@@ -141,11 +149,11 @@ def test_same_seed_same_game():
     assert c._raw()["hand"] != tigris.Game(players=4, seed=99)._raw()["hand"]
 
 
-def test_forced_decisions_are_applied_and_undone_together():
+def test_forced_decisions_are_applied_and_undone_together(combo):
     # Play until some apply triggers a forced follow-up, then check undo takes both back.
     for seed in range(200):
         rng = random.Random(seed)
-        g = tigris.Game(players=2, seed=seed)
+        g = tigris.Game(players=2, seed=seed, **combo)
         while not g.is_over:
             before = g._state_bytes()
             g.apply(rng.choice(g.legal_actions()))
@@ -156,8 +164,30 @@ def test_forced_decisions_are_applied_and_undone_together():
     pytest.fail("no forced decision in 200 random games")
 
 
-def test_random_playout_counts_decisions_and_ends():
-    g = tigris.Game(players=2, seed=3)
+def test_random_playout_counts_decisions_and_ends(combo):
+    g = tigris.Game(players=2, seed=3, **combo)
     n = g.random_playout(seed=3)
     assert g.is_over and n > 20
     assert g.legal_actions() == []
+
+
+def test_variants_come_up_in_random_games():
+    """The random games above do reach building decisions, buildings on the board and
+    support decisions that the English variant narrows."""
+    seen = set()
+    for seed in range(40):
+        rng = random.Random(seed)
+        g = tigris.Game(players=2 + seed % 3, seed=seed, variants=("english", "buildings"))
+        while not g.is_over:
+            if g.decision == "building":
+                seen.add("building decision")
+            if any(b != 255 for b in g._raw()["building"]):
+                seen.add("building on the board")
+            if g.decision == "support":
+                raw = g._raw()
+                have = g.hand(g.current_player)["red" if raw["c_kind"] == 1 else
+                                                ("red", "blue", "green", "black")[raw["c_colour"]]]
+                if len(g.legal_actions()) < have + 1:
+                    seen.add("narrowed support")
+            g.apply(rng.choice(g.legal_actions()))
+    assert seen == {"building decision", "building on the board", "narrowed support"}

@@ -250,11 +250,15 @@ def test_why_illegal_of_a_legal_action():
     assert "outside the action space" in why_illegal(g, N_ACTIONS)
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_every_illegal_action_gets_a_specific_reason(players):
+@pytest.mark.parametrize("players, setup", [
+    (2, {}), (3, {}), (4, {}),
+    (2, dict(board="advanced", variants=("english", "buildings"))),
+    (3, dict(board="classic", variants=("english", "buildings"))),
+])
+def test_every_illegal_action_gets_a_specific_reason(players, setup):
     """In random games, no illegal action falls through to the generic reason."""
     rng = random.Random(players)
-    g = tigris.Game(players=players, seed=players)
+    g = tigris.Game(players=players, seed=players, **setup)
     checked = 0
     step = 0
     while not g.is_over:

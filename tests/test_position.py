@@ -41,10 +41,10 @@ def without_rng(raw):
     return raw
 
 
-def states(players, seed, every=1):
+def states(players, seed, every=1, **setup):
     """Random mid-game states of one game (every decision kind that comes up)."""
     rng = random.Random(seed)
-    g = tigris.Game(players=players, seed=seed)
+    g = tigris.Game(players=players, seed=seed, **setup)
     k = 0
     while not g.is_over:
         if k % every == 0 or g.decision != "action":
@@ -74,6 +74,49 @@ def test_round_trip_full_knowledge_mid_game(players):
             else:
                 assert "pending" not in d
     assert {"action", "support", "treasure", "over"} <= seen
+
+
+def test_round_trip_every_board_and_variant(combo):
+    seen = set()
+    for seed in range(8):
+        for g in states(2 + seed % 3, seed, every=9, **combo):
+            d = to_position(g)
+            assert (d["board"], tuple(d["variants"])) == (combo["board"], combo["variants"])
+            h = from_position(json.loads(json.dumps(d)), seed=seed)
+            assert without_rng(h._raw()) == without_rng(g._raw())
+            assert to_position(h) == d
+            assert h.legal_actions() == g.legal_actions()
+            marks = [t for t in d["squares"].values() if "+building" in t]
+            assert len(marks) == sum(b != 255 for b in g._raw()["building"])
+            seen.add(g.decision)
+            if marks:
+                seen.add("building on the board")
+            p = g.current_player
+            view = from_position(to_position(g, player=p), seed=seed)
+            assert view.legal_actions() == g.legal_actions()
+    assert {"action", "support", "treasure"} <= seen
+    if "buildings" in combo["variants"]:
+        assert {"building", "building on the board"} <= seen
+
+
+def test_round_trip_treasure_decision_after_a_monument():
+    """The placed tile is face down (in the monument) while the trader's owner chooses."""
+    g = from_position(position({"H7": "trader:0", "H8": "red", "I6": "red", "J6": "red",
+                                "J8": "black", "J9": "blue", "J10": "black", "K10": "black"},
+                               hands=[hand(red=2, black=4), hand(1, 1, 2, 2)]))
+    g.apply("tile red J7")
+    g.apply("monument red-blue I6")
+    assert g.decision == "treasure" and g.legal_actions()
+    d = to_position(g)
+    assert d["pending"] == {"decision": "treasure", "placed": "J7", "trader": "H7"}
+    assert d["squares"]["J7"] == "red:down"
+    h = from_position(d)
+    assert without_rng(h._raw()) == without_rng(g._raw())
+    bad = copy.deepcopy(d)
+    bad["pending"]["decision"] = "monument"
+    del bad["pending"]["trader"]
+    with pytest.raises(tigris.PositionError, match=r"^pending\.placed: J7 holds a face-down"):
+        from_position(bad)
 
 
 def test_round_trip_covers_wars_and_monuments():
@@ -320,7 +363,10 @@ def test_rejects_bad_format_board_variants():
     rejects(d, r"^format: ")
     rejects(position(board="hexagonal"), r"^board: unknown board 'hexagonal'")
     rejects(position(variants=["wonders"]), r"^variants: unknown variant 'wonders'")
-    rejects(position(variants=["english"]), r"^variants: .*not implemented")
+    rejects(position(variants=["english", "english"]), r"^variants: a variant is listed twice")
+    assert from_position(position(variants=["english"])).variants == ("english",)
+    both = from_position(position(variants=["buildings", "english"])).variants
+    assert both == ("english", "buildings")
     rejects(position(variants="english"), r"^variants: ")
     rejects(position(colour="red"), r"^colour: unknown field")
     rejects("not a position", r"^position: ")

@@ -11,9 +11,9 @@ import tigris
 from tigris.record import load, replay, to_record
 
 
-def played(players, seed):
+def played(players, seed, **setup):
     rng = random.Random(seed)
-    g = tigris.Game(players=players, seed=seed)
+    g = tigris.Game(players=players, seed=seed, **setup)
     while not g.is_over:
         g.apply(rng.choice(g.legal_actions()))
     return g
@@ -33,6 +33,17 @@ def test_replay_reproduces_the_final_state(players):
         assert rec["format"] == "tigris-game/1"
         assert rec["result"]["ranking"] == g.ranking()
         r = replay(rec)
+        assert without_rng(r) == without_rng(g)
+        assert r.history == g.history
+
+
+def test_replay_every_board_and_variant(combo):
+    for seed in range(3):
+        g = played(2 + seed, seed, **combo)
+        rec = json.loads(json.dumps(to_record(g)))
+        assert (rec["board"], tuple(rec["variants"])) == (combo["board"], combo["variants"])
+        r = replay(rec)
+        assert (r.board, r.variants) == (g.board, g.variants)
         assert without_rng(r) == without_rng(g)
         assert r.history == g.history
 

@@ -12,6 +12,8 @@ import timeit
 
 import tigris
 from tigris import _bench
+from tigris._game import VARIANTS
+from tigris.boards import BOARD_NAMES
 
 
 def machine():
@@ -33,21 +35,43 @@ def _median(values):
     return statistics.median(values)
 
 
+#: The random-game figures: (players, board, variants, label suffix).  The first three are
+#: the classic board without variants; the others add the advanced board and the variants.
+RANDOM_GAME_SETUPS = (
+    (2, "classic", (), ""),
+    (3, "classic", (), ""),
+    (4, "classic", (), ""),
+    (2, "advanced", (), ", advanced board"),
+    (3, "advanced", (), ", advanced board"),
+    (4, "advanced", (), ", advanced board"),
+    (2, "classic", ("english", "buildings"), ", english + buildings"),
+    (2, "advanced", ("english", "buildings"), ", advanced board, english + buildings"),
+)
+
+
+def core_runs(repeats=5):
+    """How many times bench_core calls its progress callback."""
+    return len(RANDOM_GAME_SETUPS) * repeats
+
+
 def bench_core(games=1000, repeats=5, seed=1, progress=None):
     """Measure the core; returns a list of (figure, value, unit) rows."""
     rows = []
-    for players in (2, 3, 4):
+    for players, board, variants, suffix in RANDOM_GAME_SETUPS:
+        board_index = BOARD_NAMES.index(board)
+        bits = sum(VARIANTS[v] for v in variants)
+        n = games if players == 2 else games // 2
         rates, action_rates = [], []
         for r in range(repeats):
-            seconds, decisions = _bench.random_games(players, games if players == 2 else games // 2,
-                                                     seed + r)
-            n = games if players == 2 else games // 2
+            seconds, decisions = _bench.random_games(players, n, seed + r, board_index, bits)
             rates.append(n / seconds)
             action_rates.append(decisions / seconds)
             if progress:
                 progress()
-        rows.append((f"random {players}-player games per second", _median(rates), "games/s"))
-        rows.append((f"random {players}-player decisions per second", _median(action_rates), "decisions/s"))
+        rows.append((f"random {players}-player games per second{suffix}", _median(rates),
+                     "games/s"))
+        rows.append((f"random {players}-player decisions per second{suffix}",
+                     _median(action_rates), "decisions/s"))
     rows.append(("state copy (compiled)",
                  _median([_bench.copy_time(2, 200_000, seed + r) for r in range(repeats)]) * 1e9, "ns"))
     rows.append(("apply + undo (compiled, every legal action of 200 positions)",

@@ -1,6 +1,7 @@
 """The ``tigris`` command.
 
     tigris demo                      a short demonstration tournament (about a minute)
+    tigris play                      one game between bots, shown as it goes
     tigris tournament [SPEC] ...     bots against each other in parallel, with ratings
     tigris standings DIR             the standings of a results folder
     tigris match A B --sprt ...      paired games until a sequential test decides
@@ -13,10 +14,11 @@
 
 import argparse
 import json
-import random
 import sys
 
 import tigris
+from tigris._game import VARIANTS
+from tigris.boards import BOARD_NAMES
 from tigris.errors import PositionError, RecordError
 from tigris.tournament import TournamentError
 
@@ -42,16 +44,31 @@ def build_parser():
         prog="tigris", description="Monte Carlo tree search toolkit for Tigris & Euphrates.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    p = sub.add_parser("demo", help="play a seeded game between random players and show it",
-                       description="Play one game with uniformly random decisions, print the board "
-                                   "every few turns and the final ranking, and optionally write the "
-                                   "game record.")
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="players (default 2)")
-    p.add_argument("--seed", type=int, default=1, help="deal and decisions seed (default 1)")
+    p = sub.add_parser("demo", help="a short demonstration tournament (about a minute on 2 cores)",
+                       description="Play the built-in demonstration tournament (random, greedy and "
+                                   "ismcts-fast, 2 players, 12 games) and print the standings. "
+                                   "Results go to --out (default results/demo); running it again "
+                                   "continues or reprints that tournament.")
+    p.add_argument("--out", metavar="DIR", default="results/demo", help="results folder")
+    p.add_argument("--jobs", type=int, help="parallel games (default: all cores)")
+    p.set_defaults(run=cmd_demo)
+
+    p = sub.add_parser("play", help="play one game between bots and show it",
+                       description="Play one game between bots (default: random players), print "
+                                   "the board every few turns and the final ranking, and optionally "
+                                   "write the game record.")
+    p.add_argument("--bots", nargs="+", metavar="BOT", help="one bot per seat (default: random)")
+    p.add_argument("--players", type=int, choices=(2, 3, 4),
+                   help="players (default: one per bot, or 2)")
+    p.add_argument("--seed", type=int, default=1, help="deal and bot seed (default 1)")
+    p.add_argument("--board", default="classic", choices=BOARD_NAMES,
+                   help="board side (default classic; advanced: the 14-treasure side)")
+    p.add_argument("--variant", action="append", default=[], choices=tuple(VARIANTS),
+                   dest="variants", help="play a variant (english, buildings); repeat for both")
     p.add_argument("--every", type=int, default=10, metavar="TURNS",
                    help="show the board every TURNS turns (default 10; 0: only the end)")
     p.add_argument("--record", metavar="FILE", help="write the game record (tigris-game/1 JSON) here")
-    p.set_defaults(run=cmd_demo)
+    p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("tournament", help="play bots against each other and rate them",
                        description="Play a tournament from a spec file (tournaments/*.toml) or from "
@@ -147,24 +164,51 @@ def build_parser():
     return parser
 
 
+DEMO = {"name": "demo", "bots": ["random", "greedy", "ismcts-fast"], "players": 2, "games": 12, "seed": 1}
+
+
 def cmd_demo(args):
+    from pathlib import Path
+
+    from tigris import tournament
+
+    again = (Path(args.out) / tournament.SPEC_FILE).exists()
+    if again:
+        print(f"continuing the demonstration saved in {args.out}", file=sys.stderr)
+    summary = tournament.run(None if again else tournament.Spec(**DEMO), out=args.out,
+                             jobs=args.jobs, resume=again)
+    print(tournament.format_summary(summary))
+    print(f"\nresults in {args.out}/ (games.jsonl, summary.md); replay a game with "
+          f"tigris replay {args.out} --game 0")
+
+
+def cmd_play(args):
+    from tigris import bots as botlib
     from tigris.record import to_record
 
-    rng = random.Random(args.seed)
-    g = tigris.Game(players=args.players, seed=args.seed)
+    players = args.players or (len(args.bots) if args.bots else 2)
+    names = args.bots or ["random"] * players
+    if len(names) != players:
+        raise PositionError(f"--bots names {len(names)} bots for {players} players")
+    try:
+        seats = [botlib.load(name, seed=args.seed * 10 + i) for i, name in enumerate(names)]
+    except ValueError as e:
+        raise TournamentError(str(e)) from None
+    g = tigris.Game(players=players, seed=args.seed, board=args.board,
+                    variants=tuple(dict.fromkeys(args.variants)))
     last_shown = -1
     while not g.is_over:
         if args.every and g.turn % args.every == 0 and g.turn != last_shown and g.decision == "action":
             print(f"--- turn {g.turn} ---")
             print(g)
             last_shown = g.turn
-        g.apply(rng.choice(g.legal_actions()))
+        g.apply(seats[g.current_player].choose(g))
     print(f"--- final position after {g.turn + 1} turns, {len(g.history)} decisions ---")
     print(g)
     _print_result(g)
     if args.record:
         with open(args.record, "w", encoding="utf-8") as f:
-            json.dump(to_record(g, bots=["random"] * g.players), f)
+            json.dump(to_record(g, bots=names), f)
             f.write("\n")
         print(f"record written to {args.record}")
 
@@ -308,7 +352,8 @@ def cmd_bench(args):
         with tqdm(total=3 * args.repeats, desc="searches", unit="run", file=sys.stderr) as bar:
             rows = bench.bench_search(repeats=args.repeats, progress=bar.update)
     else:
-        with tqdm(total=3 * args.repeats, desc="random games", unit="run", file=sys.stderr) as bar:
+        with tqdm(total=bench.core_runs(args.repeats), desc="random games", unit="run",
+                  file=sys.stderr) as bar:
             rows = bench.bench_core(games=args.games, repeats=args.repeats, progress=bar.update)
     if args.json:
         print(json.dumps({"machine": bench.machine(),

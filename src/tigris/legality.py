@@ -9,7 +9,7 @@ compiled core, and this module only explains a refusal.  It reads the state thro
 from tigris import boards, notation
 from tigris.notation import (A_TILE, A_LEADER, A_WITHDRAW, A_CATASTROPHE, A_SWAP, A_PASS,
                              A_SUPPORT, A_WAR, A_MONUMENT, A_NO_MONUMENT, A_TREASURE,
-                             A_BUILDING, N_ACTIONS, NSQ, COLS, ROWS, COLOURS,
+                             A_BUILDING, A_NO_BUILDING, N_ACTIONS, NSQ, COLS, ROWS, COLOURS,
                              LEADERS, MONUMENTS, SWAPS, square_name, monument_name)
 
 NONE = 255
@@ -92,7 +92,8 @@ def why_illegal(game, a):
                 f"by player {game.current_player}")
     reason = {"tile": _tile, "leader": _leader, "withdraw": _withdraw,
               "catastrophe": _catastrophe, "swap": _swap, "support": _support,
-              "war": _war, "monument": _monument, "treasure": _treasure}.get(kind)
+              "war": _war, "monument": _monument, "treasure": _treasure,
+              "building": _building}.get(kind)
     text = reason(game, raw, a) if reason else None
     return text or ("not legal in this position (no specific rule check explains it; "
                     "legal now: " + _sample(game) + ")")
@@ -207,6 +208,21 @@ def _support(game, raw, a):
         rule = ("R50: revolts are fought with red tiles" if raw["c_kind"] == REVOLT
                 else f"R62: a {COLOURS[c]} war is fought with {COLOURS[c]} tiles")
         return f"player {p} has only {have} {COLOURS[c]} tile{'s' if have != 1 else ''} ({rule})"
+    if "english" in game.variants and n > 0:
+        att, dfn = raw["c_att_base"], raw["c_def_base"]
+        if raw["c_stage"] == 0:
+            return (f"English variant (R93): the attacker commits only if his total beats the "
+                    f"defender's {dfn} on the board; {att} + {n} = {att + n} does not")
+        total = att + raw["c_att_commit"]
+        need = total - dfn
+        if need <= 0:
+            return (f"English variant (R94): the defender's {dfn} already ties or beats the "
+                    f"attacker's {total}; he commits nothing")
+        if need > have:
+            return (f"English variant (R94): the defender commits exactly enough to tie "
+                    f"({need} to reach {total}) or nothing, and holds only {have}")
+        return (f"English variant (R94): the defender commits exactly enough to tie "
+                f"({need} to reach {total}) or nothing, not {n}")
     return None
 
 
@@ -261,4 +277,49 @@ def _treasure(game, raw, a):
                                 for j in special):
         kind = "corner treasure" if game.board == "classic" else "treasure outside the rivers"
         return f"the treasure must be a {kind} first (R77)"
+    return None
+
+
+def _line(raw, i, step):
+    """R95: the squares of the unbroken line of face-up tiles of i's colour through i,
+    horizontal (step 1) or vertical (step COLS)."""
+    code = raw["squares"][i]
+    line = [i]
+    for direction in (-1, 1):
+        j = i
+        while True:
+            r, c = divmod(j, COLS)
+            nr, nc = (r, c + direction) if step == 1 else (r + direction, c)
+            if not (0 <= nr < ROWS and 0 <= nc < COLS) or raw["squares"][nr * COLS + nc] != code:
+                break
+            j = nr * COLS + nc
+            line.append(j)
+    return sorted(line)
+
+
+def _building(game, raw, a):
+    if a == A_NO_BUILDING:
+        return None
+    c, i = divmod(a - A_BUILDING, NSQ)
+    colour = COLOURS[c]
+    placed = raw["placed"]
+    tile = raw["squares"][placed] - TILE0
+    if tile != c:
+        return (f"the tile placed on {square_name(placed)} is {COLOURS[tile]}: only the "
+                f"{COLOURS[tile]} building may go on its line (R95)")
+    lines = [_line(raw, placed, step) for step in (1, COLS)]
+    if not any(i in line and len(line) >= 3 for line in lines):
+        return (f"{square_name(i)} is not on a line of 3 or more face-up {colour} tiles "
+                f"through the tile placed on {square_name(placed)} (R95)")
+    b = raw["building"][c]
+    if b == NONE:
+        return None
+    if any(b in line for line in lines):
+        return (f"the {colour} building on {square_name(b)} already stands on a line through "
+                f"{square_name(placed)}; extending its own line does not move it (R96)")
+    own = max(len(_line(raw, b, step)) for step in (1, COLS))
+    new = max(len(line) for line in lines if i in line)
+    if new <= own:
+        return (f"the {colour} building on {square_name(b)} stands on a line of {own}; it "
+                f"moves only to a strictly longer line, and this one has {new} (R96)")
     return None

@@ -6,6 +6,7 @@ index ``row * 16 + col`` = ``(4, 6)`` is ``G5``.  Actions (case-insensitive)::
     tile red G5          leader king G5       withdraw king        catastrophe G5
     swap red red blue    pass                 support 3            war green
     monument red-blue G5 no-monument          treasure B2
+    building red G5      no-building          (civilization-buildings variant)
 """
 
 from tigris.errors import IllegalActionError
@@ -36,7 +37,7 @@ SWAP_INDEX = {counts: k for k, counts in enumerate(SWAPS)}
 
 USAGE = ("tile COLOUR SQ | leader LEADER SQ | withdraw LEADER | catastrophe SQ | "
          "swap COLOUR... | pass | support N | war COLOUR | monument C1-C2 SQ | no-monument | "
-         "treasure SQ")
+         "treasure SQ | building COLOUR SQ | no-building")
 
 
 def square_name(i):

@@ -32,8 +32,11 @@ Top-level fields (defaults in brackets)::
     pending       the decision in progress, when it is not "action"        [absent]
 
 Square tokens: a tile colour (``red``), ``:down`` for a face-down monument tile,
-``+treasure`` when a treasure lies on it (``red:down+treasure``), ``catastrophe``, or a
-leader with its owner (``king:0``).
+``+treasure`` when a treasure lies on it (``red:down+treasure``), ``+building`` when the
+civilization building of the tile's colour stands on it (buildings variant; face-up tiles
+only: ``red+building``, ``red+treasure+building``), ``catastrophe``, or a leader with its
+owner (``king:0``).  Marks may come in either order; positions are written with
+``+treasure`` first.  A building not on the board is in the supply.
 
 Player object: ``hand`` ({"red": n, ...}, or null with ``hand_size``), ``score``
 ({"red": n, ...}, [zeros]), ``treasures`` [0], ``catastrophes`` (left, [2]),
@@ -43,7 +46,7 @@ Player object: ``hand`` ({"red": n, ...}, or null with ``hand_size``), ``score``
 The pending decision (present only when the decision is not "action")::
 
     "pending": {
-      "decision": "support" | "war_order" | "monument" | "treasure" | "over",
+      "decision": "support" | "war_order" | "monument" | "treasure" | "building" | "over",
       "conflict": {                          # only while a conflict is being resolved
         "kind": "revolt" | "war",
         "colour": "red",                     # colour of the two leaders in conflict
@@ -57,11 +60,15 @@ The pending decision (present only when the decision is not "action")::
       "trader": "B2"                         # treasure decision: the trader whose owner takes one
     }
 
+A "building" decision (buildings variant) is ``{"decision": "building", "placed": "G5"}``:
+the active player puts the building of G5's colour on a tile of a line of 3 or more through
+G5, or declines (R95-R96); the monument decision, if any, follows it.
+
 ``strength`` is the board strength (revolt: temples next to the leader; war: face-up
 tiles of the war colour on the leader's side); it may be omitted and is then computed.
 The player to decide follows from the pending decision: the attacker, then the defender,
-commits support; the active player chooses the war order and the monument; the trader's
-owner takes the treasure.
+commits support; the active player chooses the war order, the building and the monument;
+the trader's owner takes the treasure.
 """
 
 import random
@@ -84,7 +91,7 @@ NO_CONFLICT, REVOLT, WAR = 0, 1, 2
 KINDS = {"revolt": REVOLT, "war": WAR}
 
 TOP_KEYS = ("format", "board", "variants", "squares", "monuments", "players", "bag",
-            "out_of_game", "to_move", "actions_left", "turn", "pending", "buildings")
+            "out_of_game", "to_move", "actions_left", "turn", "pending")
 PLAYER_KEYS = ("hand", "hand_size", "score", "treasures", "catastrophes",
                "swapped_face_down", "swapped_colours")
 PENDING_KEYS = ("decision", "conflict", "unification", "wars_left", "placed", "trader")
@@ -118,6 +125,8 @@ def square_token(raw, i):
         raise ValueError(f"square {notation.square_name(i)} holds the unknown code {code}")
     if raw["treasure"][i]:
         token += "+treasure"
+    if TILE0 <= code < DOWN0 and raw["building"][code - TILE0] == i:
+        token += "+building"
     return token
 
 
@@ -162,9 +171,6 @@ def to_position(game, player=None):
         "actions_left": raw["actions_left"],
         "turn": raw["turn"],
     }
-    if any(b != NONE for b in raw["building"]):
-        d["buildings"] = {COLOURS[c]: notation.square_name(b)
-                          for c, b in enumerate(raw["building"]) if b != NONE}
     if raw["phase"] != PH_ACTION:
         d["pending"] = _pending(raw)
     return d
@@ -253,31 +259,39 @@ def _colour(text, field):
 
 
 def _parse_token(token, field, nplayers):
-    """A square token -> (code, treasure)."""
+    """A square token -> (code, treasure, building)."""
     if not isinstance(token, str):
         _fail(field, f"expected a token like \"red\", \"red:down+treasure\", \"catastrophe\" "
                      f"or \"king:0\", not {token!r}")
-    t = token.strip().lower()
-    if t == "catastrophe":
-        return CATASTROPHE, 0
-    treasure = 0
-    if t.endswith("+treasure"):
-        treasure = 1
-        t = t[: -len("+treasure")]
+    t, *marks = token.strip().lower().split("+")
+    for mark in marks:
+        if mark not in ("treasure", "building") or marks.count(mark) > 1:
+            _bad_token(token, field)
+    treasure = int("treasure" in marks)
+    building = "building" in marks
+    if t == "catastrophe" and not marks:
+        return CATASTROPHE, 0, False
     name, sep, rest = t.partition(":")
-    if name in LEADERS and not treasure:
+    if name in LEADERS and not marks:
         if not sep or not rest.isdigit():
             _fail(field, f"{token!r}: a leader is written with its owner, e.g. \"{name}:0\"")
         p = int(rest)
         if p >= nplayers:
             _fail(field, f"{token!r}: player {p} is not in this {nplayers}-player game")
-        return LEADER0 + 4 * p + LEADERS.index(name), 0
+        return LEADER0 + 4 * p + LEADERS.index(name), 0, False
     if name in COLOURS and (not sep or rest == "down"):
         c = COLOURS.index(name)
-        return (DOWN0 + c if sep else TILE0 + c), treasure
+        if building and sep:
+            _fail(field, f"{token!r}: a building stands only on a face-up tile (a monument "
+                         "tile returns it to the supply, R100)")
+        return (DOWN0 + c if sep else TILE0 + c), treasure, building
+    _bad_token(token, field)
+
+
+def _bad_token(token, field):
     _fail(field, f"{token!r} is not a square token (a colour such as \"red\", \"red:down\", "
-                 f"\"red+treasure\", \"red:down+treasure\", \"catastrophe\", or a leader "
-                 f"with its owner such as \"king:0\")")
+                 f"\"red+treasure\", \"red:down+treasure\", \"red+building\", "
+                 f"\"catastrophe\", or a leader with its owner such as \"king:0\")")
 
 
 def _neighbours(i):
@@ -344,6 +358,7 @@ def from_position(d, seed=0):
     if not isinstance(squares, dict):
         _fail("squares", "expected an object mapping squares to tokens, e.g. {\"G5\": \"red\"}")
     seen = {}
+    raw["building"] = [NONE] * 4
     for label, token in squares.items():
         field = f"squares.{label}"
         i = _square(label, field)
@@ -351,7 +366,7 @@ def from_position(d, seed=0):
             _fail(field, f"the same square as {seen[i]}")
         seen[i] = label
         field = f"squares.{notation.square_name(i)}"
-        code, treasure = _parse_token(token, field, n)
+        code, treasure, building = _parse_token(token, field, n)
         river = i in rivers
         if TILE0 <= code < CATASTROPHE:
             c = (code - TILE0) % 4
@@ -375,6 +390,15 @@ def from_position(d, seed=0):
                              "temple squares")
             if code not in (TILE0, DOWN0):
                 _fail(field, "a treasure lies only on its starting red temple tile")
+        if building:
+            c = code - TILE0
+            if "buildings" not in variants:
+                _fail(field, "a building needs the \"buildings\" variant")
+            if raw["building"][c] != NONE:
+                _fail(field, f"the {COLOURS[c]} building is also on "
+                             f"{notation.square_name(raw['building'][c])}; there is one "
+                             "building per colour")
+            raw["building"][c] = i
         raw["squares"][i] = code
         raw["treasure"][i] = treasure
     for p in range(n):
@@ -430,20 +454,6 @@ def from_position(d, seed=0):
         if DOWN0 <= raw["squares"][i] < CATASTROPHE and i not in covered:
             _fail(f"squares.{notation.square_name(i)}",
                   "a face-down tile that is not part of a listed monument")
-
-    # -- buildings (civilization-buildings variant) -----------------------------------
-    raw["building"] = [NONE] * 4
-    if d.get("buildings"):
-        if "buildings" not in variants:
-            _fail("buildings", "buildings need the \"buildings\" variant")
-        _check_keys(d["buildings"], COLOURS, "buildings")
-        for name, at in d["buildings"].items():
-            i = _square(at, f"buildings.{name}")
-            c = COLOURS.index(name)
-            if raw["squares"][i] != TILE0 + c:
-                _fail(f"buildings.{name}", f"the {name} building must stand on a face-up "
-                                           f"{name} tile, not {_describe(raw['squares'][i])}")
-            raw["building"][c] = i
 
     # -- players ----------------------------------------------------------------------
     hands, swapped = [], []
@@ -596,7 +606,9 @@ def _read_pending(pending, raw, n, variants):
 
     if "placed" in pending:
         i = _square(pending["placed"], "pending.placed")
-        if not TILE0 <= squares[i] < DOWN0:
+        # After a monument the placed tile is face down while the treasures are handed out.
+        flipped = phase == PH_TREASURE and DOWN0 <= squares[i] < CATASTROPHE
+        if not TILE0 <= squares[i] < DOWN0 and not flipped:
             _fail("pending.placed", f"{sq(i)} holds {_describe(squares[i])}, not a face-up tile")
         raw["placed"] = i
     if "unification" in pending:
@@ -633,8 +645,8 @@ def _read_pending(pending, raw, n, variants):
         if bin(raw["wars"]).count("1") < 2:
             _fail("pending.wars_left", "a war_order decision needs at least two colours to "
                                        "choose from")
-    if phase == PH_MONUMENT and raw["placed"] == NONE:
-        _fail("pending.placed", "a monument decision needs the tile just placed")
+    if phase in (PH_MONUMENT, PH_BUILDING) and raw["placed"] == NONE:
+        _fail("pending.placed", f"a {decision} decision needs the tile just placed")
     if phase == PH_TREASURE and raw["t_trader"] == NONE:
         _fail("pending.trader", "a treasure decision needs the trader whose owner chooses")
     if phase != PH_TREASURE and raw["t_trader"] != NONE:
@@ -695,7 +707,7 @@ def _check_loaded(game, raw, strengths):
     sq = notation.square_name
     phase = raw["phase"]
     labels, kingdom = game._regions()
-    if phase in (PH_ACTION, PH_MONUMENT, PH_TREASURE):
+    if phase in (PH_ACTION, PH_MONUMENT, PH_TREASURE, PH_BUILDING):
         for c in range(4):
             where = {}
             for p in range(raw["players"]):
@@ -748,3 +760,6 @@ def _check_loaded(game, raw, strengths):
     if phase == PH_MONUMENT and len(game.legal_actions()) < 2:
         _fail("pending.placed", f"no monument can be built with the tile on "
                                 f"{sq(raw['placed'])}")
+    if phase == PH_BUILDING and len(game.legal_actions()) < 2:
+        _fail("pending.placed", f"no building can be put on a line through the tile on "
+                                f"{sq(raw['placed'])} (R95, R96)")

@@ -17,7 +17,7 @@ CELL = 4
 
 LEGEND = (
     "Legend: . land  ~ river  r b g k tile (red blue green black)  #r face-down monument tile",
-    "        * treasure  ! unification tile  XX catastrophe",
+    "        * treasure  ^ civilization building  ! unification tile  XX catastrophe",
     "        P0 F0 T0 K0: priest, farmer, trader, king of player 0",
 )
 
@@ -38,6 +38,8 @@ def square_text(raw, i, rivers):
         text = TILE_LETTERS[code - TILE0]
     if raw["treasure"][i]:
         text += "*"
+    if code < DOWN0 and raw["building"][code - TILE0] == i:
+        text += "^"
     if raw["unif"] == i:
         text += "!"
     return text
@@ -130,5 +132,11 @@ def render(game):
     built = [f"{monument_name(m)} {square_name(at)}" for m, at in enumerate(raw["monument"])
              if at != NONE]
     lines.append(f"Monuments built: {', '.join(built) or 'none'}")
+    if "buildings" in game.variants:
+        placed = [f"{COLOURS[c]} {square_name(at)}" for c, at in enumerate(raw["building"])
+                  if at != NONE]
+        supply = [COLOURS[c] for c in range(4) if raw["building"][c] == NONE]
+        lines.append(f"Buildings on the board: {', '.join(placed) or 'none'}; "
+                     f"in the supply: {', '.join(supply) or 'none'}")
     lines += decision_line(game, raw)
     return "\n".join(lines)
