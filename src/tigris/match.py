@@ -65,7 +65,7 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
                 for _ in range(max(1, n_jobs // 2)):
                     for seats in ([a, b], [b, a]):
                         batch.append({"game": 2 * deal + len(batch) % 2,
-                                      "deal": seed * 1_000_003 + deal, "seats": seats})
+                                      "deal_seed": seed * 1_000_003 + deal, "seats": seats})
                     deal += 1
                 for rec in parallel(delayed(play_game)(job, settings, spec) for job in batch):
                     if sink:

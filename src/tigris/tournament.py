@@ -124,7 +124,7 @@ def schedule(spec):
         deal_seed = spec.seed * 1_000_003 + d
         for r in range(spec.players):
             seats = table[r:] + table[:r]
-            games.append({"game": len(games), "deal": deal_seed, "seats": seats})
+            games.append({"game": len(games), "deal_seed": deal_seed, "seats": seats})
     return games
 
 
@@ -148,7 +148,7 @@ def play_game(job, settings, spec_dict):
     g = None
     timings = []
     try:
-        g = tigris.Game(players=spec_dict["players"], seed=job["deal"], board=spec_dict["board"],
+        g = tigris.Game(players=spec_dict["players"], seed=job["deal_seed"], board=spec_dict["board"],
                         variants=tuple(spec_dict["variants"]))
         players = []
         for seat, name in enumerate(seats):
@@ -169,7 +169,7 @@ def play_game(job, settings, spec_dict):
         rec["result"] = None
         rec["error"] = f"{type(e).__name__}: {e}"
         rec["traceback"] = traceback.format_exc(limit=6)
-    rec.update({"game": job["game"], "deal": job["deal"], "tournament": spec_dict["name"]})
+    rec.update({"game": job["game"], "deal_seed": job["deal_seed"], "tournament": spec_dict["name"]})
     return rec
 
 
@@ -325,17 +325,21 @@ def _leader(records):
 # ---------------------------------------------------------------------------------------
 
 def results_of(records):
-    """The records as the rating functions take them."""
+    """The records as the rating functions take them: per game the bots, ranking, final
+    scores, length, each seat's mean thinking time, and the deal (the bootstrap resamples
+    whole deals, since the seatings of a deal belong together)."""
     games = []
     for rec in records:
         if rec.get("error") or not rec.get("result"):
             games.append({"bots": rec.get("bots"), "error": rec.get("error", "no result")})
             continue
         moves = rec.get("moves", [])
-        times = [m["seconds"] for m in moves if "seconds" in m]
+        per_seat = [[m["seconds"] for m in moves if m.get("player") == seat and "seconds" in m]
+                    for seat in range(len(rec["bots"]))]
         games.append({"bots": rec["bots"], "ranking": rec["result"]["ranking"],
                       "final": rec["result"]["final"], "decisions": len(moves),
-                      "seconds_per_move": sum(times) / len(times) if times else 0.0})
+                      "seconds_per_move": [sum(t) / len(t) if t else 0.0 for t in per_seat],
+                      "deal": rec.get("deal_seed")})
     return games
 
 
@@ -345,7 +349,7 @@ def summarize(spec, records):
     games = results_of(sorted(records, key=lambda r: r["game"]))
     table = ratings.standings(games, bots=spec.bots)
     h2h = ratings.head_to_head([g for g in games if "error" not in g])
-    errors = [{"game": r["game"], "deal": r["deal"], "bots": r["bots"], "error": r["error"]}
+    errors = [{"game": r["game"], "deal_seed": r["deal_seed"], "bots": r["bots"], "error": r["error"]}
               for r in records if r.get("error")]
     return {"tournament": asdict(spec), "games": len(records), "scheduled": len(schedule(spec)),
             "standings": table, "head_to_head": h2h, "errors": errors}
@@ -371,7 +375,7 @@ def format_summary(summary):
              ratings.format_head_to_head(summary["head_to_head"])]
     if summary["errors"]:
         lines += ["", "## Games that failed", ""]
-        lines += [f"- game {e['game']} (deal {e['deal']}, {', '.join(e['bots'])}): {e['error']}"
+        lines += [f"- game {e['game']} (deal {e['deal_seed']}, {', '.join(e['bots'])}): {e['error']}"
                   for e in summary["errors"]]
     return "\n".join(lines)
 

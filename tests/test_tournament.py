@@ -1,0 +1,163 @@
+"""The tournament runner: files, replays, reproducibility, resume, dask, errors."""
+
+import json
+import os
+import warnings
+
+import pytest
+
+from tigris import tournament
+from tigris.cli import main
+from tigris.record import replay
+from tigris.tournament import Spec, TournamentError, read_games, run, schedule
+
+
+@pytest.fixture(autouse=True)
+def in_repo(monkeypatch):
+    # Bot names are found in ./bots (the repository) or in the installed package.
+    monkeypatch.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def finished(out):
+    return sorted(read_games(out), key=lambda r: r["game"])
+
+
+def comparable(records):
+    """What must not depend on how the games were run (timings excluded)."""
+    return [(r["game"], r["deal_seed"], r["bots"], [m["move"] for m in r["moves"]], r["result"])
+            for r in sorted(records, key=lambda r: r["game"])]
+
+
+def test_schedule_rotates_seats_and_balances_tables():
+    games = schedule(Spec(bots=["a", "b", "c"], players=2, games=12, seed=1))
+    assert len(games) == 12
+    by_deal = {}
+    for g in games:
+        by_deal.setdefault(g["deal_seed"], []).append(g["seats"])
+    assert all(len(s) == 2 and s[0] == s[1][::-1] for s in by_deal.values())
+    pairs = [frozenset(g["seats"]) for g in games]
+    assert {p: pairs.count(p) for p in set(pairs)} == {frozenset("ab"): 4, frozenset("ac"): 4,
+                                                        frozenset("bc"): 4}
+    four = schedule(Spec(bots=["a", "b", "c", "d", "e"], players=4, games=40, seed=1))
+    assert len(four) == 40
+    meets = {}
+    for g in four:
+        for x in g["seats"]:
+            for y in g["seats"]:
+                if x < y:
+                    meets[x, y] = meets.get((x, y), 0) + 1
+    assert max(meets.values()) - min(meets.values()) <= 4
+    assert all(sorted(g["seats"]) == sorted(four[4 * (g["game"] // 4)]["seats"]) for g in four)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_small_tournament_writes_files_and_records_replay(tmp_path, players):
+    out = tmp_path / f"t{players}"
+    summary = run(Spec(bots=["random", "greedy"], players=players, games=2 * players, seed=3),
+                  out=out, jobs=2, progress=False)
+    for name in ("tournament.json", "games.jsonl", "summary.json", "summary.md"):
+        assert (out / name).exists()
+    records = finished(out)
+    assert len(records) == summary["games"] == 2 * players
+    for rec in records:
+        g = replay(rec)                     # raises if the stored result differs
+        assert g.is_over and g.ranking() == rec["result"]["ranking"]
+    names = {row["name"] for row in summary["standings"]["bots"]}
+    assert names == {"random", "greedy"}
+    md = (out / "summary.md").read_text()
+    assert "greedy" in md and "Elo" in md
+    assert json.loads((out / "summary.json").read_text())["games"] == 2 * players
+
+
+def test_same_seed_same_results_with_one_or_two_jobs(tmp_path):
+    spec = dict(bots=["random", "greedy"], players=2, games=6, seed=9)
+    run(Spec(**spec), out=tmp_path / "one", jobs=1, progress=False)
+    run(Spec(**spec), out=tmp_path / "two", jobs=2, progress=False)
+    assert comparable(finished(tmp_path / "one")) == comparable(finished(tmp_path / "two"))
+
+
+def test_resume_after_an_interruption_with_a_torn_line(tmp_path):
+    spec = dict(bots=["random", "greedy"], players=2, games=8, seed=4)
+    full = tmp_path / "full"
+    run(Spec(**spec), out=full, jobs=2, progress=False)
+    cut = tmp_path / "cut"
+    run(Spec(**spec), out=cut, jobs=2, progress=False)
+    lines = (cut / "games.jsonl").read_text().splitlines(keepends=True)
+    torn = lines[3][: len(lines[3]) // 2]                 # killed in the middle of a write
+    (cut / "games.jsonl").write_text("".join(lines[:3]) + torn)
+    with pytest.warns(UserWarning, match="torn"):
+        run(out=cut, jobs=2, resume=True, progress=False)
+    assert comparable(finished(cut)) == comparable(finished(full))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                    # the file was repaired
+        assert len(read_games(cut)) == 8
+
+
+def test_a_failing_game_is_recorded_and_the_run_goes_on(tmp_path, monkeypatch):
+    from tigris.bots.simple import GreedyBot
+
+    def broken(self, game):
+        if game.turn >= 3:
+            raise RuntimeError("the bot fell over")
+        return GreedyBot._choose(self, game)
+
+    monkeypatch.setattr(GreedyBot, "_choose", GreedyBot.choose, raising=False)
+    monkeypatch.setattr(GreedyBot, "choose", broken)
+    summary = run(Spec(bots=["random", "greedy"], players=2, games=2, seed=1),
+                  out=tmp_path / "t", jobs=1, progress=False)
+    records = finished(tmp_path / "t")
+    assert len(records) == 2 and all("the bot fell over" in r["error"] for r in records)
+    assert all(r["deal_seed"] is not None and r["moves"] for r in records)   # the moves so far are kept
+    assert summary["errors"] and summary["standings"]["errors"] == 2
+
+
+def test_dask_cluster_gives_the_same_results(tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    spec = dict(bots=["random", "greedy"], players=2, games=4, seed=5)
+    run(Spec(**spec), out=tmp_path / "local", jobs=2, progress=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        run(Spec(**spec), out=tmp_path / "dask", backend="dask", scheduler=client, progress=False)
+    assert comparable(finished(tmp_path / "dask")) == comparable(finished(tmp_path / "local"))
+
+
+def test_errors_are_clear(tmp_path):
+    with pytest.raises(TournamentError, match="unknown bot 'nobody'.*known bots"):
+        run(Spec(bots=["random", "nobody"]), out=tmp_path / "x", progress=False)
+    bad = tmp_path / "bad.toml"
+    bad.write_text('bots = ["random", "greedy"]\nrounds = 3\n')
+    with pytest.raises(TournamentError, match="bad.toml: unknown key 'rounds'; valid keys"):
+        tournament.load_spec(bad)
+    bad.write_text('bots = ["random", "greedy"]\nplayers = 5\n')
+    with pytest.raises(TournamentError, match="players must be 2, 3 or 4"):
+        tournament.load_spec(bad)
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(TournamentError, match="cannot write results to"):
+        run(Spec(bots=["random", "greedy"]), out=blocker / "sub", progress=False)
+    run(Spec(bots=["random", "greedy"], games=2), out=tmp_path / "once", jobs=1, progress=False)
+    with pytest.raises(TournamentError, match="--resume"):
+        run(Spec(bots=["random", "greedy"], games=2), out=tmp_path / "once", progress=False)
+    with pytest.raises(TournamentError, match="nothing to resume"):
+        run(out=tmp_path / "empty", resume=True, progress=False)
+
+
+def test_cli_tournament_standings_replay(tmp_path, capsys):
+    out = tmp_path / "cli"
+    assert main(["tournament", "--bots", "random", "greedy", "--games", "2", "--jobs", "1",
+                 "--out", str(out)]) == 0
+    assert "greedy" in capsys.readouterr().out
+    assert main(["standings", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 2
+    assert main(["replay", str(out), "--game", "1", "--every", "0"]) == 0
+    assert "1. player" in capsys.readouterr().out
+    assert main(["tournament", "--bots", "random", "nobody", "--out", str(tmp_path / "n")]) == 1
+    assert "unknown bot" in capsys.readouterr().err
+    assert main(["replay", str(out), "--game", "7"]) == 1
+    assert "no game 7" in capsys.readouterr().err
+
+
+def test_spec_files_in_tournaments_load():
+    for path in sorted(os.listdir("tournaments")):
+        spec = tournament.load_spec(os.path.join("tournaments", path))
+        assert len(schedule(spec)) >= spec.games
