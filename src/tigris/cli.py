@@ -44,9 +44,9 @@ def build_parser():
         prog="tigris", description="Monte Carlo tree search toolkit for Tigris & Euphrates.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    p = sub.add_parser("demo", help="a short demonstration tournament (about a minute on 2 cores)",
+    p = sub.add_parser("demo", help="a short demonstration tournament (about 30 seconds on 2 cores)",
                        description="Play the built-in demonstration tournament (random, greedy and "
-                                   "ismcts-fast, 2 players, 12 games) and print the standings. "
+                                   "ismcts-fast, 2 players, 24 games) and print the standings. "
                                    "Results go to --out (default results/demo); running it again "
                                    "continues or reprints that tournament.")
     p.add_argument("--out", metavar="DIR", default="results/demo", help="results folder")
@@ -164,7 +164,7 @@ def build_parser():
     return parser
 
 
-DEMO = {"name": "demo", "bots": ["random", "greedy", "ismcts-fast"], "players": 2, "games": 12, "seed": 1}
+DEMO = {"name": "demo", "bots": ["random", "greedy", "ismcts-fast"], "players": 2, "games": 24, "seed": 1}
 
 
 def cmd_demo(args):
