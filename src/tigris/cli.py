@@ -8,6 +8,7 @@
     tigris replay DIR --game K       step through a finished game
     tigris show FILE [--move N]      a position or game record as a board diagram
     tigris hint FILE                 the best moves for the player to move
+    tigris tune BOT --param ...      SPSA tuning of a bot's numeric parameters
     tigris bots                      the bot configurations and their settings
     tigris bench [core|search]       speed of the compiled core or of the search, on one core
 """
@@ -146,6 +147,29 @@ def build_parser():
     p.add_argument("--move", type=int, metavar="N", help="for a record: hint after N moves")
     p.add_argument("--json", action="store_true", help="print the hints as JSON")
     p.set_defaults(run=cmd_hint)
+
+    p = sub.add_parser("tune", help="tune a bot's numeric parameters by SPSA over games",
+                       description="Tune numeric parameters of BOT by SPSA: each iteration plays "
+                                   "theta+ and theta- on one deal against an opponent in both "
+                                   "seatings; gains a_k = a/(A+k)^0.602, c_k = c/k^0.101 with "
+                                   "defaults from the ranges. Writes OUT/history.csv as it goes, "
+                                   "OUT/NAME.toml at the end, and verifies it against BOT. "
+                                   "tune --plot OUT draws the traces.")
+    p.add_argument("bot", nargs="?", metavar="BOT", help="the bot to tune (name or file)")
+    p.add_argument("--param", action="append", default=[], metavar="NAME=LOW:HIGH[:int]",
+                   help="a parameter and its range; repeat for several")
+    p.add_argument("--opponent", action="append", default=[], metavar="BOT",
+                   help="opponent bot(s), used in turn; repeat for several")
+    p.add_argument("--budget", type=int, default=400, help="games to play (4 per iteration; default 400)")
+    p.add_argument("--jobs", type=int, help="parallel games (default: all cores)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the deals and the perturbations")
+    p.add_argument("--name", help="name of the tuned bot (default BOT-tuned)")
+    p.add_argument("--verify-games", type=int, default=0,
+                   help="games of the final check, tuned vs BOT (default: a tenth of the budget, >= 20)")
+    p.add_argument("--out", metavar="DIR", help="results folder (default results/NAME)")
+    p.add_argument("--resume", action="store_true", help="continue the run in --out from its history")
+    p.add_argument("--plot", metavar="DIR", help="draw DIR/traces.png from a run's history and stop")
+    p.set_defaults(run=cmd_tune)
 
     p = sub.add_parser("bots", help="list the bot configurations and their settings",
                        description="List the bot configurations found in ./bots/ and among those "
@@ -330,6 +354,29 @@ def cmd_hint(args):
         print(json.dumps({"player": g.current_player, "decision": g.decision, "hints": hints}, indent=2))
     else:
         print(format_table(g, hints))
+
+
+def cmd_tune(args):
+    from tigris import tune
+
+    if args.plot:
+        print(f"traces drawn in {tune.plot(args.plot)}")
+        return
+    if not args.bot:
+        raise TournamentError("name the bot to tune (or give --plot DIR)")
+    spec = tune.TuneSpec(bot=args.bot, params=[tune.parse_param(p) for p in args.param],
+                         opponents=args.opponent, budget=args.budget, seed=args.seed,
+                         name=args.name or "", verify_games=args.verify_games)
+    spec.check()
+    out = args.out or f"results/{spec.name}"
+    result = tune.tune(spec, out, jobs=args.jobs, resume=args.resume)
+    v = result["verification"]
+    print(f"tuned: {', '.join(f'{k} = {v_}' for k, v_ in result['theta'].items())}")
+    print(f"bot file: {result['bot_file']}")
+    if v["score"] is not None:
+        print(f"verification, tuned vs {args.bot}: {v['score']:.1%} over {v['games']} games "
+              f"(95% interval {v['ci95'][0]:.1%}-{v['ci95'][1]:.1%})")
+    print(f"history: {out}/history.csv; traces: tigris tune --plot {out}")
 
 
 def cmd_bots(args):

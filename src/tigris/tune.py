@@ -1,0 +1,397 @@
+"""Tuning numeric bot parameters by SPSA over games (``tigris tune``).
+
+Simultaneous perturbation stochastic approximation, as engine-testing frameworks use it:
+at iteration k every parameter is nudged by +-c_k at once (a random sign each), the bot
+at theta+ and the bot at theta- each play the same deal against an opponent in every
+seating, and theta moves by a_k times the estimated gradient
+
+    g_i = (score(theta+) - score(theta-)) / (2 c_k delta_i),   theta_i += a_k g_i,
+
+with gains a_k = a / (A + k)^0.602 and c_k = c / k^0.101.  Parameters are real numbers
+inside their bounds; integer ones are rounded only when a bot is made to play.
+
+>>> spec = TuneSpec(bot="ismcts-fast", params=[parse_param("exploration=0.1:2.0")],
+...                 opponents=["greedy"], budget=400)
+>>> tune(spec, "results/tune-c")                            # doctest: +SKIP
+"""
+
+import csv
+import json
+import math
+import os
+import random
+import sys
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from joblib import Parallel, delayed
+from tqdm import tqdm
+
+from tigris import bots as botlib
+from tigris.bots import config
+from tigris.tournament import TournamentError, bot_settings, play_game
+
+ALPHA = 0.602            # a_k decay (Spall's recommended values)
+GAMMA = 0.101            # c_k decay
+SPEC_FILE = "tune.json"
+HISTORY_FILE = "history.csv"
+
+
+class TuneError(TournamentError):
+    """A tuning run that cannot go as asked; the message names the parameter or file."""
+
+
+# ---------------------------------------------------------------------------------------
+# Parameters
+# ---------------------------------------------------------------------------------------
+
+@dataclass
+class Param:
+    name: str
+    low: float
+    high: float
+    integer: bool = False
+
+    def clip(self, x):
+        return min(self.high, max(self.low, x))
+
+    def played(self, x):
+        """The value a bot plays with: inside the bounds, rounded if integer."""
+        x = self.clip(x)
+        return int(round(x)) if self.integer else x
+
+
+def parse_param(text):
+    """``"exploration=0.1:2.0"`` or ``"rollout_depth=2:60:int"`` -> Param."""
+    name, sep, rng = str(text).partition("=")
+    parts = rng.split(":")
+    if not sep or not name or len(parts) not in (2, 3) or (len(parts) == 3 and parts[2] != "int"):
+        raise TuneError(f"--param {text!r}: write NAME=LOW:HIGH or NAME=LOW:HIGH:int")
+    try:
+        low, high = float(parts[0]), float(parts[1])
+    except ValueError:
+        raise TuneError(f"--param {text!r}: the bounds must be numbers") from None
+    if not (math.isfinite(low) and math.isfinite(high)) or low >= high:
+        raise TuneError(f"--param {text!r}: the range is empty (LOW must be below HIGH)")
+    return Param(name, low, high, integer=len(parts) == 3)
+
+
+def tunable(kind):
+    """The numeric knobs of a bot kind, which SPSA can tune."""
+    return [k for k, (typ, _, _) in config.KINDS[kind].items()
+            if typ in (int, float) and k not in ("seed", "workers")]
+
+
+# ---------------------------------------------------------------------------------------
+# The SPSA core (no games: tests drive it with synthetic objectives)
+# ---------------------------------------------------------------------------------------
+
+class SPSA:
+    """Maximises a noisy objective over box-bounded parameters.
+
+    ``c`` and ``a`` default from the ranges: c_i is a tenth of the range, and a_i is set
+    so that a score difference of 0.5 on the first iteration moves theta_i by about c_i/2.
+    ``A`` is a tenth of the planned iterations (stability early on)."""
+
+    def __init__(self, params, theta0, iterations, c=None, a=None, A=None, seed=0):
+        self.params = list(params)
+        self.theta = [p.clip(x) for p, x in zip(self.params, theta0)]
+        self.A = A if A is not None else max(1.0, 0.1 * iterations)
+        self.c = c or [(p.high - p.low) / 10 for p in self.params]
+        self.a = a or [ci * ci * (self.A + 1) ** ALPHA for ci in self.c]
+        self.rng = random.Random(seed)
+
+    def gains(self, k):
+        """(a_k, c_k) per parameter at iteration k (1-based)."""
+        return ([ai / (self.A + k) ** ALPHA for ai in self.a], [ci / k ** GAMMA for ci in self.c])
+
+    def perturb(self, k):
+        """(delta, theta+, theta-) for iteration k."""
+        _, ck = self.gains(k)
+        delta = [self.rng.choice((-1, 1)) for _ in self.params]
+        plus = [p.clip(t + c * d) for p, t, c, d in zip(self.params, self.theta, ck, delta)]
+        minus = [p.clip(t - c * d) for p, t, c, d in zip(self.params, self.theta, ck, delta)]
+        return delta, plus, minus
+
+    def update(self, k, delta, score_plus, score_minus):
+        ak, ck = self.gains(k)
+        for i, p in enumerate(self.params):
+            g = (score_plus - score_minus) / (2 * ck[i] * delta[i])
+            self.theta[i] = p.clip(self.theta[i] + ak[i] * g)
+        return list(self.theta)
+
+
+# ---------------------------------------------------------------------------------------
+# Tuning with games
+# ---------------------------------------------------------------------------------------
+
+@dataclass
+class TuneSpec:
+    bot: str
+    params: list
+    opponents: list
+    budget: int = 400
+    seed: int = 0
+    name: str = ""
+    verify_games: int = 0          # 0: a tenth of the budget, at least 20
+    players: int = 2
+    gains: dict = field(default_factory=dict)
+
+    def check(self):
+        try:
+            kind, base, _ = botlib.describe(self.bot)
+        except ValueError as e:
+            raise TuneError(str(e)) from None
+        knobs = tunable(kind)
+        if not knobs:
+            raise TuneError(f"{self.bot}: a {kind} bot has no numeric parameters to tune")
+        for p in self.params:
+            if p.name not in knobs:
+                raise TuneError(f"--param {p.name}: not a numeric parameter of a {kind} bot; "
+                                f"tunable: {', '.join(knobs)}")
+            if config.KINDS[kind][p.name][0] is int and not p.integer:
+                p.integer = True            # an int knob is played rounded, whatever was written
+            try:
+                config.check(kind, {p.name: p.played(p.low)}, where=f"--param {p.name}")
+                config.check(kind, {p.name: p.played(p.high)}, where=f"--param {p.name}")
+            except ValueError as e:
+                raise TuneError(str(e)) from None
+        if len({p.name for p in self.params}) != len(self.params):
+            raise TuneError("--param: a parameter is named twice")
+        if not self.params:
+            raise TuneError("give at least one --param NAME=LOW:HIGH")
+        if not self.opponents:
+            raise TuneError("give at least one --opponent")
+        for o in self.opponents:
+            try:
+                botlib.find(o)
+            except ValueError as e:
+                raise TuneError(f"--opponent: {e}") from None
+        if self.budget < 4:
+            raise TuneError(f"--budget {self.budget}: an iteration plays 4 games; give at least 4")
+        self.name = self.name or f"{Path(str(self.bot)).stem}-tuned"
+        return kind, base
+
+    @property
+    def iterations(self):
+        return max(1, self.budget // 4)
+
+
+def _bot_params(base, params, theta):
+    out = dict(base)
+    for p, x in zip(params, theta):
+        out[p.name] = p.played(x)
+    if any(p.name == "seconds" for p in params):
+        out["iterations"] = None
+    if any(p.name == "iterations" for p in params):
+        out["seconds"] = None
+    return out
+
+
+def _score(rec, seat_name):
+    """1 for a win, 0.5 for a shared first place (2 players), 0 otherwise; None on error."""
+    if rec.get("error") or not rec.get("result"):
+        return None
+    first = rec["result"]["ranking"][0]
+    seats = [i for i, b in enumerate(rec["bots"]) if b == seat_name]
+    return sum((1.0 / len(first)) if s in first else 0.0 for s in seats) / len(seats)
+
+
+def _iteration_jobs(k, deal_seed, opponent):
+    """The four games of iteration k: theta+ and theta- each in both seatings of one deal."""
+    jobs = []
+    for cand in ("plus", "minus"):
+        for seats in ([cand, opponent], [opponent, cand]):
+            jobs.append({"game": 4 * k + len(jobs), "deal_seed": deal_seed, "seats": seats})
+    return jobs
+
+
+def tune(spec, out, jobs=None, progress=True, resume=False):
+    """Run SPSA (or continue it from DIR/history.csv); write the tuned bot file and verify
+    it against the original.  Returns a dict with theta, the bot file and the check."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    kind, base = spec.check()
+    spec_dict = {"bot": spec.bot, "params": [asdict(p) for p in spec.params],
+                 "opponents": spec.opponents, "budget": spec.budget, "seed": spec.seed,
+                 "name": spec.name, "verify_games": spec.verify_games, "players": spec.players}
+    history = out / HISTORY_FILE
+    done_rows = []
+    if resume:
+        saved = json.loads((out / SPEC_FILE).read_text())
+        if saved != spec_dict:
+            raise TuneError(f"{out / SPEC_FILE}: the run saved there has other settings; "
+                            f"resume it with the same ones (or use another --out)")
+        done_rows = _read_history(history)
+    elif history.exists() and history.stat().st_size:
+        raise TuneError(f"{out} already holds a tuning run: continue it with --resume, or choose another --out")
+    (out / SPEC_FILE).write_text(json.dumps(spec_dict, indent=2) + "\n")
+    theta0 = [base[p.name] if base.get(p.name) is not None else (p.low + p.high) / 2 for p in spec.params]
+    spsa = SPSA(spec.params, theta0, spec.iterations, seed=spec.seed)
+    for row in done_rows:                     # replay the random signs and the updates
+        k = int(row["iteration"])
+        delta, _, _ = spsa.perturb(k)
+        spsa.update(k, delta, float(row["score_plus"]), float(row["score_minus"]))
+    start = len(done_rows) + 1
+    opp_settings = bot_settings(spec.opponents)
+    n_jobs = jobs or os.cpu_count() or 1
+    batch = max(1, n_jobs // 4 + (n_jobs % 4 > 0))
+    header = ["iteration", "games", "opponent", "score_plus", "score_minus"] + \
+             [f"{p.name}" for p in spec.params] + [f"{p.name}_plus" for p in spec.params] + \
+             [f"{p.name}_minus" for p in spec.params]
+    new_file = not history.exists() or history.stat().st_size == 0
+    bar = tqdm(total=spec.iterations, initial=start - 1, desc=f"tuning {spec.bot}", unit="iter",
+               disable=not progress, file=sys.stderr)
+    try:
+        with open(history, "a", newline="", encoding="utf-8") as f, Parallel(n_jobs=n_jobs) as parallel:
+            writer = csv.writer(f)
+            if new_file:
+                writer.writerow(header)
+            k = start
+            while k <= spec.iterations:
+                ks = list(range(k, min(spec.iterations, k + batch - 1) + 1))
+                plan = []
+                for i in ks:
+                    delta, plus, minus = spsa.perturb(i)
+                    opponent = spec.opponents[(i - 1) % len(spec.opponents)]
+                    settings = dict(opp_settings)
+                    settings["plus"] = (kind, _bot_params(base, spec.params, plus))
+                    settings["minus"] = (kind, _bot_params(base, spec.params, minus))
+                    deal = spec.seed * 1_000_003 + i
+                    plan.append((i, delta, plus, minus, opponent, settings,
+                                 _iteration_jobs(i, deal, opponent)))
+                tasks = [delayed(play_game)(job, settings, _game_spec(spec, i))
+                         for i, _, _, _, _, settings, js in plan for job in js]
+                records = parallel(tasks)
+                for n, (i, delta, plus, minus, opponent, _, js) in enumerate(plan):
+                    recs = records[4 * n: 4 * n + 4]
+                    sp = _mean([_score(r, "plus") for r in recs[:2]])
+                    sm = _mean([_score(r, "minus") for r in recs[2:]])
+                    spsa.update(i, delta, sp, sm)
+                    writer.writerow([i, 4 * i, opponent, f"{sp:.4f}", f"{sm:.4f}"] +
+                                    [f"{x:.6g}" for x in spsa.theta] + [f"{x:.6g}" for x in plus] +
+                                    [f"{x:.6g}" for x in minus])
+                    f.flush()
+                    bar.update()
+                    bar.set_postfix({p.name: f"{p.played(x):.4g}" for p, x in zip(spec.params, spsa.theta)})
+                k = ks[-1] + 1
+    except KeyboardInterrupt:
+        raise TuneError(f"interrupted: the history so far is in {history}; continue with --resume") from None
+    finally:
+        bar.close()
+    tuned = _bot_params(base, spec.params, spsa.theta)
+    bot_file = write_bot(out, spec, kind, tuned)
+    check = verify(spec, kind, base, tuned, n_jobs, progress)
+    result = {"theta": {p.name: p.played(x) for p, x in zip(spec.params, spsa.theta)},
+              "bot_file": str(bot_file), "verification": check}
+    (out / "result.json").write_text(json.dumps(result, indent=2) + "\n")
+    return result
+
+
+def _game_spec(spec, i):
+    return {"players": spec.players, "board": "classic", "variants": [], "seed": spec.seed,
+            "name": f"{spec.name}-{i}"}
+
+
+def _mean(scores):
+    scores = [s for s in scores if s is not None]
+    return sum(scores) / len(scores) if scores else 0.5
+
+
+def _read_history(path):
+    if not path.exists():
+        return []
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    good = []
+    for row in rows:
+        try:
+            float(row["score_plus"]), float(row["score_minus"]), int(row["iteration"])
+        except (TypeError, ValueError, KeyError):
+            break                          # a torn last row: play that iteration again
+        good.append(row)
+    if len(good) < len(rows):
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            writer = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+            writer.writeheader()
+            writer.writerows(good)
+    return good
+
+
+def write_bot(out, spec, kind, params):
+    """DIR/NAME.toml: the tuned configuration, with a comment saying how it was tuned."""
+    path = Path(out) / f"{spec.name}.toml"
+    ranges = ", ".join(f"{p.name} in [{p.low:g}, {p.high:g}]{' (int)' if p.integer else ''}"
+                       for p in spec.params)
+    lines = [f"# Tuned by SPSA from {spec.bot}: {ranges};",
+             f"# {spec.budget} games against {', '.join(spec.opponents)}, seed {spec.seed}.",
+             f"# Copy this file into bots/ to use it by name.",
+             f'kind = "{kind}"',
+             f'description = "{spec.bot} tuned by SPSA ({spec.budget} games)"']
+    for key, value in params.items():
+        if value is None:
+            continue
+        lines.append(f"{key} = {json.dumps(value)}")
+    path.write_text("\n".join(lines) + "\n")
+    botlib.load(path)                       # it must load
+    return path
+
+
+def verify(spec, kind, base, tuned, n_jobs, progress):
+    """Paired games of the tuned bot against the original: score with a 95% interval."""
+    from tigris.ratings import wilson_interval
+
+    games = spec.verify_games or max(20, spec.budget // 10)
+    settings = {"tuned": (kind, tuned), "original": (kind, base)}
+    jobs = []
+    for d in range(math.ceil(games / 2)):
+        for seats in (["tuned", "original"], ["original", "tuned"]):
+            jobs.append({"game": len(jobs), "deal_seed": spec.seed * 1_000_003 + 500_000 + d,
+                         "seats": seats})
+    with tqdm(total=len(jobs), desc="verification", unit="game", disable=not progress,
+              file=sys.stderr) as bar:
+        records = []
+        for rec in Parallel(n_jobs=n_jobs, return_as="generator")(
+                delayed(play_game)(job, settings, _game_spec(spec, -1)) for job in jobs):
+            records.append(rec)
+            bar.update()
+    scores = [s for s in (_score(r, "tuned") for r in records) if s is not None]
+    total = sum(scores)
+    low, high = wilson_interval(total, len(scores))
+    return {"games": len(scores), "score": total / len(scores) if scores else None,
+            "ci95": [low, high], "errors": len(records) - len(scores)}
+
+
+# ---------------------------------------------------------------------------------------
+# Plot
+# ---------------------------------------------------------------------------------------
+
+def plot(out):
+    """DIR/traces.png: each parameter's trace over the iterations (needs matplotlib)."""
+    out = Path(out)
+    rows = _read_history(out / HISTORY_FILE)
+    if not rows:
+        raise TuneError(f"{out}: no {HISTORY_FILE} with iterations to plot")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise TuneError("plotting needs matplotlib: pip install matplotlib "
+                        f"(the numbers are in {out / HISTORY_FILE})") from None
+    spec = json.loads((out / SPEC_FILE).read_text())
+    names = [p["name"] for p in spec["params"]]
+    its = [int(r["iteration"]) for r in rows]
+    fig, axes = plt.subplots(len(names), 1, figsize=(8, 2.6 * len(names)), squeeze=False)
+    for ax, name, p in zip(axes[:, 0], names, spec["params"]):
+        ax.plot(its, [float(r[name]) for r in rows], label=name)
+        ax.set_ylim(p["low"], p["high"])
+        ax.set_ylabel(name)
+        ax.grid(alpha=0.3)
+    axes[-1, 0].set_xlabel("iteration")
+    fig.suptitle(f"SPSA: {spec['bot']} against {', '.join(spec['opponents'])}")
+    fig.tight_layout()
+    path = out / "traces.png"
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path

@@ -1,0 +1,114 @@
+"""SPSA tuning: the core on a synthetic objective, a tiny real run, resume, errors."""
+
+import csv
+import os
+import random
+
+import pytest
+
+from tigris import bots
+from tigris.cli import main
+from tigris.tune import SPSA, Param, TuneError, TuneSpec, parse_param, plot, tune
+
+
+@pytest.fixture(autouse=True)
+def in_repo(monkeypatch):
+    monkeypatch.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def test_spsa_converges_on_a_noisy_objective():
+    # Maximise -(x - 1.3)^2 - (y - 42)^2 / 400 observed with noise; the optimum is inside
+    # the box and both parameters start far from it.
+    params = [Param("x", 0.0, 4.0), Param("y", 0.0, 100.0, integer=True)]
+    noise = random.Random(7)
+
+    def f(theta):
+        x, y = theta
+        return -(x - 1.3) ** 2 - (y - 42) ** 2 / 400 + noise.gauss(0, 0.05)
+
+    spsa = SPSA(params, [3.5, 90.0], iterations=3000, seed=3)
+    for k in range(1, 3001):
+        delta, plus, minus = spsa.perturb(k)
+        spsa.update(k, delta, f(plus), f(minus))
+    x, y = spsa.theta
+    assert abs(x - 1.3) < 0.15, x
+    assert abs(y - 42) < 6, y
+
+
+def test_spsa_respects_bounds():
+    params = [Param("x", 0.0, 1.0)]
+    spsa = SPSA(params, [0.5], iterations=100, seed=1)
+    for k in range(1, 101):
+        delta, plus, minus = spsa.perturb(k)
+        assert 0.0 <= min(plus + minus) and max(plus + minus) <= 1.0
+        spsa.update(k, delta, plus[0] * 100, minus[0] * 100)     # pushes hard upwards
+    assert spsa.theta == [1.0]
+
+
+@pytest.fixture
+def tiny_bot(tmp_path):
+    path = tmp_path / "tiny.toml"
+    path.write_text('kind = "ismcts"\niterations = 30\nrollout_depth = 2\nexploration = 0.7\n')
+    return str(path)
+
+
+def test_a_tiny_tuning_run_writes_history_and_a_loadable_bot(tmp_path, tiny_bot):
+    spec = TuneSpec(bot=tiny_bot, params=[parse_param("exploration=0.1:2.0"),
+                                          parse_param("rollout_depth=0:6:int")],
+                    opponents=["random"], budget=12, seed=2, verify_games=2)
+    result = tune(spec, tmp_path / "run", jobs=2, progress=False)
+    rows = list(csv.DictReader(open(tmp_path / "run" / "history.csv")))
+    assert [int(r["iteration"]) for r in rows] == [1, 2, 3]
+    assert all(0.1 <= float(r["exploration"]) <= 2.0 for r in rows)
+    bot = bots.load(result["bot_file"])
+    assert bot.params["exploration"] == pytest.approx(result["theta"]["exploration"])
+    assert isinstance(bot.params["rollout_depth"], int)
+    assert "Tuned by SPSA" in open(result["bot_file"]).read()
+    v = result["verification"]
+    assert v["games"] == 2 and 0 <= v["ci95"][0] <= v["score"] <= v["ci95"][1] <= 1
+
+    # Interrupted after the first iteration (and in the middle of writing the second):
+    # --resume continues to the same end.
+    again = tmp_path / "again"
+    tune(spec, again, jobs=2, progress=False)
+    lines = open(again / "history.csv").read().splitlines(keepends=True)
+    (again / "history.csv").write_text("".join(lines[:2]) + lines[2][:10])
+    resumed = tune(spec, again, jobs=2, progress=False, resume=True)
+    assert [int(r["iteration"]) for r in csv.DictReader(open(again / "history.csv"))] == [1, 2, 3]
+    assert resumed["theta"] == result["theta"]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("exploration=2:1", "empty"),
+    ("exploration=a:b", "numbers"),
+    ("exploration", "NAME=LOW:HIGH"),
+    ("exploration=0:1:float", "NAME=LOW:HIGH"),
+])
+def test_bad_parameter_specs(text, message):
+    with pytest.raises(TuneError, match=message):
+        parse_param(text)
+
+
+def test_unknown_parameters_and_bots(tmp_path, tiny_bot):
+    with pytest.raises(TuneError, match="not a numeric parameter.*tunable: iterations"):
+        TuneSpec(bot=tiny_bot, params=[parse_param("temperature=0:1")], opponents=["random"]).check()
+    with pytest.raises(TuneError, match="no numeric parameters"):
+        TuneSpec(bot="greedy", params=[parse_param("seed=0:1")], opponents=["random"]).check()
+    with pytest.raises(TuneError, match="--opponent: unknown bot"):
+        TuneSpec(bot=tiny_bot, params=[parse_param("exploration=0:1")], opponents=["nobody"]).check()
+    with pytest.raises(TuneError, match="epsilon must be between 0 and 1"):
+        TuneSpec(bot=tiny_bot, params=[parse_param("epsilon=0:2")], opponents=["random"]).check()
+    assert main(["tune", tiny_bot, "--param", "exploration=1:0", "--opponent", "random"]) == 1
+
+
+def test_plot_draws_or_says_how(tmp_path, tiny_bot):
+    spec = TuneSpec(bot=tiny_bot, params=[parse_param("exploration=0.1:2.0")],
+                    opponents=["random"], budget=4, seed=1, verify_games=2)
+    tune(spec, tmp_path / "p", jobs=1, progress=False)
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        with pytest.raises(TuneError, match="pip install matplotlib"):
+            plot(tmp_path / "p")
+    else:
+        assert plot(tmp_path / "p").stat().st_size > 0
