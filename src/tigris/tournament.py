@@ -21,7 +21,6 @@ import os
 import random
 import sys
 import time
-import tomllib
 import traceback
 import warnings
 from dataclasses import asdict, dataclass, field, fields
@@ -32,6 +31,7 @@ from tqdm import tqdm
 
 import tigris
 from tigris import bots as botlib
+from tigris.bots.config import read_toml
 from tigris.record import to_record
 
 SPEC_FILE = "tournament.json"
@@ -83,13 +83,7 @@ class Spec:
 def load_spec(path):
     """A Spec from a TOML file; unknown keys and bad values name the file and the key."""
     path = Path(path)
-    try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except OSError as e:
-        raise TournamentError(f"{path}: {e.strerror}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise TournamentError(f"{path}: not valid TOML ({e})") from None
+    data = read_toml(path, TournamentError)
     known = [f.name for f in fields(Spec)]
     unknown = [k for k in data if k not in known]
     if unknown:

@@ -44,9 +44,7 @@ def load(name_or_path, **overrides):
 
 
 def _given(path):
-    import tomllib
-    with open(path, "rb") as f:
-        return {k: v for k, v in tomllib.load(f).items() if k not in config.META}
+    return {k: v for k, v in config.read_toml(path).items() if k not in config.META}
 
 
 def find(name_or_path):

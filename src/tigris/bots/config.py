@@ -82,16 +82,21 @@ def _check_value(kind, key, value, where):
     return value
 
 
-def read(path):
-    """(kind, params, description) of a bot file; errors name the file."""
+def read_toml(path, error=ValueError):
+    """The table of a TOML file; a missing or broken file raises `error` naming it."""
     path = Path(path)
     try:
         with open(path, "rb") as f:
-            data = tomllib.load(f)
+            return tomllib.load(f)
     except OSError as e:
-        raise ValueError(f"{path}: {e.strerror}") from None
+        raise error(f"{path}: {e.strerror}") from None
     except tomllib.TOMLDecodeError as e:
-        raise ValueError(f"{path}: not valid TOML ({e})") from None
+        raise error(f"{path}: not valid TOML ({e})") from None
+
+
+def read(path):
+    """(kind, params, description) of a bot file; errors name the file."""
+    data = read_toml(path)
     if "kind" not in data:
         raise ValueError(f"{path}: missing 'kind' (one of {', '.join(KINDS)})")
     kind = data["kind"]
