@@ -72,7 +72,11 @@ class ISMCTSBot:
         if len(legal) == 1:
             return legal[0]
         self.last = self.analyse(game)
-        return _search.choose(self.last["children"], self.params["final"])
+        return self.pick(self.last)
+
+    def pick(self, stats):
+        """The action to play from the root statistics."""
+        return _search.choose(stats["children"], self.params["final"])
 
     def analyse(self, game, iterations=None, seconds=None):
         """Root statistics for the decision at hand (merged over the workers)."""
@@ -138,10 +142,5 @@ class PIMCBot(ISMCTSBot):
         merged["children"].sort(key=lambda ch: (-ch["votes"], -ch["visits"], ch["action"]))
         return merged
 
-    def choose(self, game):
-        legal = game.legal_actions()
-        self.last = None
-        if len(legal) == 1:
-            return legal[0]
-        self.last = self.analyse(game)
-        return self.last["children"][0]["action"]
+    def pick(self, stats):
+        return stats["children"][0]["action"]          # the most voted
