@@ -10,6 +10,8 @@ from tigris import notation
 from tigris._core import board_squares, supply
 from tigris.boards import BOARD_NAMES, layout
 
+from helpers import SIX, legal
+
 
 def squares(pairs):
     return {r * 16 + c for r, c in pairs}
@@ -139,10 +141,6 @@ def test_advanced_setup(players):
 # The advanced board in play
 # ---------------------------------------------------------------------------
 
-COLOURS = ("red", "blue", "green", "black")
-SIX = {"red": 2, "blue": 1, "green": 1, "black": 2}
-
-
 def advanced(squares_, hands, taken=(), **extra):
     board = {notation.square_name(t): "red" if notation.square_name(t) in taken
              else "red+treasure" for t in ADVANCED_TEMPLES}
@@ -154,10 +152,6 @@ def advanced(squares_, hands, taken=(), **extra):
          "players": players}
     d.update(extra)
     return tigris.Game.from_position(d, seed=1)
-
-
-def legal(g):
-    return {g.action_str(a) for a in g.legal_actions()}
 
 
 def test_advanced_board_labels():

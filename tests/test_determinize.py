@@ -4,6 +4,8 @@ import random
 
 import tigris
 
+from helpers import unseen_pool
+
 HIDDEN = ("hand", "swapped", "bag", "rng")
 
 
@@ -15,15 +17,6 @@ def midgame(players, seed, steps=40, **setup):
             break
         g.apply(rng.choice(g.legal_actions()))
     return g
-
-
-def unseen_pool(raw, p):
-    pool = list(raw["bag"])
-    for q in range(raw["players"]):
-        if q != p:
-            for c in range(4):
-                pool[c] += raw["hand"][q][c] + raw["swapped"][q][c]
-    return pool
 
 
 def test_keeps_what_the_player_sees():

@@ -11,11 +11,9 @@ from tigris.legality import why_illegal
 from tigris.notation import N_ACTIONS, square_name, str_to_action
 from tigris.position import FORMAT, from_position
 
+from helpers import hand
+
 TEMPLES = sorted(layout("classic")[1])
-
-
-def hand(red=0, blue=0, green=0, black=0):
-    return {"red": red, "blue": blue, "green": green, "black": black}
 
 
 def game(squares=None, hands=None, catastrophes=(2, 2), **extra):

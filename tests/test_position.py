@@ -13,16 +13,14 @@ from tigris.notation import square_name, square_index
 from tigris.position import FORMAT, from_position, to_position
 from tigris._core import supply
 
+from helpers import hand, tiles, unseen_pool
+
 SUPPLY = supply()
 TEMPLES = sorted(layout("classic")[1])
 
 
 def base_squares():
     return {square_name(i): "red+treasure" for i in TEMPLES}
-
-
-def hand(red=0, blue=0, green=0, black=0):
-    return {"red": red, "blue": blue, "green": green, "black": black}
 
 
 def position(squares=None, hands=None, **extra):
@@ -237,15 +235,6 @@ def test_views_hide_what_they_must(players):
                 assert public == {k: full[k] for k in full if k not in ("players", "bag")}
 
 
-def unseen_pool(raw, p):
-    pool = list(raw["bag"])
-    for q in range(raw["players"]):
-        if q != p:
-            for c in range(4):
-                pool[c] += raw["hand"][q][c] + raw["swapped"][q][c]
-    return pool
-
-
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_view_loads_consistently(players):
     for seed in range(3):
@@ -381,7 +370,7 @@ def test_rejects_bad_players():
     d = position()
     d["players"][1] = {"hand": None}
     rejects(d, r"^players\[1\]\.hand_size: required")
-    rejects(position(hands=[hand(red=4, blue=3), hand()]), r"^players\[0\]\.hand: 7 tiles")
+    rejects(position(hands=[tiles(red=4, blue=3), hand()]), r"^players\[0\]\.hand: 7 tiles")
     rejects(position(hands=[hand(), {"purple": 1}]), r"^players\[1\]\.hand\.purple: not a colour")
     rejects(position(hands=[hand(), {"red": -1}]), r"^players\[1\]\.hand\.red: ")
     rejects(position(hands=[hand(), {"red": 1.5}]), r"^players\[1\]\.hand\.red: expected a whole")

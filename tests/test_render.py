@@ -8,12 +8,10 @@ from tigris.notation import square_name
 from tigris.position import FORMAT, from_position
 from tigris.render import render
 
+from helpers import hand
+
 TEMPLES = sorted(layout("classic")[1])
 RIVERS = layout("classic")[0]
-
-
-def hand(red=0, blue=0, green=0, black=0):
-    return {"red": red, "blue": blue, "green": green, "black": black}
 
 
 def grid(text):

@@ -12,152 +12,20 @@ import pytest
 import tigris
 from tigris import notation
 
+from helpers import (CATASTROPHE, COLOURS, DOWN, EMPTY, LEADERS, SIX, TEMPLES, UP, ZERO,
+                     bag_size, code, down, game, hand, hand_size, idx, leader_at, legal, out,
+                     play, pts, regions, same_region, score, treasure_on)
+
 # ---------------------------------------------------------------------------
 # Position helpers
 # ---------------------------------------------------------------------------
 
-COLOURS = ("red", "blue", "green", "black")
-LEADERS = ("priest", "farmer", "trader", "king")        # by colour index
-SUPPLY = {"red": 57, "blue": 36, "green": 30, "black": 30}
-TEMPLES = ("K1", "B2", "P2", "F3", "N5", "I7", "B8", "O9", "F10", "K11")
-EMPTY, CATASTROPHE = 0, 9
-UP = {c: 1 + i for i, c in enumerate(COLOURS)}          # face-up tile codes
-DOWN = {c: 5 + i for i, c in enumerate(COLOURS)}        # face-down tile codes
 MONUMENT = {"red-blue": 0, "red-green": 1, "red-black": 2,
             "blue-green": 3, "blue-black": 4, "green-black": 5}
-ZERO = {"red": 0, "blue": 0, "green": 0, "black": 0, "treasures": 0}
-
-
-def hand(**counts):
-    assert set(counts) <= set(COLOURS) and sum(counts.values()) <= 6, counts
-    return {c: counts.get(c, 0) for c in COLOURS}
-
-
-def score(**counts):
-    return {c: counts.get(c, 0) for c in COLOURS}
-
-
-def position(squares, hands, *, to_move=0, actions_left=2, scores=None, treasures=None,
-             catastrophes=None, bag=None, taken=(), monuments=(), variants=()):
-    """A tigris-position/1 dict: the 10 starting temples (with treasures, except those in
-    `taken`) plus `squares` (label -> token; None removes a temple).  `monuments` maps
-    colours to the top-left label.  With an explicit `bag` the tiles not on the board, in
-    hands or in the bag are out of the game.  Catastrophes on the board are charged to the
-    last players unless `catastrophes` is given."""
-    board = {t: "red" if t in taken else "red+treasure" for t in TEMPLES}
-    board.update(squares)
-    board = {k: v for k, v in board.items() if v is not None}
-    n = len(hands)
-    if catastrophes is None:
-        catastrophes = [2] * n
-        spent = sum(v == "catastrophe" for v in board.values())
-        for p in reversed(range(n)):
-            while spent and catastrophes[p]:
-                catastrophes[p] -= 1
-                spent -= 1
-    players = [{"hand": dict(hands[p]),
-                "score": dict(scores[p]) if scores else score(),
-                "treasures": treasures[p] if treasures else 0,
-                "catastrophes": catastrophes[p],
-                "swapped_face_down": 0} for p in range(n)]
-    out = {c: 0 for c in COLOURS}
-    if bag is not None:
-        bag = {c: bag.get(c, 0) for c in COLOURS}
-        for c in COLOURS:
-            on_board = sum(1 for v in board.values() if v.split("+")[0].split(":")[0] == c)
-            out[c] = SUPPLY[c] - on_board - sum(h[c] for h in hands) - bag[c]
-            assert out[c] >= 0, (c, out[c])
-    return {"format": "tigris-position/1", "board": "classic", "variants": list(variants),
-            "squares": board,
-            "monuments": [{"colours": m, "at": at} for m, at in dict(monuments).items()],
-            "players": players, "bag": bag, "out_of_game": out,
-            "to_move": to_move, "actions_left": actions_left}
-
-
-def game(*args, **kwargs):
-    return tigris.Game.from_position(position(*args, **kwargs), seed=0)
-
-
-def down(colour, top_left):
-    """Squares of a face-down 2x2 (monument) whose top-left square is `top_left`."""
-    i = notation.square_index(top_left)
-    return {notation.square_name(j): f"{colour}:down" for j in (i, i + 1, i + 16, i + 17)}
-
-
-def legal(g):
-    return {g.action_str(a) for a in g.legal_actions()}
-
-
-def play(g, *moves):
-    """Apply moves in notation, checking first that each is legal at that moment."""
-    for m in moves:
-        options = legal(g)
-        assert m in options, (f"{m!r} is not legal now ({g.decision} by player "
-                              f"{g.current_player}); legal: {sorted(options)[:30]}")
-        g.apply(m)
-
-
-def idx(label):
-    return notation.square_index(label)
-
-
-def code(g, label):
-    return g._raw()["squares"][idx(label)]
-
-
-def treasure_on(g, label):
-    return g._raw()["treasure"][idx(label)] == 1
 
 
 def treasures_on_board(g):
     return sum(g._raw()["treasure"])
-
-
-def leader_at(g, p, name):
-    """Label of player p's leader, or None when it is in supply."""
-    i = g._raw()["leader"][p][LEADERS.index(name)]
-    return None if i == 255 else notation.square_name(i)
-
-
-def out(g):
-    return dict(zip(COLOURS, g._raw()["out"]))
-
-
-def bag_size(g):
-    return sum(g._raw()["bag"])
-
-
-def hand_size(g, p):
-    return sum(g.hand(p).values())
-
-
-def regions(g, skip=None):
-    """R3/R4 from the board itself: {square: region number} over the squares that connect
-    (tiles face up or down, leaders), treating `skip` as empty; and the set of regions
-    holding a leader (kingdoms)."""
-    squares = g._raw()["squares"]
-    connects = [1 <= v <= 8 or v >= 16 for v in squares]
-    if skip is not None:
-        connects[idx(skip)] = False
-    label, kingdoms, r = {}, set(), -1
-    for start in range(176):
-        if not connects[start] or start in label:
-            continue
-        r += 1
-        stack = [start]
-        label[start] = r
-        while stack:
-            i = stack.pop()
-            if squares[i] >= 16:
-                kingdoms.add(r)
-            row, col = divmod(i, 16)
-            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-                rr, cc = row + dr, col + dc
-                j = rr * 16 + cc
-                if 0 <= rr < 11 and 0 <= cc < 16 and connects[j] and j not in label:
-                    label[j] = r
-                    stack.append(j)
-    return label, kingdoms
 
 
 def region(g, label):
@@ -165,20 +33,6 @@ def region(g, label):
     labels, kingdoms = regions(g)
     r = labels.get(idx(label))
     return r, r in kingdoms
-
-
-def same_region(g, a, b, skip=None):
-    labels, _ = regions(g, skip)
-    return labels.get(idx(a)) is not None and labels.get(idx(a)) == labels.get(idx(b))
-
-
-def pts(**kw):
-    d = dict(ZERO)
-    d.update(kw)
-    return d
-
-
-SIX = hand(red=2, blue=1, green=1, black=2)
 
 
 # ---------------------------------------------------------------------------

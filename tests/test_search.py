@@ -13,74 +13,11 @@ import pytest
 import tigris
 from tigris import bots, _search
 
-COLOURS = ("red", "blue", "green", "black")
-SUPPLY = {"red": 57, "blue": 36, "green": 30, "black": 30}
-TEMPLES = ("K1", "B2", "P2", "F3", "N5", "I7", "B8", "O9", "F10", "K11")
-
+from helpers import COLOURS, TEMPLES, hand, position, score, tiles, unseen_pool
 
 # ---------------------------------------------------------------------------
 # Position helpers
 # ---------------------------------------------------------------------------
-
-def hand(**counts):
-    assert set(counts) <= set(COLOURS), counts
-    return {c: counts.get(c, 0) for c in COLOURS}
-
-
-def score(**counts):
-    return {c: counts.get(c, 0) for c in COLOURS}
-
-
-def _colour_of(token):
-    return token.split("+")[0].split(":")[0]
-
-
-def position(squares, hands, *, to_move=0, actions_left=2, scores=None, treasures=None,
-             catastrophes=None, bag=None, out=None, swapped=None, taken=(), pending=None,
-             turn=0):
-    """A full-knowledge tigris-position/1 dict: the 10 starting temples (with treasures,
-    except those in `taken`) plus `squares`.  `swapped[p]` gives player p's face-down
-    discards.  With a `bag` and no `out`, every tile not on the board, in a hand, in a
-    discard pile or in the bag is out of the game."""
-    board = {t: "red" if t in taken else "red+treasure" for t in TEMPLES}
-    board.update(squares)
-    board = {k: v for k, v in board.items() if v is not None}
-    n = len(hands)
-    swapped = swapped or [None] * n
-    if catastrophes is None:
-        catastrophes = [2] * n
-        spent = sum(v == "catastrophe" for v in board.values())
-        for p in reversed(range(n)):
-            while spent and catastrophes[p]:
-                catastrophes[p] -= 1
-                spent -= 1
-    players = []
-    for p in range(n):
-        entry = {"hand": dict(hands[p]),
-                 "score": dict(scores[p]) if scores else score(),
-                 "treasures": treasures[p] if treasures else 0,
-                 "catastrophes": catastrophes[p],
-                 "swapped_face_down": sum(swapped[p].values()) if swapped[p] else 0}
-        if swapped[p]:
-            entry["swapped_colours"] = dict(swapped[p])
-        players.append(entry)
-    if bag is not None:
-        bag = hand(**bag)
-        if out is None:
-            out = {}
-            for c in COLOURS:
-                on_board = sum(1 for v in board.values() if _colour_of(v) == c)
-                out[c] = (SUPPLY[c] - on_board - sum(h[c] for h in hands) - bag[c]
-                          - sum(s[c] for s in swapped if s))
-                assert out[c] >= 0, (c, out[c])
-    d = {"format": "tigris-position/1", "board": "classic", "variants": [],
-         "squares": board, "monuments": [], "players": players, "bag": bag,
-         "out_of_game": hand(**(out or {})), "to_move": to_move,
-         "actions_left": actions_left, "turn": turn}
-    if pending is not None:
-        d["pending"] = pending
-    return d
-
 
 def with_hidden(d, changes, bag_from=None):
     """A copy of position `d` in which players' hands / face-down discards are replaced
@@ -98,7 +35,7 @@ def with_hidden(d, changes, bag_from=None):
                 bag[c] += entry["hand"][c] - new[c]
             entry["hand"] = new
         if "swapped" in change:
-            new = hand(**change["swapped"])
+            new = tiles(**change["swapped"])
             assert sum(new.values()) == entry["swapped_face_down"], "discard counts are public"
             for c in COLOURS:
                 bag[c] += entry["swapped_colours"][c] - new[c]
@@ -110,14 +47,6 @@ def with_hidden(d, changes, bag_from=None):
 
 def load(d, seed=0):
     return tigris.Game.from_position(d, seed=seed)
-
-
-def unseen_pool(g, p):
-    """What player p cannot see, as colour totals: the bag and the others' hands and
-    face-down discards."""
-    raw = g._raw()
-    return [raw["bag"][c] + sum(raw["hand"][q][c] + raw["swapped"][q][c]
-                                for q in range(raw["players"]) if q != p) for c in range(4)]
 
 
 def public_view(g, p):
@@ -154,7 +83,7 @@ def midgame(hand1=None, swapped1=None, bag=None, players=2):
         treasures.append(0)
     return position(MIDGAME_SQUARES, hands, scores=scores, treasures=treasures, taken=("B2",),
                     swapped=swapped,
-                    bag=bag or hand(red=30, blue=20, green=15, black=15), turn=12)
+                    bag=bag or tiles(red=30, blue=20, green=15, black=15), turn=12)
 
 
 def midgame_pair():
@@ -179,7 +108,7 @@ def forced_win(hand1=None):
                      hand1 or hand(red=2, blue=2, green=1, black=1)],
                     actions_left=1, taken=LAST_TAKEN, treasures=[4, 4],
                     scores=[score(red=6, blue=6, green=6), score(red=5, blue=5, green=5, black=1)],
-                    bag=hand(red=20, blue=20, green=20, black=20))
+                    bag=tiles(red=20, blue=20, green=20, black=20))
 
 
 def revolt(stage, attacker_hand=None, defender_hand=None, bag=None):
@@ -196,7 +125,7 @@ def revolt(stage, attacker_hand=None, defender_hand=None, bag=None):
                      defender_hand or hand(red=1, green=2)],
                     actions_left=0, taken=LAST_TAKEN, treasures=[4, 4],
                     scores=[score(blue=6, green=6, black=6), score(red=1, blue=5, green=5, black=5)],
-                    bag=bag or hand(blue=1, black=2), pending=pending)
+                    bag=bag or tiles(blue=1, black=2), pending=pending)
 
 
 def midgame_revolt(stage):
@@ -211,7 +140,7 @@ def midgame_revolt(stage):
                "J11": "priest:0", "F9": "farmer:1", "G9": "blue"}
     return position(squares, [hand(red=2, blue=1, green=1, black=1), hand(red=2, green=2, black=2)],
                     actions_left=1, scores=[score(red=2, green=1), score(black=2, blue=1)],
-                    bag=hand(red=30, blue=20, green=15, black=15), pending=pending)
+                    bag=tiles(red=30, blue=20, green=15, black=15), pending=pending)
 
 
 def treasure_choice(hand0=None):
@@ -221,7 +150,7 @@ def treasure_choice(hand0=None):
                "J10": "green", "K10": "green", "E5": "king:0", "F5": "red", "F4": "black"}
     return position(squares,
                     [hand0 or hand(red=2, blue=1, green=2), hand(red=1, blue=2, green=1, black=2)],
-                    actions_left=1, bag=hand(red=30, blue=20, green=15, black=15),
+                    actions_left=1, bag=tiles(red=30, blue=20, green=15, black=15),
                     pending={"decision": "treasure", "trader": "I10"})
 
 
@@ -244,7 +173,7 @@ def test_midgame_pair_differs_only_in_what_player_0_cannot_see():
     a, b = midgame_pair()
     assert a.current_player == b.current_player == 0
     assert public_view(a, 0) == public_view(b, 0)
-    assert unseen_pool(a, 0) == unseen_pool(b, 0)
+    assert unseen_pool(a._raw(), 0) == unseen_pool(b._raw(), 0)
     assert a.hand(1) != b.hand(1)
     assert a._raw()["swapped"][1] != b._raw()["swapped"][1]
     assert a._raw()["bag"] != b._raw()["bag"]
@@ -478,7 +407,7 @@ def three_player_last_action():
                     scores=[score(red=7, blue=7, green=7, black=1),
                             score(red=5, blue=5, green=5, black=2),
                             score(red=6, blue=6, green=6, black=2)],
-                    bag=hand(red=20, blue=20, green=20, black=20))
+                    bag=tiles(red=20, blue=20, green=20, black=20))
 
 
 def test_three_player_position_outcomes():

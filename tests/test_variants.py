@@ -7,65 +7,13 @@ import pytest
 import tigris
 from tigris import notation
 
-COLOURS = ("red", "blue", "green", "black")
-LEADERS = ("priest", "farmer", "trader", "king")
-TEMPLES = ("K1", "B2", "P2", "F3", "N5", "I7", "B8", "O9", "F10", "K11")
-EMPTY, CATASTROPHE = 0, 9
-UP = {c: 1 + i for i, c in enumerate(COLOURS)}
-NONE = 255
-
-
-def hand(**counts):
-    assert set(counts) <= set(COLOURS) and sum(counts.values()) <= 6, counts
-    return {c: counts.get(c, 0) for c in COLOURS}
-
-
-def pts(**kw):
-    d = {"red": 0, "blue": 0, "green": 0, "black": 0, "treasures": 0}
-    d.update(kw)
-    return d
-
-
-def position(squares, hands, *, variants=(), to_move=0, actions_left=2, monuments=(),
-             board="classic"):
-    sq = {t: "red+treasure" for t in TEMPLES}
-    sq.update(squares)
-    sq = {k: v for k, v in sq.items() if v is not None}
-    return {"format": "tigris-position/1", "board": board, "variants": list(variants),
-            "squares": sq,
-            "monuments": [{"colours": m, "at": at} for m, at in dict(monuments).items()],
-            "players": [{"hand": dict(h)} for h in hands],
-            "to_move": to_move, "actions_left": actions_left}
-
-
-def game(*args, **kwargs):
-    return tigris.Game.from_position(position(*args, **kwargs), seed=0)
-
-
-def legal(g):
-    return {g.action_str(a) for a in g.legal_actions()}
-
-
-def play(g, *moves):
-    for m in moves:
-        options = legal(g)
-        assert m in options, (f"{m!r} is not legal now ({g.decision} by player "
-                              f"{g.current_player}); legal: {sorted(options)[:30]}")
-        g.apply(m)
+from helpers import (CATASTROPHE, COLOURS, EMPTY, NONE, UP, code, game, hand, leader_at, legal,
+                     play, position, pts)
 
 
 def forced(g):
     """The decisions the engine applied itself in the last apply, in notation."""
     return [g.action_str(a) for a in g.history[-1][2]]
-
-
-def code(g, label):
-    return g._raw()["squares"][notation.square_index(label)]
-
-
-def leader_at(g, p, name):
-    i = g._raw()["leader"][p][LEADERS.index(name)]
-    return None if i == NONE else notation.square_name(i)
 
 
 def building(g, colour):

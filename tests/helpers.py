@@ -1,0 +1,231 @@
+"""Helpers shared by the tests: build ``tigris-position/1`` dicts and games from them on
+the classic board, play moves in notation and read the outcome back from the raw state.
+
+Squares are board labels (``"G5"``); RULES.md's ``(row, col)`` converts with ``sq``.
+Players are plain indices.  The tests import what they use: ``from helpers import ...``.
+"""
+
+import tigris
+from tigris import notation
+
+COLOURS = ("red", "blue", "green", "black")
+LEADERS = ("priest", "farmer", "trader", "king")        # by colour index
+SUPPLY = {"red": 57, "blue": 36, "green": 30, "black": 30}
+TEMPLES = ("K1", "B2", "P2", "F3", "N5", "I7", "B8", "O9", "F10", "K11")
+
+# Square codes of the raw state.
+EMPTY, CATASTROPHE = 0, 9
+UP = {c: 1 + i for i, c in enumerate(COLOURS)}          # face-up tile codes
+DOWN = {c: 5 + i for i, c in enumerate(COLOURS)}        # face-down tile codes
+NONE = 255                                              # a leader or building off the board
+
+
+# ---------------------------------------------------------------------------
+# Squares
+# ---------------------------------------------------------------------------
+
+def sq(row, col):
+    """RULES.md (row, col) -> board label: sq(4, 6) == "G5"."""
+    return notation.square_name(row * 16 + col)
+
+
+def idx(label):
+    return notation.square_index(label)
+
+
+def down(colour, top_left):
+    """Squares of a face-down 2x2 (monument) whose top-left square is `top_left`."""
+    i = idx(top_left)
+    return {notation.square_name(j): f"{colour}:down" for j in (i, i + 1, i + 16, i + 17)}
+
+
+# ---------------------------------------------------------------------------
+# Positions
+# ---------------------------------------------------------------------------
+
+def tiles(red=0, blue=0, green=0, black=0):
+    """{colour: count} with no limit: a bag, a score, tiles out of the game."""
+    return {"red": red, "blue": blue, "green": green, "black": black}
+
+
+score = tiles
+
+
+def hand(red=0, blue=0, green=0, black=0):
+    """A hand, {colour: count}, of at most 6 tiles (``tiles`` for more)."""
+    counts = tiles(red, blue, green, black)
+    assert sum(counts.values()) <= 6, counts
+    return counts
+
+
+SIX = hand(red=2, blue=1, green=1, black=2)
+
+
+ZERO = {"red": 0, "blue": 0, "green": 0, "black": 0, "treasures": 0}
+
+
+def pts(**kw):
+    """A score as ``Game.score`` returns it: colours and treasures, zero unless given."""
+    d = dict(ZERO)
+    d.update(kw)
+    return d
+
+
+def _colour_of(token):
+    return token.split("+")[0].split(":")[0]
+
+
+def _monuments(monuments):
+    """{colours: top-left} or a list of {"colours", "at"} dicts (or pairs) -> the list."""
+    if isinstance(monuments, dict):
+        monuments = monuments.items()
+    return [dict(m) if isinstance(m, dict) else {"colours": m[0], "at": m[1]}
+            for m in monuments]
+
+
+def position(squares, hands, *, to_move=0, actions_left=2, scores=None, treasures=None,
+             catastrophes=None, bag=None, out=None, swapped=None, taken=(), monuments=(),
+             variants=(), board="classic", pending=None, turn=0):
+    """A full-knowledge tigris-position/1 dict: the 10 starting temples (with treasures,
+    except those in `taken`) plus `squares` (label -> token; None removes a temple).
+    `monuments` maps colours to the top-left label, or lists {"colours", "at"} dicts.
+    `swapped[p]` gives player p's face-down discards.  With a `bag` and no `out`, every
+    tile not on the board, in a hand, in a discard pile or in the bag is out of the game.
+    Catastrophes on the board are charged to the last players unless `catastrophes` is
+    given."""
+    board_squares = {t: "red" if t in taken else "red+treasure" for t in TEMPLES}
+    board_squares.update(squares)
+    board_squares = {k: v for k, v in board_squares.items() if v is not None}
+    n = len(hands)
+    swapped = swapped or [None] * n
+    if catastrophes is None:
+        catastrophes = [2] * n
+        spent = sum(v == "catastrophe" for v in board_squares.values())
+        for p in reversed(range(n)):
+            while spent and catastrophes[p]:
+                catastrophes[p] -= 1
+                spent -= 1
+    players = []
+    for p in range(n):
+        entry = {"hand": dict(hands[p]),
+                 "score": dict(scores[p]) if scores else score(),
+                 "treasures": treasures[p] if treasures else 0,
+                 "catastrophes": catastrophes[p],
+                 "swapped_face_down": sum(swapped[p].values()) if swapped[p] else 0}
+        if swapped[p]:
+            entry["swapped_colours"] = dict(swapped[p])
+        players.append(entry)
+    if bag is not None:
+        bag = tiles(**bag)
+        if out is None:
+            out = {}
+            for c in COLOURS:
+                on_board = sum(1 for v in board_squares.values() if _colour_of(v) == c)
+                out[c] = (SUPPLY[c] - on_board - sum(h[c] for h in hands) - bag[c]
+                          - sum(s[c] for s in swapped if s))
+                assert out[c] >= 0, (c, out[c])
+    d = {"format": "tigris-position/1", "board": board, "variants": list(variants),
+         "squares": board_squares, "monuments": _monuments(monuments), "players": players,
+         "bag": bag, "out_of_game": tiles(**(out or {})), "to_move": to_move,
+         "actions_left": actions_left, "turn": turn}
+    if pending is not None:
+        d["pending"] = pending
+    return d
+
+
+def game(*args, **kwargs):
+    """The game of ``position(*args, **kwargs)``, seeded 0."""
+    return tigris.Game.from_position(position(*args, **kwargs), seed=0)
+
+
+# ---------------------------------------------------------------------------
+# Playing
+# ---------------------------------------------------------------------------
+
+def legal(g):
+    return {g.action_str(a) for a in g.legal_actions()}
+
+
+def play(g, *moves):
+    """Apply moves in notation, checking first that each is legal at that moment."""
+    for m in moves:
+        options = legal(g)
+        assert m in options, (f"{m!r} is not legal now ({g.decision} by player "
+                              f"{g.current_player}); legal: {sorted(options)[:30]}")
+        g.apply(m)
+
+
+# ---------------------------------------------------------------------------
+# Reading the state
+# ---------------------------------------------------------------------------
+
+def code(g, label):
+    return g._raw()["squares"][idx(label)]
+
+
+def treasure_on(g, label):
+    return g._raw()["treasure"][idx(label)] == 1
+
+
+def leader_at(g, p, name):
+    """Label of player p's leader, or None when it is in supply."""
+    i = g._raw()["leader"][p][LEADERS.index(name)]
+    return None if i == NONE else notation.square_name(i)
+
+
+def out(g):
+    return dict(zip(COLOURS, g._raw()["out"]))
+
+
+def bag_size(g):
+    return sum(g._raw()["bag"])
+
+
+def hand_size(g, p):
+    return sum(g.hand(p).values())
+
+
+def unseen_pool(raw, p):
+    """What player p cannot see in the raw state, as colour totals: the bag and the
+    others' hands and face-down discards."""
+    pool = list(raw["bag"])
+    for q in range(raw["players"]):
+        if q != p:
+            for c in range(4):
+                pool[c] += raw["hand"][q][c] + raw["swapped"][q][c]
+    return pool
+
+
+def regions(g, skip=None):
+    """R3/R4 from the board itself: {square: region number} over the squares that connect
+    (tiles face up or down, leaders), treating `skip` as empty; and the set of regions
+    holding a leader (kingdoms)."""
+    squares = g._raw()["squares"]
+    connects = [1 <= v <= 8 or v >= 16 for v in squares]
+    if skip is not None:
+        connects[idx(skip)] = False
+    label, kingdoms, r = {}, set(), -1
+    for start in range(176):
+        if not connects[start] or start in label:
+            continue
+        r += 1
+        stack = [start]
+        label[start] = r
+        while stack:
+            i = stack.pop()
+            if squares[i] >= 16:
+                kingdoms.add(r)
+            row, col = divmod(i, 16)
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                rr, cc = row + dr, col + dc
+                j = rr * 16 + cc
+                if 0 <= rr < 11 and 0 <= cc < 16 and connects[j] and j not in label:
+                    label[j] = r
+                    stack.append(j)
+    return label, kingdoms
+
+
+def same_region(g, a, b, skip=None):
+    """R3: a and b both connect (tiles face up or down, leaders) and are connected."""
+    labels, _ = regions(g, skip)
+    return labels.get(idx(a)) is not None and labels.get(idx(a)) == labels.get(idx(b))
