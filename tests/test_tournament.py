@@ -161,3 +161,21 @@ def test_spec_files_in_tournaments_load():
     for path in sorted(os.listdir("tournaments")):
         spec = tournament.load_spec(os.path.join("tournaments", path))
         assert len(schedule(spec)) >= spec.games
+
+
+def test_sprt_match_reports_llr_and_saves_games(tmp_path, capsys):
+    from tigris.match import sprt_match
+
+    r = sprt_match("greedy", "random", elo0=0, elo1=200, max_games=40, jobs=2,
+                   out=tmp_path / "m", progress=False)
+    assert r["wins"] + r["draws"] + r["losses"] == r["games"] <= 40
+    assert r["wins"] > r["losses"]
+    assert r["decision"] == "H1" and r["llr"] >= r["bounds"][1]
+    assert len(read_games(tmp_path / "m")) == r["games"]
+    assert main(["match", "greedy", "random", "--sprt", "elo0=0", "elo1=200",
+                 "--max-games", "4", "--jobs", "2"]) == 0
+    assert "LLR" in capsys.readouterr().out
+    assert main(["match", "greedy", "random", "--sprt", "elo=5"]) == 1
+    assert "KEY=VALUE" in capsys.readouterr().err
+    assert main(["match", "greedy", "random", "--sprt", "elo0=20", "elo1=10"]) == 1
+    assert "must be above" in capsys.readouterr().err
