@@ -332,3 +332,11 @@ def test_merge_weights_values_by_visits():
     got = {c["action"]: (c["visits"], c["avail"], c["value"]) for c in m["children"]}
     assert got == {7: (8, 20, 0.75), 8: (4, 9, 0.0), 9: (8, 10, 0.5)}
     assert [c["action"] for c in m["children"]] == [7, 9, 8]
+
+
+def test_installed_package_brings_its_bots(tmp_path, monkeypatch):
+    if not bots.PACKAGED.is_dir():
+        pytest.skip("running from the source tree: the bot configurations are installed with the package")
+    monkeypatch.chdir(tmp_path)                      # no ./bots here
+    assert {"random", "greedy", "ismcts-fast", "pimc"} <= set(bots.available())
+    assert bots.load("ismcts-fast").params["iterations"] == 1000

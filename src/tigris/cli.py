@@ -38,6 +38,9 @@ def main(argv=None):
     except KeyboardInterrupt:
         print(f"tigris {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:            # the output was cut short (| head): nothing to report
+        sys.stderr.close()
+        return 0
 
 
 def build_parser():

@@ -10,7 +10,6 @@ a reference ceiling and has ``honest = False``).  Named configurations are looke
 ``./bots/`` first, then among those that come with the package.
 """
 
-from importlib import resources
 from pathlib import Path
 
 from tigris.bots import config
@@ -74,13 +73,12 @@ def describe(name):
     return config.read(find(name))
 
 
+PACKAGED = Path(__file__).resolve().parent.parent / "bot_configs"    # installed with the package
+
+
 def _folders():
     local = Path.cwd() / "bots"
     folders = [local] if local.is_dir() else []
-    try:
-        packaged = Path(str(resources.files("tigris.bot_configs")))
-        if packaged.is_dir() and packaged.resolve() != local.resolve():
-            folders.append(packaged)
-    except (ModuleNotFoundError, TypeError):
-        pass
+    if PACKAGED.is_dir() and (not folders or PACKAGED != local.resolve()):
+        folders.append(PACKAGED)
     return folders
