@@ -1222,7 +1222,6 @@ cdef void apply_action(State* s, int a) noexcept nogil:
 cdef int single_option(State* s) noexcept nogil:
     """The only legal action of a decision that has exactly one, else -1."""
     cdef int32_t buf[N_ACTIONS]
-    cdef int p
     if s.phase == PH_OVER:
         return -1
     if s.phase == PH_SUPPORT:

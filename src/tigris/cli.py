@@ -374,7 +374,7 @@ def cmd_tune(args):
     out = args.out or f"results/{spec.name}"
     result = tune.tune(spec, out, jobs=args.jobs, resume=args.resume)
     v = result["verification"]
-    print(f"tuned: {', '.join(f'{k} = {v_}' for k, v_ in result['theta'].items())}")
+    print(f"tuned: {', '.join(f'{k} = {v_:.4g}' for k, v_ in result['theta'].items())}")
     print(f"bot file: {result['bot_file']}")
     if v["score"] is not None:
         print(f"verification, tuned vs {args.bot}: {v['score']:.1%} over {v['games']} games "

@@ -331,6 +331,8 @@ def write_bot(out, spec, kind, params):
     for key, value in params.items():
         if value is None:
             continue
+        if isinstance(value, float):
+            value = float(f"{value:.4g}")      # what SPSA can tell apart, not float noise
         lines.append(f"{key} = {json.dumps(value)}")
     path.write_text("\n".join(lines) + "\n")
     botlib.load(path)                       # it must load
