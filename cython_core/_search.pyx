@@ -274,6 +274,14 @@ cdef void rollout(State* s, const Config* cfg, uint64_t* x, int32_t* legal) noex
 # The search
 # ---------------------------------------------------------------------------
 
+cdef inline double ucb(const Node* nd, int mover, double exploration, uint64_t* x) noexcept nogil:
+    """UCB over availability: the mover's mean reward plus exploration * sqrt(ln(avail) /
+    visits); an unvisited child comes first (ties broken at random)."""
+    if nd.visits == 0:
+        return 1e100 + (splitmix(x) % 1000)
+    return nd.reward[mover] / nd.visits + exploration * sqrt(log_count(nd.avail) / nd.visits)
+
+
 cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg, uint64_t* x,
                               int32_t* legal, const int32_t* order, int norder,
                               uint32_t* legal_mark, uint32_t* child_mark,
@@ -284,7 +292,7 @@ cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg
     every determinization: the decision is the searching player's)."""
     cdef int n, k, mover = current_player(d), a, best_a = -1
     cdef int32_t c, best = NO_NODE, legal_children = 0
-    cdef double score, best_score = -1e300, pr, best_pr = -1.0, mean
+    cdef double score, best_score = -1e300, pr, best_pr = -1.0
     cdef Node* nd
     cdef bint may_widen
     cdef uint8_t scorer[4 * NSQ]
@@ -302,11 +310,7 @@ cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg
             while c != NO_NODE:
                 nd = &t.nodes[c]
                 nd.avail += 1
-                if nd.visits == 0:
-                    score = 1e100 + (splitmix(x) % 1000)
-                else:
-                    score = (nd.reward[mover] / nd.visits
-                             + cfg.exploration * sqrt(log_count(nd.avail) / nd.visits))
+                score = ucb(nd, mover, cfg.exploration, x)
                 if score > best_score:
                     best_score = score
                     best = c
@@ -354,11 +358,7 @@ cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg
     while c != NO_NODE:
         nd = &t.nodes[c]
         if legal_mark[nd.action] == stamp:
-            if nd.visits == 0:
-                score = 1e100 + (splitmix(x) % 1000)
-            else:
-                mean = nd.reward[mover] / nd.visits
-                score = mean + cfg.exploration * sqrt(log_count(nd.avail) / nd.visits)
+            score = ucb(nd, mover, cfg.exploration, x)
             if score > best_score:
                 best_score = score
                 best = c
