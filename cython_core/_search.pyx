@@ -282,6 +282,16 @@ cdef inline double ucb(const Node* nd, int mover, double exploration, uint64_t* 
     return nd.reward[mover] / nd.visits + exploration * sqrt(log_count(nd.avail) / nd.visits)
 
 
+cdef inline int32_t expand(Tree* t, int32_t node, int action, int mover, State* d,
+                           bint* expanded) noexcept nogil:
+    """Add the child for `action` (available once: now) and play it in d."""
+    cdef int32_t c = new_node(t, node, action, mover)
+    t.nodes[c].avail = 1
+    apply_action(d, action)
+    expanded[0] = True
+    return c
+
+
 cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg, uint64_t* x,
                               int32_t* legal, const int32_t* order, int norder,
                               uint32_t* legal_mark, uint32_t* child_mark,
@@ -321,11 +331,7 @@ cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg
         while c != NO_NODE:
             t.nodes[c].avail += 1
             c = t.nodes[c].next_sibling
-        c = new_node(t, node, best_a, mover)
-        t.nodes[c].avail = 1
-        apply_action(d, best_a)
-        expanded[0] = True
-        return c
+        return expand(t, node, best_a, mover, d, expanded)
     n = legal_actions(d, legal)
     for k in range(n):
         legal_mark[legal[k]] = stamp
@@ -349,11 +355,7 @@ cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg
             if pr > best_pr:
                 best_pr = pr
                 best_a = a
-        c = new_node(t, node, best_a, mover)
-        t.nodes[c].avail = 1
-        apply_action(d, best_a)
-        expanded[0] = True
-        return c
+        return expand(t, node, best_a, mover, d, expanded)
     c = t.nodes[node].first_child
     while c != NO_NODE:
         nd = &t.nodes[c]
