@@ -8,34 +8,34 @@ from tigris.notation import A_SUPPORT
 SUPPORT_DECISION = "support"
 
 
-class RandomBot:
+class SeededBot:
+    """A bot whose only knob is its seed."""
+
+    kind = None
+    honest = True
+
+    def __init__(self, seed=0, name=None):
+        self.name = name or self.kind
+        self.params = {"seed": seed}
+        self.rng = random.Random(seed)
+
+
+class RandomBot(SeededBot):
     """Plays a uniformly random legal decision."""
 
     kind = "random"
-    honest = True
-
-    def __init__(self, seed=0, name="random"):
-        self.name = name
-        self.params = {"seed": seed}
-        self.rng = random.Random(seed)
 
     def choose(self, game):
         return self.rng.choice(game.legal_actions())
 
 
-class GreedyBot:
+class GreedyBot(SeededBot):
     """One ply: tries every legal decision on a determinization of what the player to move
     cannot see (apply, evaluate, undo) and keeps the best by the search's evaluation; ties
     go to the expansion prior (points now first, swaps and passing last).  Conflicts use a
     support rule rather than the evaluation, which cannot see a commitment pay off."""
 
     kind = "greedy"
-    honest = True
-
-    def __init__(self, seed=0, name="greedy"):
-        self.name = name
-        self.params = {"seed": seed}
-        self.rng = random.Random(seed)
 
     def choose(self, game):
         legal = game.legal_actions()
