@@ -406,9 +406,14 @@ cdef int treasures_on_board(const State* s) noexcept nogil:
 cdef int current_player(const State* s) noexcept nogil:
     if s.phase == PH_SUPPORT:
         return s.c_attacker if s.c_stage == 0 else s.c_defender
-    if s.phase == PH_TREASURE:
+    if s.phase == PH_TREASURE and has_trader(s):
         return owner_at(s, s.t_trader)
     return s.active
+
+
+cdef inline bint has_trader(const State* s) noexcept nogil:
+    """Whether t_trader names a leader's square (a corrupt state may name "none")."""
+    return s.t_trader < NSQ and is_leader(s.sq[s.t_trader])
 
 
 cdef inline int support_colour(const State* s) noexcept nogil:
@@ -583,8 +588,10 @@ cdef int monument_squares(const State* s, int placed, uint8_t* tops) noexcept no
 
 cdef int legal_monuments(const State* s, int32_t* out) noexcept nogil:
     cdef uint8_t tops[4]
-    cdef int n = 0, k, m, colour
-    cdef int nt = monument_squares(s, s.placed, tops)
+    cdef int n = 0, k, m, colour, nt
+    if s.placed >= NSQ:
+        return 0            # no tile placed (only a corrupt state asks)
+    nt = monument_squares(s, s.placed, tops)
     colour = s.sq[s.placed] - TILE0
     for m in range(NMONUMENTS):
         if s.monument[m] != NONE:
@@ -625,6 +632,8 @@ cdef int legal_buildings(const State* s, int32_t* out) noexcept nogil:
     cdef int i = s.placed, code, c, b, beat = 2, d, k, j, n = 0, step
     cdef int first[2]
     cdef int length[2]
+    if i >= NSQ:
+        return 0            # no tile placed (only a corrupt state asks)
     code = s.sq[i]
     if code < TILE0 or code >= DOWN0:
         return 0
@@ -657,6 +666,8 @@ cdef int legal_buildings(const State* s, int32_t* out) noexcept nogil:
 cdef int legal_treasures(State* s, int32_t* out) noexcept nogil:
     """R77: treasures of the trader's kingdom; special ones first."""
     cdef int n = 0, k, i, region, special = 0
+    if not has_trader(s):
+        return 0            # a corrupt state: random_playout and apply stop on it
     ensure_regions(s)
     region = s.label[s.t_trader]
     for k in range(NTSQ[s.board]):
@@ -838,6 +849,15 @@ cdef void end_game(State* s) noexcept nogil:
     put8(s, &s.actions_left, 0)
 
 
+cdef void fail(State* s, int code) noexcept nogil:
+    """A rule step found the state inconsistent, which only a corrupt loaded state can be:
+    end the game (so every loop over decisions stops) and leave the reason in s.error,
+    which the Python wrapper turns into an exception, instead of indexing with "none"."""
+    if s.error == ERR_NONE:
+        put8(s, &s.error, code)
+    end_game(s)
+
+
 cdef bint refill_hands(State* s) noexcept nogil:
     """R81: everyone below 6 draws back up, active player first, then clockwise.
     R84: returns False (the game ends) when the bag cannot supply all that is needed;
@@ -863,7 +883,8 @@ cdef void end_turn(State* s) noexcept nogil:
     put8(s, &s.active, (s.active + 1) % s.nplayers)
     put8(s, &s.actions_left, 2)
     put8(s, &s.phase, PH_ACTION)
-    put16(s, <int16_t*>&s.turn, s.turn + 1)
+    if s.turn < TURN_MAX:       # stop counting rather than wrap to 0
+        put16(s, <int16_t*>&s.turn, s.turn + 1)
 
 
 # ---------------------------------------------------------------------------
@@ -923,6 +944,8 @@ cdef int war_colours(State* s, uint8_t* label, uint8_t* kingdom) noexcept nogil:
     unification tile (sides computed without it).  Returns a bit mask."""
     cdef uint8_t sides[4]
     cdef int nsides, c, p, at, k, mask = 0, count, first
+    if s.unif >= NSQ:
+        return 0            # no unification tile: no war (only a corrupt state asks)
     compute_regions(s, s.unif, label, kingdom)
     nsides = adjacent_kingdoms(s, s.unif, label, kingdom, sides)
     if nsides < 2:
@@ -962,6 +985,9 @@ cdef void begin_war(State* s, int c) noexcept nogil:
     cdef uint8_t kingdom[NSQ]
     cdef int p, k, a = NONE, d = NONE, q
     cdef int sq_a, sq_d
+    if s.unif >= NSQ:
+        fail(s, ERR_WAR)
+        return
     war_colours(s, label, kingdom)
     put8(s, &s.wars, s.wars & ~(1 << c))
     for k in range(s.nplayers):
@@ -972,6 +998,10 @@ cdef void begin_war(State* s, int c) noexcept nogil:
                     a = q
                 else:
                     d = q
+    if d == NONE:
+        # No two leaders of the colour at the unification tile: a loaded war that is none.
+        fail(s, ERR_WAR)
+        return
     sq_a = s.leader[a][c]
     sq_d = s.leader[d][c]
     begin_conflict(s, WAR, c, sq_a, sq_d,
@@ -1010,7 +1040,11 @@ cdef void resolve_revolt(State* s, int winner_attacks) noexcept nogil:
     """R51-R53: the loser's leader goes home, the winner scores one red point."""
     cdef int loser_sq = s.c_def_sq if winner_attacks else s.c_att_sq
     cdef int winner = s.c_attacker if winner_attacks else s.c_defender
-    cdef int loser = owner_at(s, loser_sq)
+    cdef int loser
+    if not conflict_leader(s, loser_sq):
+        fail(s, ERR_CONFLICT)
+        return
+    loser = owner_at(s, loser_sq)
     return_leader(s, loser, s.c_colour)
     add_score(s, winner, RED, 1)
     clear_conflict(s)
@@ -1027,9 +1061,13 @@ cdef void resolve_war(State* s, int winner_attacks) noexcept nogil:
     cdef int c = s.c_colour
     cdef int loser_sq = s.c_def_sq if winner_attacks else s.c_att_sq
     cdef int winner = s.c_attacker if winner_attacks else s.c_defender
-    cdef int loser = owner_at(s, loser_sq)
+    cdef int loser
     cdef int region, i, k, n, removed = 0
     cdef bint kept
+    if not conflict_leader(s, loser_sq):
+        fail(s, ERR_CONFLICT)
+        return
+    loser = owner_at(s, loser_sq)
     compute_regions(s, s.unif, label, kingdom)
     region = label[loser_sq]
     for i in range(NSQ):
@@ -1048,6 +1086,12 @@ cdef void resolve_war(State* s, int winner_attacks) noexcept nogil:
     add_score(s, winner, c, removed + 1)
     clear_conflict(s)
     next_war_or_done(s)
+
+
+cdef inline bint conflict_leader(const State* s, int at) noexcept nogil:
+    """Whether square `at` holds a leader of the conflict's colour (a corrupt loaded
+    conflict may name "none" or another piece)."""
+    return at < NSQ and is_leader(s.sq[at]) and ((s.sq[at] - LEADER0) & 3) == s.c_colour
 
 
 cdef void commit_support(State* s, int n) noexcept nogil:
@@ -1176,7 +1220,11 @@ cdef void place_building(State* s, int c, int i) noexcept nogil:
 
 
 cdef void take_treasure(State* s, int i) noexcept nogil:
-    cdef int p = owner_at(s, s.t_trader)
+    cdef int p
+    if not has_trader(s):
+        fail(s, ERR_TRADER)
+        return
+    p = owner_at(s, s.t_trader)
     put8(s, &s.treasure[i], 0)
     put8(s, &s.treasures[p], s.treasures[p] + 1)
     distribute_treasures(s)
@@ -1284,6 +1332,9 @@ cdef int random_playout(State* s, uint64_t seed) noexcept nogil:
     cdef uint64_t x = seed
     while s.phase != PH_OVER:
         n = legal_actions(s, buf)
+        if n == 0:
+            fail(s, ERR_STUCK)
+            break
         apply_action(s, buf[splitmix(&x) % <uint64_t>n])
         played += 1
     return played

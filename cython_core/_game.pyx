@@ -5,6 +5,8 @@ Rules live in _core.pyx; notation, positions, records and rendering live in the 
 Python modules of the package.  This class only moves data across the boundary.
 """
 
+import operator
+
 from libc.string cimport memcpy
 from libc.stdlib cimport realloc
 from libc.stdint cimport uint8_t, int32_t, uint64_t
@@ -12,7 +14,7 @@ from libc.stdint cimport uint8_t, int32_t, uint64_t
 from tigris._core cimport *
 from tigris._core cimport determinize as c_determinize, random_playout as c_random_playout
 
-from tigris.errors import IllegalActionError
+from tigris.errors import IllegalActionError, RecordError, excerpt
 from tigris.boards import BOARD_NAMES
 from tigris import notation
 
@@ -23,8 +25,30 @@ VARIANTS = {"english": V_ENGLISH, "buildings": V_BUILDINGS}
 SUPPORTED_VARIANTS = ("english", "buildings")     # variants whose rules the core implements
 
 
+# Why the core stopped a game it found inconsistent (State.error; see _core.pxd).
+STATE_ERRORS = {
+    ERR_WAR: "no two leaders of the war's colour stand on two sides of the unification "
+             "tile (R56, R60)",
+    ERR_CONFLICT: "a leader of the conflict is not on the board",
+    ERR_TRADER: "the treasure decision names no trader on the board",
+    ERR_STUCK: "a decision has no legal option",
+}
+
+
+def _whole(v, what):
+    """v as a Python int: ints and numpy integers, never a bool or a float."""
+    if type(v) is int:
+        return v
+    try:
+        if isinstance(v, (bool, str)):
+            raise TypeError
+        return operator.index(v)
+    except TypeError:
+        raise ValueError(f"{what} must be a whole number, not {excerpt(v)}") from None
+
+
 cdef uint64_t _seed64(seed) except? 0:
-    return (<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)) ^ <uint64_t>0x5DEECE66D
+    return (<uint64_t>(_whole(seed, "seed") & 0xFFFFFFFFFFFFFFFF)) ^ <uint64_t>0x5DEECE66D
 
 
 cdef class Game:
@@ -42,25 +66,28 @@ cdef class Game:
         self.s.aux = &self.aux
         self._log = []
         self._deal = []
+        self._complete = False
+        self._unknown = _NOTHING_UNKNOWN
 
     def __dealloc__(self):
         aux_free(&self.aux)
 
-    def __init__(self, int players=2, seed=0, board="classic", variants=()):
-        _check_setup(players, board)
+    def __init__(self, players=2, seed=0, board="classic", variants=()):
+        players = _check_setup(players, board)
         bits = _variant_bits(variants)
-        self.seed = seed
-        new_game(&self.s, players, BOARD_NAMES.index(board), bits, _seed64(seed))
+        self.seed = _whole(seed, "seed")
+        new_game(&self.s, players, BOARD_NAMES.index(board), bits, _seed64(self.seed))
         self._deal = self._take_draws()
         self.aux.ntrail = 0     # the deal is not undoable
+        self._complete = True
 
     # -- construction helpers used by positions, records and search ----------------
 
     @staticmethod
-    def _blank(int players, board="classic", variants=()):
+    def _blank(players, board="classic", variants=()):
         """A game with an empty, unvalidated state, for loaders to fill in."""
         cdef Game g = Game.__new__(Game)
-        _check_setup(players, board)
+        players = _check_setup(players, board)
         bits = _variant_bits(variants)
         g.seed = None
         new_game(&g.s, players, BOARD_NAMES.index(board), bits, 0)
@@ -76,15 +103,17 @@ cdef class Game:
         copy_state(&g.s, &self.s)
         g.s.aux = &g.aux
         g.seed = self.seed
+        g._unknown = self._unknown
         if stack:
             aux_copy(&g.aux, &self.aux)
             g._log = list(self._log)
             g._deal = list(self._deal)
+            g._complete = self._complete
         return g
 
     def __reduce__(self):
         # Pickling (for worker processes) keeps the state, not the undo history.
-        return (_unpickle, (self._raw(), self.seed, self.board, self.variants))
+        return (_unpickle, (self._raw(), self.seed, self.board, self.variants, self._unknown))
 
     def __copy__(self):
         return self.copy()
@@ -137,7 +166,12 @@ cdef class Game:
         cdef int n = legal_actions(&self.s, buf)
         return [buf[i] for i in range(n)]
 
-    def is_legal(self, int a):
+    def is_legal(self, a):
+        """Whether action id ``a`` is legal now.  A value that is no action id at all (not
+        an int, or outside 0..3746) raises IllegalActionError."""
+        return self._legal(notation.action_id(a))
+
+    cdef bint _legal(self, int a):
         cdef int32_t buf[N_ACTIONS]
         cdef int n = legal_actions(&self.s, buf)
         cdef int i
@@ -148,7 +182,7 @@ cdef class Game:
 
     # -- notation --------------------------------------------------------------------
 
-    def action_str(self, int a):
+    def action_str(self, a):
         """The notation of an action id, e.g. ``"tile red G5"``."""
         return notation.action_to_str(a)
 
@@ -156,7 +190,7 @@ cdef class Game:
         """The id of a legal action written in notation; raises IllegalActionError naming
         the reason when it is malformed or illegal now."""
         a = notation.str_to_action(text)
-        if not self.is_legal(a):
+        if not self._legal(a):
             from tigris.legality import why_illegal
             raise IllegalActionError(f"{notation.action_to_str(a)}: {why_illegal(self, a)}")
         return a
@@ -170,17 +204,22 @@ cdef class Game:
         if isinstance(action, str):
             a = self.parse_action(action)
         else:
-            a = action
-            if not self.is_legal(a):
+            a = notation.action_id(action)
+            if not self._legal(a):
                 from tigris.legality import why_illegal
-                if 0 <= a < N_ACTIONS:
-                    raise IllegalActionError(f"{notation.action_to_str(a)}: {why_illegal(self, a)}")
-                raise IllegalActionError(f"action id {a} is outside the action space 0..{N_ACTIONS - 1}")
+                raise IllegalActionError(f"{notation.action_to_str(a)}: {why_illegal(self, a)}")
         player = current_player(&self.s)
         push_mark(&self.s)
         self.aux.nauto = 0
         self.aux.ndraw = 0
         apply_with_forced(&self.s, a)
+        if self.s.error:
+            # Only a corrupt loaded state gets here; nothing stays applied.
+            error = self.s.error
+            undo_to_mark(&self.s)
+            self.aux.ndraw = 0
+            raise IllegalActionError(f"{notation.action_to_str(a)}: cannot be carried out, the "
+                                     f"game state is inconsistent: {STATE_ERRORS[error]}")
         autos = [self.aux.autolog[i] for i in range(self.aux.nauto)]
         self._log.append((a, player, autos, self._take_draws()))
 
@@ -196,7 +235,7 @@ cdef class Game:
         self.aux.ndraw = 0
         return draws
 
-    def _apply_with_draws(self, int a, draws):
+    def _apply_with_draws(self, a, draws):
         """Apply a legal action whose tile draws are given (replaying a record).  Raises
         ValueError, with nothing applied, if the draws do not fit the bag or the action."""
         cdef int i
@@ -229,7 +268,31 @@ cdef class Game:
         return list(self._log)
 
     def _set_deal(self, deal):
+        """The deal of a game replayed from its record: its history is complete again."""
         self._deal = [tuple(d) for d in deal]
+        self._complete = True
+
+    @property
+    def history_complete(self):
+        """True when ``deal`` and ``history`` replay this game from its setup: a game made
+        with ``Game(...)`` or replayed from a record, and its copies with their history.
+        False for a game loaded from a position or unpickled, a ``copy(stack=False)``, a
+        determinization and a game after ``random_playout``: its record would not replay."""
+        return self._complete
+
+    @property
+    def unknown(self):
+        """What the position this game was loaded from left unknown, and the loader dealt at
+        random: ``{"hands": [players], "swapped_colours": [players], "bag": bool}`` (all
+        empty for a game that knows everything)."""
+        hands, swapped, bag = self._unknown
+        return {"hands": sorted(hands), "swapped_colours": sorted(swapped), "bag": bag}
+
+    def _set_unknown(self, hands=(), swapped=(), bag=False):
+        hands, swapped = frozenset(hands), frozenset(swapped)
+        for p in hands | swapped:
+            self._check_player(p)
+        self._unknown = (hands, swapped, bool(bag))
 
     @property
     def deal(self):
@@ -238,29 +301,29 @@ cdef class Game:
 
     # -- results ----------------------------------------------------------------------
 
-    def score(self, int p):
-        self._check_player(p)
+    def score(self, p):
+        p = self._check_player(p)
         d = {COLOURS[c]: self.s.score[p][c] for c in range(NCOL)}
         d["treasures"] = self.s.treasures[p]
         return d
 
-    def hand(self, int p):
-        self._check_player(p)
+    def hand(self, p):
+        p = self._check_player(p)
         return {COLOURS[c]: self.s.hand[p][c] for c in range(NCOL)}
 
-    def hand_size(self, int p):
+    def hand_size(self, p):
         """How many tiles p holds (public, unlike their colours)."""
-        self._check_player(p)
+        p = self._check_player(p)
         return hand_size(&self.s, p)
 
-    def final_score(self, int p):
+    def final_score(self, p):
         """R88: the lowest colour total after the treasures are added where they help most."""
         return self.final_vector(p)[0]
 
-    def final_vector(self, int p):
+    def final_vector(self, p):
         """R90: the ascending colour totals after treasures (compared lexicographically)."""
         cdef int v[4]
-        self._check_player(p)
+        p = self._check_player(p)
         final_vector(&self.s, p, v)
         return (v[0], v[1], v[2], v[3])
 
@@ -273,16 +336,21 @@ cdef class Game:
         return places
 
     def _check_player(self, p):
-        if not 0 <= p < self.s.nplayers:
-            raise ValueError(f"player {p} is not in this {self.s.nplayers}-player game")
+        if type(p) is not int or not 0 <= p < self.s.nplayers:
+            if type(p) is not int:
+                p = _whole(p, "a player")
+            if not 0 <= p < self.s.nplayers:
+                raise ValueError(f"player {excerpt(p)} is not in this {self.s.nplayers}-player game")
+        return p
 
     # -- hidden information and playouts ---------------------------------------------
 
-    def determinize(self, int player, seed):
+    def determinize(self, player, seed):
         """A copy in which all that `player` cannot see is resampled (see DESIGN.md)."""
-        self._check_player(player)
+        cdef uint64_t sd = _seed64(seed)
+        player = self._check_player(player)
         g = self.copy(stack=False)
-        c_determinize(&(<Game>g).s, player, _seed64(seed))
+        c_determinize(&(<Game>g).s, player, sd)
         (<Game>g).aux.ntrail = 0
         return g
 
@@ -291,13 +359,23 @@ cdef class Game:
         returns how many decisions were played."""
         cdef uint64_t sd = _seed64(seed)
         cdef int n
+        cdef State before
+        copy_state(&before, &self.s)
         self.s.aux = NULL
         with nogil:
             n = c_random_playout(&self.s, sd)
+        if self.s.error:
+            # Only a corrupt loaded state gets here: put it back as it was.
+            error = self.s.error
+            copy_state(&self.s, &before)
+            self.s.aux = &self.aux
+            raise IllegalActionError(f"random playout: a decision cannot be carried out, the "
+                                     f"game state is inconsistent: {STATE_ERRORS[error]}")
         self.s.aux = &self.aux
         self.aux.ntrail = 0
         self.aux.nmarks = 0
         self._log.clear()
+        self._complete = False      # the moves played are not logged
         return n
 
     # -- raw state, for positions, records, tests ------------------------------------
@@ -335,9 +413,12 @@ cdef class Game:
 
     def _load_raw(self, d):
         """Overwrite the state with a dict of the form _raw() returns.  No rule checks:
-        callers (positions) validate first.  Clears the undo history."""
+        callers (positions) validate first; but every value must fit its field and every
+        index the core follows must point inside its array (ValueError naming the field
+        otherwise, with the state unchanged).  Clears the undo history."""
         cdef State* s = &self.s
         cdef int p, c, i
+        _check_raw(d)
         n = d["players"]
         for i in range(NSQ):
             s.sq[i] = d["squares"][i]
@@ -364,11 +445,14 @@ cdef class Game:
                     "c_def_base", "c_att_commit", "c_stage", "wars", "t_trader", "turn"):
             setattr_state(s, key, d[key])
         s.rng = d["rng"]
+        s.error = ERR_NONE
         s.cache_valid = 0
         self.aux.ntrail = 0
         self.aux.nmarks = 0
         self._log = []
         self._deal = []
+        self._complete = False
+        self._unknown = _NOTHING_UNKNOWN
 
     def _regions(self):
         """(label per square or None, kingdom flag per region): R3/R4 as the core sees them."""
@@ -377,6 +461,8 @@ cdef class Game:
         return labels, [bool(self.s.kingdom[r]) for r in range(self.s.nregions)]
 
     def _regions_without(self, int skip):
+        if not 0 <= skip <= NONE:
+            raise ValueError(f"square {skip} is not a square index")
         cdef uint8_t label[NSQ]
         cdef uint8_t kingdom[NSQ]
         cdef int n = compute_regions(&self.s, skip, label, kingdom)
@@ -404,7 +490,7 @@ cdef class Game:
 
 
 cdef void setattr_state(State* s, str key, value) except *:
-    cdef int v = value
+    cdef int v = value      # _check_raw has bounded every value
     if key == "active": s.active = v
     elif key == "actions_left": s.actions_left = v
     elif key == "phase": s.phase = v
@@ -429,26 +515,141 @@ cdef void* _realloc_bytes(void* p, size_t n):
     return realloc(p, n if n > 0 else 1)
 
 
-def _unpickle(raw, seed, board, variants):
+_NOTHING_UNKNOWN = (frozenset(), frozenset(), False)
+
+
+def _unpickle(raw, seed, board, variants, unknown=_NOTHING_UNKNOWN):
     g = Game._blank(raw["players"], board, variants)
     g._load_raw(raw)
+    if g.decision != "over" and not g.legal_actions():
+        raise ValueError("raw state: the decision at hand has no legal option")
     g.seed = seed
+    g._set_unknown(*unknown)
     return g
 
 
 def _check_setup(players, board):
-    if players not in (2, 3, 4):
-        raise ValueError(f"players must be 2, 3 or 4, not {players!r}")
-    if board not in BOARD_NAMES:
-        raise ValueError(f"unknown board {board!r}; boards: {', '.join(BOARD_NAMES)}")
+    """The player count as an int; ValueError unless it is 2, 3 or 4 and the board known."""
+    if type(players) is not int or players not in (2, 3, 4):
+        if isinstance(players, bool) or not isinstance(players, int):
+            players = _whole(players, "players")
+        if players not in (2, 3, 4):
+            raise ValueError(f"players must be 2, 3 or 4, not {excerpt(players)}")
+    if not isinstance(board, str) or board not in BOARD_NAMES:
+        raise ValueError(f"unknown board {excerpt(board)}; boards: {', '.join(BOARD_NAMES)}")
+    return players
 
 
 def _variant_bits(variants):
+    """The variant bits of a list of variant names (or of one name)."""
     bits = 0
-    for v in variants:
-        if v not in VARIANTS:
-            raise ValueError(f"unknown variant {v!r}; variants: {', '.join(VARIANTS)}")
+    if isinstance(variants, str):
+        variants = (variants,)
+    try:
+        names = list(variants)
+    except TypeError:
+        raise ValueError(f"variants must be a list of variant names such as ['english'], "
+                         f"not {excerpt(variants)}") from None
+    for v in names:
+        if not isinstance(v, str) or v not in VARIANTS:
+            raise ValueError(f"unknown variant {excerpt(v)}; variants: {', '.join(VARIANTS)}")
         if v not in SUPPORTED_VARIANTS:
             raise ValueError(f"the {v!r} variant is not implemented yet")
         bits |= VARIANTS[v]
     return bits
+
+
+# ---------------------------------------------------------------------------
+# Validation of raw states (_load_raw): every value fits its C field, and every index the
+# core follows (players, squares, colours, phases) points inside its array.
+# ---------------------------------------------------------------------------
+
+def _raw_fail(field, reason):
+    raise ValueError(f"raw state: {field}: {reason}")
+
+
+def _raw_int(v, field, lo, hi):
+    if type(v) is not int or not lo <= v <= hi:
+        if isinstance(v, bool) or not isinstance(v, int):
+            _raw_fail(field, f"expected a whole number, not {excerpt(v)}")
+        if not lo <= v <= hi:
+            _raw_fail(field, f"{excerpt(v)} does not fit ({lo}..{hi})")
+    return v
+
+
+def _raw_list(v, field, length):
+    if not isinstance(v, (list, tuple)) or len(v) != length:
+        _raw_fail(field, f"expected a list of {length}, not {excerpt(v)}")
+    return v
+
+
+def _raw_square(v, field):
+    """A square index or NONE (255)."""
+    v = _raw_int(v, field, 0, NONE)
+    if NSQ <= v < NONE:
+        _raw_fail(field, f"{v} is neither a square (0..{NSQ - 1}) nor none ({NONE})")
+    return v
+
+
+def _check_raw(d):
+    if not isinstance(d, dict):
+        _raw_fail("state", f"expected a dict, not {type(d).__name__}")
+    n = _raw_int(d.get("players"), "players", 2, MAXP)
+    _raw_int(d.get("board"), "board", 0, len(BOARD_NAMES) - 1)
+    _raw_int(d.get("variants"), "variants", 0, V_ENGLISH | V_BUILDINGS)
+    squares = _raw_list(d.get("squares"), "squares", NSQ)
+    treasure = _raw_list(d.get("treasure"), "treasure", NSQ)
+    for i in range(NSQ):
+        code = _raw_int(squares[i], f"squares[{i}]", 0, LEADER0 + 4 * n - 1)
+        if CATASTROPHE < code < LEADER0:
+            _raw_fail(f"squares[{i}]", f"{code} is not a square code")
+        _raw_int(treasure[i], f"treasure[{i}]", 0, 1)
+    leaders = _raw_list(d.get("leader"), "leader", n)
+    for key, lo, hi in (("hand", 0, HAND), ("swapped", 0, 255), ("score", -32768, 32767)):
+        rows = _raw_list(d.get(key), key, n)
+        for p in range(n):
+            row = _raw_list(rows[p], f"{key}[{p}]", NCOL)
+            for c in range(NCOL):
+                _raw_int(row[c], f"{key}[{p}][{c}]", lo, hi)
+        if key == "hand":
+            for p in range(n):
+                if sum(rows[p]) > HAND:
+                    _raw_fail(f"hand[{p}]", f"{sum(rows[p])} tiles, more than {HAND}")
+    for p in range(n):
+        row = _raw_list(leaders[p], f"leader[{p}]", NCOL)
+        for c in range(NCOL):
+            at = _raw_square(row[c], f"leader[{p}][{c}]")
+            if at != NONE and squares[at] != LEADER0 + 4 * p + c:
+                _raw_fail(f"leader[{p}][{c}]", f"square {at} holds code {squares[at]}, not "
+                                               "this leader")
+    for i in range(NSQ):
+        if squares[i] >= LEADER0:
+            p, c = divmod(squares[i] - LEADER0, 4)
+            if leaders[p][c] != i:
+                _raw_fail(f"squares[{i}]", f"a leader that leader[{p}][{c}] does not place here")
+    for key in ("treasures", "catastrophes"):
+        row = _raw_list(d.get(key), key, n)
+        for p in range(n):
+            _raw_int(row[p], f"{key}[{p}]", 0, 255)
+    for key in ("bag", "out"):
+        row = _raw_list(d.get(key), key, NCOL)
+        for c in range(NCOL):
+            _raw_int(row[c], f"{key}[{c}]", 0, 255)
+    row = _raw_list(d.get("building"), "building", NCOL)
+    for c in range(NCOL):
+        _raw_square(row[c], f"building[{c}]")
+    row = _raw_list(d.get("monument"), "monument", NMONUMENTS)
+    for m in range(NMONUMENTS):
+        at = _raw_square(row[m], f"monument[{m}]")
+        if at != NONE and (at // COLS == ROWS - 1 or at % COLS == COLS - 1):
+            _raw_fail(f"monument[{m}]", f"{at} is not the top-left square of a 2x2 square")
+    for key in ("active", "c_attacker", "c_defender"):
+        _raw_int(d.get(key), key, 0, n - 1)
+    for key in ("placed", "unif", "t_trader", "c_att_sq", "c_def_sq"):
+        _raw_square(d.get(key), key)
+    for key, hi in (("actions_left", 2), ("phase", PH_OVER), ("c_kind", WAR),
+                    ("c_colour", NCOL - 1), ("c_att_base", 255), ("c_def_base", 255),
+                    ("c_att_commit", 255), ("c_stage", 1), ("wars", (1 << NCOL) - 1),
+                    ("turn", TURN_MAX)):
+        _raw_int(d.get(key), key, 0, hi)
+    _raw_int(d.get("rng"), "rng", 0, 0xFFFFFFFFFFFFFFFF)

@@ -60,7 +60,17 @@ cdef enum:
     A_NO_BUILDING = 3746
     N_ACTIONS = 3747
 
+    TURN_MAX = 65535
+
     NMONUMENTS = 6
+
+    # State.error: a rule step found the state inconsistent (only a corrupt loaded state
+    # can be) and stopped the game rather than index an array with "none".
+    ERR_NONE = 0
+    ERR_WAR = 1             # a war without two leaders of its colour at the unification tile
+    ERR_CONFLICT = 2        # a conflict whose leaders are not on the board
+    ERR_TRADER = 3          # a treasure decision without its trader
+    ERR_STUCK = 4           # a decision with no legal option
 
 
 cdef struct TrailEntry:
@@ -126,7 +136,8 @@ cdef struct State:
     uint8_t c_stage             # 0: attacker commits, 1: defender commits
     uint8_t wars                # colours still to be fought (bit mask)
     uint8_t t_trader            # square of the trader whose owner takes a treasure
-    uint16_t turn
+    uint8_t error               # ERR_*: why a rule step stopped the game, 0 normally
+    uint16_t turn               # stops at 65535 (TURN_MAX) rather than wrap
     uint64_t rng
     # ---- below: not part of the game state (caches and bookkeeping) ----
     uint8_t cache_valid

@@ -9,3 +9,7 @@ cdef class Game:
     cdef public object seed
     cdef list _log          # one entry per apply: (action, player, forced follow-ups, draws)
     cdef list _deal         # draws made before the first decision
+    cdef bint _complete     # deal + log replay the game from its setup (see history_complete)
+    cdef object _unknown    # (hands, swapped colours, bag) a position left unknown
+
+    cdef bint _legal(self, int a)

@@ -9,7 +9,9 @@ index ``row * 16 + col`` = ``(4, 6)`` is ``G5``.  Actions (case-insensitive)::
     building red G5      no-building          (civilization-buildings variant)
 """
 
-from tigris.errors import IllegalActionError
+import operator
+
+from tigris.errors import IllegalActionError, excerpt
 
 ROWS, COLS, NSQ = 11, 16, 176
 COLOURS = ("red", "blue", "green", "black")
@@ -40,6 +42,24 @@ USAGE = ("tile COLOUR SQ | leader LEADER SQ | withdraw LEADER | catastrophe SQ |
          "treasure SQ | building COLOUR SQ | no-building")
 
 
+def action_id(a):
+    """``a`` as an action id: a real int (numpy integers too, never a bool or a float) in
+    the action space 0..3746; raises IllegalActionError for anything else."""
+    if type(a) is not int:
+        try:
+            if isinstance(a, bool) or isinstance(a, str):
+                raise TypeError
+            a = operator.index(a)
+        except TypeError:
+            raise IllegalActionError(f"action {excerpt(a)}: an action is an int id "
+                                     f"(0..{N_ACTIONS - 1}) or notation such as 'tile red G5', "
+                                     f"not a {type(a).__name__}") from None
+    if not 0 <= a < N_ACTIONS:
+        raise IllegalActionError(f"action id {excerpt(a)} is outside the action space "
+                                 f"0..{N_ACTIONS - 1}")
+    return a
+
+
 def square_name(i):
     """``square_name(70) == "G5"``."""
     row, col = divmod(i, COLS)
@@ -53,14 +73,14 @@ def square_index(text):
     if (len(t) >= 2 and "A" <= t[0] <= "P" and digits.isascii() and digits.isdigit()
             and digits[0] != "0" and 1 <= int(digits) <= ROWS):
         return (int(t[1:]) - 1) * COLS + ord(t[0]) - ord("A")
-    raise ValueError(f"{text!r} is not a square (columns A-P, rows 1-11, e.g. G5)")
+    raise ValueError(f"{excerpt(text)} is not a square (columns A-P, rows 1-11, e.g. G5)")
 
 
 def colour_index(text):
     try:
         return COLOURS.index(text.lower())
     except ValueError:
-        raise ValueError(f"{text!r} is not a colour ({', '.join(COLOURS)})") from None
+        raise ValueError(f"{excerpt(text)} is not a colour ({', '.join(COLOURS)})") from None
 
 
 def leader_index(text):
@@ -70,7 +90,7 @@ def leader_index(text):
         return LEADERS.index(t)
     if t in COLOURS:
         return COLOURS.index(t)
-    raise ValueError(f"{text!r} is not a leader ({', '.join(LEADERS)})")
+    raise ValueError(f"{excerpt(text)} is not a leader ({', '.join(LEADERS)})")
 
 
 def monument_name(m):
@@ -84,13 +104,12 @@ def monument_index(text):
         a, b = sorted(colour_index(p) for p in parts)
         if (a, b) in MONUMENTS:
             return MONUMENTS.index((a, b))
-    raise ValueError(f"{text!r} is not a monument (two colours, e.g. red-blue)")
+    raise ValueError(f"{excerpt(text)} is not a monument (two colours, e.g. red-blue)")
 
 
 def action_to_str(a):
-    """The notation of action id ``a``."""
-    if not 0 <= a < N_ACTIONS:
-        raise ValueError(f"action id {a} is outside the action space 0..{N_ACTIONS - 1}")
+    """The notation of action id ``a``; IllegalActionError if ``a`` is no action id."""
+    a = action_id(a)
     if a < A_LEADER:
         return f"tile {COLOURS[a // NSQ]} {square_name(a % NSQ)}"
     if a < A_WITHDRAW:
@@ -124,12 +143,15 @@ def action_to_str(a):
 
 def str_to_action(text):
     """The action id of a notation string; raises IllegalActionError if it is malformed."""
-    words = str(text).strip().lower().split()
+    if not isinstance(text, str):
+        raise IllegalActionError(f"action {excerpt(text)}: notation is a string such as "
+                                 f"'tile red G5', not a {type(text).__name__}")
+    words = text.strip().lower().split()
     try:
         return _parse(words)
     except (ValueError, IndexError) as e:
         detail = str(e) if isinstance(e, ValueError) and str(e) else "malformed"
-        raise IllegalActionError(f"{text!r}: {detail}; actions are written {USAGE}") from None
+        raise IllegalActionError(f"{excerpt(text)}: {detail}; actions are written {USAGE}") from None
 
 
 def _parse(words):
@@ -139,7 +161,8 @@ def _parse(words):
 
     def expect(n):
         if len(args) != n:
-            raise ValueError(f"'{verb}' takes {n} argument{'s' if n != 1 else ''}, not {len(args)}")
+            raise ValueError(f"{excerpt(verb)} takes {n} argument{'s' if n != 1 else ''}, "
+                             f"not {len(args)}")
 
     if verb == "tile":
         expect(2)
@@ -165,8 +188,8 @@ def _parse(words):
         return A_PASS
     if verb == "support":
         expect(1)
-        if not (args[0].isascii() and args[0].isdigit()) or int(args[0]) > 6:
-            raise ValueError(f"support takes a number of tiles from 0 to 6, not {args[0]!r}")
+        if not (args[0].isascii() and args[0].isdigit()) or len(args[0]) > 1 or int(args[0]) > 6:
+            raise ValueError(f"support takes a number of tiles from 0 to 6, not {excerpt(args[0])}")
         return A_SUPPORT + int(args[0])
     if verb == "war":
         expect(1)
@@ -186,4 +209,4 @@ def _parse(words):
     if verb in ("no-building", "nobuilding"):
         expect(0)
         return A_NO_BUILDING
-    raise ValueError(f"unknown action {verb!r}")
+    raise ValueError(f"unknown action {excerpt(verb)}")
