@@ -543,7 +543,7 @@ def test_pending_conflict_written_by_hand():
 
 
 def test_pending_other_decisions_checked():
-    d = position({"J1": "trader:0"})
+    d = position({"J1": "trader:0"}, actions_left=1)
     d["pending"] = {"decision": "treasure", "trader": "J1"}
     rejects(d, r"^pending\.trader: the trader's kingdom holds 1 treasure")
     d["pending"] = {"decision": "treasure", "trader": "K1"}

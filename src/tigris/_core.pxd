@@ -136,12 +136,12 @@ cdef struct State:
     uint8_t c_stage             # 0: attacker commits, 1: defender commits
     uint8_t wars                # colours still to be fought (bit mask)
     uint8_t t_trader            # square of the trader whose owner takes a treasure
-    uint8_t error               # ERR_*: why a rule step stopped the game, 0 normally
     uint16_t turn               # stops at 65535 (TURN_MAX) rather than wrap
     uint64_t rng
     # ---- below: not part of the game state (caches and bookkeeping) ----
     uint8_t cache_valid
     uint8_t nregions
+    uint8_t error               # ERR_*: why a rule step stopped the game, 0 normally
     uint8_t label[NSQ]          # region of each connecting square, NONE otherwise
     uint8_t kingdom[NSQ]        # per region: 1 if it holds a leader
     Aux* aux                    # NULL: no undo trail, no logs (rollouts, search copies)

@@ -28,6 +28,10 @@ def hint(game, seconds=None, iterations=None, top=5, jobs=1, bot="ismcts-fast", 
     expected next decisions, as "player N: move" strings)."""
     if game.is_over:
         raise ValueError("the game is over: there is no move to hint")
+    if game.current_player in game.unknown["hands"]:
+        raise ValueError(f"player {game.current_player}'s hand is unknown (null in the "
+                         "position): a hint would recommend tiles the player may not hold; "
+                         "give the hand to get a hint")
     if seconds is None and iterations is None:
         seconds = 5.0
     if (seconds is not None and seconds <= 0) or (iterations is not None and iterations <= 0):

@@ -12,8 +12,10 @@ Full knowledge (``player=None``) gives every hand, the bag and every player's
 players' ``swapped_colours`` (only ``swapped_face_down`` is public).  When loading, what
 is unknown (null hands, missing ``swapped_colours``, a null bag) is dealt from the unseen
 pool -- the supply minus the board, ``out_of_game``, the known hands, the known face-down
-discards and a known bag -- uniformly at random with ``random.Random(seed)``.  The game's
-own RNG (future draws) is seeded from ``seed`` too.
+discards and a known bag -- uniformly at random with ``random.Random(seed)`` (``seed``
+is an int).  The game's own RNG (future draws) is seeded from ``seed`` too.  The game
+remembers what was unknown (``Game.unknown``): its diagram shows those hands and the bag
+by size only, and ``to_position`` writes them back as unknown, not as the random deal.
 
 Top-level fields (defaults in brackets)::
 
@@ -27,8 +29,10 @@ Top-level fields (defaults in brackets)::
     out_of_game   tiles removed face up, {"red": n, ...}                    [zeros]
     to_move       the player whose turn it is                               [0]
     actions_left  actions of that turn not yet begun: 2, 1 (0 while the
-                  turn's last action is being resolved)                     [2]
-    turn          turns completed since the start                           [0]
+                  turn's last action is being resolved); with a pending
+                  decision 1 or 0 (ignored once the game is over)           [2]
+    turn          turns completed since the start, 0..65535 (the count
+                  stops at 65535 rather than wrap)                          [0]
     pending       the decision in progress, when it is not "action"        [absent]
 
 Square tokens: a tile colour (``red``), ``:down`` for a face-down monument tile,
@@ -66,6 +70,11 @@ G5, or declines (R95-R96); the monument decision, if any, follows it.
 
 ``strength`` is the board strength (revolt: temples next to the leader; war: face-up
 tiles of the war colour on the leader's side); it may be omitted and is then computed.
+The pending decision must be the one the board holds: a revolt's leaders share a kingdom
+and the attacker is the player to move (R48); a war's leaders stand on two sides of the
+unification tile, the attacker by R60; ``wars_left`` lists exactly the other colours with
+two leaders on two sides of it (R56, R59), and ``placed`` (if given) is the unification
+tile.
 The player to decide follows from the pending decision: the attacker, then the defender,
 commits support; the active player chooses the war order, the building and the monument;
 the trader's owner takes the treasure.
@@ -74,11 +83,12 @@ the trader's owner takes the treasure.
 import random
 
 from tigris import boards, notation
-from tigris.errors import PositionError
+from tigris.errors import PositionError, excerpt
 from tigris._core import supply as _supply
 
 FORMAT = "tigris-position/1"
 NONE = 255
+TURN_MAX = 65535            # the turn counter stops there (a game that long is all passes)
 COLOURS = notation.COLOURS
 LEADERS = notation.LEADERS
 SUPPLY = tuple(_supply())
@@ -131,11 +141,14 @@ def square_token(raw, i):
 
 
 def to_position(game, player=None):
-    """The position of ``game`` as a dict: full knowledge, or what ``player`` can see."""
+    """The position of ``game`` as a dict: full knowledge, or what ``player`` can see.
+    What the position ``game`` was loaded from left unknown stays unknown (``null``), not
+    the tiles the loader dealt at random in its place."""
     raw = game._raw()
+    unknown = game.unknown
     n = raw["players"]
     if player is not None and not (isinstance(player, int) and 0 <= player < n):
-        raise ValueError(f"player {player!r} is not in this {n}-player game")
+        raise ValueError(f"player {excerpt(player)} is not in this {n}-player game")
     squares = {}
     for i in range(notation.NSQ):
         token = square_token(raw, i)
@@ -146,7 +159,7 @@ def to_position(game, player=None):
     players = []
     for p in range(n):
         entry = {}
-        if player is None or player == p:
+        if (player is None or player == p) and p not in unknown["hands"]:
             entry["hand"] = _counts(raw["hand"][p])
         else:
             entry["hand"] = None
@@ -155,7 +168,7 @@ def to_position(game, player=None):
         entry["treasures"] = raw["treasures"][p]
         entry["catastrophes"] = raw["catastrophes"][p]
         entry["swapped_face_down"] = sum(raw["swapped"][p])
-        if player is None or player == p:
+        if (player is None or player == p) and p not in unknown["swapped_colours"]:
             entry["swapped_colours"] = _counts(raw["swapped"][p])
         players.append(entry)
     d = {
@@ -165,7 +178,7 @@ def to_position(game, player=None):
         "squares": squares,
         "monuments": monuments,
         "players": players,
-        "bag": _counts(raw["bag"]) if player is None else None,
+        "bag": _counts(raw["bag"]) if player is None and not unknown["bag"] else None,
         "out_of_game": _counts(raw["out"]),
         "to_move": raw["active"],
         "actions_left": raw["actions_left"],
@@ -213,11 +226,19 @@ def _is_int(v):
 
 def _int(v, field, lo, hi=None):
     if not _is_int(v):
-        _fail(field, f"expected a whole number, not {v!r}")
+        _fail(field, f"expected a whole number, not {excerpt(v)}")
     if v < lo or (hi is not None and v > hi):
-        _fail(field, f"{v} is out of range ({lo}..{hi})" if hi is not None
-              else f"{v} is below {lo}")
+        _fail(field, f"{excerpt(v)} is out of range ({lo}..{hi})" if hi is not None
+              else f"{excerpt(v)} is below {lo}")
     return v
+
+
+def _key(key):
+    """A dict key as it may appear in a field name: short plain strings as they are,
+    anything else quoted briefly."""
+    if isinstance(key, str) and len(key) <= 20 and key.isprintable() and "." not in key:
+        return key
+    return excerpt(key, 20)
 
 
 def _check_keys(obj, known, field):
@@ -225,7 +246,7 @@ def _check_keys(obj, known, field):
         _fail(field, f"expected an object, not {type(obj).__name__}")
     for key in obj:
         if key not in known:
-            where = f"{field}.{key}" if field else str(key)
+            where = f"{field}.{_key(key)}" if field else _key(key)
             _fail(where, f"unknown field (known: {', '.join(known)})")
 
 
@@ -234,18 +255,19 @@ def _colour_counts(v, field, hi=None, default=None):
     if v is None and default is not None:
         return list(default)
     if not isinstance(v, dict):
-        _fail(field, f"expected colour counts like {{\"red\": 1, \"blue\": 0, ...}}, not {v!r}")
+        _fail(field, f"expected colour counts like {{\"red\": 1, \"blue\": 0, ...}}, not "
+                     f"{excerpt(v)}")
     counts = [0, 0, 0, 0]
     for key, n in v.items():
         if key not in COLOURS:
-            _fail(f"{field}.{key}", f"not a colour ({', '.join(COLOURS)})")
+            _fail(f"{field}.{_key(key)}", f"not a colour ({', '.join(COLOURS)})")
         counts[COLOURS.index(key)] = _int(n, f"{field}.{key}", 0, hi)
     return counts
 
 
 def _square(text, field):
     if not isinstance(text, str):
-        _fail(field, f"expected a square like \"G5\", not {text!r}")
+        _fail(field, f"expected a square like \"G5\", not {excerpt(text)}")
     try:
         return notation.square_index(text)
     except ValueError as e:
@@ -254,7 +276,7 @@ def _square(text, field):
 
 def _colour(text, field):
     if not isinstance(text, str) or text.lower() not in COLOURS:
-        _fail(field, f"{text!r} is not a colour ({', '.join(COLOURS)})")
+        _fail(field, f"{excerpt(text)} is not a colour ({', '.join(COLOURS)})")
     return COLOURS.index(text.lower())
 
 
@@ -262,7 +284,7 @@ def _parse_token(token, field, nplayers):
     """A square token -> (code, treasure, building)."""
     if not isinstance(token, str):
         _fail(field, f"expected a token like \"red\", \"red:down+treasure\", \"catastrophe\" "
-                     f"or \"king:0\", not {token!r}")
+                     f"or \"king:0\", not {excerpt(token)}")
     t, *marks = token.strip().lower().split("+")
     for mark in marks:
         if mark not in ("treasure", "building") or marks.count(mark) > 1:
@@ -273,23 +295,25 @@ def _parse_token(token, field, nplayers):
         return CATASTROPHE, 0, False
     name, sep, rest = t.partition(":")
     if name in LEADERS and not marks:
-        if not sep or not rest.isdigit():
-            _fail(field, f"{token!r}: a leader is written with its owner, e.g. \"{name}:0\"")
-        p = int(rest)
+        if not sep or not (rest.isascii() and rest.isdigit()):
+            _fail(field, f"{excerpt(token)}: a leader is written with its owner, e.g. "
+                         f"\"{name}:0\"")
+        p = int(rest) if len(rest) < 3 else nplayers     # no 5,000-digit int() here
         if p >= nplayers:
-            _fail(field, f"{token!r}: player {p} is not in this {nplayers}-player game")
+            _fail(field, f"{excerpt(token)}: player {rest if len(rest) < 9 else excerpt(rest, 12)} is not in this "
+                         f"{nplayers}-player game")
         return LEADER0 + 4 * p + LEADERS.index(name), 0, False
     if name in COLOURS and (not sep or rest == "down"):
         c = COLOURS.index(name)
         if building and sep:
-            _fail(field, f"{token!r}: a building stands only on a face-up tile (a monument "
+            _fail(field, f"{excerpt(token)}: a building stands only on a face-up tile (a monument "
                          "tile returns it to the supply, R100)")
         return (DOWN0 + c if sep else TILE0 + c), treasure, building
     _bad_token(token, field)
 
 
 def _bad_token(token, field):
-    _fail(field, f"{token!r} is not a square token (a colour such as \"red\", \"red:down\", "
+    _fail(field, f"{excerpt(token)} is not a square token (a colour such as \"red\", \"red:down\", "
                  f"\"red+treasure\", \"red:down+treasure\", \"red+building\", "
                  f"\"catastrophe\", or a leader with its owner such as \"king:0\")")
 
@@ -317,21 +341,23 @@ def from_position(d, seed=0):
     """A ``Game`` from a position dict; raises PositionError naming the field and reason."""
     from tigris._game import Game
 
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed must be a whole number, not {excerpt(seed)}")
     if not isinstance(d, dict):
         raise PositionError(f"position: expected a JSON object, not {type(d).__name__}")
     _check_keys(d, TOP_KEYS, "")
     if d.get("format") != FORMAT:
-        _fail("format", f"expected {FORMAT!r}, not {d.get('format')!r}")
+        _fail("format", f"expected {FORMAT!r}, not {excerpt(d.get('format'))}")
 
     # -- setup ------------------------------------------------------------------------
     board = d.get("board", "classic")
     if board not in boards.BOARD_NAMES:
-        _fail("board", f"unknown board {board!r} (boards: {', '.join(boards.BOARD_NAMES)})")
+        _fail("board", f"unknown board {excerpt(board)} (boards: {', '.join(boards.BOARD_NAMES)})")
     variants = d.get("variants", [])
     if variants is None:
         variants = []
     if not isinstance(variants, (list, tuple)) or not all(isinstance(v, str) for v in variants):
-        _fail("variants", f"expected a list of variant names, not {variants!r}")
+        _fail("variants", f"expected a list of variant names, not {excerpt(variants)}")
     if len(set(variants)) != len(variants):
         _fail("variants", "a variant is listed twice")
     plist = d.get("players")
@@ -360,7 +386,7 @@ def from_position(d, seed=0):
     seen = {}
     raw["building"] = [NONE] * 4
     for label, token in squares.items():
-        field = f"squares.{label}"
+        field = f"squares.{_key(label)}"
         i = _square(label, field)
         if i in seen:
             _fail(field, f"the same square as {seen[i]}")
@@ -476,7 +502,7 @@ def from_position(d, seed=0):
             if sum(counts) > 6:
                 _fail(f"{field}.hand", f"{sum(counts)} tiles; a hand holds at most 6")
             if "hand_size" in entry and entry["hand_size"] != sum(counts):
-                _fail(f"{field}.hand_size", f"{entry['hand_size']!r}, but the hand holds "
+                _fail(f"{field}.hand_size", f"{excerpt(entry['hand_size'])}, but the hand holds "
                                             f"{sum(counts)} tiles")
             hands.append(counts)
         raw["score"].append(_colour_counts(entry.get("score"), f"{field}.score", 30000,
@@ -558,6 +584,7 @@ def from_position(d, seed=0):
             hands[p] = dealt
         else:
             swapped[p] = dealt
+    bag_unknown = bag is None
     if bag is None:
         bag = [0, 0, 0, 0]
         for c in tiles:
@@ -567,14 +594,26 @@ def from_position(d, seed=0):
     # -- whose turn, which decision ---------------------------------------------------
     raw["active"] = _int(d.get("to_move", 0), "to_move", 0, n - 1)
     raw["actions_left"] = _int(d.get("actions_left", 2), "actions_left", 0, 2)
-    raw["turn"] = _int(d.get("turn", 0), "turn", 0, 65535)
+    raw["turn"] = _int(d.get("turn", 0), "turn", 0, TURN_MAX)
     raw["rng"] = random.Random(seed).getrandbits(64)
     strengths = _read_pending(d.get("pending"), raw, n, variants)
 
-    game._load_raw(raw)
+    _load(game, raw)
     game.seed = seed
     _check_loaded(game, raw, strengths)
+    game._set_unknown(hands=[p for kind, p, _ in unknown if kind == "hand"],
+                      swapped=[p for kind, p, _ in unknown if kind == "swapped"],
+                      bag=bag_unknown)
     return game
+
+
+def _load(game, raw):
+    """Load the raw state; the checks above leave nothing for _load_raw to refuse, but if
+    they missed something it is still a PositionError."""
+    try:
+        game._load_raw(raw)
+    except ValueError as e:
+        _fail("position", str(e))
 
 
 def _read_pending(pending, raw, n, variants):
@@ -590,7 +629,7 @@ def _read_pending(pending, raw, n, variants):
     _check_keys(pending, PENDING_KEYS, "pending")
     decision = pending.get("decision")
     if decision not in DECISIONS:
-        _fail("pending.decision", f"{decision!r} is not a decision ({', '.join(DECISIONS)})")
+        _fail("pending.decision", f"{excerpt(decision)} is not a decision ({', '.join(DECISIONS)})")
     if decision == "building" and "buildings" not in variants:
         _fail("pending.decision", "'building' needs the \"buildings\" variant")
     phase = DECISIONS.index(decision)
@@ -601,6 +640,12 @@ def _read_pending(pending, raw, n, variants):
         if raw["actions_left"] == 0:
             _fail("actions_left", "0 actions left in an action decision")
         return None
+    if phase == PH_OVER:
+        raw["actions_left"] = 0         # nothing is left to do in a finished game
+    elif raw["actions_left"] == 2:
+        _fail("actions_left", f"2 actions left, but a {decision!r} decision is pending: an "
+                              "action is being resolved, so 1 (the turn's first action) or 0 "
+                              "(its second) is left")
     squares = raw["squares"]
     sq = notation.square_name
 
@@ -617,6 +662,12 @@ def _read_pending(pending, raw, n, variants):
             _fail("pending.unification", f"{sq(i)} holds {_describe(squares[i])}, not a "
                                          "face-up tile")
         raw["unif"] = i
+        # R32: the uniting tile is the tile the current action placed.
+        if "placed" not in pending:
+            raw["placed"] = i
+        elif raw["placed"] != i:
+            _fail("pending.placed", f"{sq(raw['placed'])}, but the tile just placed is the "
+                                    f"unification tile {sq(i)} (R32)")
     if "wars_left" in pending:
         wl = pending["wars_left"]
         if not isinstance(wl, list):
@@ -655,6 +706,10 @@ def _read_pending(pending, raw, n, variants):
     if phase in (PH_MONUMENT, PH_TREASURE, PH_OVER, PH_BUILDING) and raw["unif"] != NONE:
         _fail("pending.unification", f"the unification tile is gone once the wars are over "
                                      f"(decision {decision!r})")
+    if raw["placed"] != NONE and (phase == PH_OVER or raw["c_kind"] == REVOLT):
+        _fail("pending.placed", "no tile is being placed " + (
+            "once the game is over" if phase == PH_OVER else
+            "in a revolt: it follows a leader's move (R47)"))
     return strengths if phase == PH_SUPPORT else None
 
 
@@ -662,7 +717,7 @@ def _read_conflict(conflict, raw, n):
     _check_keys(conflict, CONFLICT_KEYS, "pending.conflict")
     kind = conflict.get("kind")
     if not isinstance(kind, str) or kind not in KINDS:
-        _fail("pending.conflict.kind", f"{kind!r}; expected \"revolt\" or \"war\"")
+        _fail("pending.conflict.kind", f"{excerpt(kind)}; expected \"revolt\" or \"war\"")
     colour = _colour(conflict.get("colour"), "pending.conflict.colour")
     raw["c_kind"], raw["c_colour"] = KINDS[kind], colour
     if kind == "war" and raw["unif"] == NONE:
@@ -685,6 +740,10 @@ def _read_conflict(conflict, raw, n):
         sides[role] = (p, i, side)
     if sides["attacker"][0] == sides["defender"][0]:
         _fail("pending.conflict.defender.player", "the same player as the attacker")
+    if kind == "revolt" and sides["attacker"][0] != raw["active"]:
+        _fail("pending.conflict.attacker.player", f"player {sides['attacker'][0]}, but the "
+                                                  f"attacker in a revolt is the player to move, "
+                                                  f"{raw['active']}, who placed the leader (R48)")
     committed = sides["attacker"][2].get("committed")
     raw["c_attacker"], raw["c_att_sq"] = sides["attacker"][0], sides["attacker"][1]
     raw["c_defender"], raw["c_def_sq"] = sides["defender"][0], sides["defender"][1]
@@ -701,26 +760,79 @@ def _read_conflict(conflict, raw, n):
     return strengths
 
 
+def _war_colours(raw, side_labels, side_kingdom):
+    """R56/R67: the colours with two leaders in different kingdoms touching the unification
+    tile (sides computed without it), as the core finds them."""
+    touching = {side_labels[j] for j in _neighbours(raw["unif"])
+                if side_labels[j] is not None and side_kingdom[side_labels[j]]}
+    wars = set()
+    if len(touching) < 2:
+        return wars
+    for c in range(4):
+        sides = {side_labels[raw["leader"][p][c]] for p in range(raw["players"])
+                 if raw["leader"][p][c] != NONE} & touching
+        if len(sides) >= 2:
+            wars.add(c)
+    return wars
+
+
+def _check_wars(raw, side_labels, side_kingdom):
+    """The wars of a war_order or war support decision are the wars the board holds."""
+    sq = notation.square_name
+    unif = sq(raw["unif"])
+    real = _war_colours(raw, side_labels, side_kingdom)
+    listed = {c for c in range(4) if raw["wars"] & (1 << c)}
+    fighting = raw["c_colour"] if raw["phase"] == PH_SUPPORT else None
+    for c in sorted(listed):
+        if c == fighting:
+            _fail("pending.wars_left", f"{COLOURS[c]} is the war being fought; wars_left lists "
+                                       "the others")
+        if c not in real:
+            _fail("pending.wars_left", f"{COLOURS[c]} is no war at the unification tile {unif}: "
+                                       f"no two {LEADERS[c]}s stand on two sides of it (R56)")
+    for c in sorted(real - listed - {fighting}):
+        _fail("pending.wars_left", f"{COLOURS[c]} is a war at the unification tile {unif} "
+                                   f"too (two {LEADERS[c]}s on two sides of it); list it (R59)")
+
+
+def _attacker_by_r60(raw, owners):
+    """R60: the active player if he owns one of the two leaders, else the first owner
+    clockwise from him."""
+    n = raw["players"]
+    for k in range(n):
+        q = (raw["active"] + k) % n
+        if q in owners:
+            return q
+    return None
+
+
 def _check_loaded(game, raw, strengths):
     """Checks that need regions, on the loaded game (whose raw state is ``raw``); fills in
     the conflict strengths."""
     sq = notation.square_name
     phase = raw["phase"]
     labels, kingdom = game._regions()
-    if phase in (PH_ACTION, PH_MONUMENT, PH_TREASURE, PH_BUILDING):
-        for c in range(4):
-            where = {}
-            for p in range(raw["players"]):
-                i = raw["leader"][p][c]
-                if i == NONE:
-                    continue
-                if labels[i] in where:
-                    j = where[labels[i]]
-                    q = divmod(raw["squares"][j] - LEADER0, 4)[0]
-                    _fail(f"squares.{sq(i)}", f"{LEADERS[c]}:{p} is in the same kingdom as "
-                                              f"{LEADERS[c]}:{q} on {sq(j)}; a pending "
-                                              "conflict must be given in \"pending\"")
-                where[labels[i]] = i
+    if raw["unif"] != NONE:
+        # During wars each side is a kingdom of its own (R57).
+        side_labels, side_kingdom = game._regions_without(raw["unif"])
+    else:
+        side_labels, side_kingdom = labels, kingdom
+    revolt = (raw["c_att_sq"], raw["c_def_sq"]) if raw["c_kind"] == REVOLT else ()
+    for c in range(4):
+        where = {}
+        for p in range(raw["players"]):
+            i = raw["leader"][p][c]
+            if i == NONE:
+                continue
+            j = where.get(side_labels[i])
+            if j is not None and not (c == raw["c_colour"] and i in revolt and j in revolt):
+                q = divmod(raw["squares"][j] - LEADER0, 4)[0]
+                _fail(f"squares.{sq(i)}", f"{LEADERS[c]}:{p} is in the same kingdom as "
+                                          f"{LEADERS[c]}:{q} on {sq(j)}; a pending "
+                                          "conflict must be given in \"pending\"")
+            where[side_labels[i]] = i
+    if phase == PH_WAR_ORDER or (phase == PH_SUPPORT and raw["c_kind"] == WAR):
+        _check_wars(raw, side_labels, side_kingdom)
     if phase == PH_SUPPORT:
         att, dfn = raw["c_att_sq"], raw["c_def_sq"]
         colour = raw["c_colour"]
@@ -740,6 +852,12 @@ def _check_loaded(game, raw, strengths):
             if side_labels[att] == side_labels[dfn]:
                 _fail("pending.conflict", f"the war's leaders on {sq(att)} and {sq(dfn)} are "
                                           "on the same side of the unification tile")
+            first = _attacker_by_r60(raw, {raw["c_attacker"], raw["c_defender"]})
+            if first != raw["c_attacker"]:
+                _fail("pending.conflict.attacker.player",
+                      f"player {raw['c_attacker']}, but R60 makes player {first} the attacker "
+                      f"(the player to move if he owns one of the two {LEADERS[colour]}s, else "
+                      "the first owner clockwise from him)")
             bases = [sum(1 for j in range(notation.NSQ) if side_labels[j] == side_labels[i]
                          and raw["squares"][j] == TILE0 + colour) for i in (att, dfn)]
         for role, key, base in (("attacker", "c_att_base", bases[0]),
@@ -748,7 +866,7 @@ def _check_loaded(game, raw, strengths):
                 _fail(f"pending.conflict.{role}.strength",
                       f"{strengths[role]} given, but the board gives {base}")
             raw[key] = base
-        game._load_raw(raw)
+        _load(game, raw)
     if phase == PH_TREASURE:
         region = labels[raw["t_trader"]]
         count = sum(1 for i in range(notation.NSQ) if raw["treasure"][i] and labels[i] == region)

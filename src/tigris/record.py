@@ -12,7 +12,8 @@ stored, so a replay reproduces the final state exactly even if the RNG changes.
 import json
 
 from tigris._game import Game
-from tigris.errors import IllegalActionError, RecordError
+from tigris.boards import BOARD_NAMES
+from tigris.errors import IllegalActionError, RecordError, excerpt
 from tigris.notation import COLOURS
 
 FORMAT = "tigris-game/1"
@@ -23,17 +24,29 @@ def _draws_to_json(draws):
 
 
 def _draws_from_json(draws, where):
+    if not isinstance(draws, list):
+        raise RecordError(f"{where}: expected a list of [player, colour] draws, not "
+                          f"{excerpt(draws)}")
     out = []
     for item in draws:
-        if (not isinstance(item, (list, tuple)) or len(item) != 2 or not isinstance(item[0], int)
-                or item[1] not in COLOURS):
-            raise RecordError(f"{where}: a draw is [player, colour], not {item!r}")
+        if (not isinstance(item, (list, tuple)) or len(item) != 2
+                or isinstance(item[0], bool) or not isinstance(item[0], int)
+                or not isinstance(item[1], str) or item[1] not in COLOURS):
+            raise RecordError(f"{where}: a draw is [player, colour], not {excerpt(item)}")
         out.append((item[0], COLOURS.index(item[1])))
     return out
 
 
 def to_record(game, bots=None, timings=None, extra=None):
-    """The record of a game played from its setup with ``Game(players, seed, ...)``."""
+    """The record of a game played from its setup with ``Game(players, seed, ...)``, or
+    replayed from a record.  RecordError for a game whose history does not go back to its
+    deal (loaded from a position, a ``copy(stack=False)``, after ``random_playout``): its
+    record would not replay; write its position instead."""
+    if not game.history_complete:
+        raise RecordError("to_record: this game's moves since its deal are unknown (it was "
+                          "loaded from a position, copied without its history or played on "
+                          "by random_playout), so its record would not replay; save its "
+                          "position (to_position) instead")
     moves = []
     for i, (a, player, forced, draws) in enumerate(game.history):
         move = {"player": player, "move": game.action_str(a)}
@@ -73,31 +86,62 @@ def result(game):
 
 def replay(rec, upto=None):
     """Rebuild the game of a record, checking every move; ``upto`` stops after that many
-    moves.  Raises RecordError naming the move number and the reason."""
+    moves (0 to the number of moves).  Raises RecordError naming the field or the move
+    number, and the reason."""
     if isinstance(rec, (str, bytes)):
         try:
             rec = json.loads(rec)
-        except json.JSONDecodeError as e:
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
             raise RecordError(f"not JSON: {e}") from None
+        except RecursionError:
+            raise RecordError("not JSON this program reads (nested too deeply)") from None
     if not isinstance(rec, dict) or rec.get("format") != FORMAT:
-        raise RecordError(f"format: expected {FORMAT!r}, got {rec.get('format') if isinstance(rec, dict) else rec!r}")
+        got = rec.get("format") if isinstance(rec, dict) else rec
+        raise RecordError(f"format: expected {FORMAT!r}, got {excerpt(got)}")
     for key in ("players", "deal", "moves"):
         if key not in rec:
             raise RecordError(f"{key}: missing")
     try:
-        game = Game(players=rec["players"], seed=rec.get("seed") or 0,
-                    board=rec.get("board", "classic"), variants=tuple(rec.get("variants", ())))
-    except (ValueError, TypeError) as e:
-        raise RecordError(f"setup: {e}") from None
+        game = Game(**_setup(rec))
+    except ValueError as e:
+        if isinstance(e, RecordError):
+            raise
+        raise RecordError(f"variants: {e}") from None      # the other fields are checked
     _redeal(game, _draws_from_json(rec["deal"], "deal"))
     moves = rec["moves"]
     if not isinstance(moves, list):
-        raise RecordError("moves: expected a list")
+        raise RecordError(f"moves: expected a list, not {excerpt(moves)}")
+    if upto is not None and (isinstance(upto, bool) or not isinstance(upto, int)
+                             or not 0 <= upto <= len(moves)):
+        raise RecordError(f"move {excerpt(upto)}: out of range; the record holds {len(moves)} "
+                          f"moves (ask for 0 to {len(moves)})")
     for n, move in enumerate(moves[:upto] if upto is not None else moves, start=1):
         _replay_move(game, n, move)
     if upto is None and rec.get("result") is not None and result(game) != rec["result"]:
-        raise RecordError(f"result: the replay ends with {result(game)}, the record says {rec['result']}")
+        raise RecordError(f"result: the replay ends with {result(game)}, the record says "
+                          f"{excerpt(rec['result'], 200)}")
     return game
+
+
+def _setup(rec):
+    """The Game arguments of a record, each checked: RecordError names the field."""
+    players = rec["players"]
+    if isinstance(players, bool) or not isinstance(players, int) or players not in (2, 3, 4):
+        raise RecordError(f"players: expected 2, 3 or 4, not {excerpt(players)}")
+    seed = rec.get("seed")
+    if seed is None:
+        seed = 0
+    elif isinstance(seed, bool) or not isinstance(seed, int):
+        raise RecordError(f"seed: expected a whole number or null, not {excerpt(seed)}")
+    board = rec.get("board", "classic")
+    if not isinstance(board, str) or board not in BOARD_NAMES:
+        raise RecordError(f"board: expected one of {', '.join(BOARD_NAMES)}, not {excerpt(board)}")
+    variants = rec.get("variants", [])
+    if variants is None:
+        variants = []
+    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+        raise RecordError(f"variants: expected a list of variant names, not {excerpt(variants)}")
+    return {"players": players, "seed": seed, "board": board, "variants": tuple(variants)}
 
 
 def steps(rec):
@@ -112,12 +156,16 @@ def steps(rec):
 
 def _replay_move(game, n, move):
     if not isinstance(move, dict) or "move" not in move:
-        raise RecordError(f"move {n}: expected an object with a 'move', got {move!r}")
-    where = f"move {n} ({move['move']})"
+        raise RecordError(f"move {n}: expected an object with a 'move', got {excerpt(move)}")
+    text = move["move"]
+    if not isinstance(text, str):
+        raise RecordError(f"move {n}: the move is notation such as 'tile red G5', not "
+                          f"{excerpt(text)}")
+    where = f"move {n} ({text if len(text) <= 40 else excerpt(text)})"
     if game.is_over:
         raise RecordError(f"{where}: the game is already over")
     if move.get("player", game.current_player) != game.current_player:
-        raise RecordError(f"{where}: recorded for player {move['player']}, "
+        raise RecordError(f"{where}: recorded for player {excerpt(move['player'])}, "
                           f"but player {game.current_player} is to decide")
     try:
         a = game.parse_action(move["move"])
@@ -131,8 +179,8 @@ def _replay_move(game, n, move):
     forced = [game.action_str(f) for f in game.history[-1][2]]
     if "forced" in move and move["forced"] != forced:
         game.undo()
-        raise RecordError(f"{where}: the record says the engine then played {move['forced']}, "
-                          f"the engine plays {forced}")
+        raise RecordError(f"{where}: the record says the engine then played "
+                          f"{excerpt(move['forced'], 200)}, the engine plays {forced}")
 
 
 def _redeal(game, deal):
@@ -170,6 +218,8 @@ def load(path):
             text = f.read()
     except OSError as e:
         raise RecordError(f"{text_path}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise RecordError(f"{text_path}: not UTF-8 text (byte {e.start})") from None
     if index is not None:
         lines = [line for line in text.splitlines() if line.strip()]
         k = index
@@ -180,3 +230,5 @@ def load(path):
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise RecordError(f"{path}: not JSON ({e})") from None
+    except RecursionError:
+        raise RecordError(f"{path}: not JSON this program reads (nested too deeply)") from None

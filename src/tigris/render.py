@@ -2,7 +2,9 @@
 
 An 11 x 16 grid with column letters A-P and row numbers 1-11 (the board labels of
 DESIGN.md), one token per square, a legend, and below it the players, the bag, the
-monuments and the decision at hand.  Full knowledge: hands are shown with their colours.
+monuments and the decision at hand.  Full knowledge: hands are shown with their colours,
+except what the position the game was loaded from left unknown (``Game.unknown``): those
+hands and the bag are shown by size only, since their colours were dealt at random.
 Every line is shorter than 100 characters.
 """
 
@@ -71,9 +73,10 @@ def player_lines(game, raw, p):
     on_board = [f"{LEADERS[c]} {square_name(raw['leader'][p][c])}" for c in range(4)
                 if raw["leader"][p][c] != NONE]
     hand = raw["hand"][p]
+    shown = "unknown" if p in game.unknown["hands"] else _counts(hand)
     lines = [
         f"{head}: score {_counts(score)}; treasures {raw['treasures'][p]}",
-        f"    hand {sum(hand)}: {_counts(hand)}; catastrophes left {raw['catastrophes'][p]}; "
+        f"    hand {sum(hand)}: {shown}; catastrophes left {raw['catastrophes'][p]}; "
         f"face-down discards {sum(raw['swapped'][p])}",
         f"    leaders in supply: {', '.join(supply) or 'none'}; "
         f"on the board: {', '.join(on_board) or 'none'}",
@@ -127,7 +130,8 @@ def render(game):
     for p in range(raw["players"]):
         lines += player_lines(game, raw, p)
     bag = raw["bag"]
-    lines.append(f"Bag: {sum(bag)} tiles ({_counts(bag)})")
+    colours = "colours unknown" if game.unknown["bag"] else _counts(bag)
+    lines.append(f"Bag: {sum(bag)} tiles ({colours})")
     lines.append(f"Out of game: {_counts(raw['out'])}")
     built = [f"{monument_name(m)} {square_name(at)}" for m, at in enumerate(raw["monument"])
              if at != NONE]
