@@ -141,3 +141,66 @@ def test_game_action_str_and_parse():
     for a in g.legal_actions():
         assert g.parse_action(g.action_str(a)) == a
     assert issubclass(tigris.IllegalActionError, ValueError)
+
+
+# -- action ids are real ints (issue 9) ----------------------------------------------------
+
+NOT_ACTION_IDS = [0.9, 1.0, True, False, None, [3], float("nan"), 2**63, -2**31 - 1, -1,
+                  N_ACTIONS, 10**5000]
+
+
+@pytest.mark.parametrize("value", NOT_ACTION_IDS, ids=range(len(NOT_ACTION_IDS)))
+def test_values_that_are_no_action_id_are_refused_everywhere(value):
+    """apply(0.9), apply(True) were applied as ints and apply(2**63) raised OverflowError;
+    every entry point now raises IllegalActionError naming the action."""
+    g = tigris.Game(players=2, seed=1)
+    before = g._state_bytes()
+    for call in (g.apply, g.is_legal, g.action_str, action_to_str):
+        with pytest.raises(tigris.IllegalActionError, match=r"^action ") as e:
+            call(value)
+        assert len(str(e.value)) < 200
+    with pytest.raises(tigris.IllegalActionError, match=r"^action .*notation is a string"):
+        g.parse_action(value)
+    assert g._state_bytes() == before and g.history == []
+
+
+def test_fractional_ids_next_to_legal_ones_are_refused():
+    g = tigris.Game(players=2, seed=1)
+    a = g.legal_actions()[0]
+    with pytest.raises(tigris.IllegalActionError, match=r"not a float"):
+        g.apply(a + 0.9)
+    with pytest.raises(tigris.IllegalActionError, match=r"outside the action space"):
+        g.apply(-2**31 - 1)
+    assert g.history == []
+
+
+def test_integer_like_ids_are_accepted():
+    np = pytest.importorskip("numpy")
+    g = tigris.Game(players=2, seed=1)
+    a = g.legal_actions()[0]
+    assert g.is_legal(np.int64(a)) and g.action_str(np.int32(a)) == g.action_str(a)
+    g.apply(np.int16(a))
+    assert g.history[0][0] == a and type(g.history[0][0]) is int
+
+
+def test_bad_text_is_quoted_briefly():
+    huge = "tile red " + "x" * 1_000_000
+    with pytest.raises(tigris.IllegalActionError) as e:
+        str_to_action(huge)
+    assert len(str(e.value)) < 600 and "(1000009 characters)" in str(e.value)
+    with pytest.raises(ValueError) as e:
+        square_index("G" * 100_000)
+    assert len(str(e.value)) < 200
+    with pytest.raises(tigris.IllegalActionError, match=r"support takes a number of tiles"):
+        str_to_action("support " + "9" * 5000)
+
+
+def test_excerpt():
+    from tigris.errors import excerpt
+    assert excerpt("king:0") == "'king:0'" and excerpt(None) == "None" and excerpt(1.5) == "1.5"
+    assert excerpt(10**5000) == "a 5001-digit number"
+    long = excerpt("y" * 10**7)
+    assert long.endswith("(10000000 characters)") and len(long) < 80
+    assert len(excerpt(list(range(10**6)))) < 60
+    assert len(excerpt({"a": ["b" * 10**6]})) < 60
+    assert excerpt([10**5000]) == "a list"

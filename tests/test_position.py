@@ -671,3 +671,241 @@ def test_corrupted_positions_raise_only_position_errors():
         h.random_playout(trial)
         assert h.is_over
     assert errors > 1000 and loaded > 100
+
+
+# -- pending decisions are the board's (issue 9) --------------------------------------
+
+def war_of_traders():
+    """RULES.md example 2 at its war_order decision: green and black wars at G5."""
+    g = from_position(position(
+        {"E5": "red", "F5": "green", "E4": "king:0", "E6": "trader:0",
+         "H5": "green", "I5": "green", "J5": "red", "J4": "king:1", "J6": "trader:1"},
+        hands=[hand(green=4, black=2), hand(red=5, green=1)]))
+    g.apply("tile black G5")
+    return g
+
+
+def test_war_order_over_wars_that_do_not_exist_is_refused():
+    """The position of issue 9: a lone red tile on G7 and a war_order decision over red and
+    green loaded, and "war red" then read leader[255]."""
+    d = to_position(tigris.Game(players=2, seed=1))
+    d["squares"]["G7"] = "red"
+    d["bag"]["red"] -= 1
+    d["actions_left"] = 1
+    d["pending"] = {"decision": "war_order", "unification": "G7", "wars_left": ["red", "green"]}
+    rejects(d, r"^pending\.wars_left: red is no war at the unification tile G7: no two priests "
+               r"stand on two sides of it \(R56\)$")
+    g = war_of_traders()
+    d = to_position(g)
+    assert from_position(d).legal_actions() == g.legal_actions()
+    d["pending"]["wars_left"] = ["green", "black", "red"]
+    rejects(d, r"^pending\.wars_left: red is no war at the unification tile G5")
+    d["pending"]["wars_left"] = ["green", "blue"]
+    rejects(d, r"^pending\.wars_left: blue is no war")
+    d["pending"]["wars_left"] = ["green", "black"]
+    del d["squares"]["J6"]                     # player 1's trader gone: no green war
+    d["out_of_game"]["green"] = 0
+    rejects(d, r"^pending\.wars_left: green is no war at the unification tile G5")
+
+
+def test_war_support_lists_exactly_the_other_wars():
+    g = war_of_traders()
+    g.apply("war green")
+    d = to_position(g)
+    assert d["pending"]["wars_left"] == ["black"]
+    assert from_position(d).legal_actions() == g.legal_actions()
+    d["pending"]["wars_left"] = []
+    rejects(d, r"^pending\.wars_left: black is a war at the unification tile G5 too \(two kings "
+               r"on two sides of it\); list it \(R59\)$")
+    d["pending"]["wars_left"] = ["green", "black"]
+    rejects(d, r"^pending\.wars_left: green is the war being fought")
+
+
+def test_conflict_attackers_follow_R48_and_R60():
+    g = war_of_traders()
+    g.apply("war green")
+    d = to_position(g)
+    conflict = d["pending"]["conflict"]
+    conflict["attacker"], conflict["defender"] = (
+        {"player": 1, "leader": "J6", "committed": None}, {"player": 0, "leader": "E6"})
+    rejects(d, r"^pending\.conflict\.attacker\.player: player 1, but R60 makes player 0 the "
+               r"attacker")
+    d = revolt_position()
+    d["to_move"] = 1
+    rejects(d, r"^pending\.conflict\.attacker\.player: player 0, but the attacker in a revolt "
+               r"is the player to move, 1, who placed the leader \(R48\)")
+
+
+def test_placed_tile_during_wars_is_the_unification_tile():
+    d = to_position(war_of_traders())
+    assert d["pending"]["placed"] == "G5"
+    del d["pending"]["placed"]
+    assert from_position(d)._raw()["placed"] == square_index("G5")
+    d["pending"]["placed"] = "F5"
+    rejects(d, r"^pending\.placed: F5, but the tile just placed is the unification tile G5 "
+               r"\(R32\)")
+    d = revolt_position()
+    d["pending"]["placed"] = "J5"
+    rejects(d, r"^pending\.placed: no tile is being placed in a revolt")
+
+
+def test_no_second_same_coloured_pair_beside_a_pending_conflict():
+    d = revolt_position()
+    d["squares"].update({"J4": "king:0", "J6": "king:1"})
+    rejects(d, r"^squares\.J6: king:1 is in the same kingdom as king:0 on J4")
+
+
+def test_a_pending_decision_leaves_one_action_or_none():
+    """Issue 9: actions_left 2 was accepted together with a pending decision."""
+    d = revolt_position()
+    d["actions_left"] = 2
+    rejects(d, r"^actions_left: 2 actions left, but a 'support' decision is pending")
+    for left in (0, 1):
+        d["actions_left"] = left
+        assert from_position(d).actions_left == left
+    g = tigris.Game(players=2, seed=4)
+    g.random_playout(1)
+    d = to_position(g)
+    d["actions_left"] = 2                       # nothing is left once the game is over
+    assert from_position(d).actions_left == 0 and to_position(from_position(d))["actions_left"] == 0
+
+
+def test_values_are_read_without_huge_conversions_or_echoes():
+    """Issue 9: "king:²" and a 5,000-digit owner raised plain ValueErrors from int(); a huge
+    value in a field was echoed whole."""
+    rejects(position({"J1": "king:\u00b2"}), r"^squares\.J1: 'king:\u00b2': a leader is written "
+                                             r"with its owner")
+    with pytest.raises(tigris.PositionError, match=r"^squares\.J1: .*is not in this 2-player "
+                                                   r"game$") as e:
+        from_position(position({"J1": "king:" + "1" * 5000}))
+    assert len(str(e.value)) < 200
+    d = position()
+    d["players"][0]["hand"]["red"] = 10**5000
+    rejects(d, r"^players\[0\]\.hand\.red: a 5001-digit number is out of range \(0\.\.6\)$")
+    for field, value in (("format", "x" * 10**7), ("to_move", "0" * 10**6),
+                         ("variants", ["english"] * 10**5 + [5])):
+        d = position(**{field: value})
+        with pytest.raises(tigris.PositionError, match=rf"^{field}: ") as e:
+            from_position(d)
+        assert len(str(e.value)) < 300
+    d = position()
+    d["squares"]["G" * 10**6] = "red"
+    with pytest.raises(tigris.PositionError, match=r"^squares\.'GGG") as e:
+        from_position(d)
+    assert len(str(e.value)) < 300
+    d = position()
+    d["players"][0]["x" * 10**6] = 1
+    with pytest.raises(tigris.PositionError, match=r"^players\[0\]\.'xxx.*: unknown field") as e:
+        from_position(d)
+    assert len(str(e.value)) < 300
+
+
+def test_turn_is_bounded_and_seed_is_an_int():
+    assert from_position(position(turn=65535)).turn == 65535
+    rejects(position(turn=65536), r"^turn: 65536 is out of range \(0\.\.65535\)")
+    for seed in (1.5, "1", None, True):
+        with pytest.raises(ValueError, match=r"^seed must be a whole number"):
+            from_position(position(), seed=seed)
+
+
+# -- what a position leaves unknown stays unknown (issue 9) ------------------------------
+
+def test_unknowns_are_remembered_and_written_back_as_unknown():
+    g = tigris.Game(players=3, seed=8)
+    while g.decision != "action" or g.turn < 4 or not any(
+            sum(g._raw()["swapped"][p]) for p in range(3)):
+        g.apply(random.Random(len(g.history)).choice(g.legal_actions()))
+    view = to_position(g, 1)
+    h = from_position(view, seed=3)
+    swapped = sorted(p for p in (0, 2) if view["players"][p]["swapped_face_down"])
+    assert h.unknown == {"hands": [0, 2], "swapped_colours": swapped, "bag": True}
+    full = to_position(h)                   # not the random deal, in full knowledge too
+    assert full["bag"] is None and full["players"][1] == view["players"][1]
+    for p in (0, 2):
+        assert full["players"][p]["hand"] is None and full["players"][p]["hand_size"] == 6
+        assert ("swapped_colours" in full["players"][p]) == (p not in swapped)
+    assert to_position(h, 1) == view and to_position(h, 0)["players"][0]["hand"] is None
+    assert h.copy().unknown == h.copy(stack=False).unknown == h.unknown
+    import pickle
+    assert pickle.loads(pickle.dumps(h)).unknown == h.unknown
+    h.apply(h.legal_actions()[0])
+    d = to_position(h)
+    assert d["players"][0]["hand"] is None and d["bag"] is None
+    assert d["players"][1]["hand"] == _counts_of(h.hand(1))
+    assert from_position(d, seed=1).unknown == h.unknown
+    # A game that knows everything leaves nothing unknown.
+    assert g.unknown == {"hands": [], "swapped_colours": [], "bag": False}
+    assert from_position(to_position(g)).unknown == g.unknown
+
+
+def _counts_of(counts):
+    return {c: counts[c] for c in ("red", "blue", "green", "black")}
+
+
+# -- raw states (unpickling) --------------------------------------------------------------
+
+RAW_CASES = [
+    ("squares", 0, 300, r"squares\[0\]: 300 does not fit"),
+    ("squares", 5, 12, r"squares\[5\]: 12 is not a square code"),
+    ("squares", 5, 16 + 4 * 2, r"squares\[5\]: 24 does not fit"),      # player 2 of 2
+    ("treasure", 3, 2, r"treasure\[3\]: 2 does not fit"),
+    ("leader", (0, 1), 200, r"leader\[0\]\[1\]: 200 is neither a square"),
+    ("leader", (0, 1), 40, r"leader\[0\]\[1\]: square 40 holds code 0, not this leader"),
+    ("hand", (1, 2), 7, r"hand\[1\]\[2\]: 7 does not fit"),
+    ("hand", (1, 2), 1.0, r"hand\[1\]\[2\]: expected a whole number"),
+    ("score", (0, 0), 40000, r"score\[0\]\[0\]: 40000 does not fit"),
+    ("bag", 0, -1, r"bag\[0\]: -1 does not fit"),
+    ("monument", 2, 15, r"monument\[2\]: 15 is not the top-left square"),
+    ("active", None, 2, r"active: 2 does not fit \(0\.\.1\)"),
+    ("c_attacker", None, 255, r"c_attacker: 255 does not fit"),
+    ("phase", None, 7, r"phase: 7 does not fit"),
+    ("c_colour", None, 4, r"c_colour: 4 does not fit"),
+    ("t_trader", None, 200, r"t_trader: 200 is neither a square"),
+    ("turn", None, 65536, r"turn: 65536 does not fit"),
+    ("rng", None, 2**64, r"rng: .* does not fit"),
+    ("players", None, 5, r"players: 5 does not fit"),
+    ("board", None, 9, r"board: 9 does not fit"),
+]
+
+RAW_CHILD = r'''
+import pickle, sys
+import tigris
+cases = eval(sys.argv[1])
+g = tigris.Game(players=2, seed=2)
+assert pickle.loads(pickle.dumps(g))._state_bytes() == g._state_bytes()
+unpickle, args = g.__reduce__()
+for key, index, value, _ in cases:
+    raw = g._raw()
+    if index is None:
+        raw[key] = value
+    elif isinstance(index, tuple):
+        raw[key][index[0]][index[1]] = value
+    else:
+        raw[key][index] = value
+    h = g.copy()
+    for load in (h._load_raw, lambda raw: unpickle(raw, *args[1:])):
+        try:
+            load(raw)
+            print("loaded")
+        except ValueError as e:
+            print(str(e))
+    assert h._state_bytes() == g._state_bytes()
+print("done")
+'''
+
+
+def test_raw_states_must_fit_their_fields():
+    """Game._load_raw (reachable from unpickling) wrote Python ints into uint8 fields (a
+    player count of 5 wrote past the arrays): run where a crash cannot stop the tests."""
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    run = subprocess.run([sys.executable, "-c", RAW_CHILD, repr(RAW_CASES)], capture_output=True,
+                         text=True, env=env, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    lines = run.stdout.splitlines()
+    assert lines[-1] == "done" and len(lines) == 2 * len(RAW_CASES) + 1
+    for k, (key, _, _, match) in enumerate(RAW_CASES):
+        assert re.match(r"^raw state: " + match, lines[2 * k]), lines[2 * k]
+        assert key in lines[2 * k + 1] and lines[2 * k + 1] != "loaded"

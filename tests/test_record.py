@@ -116,3 +116,97 @@ def test_load_a_game_from_a_jsonl_file(tmp_path):
         load(f"{path}:3")
     with pytest.raises(tigris.RecordError, match="No such file"):
         load(tmp_path / "missing.json")
+
+
+# -- the record's fields are checked (issue 9) ----------------------------------------------
+
+@pytest.mark.parametrize("field, value, match", [
+    ("deal", None, r"^deal: expected a list of \[player, colour\] draws, not None$"),
+    ("deal", 7, r"^deal: expected a list"),
+    ("deal", [[True, "red"]], r"^deal: a draw is \[player, colour\], not \[True, 'red'\]"),
+    ("deal", [[10**5000, "red"]], r"^deal: player a 5001-digit number is not in this game$"),
+    ("players", 10**30, r"^players: expected 2, 3 or 4, not 1000000000000000000000000000000$"),
+    ("players", 2.0, r"^players: expected 2, 3 or 4, not 2\.0$"),
+    ("players", True, r"^players: expected 2, 3 or 4"),
+    ("seed", float("inf"), r"^seed: expected a whole number or null, not inf$"),
+    ("seed", 1.5, r"^seed: expected a whole number or null"),
+    ("seed", "7", r"^seed: expected a whole number or null"),
+    ("board", ["classic"], r"^board: expected one of classic, advanced"),
+    ("variants", "english", r"^variants: expected a list of variant names"),
+    ("variants", ["welsh"], r"^variants: unknown variant 'welsh'"),
+    ("format", "x" * 10**6, r"^format: expected 'tigris-game/1', got 'xxx"),
+])
+def test_bad_record_fields_name_the_field(field, value, match):
+    """deal null, draws null, a huge player count or an infinite seed raised TypeError or
+    OverflowError; now a RecordError naming the field, and quoting little of the value."""
+    rec = to_record(played(2, 7))
+    rec[field] = value
+    with pytest.raises(tigris.RecordError, match=match) as e:
+        replay(rec)
+    assert len(str(e.value)) < 200
+
+
+def test_bad_moves_name_the_move():
+    rec = json.loads(json.dumps(to_record(played(2, 8))))
+    k = next(i for i, m in enumerate(rec["moves"]) if m.get("draws"))
+    for draws, match in ((None, "expected a list of"), (5, "expected a list of"),
+                         ([[0, "red", 1]], "a draw is")):
+        bad = copy.deepcopy(rec)
+        bad["moves"][k]["draws"] = draws
+        with pytest.raises(tigris.RecordError, match=rf"^move {k + 1} \(.*\): {match}"):
+            replay(bad)
+    bad = copy.deepcopy(rec)
+    bad["moves"][3]["move"] = 1797
+    with pytest.raises(tigris.RecordError, match=r"^move 4: the move is notation"):
+        replay(bad)
+    bad["moves"][3]["move"] = "pass " + "x" * 10**6
+    with pytest.raises(tigris.RecordError, match=r"^move 4: 'pass xxx.*\(1000005 characters\)") as e:
+        replay(bad)
+    assert len(str(e.value)) < 600
+
+
+def test_replay_refuses_moves_out_of_range():
+    rec = to_record(played(2, 9))
+    n = len(rec["moves"])
+    assert len(replay(rec, upto=n).history) == n and replay(rec, upto=0).history == []
+    for upto in (-1, n + 1, 10**30, 2.0):
+        with pytest.raises(tigris.RecordError, match=rf"^move .*: out of range; the record "
+                                                     rf"holds {n} moves"):
+            replay(rec, upto=upto)
+
+
+def test_to_record_needs_the_history_from_the_deal():
+    """A game loaded from a position or copied with stack=False was written with deal [];
+    after random_playout its moves were gone but a result was written."""
+    g = tigris.Game(players=2, seed=10)
+    for _ in range(12):
+        g.apply(g.legal_actions()[0])
+    assert g.history_complete and g.copy().history_complete
+    assert without_rng(replay(to_record(g.copy()))) == without_rng(g)
+    played_out = g.copy()
+    played_out.random_playout(3)
+    import pickle
+    incomplete = [tigris.Game.from_position(g.to_position()), g.copy(stack=False),
+                  g.determinize(0, 1), played_out, pickle.loads(pickle.dumps(g))]
+    for h in incomplete:
+        assert not h.history_complete
+        with pytest.raises(tigris.RecordError, match=r"^to_record: this game's moves since its "
+                                                     r"deal are unknown"):
+            to_record(h)
+    # A game replayed from its record has its history again, and records the same.
+    r = replay(to_record(g))
+    assert r.history_complete and to_record(r)["moves"] == to_record(g)["moves"]
+
+
+def test_load_refuses_files_that_are_not_utf8(tmp_path):
+    path = tmp_path / "game.json"
+    path.write_bytes(b'{"format": "tigris-game/1", "x": "\xff\xfe"}')
+    with pytest.raises(tigris.RecordError, match=r"game\.json: not UTF-8 text \(byte 34\)"):
+        load(path)
+    path.write_text(json.dumps(to_record(played(2, 1))) + "\n")
+    with pytest.raises(tigris.RecordError, match=r"game '111.*\(5000 characters\) asked for, the file holds 1$") as e:
+        load(f"{path}:" + "1" * 5000)
+    assert len(str(e.value)) < 300 + len(str(path))
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(tigris.RecordError, match=r"not JSON"):
+        load(path)

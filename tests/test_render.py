@@ -2,6 +2,8 @@
 
 import random
 
+import pytest
+
 import tigris
 from tigris.boards import layout
 from tigris.notation import square_name
@@ -143,3 +145,52 @@ def test_lines_short_and_board_matches_state_in_random_games():
                 break
             g.apply(rng.choice(g.legal_actions()))
         assert "Game over after turn" in text and "Ranking: 1. player" in text
+
+
+# -- unknown hands and bag are shown as unknown (issue 9) ---------------------------------
+
+def player_block(text, p):
+    lines = text.splitlines()
+    k = next(k for k, line in enumerate(lines) if line.startswith(f"Player {p}"))
+    return "\n".join(lines[k:k + 3])
+
+
+def test_unknown_hands_and_bag_show_their_size_only():
+    """A position with null hands and bag was shown with the tiles dealt at random in their
+    place, as if they were known."""
+    g = tigris.Game(players=3, seed=5)
+    h = from_position(g.to_position(player=1), seed=9)
+    text = str(h)
+    for p in (0, 2):
+        assert "    hand 6: unknown; catastrophes left 2" in player_block(text, p)
+    counts = ", ".join(f"{c} {n}" for c, n in g.hand(1).items())
+    assert f"    hand 6: {counts}; catastrophes left 2" in player_block(text, 1)
+    bag = sum(g._raw()["bag"])
+    assert f"Bag: {bag} tiles (colours unknown)" in text
+    assert "Bag: {} tiles (red".format(bag) in str(g)          # full knowledge: colours
+    # Still unknown after a move (the loader's deal is not what the players hold).
+    h.apply(h.legal_actions()[0])
+    assert "hand 6: unknown" in player_block(str(h), 2)
+
+
+def test_show_command_on_a_position_with_unknowns(tmp_path, capsys):
+    import json
+    from tigris.cli import main
+    g = tigris.Game(players=2, seed=6)
+    path = tmp_path / "view.json"
+    path.write_text(json.dumps(g.to_position(player=0)))
+    main(["show", str(path)])
+    out = capsys.readouterr().out
+    assert "hand 6: unknown" in player_block(out, 1) and "colours unknown" in out
+    assert "hand 6: unknown" not in player_block(out, 0)
+
+
+def test_hint_refuses_a_player_whose_own_hand_is_unknown():
+    """A hint would recommend tiles the player may not hold."""
+    g = tigris.Game(players=2, seed=7)
+    h = from_position(g.to_position(player=1))         # player 0 is to move
+    with pytest.raises(ValueError, match=r"^player 0's hand is unknown \(null in the "
+                                         r"position\): a hint would recommend tiles"):
+        tigris.hint(h, iterations=50, progress=False)
+    view = from_position(g.to_position(player=0))
+    assert len(tigris.hint(view, iterations=50, top=2, progress=False)) == 2

@@ -1204,3 +1204,149 @@ def test_A35_hand_limit_is_six_tiles():
     assert set(g.hand(0)) == set(COLOURS)          # no catastrophes in the hand
     play(g, "tile black H10", "tile black A11")
     assert hand_size(g, 0) == 6 and g._raw()["catastrophes"][0] == 2
+
+
+# ---------------------------------------------------------------------------
+# A state the rules cannot reach (only a corrupt load makes one) stops cleanly
+# ---------------------------------------------------------------------------
+
+def run_isolated(code):
+    """Run `code` in a fresh interpreter, so that a crash fails the test instead of
+    killing the test run."""
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, timeout=300)
+
+
+CORRUPT_STATES = r'''
+import tigris
+from tigris import bots
+
+def corrupt(**fields):
+    """A fresh game whose raw state gets `fields`, bypassing the position checks."""
+    g = tigris.Game(players=2, seed=1)
+    raw = g._raw()
+    for key, value in fields.items():
+        if key == "squares":
+            for i, code in value.items():
+                raw["squares"][i] = code
+        else:
+            raw[key] = value
+    g._load_raw(raw)
+    return g
+
+def refused(g, action):
+    before, history = g._state_bytes(), g.history
+    try:
+        g.apply(action)
+    except tigris.IllegalActionError as e:
+        assert "the game state is inconsistent" in str(e), e
+        assert g._state_bytes() == before and g.history == history
+        return str(e)
+    raise AssertionError(f"{action} was applied")
+
+def playout_refused(g):
+    before = g._state_bytes()
+    try:
+        g.random_playout(3)
+    except tigris.IllegalActionError as e:
+        assert "the game state is inconsistent" in str(e), e
+        assert g._state_bytes() == before
+        return str(e)
+    raise AssertionError("the playout ran")
+
+G7 = 6 * 16 + 6
+# A war_order decision over wars that do not exist (the issue's position, loaded raw): the
+# core finds no leaders at the unification tile.
+g = corrupt(squares={G7: 1}, actions_left=1, phase=2, unif=G7, placed=G7, wars=0b101)
+assert g.legal_actions() == [1805, 1807]
+print(refused(g, "war red"))
+refused(g, "war green")
+print(playout_refused(g))
+for bot in (bots.load("random", seed=1), bots.load("greedy", seed=1),
+            bots.make("ismcts", iterations=300, seed=1)):
+    try:
+        assert bot.choose(g) in (1805, 1807)
+    except tigris.IllegalActionError as e:
+        assert "inconsistent" in str(e)
+
+# A support decision whose leaders are not on the board.
+g = corrupt(actions_left=1, phase=1, c_kind=1, c_colour=0, c_att_sq=70, c_def_sq=72)
+g.apply("support 0")
+print(refused(g, "support 0"))
+g = corrupt(actions_left=1, phase=1, c_kind=2, c_colour=3, c_att_sq=255, c_def_sq=255,
+            unif=G7, squares={G7: 1})
+g.apply("support 0")
+refused(g, "support 0")
+
+# A treasure decision without its trader: nobody can choose; no option is offered.
+g = corrupt(actions_left=1, phase=4, t_trader=255)
+assert g.current_player == 0 and g.legal_actions() == []
+print(playout_refused(g))
+g = corrupt(actions_left=1, phase=4, t_trader=70)
+assert g.current_player == 0 and g.legal_actions() == []
+
+# Monument and building decisions without the tile just placed: only declining is offered.
+assert corrupt(actions_left=1, phase=3).legal_actions() == [2865]
+g = tigris.Game(players=2, seed=1, variants="buildings")
+raw = g._raw(); raw.update(actions_left=1, phase=5); g._load_raw(raw)
+assert g.legal_actions() == [3746]
+g.apply("no-building")
+print("done")
+'''
+
+
+def test_inconsistent_states_stop_with_an_error_instead_of_reading_past_the_arrays():
+    """Issue 9: a war_order over wars that do not exist made the core read leader[255] and
+    hand[252]; a rule step that finds no leader, trader or tile now ends the game with an
+    error flag, which Game.apply and random_playout undo and raise."""
+    run = run_isolated(CORRUPT_STATES)
+    assert run.returncode == 0, run.stderr[-3000:]
+    lines = run.stdout.splitlines()
+    assert lines[-1] == "done"
+    assert lines[0].startswith("war red: cannot be carried out, the game state is inconsistent: "
+                               "no two leaders of the war's colour stand on two sides")
+    assert lines[1].startswith("random playout: a decision cannot be carried out")
+    assert "a leader of the conflict is not on the board" in lines[2]
+    assert "a decision has no legal option" in lines[3]
+
+
+def test_turn_counter_stops_at_its_maximum_instead_of_wrapping():
+    g = game({}, [SIX, SIX], turn=65534)
+    play(g, "pass")
+    assert g.turn == 65535
+    play(g, "pass")
+    assert g.turn == 65535 and g.decision == "action" and g.active_player == 0
+
+
+def test_setup_arguments_are_checked():
+    """Issue 9: Game(players=2.7) made a 2-player game and Game(seed=1.5) equalled seed 1."""
+    for players in (2.7, True, "2", None, 10**30, 1, 5):
+        with pytest.raises(ValueError, match=r"^players must be"):
+            tigris.Game(players=players)
+    for seed in (1.5, float("inf"), float("nan"), True, "1", None):
+        with pytest.raises(ValueError, match=r"^seed must be a whole number"):
+            tigris.Game(seed=seed)
+    assert tigris.Game(seed=-3)._state_bytes() != tigris.Game(seed=3)._state_bytes()
+    assert tigris.Game(seed=2**80).seed == 2**80
+    assert tigris.Game(variants="english").variants == ("english",)
+    assert tigris.Game(variants=["buildings", "english"]).variants == ("english", "buildings")
+    with pytest.raises(ValueError, match=r"^variants must be a list of variant names"):
+        tigris.Game(variants=5)
+    with pytest.raises(ValueError, match=r"^unknown variant \['english'\]"):
+        tigris.Game(variants=[["english"]])
+    with pytest.raises(ValueError, match=r"^unknown board 'xxxx.*\(100000 characters\)"):
+        tigris.Game(board="x" * 100_000)
+    g = tigris.Game(players=3, seed=1)
+    for call in (lambda: g.hand(0.5), lambda: g.score(True), lambda: g.final_vector(3),
+                 lambda: g.hand_size(-1), lambda: g.determinize(1.0, 1)):
+        with pytest.raises(ValueError, match=r"player"):
+            call()
+    with pytest.raises(ValueError, match=r"^seed must be a whole number"):
+        g.determinize(1, 0.5)
+    with pytest.raises(ValueError, match=r"^seed must be a whole number"):
+        g.random_playout(seed=2.5)
+    assert not g.is_over

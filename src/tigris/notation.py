@@ -53,11 +53,15 @@ def action_id(a):
         except TypeError:
             raise IllegalActionError(f"action {excerpt(a)}: an action is an int id "
                                      f"(0..{N_ACTIONS - 1}) or notation such as 'tile red G5', "
-                                     f"not a {type(a).__name__}") from None
+                                     f"not {_a(type(a).__name__)}") from None
     if not 0 <= a < N_ACTIONS:
         raise IllegalActionError(f"action id {excerpt(a)} is outside the action space "
                                  f"0..{N_ACTIONS - 1}")
     return a
+
+
+def _a(noun):
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
 
 def square_name(i):
@@ -145,7 +149,7 @@ def str_to_action(text):
     """The action id of a notation string; raises IllegalActionError if it is malformed."""
     if not isinstance(text, str):
         raise IllegalActionError(f"action {excerpt(text)}: notation is a string such as "
-                                 f"'tile red G5', not a {type(text).__name__}")
+                                 f"'tile red G5', not {_a(type(text).__name__)}")
     words = text.strip().lower().split()
     try:
         return _parse(words)

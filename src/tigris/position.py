@@ -498,7 +498,7 @@ def from_position(d, seed=0):
             hands.append(None)
             unknown.append(("hand", p, size))
         else:
-            counts = _colour_counts(hand, f"{field}.hand")
+            counts = _colour_counts(hand, f"{field}.hand", 6)
             if sum(counts) > 6:
                 _fail(f"{field}.hand", f"{sum(counts)} tiles; a hand holds at most 6")
             if "hand_size" in entry and entry["hand_size"] != sum(counts):

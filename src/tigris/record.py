@@ -192,7 +192,7 @@ def _redeal(game, deal):
             raw["hand"][p][c] = 0
     for p, c in deal:
         if not 0 <= p < game.players:
-            raise RecordError(f"deal: player {p} is not in this game")
+            raise RecordError(f"deal: player {excerpt(p)} is not in this game")
         if raw["bag"][c] == 0:
             raise RecordError(f"deal: no {COLOURS[c]} tile left to deal")
         raw["bag"][c] -= 1
@@ -211,8 +211,8 @@ def load(path):
     games.jsonl as ``FILE:K`` (the K-th game, 1-based)."""
     text_path, index = str(path), None
     head, sep, tail = text_path.rpartition(":")
-    if sep and tail.isdigit():
-        text_path, index = head, int(tail)
+    if sep and tail.isascii() and tail.isdigit():
+        text_path, index = head, int(tail) if len(tail) < 19 else -1     # never int() 5,000 digits
     try:
         with open(text_path, encoding="utf-8") as f:
             text = f.read()
@@ -224,7 +224,8 @@ def load(path):
         lines = [line for line in text.splitlines() if line.strip()]
         k = index
         if not 1 <= k <= len(lines):
-            raise RecordError(f"{text_path}: game {k} asked for, the file holds {len(lines)}")
+            raise RecordError(f"{text_path}: game {tail if len(tail) < 19 else excerpt(tail, 12)} "
+                              f"asked for, the file holds {len(lines)}")
         text = lines[k - 1]
     try:
         return json.loads(text)
