@@ -169,6 +169,8 @@ cdef class Game:
     def is_legal(self, a):
         """Whether action id ``a`` is legal now.  A value that is no action id at all (not
         an int, or outside 0..3746) raises IllegalActionError."""
+        if type(a) is int and 0 <= a < N_ACTIONS:
+            return self._legal(a)
         return self._legal(notation.action_id(a))
 
     cdef bint _legal(self, int a):
@@ -201,7 +203,9 @@ cdef class Game:
         """Apply an action (id or notation).  Decisions that then have a single option
         are applied too; ``undo()`` takes them back together."""
         cdef int a
-        if isinstance(action, str):
+        if type(action) is int and 0 <= action < N_ACTIONS:
+            a = action          # the common case, without a call
+        elif isinstance(action, str):
             a = self.parse_action(action)
         else:
             a = notation.action_id(action)

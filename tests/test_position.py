@@ -909,3 +909,10 @@ def test_raw_states_must_fit_their_fields():
     for k, (key, _, _, match) in enumerate(RAW_CASES):
         assert re.match(r"^raw state: " + match, lines[2 * k]), lines[2 * k]
         assert key in lines[2 * k + 1] and lines[2 * k + 1] != "loaded"
+
+
+def test_a_view_is_of_a_player():
+    g = tigris.Game(players=2, seed=3)
+    for player in (True, 1.0, 2, -1, "0"):
+        with pytest.raises(ValueError, match=r"^player .* is not in this 2-player game"):
+            to_position(g, player)

@@ -147,7 +147,8 @@ def to_position(game, player=None):
     raw = game._raw()
     unknown = game.unknown
     n = raw["players"]
-    if player is not None and not (isinstance(player, int) and 0 <= player < n):
+    if player is not None and (isinstance(player, bool) or not isinstance(player, int)
+                               or not 0 <= player < n):
         raise ValueError(f"player {excerpt(player)} is not in this {n}-player game")
     squares = {}
     for i in range(notation.NSQ):
