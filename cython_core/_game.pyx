@@ -14,6 +14,10 @@ from libc.stdint cimport uint8_t, int32_t, uint64_t
 from tigris._core cimport *
 from tigris._core cimport determinize as c_determinize, random_playout as c_random_playout
 
+cdef extern from "Python.h":
+    bint PyLong_CheckExact(object o)
+    long long PyLong_AsLongLongAndOverflow(object o, int* overflow) except? -1
+
 from tigris.errors import IllegalActionError, RecordError, excerpt
 from tigris.boards import BOARD_NAMES
 from tigris import notation
@@ -45,6 +49,19 @@ def _whole(v, what):
         return operator.index(v)
     except TypeError:
         raise ValueError(f"{what} must be a whole number, not {excerpt(v)}") from None
+
+
+cdef inline int _fast_id(a):
+    """A plain int in the action space as a C int, else -1 (the caller then asks
+    notation.action_id, which accepts numpy integers and explains a refusal)."""
+    cdef int overflow = 0
+    cdef long long v
+    if not PyLong_CheckExact(a):
+        return -1
+    v = PyLong_AsLongLongAndOverflow(a, &overflow)
+    if overflow or v < 0 or v >= N_ACTIONS:
+        return -1
+    return <int>v
 
 
 cdef uint64_t _seed64(seed) except? 0:
@@ -169,9 +186,8 @@ cdef class Game:
     def is_legal(self, a):
         """Whether action id ``a`` is legal now.  A value that is no action id at all (not
         an int, or outside 0..3746) raises IllegalActionError."""
-        if type(a) is int and 0 <= a < N_ACTIONS:
-            return self._legal(a)
-        return self._legal(notation.action_id(a))
+        cdef int k = _fast_id(a)
+        return self._legal(k if k >= 0 else notation.action_id(a))
 
     cdef bint _legal(self, int a):
         cdef int32_t buf[N_ACTIONS]
@@ -203,12 +219,12 @@ cdef class Game:
         """Apply an action (id or notation).  Decisions that then have a single option
         are applied too; ``undo()`` takes them back together."""
         cdef int a
-        if type(action) is int and 0 <= action < N_ACTIONS:
-            a = action          # the common case, without a call
-        elif isinstance(action, str):
+        if isinstance(action, str):
             a = self.parse_action(action)
         else:
-            a = notation.action_id(action)
+            a = _fast_id(action)
+            if a < 0:
+                a = notation.action_id(action)
             if not self._legal(a):
                 from tigris.legality import why_illegal
                 raise IllegalActionError(f"{notation.action_to_str(a)}: {why_illegal(self, a)}")
