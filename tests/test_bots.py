@@ -11,6 +11,8 @@ import tigris
 from tigris import bots
 from tigris.bots import config, search
 
+from helpers import game, hand, legal, play
+
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted((ROOT / "bots").glob("*.toml"))
 SEARCH_KEYS = ("iterations", "seconds", "exploration", "rollout", "epsilon", "rollout_depth",
@@ -340,3 +342,41 @@ def test_installed_package_brings_its_bots(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)                      # no ./bots here
     assert {"random", "greedy", "ismcts-fast", "pimc"} <= set(bots.available())
     assert bots.load("ismcts-fast").params["iterations"] == 1000
+
+
+# ---------------------------------------------------------------------------
+# greedy's commitments in the English variant (R93-R94)
+# ---------------------------------------------------------------------------
+
+# test_variants.py's revolt: Lion's priest K5 (strength 1) against Bull's I5 (strength 2).
+REVOLT = {"I5": "priest:1", "I4": "red", "H5": "red", "J5": "black", "K4": "red"}
+
+
+def english_revolt(lion_red, bull_red):
+    g = game(REVOLT, [hand(red=lion_red, black=6 - lion_red),
+                      hand(red=bull_red, blue=6 - bull_red)], variants=["english"])
+    play(g, "leader priest K5")
+    return g
+
+
+def test_greedy_defender_ties_when_the_tie_needs_several_tiles():
+    g = english_revolt(3, 2)
+    play(g, "support 3")                             # 4 : 2, Bull ties with exactly 2
+    assert legal(g) == {"support 0", "support 2"}
+    assert g.action_str(bots.make("greedy").choose(g)) == "support 2"
+
+
+def test_greedy_attacker_commits_the_least_that_wins_when_counts_are_skipped():
+    g = english_revolt(2, 2)                         # 1 + 2 > 2 is the only winning count
+    assert legal(g) == {"support 0", "support 2"}
+    assert g.action_str(bots.make("greedy").choose(g)) == "support 2"
+
+
+def test_greedy_english_war_defender_ties():
+    """Example 2's green war (test_variants.py): after Lion's 3, Bull ties with 2."""
+    g = game({"E5": "red", "F5": "green", "E4": "king:0", "E6": "trader:0",
+              "H5": "green", "I5": "green", "J5": "red", "J4": "king:1", "J6": "trader:1"},
+             [hand(black=1, green=4, red=1), hand(green=2, red=3, blue=1)], variants=["english"])
+    play(g, "tile black G5", "war green", "support 3")
+    assert legal(g) == {"support 0", "support 2"}
+    assert g.action_str(bots.make("greedy").choose(g)) == "support 2"
