@@ -13,18 +13,29 @@ given state as it is (the `cheat` reference and each tree of `pimc`), re-drawing
 bag order per iteration.
 
 Python sees this module through `Search` / `run(game, ...)` only; the game is reached through the
-core's C interface (legal_actions, apply_action, copy_state, determinize).
+core's C interface (legal_actions, apply_action, copy_state, determinize).  `Search` checks
+every knob and budget before the compiled loop sees it (ValueError naming the knob), and a
+running search polls for signals about ten times a second, so Ctrl-C stops it.
 """
 
-from libc.math cimport sqrt, log, exp
+import math
+import numbers
+
+from libc.math cimport sqrt, log, exp, INFINITY
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
-from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, int16_t, int32_t, int64_t, uint32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from tigris._core cimport *
 from tigris._core cimport determinize as c_determinize
 from tigris._game cimport Game
+from tigris.errors import excerpt
+
+cdef extern from "Python.h":
+    # Declared without an exception clause: search() records the failure and returns
+    # through its clean-up before the exception propagates.
+    int check_signals "PyErr_CheckSignals" ()
 
 cdef enum:
     ROLLOUT_RANDOM = 0
@@ -32,6 +43,19 @@ cdef enum:
     FINAL_VISITS = 0
     FINAL_VALUE = 1
     NO_NODE = -1
+    # Why a search stopped early (Tree.error).
+    ERR_NONE = 0
+    ERR_MEMORY = 1
+    ERR_NO_ACTION = 2           # a position without a legal action: never in a valid game
+    ERR_SIGNAL = 3              # a signal handler raised (KeyboardInterrupt)
+
+# Node ids, visit and availability counts are int32.  Every iteration adds at most one node
+# and one root visit, so a tree takes at most this many iterations in all.
+MAX_ITERATIONS = 2**31 - 2
+cdef int32_t C_MAX_ITERATIONS = MAX_ITERATIONS
+cdef int32_t MAX_NODES = C_MAX_ITERATIONS + 1
+MAX_ROLLOUT_DEPTH = 2**31 - 1                  # a C int
+cdef double POLL_SECONDS = 0.1                 # how often a running search checks for signals
 
 
 cdef struct Node:
@@ -59,6 +83,7 @@ cdef struct Config:
     int timing               # 1: measure the time spent in rollouts
     double rollout_seconds   # out: that time
     uint64_t seed
+    long done                # out: the iterations the last search ran
 
 
 cdef struct Tree:
@@ -67,6 +92,7 @@ cdef struct Tree:
     int32_t cap
     int32_t* order           # the root's legal actions, best prior first (children in this order)
     int norder
+    int error                # ERR_*: why the last search stopped early
 
 
 cdef enum:
@@ -89,10 +115,20 @@ cdef double now() noexcept nogil:
 
 
 cdef int32_t new_node(Tree* t, int32_t parent, int action, int mover) noexcept nogil:
+    """The new node's id, or NO_NODE (t.error set) if the tree cannot grow."""
     cdef Node* nd
+    cdef Node* grown
+    cdef int64_t cap
     if t.n == t.cap:
-        t.cap = t.cap * 2 if t.cap else 1024
-        t.nodes = <Node*>realloc(t.nodes, t.cap * sizeof(Node))
+        cap = <int64_t>t.cap * 2 if t.cap else 1024
+        if cap > MAX_NODES:
+            cap = MAX_NODES
+        grown = <Node*>realloc(t.nodes, <size_t>cap * sizeof(Node)) if cap > t.n else NULL
+        if grown == NULL:
+            t.error = ERR_MEMORY
+            return NO_NODE
+        t.nodes = grown
+        t.cap = <int32_t>cap
     nd = &t.nodes[t.n]
     memset(nd, 0, sizeof(Node))
     nd.parent = parent
@@ -262,6 +298,8 @@ cdef void rollout(State* s, const Config* cfg, uint64_t* x, int32_t* legal) noex
     cdef int n, played = 0, a
     while s.phase != PH_OVER and (cfg.rollout_depth < 0 or played < cfg.rollout_depth):
         n = legal_actions(s, legal)
+        if n == 0:
+            break               # never in a valid game; the modulo below would divide by 0
         if cfg.rollout == ROLLOUT_GREEDY and (splitmix(x) % 1000000) >= cfg.epsilon * 1000000:
             a = greedy_rollout_action(s, legal, n, x)
         else:
@@ -274,11 +312,12 @@ cdef void rollout(State* s, const Config* cfg, uint64_t* x, int32_t* legal) noex
 # The search
 # ---------------------------------------------------------------------------
 
-cdef inline double ucb(const Node* nd, int mover, double exploration, uint64_t* x) noexcept nogil:
+cdef inline double ucb(const Node* nd, int mover, double exploration) noexcept nogil:
     """UCB over availability: the mover's mean reward plus exploration * sqrt(ln(avail) /
-    visits); an unvisited child comes first (ties broken at random)."""
+    visits).  An unvisited child would come first, but none is ever ranked: the iteration
+    that expands a child also visits it; the test only guards the division."""
     if nd.visits == 0:
-        return 1e100 + (splitmix(x) % 1000)
+        return INFINITY
     return nd.reward[mover] / nd.visits + exploration * sqrt(log_count(nd.avail) / nd.visits)
 
 
@@ -286,6 +325,8 @@ cdef inline int32_t expand(Tree* t, int32_t node, int action, int mover, State* 
                            bint* expanded) noexcept nogil:
     """Add the child for `action` (available once: now) and play it in d."""
     cdef int32_t c = new_node(t, node, action, mover)
+    if c == NO_NODE:
+        return NO_NODE
     t.nodes[c].avail = 1
     apply_action(d, action)
     expanded[0] = True
@@ -299,7 +340,8 @@ cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg
     """One step down from `node` in determinization d: count availability, then either
     expand an untried legal action or pick the best child by UCB.  Applies the action.
     At the root, `order` holds its legal actions best prior first (they are the same in
-    every determinization: the decision is the searching player's)."""
+    every determinization: the decision is the searching player's).  Returns NO_NODE
+    (t.error set) when it cannot go on: no legal action, or no memory for a child."""
     cdef int n, k, mover = current_player(d), a, best_a = -1
     cdef int32_t c, best = NO_NODE, legal_children = 0
     cdef double score, best_score = -1e300, pr, best_pr = -1.0
@@ -320,11 +362,14 @@ cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg
             while c != NO_NODE:
                 nd = &t.nodes[c]
                 nd.avail += 1
-                score = ucb(nd, mover, cfg.exploration, x)
-                if score > best_score:
+                score = ucb(nd, mover, cfg.exploration)
+                if best == NO_NODE or score > best_score:      # the first child if all scores are NaN
                     best_score = score
                     best = c
                 c = nd.next_sibling
+            if best == NO_NODE:
+                t.error = ERR_NO_ACTION
+                return NO_NODE
             apply_action(d, t.nodes[best].action)
             return best
         c = t.nodes[node].first_child
@@ -360,22 +405,29 @@ cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg
     while c != NO_NODE:
         nd = &t.nodes[c]
         if legal_mark[nd.action] == stamp:
-            score = ucb(nd, mover, cfg.exploration, x)
-            if score > best_score:
+            score = ucb(nd, mover, cfg.exploration)
+            if best == NO_NODE or score > best_score:          # the first child if all scores are NaN
                 best_score = score
                 best = c
         c = nd.next_sibling
+    if best == NO_NODE:
+        t.error = ERR_NO_ACTION
+        return NO_NODE
     apply_action(d, t.nodes[best].action)
     return best
 
 
 cdef int root_order(State* d, int32_t* order, uint64_t* x) noexcept nogil:
-    """The root's legal actions sorted by prior, best first, ties in random order."""
+    """The root's legal actions sorted by prior, best first, ties in random order; -1 if
+    out of memory."""
     cdef uint8_t scorer[4 * NSQ]
     cdef double* key = <double*>malloc(N_ACTIONS * sizeof(double))
-    cdef int n = legal_actions(d, order), k, j, p = current_player(d)
+    cdef int n, k, j, p = current_player(d)
     cdef int32_t a
     cdef double v
+    if key == NULL:
+        return -1
+    n = legal_actions(d, order)
     scorer_table(d, scorer)
     for k in range(n):
         key[k] = prior(d, scorer, order[k], p) + (splitmix(x) % 1000000) * 1e-9
@@ -393,8 +445,11 @@ cdef int root_order(State* d, int32_t* order, uint64_t* x) noexcept nogil:
     return n
 
 
-cdef long search(Tree* t, const State* root, int player, Config* cfg) noexcept nogil:
-    """Run iterations until the budget is spent; returns how many ran."""
+cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 nogil:
+    """Run iterations until the budget is spent, the tree is full (MAX_ITERATIONS) or a
+    signal handler raises; cfg.done counts the iterations that ran.  Returns -1 with the
+    exception set (KeyboardInterrupt, MemoryError, ...) if it stopped on an error; the tree
+    then holds the iterations that completed."""
     cdef State d
     cdef int32_t* legal = <int32_t*>malloc(N_ACTIONS * sizeof(int32_t))
     cdef uint32_t* legal_mark = <uint32_t*>malloc(N_ACTIONS * sizeof(uint32_t))
@@ -402,27 +457,54 @@ cdef long search(Tree* t, const State* root, int player, Config* cfg) noexcept n
     cdef uint64_t x = cfg.seed
     cdef uint32_t stamp = 0
     cdef float reward[MAXP]
-    cdef long it = 0
+    cdef long it = 0, room
     cdef int32_t node
     cdef int p
     cdef bint expanded
-    cdef double deadline = now() + cfg.seconds
-    cdef double t0
+    cdef double start = now()
+    cdef double deadline = start + cfg.seconds
+    cdef double poll = start + POLL_SECONDS
+    cdef double t0, clock
+    cfg.done = 0
+    t.error = ERR_NONE
     x ^= <uint64_t>t.n * <uint64_t>0x9E3779B97F4A7C15      # a later step continues, not repeats
-    memset(legal_mark, 0, N_ACTIONS * sizeof(uint32_t))
-    memset(child_mark, 0, N_ACTIONS * sizeof(uint32_t))
-    if t.n == 0:
-        new_node(t, NO_NODE, -1, player)
+    if legal == NULL or legal_mark == NULL or child_mark == NULL:
+        t.error = ERR_MEMORY
+    else:
+        memset(legal_mark, 0, N_ACTIONS * sizeof(uint32_t))
+        memset(child_mark, 0, N_ACTIONS * sizeof(uint32_t))
+    if t.error == ERR_NONE and t.n == 0:
         copy_state(&d, root)
         if cfg.determinize:
             c_determinize(&d, player, splitmix(&x))
+        free(t.order)                    # left by a step that ran out of memory
         t.order = <int32_t*>malloc(N_ACTIONS * sizeof(int32_t))
-        t.norder = root_order(&d, t.order, &x)
-    while True:
+        if t.order != NULL:
+            t.norder = root_order(&d, t.order, &x)
+        if t.order == NULL or t.norder < 0:
+            free(t.order)
+            t.order = NULL
+            t.error = ERR_MEMORY
+        else:
+            new_node(t, NO_NODE, -1, player)     # sets t.error if out of memory
+    room = C_MAX_ITERATIONS - t.nodes[0].visits if t.error == ERR_NONE else 0
+    while t.error == ERR_NONE:
         if cfg.iterations > 0 and it >= cfg.iterations:
             break
-        if cfg.seconds > 0 and (it & 15) == 0 and now() >= deadline:
-            break
+        if it >= room:
+            break                           # the tree is full (the caller's budget allowed for it)
+        if (it & 15) == 0 and it > 0:
+            clock = now()
+            if cfg.seconds > 0 and clock >= deadline:
+                break
+            if clock >= poll:
+                # Ctrl-C: the loop runs without the GIL, so Python's handlers run here.
+                poll = clock + POLL_SECONDS
+                with gil:
+                    if check_signals() != 0:
+                        t.error = ERR_SIGNAL
+                if t.error != ERR_NONE:
+                    break
         copy_state(&d, root)
         if cfg.determinize:
             c_determinize(&d, player, splitmix(&x))
@@ -432,8 +514,17 @@ cdef long search(Tree* t, const State* root, int player, Config* cfg) noexcept n
         expanded = False
         while d.phase != PH_OVER and not expanded:
             stamp += 1
+            if stamp == 0:
+                # 2**32 steps: clear the marks, or stale ones would pass for current.
+                memset(legal_mark, 0, N_ACTIONS * sizeof(uint32_t))
+                memset(child_mark, 0, N_ACTIONS * sizeof(uint32_t))
+                stamp = 1
             node = select_or_expand(t, node, &d, cfg, &x, legal, t.order if node == 0 else NULL, t.norder,
                                     legal_mark, child_mark, stamp, &expanded)
+            if node == NO_NODE:
+                break
+        if node == NO_NODE:
+            break                        # t.error says why; this iteration is not counted
         if cfg.timing:
             t0 = now()
             rollout(&d, cfg, &x, legal)
@@ -450,12 +541,49 @@ cdef long search(Tree* t, const State* root, int player, Config* cfg) noexcept n
     free(legal)
     free(legal_mark)
     free(child_mark)
-    return it
+    cfg.done = it
+    if t.error == ERR_SIGNAL:
+        return -1                        # the handler's exception is set
+    if t.error == ERR_MEMORY:
+        with gil:
+            raise MemoryError("the search tree cannot grow: out of memory")
+    if t.error == ERR_NO_ACTION:
+        with gil:
+            raise RuntimeError("the search reached a position without a legal action")
+    return 0
 
 
 # ---------------------------------------------------------------------------
 # Python face
 # ---------------------------------------------------------------------------
+
+def _real(key, value, low, high=math.inf):
+    """`value` as a finite float in [low, high]; ValueError naming `key` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{key} must be a number, not {excerpt(value)}")
+    try:
+        v = float(value)
+    except OverflowError:                       # an int beyond any double
+        v = math.inf
+    if not math.isfinite(v):
+        raise ValueError(f"{key} must be a finite number, not {excerpt(value)}")
+    if not low <= v <= high:
+        raise ValueError(f"{key} must be {_range(low, high)}, not {excerpt(value)}")
+    return v
+
+
+def _whole(key, value, low, high):
+    """`value` as an int in [low, high] (bool is not a count); ValueError naming `key`."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{key} must be a whole number, not {excerpt(value)}")
+    if not low <= value <= high:
+        raise ValueError(f"{key} must be {_range(low, high)}, not {excerpt(value)}")
+    return int(value)
+
+
+def _range(low, high):
+    return f">= {low}" if high == math.inf else f"between {low} and {high}"
+
 
 cdef class Search:
     """A search tree over the information set of the player to move in `game`, grown in
@@ -464,6 +592,11 @@ cdef class Search:
     >>> s = Search(game, exploration=0.7, rollout_depth=10, seed=1)   # doctest: +SKIP
     >>> s.step(iterations=500); s.step(seconds=0.5)
     >>> s.stats()["best"]
+
+    Knobs: ``exploration`` >= 0, ``epsilon`` in [0, 1], ``widening`` >= 0 (finite numbers);
+    ``rollout_depth`` from -1 (to the end) to MAX_ROLLOUT_DEPTH; ``seed`` any int, of which
+    the low 64 bits are used (seeds equal modulo 2**64 search alike).  Anything else raises
+    a ValueError naming the knob.  A tree takes at most MAX_ITERATIONS iterations in all.
     """
     cdef State root
     cdef Config cfg
@@ -479,13 +612,18 @@ cdef class Search:
         free(self.tree.nodes)
         free(self.tree.order)
 
-    def __init__(self, Game game, *, double exploration=0.7, rollout="random",
-                 double epsilon=0.1, int rollout_depth=10, final="visits", double widening=0.0,
-                 bint determinize=True, seed=0):
+    def __init__(self, Game game not None, *, exploration=0.7, rollout="random", epsilon=0.1,
+                 rollout_depth=10, final="visits", widening=0.0, bint determinize=True, seed=0):
         if rollout not in ("random", "greedy"):
-            raise ValueError(f"rollout must be 'random' or 'greedy', not {rollout!r}")
+            raise ValueError(f"rollout must be 'random' or 'greedy', not {excerpt(rollout)}")
         if final not in ("visits", "value"):
-            raise ValueError(f"final must be 'visits' or 'value', not {final!r}")
+            raise ValueError(f"final must be 'visits' or 'value', not {excerpt(final)}")
+        exploration = _real("exploration", exploration, 0.0)
+        epsilon = _real("epsilon", epsilon, 0.0, 1.0)
+        widening = _real("widening", widening, 0.0)
+        rollout_depth = _whole("rollout_depth", rollout_depth, -1, MAX_ROLLOUT_DEPTH)
+        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+            raise ValueError(f"seed must be a whole number, not {excerpt(seed)}")
         if game.is_over:
             raise ValueError("the game is over: there is nothing to search")
         copy_state(&self.root, &game.s)
@@ -510,17 +648,27 @@ cdef class Search:
     def rollout_seconds(self):
         return self.cfg.rollout_seconds
 
-    def step(self, long iterations=0, double seconds=0.0):
-        """Grow the tree by `iterations`, or for `seconds`; returns the iterations run."""
-        cdef long done
+    def step(self, iterations=0, seconds=0.0):
+        """Grow the tree by `iterations`, or for `seconds` (0: no limit of that kind); returns
+        the iterations run.  A time budget runs at least one iteration, and ends early if the
+        tree is full.  Ctrl-C (any signal handler that raises) stops the search within about
+        0.1 s and propagates; the tree keeps the iterations that completed."""
+        cdef int32_t used = self.tree.nodes[0].visits if self.tree.n else 0
+        iterations = _whole("iterations", iterations, 0, MAX_ITERATIONS)
+        if iterations > MAX_ITERATIONS - used:
+            raise ValueError(f"iterations must be at most {MAX_ITERATIONS - used} (a tree takes "
+                             f"{MAX_ITERATIONS} in all and has run {used}), not {iterations}")
+        seconds = _real("seconds", seconds, 0.0)
         if iterations <= 0 and seconds <= 0:
             raise ValueError("give iterations or seconds (a budget) for the search")
         self.cfg.iterations = iterations
         self.cfg.seconds = seconds
-        with nogil:
-            done = search(&self.tree, &self.root, self.player, &self.cfg)
-        self.iterations += done
-        return done
+        try:
+            with nogil:
+                search(&self.tree, &self.root, self.player, &self.cfg)
+        finally:
+            self.iterations += self.cfg.done
+        return self.cfg.done
 
     def stats(self, int pv_depth=6):
         """Root statistics: ``children`` (action, visits, avail, value = mean reward of the
@@ -556,14 +704,14 @@ cdef class Search:
         return line
 
 
-def run(Game game, *, long iterations=0, double seconds=0.0, **options):
+def run(Game game not None, *, iterations=0, seconds=0.0, **options):
     """Search the decision of `game` for its current player in one go; see Search."""
     s = Search(game, **options)
     s.step(iterations, seconds)
     return s.stats()
 
 
-def evaluate_position(Game game):
+def evaluate_position(Game game not None):
     """The rewards the search gives this position, one per player in [0, 1]: the final
     ranking once the game is over, else each player's standing against the best opponent."""
     cdef float reward[MAXP]
@@ -571,9 +719,10 @@ def evaluate_position(Game game):
     return [reward[p] for p in range(game.s.nplayers)]
 
 
-def action_prior(Game game, int action):
+def action_prior(Game game not None, action):
     """The expansion prior of an action for the player to move (higher: tried first)."""
     cdef uint8_t scorer[4 * NSQ]
+    action = _whole("action", action, 0, N_ACTIONS - 1)
     scorer_table(&game.s, scorer)
     return prior(&game.s, scorer, action, current_player(&game.s))
 

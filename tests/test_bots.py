@@ -1,7 +1,10 @@
 """Bot configuration (DESIGN.md "Search" knobs, "Public API" bots): ``bots.make``,
 ``bots.load``, the shipped bot files, overrides, clear errors, and root-parallel workers."""
 
+import json
+import math
 import random
+import signal
 import tomllib
 from pathlib import Path
 
@@ -10,6 +13,9 @@ import pytest
 import tigris
 from tigris import bots
 from tigris.bots import config, search
+
+from helpers import game, hand, legal, play
+from processes import interrupt, python
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted((ROOT / "bots").glob("*.toml"))
@@ -117,6 +123,115 @@ def test_make_bad_values_give_clear_errors(key, value, words):
     assert msg.startswith("bots.make('ismcts')"), msg
     for w in words:
         assert w in msg, (w, msg)
+
+
+NAN, INF, HUGE = math.nan, math.inf, 10 ** 400
+
+# Not finite, or beyond what the search holds (node ids and visit counts are int32, the
+# rollout depth a C int), or more trees per decision than MAX_TREES.
+OUT_OF_REACH = [
+    ("exploration", NAN), ("exploration", INF), ("exploration", -INF), ("exploration", HUGE),
+    ("epsilon", NAN), ("epsilon", INF), ("widening", NAN), ("widening", INF), ("widening", HUGE),
+    ("seconds", NAN), ("seconds", INF), ("seconds", HUGE),
+    ("iterations", 2 ** 31 - 1), ("iterations", 2 ** 63), ("iterations", HUGE),
+    ("rollout_depth", 2 ** 31), ("rollout_depth", HUGE),
+    ("workers", config.MAX_TREES + 1), ("workers", 2 ** 63),
+    ("seed", 2 ** 64), ("seed", -2 ** 63 - 1), ("seed", HUGE),
+]
+
+
+def knob_id(case):
+    key, value = case
+    return f"{key}={'10**400' if value is HUGE else repr(value)}"
+
+
+@pytest.mark.parametrize("kind", ["ismcts", "pimc", "cheat"])
+@pytest.mark.parametrize("key,value", OUT_OF_REACH, ids=map(knob_id, OUT_OF_REACH))
+def test_make_refuses_knobs_out_of_reach(kind, key, value):
+    with pytest.raises(ValueError) as e:
+        bots.make(kind, **{key: value})
+    msg = str(e.value)
+    assert msg.startswith(f"bots.make({kind!r}): {key} must be"), msg
+    assert len(msg) < 160, msg                      # a huge value is quoted by its size
+
+
+def test_make_accepts_the_limits():
+    bot = bots.make("ismcts", iterations=2 ** 31 - 2, rollout_depth=2 ** 31 - 1, workers=config.MAX_TREES,
+                    exploration=1e300, widening=1e300, seed=2 ** 64 - 1)
+    assert bot.params["iterations"] == 2 ** 31 - 2
+    assert bots.make("pimc", determinizations=config.MAX_TREES).params["determinizations"] == 1024
+    for seed in (-2 ** 63, 2 ** 64 - 1):
+        g = tigris.Game(players=2, seed=1)
+        assert bots.make("ismcts", iterations=30, seed=seed).choose(g) in g.legal_actions()
+        assert bots.make("greedy", seed=seed).choose(g) in g.legal_actions()
+    with pytest.raises(ValueError, match="determinizations must be <= 1024"):
+        bots.make("pimc", determinizations=1025)
+    for kind in ("random", "greedy"):
+        with pytest.raises(ValueError, match="seed must be <= 18446744073709551615"):
+            bots.make(kind, seed=2 ** 64)
+
+
+@pytest.mark.parametrize("text,key", [
+    ("exploration = nan", "exploration"), ("exploration = inf", "exploration"),
+    ("epsilon = -nan", "epsilon"), ("widening = +inf", "widening"), ("seconds = inf", "seconds"),
+    ("seconds = nan", "seconds"), ("iterations = 99999999999999999999", "iterations"),
+    ("rollout_depth = 3000000000", "rollout_depth"), ("workers = 5000", "workers"),
+    ("seed = 99999999999999999999", "seed"),
+])
+def test_bot_file_with_a_value_out_of_reach_names_file_and_key(tmp_path, text, key):
+    for kind in ("ismcts", "pimc"):
+        path = write(tmp_path, f"{kind}.toml", f'kind = "{kind}"\n{text}\n')
+        with pytest.raises(ValueError) as e:
+            bots.load(path)
+        assert str(e.value).startswith(f"{path}: {key} must be"), str(e.value)
+    path = write(tmp_path, "many.toml", 'kind = "pimc"\ndeterminizations = 100000\n')
+    with pytest.raises(ValueError, match="determinizations must be <= 1024"):
+        bots.load(path)
+
+
+def test_load_refuses_overrides_out_of_reach(in_repo):
+    for key, value in OUT_OF_REACH:
+        with pytest.raises(ValueError) as e:
+            bots.load("ismcts-fast", **{key: value})
+        assert f"{key} must be" in str(e.value) and "ismcts-fast.toml" in str(e.value), str(e.value)
+
+
+def test_search_workers_start_with_ctrl_c_held_back():
+    """Workers leave SIGINT to their parent, which stops them (a worker interrupted while
+    it starts would print a traceback); the parent's own signal mask is as it was.  In a
+    child process, so that no pool started earlier is reused."""
+    r = python("""
+import json, signal
+from joblib import delayed
+from tigris.bots.search import parallel
+def mask(_):
+    return sorted(map(int, signal.pthread_sigmask(signal.SIG_BLOCK, [])))
+print(json.dumps([parallel(2, [delayed(mask)(k) for k in range(2)]), mask(None)]))
+""")
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert json.loads(r.stdout) == [[[signal.SIGINT], [signal.SIGINT]], []], r.stdout
+
+
+def test_ctrl_c_stops_a_bot_with_two_workers():
+    """A terminal's Ctrl-C reaches the workers too: the choice stops at once, without a
+    traceback from any process, and no worker outlives it."""
+    code = """
+import sys, tigris
+from tigris import bots
+bot = bots.make("ismcts", seconds=600, workers=2, seed=1)
+g = tigris.Game(players=2, seed=1)
+print("searching", flush=True)
+try:
+    bot.choose(g)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(130)
+"""
+    for delay in (0.0, 1.0):                # while the workers start, and while they search
+        status, out, err, left = interrupt(["-c", code], "searching", delay=delay, timeout=15)
+        assert status == 130, (status, out, err[-3000:])
+        assert out.split() == ["searching", "interrupted"] and err == "", (out, err[-3000:])
+        assert left == []
 
 
 def test_make_bad_pimc_and_simple_values():
@@ -340,3 +455,41 @@ def test_installed_package_brings_its_bots(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)                      # no ./bots here
     assert {"random", "greedy", "ismcts-fast", "pimc"} <= set(bots.available())
     assert bots.load("ismcts-fast").params["iterations"] == 1000
+
+
+# ---------------------------------------------------------------------------
+# greedy's commitments in the English variant (R93-R94)
+# ---------------------------------------------------------------------------
+
+# test_variants.py's revolt: Lion's priest K5 (strength 1) against Bull's I5 (strength 2).
+REVOLT = {"I5": "priest:1", "I4": "red", "H5": "red", "J5": "black", "K4": "red"}
+
+
+def english_revolt(lion_red, bull_red):
+    g = game(REVOLT, [hand(red=lion_red, black=6 - lion_red),
+                      hand(red=bull_red, blue=6 - bull_red)], variants=["english"])
+    play(g, "leader priest K5")
+    return g
+
+
+def test_greedy_defender_ties_when_the_tie_needs_several_tiles():
+    g = english_revolt(3, 2)
+    play(g, "support 3")                             # 4 : 2, Bull ties with exactly 2
+    assert legal(g) == {"support 0", "support 2"}
+    assert g.action_str(bots.make("greedy").choose(g)) == "support 2"
+
+
+def test_greedy_attacker_commits_the_least_that_wins_when_counts_are_skipped():
+    g = english_revolt(2, 2)                         # 1 + 2 > 2 is the only winning count
+    assert legal(g) == {"support 0", "support 2"}
+    assert g.action_str(bots.make("greedy").choose(g)) == "support 2"
+
+
+def test_greedy_english_war_defender_ties():
+    """Example 2's green war (test_variants.py): after Lion's 3, Bull ties with 2."""
+    g = game({"E5": "red", "F5": "green", "E4": "king:0", "E6": "trader:0",
+              "H5": "green", "I5": "green", "J5": "red", "J4": "king:1", "J6": "trader:1"},
+             [hand(black=1, green=4, red=1), hand(green=2, red=3, blue=1)], variants=["english"])
+    play(g, "tile black G5", "war green", "support 3")
+    assert legal(g) == {"support 0", "support 2"}
+    assert g.action_str(bots.make("greedy").choose(g)) == "support 2"

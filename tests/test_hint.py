@@ -8,6 +8,8 @@ import tigris
 from tigris.cli import main
 from tigris.record import to_record
 
+from processes import interrupt, python
+
 
 def test_hint_ranks_legal_moves_with_statistics():
     g = tigris.Game(players=2, seed=7)
@@ -33,7 +35,7 @@ def test_hint_is_reproducible_with_a_seed():
 
 def test_hint_errors():
     g = tigris.Game(players=2, seed=1)
-    with pytest.raises(ValueError, match="positive"):
+    with pytest.raises(ValueError, match="^iterations must be >= 1, not 0"):
         tigris.hint(g, iterations=0)
     with pytest.raises(ValueError, match="ismcts"):
         tigris.hint(g, iterations=10, bot="greedy")
@@ -76,3 +78,61 @@ def test_bench_search_runs_small(monkeypatch, capsys):
     names = [r[0] for r in rows]
     assert any("cut-off 10" in n for n in names) and any("overhead" in n for n in names)
     assert all(r[1] > 0 for r in rows)
+
+
+# ---------------------------------------------------------------------------
+# Bad budgets are refused; Ctrl-C stops a hint
+# ---------------------------------------------------------------------------
+
+def test_hint_refuses_bad_budgets_naming_them():
+    """In a child process, since a budget wrongly accepted could search for ever."""
+    code = """
+import json, math, tigris
+g = tigris.Game(players=2, seed=1)
+cases = [("seconds", math.nan), ("seconds", math.inf), ("seconds", -math.inf), ("seconds", 0),
+         ("seconds", -1.0), ("seconds", 10 ** 400), ("seconds", "5"), ("seconds", True),
+         ("iterations", 2 ** 63), ("iterations", 2 ** 31 - 1), ("iterations", 0),
+         ("iterations", 2.5), ("iterations", True), ("iterations", "10")]
+out = []
+for key, value in cases:
+    other = {"iterations": 10} if key == "seconds" else {"seconds": 0.05}
+    try:
+        tigris.hint(g, progress=False, **other, **{key: value})
+        out.append([key, None])
+    except ValueError as e:
+        out.append([key, str(e)])
+print(json.dumps(out))
+"""
+    r = python(code)
+    assert r.returncode == 0, (r.returncode, r.stderr[-3000:])
+    results = json.loads(r.stdout)
+    assert len(results) == 14
+    for key, message in results:
+        assert message is not None and message.startswith(key + " must be"), (key, message)
+        assert len(message) < 160, message
+
+
+def test_hint_command_refuses_a_nan_budget_in_one_line(tmp_path):
+    """In a child process, since a budget wrongly accepted could search for ever."""
+    pos = tmp_path / "pos.json"
+    pos.write_text(json.dumps(tigris.Game(players=2, seed=4).to_position(player=0)))
+    for option, value in (("--seconds", "nan"), ("--seconds", "inf"), ("--iterations", str(2 ** 63))):
+        r = python(f"import sys; from tigris.cli import main; sys.exit(main({['hint', str(pos), option, value]!r}))",
+                   timeout=60)
+        assert r.returncode == 1 and r.stdout == "", (r.returncode, r.stdout, r.stderr[-3000:])
+        assert r.stderr.count("\n") == 1 and r.stderr.startswith(f"tigris hint: {option[2:]} must be"), r.stderr
+
+
+@pytest.mark.parametrize("jobs,delay", [(1, 1.0), (2, 0.0), (2, 1.0)])
+def test_ctrl_c_stops_a_hint(tmp_path, jobs, delay):
+    """A long hint stops on Ctrl-C (while its workers start, or while they search) with the
+    usual one line and exit status 130; no worker outlives it."""
+    pos = tmp_path / "pos.json"
+    pos.write_text(json.dumps(tigris.Game(players=2, seed=4).to_position(player=0)))
+    code, out, err, left = interrupt(["-m", "tigris.cli", "hint", str(pos), "--seconds", "6000",
+                                      "--jobs", str(jobs)], "searching", stream="stderr",
+                                     delay=delay, timeout=15)
+    assert code == 130, (code, out, err[-3000:])
+    # (A Ctrl-C that lands while the progress bar starts may leave it uncleared.)
+    assert err.rstrip().endswith("tigris hint: interrupted") and "Traceback" not in err, err[-3000:]
+    assert out == "" and left == []

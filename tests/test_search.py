@@ -8,12 +8,15 @@ the player to move cannot see: the other hands, the bag and the others' face-dow
 discards, with the same unseen pool.
 """
 
+import math
+
 import pytest
 
 import tigris
 from tigris import bots, _search
 
 from helpers import COLOURS, TEMPLES, hand, position, score, tiles, unseen_pool
+from processes import interrupt, python
 
 # ---------------------------------------------------------------------------
 # Position helpers
@@ -673,6 +676,146 @@ def test_search_grows_in_steps():
     stats = s.stats()
     assert stats["iterations"] == 250
     assert sum(ch["visits"] for ch in stats["children"]) == 250
+
+
+# ---------------------------------------------------------------------------
+# Bad knobs and budgets are refused; a running search stops on Ctrl-C
+# ---------------------------------------------------------------------------
+
+NAN, INF = math.nan, math.inf
+HUGE = 10 ** 400                     # an int beyond any double
+
+BAD_KNOBS = [
+    ("exploration", NAN), ("exploration", INF), ("exploration", -INF), ("exploration", -0.5),
+    ("exploration", HUGE), ("exploration", "0.7"), ("exploration", True),
+    ("epsilon", NAN), ("epsilon", INF), ("epsilon", 1.5), ("epsilon", -0.1),
+    ("widening", NAN), ("widening", INF), ("widening", -1.0),
+    ("rollout_depth", 2 ** 31), ("rollout_depth", -2), ("rollout_depth", 2 ** 63), ("rollout_depth", 2.0),
+    ("seed", 1.5), ("seed", "1"), ("seed", None),
+]
+
+
+def knob_id(case):
+    key, value = case
+    return f"{key}={'10**400' if value is HUGE else repr(value)}"
+
+
+@pytest.mark.parametrize("key,value", BAD_KNOBS, ids=map(knob_id, BAD_KNOBS))
+def test_search_refuses_bad_knobs_naming_them(key, value):
+    a, _ = midgame_pair()
+    with pytest.raises(ValueError) as e:
+        _search.Search(a, **{key: value})
+    assert str(e.value).startswith(key), str(e.value)
+    assert len(str(e.value)) < 120                   # a huge value is quoted by its size
+
+
+BAD_BUDGETS = [
+    ("iterations", 2 ** 63), ("iterations", _search.MAX_ITERATIONS + 1), ("iterations", -1),
+    ("iterations", 2.5), ("iterations", True), ("iterations", "10"),
+    ("seconds", NAN), ("seconds", INF), ("seconds", -INF), ("seconds", -1.0), ("seconds", HUGE),
+    ("seconds", "1"),
+]
+
+
+@pytest.mark.parametrize("key,value", BAD_BUDGETS, ids=map(knob_id, BAD_BUDGETS))
+def test_search_step_refuses_bad_budgets_naming_them(key, value):
+    a, _ = midgame_pair()
+    s = _search.Search(a, seed=1)
+    # Both budgets, so that a search which wrongly accepts the value still ends.
+    budget = {"iterations": 10, "seconds": 0.05, key: value}
+    with pytest.raises(ValueError) as e:
+        s.step(**budget)
+    assert str(e.value).startswith(key), str(e.value)
+    assert s.iterations == 0 and s.stats()["nodes"] == 0
+    with pytest.raises(ValueError, match=f"^{key}"):
+        _search.run(a, **budget)
+
+
+def test_a_tree_takes_at_most_max_iterations_in_all():
+    a, _ = midgame_pair()
+    s = _search.Search(a, seed=1)
+    s.step(iterations=10)
+    with pytest.raises(ValueError) as e:
+        s.step(iterations=_search.MAX_ITERATIONS - 5, seconds=0.05)
+    assert "iterations must be at most 2147483636" in str(e.value) and "has run 10" in str(e.value)
+    assert s.iterations == 10
+
+
+def test_a_time_budget_runs_at_least_one_iteration():
+    a, _ = midgame_pair()
+    s = _search.Search(a, seed=1)
+    assert s.step(seconds=1e-12) >= 1
+    assert s.stats()["best"] in a.legal_actions()
+
+
+def test_action_prior_refuses_what_is_not_an_action():
+    a, _ = midgame_pair()
+    for bad in (-1, 3747, 2 ** 63, 1.0, True):
+        with pytest.raises(ValueError, match="^action"):
+            _search.action_prior(a, bad)
+    with pytest.raises(TypeError):
+        _search.evaluate_position(None)
+
+
+def test_no_knob_or_budget_crashes_the_search_or_the_search_bots():
+    """In a child process: every bad knob and budget, given to the compiled search and to
+    the search bots built without the configuration check (as tournament workers build
+    them), is refused with a ValueError; extreme but valid knobs search normally."""
+    code = f"""
+import math, tigris
+from tigris import _search
+from tigris.bots import CLASSES, config
+nan, inf, HUGE = math.nan, math.inf, 10 ** 400
+g = tigris.Game(players=2, seed=3)
+for key, value in {[(k, v) for k, v in BAD_KNOBS if k != "seed"]!r}:
+    for kind in ("ismcts", "pimc", "cheat"):
+        params = dict(config.defaults(kind), iterations=200)
+        params[key] = value
+        try:
+            CLASSES[kind](**params).choose(g)
+        except ValueError as e:
+            assert str(e).startswith(key), e
+        else:
+            raise SystemExit(f"{{kind}} accepted {{key}}={{value!r}}")
+for seconds in (nan, inf, -1.0, HUGE):
+    try:
+        CLASSES["ismcts"](**dict(config.defaults("ismcts"), iterations=None, seconds=seconds)).choose(g)
+    except ValueError as e:
+        assert str(e).startswith("seconds"), e
+    else:
+        raise SystemExit(f"accepted seconds={{seconds!r}}")
+legal = g.legal_actions()
+for options in ({{"exploration": 1e308}}, {{"exploration": 0.0}}, {{"widening": 1e308}},
+                {{"widening": 1e-300}}, {{"rollout_depth": 2 ** 31 - 1, "rollout": "greedy",
+                                        "epsilon": 0.0}}, {{"seed": -2 ** 200}}):
+    assert _search.run(g, iterations=300, **options)["best"] in legal, options
+print("ok")
+"""
+    r = python(code)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", (r.returncode, r.stdout, r.stderr[-3000:])
+
+
+SEARCH_FOR_TEN_MINUTES = """
+import sys, tigris
+from tigris import _search
+s = _search.Search(tigris.Game(players=2, seed=1), seed=1)
+print("searching", flush=True)
+try:
+    s.step(seconds=600)
+except KeyboardInterrupt:
+    stats = s.stats()
+    assert stats["iterations"] == s.iterations == sum(ch["visits"] for ch in stats["children"]) > 0
+    assert s.step(iterations=50) == 50          # the tree grows on
+    print("interrupted", flush=True)
+    sys.exit(130)
+"""
+
+
+def test_ctrl_c_stops_a_running_search():
+    code, out, err, left = interrupt(["-c", SEARCH_FOR_TEN_MINUTES], "searching", timeout=15)
+    assert code == 130, (code, out, err[-3000:])
+    assert out.split() == ["searching", "interrupted"] and err == "", (out, err)
+    assert left == []
 
 
 def test_choose_final_rule():

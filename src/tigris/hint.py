@@ -12,7 +12,8 @@ import sys
 from tqdm import tqdm
 
 from tigris import bots
-from tigris.bots.search import _grow, merge
+from tigris.bots import config
+from tigris.bots.search import _grow, merge, parallel
 
 CHUNKS = 20          # progress steps of a single-worker search
 
@@ -34,8 +35,11 @@ def hint(game, seconds=None, iterations=None, top=5, jobs=1, bot="ismcts-fast", 
                          "give the hand to get a hint")
     if seconds is None and iterations is None:
         seconds = 5.0
-    if (seconds is not None and seconds <= 0) or (iterations is not None and iterations <= 0):
-        raise ValueError("seconds and iterations must be positive")
+    # A bot's budget checks: finite positive seconds, an iteration count a tree holds.
+    if seconds is not None:
+        seconds = config.check_value("ismcts", "seconds", seconds)
+    if iterations is not None:
+        iterations = config.check_value("ismcts", "iterations", iterations)
     if top < 1 or jobs < 1:
         raise ValueError("top and jobs must be at least 1")
     overrides = {"workers": jobs}
@@ -72,11 +76,11 @@ def _search(engine, game, seconds, iterations, jobs, show):
                 bar.set_postfix(iterations=s.iterations)
                 bar.update()
         return merge([s.stats()])
-    from joblib import Parallel, delayed
+    from joblib import delayed
     seeds = [engine.rng.getrandbits(63) for _ in range(jobs)]
     share = -(-iterations // jobs) if iterations else None
-    runs = Parallel(n_jobs=jobs, return_as="generator")(
-        delayed(_grow)(view, options, share, seconds, True, sd) for sd in seeds)
+    runs = parallel(jobs, [delayed(_grow)(view, options, share, seconds, True, sd) for sd in seeds],
+                    generator=True)
     done = []
     for stats in tqdm(runs, total=jobs, desc="searching", unit="worker", disable=not show,
                       file=sys.stderr, leave=False):

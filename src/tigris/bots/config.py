@@ -8,8 +8,12 @@ A bot file (TOML) names its kind and sets knobs; everything else takes the defau
     exploration = 0.7
 """
 
+import math
 import tomllib
 from pathlib import Path
+
+from tigris._search import MAX_ITERATIONS, MAX_ROLLOUT_DEPTH
+from tigris.errors import excerpt
 
 # Knobs shared by the search bots (see DESIGN.md, Search).
 SEARCH = {
@@ -36,6 +40,24 @@ KINDS = {
 CHOICES = {"rollout": ("random", "greedy"), "final": ("visits", "value")}
 META = ("kind", "description")
 
+# The range of each numeric knob (floats must also be finite, seconds above 0).  The upper
+# bounds are what the compiled search holds (node ids and visit counts are int32, the
+# rollout depth a C int), trees per decision a sane limit on processes and memory, and a
+# seed any 64-bit value, signed or unsigned (a TOML integer; bots derive the searches'
+# seeds from it).
+MAX_TREES = 1024
+RANGES = {
+    "iterations": (1, MAX_ITERATIONS),
+    "seconds": (0.0, math.inf),
+    "exploration": (0.0, math.inf),
+    "epsilon": (0.0, 1.0),
+    "rollout_depth": (-1, MAX_ROLLOUT_DEPTH),
+    "widening": (0.0, math.inf),
+    "workers": (1, MAX_TREES),
+    "determinizations": (1, MAX_TREES),
+    "seed": (-2**63, 2**64 - 1),
+}
+
 
 def defaults(kind):
     return {key: spec[1] for key, spec in KINDS[kind].items()}
@@ -54,7 +76,7 @@ def check(kind, params, where="bot"):
                          f"{', '.join(spec)}")
     out = defaults(kind)
     for key, value in params.items():
-        out[key] = _check_value(kind, key, value, where)
+        out[key] = check_value(kind, key, value, where)
     if "seconds" in spec and "seconds" in params and out["seconds"] is not None and "iterations" not in params:
         out["iterations"] = None
     if "seconds" in spec and out.get("iterations") is None and out.get("seconds") is None:
@@ -62,24 +84,43 @@ def check(kind, params, where="bot"):
     return out
 
 
-def _check_value(kind, key, value, where):
-    typ, _, meaning = KINDS[kind][key]
+def check_value(kind, key, value, where=None):
+    """One knob of a `kind` bot, checked (ints given for floats become floats); the
+    ValueError names `where` (if given) and the key."""
     if key == "seconds" and value is None:
         return None
+    checked, problem = _checked(KINDS[kind][key], key, value)
+    if problem:
+        raise ValueError(f"{where}: {problem}" if where else problem)
+    return checked
+
+
+def _checked(spec, key, value):
+    """(the value, None) or (None, what is wrong with it)."""
+    typ, _, meaning = spec
+    given = value
     if typ is float and isinstance(value, int) and not isinstance(value, bool):
-        value = float(value)
+        try:
+            value = float(value)
+        except OverflowError:                   # an int beyond any double
+            value = math.inf
     if not isinstance(value, typ) or isinstance(value, bool):
-        raise ValueError(f"{where}: {key} must be {typ.__name__ if typ is not str else 'a string'} "
-                         f"({meaning}), not {value!r}")
+        return None, (f"{key} must be {typ.__name__ if typ is not str else 'a string'} ({meaning}), "
+                      f"not {excerpt(given)}")
     if key in CHOICES and value not in CHOICES[key]:
-        raise ValueError(f"{where}: {key} must be one of {', '.join(CHOICES[key])}, not {value!r}")
-    low = {"iterations": 1, "seconds": 0.0, "exploration": 0.0, "epsilon": 0.0, "rollout_depth": -1,
-           "widening": 0.0, "workers": 1, "determinizations": 1}.get(key)
-    if low is not None and (value < low or (key == "seconds" and value <= 0)):
-        raise ValueError(f"{where}: {key} must be {'>' if key == 'seconds' else '>='} {low}, not {value!r}")
-    if key == "epsilon" and value > 1:
-        raise ValueError(f"{where}: epsilon must be between 0 and 1, not {value!r}")
-    return value
+        return None, f"{key} must be one of {', '.join(CHOICES[key])}, not {excerpt(given)}"
+    if typ is float and not math.isfinite(value):
+        return None, f"{key} must be a finite number ({meaning}), not {excerpt(given)}"
+    if key not in RANGES:
+        return value, None
+    low, high = RANGES[key]
+    if key == "epsilon" and not low <= value <= high:
+        return None, f"epsilon must be between 0 and 1, not {excerpt(given)}"
+    if value < low or (key == "seconds" and value <= 0):
+        return None, f"{key} must be {'>' if key == 'seconds' else '>='} {low}, not {excerpt(given)}"
+    if value > high:
+        return None, f"{key} must be <= {high}, not {excerpt(given)}"
+    return value, None
 
 
 def read_toml(path, error=ValueError):

@@ -7,6 +7,10 @@ is a reference ceiling and says so (``honest = False``).
 """
 
 import random
+import signal
+import threading
+from contextlib import contextmanager
+from multiprocessing import resource_tracker
 
 from joblib import Parallel, delayed
 
@@ -20,6 +24,34 @@ def _grow(view, options, iterations, seconds, determinize, seed):
     s = _search.Search(view, determinize=determinize, seed=seed, **options)
     s.step(iterations or 0, seconds or 0.0)
     return s.stats()
+
+
+def parallel(n_jobs, tasks, generator=False):
+    """joblib.Parallel over `tasks` (a list of results, or a generator of them).  Workers
+    leave Ctrl-C to this process: a terminal's Ctrl-C signals the whole process group, and
+    a worker interrupted while it starts prints a traceback of its own; so the workers start
+    with SIGINT blocked (a child inherits the signal mask), and this process, interrupted,
+    has joblib stop them."""
+    with _sigint_blocked():
+        runs = Parallel(n_jobs=n_jobs, return_as="generator")(tasks)    # starts the workers
+    return runs if generator else list(runs)
+
+
+@contextmanager
+def _sigint_blocked():
+    """SIGINT held back in this thread (so in the processes and threads it starts); one
+    that arrives meanwhile is delivered on leaving."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    # Starting its process, the standard library's resource tracker (which joblib's workers
+    # use) unblocks SIGINT in Python 3.11, whatever the mask was: start it first.
+    resource_tracker.ensure_running()
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def split(iterations, parts):
@@ -88,9 +120,8 @@ class ISMCTSBot:
         shares = split(iterations, workers)
         if workers == 1:
             return merge([_grow(view, self.options, shares[0], seconds, self.determinize, seeds[0])])
-        jobs = Parallel(n_jobs=workers)(
-            delayed(_grow)(view, self.options, share, seconds, self.determinize, seed)
-            for share, seed in zip(shares, seeds))
+        jobs = parallel(workers, [delayed(_grow)(view, self.options, share, seconds, self.determinize, seed)
+                                  for share, seed in zip(shares, seeds)])
         return merge(jobs)
 
     def view(self, game):
@@ -129,8 +160,8 @@ class PIMCBot(ISMCTSBot):
         if self.params["workers"] == 1:
             trees = [_grow(w, self.options, n, secs, False, s) for w, n, s in zip(worlds, shares, seeds)]
         else:
-            trees = Parallel(n_jobs=self.params["workers"])(
-                delayed(_grow)(w, self.options, n, secs, False, s) for w, n, s in zip(worlds, shares, seeds))
+            trees = parallel(self.params["workers"], [delayed(_grow)(w, self.options, n, secs, False, s)
+                                                      for w, n, s in zip(worlds, shares, seeds)])
         merged = merge(trees)
         votes = {}
         for tree in trees:

@@ -63,16 +63,18 @@ def support_choice(game, legal):
     strength, else nothing.  The defender commits the least that ties (ties defend),
     or nothing when he cannot reach a tie."""
     raw = game._raw()           # only public fields: strengths, commitments, hand sizes
-    most = len(legal) - 1
+    # The counts he may commit: 0 to his tiles of the colour, but in the English variant
+    # only those that win (R93) or exactly tie (R94), so they need not be consecutive.
+    allowed = {a - A_SUPPORT for a in legal}
     att, dfn = raw["c_att_base"], raw["c_def_base"]
     if raw["c_stage"] == 0:
         defender_could = game.hand_size(raw["c_defender"])
         for target in (dfn + defender_could + 1, dfn + 1):
             need = max(0, target - att)
-            if need <= most:
+            if need in allowed:
                 return A_SUPPORT + need
         return A_SUPPORT
     need = att + raw["c_att_commit"] - dfn
-    if 0 < need <= most:
+    if need > 0 and need in allowed:
         return A_SUPPORT + need
     return A_SUPPORT

@@ -1,0 +1,101 @@
+"""Python in a child process: for inputs that might crash the interpreter (a crash then
+fails the test instead of ending the run), and for interrupting a running search the way
+Ctrl-C in a terminal does (SIGINT to the whole process group, workers included)."""
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _env():
+    """The child imports the same tigris as this process."""
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+
+
+def python(code, timeout=120):
+    """Run `code` in a fresh interpreter; the CompletedProcess (text output)."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=timeout, env=_env(), cwd=ROOT)
+
+
+def interrupt(args, marker, stream="stdout", delay=1.0, timeout=30):
+    """Start ``python ARGS`` in a session of its own, wait until `marker` appears on
+    `stream`, wait `delay` seconds more, send SIGINT to its process group and wait for it
+    to end.  Returns (returncode, stdout, stderr, left): `left` lists the session's
+    processes still alive a few seconds later (workers that outlived their parent).
+    A process that does not end within `timeout` seconds is killed, session and all, and
+    its returncode is None."""
+    p = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         env=_env(), cwd=ROOT, start_new_session=True)
+    watched = p.stdout if stream == "stdout" else p.stderr
+    seen, left = b"", []
+    deadline = time.monotonic() + 120
+    try:
+        while marker.encode() not in seen:
+            ready, _, _ = select.select([watched], [], [], max(0.0, deadline - time.monotonic()))
+            chunk = os.read(watched.fileno(), 4096) if ready else b""
+            if not chunk:
+                raise AssertionError(f"{marker!r} never appeared; exit status {p.poll()}, "
+                                     f"{stream}: {seen[-2000:]!r}")
+            seen += chunk
+        time.sleep(delay)
+        os.killpg(p.pid, signal.SIGINT)
+        try:
+            out, err = p.communicate(timeout=timeout)
+            code = p.returncode
+            left = _alive(p.pid)
+        except subprocess.TimeoutExpired:
+            code = None
+            out, err = b"", b""
+    finally:
+        _kill_session(p.pid)
+        if p.poll() is None:
+            p.wait()
+    if stream == "stdout":
+        out = seen + out
+    else:
+        err = seen + err
+    return code, out.decode(errors="replace"), err.decode(errors="replace"), left
+
+
+def _session_members(sid):
+    """(pid, state, command line) of the processes in session `sid`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if int(fields[3]) == sid:
+            found.append((int(entry.name), fields[0], cmd))
+    return found
+
+
+def _alive(sid, wait=10.0):
+    """The session's live (not zombie) processes, after giving them `wait` seconds to go."""
+    end = time.monotonic() + wait
+    while True:
+        left = [m for m in _session_members(sid) if m[1] not in ("Z", "X")]
+        if not left or time.monotonic() > end:
+            return left
+        time.sleep(0.2)
+
+
+def _kill_session(sid):
+    """Kill whatever a timed-out test left running in session `sid`."""
+    for pid, state, _ in _session_members(sid):
+        if state not in ("Z", "X"):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
