@@ -44,10 +44,11 @@ cdef enum:
     FINAL_VALUE = 1
     NO_NODE = -1
     # Why a search stopped early (Tree.error).
-    ERR_NONE = 0
-    ERR_MEMORY = 1
-    ERR_NO_ACTION = 2           # a position without a legal action: never in a valid game
-    ERR_SIGNAL = 3              # a signal handler raised (KeyboardInterrupt)
+    STOP_NONE = 0
+    STOP_MEMORY = 1
+    STOP_NO_ACTION = 2           # a position without a legal action: never in a valid game
+    STOP_SIGNAL = 3              # a signal handler raised (KeyboardInterrupt)
+    STOP_INCONSISTENT = 4        # a rule step stopped the game (State.error): never in a valid game
 
 # Node ids, visit and availability counts are int32.  Every iteration adds at most one node
 # and one root visit, so a tree takes at most this many iterations in all.
@@ -92,7 +93,7 @@ cdef struct Tree:
     int32_t cap
     int32_t* order           # the root's legal actions, best prior first (children in this order)
     int norder
-    int error                # ERR_*: why the last search stopped early
+    int error                # STOP_*: why the last search stopped early
 
 
 cdef enum:
@@ -125,7 +126,7 @@ cdef int32_t new_node(Tree* t, int32_t parent, int action, int mover) noexcept n
             cap = MAX_NODES
         grown = <Node*>realloc(t.nodes, <size_t>cap * sizeof(Node)) if cap > t.n else NULL
         if grown == NULL:
-            t.error = ERR_MEMORY
+            t.error = STOP_MEMORY
             return NO_NODE
         t.nodes = grown
         t.cap = <int32_t>cap
@@ -368,7 +369,7 @@ cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg
                     best = c
                 c = nd.next_sibling
             if best == NO_NODE:
-                t.error = ERR_NO_ACTION
+                t.error = STOP_NO_ACTION
                 return NO_NODE
             apply_action(d, t.nodes[best].action)
             return best
@@ -411,7 +412,7 @@ cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg
                 best = c
         c = nd.next_sibling
     if best == NO_NODE:
-        t.error = ERR_NO_ACTION
+        t.error = STOP_NO_ACTION
         return NO_NODE
     apply_action(d, t.nodes[best].action)
     return best
@@ -466,14 +467,14 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
     cdef double poll = start + POLL_SECONDS
     cdef double t0, clock
     cfg.done = 0
-    t.error = ERR_NONE
+    t.error = STOP_NONE
     x ^= <uint64_t>t.n * <uint64_t>0x9E3779B97F4A7C15      # a later step continues, not repeats
     if legal == NULL or legal_mark == NULL or child_mark == NULL:
-        t.error = ERR_MEMORY
+        t.error = STOP_MEMORY
     else:
         memset(legal_mark, 0, N_ACTIONS * sizeof(uint32_t))
         memset(child_mark, 0, N_ACTIONS * sizeof(uint32_t))
-    if t.error == ERR_NONE and t.n == 0:
+    if t.error == STOP_NONE and t.n == 0:
         copy_state(&d, root)
         if cfg.determinize:
             c_determinize(&d, player, splitmix(&x))
@@ -484,11 +485,11 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
         if t.order == NULL or t.norder < 0:
             free(t.order)
             t.order = NULL
-            t.error = ERR_MEMORY
+            t.error = STOP_MEMORY
         else:
             new_node(t, NO_NODE, -1, player)     # sets t.error if out of memory
-    room = C_MAX_ITERATIONS - t.nodes[0].visits if t.error == ERR_NONE else 0
-    while t.error == ERR_NONE:
+    room = C_MAX_ITERATIONS - t.nodes[0].visits if t.error == STOP_NONE else 0
+    while t.error == STOP_NONE:
         if cfg.iterations > 0 and it >= cfg.iterations:
             break
         if it >= room:
@@ -502,8 +503,8 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
                 poll = clock + POLL_SECONDS
                 with gil:
                     if check_signals() != 0:
-                        t.error = ERR_SIGNAL
-                if t.error != ERR_NONE:
+                        t.error = STOP_SIGNAL
+                if t.error != STOP_NONE:
                     break
         copy_state(&d, root)
         if cfg.determinize:
@@ -531,6 +532,9 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
             cfg.rollout_seconds += now() - t0
         else:
             rollout(&d, cfg, &x, legal)
+        if d.error != ERR_NONE:
+            t.error = STOP_INCONSISTENT      # not counted: the rewards of a broken state mean nothing
+            break
         evaluate(&d, reward)
         while node != NO_NODE:
             t.nodes[node].visits += 1
@@ -542,14 +546,17 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
     free(legal_mark)
     free(child_mark)
     cfg.done = it
-    if t.error == ERR_SIGNAL:
+    if t.error == STOP_SIGNAL:
         return -1                        # the handler's exception is set
-    if t.error == ERR_MEMORY:
+    if t.error == STOP_MEMORY:
         with gil:
             raise MemoryError("the search tree cannot grow: out of memory")
-    if t.error == ERR_NO_ACTION:
+    if t.error == STOP_NO_ACTION:
         with gil:
             raise RuntimeError("the search reached a position without a legal action")
+    if t.error == STOP_INCONSISTENT:
+        with gil:
+            raise RuntimeError("the search reached an inconsistent game state")
     return 0
 
 
