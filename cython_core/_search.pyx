@@ -30,7 +30,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from tigris._core cimport *
 from tigris._core cimport determinize as c_determinize
 from tigris._game cimport Game
-from tigris.errors import excerpt
+from tigris.errors import IllegalActionError, excerpt
 
 cdef extern from "Python.h":
     # Declared without an exception clause: search() records the failure and returns
@@ -556,7 +556,8 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
             raise RuntimeError("the search reached a position without a legal action")
     if t.error == STOP_INCONSISTENT:
         with gil:
-            raise RuntimeError("the search reached an inconsistent game state")
+            raise IllegalActionError("the search cannot go on: the game state is inconsistent "
+                                     "(a rule step found no leader, trader or tile it needs)")
     return 0
 
 
