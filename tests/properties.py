@@ -156,32 +156,44 @@ def _side(draw, players):
 
 @st.composite
 def pending_blocks(draw):
-    """A position with a generated pending decision: plausible fields, mostly wrong."""
+    """A position with a generated pending decision whose fields mostly fit its kind
+    (a tile to unite on, leaders to fight, a trader), so that many load and are played."""
     doc = json.loads(json.dumps(draw(st.sampled_from(POSITIONS))))
     n = len(doc["players"])
-    leader_squares = [s for s, t in doc["squares"].items() if t.split(":")[0] in LEADERS]
-    tile_squares = [s for s, t in doc["squares"].items() if t.split(":")[0].split("+")[0] in COLOURS]
-    near = st.sampled_from(leader_squares + tile_squares or SQUARES)
-    pending = {"decision": draw(st.sampled_from(DECISIONS))}
-    if draw(st.booleans()):
-        pending["unification"] = draw(st.one_of(near, st.sampled_from(SQUARES)))
-    if draw(st.booleans()):
-        pending["wars_left"] = draw(st.lists(st.sampled_from(COLOURS), max_size=4))
-    if draw(st.booleans()):
-        pending["placed"] = draw(near)
-    if draw(st.booleans()):
-        pending["trader"] = draw(near)
-    if draw(st.booleans()):
+    kinds = {s: t.split(":")[0].split("+")[0] for s, t in doc["squares"].items()}
+    leaders = [s for s, k in kinds.items() if k in LEADERS]
+    traders = [s for s, k in kinds.items() if k == "trader"]
+    tiles = [s for s, t in doc["squares"].items() if t.split("+")[0] in COLOURS]
+    some = lambda squares: st.one_of(st.sampled_from(squares or SQUARES), st.sampled_from(SQUARES))
+    decision = draw(st.sampled_from(DECISIONS))
+    fits = draw(st.integers(0, 9)) > 0          # mostly the fields this decision needs
+    pending = {"decision": decision}
+    if decision in ("war_order", "support") and fits or draw(st.integers(0, 9)) == 0:
+        pending["unification"] = draw(some(tiles))
+        pending["wars_left"] = draw(st.lists(st.sampled_from(COLOURS), unique=True,
+                                             min_size=2 if decision == "war_order" else 0,
+                                             max_size=4))
+    if decision in ("monument", "building", "treasure") and fits or draw(st.integers(0, 9)) == 0:
+        pending["placed"] = draw(some(tiles))
+    if decision == "treasure" and fits or draw(st.integers(0, 19)) == 0:
+        pending["trader"] = draw(some(traders))
+    if decision == "support" and fits or draw(st.integers(0, 19)) == 0:
         sides = {}
         for role in ("attacker", "defender"):
             side = _side(draw, n)
-            if leader_squares and draw(st.booleans()):
-                side["leader"] = draw(st.sampled_from(leader_squares))
+            side["leader"] = draw(some(leaders))
+            token = doc["squares"].get(side["leader"], "")
+            if fits and ":" in token and token.split(":")[1].isdigit():
+                side["player"] = int(token.split(":")[1])
             sides[role] = side
-        pending["conflict"] = {"kind": draw(st.sampled_from(("war", "revolt"))),
-                               "colour": draw(st.sampled_from(COLOURS)), **sides}
+        leader = kinds.get(sides["attacker"]["leader"])
+        colour = COLOURS[LEADERS.index(leader)] if leader in LEADERS and fits else \
+            draw(st.sampled_from(COLOURS))
+        kind = "war" if "unification" in pending else "revolt"
+        pending["conflict"] = {"kind": kind if fits else draw(st.sampled_from(("war", "revolt"))),
+                               "colour": colour, **sides}
     doc["pending"] = pending
-    doc["actions_left"] = draw(st.sampled_from((0, 0, 1, 2)))
+    doc["actions_left"] = draw(st.sampled_from((0, 1, 1, 2)))
     return doc
 
 
