@@ -1,0 +1,401 @@
+"""Property-based attacks on everything a user can type or load (hypothesis).
+
+Each property takes valid data -- positions, records, action ids, bot settings, search
+budgets -- breaks it in generated ways and asserts the contract: the documented error
+(``PositionError``, ``RecordError``, ``IllegalActionError``, or the ``ValueError`` of a
+bad setting) or a valid object that then plays on without breaking an invariant.
+Nothing else: no ``TypeError``, ``OverflowError``, crash or hang.
+
+The properties run in child processes (``test_properties.py``), so an input that
+crashes the interpreter fails its test instead of ending the test run.  Run one by
+hand with ``python tests/properties.py NAME [EXAMPLES]``.
+"""
+
+import json
+import math
+import os
+import random
+import sys
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import tigris
+from tigris import bots, notation, record
+from tigris._core import supply
+
+SUPPLY = list(supply())
+COLOURS = notation.COLOURS
+LEADERS = notation.LEADERS
+DECISIONS = ("action", "support", "war_order", "monument", "treasure", "building", "over")
+SQUARES = [notation.square_name(i) for i in range(notation.NSQ)]
+
+EXAMPLES = int(os.environ.get("TIGRIS_PROPERTY_EXAMPLES", "150"))
+
+
+def _settings(examples=None):
+    # Derandomized: the same inputs on every run, so CI is reproducible; set
+    # TIGRIS_PROPERTY_EXPLORE=1 to draw new ones.
+    return settings(max_examples=examples or EXAMPLES, deadline=None, database=None,
+                    derandomize=not os.environ.get("TIGRIS_PROPERTY_EXPLORE"),
+                    suppress_health_check=list(HealthCheck), print_blob=True)
+
+
+# ---------------------------------------------------------------------------------------
+# Valid material to break
+# ---------------------------------------------------------------------------------------
+
+SETUPS = [dict(players=2), dict(players=3, variants=("english",)),
+          dict(players=4, board="advanced", variants=("buildings",)),
+          dict(players=2, board="advanced", variants=("english", "buildings"))]
+
+
+def _played(seed, setup, moves):
+    """A game after `moves` random decisions (fewer if it ends)."""
+    g = tigris.Game(seed=seed, **setup)
+    rnd = random.Random(seed)
+    for _ in range(moves):
+        if g.is_over:
+            break
+        g.apply(rnd.choice(g.legal_actions()))
+    return g
+
+
+def _games():
+    """Games at every kind of decision, on both boards, with the variants."""
+    found, wanted = [], set(DECISIONS) - {"over"}
+    seen = set()
+    for seed in range(40):
+        setup = SETUPS[seed % len(SETUPS)]
+        g = tigris.Game(seed=seed, **setup)
+        rnd = random.Random(seed)
+        while not g.is_over:
+            if g.decision not in seen or rnd.random() < 0.01:
+                seen.add(g.decision)
+                found.append(g.copy())
+            g.apply(rnd.choice(g.legal_actions()))
+        if seed < 4:
+            found.append(g.copy())
+        if wanted <= seen and len(found) > 60:
+            break
+    return found
+
+
+GAMES = _games()
+POSITIONS = [g.to_position() for g in GAMES] + [g.to_position(player=g.current_player)
+                                                 for g in GAMES if not g.is_over]
+RECORDS = [record.to_record(_played(seed, SETUPS[seed % 4], 60 + 40 * seed), bots=["a"] * 4)
+           for seed in range(4)]
+
+
+# ---------------------------------------------------------------------------------------
+# Nasty values
+# ---------------------------------------------------------------------------------------
+
+huge_ints = st.sampled_from([2**31, 2**31 - 1, -2**31 - 1, 2**63, -2**63 - 1, 2**64, 255, 256,
+                             65535, 65536, 10**4000])
+numbers = st.one_of(st.integers(-3, 300), huge_ints, st.booleans(),
+                    st.floats(allow_nan=True, allow_infinity=True),
+                    st.sampled_from([0.5, 1.5, 2.7, -0.0, float("nan"), float("inf")]))
+words = st.one_of(st.sampled_from(COLOURS + LEADERS + DECISIONS + tuple(SQUARES[::7]) +
+                                  ("king:0", "king:²", "red:down", "red+treasure", "catastrophe",
+                                   "red+building", "trader:9", "king:" + "9" * 5000, "",
+                                   "classic", "advanced", "english", "buildings", "war", "revolt",
+                                   "x" * 100_000)),
+                  st.text(max_size=12))
+scalars = st.one_of(st.none(), numbers, words)
+values = st.recursive(scalars, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(st.one_of(words, st.sampled_from(COLOURS)),
+                                                 inner, max_size=4)), max_leaves=8)
+
+
+def _paths(obj, prefix=()):
+    """Every path into a JSON tree (dict keys and list indices)."""
+    yield prefix
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _paths(v, prefix + (k,))
+    elif isinstance(obj, list):
+        for k, v in enumerate(obj):
+            yield from _paths(v, prefix + (k,))
+
+
+@st.composite
+def mutated(draw, originals, keys=()):
+    """A deep copy of one of `originals` with one to three parts replaced, removed or
+    added.  `keys` are extra field names worth adding."""
+    doc = json.loads(json.dumps(draw(st.sampled_from(originals))))
+    for _ in range(draw(st.integers(1, 3))):
+        paths = [p for p in _paths(doc) if p]
+        if not paths:
+            break
+        path = draw(st.sampled_from(paths))
+        parent = doc
+        for k in path[:-1]:
+            parent = parent[k]
+        how = draw(st.sampled_from(("replace", "replace", "replace", "remove", "add", "nudge")))
+        if how == "remove":
+            del parent[path[-1]]
+        elif how == "add" and isinstance(parent, dict):
+            parent[draw(st.one_of(st.sampled_from(keys or ("x",)), words))] = draw(values)
+        elif how == "nudge" and isinstance(parent[path[-1]], int) and not isinstance(
+                parent[path[-1]], bool):
+            parent[path[-1]] += draw(st.sampled_from((-1, 1, 100, -100, 2**32)))
+        else:
+            parent[path[-1]] = draw(values)
+    return doc
+
+
+def _side(draw, players):
+    return draw(st.fixed_dictionaries(
+        {"player": st.one_of(st.integers(-1, players), numbers),
+         "leader": st.sampled_from(SQUARES)},
+        optional={"strength": st.one_of(st.integers(0, 8), numbers),
+                  "committed": st.one_of(st.none(), st.integers(0, 7))}))
+
+
+@st.composite
+def pending_blocks(draw):
+    """A position with a generated pending decision whose fields mostly fit its kind
+    (a tile to unite on, leaders to fight, a trader), so that many load and are played."""
+    doc = json.loads(json.dumps(draw(st.sampled_from(POSITIONS))))
+    n = len(doc["players"])
+    kinds = {s: t.split(":")[0].split("+")[0] for s, t in doc["squares"].items()}
+    leaders = [s for s, k in kinds.items() if k in LEADERS]
+    traders = [s for s, k in kinds.items() if k == "trader"]
+    tiles = [s for s, t in doc["squares"].items() if t.split("+")[0] in COLOURS]
+    some = lambda squares: st.one_of(st.sampled_from(squares or SQUARES), st.sampled_from(SQUARES))
+    decision = draw(st.sampled_from(DECISIONS))
+    fits = draw(st.integers(0, 9)) > 0          # mostly the fields this decision needs
+    pending = {"decision": decision}
+    if decision in ("war_order", "support") and fits or draw(st.integers(0, 9)) == 0:
+        pending["unification"] = draw(some(tiles))
+        pending["wars_left"] = draw(st.lists(st.sampled_from(COLOURS), unique=True,
+                                             min_size=2 if decision == "war_order" else 0,
+                                             max_size=4))
+    if decision in ("monument", "building", "treasure") and fits or draw(st.integers(0, 9)) == 0:
+        pending["placed"] = draw(some(tiles))
+    if decision == "treasure" and fits or draw(st.integers(0, 19)) == 0:
+        pending["trader"] = draw(some(traders))
+    if decision == "support" and fits or draw(st.integers(0, 19)) == 0:
+        sides = {}
+        for role in ("attacker", "defender"):
+            side = _side(draw, n)
+            side["leader"] = draw(some(leaders))
+            token = doc["squares"].get(side["leader"], "")
+            if fits and ":" in token and token.split(":")[1].isdigit():
+                side["player"] = int(token.split(":")[1])
+            sides[role] = side
+        leader = kinds.get(sides["attacker"]["leader"])
+        colour = COLOURS[LEADERS.index(leader)] if leader in LEADERS and fits else \
+            draw(st.sampled_from(COLOURS))
+        kind = "war" if "unification" in pending else "revolt"
+        pending["conflict"] = {"kind": kind if fits else draw(st.sampled_from(("war", "revolt"))),
+                               "colour": colour, **sides}
+    doc["pending"] = pending
+    doc["actions_left"] = draw(st.sampled_from((0, 1, 1, 2)))
+    return doc
+
+
+# ---------------------------------------------------------------------------------------
+# What a valid game must survive
+# ---------------------------------------------------------------------------------------
+
+def tile_totals(g):
+    raw = g._raw()
+    totals = [0, 0, 0, 0]
+    for code in raw["squares"]:
+        if 1 <= code <= 8:
+            totals[(code - 1) % 4] += 1
+    for c in range(4):
+        totals[c] += raw["bag"][c] + raw["out"][c]
+        for p in range(raw["players"]):
+            totals[c] += raw["hand"][p][c] + raw["swapped"][p][c]
+    return totals
+
+
+def exercise(g, seed=0):
+    """Everything a loaded game must stand: every legal action applied and undone exactly,
+    its own position read back, rendering, and play to the end with tiles conserved."""
+    assert tile_totals(g) == SUPPLY
+    str(g)
+    before = g._state_bytes()
+    legal = g.legal_actions()
+    for a in legal[:40]:
+        assert 0 <= a < notation.N_ACTIONS
+        g.apply(a)
+        assert tile_totals(g) == SUPPLY
+        g.undo()
+        assert g._state_bytes() == before
+    again = tigris.Game.from_position(g.to_position(), seed=seed)
+    assert again.legal_actions() == legal
+    rnd = random.Random(seed)
+    h = g.copy()
+    for _ in range(30):
+        if h.is_over:
+            break
+        h.apply(rnd.choice(h.legal_actions()))
+        assert tile_totals(h) == SUPPLY
+    h.random_playout(seed)
+    assert h.is_over and tile_totals(h) == SUPPLY
+    h.ranking()
+
+
+# ---------------------------------------------------------------------------------------
+# The properties
+# ---------------------------------------------------------------------------------------
+
+def _load_position(doc, seed):
+    try:
+        g = tigris.Game.from_position(doc, seed=seed)
+    except tigris.PositionError as e:
+        assert str(e) and len(str(e)) < 600, "the message quotes too much"
+        return
+    exercise(g, seed)
+
+
+@_settings()
+@given(mutated(POSITIONS, keys=("pending", "bag", "hand", "hand_size", "turn", "variants")),
+       st.integers(0, 2**32))
+def positions(doc, seed):
+    """A broken position loads as a valid game or raises PositionError."""
+    _load_position(doc, seed)
+
+
+@_settings()
+@given(pending_blocks(), st.integers(0, 3))
+def pending(doc, seed):
+    """A generated pending decision loads only if the board supports it."""
+    _load_position(doc, seed)
+
+
+@_settings()
+@given(mutated(RECORDS, keys=("draws", "forced", "seed", "deal")))
+def records(doc):
+    """A broken record replays to a valid game or raises RecordError."""
+    try:
+        g = record.replay(doc)
+    except tigris.RecordError as e:
+        assert str(e) and len(str(e)) < 600, "the message quotes too much"
+        return
+    exercise(g)
+
+
+action_values = st.one_of(scalars, st.integers(-10, notation.N_ACTIONS + 10), huge_ints,
+                          st.floats(), st.sampled_from([True, False, 0.9, 12.5, b"tile", [1]]),
+                          st.builds(lambda k: notation.action_to_str(k),
+                                    st.integers(0, notation.N_ACTIONS - 1)))
+
+
+@_settings()
+@given(st.sampled_from(GAMES), st.lists(action_values, min_size=1, max_size=5))
+def actions(game, attempts):
+    """apply, is_legal, action_str and parse_action take any value: a legal action is
+    applied, anything else raises IllegalActionError and leaves the game as it was."""
+    g = game.copy()
+    for v in attempts:
+        before = g._state_bytes()
+        legal = g.legal_actions()
+        is_action = type(v) is int and v in legal
+        is_text = isinstance(v, str)
+        try:
+            g.apply(v)
+        except tigris.IllegalActionError:
+            assert not is_action
+            assert g._state_bytes() == before
+        else:
+            assert is_action or (is_text and g.history[-1][0] in legal)
+        try:
+            assert g.is_legal(v) in (True, False)
+        except tigris.IllegalActionError:
+            pass
+        try:
+            assert isinstance(g.action_str(v), str)
+        except tigris.IllegalActionError:
+            pass
+        if isinstance(v, str):
+            try:
+                assert g.parse_action(v) in g.legal_actions()
+            except tigris.IllegalActionError:
+                pass
+
+
+@_settings()
+@given(st.dictionaries(st.sampled_from(("players", "seed", "board", "variants")),
+                       st.one_of(values, st.sampled_from([("english",), ["buildings"], "english",
+                                                          ("english", "english"), 2, 3, 4])),
+                       max_size=4))
+def setups(kwargs):
+    """Game(...) builds a game or refuses the setting with a ValueError."""
+    try:
+        g = tigris.Game(**kwargs)
+    except ValueError as e:
+        assert str(e)
+        return
+    assert g.players in (2, 3, 4) and isinstance(g.seed, int)
+    h = g.copy()
+    h.random_playout(1)
+    assert h.is_over and tile_totals(h) == SUPPLY
+
+
+BOT_KEYS = ("iterations", "seconds", "exploration", "rollout", "epsilon", "rollout_depth",
+            "final", "widening", "workers", "seed", "determinizations", "colour")
+SMALL = tigris.Game(players=2, seed=5)
+
+
+@_settings()
+@given(st.sampled_from(bots.KINDS),
+       st.dictionaries(st.sampled_from(BOT_KEYS), st.one_of(values, st.floats(0, 3)), max_size=3))
+def bot_settings(kind, knobs):
+    """bots.make accepts sound knobs and refuses the rest with a ValueError; a bot it makes
+    chooses a legal action."""
+    base = {"iterations": 30} if kind in ("ismcts", "pimc", "cheat") else {}
+    if kind in ("ismcts", "pimc", "cheat") and "seconds" in knobs and "iterations" not in knobs:
+        base = {}
+    try:
+        bot = bots.make(kind, **{**base, **knobs})
+    except ValueError as e:
+        assert str(e) and len(str(e)) < 600
+        return
+    p = bot.params
+    if kind in ("ismcts", "pimc", "cheat"):
+        assert all(math.isfinite(p[k]) for k in ("exploration", "epsilon", "widening"))
+        if (p["iterations"] or 0) > 300 or (p["seconds"] or 0) > 0.05 or p["workers"] > 1 \
+                or p.get("determinizations", 1) > 8:
+            return                      # valid, but too slow to play here
+    assert bot.choose(SMALL) in SMALL.legal_actions()
+
+
+BAD = [None, True, False, -1, 0, -0.5, 1.5, float("nan"), float("inf"), float("-inf"), "3",
+       2**63, -2**63, 2**64, 10**4000, [], {}]
+
+
+@_settings(examples=max(30, EXAMPLES // 3))
+@given(st.fixed_dictionaries({}, optional={
+    "seconds": st.sampled_from(BAD + [0.01, 0.02]),
+    "iterations": st.sampled_from(BAD + [2**31, 2**62, 20, 100]),
+    "top": st.sampled_from(BAD + [1, 3, 10_000]),
+    "jobs": st.sampled_from(BAD + [1]),
+    "seed": st.sampled_from(BAD + [0, 7, 2**70])}))
+def hints(kwargs):
+    """tigris.hint runs on a sound budget and refuses a bad one with a ValueError; every
+    sound value drawn here is small, so a hint that runs away is a failure."""
+    if "seconds" not in kwargs and "iterations" not in kwargs:
+        kwargs["iterations"] = 20           # not the default 5 seconds
+    try:
+        rows = tigris.hint(SMALL, progress=False, **kwargs)
+    except ValueError as e:
+        assert str(e)
+        return
+    assert rows and all(r["action"] in SMALL.legal_actions() for r in rows)
+
+
+PROPERTIES = {f.__name__: f for f in (positions, pending, records, actions, setups, bot_settings,
+                                      hints)}
+
+
+if __name__ == "__main__":
+    names = sys.argv[1:2] or list(PROPERTIES)
+    for name in names:
+        PROPERTIES[name]()
+        print(f"{name}: passed")
