@@ -30,7 +30,7 @@ LEADERS = notation.LEADERS
 DECISIONS = ("action", "support", "war_order", "monument", "treasure", "building", "over")
 SQUARES = [notation.square_name(i) for i in range(notation.NSQ)]
 
-EXAMPLES = int(os.environ.get("TIGRIS_PROPERTY_EXAMPLES", "150"))
+EXAMPLES = int(os.environ.get("TIGRIS_PROPERTY_EXAMPLES", "2000"))
 
 
 def _settings(examples=None):

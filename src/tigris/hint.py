@@ -14,6 +14,7 @@ from tqdm import tqdm
 from tigris import bots
 from tigris.bots import config
 from tigris.bots.search import _grow, merge, parallel
+from tigris.errors import excerpt
 
 CHUNKS = 20          # progress steps of a single-worker search
 
@@ -40,11 +41,11 @@ def hint(game, seconds=None, iterations=None, top=5, jobs=1, bot="ismcts-fast", 
         seconds = config.check_value("ismcts", "seconds", seconds)
     if iterations is not None:
         iterations = config.check_value("ismcts", "iterations", iterations)
-    if top < 1 or jobs < 1:
-        raise ValueError("top and jobs must be at least 1")
-    overrides = {"workers": jobs}
+    if not isinstance(top, int) or isinstance(top, bool) or top < 1:
+        raise ValueError(f"top must be a whole number of moves, at least 1, not {excerpt(top)}")
+    overrides = {"workers": config.check_value("ismcts", "workers", jobs, where="jobs")}
     if seed is not None:
-        overrides["seed"] = seed
+        overrides["seed"] = config.check_value("ismcts", "seed", seed, where="seed")
     kind = bots.describe(bot)[0] if isinstance(bot, str) else bot.kind
     if kind != "ismcts":
         raise ValueError(f"hints need an ismcts bot configuration, not a {kind} one")
