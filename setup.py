@@ -16,6 +16,16 @@ extensions = [
     for path in sorted(glob.glob("cython_core/*.pyx"))
 ]
 
+
+def _declarations_changed():
+    """True when a .pxd is newer than a generated C file.  cythonize follows what a .pyx
+    cimports, but not the module's own .pxd (in src/tigris/, not beside the .pyx): after
+    a change to one, every module is regenerated, or they would disagree on the layout."""
+    newest = max(os.path.getmtime(p) for p in glob.glob("src/tigris/*.pxd"))
+    generated = [os.path.splitext(p)[0] + ".c" for p in glob.glob("cython_core/*.pyx")]
+    return any(not os.path.exists(c) or os.path.getmtime(c) < newest for c in generated)
+
+
 setup(
     packages=find_packages("src") + ["tigris.bot_configs"],
     package_dir={"": "src", "tigris.bot_configs": "bots"},
@@ -24,5 +34,6 @@ setup(
         extensions,
         include_path=["src"],
         compiler_directives={"language_level": 3},
+        force=_declarations_changed(),
     ),
 )
