@@ -7,6 +7,7 @@ estimated win probability and the expected continuation.
 ...     print(h["move"], h["share"], h["win"], h["continuation"])
 """
 
+import os
 import sys
 
 from tqdm import tqdm
@@ -69,14 +70,21 @@ def _search(engine, game, seconds, iterations, jobs, show):
                 bar.update()
         return merge([s.stats()])
     from joblib import Parallel, delayed
+
+    from tigris import parallel
     seeds = [engine.rng.getrandbits(63) for _ in range(jobs)]
     share = -(-iterations // jobs) if iterations else None
+    parent = os.getpid()            # workers end themselves if this process dies
     runs = Parallel(n_jobs=jobs, return_as="generator")(
-        delayed(_grow)(view, options, share, seconds, True, sd) for sd in seeds)
+        delayed(parallel.call)(parent, _grow, view, options, share, seconds, True, sd) for sd in seeds)
     done = []
-    for stats in tqdm(runs, total=jobs, desc="searching", unit="worker", disable=not show,
-                      file=sys.stderr, leave=False):
-        done.append(stats)
+    try:
+        for stats in tqdm(runs, total=jobs, desc="searching", unit="worker", disable=not show,
+                          file=sys.stderr, leave=False):
+            done.append(stats)
+    except KeyboardInterrupt:
+        parallel.stop(runs)
+        raise
     return merge(done)
 
 

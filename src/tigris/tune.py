@@ -28,8 +28,10 @@ from joblib import Parallel, delayed
 from tqdm import tqdm
 
 from tigris import bots as botlib
+from tigris import parallel as workers
 from tigris.bots import config
-from tigris.tournament import TournamentError, bot_settings, play_game
+from tigris.errors import Interrupted, TournamentError
+from tigris.tournament import bot_settings, play_game
 
 ALPHA = 0.602            # a_k decay (Spall's recommended values)
 GAMMA = 0.101            # c_k decay
@@ -260,7 +262,8 @@ def tune(spec, out, jobs=None, progress=True, resume=False):
                     deal = spec.seed * 1_000_003 + i
                     plan.append((i, delta, plus, minus, opponent, settings,
                                  _iteration_jobs(i, deal, opponent)))
-                tasks = [delayed(play_game)(job, settings, _game_spec(spec, i))
+                parent = os.getpid()     # workers end themselves if this process dies
+                tasks = [delayed(workers.call)(parent, play_game, job, settings, _game_spec(spec, i))
                          for i, _, _, _, _, settings, js in plan for job in js]
                 records = parallel(tasks)
                 for n, (i, delta, plus, minus, opponent, _, js) in enumerate(plan):
@@ -276,12 +279,16 @@ def tune(spec, out, jobs=None, progress=True, resume=False):
                     bar.set_postfix({p.name: f"{p.played(x):.4g}" for p, x in zip(spec.params, spsa.theta)})
                 k = ks[-1] + 1
     except KeyboardInterrupt:
-        raise TuneError(f"interrupted: the history so far is in {history}; continue with --resume") from None
+        raise Interrupted(f"interrupted: the history so far is in {history}; "
+                          f"continue with --resume") from None
     finally:
         bar.close()
     tuned = _bot_params(base, spec.params, spsa.theta)
     bot_file = write_bot(out, spec, kind, tuned)
-    check = verify(spec, kind, base, tuned, n_jobs, progress)
+    try:
+        check = verify(spec, kind, base, tuned, n_jobs, progress)
+    except KeyboardInterrupt:
+        raise Interrupted(f"interrupted while verifying: the tuned bot is in {bot_file}") from None
     result = {"theta": {p.name: p.played(x) for p, x in zip(spec.params, spsa.theta)},
               "bot_file": str(bot_file), "verification": check}
     (out / "result.json").write_text(json.dumps(result, indent=2) + "\n")
@@ -353,10 +360,17 @@ def verify(spec, kind, base, tuned, n_jobs, progress):
     with tqdm(total=len(jobs), desc="verification", unit="game", disable=not progress,
               file=sys.stderr) as bar:
         records = []
-        for rec in Parallel(n_jobs=n_jobs, return_as="generator")(
-                delayed(play_game)(job, settings, _game_spec(spec, -1)) for job in jobs):
-            records.append(rec)
-            bar.update()
+        parent = os.getpid()
+        results = Parallel(n_jobs=n_jobs, return_as="generator")(
+            delayed(workers.call)(parent, play_game, job, settings, _game_spec(spec, -1))
+            for job in jobs)
+        try:
+            for rec in results:
+                records.append(rec)
+                bar.update()
+        except KeyboardInterrupt:
+            workers.stop(results)
+            raise
     scores = [s for s in (_score(r, "tuned") for r in records) if s is not None]
     total = sum(scores)
     low, high = wilson_interval(total, len(scores))

@@ -6,11 +6,12 @@ what that player cannot see (DESIGN.md).  ``cheat`` alone searches the true stat
 is a reference ceiling and says so (``honest = False``).
 """
 
+import os
 import random
 
 from joblib import Parallel, delayed
 
-from tigris import _search
+from tigris import _search, parallel
 
 SEARCH_KEYS = ("exploration", "rollout", "epsilon", "rollout_depth", "final", "widening")
 
@@ -89,7 +90,8 @@ class ISMCTSBot:
         if workers == 1:
             return merge([_grow(view, self.options, shares[0], seconds, self.determinize, seeds[0])])
         jobs = Parallel(n_jobs=workers)(
-            delayed(_grow)(view, self.options, share, seconds, self.determinize, seed)
+            delayed(parallel.call)(os.getpid(), _grow, view, self.options, share, seconds,
+                                   self.determinize, seed)
             for share, seed in zip(shares, seeds))
         return merge(jobs)
 
@@ -130,7 +132,8 @@ class PIMCBot(ISMCTSBot):
             trees = [_grow(w, self.options, n, secs, False, s) for w, n, s in zip(worlds, shares, seeds)]
         else:
             trees = Parallel(n_jobs=self.params["workers"])(
-                delayed(_grow)(w, self.options, n, secs, False, s) for w, n, s in zip(worlds, shares, seeds))
+                delayed(parallel.call)(os.getpid(), _grow, w, self.options, n, secs, False, s)
+                for w, n, s in zip(worlds, shares, seeds))
         merged = merge(trees)
         votes = {}
         for tree in trees:
