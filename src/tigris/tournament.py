@@ -98,7 +98,10 @@ def _whole(x):
 def load_spec(path):
     """A Spec from a TOML file; unknown keys and bad values name the file and the key."""
     path = Path(path)
-    data = read_toml(path, TournamentError)
+    try:
+        data = read_toml(path, TournamentError)
+    except UnicodeDecodeError:
+        raise TournamentError(f"{path}: not a TOML file (not UTF-8 text)") from None
     known = [f.name for f in fields(Spec)]
     unknown = [k for k in data if k not in known]
     if unknown:
