@@ -38,7 +38,11 @@ MAX_ITERATIONS = 2**31 - 1
 def main(argv=None):
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:                          # named with the command they were given to
+            prog = f"tigris {args.command}" if getattr(args, "command", None) else "tigris"
+            raise _ArgumentError(prog, f"unrecognized arguments: {' '.join(extra)} "
+                                       f"(see {prog} --help)")
     except _ArgumentError as e:
         _report(e.prog, str(e))
         return 2
