@@ -59,6 +59,9 @@ def files(tmp_path_factory):
     write("bad-spec.toml", 'bots = ["random", "greedy"]\nrounds = 3\n')
     write("not-toml.toml", "bots = [\n")
     write("games.jsonl", json.dumps(rec) + "\n")
+    (d / "tune-run").mkdir()
+    (d / "tune-run" / "tune.json").write_text("{")
+    paths["tune-run"] = d / "tune-run"
     paths["results"] = d / "results"
     assert main(["tournament", "--bots", "random", "greedy", "--games", "2", "--jobs", "1",
                  "--out", str(paths["results"])]) == 0
@@ -85,7 +88,7 @@ CASES = [
     (["match", "greedy", "greedy"], "two different bots"),
     (["match", "greedy", "random", "--max-games", "0"], "--max-games"),
     (["tournament", "--bots", "{typo.toml}", "random"], "unknown key 'iteratons'"),
-    (["tournament", "--bots", "random", "nobody"], "--bots: unknown bot 'nobody'"),
+    (["tournament", "--bots", "random", "nobody"], "tournament: unknown bot 'nobody'"),
     (["tournament", "--bots", "random"], "at least two bots"),
     (["tournament", "{bad-spec.toml}"], "unknown key 'rounds'"),
     (["tournament", "{not-toml.toml}"], "not valid TOML"),
@@ -114,7 +117,8 @@ CASES = [
     (["show", "{moves-not-list.json}"], "moves"),
     (["show", "{bad-move.json}"], "move 1"),
     (["show", "{deep.json}"], "deep.json"),
-    (["show", "{dir}"], "not a regular file"),
+    (["show", "{dir}"], "Is a directory"),
+    (["show", "/dev/zero"], "a device, not a file"),
     (["show", "{dir}/missing.json"], "No such file or directory"),
     (["show", "{games.jsonl}:5"], "game 5"),
     (["show", "{record.json}", "--move", "-1"], "--move -1 is out of range"),
@@ -144,6 +148,8 @@ CASES = [
     (["tune", "ismcts-fast", "--param", "exploration=0.1:2", "--opponent", "random",
       "--budget", "3"], "--budget"),
     (["tune", "--plot", "{dir}"], "history.csv"),
+    (["tune", "ismcts-fast", "--param", "exploration=0.1:2", "--opponent", "random", "--resume",
+      "--out", "{tune-run}"], "tune.json: not JSON"),
     (["tune"], "name the bot"),
     (["fly"], "invalid choice"),
     (["show"], "required"),

@@ -19,6 +19,7 @@ import json
 import math
 import os
 import signal
+import stat
 import sys
 import threading
 import warnings
@@ -388,7 +389,7 @@ def cmd_tournament(args):
         for key in ("games", "players", "seed", "board", "name"):
             if getattr(args, key) is not None:
                 setattr(spec, key, getattr(args, key))
-        spec.check(where=args.spec or "--bots")
+        spec.check(where=args.spec)
         shared = spec.shared_seats()
         if shared:
             print(f"note: {spec.players} seats and {len(spec.bots)} bots: {shared} plays two seats "
@@ -485,8 +486,10 @@ def _game_of(path, move=None):
 
     file, sep, index = str(path).rpartition(":")
     file = file if sep and index.isdigit() else str(path)
-    if os.path.exists(file) and not os.path.isfile(file):
-        raise RecordError(f"{file}: not a regular file")
+    with contextlib.suppress(OSError):
+        mode = os.stat(file).st_mode
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):       # /dev/zero would be read forever
+            raise RecordError(f"{file}: a device, not a file")
     with _reading(path, RecordError):
         data = records.load(path)
     if isinstance(data, dict) and str(data.get("format", "")).startswith("tigris-game/"):

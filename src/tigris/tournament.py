@@ -57,32 +57,33 @@ class Spec:
     def check(self, where="tournament", bots=True):
         """Raise TournamentError naming `where` and the field for anything wrong; with
         `bots`, also load every bot's configuration."""
+        pre = f"{where}: " if where else ""
         if not isinstance(self.bots, list) or not all(isinstance(b, str) for b in self.bots):
-            raise TournamentError(f"{where}: bots must be a list of bot names, not {self.bots!r}")
+            raise TournamentError(f"{pre}bots must be a list of bot names, not {self.bots!r}")
         if len(self.bots) < 2:
-            raise TournamentError(f"{where}: a tournament needs at least two bots, got {self.bots}")
+            raise TournamentError(f"{pre}a tournament needs at least two bots, got {self.bots}")
         if len(set(self.bots)) != len(self.bots):
-            raise TournamentError(f"{where}: a bot is listed twice in {self.bots}")
+            raise TournamentError(f"{pre}a bot is listed twice in {self.bots}")
         if not _whole(self.players) or self.players not in (2, 3, 4):
-            raise TournamentError(f"{where}: players must be 2, 3 or 4, not {self.players!r}")
+            raise TournamentError(f"{pre}players must be 2, 3 or 4, not {self.players!r}")
         if not _whole(self.games) or not 1 <= self.games <= MAX_GAMES:
-            raise TournamentError(f"{where}: games must be a whole number from 1 to {MAX_GAMES:,}, "
+            raise TournamentError(f"{pre}games must be a whole number from 1 to {MAX_GAMES:,}, "
                                   f"not {self.games!r}")
         if not _whole(self.seed):
-            raise TournamentError(f"{where}: seed must be a whole number, not {self.seed!r}")
+            raise TournamentError(f"{pre}seed must be a whole number, not {self.seed!r}")
         if not isinstance(self.variants, list) or not all(isinstance(v, str) for v in self.variants):
-            raise TournamentError(f"{where}: variants must be a list of names, not {self.variants!r}")
+            raise TournamentError(f"{pre}variants must be a list of names, not {self.variants!r}")
         if not isinstance(self.name, str) or not self.name:
-            raise TournamentError(f"{where}: name must be a non-empty string, not {self.name!r}")
+            raise TournamentError(f"{pre}name must be a non-empty string, not {self.name!r}")
         try:
             tigris.Game(players=self.players, seed=0, board=self.board, variants=tuple(self.variants))
         except (ValueError, TypeError) as e:
-            raise TournamentError(f"{where}: {e}") from None
+            raise TournamentError(f"{pre}{e}") from None
         for name in self.bots if bots else ():
             try:
                 botlib.describe(name)          # the file exists and its settings are valid
             except ValueError as e:
-                raise TournamentError(f"{where}: {e}") from None
+                raise TournamentError(f"{pre}{e}") from None
         return self
 
     def shared_seats(self):

@@ -220,7 +220,7 @@ def tune(spec, out, jobs=None, progress=True, resume=False):
     history = out / HISTORY_FILE
     done_rows = []
     if resume:
-        saved = json.loads((out / SPEC_FILE).read_text())
+        saved = _saved_spec(out)
         if saved != spec_dict:
             raise TuneError(f"{out / SPEC_FILE}: the run saved there has other settings; "
                             f"resume it with the same ones (or use another --out)")
@@ -293,6 +293,22 @@ def tune(spec, out, jobs=None, progress=True, resume=False):
               "bot_file": str(bot_file), "verification": check}
     (out / "result.json").write_text(json.dumps(result, indent=2) + "\n")
     return result
+
+
+def _saved_spec(out):
+    """The settings a run saved in DIR/tune.json."""
+    path = Path(out) / SPEC_FILE
+    try:
+        spec = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise TuneError(f"{path}: {e.strerror}") from None
+    except ValueError as e:
+        raise TuneError(f"{path}: not JSON ({e})") from None
+    if not (isinstance(spec, dict) and isinstance(spec.get("params"), list)
+            and all(isinstance(p, dict) and {"name", "low", "high"} <= set(p) for p in spec["params"])
+            and isinstance(spec.get("opponents"), list) and "bot" in spec):
+        raise TuneError(f"{path}: not the settings of a tuning run")
+    return spec
 
 
 def _game_spec(spec, i):
@@ -395,7 +411,7 @@ def plot(out):
     except ImportError:
         raise TuneError("plotting needs matplotlib: pip install matplotlib "
                         f"(the numbers are in {out / HISTORY_FILE})") from None
-    spec = json.loads((out / SPEC_FILE).read_text())
+    spec = _saved_spec(out)
     names = [p["name"] for p in spec["params"]]
     its = [int(r["iteration"]) for r in rows]
     fig, axes = plt.subplots(len(names), 1, figsize=(8, 2.6 * len(names)), squeeze=False)
