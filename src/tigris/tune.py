@@ -73,7 +73,9 @@ def parse_param(text):
         low, high = float(parts[0]), float(parts[1])
     except ValueError:
         raise TuneError(f"--param {text!r}: the bounds must be numbers") from None
-    if not (math.isfinite(low) and math.isfinite(high)) or low >= high:
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise TuneError(f"--param {text!r}: the bounds must be finite numbers")
+    if low >= high:
         raise TuneError(f"--param {text!r}: the range is empty (LOW must be below HIGH)")
     return Param(name, low, high, integer=len(parts) == 3)
 
