@@ -137,6 +137,7 @@ CASES = [
     (["replay", "{record.json}", "--game", "1"], "results folder"),
     (["replay", "{position.json}"], "not a game record"),
     (["replay", "{deal-null.json}"], "deal-null.json"),
+    (["replay", "{binary.json}"], "binary.json: not UTF-8"),
     (["replay", "{record.json}", "--every", "-2"], "--every"),
     (["standings", "{dir}"], "no tournament.json"),
     (["standings", "{dir}/missing"], "no tournament.json"),

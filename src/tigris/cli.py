@@ -321,8 +321,6 @@ DEMO = {"name": "demo", "bots": ["random", "greedy", "ismcts-fast"], "players": 
 
 
 def cmd_demo(args):
-    from pathlib import Path
-
     from tigris import tournament
 
     again = (Path(args.out) / tournament.SPEC_FILE).exists()
@@ -418,8 +416,6 @@ def cmd_match(args):
 
 
 def cmd_replay(args):
-    from pathlib import Path
-
     from tigris import record as records
     from tigris.tournament import read_games
 
@@ -433,7 +429,7 @@ def cmd_replay(args):
     else:
         if args.game is not None:
             raise UsageError("--game K picks a game of a results folder; this is a file")
-        rec, source = records.load(args.source), args.source
+        rec, source = _load(args.source), args.source
     with _reading(source, RecordError):
         if not isinstance(rec, dict) or not str(rec.get("format", "")).startswith("tigris-game/"):
             raise RecordError("not a game record (tigris-game/1)")
@@ -484,14 +480,7 @@ def _game_of(path, move=None):
     """The game of a position or record file (a record after `move` moves)."""
     from tigris import record as records
 
-    file, sep, index = str(path).rpartition(":")
-    file = file if sep and index.isdigit() else str(path)
-    with contextlib.suppress(OSError):
-        mode = os.stat(file).st_mode
-        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):       # /dev/zero would be read forever
-            raise RecordError(f"{file}: a device, not a file")
-    with _reading(path, RecordError):
-        data = records.load(path)
+    data = _load(path)
     if isinstance(data, dict) and str(data.get("format", "")).startswith("tigris-game/"):
         moves = data.get("moves")
         if move is not None and isinstance(moves, list) and not 0 <= move <= len(moves):
@@ -503,6 +492,20 @@ def _game_of(path, move=None):
         raise UsageError("--move applies to game records, not positions")
     with _reading(path, PositionError):
         return tigris.Game.from_position(data)
+
+
+def _load(path):
+    """The JSON of a position or record file, or of line K of FILE:K."""
+    from tigris import record as records
+
+    file, sep, index = str(path).rpartition(":")
+    file = file if sep and index.isdigit() else str(path)
+    with contextlib.suppress(OSError):
+        mode = os.stat(file).st_mode
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):       # /dev/zero would be read forever
+            raise RecordError(f"{file}: a device, not a file")
+    with _reading(path, RecordError):
+        return records.load(path)
 
 
 @contextlib.contextmanager
