@@ -8,7 +8,6 @@ stronger), as engine-testing frameworks do, or until `max_games`.
 >>> r["decision"], r["llr"], r["bounds"]
 """
 
-import json
 import math
 import os
 import sys
@@ -20,7 +19,7 @@ from tqdm import tqdm
 from tigris import parallel as workers
 from tigris import ratings
 from tigris.errors import Interrupted, TournamentError
-from tigris.tournament import bot_settings, play_game
+from tigris.tournament import append_record, bot_settings, play_game
 
 KEYS = ("elo0", "elo1", "alpha", "beta")
 MAX_ELO = 2000           # an Elo difference beyond this is a sure win: nothing to test
@@ -71,7 +70,7 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
     sink = None
     if out:
         Path(out).mkdir(parents=True, exist_ok=True)
-        sink = open(Path(out) / "games.jsonl", "a", encoding="utf-8")
+        sink = open(Path(out) / "games.jsonl", "ab")
     bar = tqdm(total=max_games, desc=spec["name"], unit="game", disable=not progress, file=sys.stderr)
     try:
         with Parallel(n_jobs=n_jobs) as parallel:
@@ -86,8 +85,7 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
                 for rec in parallel(delayed(workers.call)(parent, play_game, job, settings, spec)
                                     for job in batch):
                     if sink:
-                        sink.write(json.dumps(rec) + "\n")
-                        sink.flush()
+                        append_record(sink, rec)
                     if rec.get("error"):
                         continue
                     first = rec["result"]["ranking"][0]

@@ -320,12 +320,11 @@ def _play(todo, done, settings, spec_dict, out, jobs, backend, scheduler, progre
             f.write(b"\n")                   # a last record whose newline was lost
     results = None
     try:
-        with open(path, "a", encoding="utf-8") as f, config:
+        with open(path, "ab") as f, config:
             runner = Parallel(n_jobs=n_jobs if backend == "loky" else -1, return_as="generator_unordered")
             results = runner(tasks)
             for rec in results:
-                f.write(json.dumps(rec) + "\n")
-                f.flush()
+                append_record(f, rec)
                 done[rec["game"]] = rec
                 bar.update()
                 minutes = (time.perf_counter() - started) / 60
@@ -340,6 +339,16 @@ def _play(todo, done, settings, spec_dict, out, jobs, backend, scheduler, progre
         bar.close()
         if client is not None and not hasattr(scheduler, "submit"):
             client.close()
+
+
+def append_record(f, rec):
+    """Append one record as a line to a file opened with "ab", in one system call: a
+    Ctrl-C or SIGTERM is handled once the call returns, so it cannot tear the line (a
+    buffered write of a long record can be cut in the middle)."""
+    data = (json.dumps(rec) + "\n").encode("utf-8")
+    fd = f.fileno()
+    while data:
+        data = data[os.write(fd, data):]
 
 
 def _dask_client(scheduler):
