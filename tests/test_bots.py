@@ -203,10 +203,10 @@ def test_search_workers_start_with_ctrl_c_held_back():
     r = python("""
 import json, signal
 from joblib import delayed
-from tigris.bots.search import parallel
+from tigris.parallel import run
 def mask(_):
     return sorted(map(int, signal.pthread_sigmask(signal.SIG_BLOCK, [])))
-print(json.dumps([parallel(2, [delayed(mask)(k) for k in range(2)]), mask(None)]))
+print(json.dumps([run(2, [delayed(mask)(k) for k in range(2)]), mask(None)]))
 """)
     assert r.returncode == 0, r.stderr[-3000:]
     assert json.loads(r.stdout) == [[[signal.SIGINT], [signal.SIGINT]], []], r.stdout

@@ -157,6 +157,25 @@ def test_bootstrap_resamples_whole_deals_when_given():
     assert standings(duel("A", "B", 60, 40))["resampled"] == "games"
 
 
+def test_a_single_deal_has_no_interval_not_a_zero_width_one():
+    games = duel("A", "B", 2, 0)
+    for g in games:
+        g["deal"] = 7                          # both seatings of one deal
+    result = standings(games)
+    r = rows(result)
+    assert r["A"]["elo"] > 300 and r["A"]["elo_ci"] is None and r["B"]["elo_ci"] is None
+    text = format_standings(result)
+    assert f"{r['A']['elo']:+.0f} (n/a)" in text and "a single deal has nothing to resample" in text
+    assert json.loads(json.dumps(result))["bots"][0]["elo_ci"] is None
+    assert rows(standings(duel("A", "B", 1, 0)))["A"]["elo_ci"] is None       # a single game
+    assert rows(standings(duel("A", "B", 3, 1), resamples=0))["A"]["elo_ci"] is None
+    two = duel("A", "B", 3, 1)
+    for k, g in enumerate(two):
+        g["deal"] = k // 2
+    low, high = rows(standings(two))["A"]["elo_ci"]                  # two deals: an interval
+    assert low < high
+
+
 def test_anchor_bot_is_zero():
     r = rows(standings(duel("A", "B", 300, 100), anchor="B"))
     assert r["B"]["elo"] == pytest.approx(0, abs=1e-9)

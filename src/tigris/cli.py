@@ -14,37 +14,160 @@
 """
 
 import argparse
+import contextlib
 import json
+import math
+import os
+import signal
+import stat
 import sys
+import threading
+import warnings
+from pathlib import Path
 
 import tigris
 from tigris._game import VARIANTS
 from tigris.boards import BOARD_NAMES
-from tigris.errors import PositionError, RecordError
-from tigris.tournament import TournamentError
+from tigris.errors import PositionError, RecordError, UsageError
+from tigris.tournament import MAX_GAMES
+
+MESSAGE_LIMIT = 600       # characters of an error line; the rest is cut
+MAX_SECONDS = 86_400.0    # a search budget of at most a day
+MAX_ITERATIONS = 2**31 - 1
 
 
 def main(argv=None):
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args, extra = parser.parse_known_args(argv)
+        if extra:                          # named with the command they were given to
+            prog = f"tigris {args.command}" if getattr(args, "command", None) else "tigris"
+            raise _ArgumentError(prog, f"unrecognized arguments: {' '.join(extra)} "
+                                       f"(see {prog} --help)")
+    except _ArgumentError as e:
+        _report(e.prog, str(e))
+        return 2
+    except SystemExit as e:               # --help
+        return e.code
     if not hasattr(args, "run"):
         parser.print_help()
         return 2
+    prog = f"tigris {args.command}"
+    with _terminate_as_interrupt() as received, _warnings_as_lines(prog):
+        try:
+            return args.run(args) or 0
+        except KeyboardInterrupt as e:
+            # Ctrl-C, or SIGTERM: the runners have stopped their workers and kept the
+            # finished games; the message says where
+            _report(prog, str(e) or "interrupted")
+            return 128 + (received[0] if received else signal.SIGINT)
+        except BrokenPipeError:            # the output was cut short (| head): nothing to report
+            with contextlib.suppress(OSError):
+                sys.stderr.close()
+            return 0
+        except OSError as e:               # a file that cannot be read or written
+            _report(prog, f"{e.filename}: {e.strerror}" if e.filename and e.strerror else str(e))
+            return 1
+        except (ValueError, OverflowError, EOFError) as e:
+            # ValueError: the package's documented errors (PositionError, RecordError,
+            # IllegalActionError, UsageError, TournamentError ...) and bad values
+            # anywhere; OverflowError: a number too large for the compiled core
+            _report(prog, str(e) or type(e).__name__)
+            return 1
+
+
+def _report(prog, message):
+    """The one line of an error: ``tigris COMMAND: message`` on stderr."""
+    text = " ".join(str(message).split())          # one line, whatever the message holds
+    if text.startswith(f"{prog}: "):
+        text = text[len(prog) + 2:]
+    command = prog.split()[-1]
+    while text.startswith(f"{command}: "):       # a prefix that only repeats the command
+        text = text[len(command) + 2:]
+    if len(text) > MESSAGE_LIMIT:
+        text = text[:MESSAGE_LIMIT] + "..."
+    print(f"{prog}: {text}", file=sys.stderr)
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt():
+    """SIGTERM takes the path of Ctrl-C: the runners stop their workers and keep the
+    finished games.  Yields a list that receives the signal number.  A second SIGTERM
+    during the clean-up ends the process at once (the workers then end themselves)."""
+    received = []
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        yield received                    # not ours to handle (ignored, or handled by the host)
+        return
+
+    def handler(signum, frame):
+        received.append(signum)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, handler)
     try:
-        return args.run(args) or 0
-    except (PositionError, RecordError, tigris.IllegalActionError, TournamentError) as e:
-        print(f"tigris {args.command}: {e}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print(f"tigris {args.command}: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:            # the output was cut short (| head): nothing to report
-        sys.stderr.close()
-        return 0
+        yield received
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+@contextlib.contextmanager
+def _warnings_as_lines(prog):
+    """Warnings (a torn games.jsonl line repaired, ...) as one line each, without the
+    source line Python prints with them."""
+    with warnings.catch_warnings():
+        warnings.showwarning = lambda message, *rest, **kw: _report(prog, f"warning: {message}")
+        yield
+
+
+class _ArgumentError(Exception):
+    def __init__(self, prog, message):
+        super().__init__(message)
+        self.prog = prog
+
+
+class _Parser(argparse.ArgumentParser):
+    """Option errors as one line, ``tigris COMMAND: message`` (exit status 2)."""
+
+    def error(self, message):
+        raise _ArgumentError(self.prog, f"{message} (see {self.prog} --help)")
+
+
+def _whole(low=None, high=None):
+    """An argparse type: a whole number in [low, high]."""
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if (low is not None and value < low) or (high is not None and value > high):
+            if high is None:
+                raise argparse.ArgumentTypeError(f"must be {low} or more, not {value}")
+            raise argparse.ArgumentTypeError(f"must be from {low} to {high:,}, not {value}")
+        return value
+    return parse
+
+
+def _seconds(text):
+    """An argparse type: a positive, finite number of seconds (at most a day)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not (math.isfinite(value) and 0 < value <= MAX_SECONDS):
+        raise argparse.ArgumentTypeError(f"must be above 0 and at most {MAX_SECONDS:g}, not {text}")
+    return value
+
+
+MAX_JOBS = max(64, 4 * (os.cpu_count() or 1))
+POSITIVE = _whole(1)
+JOBS = _whole(1, MAX_JOBS)
+COUNT = _whole(0)
 
 
 def build_parser():
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="tigris", description="Monte Carlo tree search toolkit for Tigris & Euphrates.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -54,7 +177,7 @@ def build_parser():
                                    "Results go to --out (default results/demo); running it again "
                                    "continues or reprints that tournament.")
     p.add_argument("--out", metavar="DIR", default="results/demo", help="results folder")
-    p.add_argument("--jobs", type=int, help="parallel games (default: all cores)")
+    p.add_argument("--jobs", type=JOBS, help="parallel games (default: all cores)")
     p.set_defaults(run=cmd_demo)
 
     p = sub.add_parser("play", help="play one game between bots and show it",
@@ -69,7 +192,7 @@ def build_parser():
                    help="board side (default classic; advanced: the 14-treasure side)")
     p.add_argument("--variant", action="append", default=[], choices=tuple(VARIANTS),
                    dest="variants", help="play a variant (english, buildings); repeat for both")
-    p.add_argument("--every", type=int, default=10, metavar="TURNS",
+    p.add_argument("--every", type=COUNT, default=10, metavar="TURNS",
                    help="show the board every TURNS turns (default 10; 0: only the end)")
     p.add_argument("--record", metavar="FILE", help="write the game record (tigris-game/1 JSON) here")
     p.set_defaults(run=cmd_play)
@@ -80,12 +203,13 @@ def build_parser():
                                    "go to OUT/games.jsonl at once; standings to OUT/summary.md.")
     p.add_argument("spec", nargs="?", metavar="SPEC", help="tournament spec (TOML)")
     p.add_argument("--bots", nargs="+", metavar="BOT", help="bot names or files (instead of a spec)")
-    p.add_argument("--games", type=int, help="total games (default 20; rounded up to full seatings)")
+    p.add_argument("--games", type=_whole(1, MAX_GAMES),
+                   help="total games (default 20; rounded up to full seatings)")
     p.add_argument("--players", type=int, choices=(2, 3, 4), help="players per game (default 2)")
     p.add_argument("--seed", type=int, help="base seed of the deals (default 0)")
     p.add_argument("--board", choices=("classic", "advanced"), help="board side (default classic)")
     p.add_argument("--name", help="tournament name (default: the spec's file name)")
-    p.add_argument("--jobs", type=int, help="parallel games (default: all cores)")
+    p.add_argument("--jobs", type=JOBS, help="parallel games (default: all cores)")
     p.add_argument("--out", metavar="DIR", help="results folder (default results/NAME)")
     p.add_argument("--resume", metavar="DIR", help="continue the tournament in DIR")
     p.add_argument("--backend", choices=("loky", "dask"), default="loky",
@@ -108,8 +232,9 @@ def build_parser():
     p.add_argument("b", metavar="B", help="second bot (the reference)")
     p.add_argument("--sprt", nargs="+", metavar="KEY=VALUE", default=["elo0=0", "elo1=20"],
                    help="elo0=.. elo1=.. [alpha=0.05] [beta=0.05] (default elo0=0 elo1=20)")
-    p.add_argument("--max-games", type=int, default=2000, help="stop after this many games")
-    p.add_argument("--jobs", type=int, help="parallel games (default: all cores)")
+    p.add_argument("--max-games", type=_whole(1, MAX_GAMES), default=2000,
+                   help="stop after this many games")
+    p.add_argument("--jobs", type=JOBS, help="parallel games (default: all cores)")
     p.add_argument("--seed", type=int, default=0, help="base seed of the deals")
     p.add_argument("--out", metavar="DIR", help="also save the games in DIR/games.jsonl")
     p.set_defaults(run=cmd_match)
@@ -118,9 +243,9 @@ def build_parser():
                        description="Print a finished game move by move with the board: the K-th "
                                    "game of a results folder, or a record file.")
     p.add_argument("source", metavar="DIR_OR_RECORD")
-    p.add_argument("--game", type=int, metavar="K", help="game number in the results folder (0-based, "
+    p.add_argument("--game", type=COUNT, metavar="K", help="game number in the results folder (0-based, "
                                                          "as in games.jsonl's \"game\" field)")
-    p.add_argument("--every", type=int, default=1, metavar="N", help="board every N moves (default 1)")
+    p.add_argument("--every", type=COUNT, default=1, metavar="N", help="board every N moves (default 1)")
     p.add_argument("--step", action="store_true", help="wait for Enter after each board")
     p.set_defaults(run=cmd_replay)
 
@@ -141,10 +266,11 @@ def build_parser():
                                    "continuation.")
     p.add_argument("file", metavar="FILE", help="position or record JSON file, or games.jsonl:K")
     budget = p.add_mutually_exclusive_group()
-    budget.add_argument("--seconds", type=float, help="search time (default 5 seconds)")
-    budget.add_argument("--iterations", type=int, help="search iterations instead of time")
-    p.add_argument("--top", type=int, default=5, help="moves to show (default 5)")
-    p.add_argument("--jobs", type=int, default=1, help="parallel search workers (default 1)")
+    budget.add_argument("--seconds", type=_seconds, help="search time (default 5 seconds)")
+    budget.add_argument("--iterations", type=_whole(1, MAX_ITERATIONS),
+                        help="search iterations instead of time")
+    p.add_argument("--top", type=POSITIVE, default=5, help="moves to show (default 5)")
+    p.add_argument("--jobs", type=JOBS, default=1, help="parallel search workers (default 1)")
     p.add_argument("--bot", default="ismcts-fast", help="ISMCTS configuration to search with")
     p.add_argument("--seed", type=int, help="search seed (default: the bot's)")
     p.add_argument("--move", type=int, metavar="N", help="for a record: hint after N moves")
@@ -163,11 +289,11 @@ def build_parser():
                    help="a parameter and its range; repeat for several")
     p.add_argument("--opponent", action="append", default=[], metavar="BOT",
                    help="opponent bot(s), used in turn; repeat for several")
-    p.add_argument("--budget", type=int, default=400, help="games to play (4 per iteration; default 400)")
-    p.add_argument("--jobs", type=int, help="parallel games (default: all cores)")
+    p.add_argument("--budget", type=_whole(4), default=400, help="games to play (4 per iteration; default 400)")
+    p.add_argument("--jobs", type=JOBS, help="parallel games (default: all cores)")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals and the perturbations")
     p.add_argument("--name", help="name of the tuned bot (default BOT-tuned)")
-    p.add_argument("--verify-games", type=int, default=0,
+    p.add_argument("--verify-games", type=_whole(0, MAX_GAMES), default=0,
                    help="games of the final check, tuned vs BOT (default: a tenth of the budget, >= 20)")
     p.add_argument("--out", metavar="DIR", help="results folder (default results/NAME)")
     p.add_argument("--resume", action="store_true", help="continue the run in --out from its history")
@@ -184,8 +310,8 @@ def build_parser():
                                    "and apply+undo times on one core; every figure is a median.")
     p.add_argument("part", nargs="?", default="core", choices=("core", "search"),
                    help="core: random games, copy, apply+undo; search: ISMCTS iterations per second")
-    p.add_argument("--games", type=int, default=1000, help="random games per repeat (default 1000)")
-    p.add_argument("--repeats", type=int, default=5, help="repeats per figure (default 5)")
+    p.add_argument("--games", type=POSITIVE, default=1000, help="random games per repeat (default 1000)")
+    p.add_argument("--repeats", type=POSITIVE, default=5, help="repeats per figure (default 5)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.set_defaults(run=cmd_bench)
     return parser
@@ -195,8 +321,6 @@ DEMO = {"name": "demo", "bots": ["random", "greedy", "ismcts-fast"], "players": 
 
 
 def cmd_demo(args):
-    from pathlib import Path
-
     from tigris import tournament
 
     again = (Path(args.out) / tournament.SPEC_FILE).exists()
@@ -213,14 +337,17 @@ def cmd_play(args):
     from tigris import bots as botlib
     from tigris.record import to_record
 
+    if args.bots and not 2 <= len(args.bots) <= 4:
+        raise UsageError(f"--bots: a game has 2 to 4 players, one bot per seat; {len(args.bots)} "
+                         f"bots given")
     players = args.players or (len(args.bots) if args.bots else 2)
     names = args.bots or ["random"] * players
     if len(names) != players:
-        raise PositionError(f"--bots names {len(names)} bots for {players} players")
+        raise UsageError(f"--bots names {len(names)} bots for {players} players")
     try:
         seats = [botlib.load(name, seed=args.seed * 10 + i) for i, name in enumerate(names)]
     except ValueError as e:
-        raise TournamentError(str(e)) from None
+        raise UsageError(f"--bots: {e}") from None
     g = tigris.Game(players=players, seed=args.seed, board=args.board,
                     variants=tuple(dict.fromkeys(args.variants)))
     last_shown = -1
@@ -244,20 +371,27 @@ def cmd_tournament(args):
     from tigris import tournament
 
     if args.resume:
-        if args.spec or args.bots:
-            raise TournamentError("--resume DIR continues the tournament saved in DIR; "
-                                  "give no spec or bots with it")
+        given = [f"--{k}" for k in ("games", "players", "seed", "board", "name", "out")
+                 if getattr(args, k) is not None]
+        if args.spec or args.bots or given:
+            raise UsageError(f"--resume DIR continues the tournament saved in DIR as it was set "
+                             f"up; give no {'spec or bots' if args.spec or args.bots else ', '.join(given)} "
+                             f"with it")
         summary = tournament.run(out=args.resume, jobs=args.jobs, resume=True,
                                  backend=args.backend, scheduler=args.scheduler)
         out = args.resume
     else:
         if bool(args.spec) == bool(args.bots):
-            raise TournamentError("give a spec file or --bots (one of them)")
+            raise UsageError("give a spec file or --bots (one of them)")
         spec = tournament.load_spec(args.spec) if args.spec else tournament.Spec(bots=args.bots, name="tournament")
         for key in ("games", "players", "seed", "board", "name"):
             if getattr(args, key) is not None:
                 setattr(spec, key, getattr(args, key))
-        spec.check(where=args.spec or "tournament")
+        spec.check(where=args.spec)
+        shared = spec.shared_seats()
+        if shared:
+            print(f"note: {spec.players} seats and {len(spec.bots)} bots: {shared} plays two seats "
+                  f"at every table", file=sys.stderr)
         out = args.out or f"results/{spec.name}"
         summary = tournament.run(spec, out=out, jobs=args.jobs, backend=args.backend,
                                  scheduler=args.scheduler)
@@ -282,29 +416,40 @@ def cmd_match(args):
 
 
 def cmd_replay(args):
-    from pathlib import Path
-
     from tigris import record as records
     from tigris.tournament import read_games
 
     if Path(args.source).is_dir():
         if args.game is None:
-            raise TournamentError("name the game with --game K")
+            raise UsageError("name the game with --game K")
         recs = [r for r in read_games(args.source, repair=False) if r.get("game") == args.game]
         if not recs:
-            raise TournamentError(f"{args.source}: no game {args.game} in games.jsonl")
-        rec = recs[0]
+            raise UsageError(f"{args.source}: no game {args.game} in games.jsonl")
+        rec, source = recs[0], f"{args.source}/games.jsonl, game {args.game}"
     else:
-        rec = records.load(args.source)
-    moves = rec.get("moves", [])
-    print(f"game {rec.get('game', '')}: {', '.join(f'player {i}: {b}' for i, b in enumerate(rec.get('bots') or []))}")
+        if args.game is not None:
+            raise UsageError("--game K picks a game of a results folder; this is a file")
+        rec, source = _load(args.source), args.source
+    with _reading(source, RecordError):
+        if not isinstance(rec, dict) or not str(rec.get("format", "")).startswith("tigris-game/"):
+            raise RecordError("not a game record (tigris-game/1)")
+        records.replay(rec)              # every move checked before any is shown
+    moves = rec["moves"]
+    bots = rec.get("bots") if isinstance(rec.get("bots"), list) else []
+    title = f"game {rec['game']}" if isinstance(rec.get("game"), int) else Path(args.source).name
+    print(f"{title}: {', '.join(f'player {i}: {b}' for i, b in enumerate(bots)) or 'bots not recorded'}")
     for n, g in records.steps(rec):
         if n:
-            print(f"{n:4}. player {moves[n - 1]['player']}: {moves[n - 1]['move']}")
+            print(f"{n:4}. player {g.history[-1][1]}: {g.action_str(g.history[-1][0])}")
         if n == len(moves) or (args.every and n % args.every == 0):
             print(g)
             if args.step and n < len(moves):
-                input("-- Enter for the next move --")
+                try:
+                    input("-- Enter for the next move --")
+                except EOFError:
+                    print()                      # end the prompt's line
+                    raise UsageError(f"end of input after move {n} of {len(moves)}: "
+                                     f"replay stopped") from None
     if rec.get("error"):
         print(f"the game stopped with an error: {rec['error']}")
     elif g.is_over:
@@ -335,24 +480,60 @@ def _game_of(path, move=None):
     """The game of a position or record file (a record after `move` moves)."""
     from tigris import record as records
 
-    data = records.load(path)
+    data = _load(path)
     if isinstance(data, dict) and str(data.get("format", "")).startswith("tigris-game/"):
-        return records.replay(data, upto=move)
+        moves = data.get("moves")
+        if move is not None and isinstance(moves, list) and not 0 <= move <= len(moves):
+            raise UsageError(f"--move {move} is out of range: the record has {len(moves)} moves "
+                             f"(give 0 to {len(moves)})")
+        with _reading(path, RecordError):
+            return records.replay(data, upto=move)
     if move is not None:
-        raise PositionError("--move applies to game records, not positions")
-    return tigris.Game.from_position(data)
+        raise UsageError("--move applies to game records, not positions")
+    with _reading(path, PositionError):
+        return tigris.Game.from_position(data)
+
+
+def _load(path):
+    """The JSON of a position or record file, or of line K of FILE:K."""
+    from tigris import record as records
+
+    file, sep, index = str(path).rpartition(":")
+    file = file if sep and index.isdigit() else str(path)
+    with contextlib.suppress(OSError):
+        mode = os.stat(file).st_mode
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):       # /dev/zero would be read forever
+            raise RecordError(f"{file}: a device, not a file")
+    with _reading(path, RecordError):
+        return records.load(path)
+
+
+@contextlib.contextmanager
+def _reading(path, error):
+    """Any failure while a file's content is read or checked is a problem of the file:
+    raise `error` naming it (the loaders' own errors keep their class and message)."""
+    head, sep, index = str(path).rpartition(":")
+    file = head if sep and index.isdigit() else str(path)     # FILE:K names a line of FILE
+    try:
+        yield
+    except UnicodeDecodeError:
+        raise error(f"{file}: not UTF-8 text") from None
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError,
+            RecursionError) as e:
+        if isinstance(e, (PositionError, RecordError, UsageError, tigris.IllegalActionError)) \
+                and str(e).startswith(file):
+            raise
+        cls = type(e) if isinstance(e, (PositionError, RecordError)) else error
+        what = str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}"
+        raise cls(f"{path}: {what}") from None
 
 
 def cmd_hint(args):
     from tigris.hint import format_table, hint
 
     g = _game_of(args.file, args.move)
-    try:
-        hints = hint(g, seconds=args.seconds, iterations=args.iterations, top=args.top,
-                     jobs=args.jobs, bot=args.bot, seed=args.seed)
-    except ValueError as e:
-        print(f"tigris hint: {e}", file=sys.stderr)
-        return 1
+    hints = hint(g, seconds=args.seconds, iterations=args.iterations, top=args.top,
+                 jobs=args.jobs, bot=args.bot, seed=args.seed)
     if args.json:
         print(json.dumps({"player": g.current_player, "decision": g.decision, "hints": hints}, indent=2))
     else:
@@ -366,7 +547,7 @@ def cmd_tune(args):
         print(f"traces drawn in {tune.plot(args.plot)}")
         return
     if not args.bot:
-        raise TournamentError("name the bot to tune (or give --plot DIR)")
+        raise UsageError("name the bot to tune (or give --plot DIR)")
     spec = tune.TuneSpec(bot=args.bot, params=[tune.parse_param(p) for p in args.param],
                          opponents=args.opponent, budget=args.budget, seed=args.seed,
                          name=args.name or "", verify_games=args.verify_games)
@@ -385,11 +566,19 @@ def cmd_tune(args):
 def cmd_bots(args):
     from tigris import bots
 
+    broken = []
     for name in bots.available():
-        kind, params, description = bots.describe(name)
+        try:
+            kind, params, description = bots.describe(name)
+        except ValueError as e:          # listed below the good ones, one line each
+            broken.append(str(e))
+            continue
         settings = ", ".join(f"{k}={v}" for k, v in params.items() if v is not None)
         print(f"{name:<16} {kind:<7} {description}")
         print(f"{'':<16} {'':<7} {settings}")
+    for message in broken:
+        _report("tigris bots", message)
+    return 1 if broken else 0
 
 
 def cmd_bench(args):

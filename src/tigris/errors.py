@@ -1,4 +1,4 @@
-"""The errors users see.  All are ValueErrors, so callers may catch either."""
+"""The errors users see.  All but Interrupted are ValueErrors, so callers may catch either."""
 
 import reprlib
 
@@ -44,3 +44,19 @@ def excerpt(value, limit=EXCERPT):
     if isinstance(value, (str, bytes)) and len(value) > limit:
         text += f" ({len(value)} characters)"
     return text
+
+
+class UsageError(ValueError):
+    """A request that cannot be carried out as given: an option value out of range,
+    options that do not fit together, a bot or spec file that does not load.  The
+    message names the option or the file."""
+
+
+class TournamentError(UsageError):
+    """A tournament, match or tuning run that cannot go as asked; the message says what
+    and where."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by Ctrl-C (or SIGTERM from the command line) after its workers were
+    stopped; the message says what was kept and how to continue."""

@@ -7,13 +7,15 @@ estimated win probability and the expected continuation.
 ...     print(h["move"], h["share"], h["win"], h["continuation"])
 """
 
+import os
 import sys
 
 from tqdm import tqdm
 
 from tigris import bots
 from tigris.bots import config
-from tigris.bots.search import _grow, merge, parallel
+from tigris import parallel as workers
+from tigris.bots.search import _grow, merge
 from tigris.errors import excerpt
 
 CHUNKS = 20          # progress steps of a single-worker search
@@ -80,12 +82,16 @@ def _search(engine, game, seconds, iterations, jobs, show):
     from joblib import delayed
     seeds = [engine.rng.getrandbits(63) for _ in range(jobs)]
     share = -(-iterations // jobs) if iterations else None
-    runs = parallel(jobs, [delayed(_grow)(view, options, share, seconds, True, sd) for sd in seeds],
-                    generator=True)
+    runs = workers.run(jobs, [delayed(_grow)(view, options, share, seconds, True, sd) for sd in seeds],
+                       generator=True)
     done = []
-    for stats in tqdm(runs, total=jobs, desc="searching", unit="worker", disable=not show,
-                      file=sys.stderr, leave=False):
-        done.append(stats)
+    try:
+        for stats in tqdm(runs, total=jobs, desc="searching", unit="worker", disable=not show,
+                          file=sys.stderr, leave=False):
+            done.append(stats)
+    except KeyboardInterrupt:
+        workers.stop(runs)
+        raise
     return merge(done)
 
 

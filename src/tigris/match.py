@@ -8,7 +8,7 @@ stronger), as engine-testing frameworks do, or until `max_games`.
 >>> r["decision"], r["llr"], r["bounds"]
 """
 
-import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -16,10 +16,13 @@ from pathlib import Path
 from joblib import Parallel, delayed
 from tqdm import tqdm
 
+from tigris import parallel as workers
 from tigris import ratings
-from tigris.tournament import TournamentError, bot_settings, play_game
+from tigris.errors import Interrupted, TournamentError
+from tigris.tournament import append_record, bot_settings, play_game
 
 KEYS = ("elo0", "elo1", "alpha", "beta")
+MAX_ELO = 2000           # an Elo difference beyond this is a sure win: nothing to test
 
 
 def parse_sprt(words):
@@ -32,7 +35,11 @@ def parse_sprt(words):
         try:
             params[key] = float(value)
         except ValueError:
-            raise TournamentError(f"--sprt: {key} must be a number, not {value!r}") from None
+            params[key] = math.nan
+        if not math.isfinite(params[key]) or (key.startswith("elo") and abs(params[key]) > MAX_ELO):
+            raise TournamentError(f"--sprt: {key} must be a number"
+                                  f"{f' from -{MAX_ELO} to {MAX_ELO}' if key.startswith('elo') else ''}, "
+                                  f"not {value[:40]!r}")
     return params
 
 
@@ -46,7 +53,14 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
         raise TournamentError("--sprt: alpha and beta must be between 0 and 1")
     if a == b:
         raise TournamentError("a match needs two different bots")
-    settings = bot_settings([a, b])
+    if not isinstance(max_games, int) or isinstance(max_games, bool) or max_games < 1:
+        raise TournamentError(f"--max-games must be a positive whole number, not {max_games!r}")
+    settings = {}
+    for label, name in (("A", a), ("B", b)):
+        try:
+            settings.update(bot_settings([name]))
+        except ValueError as e:
+            raise TournamentError(f"bot {label}: {e}") from None
     spec = {"players": players, "board": "classic", "variants": [], "seed": seed,
             "name": f"{a}-vs-{b}"}
     n_jobs = jobs or os.cpu_count() or 1
@@ -56,7 +70,7 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
     sink = None
     if out:
         Path(out).mkdir(parents=True, exist_ok=True)
-        sink = open(Path(out) / "games.jsonl", "a", encoding="utf-8")
+        sink = open(Path(out) / "games.jsonl", "ab")
     bar = tqdm(total=max_games, desc=spec["name"], unit="game", disable=not progress, file=sys.stderr)
     try:
         with Parallel(n_jobs=n_jobs) as parallel:
@@ -67,10 +81,11 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
                         batch.append({"game": 2 * deal + len(batch) % 2,
                                       "deal_seed": seed * 1_000_003 + deal, "seats": seats})
                     deal += 1
-                for rec in parallel(delayed(play_game)(job, settings, spec) for job in batch):
+                parent = os.getpid()     # workers end themselves if this process dies
+                for rec in parallel(delayed(workers.call)(parent, play_game, job, settings, spec)
+                                    for job in batch):
                     if sink:
-                        sink.write(json.dumps(rec) + "\n")
-                        sink.flush()
+                        append_record(sink, rec)
                     if rec.get("error"):
                         continue
                     first = rec["result"]["ranking"][0]
@@ -85,6 +100,10 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
                 llr = ratings.sprt_llr(wins, draws, losses, elo0, elo1)
                 decision = ratings.sprt_decision(llr, alpha, beta)
                 bar.set_postfix(W=wins, D=draws, L=losses, llr=f"{llr:.2f}")
+    except KeyboardInterrupt:
+        saved = f"; the finished games are saved in {Path(out) / 'games.jsonl'}" if out else ""
+        raise Interrupted(f"interrupted after {wins + draws + losses} games "
+                          f"(+{wins} ={draws} -{losses}, LLR {llr:.2f}){saved}") from None
     finally:
         bar.close()
         if sink:

@@ -36,7 +36,8 @@ Elo
 
     The 95% interval is the 2.5 and 97.5 percentiles of the Elo over ``resamples``
     bootstrap resamples of the games (drawn with replacement, refitted), with a fixed
-    seed: the same games give the same interval.
+    seed: the same games give the same interval.  A single deal (or game) has nothing to
+    resample, so it gets no interval (``None``; "n/a" in the table), not a zero-width one.
 
 Win rate
     ``wins`` counts first places; a first place shared by ``k`` seats gives ``1/k`` to
@@ -91,7 +92,8 @@ def standings(games, bots=None, *, anchor=None, resamples=RESAMPLES, seed=SEED,
     where a row is ``{"name", "games", "wins", "win_rate", "win_rate_ci": (low, high),
     "elo", "elo_ci": (low, high), "mean_final", "mean_decisions", "seconds_per_move"}``.
     A bot without a game has ``None`` for the rates; a bot that only ever played itself
-    has ``None`` for the Elo.
+    has ``None`` for the Elo.  ``elo_ci`` is ``None`` when the bootstrap has nothing to
+    resample: a single deal (or game), or ``resamples=0``.
     """
     played, errors = _parse(games)
     names = list(dict.fromkeys(list(bots or []) + [n for g in played for n in g["bots"]]))
@@ -217,15 +219,17 @@ def _elo(played, model, anchor, resamples, seed, alpha, confidence):
             groups[index[g["deal"]]].append(i)
     else:
         groups = [[i] for i in range(len(played))]
+    elo = {n: float(point[k]) for n, k in items.items()}
+    if resamples < 1 or len(groups) < 2:
+        # one deal (or game) resampled is the same deal every time: no interval
+        return elo, {n: None for n in items}
     rng = np.random.default_rng(seed)
     boot = np.empty((resamples, len(items)))
     for r in range(resamples):
         picks = rng.integers(0, len(groups), size=len(groups))
         boot[r] = elos([i for k in picks for i in groups[k]], initial=params)[1]
     tail = 100 * (1 - confidence) / 2
-    low, high = (np.percentile(boot, [tail, 100 - tail], axis=0) if resamples
-                 else (point, point))
-    elo = {n: float(point[k]) for n, k in items.items()}
+    low, high = np.percentile(boot, [tail, 100 - tail], axis=0)
     ci = {n: (float(low[k]), float(high[k])) for n, k in items.items()}
     return elo, ci
 
@@ -302,7 +306,9 @@ def format_standings(result):
             lo, hi = r["win_rate_ci"]
             rate = f"{100 * r['win_rate']:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})"
         elo = "-"
-        if r["elo"] is not None:
+        if r["elo"] is not None and r["elo_ci"] is None:
+            elo = f"{r['elo']:+.0f} (n/a)"
+        elif r["elo"] is not None:
             lo, hi = r["elo_ci"]
             elo = f"{r['elo']:+.0f} ({lo:+.0f}, {hi:+.0f})"
         rows.append([str(k), _cell(r["name"]), str(r["games"]), _number(r["wins"]), rate, elo,
@@ -312,9 +318,15 @@ def format_standings(result):
     model = {BRADLEY_TERRY: "Bradley-Terry", PLACKETT_LUCE: "Plackett-Luce"}.get(result["model"])
     if model:
         zero = f"{result['anchor']} = 0" if result.get("anchor") else "mean of the bots = 0"
+        unit = result.get("resampled", "games")
+        rated = [r for r in result["bots"] if r["elo"] is not None]
+        if rated and all(r["elo_ci"] is None for r in rated):
+            interval = (f"no interval: a single {unit[:-1]} has nothing to resample"
+                        if result["resamples"] else "no interval (no bootstrap resamples)")
+        else:
+            interval = f"interval from {result['resamples']} bootstrap resamples of the {unit}"
         lines += ["", f"Elo: {model} maximum likelihood over {result['games']} games, "
-                      f"{zero}; interval from {result['resamples']} bootstrap resamples "
-                      f"of the {result.get('resampled', 'games')}."]
+                      f"{zero}; {interval}."]
     if result["errors"]:
         n = result["errors"]
         lines += ["", f"{n} game{'s' if n != 1 else ''} failed and {'are' if n != 1 else 'is'} "

@@ -31,15 +31,14 @@ from tqdm import tqdm
 
 import tigris
 from tigris import bots as botlib
+from tigris import parallel
 from tigris.bots.config import read_toml
+from tigris.errors import Interrupted, TournamentError
 from tigris.record import to_record
 
 SPEC_FILE = "tournament.json"
 GAMES_FILE = "games.jsonl"
-
-
-class TournamentError(ValueError):
-    """A tournament that cannot run as asked; the message says what and where."""
+MAX_GAMES = 1_000_000     # the schedule is built in memory
 
 
 @dataclass
@@ -55,35 +54,55 @@ class Spec:
     variants: list = field(default_factory=list)
     name: str = "tournament"
 
-    def check(self, where="tournament"):
+    def check(self, where="tournament", bots=True):
+        """Raise TournamentError naming `where` and the field for anything wrong; with
+        `bots`, also load every bot's configuration."""
+        pre = f"{where}: " if where else ""
         if not isinstance(self.bots, list) or not all(isinstance(b, str) for b in self.bots):
-            raise TournamentError(f"{where}: bots must be a list of bot names, not {self.bots!r}")
+            raise TournamentError(f"{pre}bots must be a list of bot names, not {self.bots!r}")
         if len(self.bots) < 2:
-            raise TournamentError(f"{where}: a tournament needs at least two bots, got {self.bots}")
+            raise TournamentError(f"{pre}a tournament needs at least two bots, got {self.bots}")
         if len(set(self.bots)) != len(self.bots):
-            raise TournamentError(f"{where}: a bot is listed twice in {self.bots}")
-        if self.players not in (2, 3, 4):
-            raise TournamentError(f"{where}: players must be 2, 3 or 4, not {self.players!r}")
-        if not isinstance(self.games, int) or self.games < 1:
-            raise TournamentError(f"{where}: games must be a positive whole number, not {self.games!r}")
-        if not isinstance(self.seed, int):
-            raise TournamentError(f"{where}: seed must be a whole number, not {self.seed!r}")
+            raise TournamentError(f"{pre}a bot is listed twice in {self.bots}")
+        if not _whole(self.players) or self.players not in (2, 3, 4):
+            raise TournamentError(f"{pre}players must be 2, 3 or 4, not {self.players!r}")
+        if not _whole(self.games) or not 1 <= self.games <= MAX_GAMES:
+            raise TournamentError(f"{pre}games must be a whole number from 1 to {MAX_GAMES:,}, "
+                                  f"not {self.games!r}")
+        if not _whole(self.seed):
+            raise TournamentError(f"{pre}seed must be a whole number, not {self.seed!r}")
+        if not isinstance(self.variants, list) or not all(isinstance(v, str) for v in self.variants):
+            raise TournamentError(f"{pre}variants must be a list of names, not {self.variants!r}")
+        if not isinstance(self.name, str) or not self.name:
+            raise TournamentError(f"{pre}name must be a non-empty string, not {self.name!r}")
         try:
             tigris.Game(players=self.players, seed=0, board=self.board, variants=tuple(self.variants))
-        except ValueError as e:
-            raise TournamentError(f"{where}: {e}") from None
-        for name in self.bots:
+        except (ValueError, TypeError) as e:
+            raise TournamentError(f"{pre}{e}") from None
+        for name in self.bots if bots else ():
             try:
-                botlib.find(name)
+                botlib.describe(name)          # the file exists and its settings are valid
             except ValueError as e:
-                raise TournamentError(f"{where}: {e}") from None
+                raise TournamentError(f"{pre}{e}") from None
         return self
+
+    def shared_seats(self):
+        """With fewer bots than seats, the bot that plays two seats of every table (the
+        tables repeat the bots in turn), else None."""
+        return self.bots[0] if len(self.bots) < self.players else None
+
+
+def _whole(x):
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def load_spec(path):
     """A Spec from a TOML file; unknown keys and bad values name the file and the key."""
     path = Path(path)
-    data = read_toml(path, TournamentError)
+    try:
+        data = read_toml(path, TournamentError)
+    except UnicodeDecodeError:
+        raise TournamentError(f"{path}: not a TOML file (not UTF-8 text)") from None
     known = [f.name for f in fields(Spec)]
     unknown = [k for k in data if k not in known]
     if unknown:
@@ -184,8 +203,10 @@ def read_games(out, repair=True):
         if line.strip():
             try:
                 rec = json.loads(line)
-            except json.JSONDecodeError:
+            except ValueError:                 # not JSON, or not UTF-8
                 rec = None
+            if rec is not None and not _is_record(rec):
+                raise TournamentError(f"{path}: line {lineno} is not a game record")
             if rec is None:
                 if end < len(data):
                     raise TournamentError(f"{path}: line {lineno} is not a game record")
@@ -198,6 +219,37 @@ def read_games(out, repair=True):
         good_end = min(end, len(data))
         start = end
     return records
+
+
+def _read_spec_file(path):
+    """(Spec, bot settings) saved in a results folder's tournament.json."""
+    try:
+        saved = json.loads(Path(path).read_text(encoding="utf-8"))
+        spec = Spec(**saved["spec"])
+        settings = {k: tuple(v) for k, v in saved["bots"].items()}
+    except OSError as e:
+        raise TournamentError(f"{path}: {e.strerror}") from None
+    except (ValueError, TypeError, KeyError, AttributeError) as e:
+        raise TournamentError(f"{path}: not a tournament file written by tigris "
+                              f"({type(e).__name__}: {e})") from None
+    return spec, settings
+
+
+def _is_record(rec):
+    """Whether a games.jsonl entry has what the standings read: a game number, the bots,
+    and a result (ranking and final scores per seat) unless the game failed."""
+    if not (isinstance(rec, dict) and _whole(rec.get("game")) and isinstance(rec.get("bots"), list)
+            and all(isinstance(b, str) for b in rec["bots"]) and isinstance(rec.get("moves", []), list)
+            and all(isinstance(m, dict) for m in rec.get("moves", []))):
+        return False
+    result = rec.get("result")
+    if rec.get("error") or result is None:
+        return True
+    seats = len(rec["bots"])
+    return (isinstance(result, dict) and isinstance(result.get("ranking"), list)
+            and all(isinstance(p, list) and p and all(_whole(s) and 0 <= s < seats for s in p)
+                    for p in result["ranking"])
+            and isinstance(result.get("final"), list) and len(result["final"]) == seats)
 
 
 def _writable(out):
@@ -217,18 +269,21 @@ def run(spec=None, out="results", jobs=None, resume=False, backend="loky", sched
     """Play the tournament (or the missing games of one, with `resume`); returns the
     summary.  `jobs` defaults to all cores; `backend="dask"` sends the games to the
     dask.distributed scheduler at `scheduler` (an address, or a Client)."""
+    if not resume:
+        if spec is None:
+            raise TournamentError("no tournament given: name bots or a spec file")
+        spec.check()
     out = _writable(out)
     spec_path = out / SPEC_FILE
     if resume:
         if not spec_path.exists():
             raise TournamentError(f"{out}: no {SPEC_FILE} here, nothing to resume")
-        saved = json.loads(spec_path.read_text())
-        spec = Spec(**saved["spec"]).check(where=str(spec_path))
-        settings = {k: tuple(v) for k, v in saved["bots"].items()}
+        spec, settings = _read_spec_file(spec_path)
+        spec.check(where=str(spec_path), bots=False)      # the bots' settings are saved
+        missing = [b for b in spec.bots if b not in settings]
+        if missing:
+            raise TournamentError(f"{spec_path}: no saved settings for {', '.join(missing)}")
     else:
-        if spec is None:
-            raise TournamentError("no tournament given: name bots or a spec file")
-        spec.check()
         if (out / GAMES_FILE).exists() and (out / GAMES_FILE).stat().st_size > 0:
             raise TournamentError(f"{out} already holds games of a tournament: continue it with "
                                   f"--resume {out}, or choose another --out")
@@ -244,13 +299,16 @@ def run(spec=None, out="results", jobs=None, resume=False, backend="loky", sched
 
 def _play(todo, done, settings, spec_dict, out, jobs, backend, scheduler, progress):
     n_jobs = jobs or os.cpu_count() or 1
-    tasks = (delayed(play_game)(job, settings, spec_dict) for job in todo)
     client = None
     if backend == "dask":
         client = _dask_client(scheduler)
         config = parallel_config(backend="dask")
+        tasks = (delayed(play_game)(job, settings, spec_dict) for job in todo)
     elif backend == "loky":
         config = parallel_config(backend="loky", n_jobs=n_jobs)
+        # local workers end themselves if this process dies without stopping them
+        tasks = (delayed(parallel.call)(os.getpid(), play_game, job, settings, spec_dict)
+                 for job in todo)
     else:
         raise TournamentError(f"unknown backend {backend!r}: use loky (this machine) or dask")
     started = time.perf_counter()
@@ -260,25 +318,37 @@ def _play(todo, done, settings, spec_dict, out, jobs, backend, scheduler, progre
     if path.exists() and path.stat().st_size and not path.read_bytes().endswith(b"\n"):
         with open(path, "ab") as f:
             f.write(b"\n")                   # a last record whose newline was lost
+    results = None
     try:
-        with open(path, "a", encoding="utf-8") as f, config:
+        with open(path, "ab") as f, config:
             runner = Parallel(n_jobs=n_jobs if backend == "loky" else -1, return_as="generator_unordered")
-            for rec in runner(tasks):
-                f.write(json.dumps(rec) + "\n")
-                f.flush()
+            results = runner(tasks)
+            for rec in results:
+                append_record(f, rec)
                 done[rec["game"]] = rec
                 bar.update()
                 minutes = (time.perf_counter() - started) / 60
                 bar.set_postfix(per_min=f"{bar.n / minutes:.1f}" if minutes else "-",
                                 leader=_leader(done.values()))
     except KeyboardInterrupt:
+        parallel.stop(results)
         bar.close()
-        raise TournamentError(f"interrupted: {len(done)} finished games are saved in {out / GAMES_FILE}; "
-                              f"continue with --resume {out}") from None
+        raise Interrupted(f"interrupted: {len(done)} finished games are saved in {out / GAMES_FILE}; "
+                          f"continue with --resume {out}") from None
     finally:
         bar.close()
         if client is not None and not hasattr(scheduler, "submit"):
             client.close()
+
+
+def append_record(f, rec):
+    """Append one record as a line to a file opened with "ab", in one system call: a
+    Ctrl-C or SIGTERM is handled once the call returns, so it cannot tear the line (a
+    buffered write of a long record can be cut in the middle)."""
+    data = (json.dumps(rec) + "\n").encode("utf-8")
+    fd = f.fileno()
+    while data:
+        data = data[os.write(fd, data):]
 
 
 def _dask_client(scheduler):
@@ -340,11 +410,14 @@ def results_of(records):
 def summarize(spec, records):
     from tigris import ratings
 
-    games = results_of(sorted(records, key=lambda r: r["game"]))
-    table = ratings.standings(games, bots=spec.bots)
-    h2h = ratings.head_to_head([g for g in games if "error" not in g])
-    errors = [{"game": r["game"], "deal_seed": r["deal_seed"], "bots": r["bots"], "error": r["error"]}
-              for r in records if r.get("error")]
+    try:
+        games = results_of(sorted(records, key=lambda r: r["game"]))
+        table = ratings.standings(games, bots=spec.bots)
+        h2h = ratings.head_to_head([g for g in games if "error" not in g])
+    except (ValueError, TypeError, KeyError, IndexError) as e:     # an edited games.jsonl
+        raise TournamentError(f"{GAMES_FILE}: a game record is malformed ({e})") from None
+    errors = [{"game": r["game"], "deal_seed": r.get("deal_seed"), "bots": r["bots"],
+               "error": str(r["error"])} for r in records if r.get("error")]
     return {"tournament": asdict(spec), "games": len(records), "scheduled": len(schedule(spec)),
             "standings": table, "head_to_head": h2h, "errors": errors}
 
@@ -380,5 +453,5 @@ def load_summary(out):
     spec_path = out / SPEC_FILE
     if not spec_path.exists():
         raise TournamentError(f"{out}: no {SPEC_FILE}; is this a tournament results folder?")
-    spec = Spec(**json.loads(spec_path.read_text())["spec"])
+    spec, _ = _read_spec_file(spec_path)
     return summarize(spec, read_games(out, repair=False))

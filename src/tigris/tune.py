@@ -28,8 +28,10 @@ from joblib import Parallel, delayed
 from tqdm import tqdm
 
 from tigris import bots as botlib
+from tigris import parallel as workers
 from tigris.bots import config
-from tigris.tournament import TournamentError, bot_settings, play_game
+from tigris.errors import Interrupted, TournamentError
+from tigris.tournament import bot_settings, play_game
 
 ALPHA = 0.602            # a_k decay (Spall's recommended values)
 GAMMA = 0.101            # c_k decay
@@ -71,7 +73,9 @@ def parse_param(text):
         low, high = float(parts[0]), float(parts[1])
     except ValueError:
         raise TuneError(f"--param {text!r}: the bounds must be numbers") from None
-    if not (math.isfinite(low) and math.isfinite(high)) or low >= high:
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise TuneError(f"--param {text!r}: the bounds must be finite numbers")
+    if low >= high:
         raise TuneError(f"--param {text!r}: the range is empty (LOW must be below HIGH)")
     return Param(name, low, high, integer=len(parts) == 3)
 
@@ -218,7 +222,7 @@ def tune(spec, out, jobs=None, progress=True, resume=False):
     history = out / HISTORY_FILE
     done_rows = []
     if resume:
-        saved = json.loads((out / SPEC_FILE).read_text())
+        saved = _saved_spec(out)
         if saved != spec_dict:
             raise TuneError(f"{out / SPEC_FILE}: the run saved there has other settings; "
                             f"resume it with the same ones (or use another --out)")
@@ -260,7 +264,8 @@ def tune(spec, out, jobs=None, progress=True, resume=False):
                     deal = spec.seed * 1_000_003 + i
                     plan.append((i, delta, plus, minus, opponent, settings,
                                  _iteration_jobs(i, deal, opponent)))
-                tasks = [delayed(play_game)(job, settings, _game_spec(spec, i))
+                parent = os.getpid()     # workers end themselves if this process dies
+                tasks = [delayed(workers.call)(parent, play_game, job, settings, _game_spec(spec, i))
                          for i, _, _, _, _, settings, js in plan for job in js]
                 records = parallel(tasks)
                 for n, (i, delta, plus, minus, opponent, _, js) in enumerate(plan):
@@ -276,16 +281,36 @@ def tune(spec, out, jobs=None, progress=True, resume=False):
                     bar.set_postfix({p.name: f"{p.played(x):.4g}" for p, x in zip(spec.params, spsa.theta)})
                 k = ks[-1] + 1
     except KeyboardInterrupt:
-        raise TuneError(f"interrupted: the history so far is in {history}; continue with --resume") from None
+        raise Interrupted(f"interrupted: the history so far is in {history}; "
+                          f"continue with --resume") from None
     finally:
         bar.close()
     tuned = _bot_params(base, spec.params, spsa.theta)
     bot_file = write_bot(out, spec, kind, tuned)
-    check = verify(spec, kind, base, tuned, n_jobs, progress)
+    try:
+        check = verify(spec, kind, base, tuned, n_jobs, progress)
+    except KeyboardInterrupt:
+        raise Interrupted(f"interrupted while verifying: the tuned bot is in {bot_file}") from None
     result = {"theta": {p.name: p.played(x) for p, x in zip(spec.params, spsa.theta)},
               "bot_file": str(bot_file), "verification": check}
     (out / "result.json").write_text(json.dumps(result, indent=2) + "\n")
     return result
+
+
+def _saved_spec(out):
+    """The settings a run saved in DIR/tune.json."""
+    path = Path(out) / SPEC_FILE
+    try:
+        spec = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise TuneError(f"{path}: {e.strerror}") from None
+    except ValueError as e:
+        raise TuneError(f"{path}: not JSON ({e})") from None
+    if not (isinstance(spec, dict) and isinstance(spec.get("params"), list)
+            and all(isinstance(p, dict) and {"name", "low", "high"} <= set(p) for p in spec["params"])
+            and isinstance(spec.get("opponents"), list) and "bot" in spec):
+        raise TuneError(f"{path}: not the settings of a tuning run")
+    return spec
 
 
 def _game_spec(spec, i):
@@ -353,10 +378,17 @@ def verify(spec, kind, base, tuned, n_jobs, progress):
     with tqdm(total=len(jobs), desc="verification", unit="game", disable=not progress,
               file=sys.stderr) as bar:
         records = []
-        for rec in Parallel(n_jobs=n_jobs, return_as="generator")(
-                delayed(play_game)(job, settings, _game_spec(spec, -1)) for job in jobs):
-            records.append(rec)
-            bar.update()
+        parent = os.getpid()
+        results = Parallel(n_jobs=n_jobs, return_as="generator")(
+            delayed(workers.call)(parent, play_game, job, settings, _game_spec(spec, -1))
+            for job in jobs)
+        try:
+            for rec in results:
+                records.append(rec)
+                bar.update()
+        except KeyboardInterrupt:
+            workers.stop(results)
+            raise
     scores = [s for s in (_score(r, "tuned") for r in records) if s is not None]
     total = sum(scores)
     low, high = wilson_interval(total, len(scores))
@@ -381,7 +413,7 @@ def plot(out):
     except ImportError:
         raise TuneError("plotting needs matplotlib: pip install matplotlib "
                         f"(the numbers are in {out / HISTORY_FILE})") from None
-    spec = json.loads((out / SPEC_FILE).read_text())
+    spec = _saved_spec(out)
     names = [p["name"] for p in spec["params"]]
     its = [int(r["iteration"]) for r in rows]
     fig, axes = plt.subplots(len(names), 1, figsize=(8, 2.6 * len(names)), squeeze=False)

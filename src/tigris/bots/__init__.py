@@ -30,7 +30,7 @@ def make(kind, name=None, **params):
 def load(name_or_path, **overrides):
     """A bot from a configuration file: a path, or a name in ./bots/ or the package's."""
     path = find(name_or_path)
-    kind, params, _ = config.read(path)
+    kind, params, _ = _read(path)
     if overrides:
         given = _given(path)
         # A budget given here replaces the file's budget of the other kind.
@@ -44,6 +44,14 @@ def load(name_or_path, **overrides):
 
 def _given(path):
     return {k: v for k, v in config.read_toml(path).items() if k not in config.META}
+
+
+def _read(path):
+    """config.read, with a file that is not UTF-8 (TOML must be) named as the culprit."""
+    try:
+        return config.read(path)
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a TOML file (not UTF-8 text)") from None
 
 
 def find(name_or_path):
@@ -70,7 +78,7 @@ def available():
 
 def describe(name):
     """(kind, checked parameters, description) of a named configuration."""
-    return config.read(find(name))
+    return _read(find(name))
 
 
 PACKAGED = Path(__file__).resolve().parent.parent / "bot_configs"    # installed with the package

@@ -6,6 +6,7 @@ what that player cannot see (DESIGN.md).  ``cheat`` alone searches the true stat
 is a reference ceiling and says so (``honest = False``).
 """
 
+import os
 import random
 import signal
 import threading
@@ -14,7 +15,7 @@ from multiprocessing import resource_tracker
 
 from joblib import Parallel, delayed
 
-from tigris import _search
+from tigris import _search, parallel
 
 SEARCH_KEYS = ("exploration", "rollout", "epsilon", "rollout_depth", "final", "widening")
 
@@ -24,34 +25,6 @@ def _grow(view, options, iterations, seconds, determinize, seed):
     s = _search.Search(view, determinize=determinize, seed=seed, **options)
     s.step(iterations or 0, seconds or 0.0)
     return s.stats()
-
-
-def parallel(n_jobs, tasks, generator=False):
-    """joblib.Parallel over `tasks` (a list of results, or a generator of them).  Workers
-    leave Ctrl-C to this process: a terminal's Ctrl-C signals the whole process group, and
-    a worker interrupted while it starts prints a traceback of its own; so the workers start
-    with SIGINT blocked (a child inherits the signal mask), and this process, interrupted,
-    has joblib stop them."""
-    with _sigint_blocked():
-        runs = Parallel(n_jobs=n_jobs, return_as="generator")(tasks)    # starts the workers
-    return runs if generator else list(runs)
-
-
-@contextmanager
-def _sigint_blocked():
-    """SIGINT held back in this thread (so in the processes and threads it starts); one
-    that arrives meanwhile is delivered on leaving."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    # Starting its process, the standard library's resource tracker (which joblib's workers
-    # use) unblocks SIGINT in Python 3.11, whatever the mask was: start it first.
-    resource_tracker.ensure_running()
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def split(iterations, parts):
@@ -115,13 +88,13 @@ class ISMCTSBot:
         iterations = iterations if iterations is not None else self.params["iterations"]
         seconds = seconds if seconds is not None else self.params["seconds"]
         view = self.view(game)
-        workers = self.params["workers"]
-        seeds = [self.rng.getrandbits(63) for _ in range(workers)]
-        shares = split(iterations, workers)
-        if workers == 1:
+        n = self.params["workers"]
+        seeds = [self.rng.getrandbits(63) for _ in range(n)]
+        shares = split(iterations, n)
+        if n == 1:
             return merge([_grow(view, self.options, shares[0], seconds, self.determinize, seeds[0])])
-        jobs = parallel(workers, [delayed(_grow)(view, self.options, share, seconds, self.determinize, seed)
-                                  for share, seed in zip(shares, seeds)])
+        jobs = workers.run(n, [delayed(_grow)(view, self.options, share, seconds, self.determinize, seed)
+                               for share, seed in zip(shares, seeds)])
         return merge(jobs)
 
     def view(self, game):
@@ -160,7 +133,7 @@ class PIMCBot(ISMCTSBot):
         if self.params["workers"] == 1:
             trees = [_grow(w, self.options, n, secs, False, s) for w, n, s in zip(worlds, shares, seeds)]
         else:
-            trees = parallel(self.params["workers"], [delayed(_grow)(w, self.options, n, secs, False, s)
+            trees = workers.run(self.params["workers"], [delayed(_grow)(w, self.options, n, secs, False, s)
                                                       for w, n, s in zip(worlds, shares, seeds)])
         merged = merge(trees)
         votes = {}
