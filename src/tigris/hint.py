@@ -7,7 +7,6 @@ estimated win probability and the expected continuation.
 ...     print(h["move"], h["share"], h["win"], h["continuation"])
 """
 
-import os
 import sys
 
 from tqdm import tqdm

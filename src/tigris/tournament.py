@@ -18,7 +18,6 @@ import itertools
 import json
 import math
 import os
-import random
 import sys
 import time
 import traceback

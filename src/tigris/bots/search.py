@@ -6,16 +6,12 @@ what that player cannot see (DESIGN.md).  ``cheat`` alone searches the true stat
 is a reference ceiling and says so (``honest = False``).
 """
 
-import os
 import random
-import signal
-import threading
-from contextlib import contextmanager
-from multiprocessing import resource_tracker
 
-from joblib import Parallel, delayed
+from joblib import delayed
 
-from tigris import _search, parallel
+from tigris import _search
+from tigris import parallel as workers
 
 SEARCH_KEYS = ("exploration", "rollout", "epsilon", "rollout_depth", "final", "widening")
 
