@@ -82,6 +82,10 @@ def describe(name):
 
 
 PACKAGED = Path(__file__).resolve().parent.parent / "bot_configs"    # installed with the package
+if not PACKAGED.is_dir():
+    # An editable install (pip install -e) runs from the source tree, whose bots/ folder
+    # is the one the package ships.
+    PACKAGED = Path(__file__).resolve().parents[3] / "bots"
 
 
 def _folders():
