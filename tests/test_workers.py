@@ -10,11 +10,10 @@ import subprocess
 import sys
 import time
 
+import psutil
 import pytest
 
 from tigris import parallel
-
-psutil = pytest.importorskip("psutil")
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="signals and /proc as on Linux")
 
