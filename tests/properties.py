@@ -380,8 +380,8 @@ BAD = [None, True, False, -1, 0, -0.5, 1.5, float("nan"), float("inf"), float("-
 def hints(kwargs):
     """tigris.hint runs on a sound budget and refuses a bad one with a ValueError; every
     sound value drawn here is small, so a hint that runs away is a failure."""
-    if "seconds" not in kwargs and "iterations" not in kwargs:
-        kwargs["iterations"] = 20           # not the default 5 seconds
+    if kwargs.get("seconds") is None and kwargs.get("iterations") is None:
+        kwargs["iterations"] = 20           # not the default budget of 5 seconds
     try:
         rows = tigris.hint(SMALL, progress=False, **kwargs)
     except ValueError as e:

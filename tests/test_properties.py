@@ -22,7 +22,7 @@ def test_property(name):
     env = dict(os.environ, PYTHONFAULTHANDLER="1")
     try:
         run = subprocess.run([sys.executable, str(HERE / "properties.py"), name], cwd=HERE,
-                             env=env, capture_output=True, text=True, timeout=600)
+                             env=env, capture_output=True, text=True, timeout=300)
     except subprocess.TimeoutExpired as e:
         pytest.fail(f"{name}: no answer in {e.timeout} s (a hang):\n{(e.stdout or '')[-3000:]}")
     report = (run.stdout + run.stderr)[-6000:]

@@ -27,13 +27,13 @@ from pathlib import Path
 
 import tigris
 from tigris._game import VARIANTS
+from tigris._search import MAX_ITERATIONS
 from tigris.boards import BOARD_NAMES
+from tigris.bots.config import MAX_SECONDS
 from tigris.errors import PositionError, RecordError, UsageError
 from tigris.tournament import MAX_GAMES
 
 MESSAGE_LIMIT = 600       # characters of an error line; the rest is cut
-MAX_SECONDS = 86_400.0    # a search budget of at most a day
-MAX_ITERATIONS = 2**31 - 1
 
 
 def main(argv=None):

@@ -44,11 +44,12 @@ META = ("kind", "description")
 # bounds are what the compiled search holds (node ids and visit counts are int32, the
 # rollout depth a C int), trees per decision a sane limit on processes and memory, and a
 # seed any 64-bit value, signed or unsigned (a TOML integer; bots derive the searches'
-# seeds from it).
+# seeds from it); a time budget at most a day, as a longer one is a typo that never ends.
 MAX_TREES = 1024
+MAX_SECONDS = 86_400.0
 RANGES = {
     "iterations": (1, MAX_ITERATIONS),
-    "seconds": (0.0, math.inf),
+    "seconds": (0.0, MAX_SECONDS),
     "exploration": (0.0, math.inf),
     "epsilon": (0.0, 1.0),
     "rollout_depth": (-1, MAX_ROLLOUT_DEPTH),
