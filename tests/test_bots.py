@@ -220,8 +220,8 @@ import sys, tigris
 from tigris import bots
 bot = bots.make("ismcts", seconds=600, workers=2, seed=1)
 g = tigris.Game(players=2, seed=1)
-print("searching", flush=True)
 try:
+    print("searching", flush=True)     # inside the try: the signal may come at once
     bot.choose(g)
 except KeyboardInterrupt:
     print("interrupted", flush=True)
