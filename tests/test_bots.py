@@ -221,7 +221,8 @@ from tigris import bots
 bot = bots.make("ismcts", seconds=600, workers=2, seed=1)
 g = tigris.Game(players=2, seed=1)
 try:
-    print("searching", flush=True)     # inside the try: the signal may come at once
+    sys.stdout.write("searching\\n")   # one write, inside the try: the signal may come at once
+    sys.stdout.flush()
     bot.choose(g)
 except KeyboardInterrupt:
     print("interrupted", flush=True)
