@@ -13,13 +13,12 @@ import os
 import sys
 from pathlib import Path
 
-from joblib import Parallel, delayed
+from joblib import Parallel
 from tqdm import tqdm
 
-from tigris import parallel as workers
 from tigris import ratings
 from tigris.errors import Interrupted, TournamentError
-from tigris.tournament import append_record, bot_settings, play_game
+from tigris.runner import append_record, bot_settings, deal_games, deal_seed, game_tasks, score
 
 KEYS = ("elo0", "elo1", "alpha", "beta")
 MAX_ELO = 2000           # an Elo difference beyond this is a sure win: nothing to test
@@ -76,26 +75,21 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
         with Parallel(n_jobs=n_jobs) as parallel:
             while decision is None and wins + draws + losses < max_games:
                 batch = []
-                for _ in range(max(1, n_jobs // 2)):
-                    for seats in ([a, b], [b, a]):
-                        batch.append({"game": 2 * deal + len(batch) % 2,
-                                      "deal_seed": seed * 1_000_003 + deal, "seats": seats})
+                for _ in range(max(1, n_jobs // 2)):       # paired games: both seatings of a deal
+                    batch += deal_games([a, b], deal_seed(seed, deal), 2 * deal)
                     deal += 1
-                parent = os.getpid()     # workers end themselves if this process dies
-                for rec in parallel(delayed(workers.call)(parent, play_game, job, settings, spec)
-                                    for job in batch):
+                for rec in parallel(game_tasks(batch, settings, spec)):
                     if sink:
                         append_record(sink, rec)
-                    if rec.get("error"):
+                    points = score(rec, a)
+                    if points is None:
                         continue
-                    first = rec["result"]["ranking"][0]
-                    mine = rec["bots"].index(a)
-                    if first == [mine]:
+                    if points == 1:
                         wins += 1
-                    elif mine in first:
-                        draws += 1
-                    else:
+                    elif points == 0:
                         losses += 1
+                    else:
+                        draws += 1
                     bar.update()
                 llr = ratings.sprt_llr(wins, draws, losses, elo0, elo1)
                 decision = ratings.sprt_decision(llr, alpha, beta)

@@ -47,11 +47,7 @@ def _given(path):
 
 
 def _read(path):
-    """config.read, with a file that is not UTF-8 (TOML must be) named as the culprit."""
-    try:
-        return config.read(path)
-    except UnicodeDecodeError:
-        raise ValueError(f"{path}: not a TOML file (not UTF-8 text)") from None
+    return config.read(path)
 
 
 def find(name_or_path):

@@ -9,11 +9,10 @@ A bot file (TOML) names its kind and sets knobs; everything else takes the defau
 """
 
 import math
-import tomllib
-from pathlib import Path
 
 from tigris._search import MAX_ITERATIONS, MAX_ROLLOUT_DEPTH
 from tigris.errors import excerpt
+from tigris.tomlfile import read_toml
 
 # Knobs shared by the search bots (see DESIGN.md, Search).
 SEARCH = {
@@ -121,18 +120,6 @@ def _checked(spec, key, value):
     if value > high:
         return None, f"{key} must be <= {high}, not {excerpt(given)}"
     return value, None
-
-
-def read_toml(path, error=ValueError):
-    """The table of a TOML file; a missing or broken file raises `error` naming it."""
-    path = Path(path)
-    try:
-        with open(path, "rb") as f:
-            return tomllib.load(f)
-    except OSError as e:
-        raise error(f"{path}: {e.strerror}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise error(f"{path}: not valid TOML ({e})") from None
 
 
 def read(path):
