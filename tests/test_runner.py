@@ -67,3 +67,27 @@ def test_read_toml_names_the_file(tmp_path):
             read_toml(tmp_path / name)
     with pytest.raises(UsageError, match="missing.toml"):
         read_toml(tmp_path / "missing.toml", error=UsageError)
+
+
+def test_error_classes_say_what_went_wrong(tmp_path, monkeypatch):
+    """An option is a UsageError, a bot or spec a ConfigError (both ValueErrors), and neither
+    is a TournamentError, which is left to a run that cannot go as asked."""
+    from tigris import bots, match
+    from tigris.errors import TournamentError
+
+    monkeypatch.chdir(tmp_path)
+    for call, cls, message in [
+        (lambda: match.parse_sprt(["elo=5"]), UsageError, "--sprt: 'elo=5'"),
+        (lambda: match.sprt_match("greedy", "greedy"), UsageError, "two different bots"),
+        (lambda: match.sprt_match("greedy", "nobody", progress=False), ConfigError,
+         "bot B: unknown bot 'nobody'"),
+        (lambda: bots.load("nobody"), ConfigError, "unknown bot 'nobody'"),
+        (lambda: bots.make("ismcts", iteratons=5), ConfigError, "unknown key 'iteratons'"),
+        (lambda: Spec(bots=["random"]).check(), ConfigError, "at least two bots"),
+    ]:
+        with pytest.raises(cls, match=message) as e:
+            call()
+        assert isinstance(e.value, ValueError) and not isinstance(e.value, TournamentError)
+    (tmp_path / "typo.toml").write_text('kind = "ismcts"\niteratons = 50\n')
+    with pytest.raises(ConfigError, match="typo.toml: unknown key 'iteratons'"):
+        bots.load(tmp_path / "typo.toml")

@@ -17,7 +17,7 @@ from joblib import Parallel
 from tqdm import tqdm
 
 from tigris import ratings
-from tigris.errors import Interrupted, TournamentError
+from tigris.errors import ConfigError, Interrupted, UsageError
 from tigris.runner import append_record, bot_settings, deal_games, deal_seed, game_tasks, score
 
 KEYS = ("elo0", "elo1", "alpha", "beta")
@@ -30,13 +30,13 @@ def parse_sprt(words):
     for word in words:
         key, sep, value = word.partition("=")
         if not sep or key not in KEYS:
-            raise TournamentError(f"--sprt: {word!r} is not KEY=VALUE with KEY in {', '.join(KEYS)}")
+            raise UsageError(f"--sprt: {word!r} is not KEY=VALUE with KEY in {', '.join(KEYS)}")
         try:
             params[key] = float(value)
         except ValueError:
             params[key] = math.nan
         if not math.isfinite(params[key]) or (key.startswith("elo") and abs(params[key]) > MAX_ELO):
-            raise TournamentError(f"--sprt: {key} must be a number"
+            raise UsageError(f"--sprt: {key} must be a number"
                                   f"{f' from -{MAX_ELO} to {MAX_ELO}' if key.startswith('elo') else ''}, "
                                   f"not {value[:40]!r}")
     return params
@@ -47,19 +47,19 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
     """Play paired games of A against B until the SPRT decides; returns a dict with the
     counts, the LLR, its bounds and the decision ("H1", "H0" or None at max_games)."""
     if elo1 <= elo0:
-        raise TournamentError(f"--sprt: elo1 ({elo1}) must be above elo0 ({elo0})")
+        raise UsageError(f"--sprt: elo1 ({elo1}) must be above elo0 ({elo0})")
     if not (0 < alpha < 1 and 0 < beta < 1):
-        raise TournamentError("--sprt: alpha and beta must be between 0 and 1")
+        raise UsageError("--sprt: alpha and beta must be between 0 and 1")
     if a == b:
-        raise TournamentError("a match needs two different bots")
+        raise UsageError("a match needs two different bots")
     if not isinstance(max_games, int) or isinstance(max_games, bool) or max_games < 1:
-        raise TournamentError(f"--max-games must be a positive whole number, not {max_games!r}")
+        raise UsageError(f"--max-games must be a positive whole number, not {max_games!r}")
     settings = {}
     for label, name in (("A", a), ("B", b)):
         try:
             settings.update(bot_settings([name]))
         except ValueError as e:
-            raise TournamentError(f"bot {label}: {e}") from None
+            raise ConfigError(f"bot {label}: {e}") from None
     spec = {"players": players, "board": "classic", "variants": [], "seed": seed,
             "name": f"{a}-vs-{b}"}
     n_jobs = jobs or os.cpu_count() or 1

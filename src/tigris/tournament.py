@@ -30,7 +30,7 @@ from tqdm import tqdm
 import tigris
 from tigris import bots as botlib
 from tigris import parallel
-from tigris.errors import Interrupted, TournamentError
+from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError
 from tigris.runner import (append_record, bot_settings, deal_games, deal_seed, first_places,
                            game_tasks, play_game)
 from tigris.tomlfile import read_toml
@@ -54,35 +54,35 @@ class Spec:
     name: str = "tournament"
 
     def check(self, where="tournament", bots=True):
-        """Raise TournamentError naming `where` and the field for anything wrong; with
+        """Raise ConfigError naming `where` and the field for anything wrong; with
         `bots`, also load every bot's configuration."""
         pre = f"{where}: " if where else ""
         if not isinstance(self.bots, list) or not all(isinstance(b, str) for b in self.bots):
-            raise TournamentError(f"{pre}bots must be a list of bot names, not {self.bots!r}")
+            raise ConfigError(f"{pre}bots must be a list of bot names, not {self.bots!r}")
         if len(self.bots) < 2:
-            raise TournamentError(f"{pre}a tournament needs at least two bots, got {self.bots}")
+            raise ConfigError(f"{pre}a tournament needs at least two bots, got {self.bots}")
         if len(set(self.bots)) != len(self.bots):
-            raise TournamentError(f"{pre}a bot is listed twice in {self.bots}")
+            raise ConfigError(f"{pre}a bot is listed twice in {self.bots}")
         if not _whole(self.players) or self.players not in (2, 3, 4):
-            raise TournamentError(f"{pre}players must be 2, 3 or 4, not {self.players!r}")
+            raise ConfigError(f"{pre}players must be 2, 3 or 4, not {self.players!r}")
         if not _whole(self.games) or not 1 <= self.games <= MAX_GAMES:
-            raise TournamentError(f"{pre}games must be a whole number from 1 to {MAX_GAMES:,}, "
+            raise ConfigError(f"{pre}games must be a whole number from 1 to {MAX_GAMES:,}, "
                                   f"not {self.games!r}")
         if not _whole(self.seed):
-            raise TournamentError(f"{pre}seed must be a whole number, not {self.seed!r}")
+            raise ConfigError(f"{pre}seed must be a whole number, not {self.seed!r}")
         if not isinstance(self.variants, list) or not all(isinstance(v, str) for v in self.variants):
-            raise TournamentError(f"{pre}variants must be a list of names, not {self.variants!r}")
+            raise ConfigError(f"{pre}variants must be a list of names, not {self.variants!r}")
         if not isinstance(self.name, str) or not self.name:
-            raise TournamentError(f"{pre}name must be a non-empty string, not {self.name!r}")
+            raise ConfigError(f"{pre}name must be a non-empty string, not {self.name!r}")
         try:
             tigris.Game(players=self.players, seed=0, board=self.board, variants=tuple(self.variants))
         except (ValueError, TypeError) as e:
-            raise TournamentError(f"{pre}{e}") from None
+            raise ConfigError(f"{pre}{e}") from None
         for name in self.bots if bots else ():
             try:
                 botlib.describe(name)          # the file exists and its settings are valid
             except ValueError as e:
-                raise TournamentError(f"{pre}{e}") from None
+                raise ConfigError(f"{pre}{e}") from None
         return self
 
     def shared_seats(self):
@@ -98,14 +98,14 @@ def _whole(x):
 def load_spec(path):
     """A Spec from a TOML file; unknown keys and bad values name the file and the key."""
     path = Path(path)
-    data = read_toml(path, TournamentError)
+    data = read_toml(path)
     known = [f.name for f in fields(Spec)]
     unknown = [k for k in data if k not in known]
     if unknown:
-        raise TournamentError(f"{path}: unknown key{'s' if len(unknown) > 1 else ''} "
+        raise ConfigError(f"{path}: unknown key{'s' if len(unknown) > 1 else ''} "
                               f"{', '.join(map(repr, unknown))}; valid keys: {', '.join(known)}")
     if "bots" not in data:
-        raise TournamentError(f"{path}: missing 'bots' (a list of bot names)")
+        raise ConfigError(f"{path}: missing 'bots' (a list of bot names)")
     data.setdefault("name", path.stem)
     return Spec(**data).check(where=str(path))
 
@@ -218,7 +218,7 @@ def run(spec=None, out="results", jobs=None, resume=False, backend="loky", sched
     dask.distributed scheduler at `scheduler` (an address, or a Client)."""
     if not resume:
         if spec is None:
-            raise TournamentError("no tournament given: name bots or a spec file")
+            raise UsageError("no tournament given: name bots or a spec file")
         spec.check()
     out = _writable(out)
     spec_path = out / SPEC_FILE
@@ -255,7 +255,7 @@ def _play(todo, done, settings, spec_dict, out, jobs, backend, scheduler, progre
         config = parallel_config(backend="loky", n_jobs=n_jobs)
         tasks = game_tasks(todo, settings, spec_dict)
     else:
-        raise TournamentError(f"unknown backend {backend!r}: use loky (this machine) or dask")
+        raise UsageError(f"unknown backend {backend!r}: use loky (this machine) or dask")
     started = time.perf_counter()
     bar = tqdm(total=len(todo), desc=spec_dict["name"], unit="game", disable=not progress,
                file=sys.stderr, smoothing=0.1)
@@ -293,7 +293,7 @@ def _dask_client(scheduler):
         raise TournamentError("the dask backend needs dask.distributed: "
                               "pip install 'tigris[distributed]'") from None
     if scheduler is None:
-        raise TournamentError("the dask backend needs --scheduler ADDRESS (e.g. tcp://host:8786)")
+        raise UsageError("the dask backend needs --scheduler ADDRESS (e.g. tcp://host:8786)")
     if hasattr(scheduler, "submit"):
         return scheduler
     try:

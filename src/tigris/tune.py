@@ -30,7 +30,7 @@ from tqdm import tqdm
 from tigris import bots as botlib
 from tigris import parallel as workers
 from tigris.bots import config
-from tigris.errors import Interrupted, TuneError
+from tigris.errors import ConfigError, Interrupted, TuneError
 from tigris.runner import bot_settings, deal_games, deal_seed, game_tasks, score
 
 ALPHA = 0.602            # a_k decay (Spall's recommended values)
@@ -142,7 +142,7 @@ class TuneSpec:
         try:
             kind, base, _ = botlib.describe(self.bot)
         except ValueError as e:
-            raise TuneError(str(e)) from None
+            raise ConfigError(str(e)) from None
         knobs = tunable(kind)
         if not knobs:
             raise TuneError(f"{self.bot}: a {kind} bot has no numeric parameters to tune")
@@ -167,7 +167,7 @@ class TuneSpec:
             try:
                 botlib.find(o)
             except ValueError as e:
-                raise TuneError(f"--opponent: {e}") from None
+                raise ConfigError(f"--opponent: {e}") from None
         if self.budget < 4:
             raise TuneError(f"--budget {self.budget}: an iteration plays 4 games; give at least 4")
         self.name = self.name or f"{Path(str(self.bot)).stem}-tuned"

@@ -10,11 +10,13 @@ a reference ceiling and has ``honest = False``).  Named configurations are looke
 ``./bots/`` first, then among those that come with the package.
 """
 
+from contextlib import contextmanager
 from pathlib import Path
 
 from tigris.bots import config
 from tigris.bots.search import CheatBot, ISMCTSBot, PIMCBot
 from tigris.bots.simple import GreedyBot, RandomBot
+from tigris.errors import ConfigError
 
 CLASSES = {"random": RandomBot, "greedy": GreedyBot, "ismcts": ISMCTSBot, "pimc": PIMCBot,
            "cheat": CheatBot}
@@ -22,8 +24,10 @@ KINDS = tuple(CLASSES)
 
 
 def make(kind, name=None, **params):
-    """A bot of `kind` with these knobs (the rest default); errors list the valid keys."""
-    checked = config.check(kind, params, where=f"bots.make({kind!r})")
+    """A bot of `kind` with these knobs (the rest default); a ConfigError lists the valid
+    keys."""
+    with _config_errors():
+        checked = config.check(kind, params, where=f"bots.make({kind!r})")
     return CLASSES[kind](name=name or kind, **checked)
 
 
@@ -37,7 +41,8 @@ def load(name_or_path, **overrides):
         for budget, other in (("seconds", "iterations"), ("iterations", "seconds")):
             if budget in overrides and other not in overrides:
                 given.pop(other, None)
-        params = config.check(kind, {**given, **overrides}, where=str(path))
+        with _config_errors():
+            params = config.check(kind, {**given, **overrides}, where=str(path))
     bot = CLASSES[kind](name=Path(path).stem, **params)
     return bot
 
@@ -47,21 +52,33 @@ def _given(path):
 
 
 def _read(path):
-    return config.read(path)
+    with _config_errors():
+        return config.read(path)
+
+
+@contextmanager
+def _config_errors():
+    """The configuration's checks raise ValueError: raise them as ConfigError."""
+    try:
+        yield
+    except ConfigError:
+        raise
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
 
 
 def find(name_or_path):
-    """The file of a bot name or path; raises ValueError listing the known names."""
+    """The file of a bot name or path; raises ConfigError listing the known names."""
     p = Path(name_or_path)
     if p.suffix == ".toml" or p.parent != Path("."):
         if p.is_file():
             return p
-        raise ValueError(f"bot file {name_or_path} does not exist")
+        raise ConfigError(f"bot file {name_or_path} does not exist")
     for folder in _folders():
         candidate = folder / f"{name_or_path}.toml"
         if candidate.is_file():
             return candidate
-    raise ValueError(f"unknown bot {name_or_path!r}; known bots: {', '.join(available())}")
+    raise ConfigError(f"unknown bot {name_or_path!r}; known bots: {', '.join(available())}")
 
 
 def available():
