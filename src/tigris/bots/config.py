@@ -12,7 +12,6 @@ import math
 
 from tigris._search import MAX_ITERATIONS, MAX_ROLLOUT_DEPTH
 from tigris.errors import excerpt
-from tigris.tomlfile import read_toml
 
 # Knobs shared by the search bots (see DESIGN.md, Search).
 SEARCH = {
@@ -120,13 +119,3 @@ def _checked(spec, key, value):
     if value > high:
         return None, f"{key} must be <= {high}, not {excerpt(given)}"
     return value, None
-
-
-def read(path):
-    """(kind, params, description) of a bot file; errors name the file."""
-    data = read_toml(path)
-    if "kind" not in data:
-        raise ValueError(f"{path}: missing 'kind' (one of {', '.join(KINDS)})")
-    kind = data["kind"]
-    params = {k: v for k, v in data.items() if k not in META}
-    return kind, check(kind, params, where=str(path)), data.get("description", "")
