@@ -220,8 +220,10 @@ import sys, tigris
 from tigris import bots
 bot = bots.make("ismcts", seconds=600, workers=2, seed=1)
 g = tigris.Game(players=2, seed=1)
-print("searching", flush=True)
 try:
+    # inside the try, whole (one write): the Ctrl-C may come as soon as it is seen
+    sys.stdout.write("searching\\n")
+    sys.stdout.flush()
     bot.choose(g)
 except KeyboardInterrupt:
     print("interrupted", flush=True)
