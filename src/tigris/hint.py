@@ -18,14 +18,14 @@ from tigris.errors import ConfigError, UsageError, excerpt
 CHUNKS = 20          # progress steps of a search in this process (one worker)
 
 
-def hint(game, seconds=None, iterations=None, top=5, jobs=None, bot="ismcts-fast", seed=None,
+def hint(game, seconds=None, iterations=None, top=5, jobs=1, bot="ismcts-fast", seed=None,
          progress=None):
     """Rank the moves of ``game.current_player`` by the analysis of an ISMCTS bot.
 
     Give ``seconds`` (default 5) or ``iterations``: the whole budget, shared out exactly
-    among ``jobs`` worker processes (default 1).  ``bot`` names the configuration whose
-    search knobs are used, ``seed`` replaces its seed; a bot object (an ISMCTS bot made
-    or loaded) searches with its own workers and random numbers instead.  ``progress``
+    among ``jobs`` worker processes.  ``bot`` names the configuration whose search knobs
+    are used, ``seed`` replaces its seed; a bot object (an ISMCTS bot made or loaded)
+    searches with its own workers and random numbers instead.  ``progress``
     shows a progress bar (default: for searches of a second or 20,000 iterations and
     more).  Returns up to ``top`` dicts, best first: ``move`` (notation), ``action``,
     ``visits``, ``share`` (of the root visits), ``win`` (mean reward of the player: the
@@ -63,12 +63,11 @@ def _engine(bot, jobs, seed):
         kind = getattr(bot, "kind", None)
         if kind != "ismcts":
             raise ConfigError(f"hints need an ismcts bot, not a {kind or type(bot).__name__} one")
-        if seed is not None or jobs not in (None, bot.params["workers"]):
+        if seed is not None or jobs not in (1, bot.params["workers"]):
             raise UsageError("jobs and seed apply to a bot configuration name: a bot object "
                              "searches with its own workers and random numbers")
         return bot
-    overrides = {"workers": config.check_value("ismcts", "workers", 1 if jobs is None else jobs,
-                                               where="jobs")}
+    overrides = {"workers": config.check_value("ismcts", "workers", jobs, where="jobs")}
     if seed is not None:
         overrides["seed"] = config.check_value("ismcts", "seed", seed, where="seed")
     conf = bots.configuration(bot)
