@@ -221,7 +221,8 @@ from tigris import bots
 bot = bots.make("ismcts", seconds=600, workers=2, seed=1)
 g = tigris.Game(players=2, seed=1)
 try:
-    sys.stdout.write("searching\\n")   # one write, inside the try: the signal may come at once
+    # inside the try, whole (one write): the Ctrl-C may come as soon as it is seen
+    sys.stdout.write("searching\\n")
     sys.stdout.flush()
     bot.choose(g)
 except KeyboardInterrupt:
@@ -275,9 +276,10 @@ def test_every_shipped_bot_file_loads(path):
     for key, value in data.items():
         if key not in ("kind", "description"):
             assert bot.params[key] == value, key
-    kind, params, description = config.read(path)
-    assert kind == data["kind"] and description == data.get("description", "")
-    assert params == bot.params
+    c = bots.configuration(path)
+    assert c.kind == data["kind"] and c.description == data.get("description", "")
+    assert c.params == bot.params and c.name == path.stem
+    assert c.given == {k: v for k, v in data.items() if k not in ("kind", "description")}
     assert bot.honest is (data["kind"] != "cheat")
 
 
@@ -494,3 +496,58 @@ def test_greedy_english_war_defender_ties():
     play(g, "tile black G5", "war green", "support 3")
     assert legal(g) == {"support 0", "support 2"}
     assert g.action_str(bots.make("greedy").choose(g)) == "support 2"
+
+
+# ---------------------------------------------------------------------------
+# The analysis: budget, progress and steps
+# ---------------------------------------------------------------------------
+
+def test_analysis_reports_progress_without_changing_it():
+    g = tigris.Game(players=2, seed=8)
+    calls = []
+    plain = bots.make("ismcts", iterations=300, seed=5).analyse(g)
+    watched = bots.make("ismcts", iterations=300, seed=5).analyse(
+        g, progress=lambda *a: calls.append(a))
+    assert watched == plain
+    assert calls == [(0, 1, 0), (1, 1, 300)]
+    # In steps, for a progress display: every step reported, the budget exact.
+    calls.clear()
+    stepped = bots.make("ismcts", iterations=300, seed=5).analyse(
+        g, progress=lambda *a: calls.append(a), steps=7)
+    assert stepped["iterations"] == 300
+    assert [c[:2] for c in calls] == [(k, 7) for k in range(8)]
+    assert [c[2] for c in calls] == [300 * k // 7 for k in range(8)]
+    again = bots.make("ismcts", iterations=300, seed=5).analyse(g, steps=7)
+    assert again == stepped                                   # reproducible in steps too
+
+
+def test_analysis_budget_replaces_the_bots():
+    g = tigris.Game(players=2, seed=8)
+    bot = bots.make("ismcts", iterations=50, seed=5)
+    assert bot.analyse(g)["iterations"] == 50
+    assert bot.analyse(g, iterations=120)["iterations"] == 120
+    timed = bots.make("ismcts", seconds=30.0, seed=5)
+    assert timed.analyse(g, iterations=80)["iterations"] == 80      # not 30 seconds
+
+
+def test_pimc_and_workers_report_each_tree():
+    g = tigris.Game(players=2, seed=9)
+    calls = []
+    bot = bots.make("pimc", iterations=240, determinizations=4, seed=1)
+    stats = bot.analyse(g, progress=lambda *a: calls.append(a), steps=2)
+    assert [c[:2] for c in calls] == [(k, 8) for k in range(9)] and calls[-1][2] == 240
+    assert sum(ch["votes"] for ch in stats["children"]) == 4
+    calls.clear()
+    bot = bots.make("ismcts", iterations=301, workers=2, seed=5)
+    assert bot.analyse(g, progress=lambda *a: calls.append(a), steps=5)["iterations"] == 301
+    assert calls == [(0, 2, 0), (1, 2, 151), (2, 2, 301)]      # a tree per worker, in one step
+
+
+def test_a_bot_file_is_read_once(tmp_path, monkeypatch):
+    path = write(tmp_path, "quick.toml", 'kind = "ismcts"\nseconds = 2.0\nworkers = 1\n')
+    reads = []
+    load = tomllib.load
+    monkeypatch.setattr(tomllib, "load", lambda f: reads.append(f.name) or load(f))
+    bot = bots.load(path, iterations=40, seed=3)
+    assert len(reads) == 1
+    assert bot.params["iterations"] == 40 and bot.params["seconds"] is None

@@ -8,7 +8,7 @@ import tigris
 from tigris.cli import main
 from tigris.record import to_record
 
-from processes import interrupt, python
+from processes import ROOT, interrupt, python
 
 
 def test_hint_ranks_legal_moves_with_statistics():
@@ -138,3 +138,47 @@ def test_ctrl_c_stops_a_hint(tmp_path, jobs, delay):
     # (A Ctrl-C that lands while the progress bar starts may leave it uncleared.)
     assert err.rstrip().endswith("tigris hint: interrupted") and "Traceback" not in err, err[-3000:]
     assert out == "" and left == []
+
+
+# ---------------------------------------------------------------------------
+# One search path: a hint is the bot's analysis
+# ---------------------------------------------------------------------------
+
+def test_hint_is_the_bots_analysis(monkeypatch):
+    """A hint ranks the moves by the analysis of the bot it names, grown in the same steps
+    from the same seed; the bot file is read once."""
+    import tomllib
+
+    from tigris import bots
+    from tigris.hint import CHUNKS
+
+    monkeypatch.chdir(ROOT)
+    g = tigris.Game(players=2, seed=6)
+    reads = []
+    load = tomllib.load
+    monkeypatch.setattr(tomllib, "load", lambda f: reads.append(f.name) or load(f))
+    hints = tigris.hint(g, iterations=700, seed=3, top=10_000, progress=False)
+    assert len(reads) == 1 and reads[0].endswith("ismcts-fast.toml")
+    stats = bots.load("ismcts-fast", seed=3).analyse(g, iterations=700, steps=CHUNKS)
+    assert [(h["action"], h["visits"]) for h in hints] == \
+           [(ch["action"], ch["visits"]) for ch in stats["children"]]
+    assert [h["win"] for h in hints] == pytest.approx([ch["value"] for ch in stats["children"]])
+
+
+def test_hint_budget_is_exact_with_several_workers():
+    g = tigris.Game(players=2, seed=2)
+    hints = tigris.hint(g, iterations=1000, jobs=3, seed=1, top=10_000, progress=False)
+    assert sum(h["visits"] for h in hints) == 1000          # 334 + 333 + 333, not 3 x 334
+
+
+def test_hint_with_a_bot_object():
+    from tigris import bots
+
+    g = tigris.Game(players=2, seed=2)
+    bot = bots.make("ismcts", iterations=50, seed=4)
+    hints = tigris.hint(g, iterations=300, bot=bot, top=10_000, progress=False)
+    assert sum(h["visits"] for h in hints) == 300            # the hint's budget, not the bot's
+    with pytest.raises(ValueError, match="jobs and seed apply to a bot configuration name"):
+        tigris.hint(g, iterations=300, bot=bot, seed=1)
+    with pytest.raises(ValueError, match="hints need an ismcts bot, not a greedy one"):
+        tigris.hint(g, iterations=300, bot=bots.make("greedy"))

@@ -9,6 +9,7 @@ import pytest
 from tigris import tournament
 from tigris.cli import main
 from tigris.record import replay
+from tigris.errors import ConfigError, UsageError
 from tigris.tournament import Spec, TournamentError, read_games, run, schedule
 
 
@@ -122,15 +123,21 @@ def test_dask_cluster_gives_the_same_results(tmp_path):
 
 
 def test_errors_are_clear(tmp_path):
-    with pytest.raises(TournamentError, match="unknown bot 'nobody'.*known bots"):
+    # the configuration (bots, spec files, spec fields) raises ConfigError; the run itself
+    # (its results folder) TournamentError
+    with pytest.raises(ConfigError, match="unknown bot 'nobody'.*known bots"):
         run(Spec(bots=["random", "nobody"]), out=tmp_path / "x", progress=False)
     bad = tmp_path / "bad.toml"
     bad.write_text('bots = ["random", "greedy"]\nrounds = 3\n')
-    with pytest.raises(TournamentError, match="bad.toml: unknown key 'rounds'; valid keys"):
+    with pytest.raises(ConfigError, match="bad.toml: unknown key 'rounds'; valid keys"):
         tournament.load_spec(bad)
     bad.write_text('bots = ["random", "greedy"]\nplayers = 5\n')
-    with pytest.raises(TournamentError, match="players must be 2, 3 or 4"):
+    with pytest.raises(ConfigError, match="players must be 2, 3 or 4"):
         tournament.load_spec(bad)
+    with pytest.raises(ConfigError, match="missing.toml: No such file"):
+        tournament.load_spec(tmp_path / "missing.toml")
+    with pytest.raises(UsageError, match="no tournament given"):
+        run(out=tmp_path / "y", progress=False)
     blocker = tmp_path / "file"
     blocker.write_text("")
     with pytest.raises(TournamentError, match="cannot write results to"):

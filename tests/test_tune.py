@@ -8,6 +8,7 @@ import pytest
 
 from tigris import bots
 from tigris.cli import main
+from tigris.errors import ConfigError
 from tigris.tune import SPSA, Param, TuneError, TuneSpec, parse_param, plot, tune
 
 
@@ -94,7 +95,7 @@ def test_unknown_parameters_and_bots(tmp_path, tiny_bot):
         TuneSpec(bot=tiny_bot, params=[parse_param("temperature=0:1")], opponents=["random"]).check()
     with pytest.raises(TuneError, match="no numeric parameters"):
         TuneSpec(bot="greedy", params=[parse_param("seed=0:1")], opponents=["random"]).check()
-    with pytest.raises(TuneError, match="--opponent: unknown bot"):
+    with pytest.raises(ConfigError, match="--opponent: unknown bot"):
         TuneSpec(bot=tiny_bot, params=[parse_param("exploration=0:1")], opponents=["nobody"]).check()
     with pytest.raises(TuneError, match="epsilon must be between 0 and 1"):
         TuneSpec(bot=tiny_bot, params=[parse_param("epsilon=0:2")], opponents=["random"]).check()

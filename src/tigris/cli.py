@@ -30,7 +30,7 @@ from tigris._game import VARIANTS
 from tigris._search import MAX_ITERATIONS
 from tigris.boards import BOARD_NAMES
 from tigris.bots.config import MAX_SECONDS
-from tigris.errors import PositionError, RecordError, UsageError
+from tigris.errors import ConfigError, IllegalActionError, PositionError, RecordError, UsageError
 from tigris.tournament import MAX_GAMES
 
 MESSAGE_LIMIT = 600       # characters of an error line; the rest is cut
@@ -68,10 +68,14 @@ def main(argv=None):
         except OSError as e:               # a file that cannot be read or written
             _report(prog, f"{e.filename}: {e.strerror}" if e.filename and e.strerror else str(e))
             return 1
+        except (UsageError, PositionError, RecordError, IllegalActionError) as e:
+            # the package's documented errors: an option, a bot or tournament configuration
+            # (ConfigError), a run (TournamentError), a file's content; the message names it
+            _report(prog, str(e) or type(e).__name__)
+            return 1
         except (ValueError, OverflowError, EOFError) as e:
-            # ValueError: the package's documented errors (PositionError, RecordError,
-            # IllegalActionError, UsageError, TournamentError ...) and bad values
-            # anywhere; OverflowError: a number too large for the compiled core
+            # a bad value met anywhere else; OverflowError: a number too large for the
+            # compiled core
             _report(prog, str(e) or type(e).__name__)
             return 1
 
@@ -347,7 +351,7 @@ def cmd_play(args):
     try:
         seats = [botlib.load(name, seed=args.seed * 10 + i) for i, name in enumerate(names)]
     except ValueError as e:
-        raise UsageError(f"--bots: {e}") from None
+        raise ConfigError(f"--bots: {e}") from None
     g = tigris.Game(players=players, seed=args.seed, board=args.board,
                     variants=tuple(dict.fromkeys(args.variants)))
     last_shown = -1
@@ -520,7 +524,7 @@ def _reading(path, error):
         raise error(f"{file}: not UTF-8 text") from None
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError,
             RecursionError) as e:
-        if isinstance(e, (PositionError, RecordError, UsageError, tigris.IllegalActionError)) \
+        if isinstance(e, (PositionError, RecordError, UsageError, IllegalActionError)) \
                 and str(e).startswith(file):
             raise
         cls = type(e) if isinstance(e, (PositionError, RecordError)) else error

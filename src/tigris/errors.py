@@ -46,15 +46,33 @@ def excerpt(value, limit=EXCERPT):
     return text
 
 
+# What the command line reports (as one line, exit status 1):
+#
+#   UsageError          an option or argument that cannot be used as given
+#     ConfigError       a bot or tournament configuration: a file, a spec or a bot's knobs
+#     TournamentError   a run that cannot go as asked: its results folder, resuming, a cluster
+#       TuneError       a tuning run: its parameters, its saved run
+
+
 class UsageError(ValueError):
-    """A request that cannot be carried out as given: an option value out of range,
-    options that do not fit together, a bot or spec file that does not load.  The
-    message names the option or the file."""
+    """A request that cannot be carried out as given: an option value out of range, or
+    options that do not fit together.  The message names the option."""
+
+
+class ConfigError(UsageError):
+    """A bot or tournament configuration that cannot be used: a file that is missing or
+    not valid TOML, an unknown bot, an unknown key, a knob or spec field out of range.
+    The message names the file (or the option or call that gave it) and the key."""
 
 
 class TournamentError(UsageError):
-    """A tournament, match or tuning run that cannot go as asked; the message says what
-    and where."""
+    """A tournament, match or tuning run that cannot go as asked: a results folder that
+    cannot be written or resumed, a cluster that cannot be reached, a saved run that does
+    not read.  The message says what and where."""
+
+
+class TuneError(TournamentError):
+    """A tuning run that cannot go as asked; the message names the parameter or file."""
 
 
 class Interrupted(KeyboardInterrupt):

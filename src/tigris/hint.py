@@ -13,22 +13,24 @@ from tqdm import tqdm
 
 from tigris import bots
 from tigris.bots import config
-from tigris import parallel as workers
-from tigris.bots.search import _grow, merge
-from tigris.errors import excerpt
+from tigris.errors import ConfigError, UsageError, excerpt
 
-CHUNKS = 20          # progress steps of a single-worker search
+CHUNKS = 20          # progress steps of a search in this process (one worker)
 
 
 def hint(game, seconds=None, iterations=None, top=5, jobs=1, bot="ismcts-fast", seed=None,
          progress=None):
-    """Rank the moves of ``game.current_player``.
+    """Rank the moves of ``game.current_player`` by the analysis of an ISMCTS bot.
 
-    Give ``seconds`` (default 5) or ``iterations``.  ``bot`` names the configuration whose
-    search knobs are used.  Returns up to ``top`` dicts, best first: ``move`` (notation),
-    ``action``, ``visits``, ``share`` (of the root visits), ``win`` (mean reward of the
-    player: the estimated chance to win in 2-player games) and ``continuation`` (the
-    expected next decisions, as "player N: move" strings)."""
+    Give ``seconds`` (default 5) or ``iterations``: the whole budget, shared out exactly
+    among ``jobs`` worker processes.  ``bot`` names the configuration whose search knobs
+    are used, ``seed`` replaces its seed; a bot object (an ISMCTS bot made or loaded)
+    searches with its own workers and random numbers instead.  ``progress``
+    shows a progress bar (default: for searches of a second or 20,000 iterations and
+    more).  Returns up to ``top`` dicts, best first: ``move`` (notation), ``action``,
+    ``visits``, ``share`` (of the root visits), ``win`` (mean reward of the player: the
+    estimated chance to win in 2-player games) and ``continuation`` (the expected next
+    decisions, as "player N: move" strings)."""
     if game.is_over:
         raise ValueError("the game is over: there is no move to hint")
     if game.current_player in game.unknown["hands"]:
@@ -44,54 +46,55 @@ def hint(game, seconds=None, iterations=None, top=5, jobs=1, bot="ismcts-fast", 
         iterations = config.check_value("ismcts", "iterations", iterations)
     if not isinstance(top, int) or isinstance(top, bool) or top < 1:
         raise ValueError(f"top must be a whole number of moves, at least 1, not {excerpt(top)}")
-    overrides = {"workers": config.check_value("ismcts", "workers", jobs, where="jobs")}
-    if seed is not None:
-        overrides["seed"] = config.check_value("ismcts", "seed", seed, where="seed")
-    kind = bots.describe(bot)[0] if isinstance(bot, str) else bot.kind
-    if kind != "ismcts":
-        raise ValueError(f"hints need an ismcts bot configuration, not a {kind} one")
-    engine = bots.load(bot, **overrides) if isinstance(bot, str) else bot
+    engine = _engine(bot, jobs, seed)
     legal = game.legal_actions()
     if len(legal) == 1:
         return [_row(game, {"action": legal[0], "visits": 1, "value": float("nan"), "pv": []}, 1)]
     show = progress if progress is not None else (seconds or 0) >= 1 or (iterations or 0) >= 20_000
-    stats = _search(engine, game, seconds, iterations, jobs, show)
+    stats = _analyse(engine, game, seconds, iterations, show)
     total = sum(ch["visits"] for ch in stats["children"]) or 1
     return [_row(game, ch, total) for ch in stats["children"][:top]]
 
 
-def _search(engine, game, seconds, iterations, jobs, show):
-    view = engine.view(game)
-    options = engine.options
-    if jobs == 1:
-        import tigris._search as search
-        s = search.Search(view, seed=engine.rng.getrandbits(63), **options)
-        with tqdm(total=CHUNKS, desc="searching", unit="step", disable=not show, file=sys.stderr,
-                  leave=False) as bar:
-            for k in range(CHUNKS):
-                if iterations:
-                    part = iterations * (k + 1) // CHUNKS - iterations * k // CHUNKS
-                    if part:
-                        s.step(iterations=part)
-                else:
-                    s.step(seconds=seconds / CHUNKS)
-                bar.set_postfix(iterations=s.iterations)
-                bar.update()
-        return merge([s.stats()])
-    from joblib import delayed
-    seeds = [engine.rng.getrandbits(63) for _ in range(jobs)]
-    share = -(-iterations // jobs) if iterations else None
-    runs = workers.run(jobs, [delayed(_grow)(view, options, share, seconds, True, sd) for sd in seeds],
-                       generator=True)
-    done = []
+def _engine(bot, jobs, seed):
+    """The ISMCTS bot that searches: a configuration, read once, with `jobs` workers and
+    `seed`; or a bot object as it is."""
+    if not isinstance(bot, str):
+        kind = getattr(bot, "kind", None)
+        if kind != "ismcts":
+            raise ConfigError(f"hints need an ismcts bot, not a {kind or type(bot).__name__} one")
+        if seed is not None or jobs not in (1, bot.params["workers"]):
+            raise UsageError("jobs and seed apply to a bot configuration name: a bot object "
+                             "searches with its own workers and random numbers")
+        return bot
+    overrides = {"workers": config.check_value("ismcts", "workers", jobs, where="jobs")}
+    if seed is not None:
+        overrides["seed"] = config.check_value("ismcts", "seed", seed, where="seed")
+    conf = bots.configuration(bot)
+    if conf.kind != "ismcts":
+        raise ConfigError(f"hints need an ismcts bot configuration, not a {conf.kind} one")
+    return conf.bot(**overrides)
+
+
+def _analyse(engine, game, seconds, iterations, show):
+    """The bot's analysis of the decision, with a progress bar (shown if `show`) that
+    counts the steps of a search in this process, or the workers that are done."""
+    bar = None
+
+    def report(done, total, ran):
+        nonlocal bar
+        if bar is None:          # the search has started: its workers are running
+            bar = tqdm(total=total, desc="searching", unit="step" if engine.params["workers"] == 1
+                       else "worker", disable=not show, file=sys.stderr, leave=False)
+        bar.update(done - bar.n)
+        bar.set_postfix(iterations=ran)
+
     try:
-        for stats in tqdm(runs, total=jobs, desc="searching", unit="worker", disable=not show,
-                          file=sys.stderr, leave=False):
-            done.append(stats)
-    except KeyboardInterrupt:
-        workers.stop(runs)
-        raise
-    return merge(done)
+        return engine.analyse(game, iterations=iterations, seconds=seconds, progress=report,
+                              steps=CHUNKS)
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def _row(game, ch, total):

@@ -13,13 +13,12 @@ import os
 import sys
 from pathlib import Path
 
-from joblib import Parallel, delayed
+from joblib import Parallel
 from tqdm import tqdm
 
-from tigris import parallel as workers
 from tigris import ratings
-from tigris.errors import Interrupted, TournamentError
-from tigris.tournament import append_record, bot_settings, play_game
+from tigris.errors import ConfigError, Interrupted, UsageError
+from tigris.runner import append_record, bot_settings, deal_games, deal_seed, game_tasks, score
 
 KEYS = ("elo0", "elo1", "alpha", "beta")
 MAX_ELO = 2000           # an Elo difference beyond this is a sure win: nothing to test
@@ -31,13 +30,13 @@ def parse_sprt(words):
     for word in words:
         key, sep, value = word.partition("=")
         if not sep or key not in KEYS:
-            raise TournamentError(f"--sprt: {word!r} is not KEY=VALUE with KEY in {', '.join(KEYS)}")
+            raise UsageError(f"--sprt: {word!r} is not KEY=VALUE with KEY in {', '.join(KEYS)}")
         try:
             params[key] = float(value)
         except ValueError:
             params[key] = math.nan
         if not math.isfinite(params[key]) or (key.startswith("elo") and abs(params[key]) > MAX_ELO):
-            raise TournamentError(f"--sprt: {key} must be a number"
+            raise UsageError(f"--sprt: {key} must be a number"
                                   f"{f' from -{MAX_ELO} to {MAX_ELO}' if key.startswith('elo') else ''}, "
                                   f"not {value[:40]!r}")
     return params
@@ -48,19 +47,19 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
     """Play paired games of A against B until the SPRT decides; returns a dict with the
     counts, the LLR, its bounds and the decision ("H1", "H0" or None at max_games)."""
     if elo1 <= elo0:
-        raise TournamentError(f"--sprt: elo1 ({elo1}) must be above elo0 ({elo0})")
+        raise UsageError(f"--sprt: elo1 ({elo1}) must be above elo0 ({elo0})")
     if not (0 < alpha < 1 and 0 < beta < 1):
-        raise TournamentError("--sprt: alpha and beta must be between 0 and 1")
+        raise UsageError("--sprt: alpha and beta must be between 0 and 1")
     if a == b:
-        raise TournamentError("a match needs two different bots")
+        raise UsageError("a match needs two different bots")
     if not isinstance(max_games, int) or isinstance(max_games, bool) or max_games < 1:
-        raise TournamentError(f"--max-games must be a positive whole number, not {max_games!r}")
+        raise UsageError(f"--max-games must be a positive whole number, not {max_games!r}")
     settings = {}
     for label, name in (("A", a), ("B", b)):
         try:
             settings.update(bot_settings([name]))
         except ValueError as e:
-            raise TournamentError(f"bot {label}: {e}") from None
+            raise ConfigError(f"bot {label}: {e}") from None
     spec = {"players": players, "board": "classic", "variants": [], "seed": seed,
             "name": f"{a}-vs-{b}"}
     n_jobs = jobs or os.cpu_count() or 1
@@ -76,26 +75,21 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
         with Parallel(n_jobs=n_jobs) as parallel:
             while decision is None and wins + draws + losses < max_games:
                 batch = []
-                for _ in range(max(1, n_jobs // 2)):
-                    for seats in ([a, b], [b, a]):
-                        batch.append({"game": 2 * deal + len(batch) % 2,
-                                      "deal_seed": seed * 1_000_003 + deal, "seats": seats})
+                for _ in range(max(1, n_jobs // 2)):       # paired games: both seatings of a deal
+                    batch += deal_games([a, b], deal_seed(seed, deal), 2 * deal)
                     deal += 1
-                parent = os.getpid()     # workers end themselves if this process dies
-                for rec in parallel(delayed(workers.call)(parent, play_game, job, settings, spec)
-                                    for job in batch):
+                for rec in parallel(game_tasks(batch, settings, spec)):
                     if sink:
                         append_record(sink, rec)
-                    if rec.get("error"):
+                    points = score(rec, a)
+                    if points is None:
                         continue
-                    first = rec["result"]["ranking"][0]
-                    mine = rec["bots"].index(a)
-                    if first == [mine]:
+                    if points == 1:
                         wins += 1
-                    elif mine in first:
-                        draws += 1
-                    else:
+                    elif points == 0:
                         losses += 1
+                    else:
+                        draws += 1
                     bar.update()
                 llr = ratings.sprt_llr(wins, draws, losses, elo0, elo1)
                 decision = ratings.sprt_decision(llr, alpha, beta)

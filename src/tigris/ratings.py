@@ -55,6 +55,8 @@ import choix
 import numpy as np
 from scipy import optimize, stats
 
+from tigris.runner import first_places
+
 __all__ = ["standings", "head_to_head", "format_standings", "format_head_to_head",
            "wilson_interval", "expected_score", "sprt_llr", "sprt_bounds", "sprt_decision",
            "BRADLEY_TERRY", "PLACKETT_LUCE"]
@@ -145,8 +147,7 @@ def _row(name, played, elo, elo_ci, confidence):
         if not seats:
             continue
         games += 1
-        first = g["ranking"][0]
-        wins += sum(1 / len(first) for s in seats if s in first)
+        wins += first_places(g["bots"], g["ranking"], name)
         if g["final"] is not None:
             finals += [g["final"][s] for s in seats]
         for key, out in (("decisions", decisions), ("seconds_per_move", seconds)):

@@ -20,7 +20,6 @@ import math
 import os
 import sys
 import time
-import traceback
 import warnings
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -31,9 +30,10 @@ from tqdm import tqdm
 import tigris
 from tigris import bots as botlib
 from tigris import parallel
-from tigris.bots.config import read_toml
-from tigris.errors import Interrupted, TournamentError
-from tigris.record import to_record
+from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError
+from tigris.runner import (append_record, bot_settings, deal_games, deal_seed, first_places,
+                           game_tasks, play_game)
+from tigris.tomlfile import read_toml
 
 SPEC_FILE = "tournament.json"
 GAMES_FILE = "games.jsonl"
@@ -54,35 +54,35 @@ class Spec:
     name: str = "tournament"
 
     def check(self, where="tournament", bots=True):
-        """Raise TournamentError naming `where` and the field for anything wrong; with
+        """Raise ConfigError naming `where` and the field for anything wrong; with
         `bots`, also load every bot's configuration."""
         pre = f"{where}: " if where else ""
         if not isinstance(self.bots, list) or not all(isinstance(b, str) for b in self.bots):
-            raise TournamentError(f"{pre}bots must be a list of bot names, not {self.bots!r}")
+            raise ConfigError(f"{pre}bots must be a list of bot names, not {self.bots!r}")
         if len(self.bots) < 2:
-            raise TournamentError(f"{pre}a tournament needs at least two bots, got {self.bots}")
+            raise ConfigError(f"{pre}a tournament needs at least two bots, got {self.bots}")
         if len(set(self.bots)) != len(self.bots):
-            raise TournamentError(f"{pre}a bot is listed twice in {self.bots}")
+            raise ConfigError(f"{pre}a bot is listed twice in {self.bots}")
         if not _whole(self.players) or self.players not in (2, 3, 4):
-            raise TournamentError(f"{pre}players must be 2, 3 or 4, not {self.players!r}")
+            raise ConfigError(f"{pre}players must be 2, 3 or 4, not {self.players!r}")
         if not _whole(self.games) or not 1 <= self.games <= MAX_GAMES:
-            raise TournamentError(f"{pre}games must be a whole number from 1 to {MAX_GAMES:,}, "
+            raise ConfigError(f"{pre}games must be a whole number from 1 to {MAX_GAMES:,}, "
                                   f"not {self.games!r}")
         if not _whole(self.seed):
-            raise TournamentError(f"{pre}seed must be a whole number, not {self.seed!r}")
+            raise ConfigError(f"{pre}seed must be a whole number, not {self.seed!r}")
         if not isinstance(self.variants, list) or not all(isinstance(v, str) for v in self.variants):
-            raise TournamentError(f"{pre}variants must be a list of names, not {self.variants!r}")
+            raise ConfigError(f"{pre}variants must be a list of names, not {self.variants!r}")
         if not isinstance(self.name, str) or not self.name:
-            raise TournamentError(f"{pre}name must be a non-empty string, not {self.name!r}")
+            raise ConfigError(f"{pre}name must be a non-empty string, not {self.name!r}")
         try:
             tigris.Game(players=self.players, seed=0, board=self.board, variants=tuple(self.variants))
         except (ValueError, TypeError) as e:
-            raise TournamentError(f"{pre}{e}") from None
+            raise ConfigError(f"{pre}{e}") from None
         for name in self.bots if bots else ():
             try:
                 botlib.describe(name)          # the file exists and its settings are valid
             except ValueError as e:
-                raise TournamentError(f"{pre}{e}") from None
+                raise ConfigError(f"{pre}{e}") from None
         return self
 
     def shared_seats(self):
@@ -98,17 +98,14 @@ def _whole(x):
 def load_spec(path):
     """A Spec from a TOML file; unknown keys and bad values name the file and the key."""
     path = Path(path)
-    try:
-        data = read_toml(path, TournamentError)
-    except UnicodeDecodeError:
-        raise TournamentError(f"{path}: not a TOML file (not UTF-8 text)") from None
+    data = read_toml(path)
     known = [f.name for f in fields(Spec)]
     unknown = [k for k in data if k not in known]
     if unknown:
-        raise TournamentError(f"{path}: unknown key{'s' if len(unknown) > 1 else ''} "
+        raise ConfigError(f"{path}: unknown key{'s' if len(unknown) > 1 else ''} "
                               f"{', '.join(map(repr, unknown))}; valid keys: {', '.join(known)}")
     if "bots" not in data:
-        raise TournamentError(f"{path}: missing 'bots' (a list of bot names)")
+        raise ConfigError(f"{path}: missing 'bots' (a list of bot names)")
     data.setdefault("name", path.stem)
     return Spec(**data).check(where=str(path))
 
@@ -127,62 +124,13 @@ def tables(spec):
 
 def schedule(spec):
     """Every game of the tournament: game number, deal seed, bot per seat.  Deals go to
-    the tables in turn, so each bot meets each other bot about equally often."""
+    the tables in turn, so each bot meets each other bot about equally often; each deal
+    is played in every seating of its table."""
     lineups = tables(spec)
-    deals = math.ceil(spec.games / spec.players)
     games = []
-    for d in range(deals):
-        table = lineups[d % len(lineups)]
-        deal_seed = spec.seed * 1_000_003 + d
-        for r in range(spec.players):
-            seats = table[r:] + table[:r]
-            games.append({"game": len(games), "deal_seed": deal_seed, "seats": seats})
+    for d in range(math.ceil(spec.games / spec.players)):
+        games += deal_games(lineups[d % len(lineups)], deal_seed(spec.seed, d), len(games))
     return games
-
-
-def bot_settings(names):
-    """{name: (kind, params)} resolved here, so workers (even remote ones) need no files."""
-    settings = {}
-    for name in names:
-        kind, params, _ = botlib.describe(name)
-        settings[name] = (kind, params)
-    return settings
-
-
-# ---------------------------------------------------------------------------------------
-# One game (runs in a worker)
-# ---------------------------------------------------------------------------------------
-
-def play_game(job, settings, spec_dict):
-    """Play one scheduled game; returns its record.  A game that raises is returned as a
-    record with its error and the moves played so far."""
-    seats = job["seats"]
-    g = None
-    timings = []
-    try:
-        g = tigris.Game(players=spec_dict["players"], seed=job["deal_seed"], board=spec_dict["board"],
-                        variants=tuple(spec_dict["variants"]))
-        players = []
-        for seat, name in enumerate(seats):
-            kind, params = settings[name]
-            seed = (spec_dict["seed"] * 7_919 + job["game"] * 104_729 + seat) % (1 << 62)
-            players.append(botlib.CLASSES[kind](name=name, **dict(params, seed=seed)))
-        started = time.perf_counter()
-        while not g.is_over:
-            t = time.perf_counter()
-            action = players[g.current_player].choose(g)
-            timings.append(time.perf_counter() - t)
-            g.apply(action)
-        rec = to_record(g, bots=seats, timings=timings)
-        rec["seconds"] = round(time.perf_counter() - started, 3)
-    except Exception as e:            # recorded, never fatal: the tournament goes on
-        rec = to_record(g, bots=seats, timings=timings) if g is not None else {
-            "format": "tigris-game/1", "bots": seats}
-        rec["result"] = None
-        rec["error"] = f"{type(e).__name__}: {e}"
-        rec["traceback"] = traceback.format_exc(limit=6)
-    rec.update({"game": job["game"], "deal_seed": job["deal_seed"], "tournament": spec_dict["name"]})
-    return rec
 
 
 # ---------------------------------------------------------------------------------------
@@ -270,7 +218,7 @@ def run(spec=None, out="results", jobs=None, resume=False, backend="loky", sched
     dask.distributed scheduler at `scheduler` (an address, or a Client)."""
     if not resume:
         if spec is None:
-            raise TournamentError("no tournament given: name bots or a spec file")
+            raise UsageError("no tournament given: name bots or a spec file")
         spec.check()
     out = _writable(out)
     spec_path = out / SPEC_FILE
@@ -305,11 +253,9 @@ def _play(todo, done, settings, spec_dict, out, jobs, backend, scheduler, progre
         tasks = (delayed(play_game)(job, settings, spec_dict) for job in todo)
     elif backend == "loky":
         config = parallel_config(backend="loky", n_jobs=n_jobs)
-        # local workers end themselves if this process dies without stopping them
-        tasks = (delayed(parallel.call)(os.getpid(), play_game, job, settings, spec_dict)
-                 for job in todo)
+        tasks = game_tasks(todo, settings, spec_dict)
     else:
-        raise TournamentError(f"unknown backend {backend!r}: use loky (this machine) or dask")
+        raise UsageError(f"unknown backend {backend!r}: use loky (this machine) or dask")
     started = time.perf_counter()
     bar = tqdm(total=len(todo), desc=spec_dict["name"], unit="game", disable=not progress,
                file=sys.stderr, smoothing=0.1)
@@ -340,16 +286,6 @@ def _play(todo, done, settings, spec_dict, out, jobs, backend, scheduler, progre
             client.close()
 
 
-def append_record(f, rec):
-    """Append one record as a line to a file opened with "ab", in one system call: a
-    Ctrl-C or SIGTERM is handled once the call returns, so it cannot tear the line (a
-    buffered write of a long record can be cut in the middle)."""
-    data = (json.dumps(rec) + "\n").encode("utf-8")
-    fd = f.fileno()
-    while data:
-        data = data[os.write(fd, data):]
-
-
 def _dask_client(scheduler):
     try:
         from dask.distributed import Client
@@ -357,7 +293,7 @@ def _dask_client(scheduler):
         raise TournamentError("the dask backend needs dask.distributed: "
                               "pip install 'tigris[distributed]'") from None
     if scheduler is None:
-        raise TournamentError("the dask backend needs --scheduler ADDRESS (e.g. tcp://host:8786)")
+        raise UsageError("the dask backend needs --scheduler ADDRESS (e.g. tcp://host:8786)")
     if hasattr(scheduler, "submit"):
         return scheduler
     try:
@@ -372,11 +308,9 @@ def _leader(records):
     for rec in records:
         if not rec.get("result"):
             continue
-        first = rec["result"]["ranking"][0]
-        for seat, name in enumerate(rec["bots"]):
-            played[name] = played.get(name, 0) + 1
-            if seat in first:
-                wins[name] = wins.get(name, 0) + 1 / len(first)
+        for name in set(rec["bots"]):
+            played[name] = played.get(name, 0) + rec["bots"].count(name)
+            wins[name] = wins.get(name, 0) + first_places(rec["bots"], rec["result"]["ranking"], name)
     if not played:
         return "-"
     best = max(played, key=lambda n: wins.get(n, 0) / played[n])

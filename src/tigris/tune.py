@@ -24,23 +24,20 @@ import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from joblib import Parallel, delayed
+from joblib import Parallel
 from tqdm import tqdm
 
 from tigris import bots as botlib
 from tigris import parallel as workers
 from tigris.bots import config
-from tigris.errors import Interrupted, TournamentError
-from tigris.tournament import bot_settings, play_game
+from tigris.errors import ConfigError, Interrupted, TuneError
+from tigris.runner import bot_settings, deal_games, deal_seed, game_tasks, score
 
 ALPHA = 0.602            # a_k decay (Spall's recommended values)
 GAMMA = 0.101            # c_k decay
 SPEC_FILE = "tune.json"
 HISTORY_FILE = "history.csv"
-
-
-class TuneError(TournamentError):
-    """A tuning run that cannot go as asked; the message names the parameter or file."""
+VERIFY_DEALS = 500_000   # the verification's deals are numbered from here
 
 
 # ---------------------------------------------------------------------------------------
@@ -145,7 +142,7 @@ class TuneSpec:
         try:
             kind, base, _ = botlib.describe(self.bot)
         except ValueError as e:
-            raise TuneError(str(e)) from None
+            raise ConfigError(str(e)) from None
         knobs = tunable(kind)
         if not knobs:
             raise TuneError(f"{self.bot}: a {kind} bot has no numeric parameters to tune")
@@ -170,7 +167,7 @@ class TuneSpec:
             try:
                 botlib.find(o)
             except ValueError as e:
-                raise TuneError(f"--opponent: {e}") from None
+                raise ConfigError(f"--opponent: {e}") from None
         if self.budget < 4:
             raise TuneError(f"--budget {self.budget}: an iteration plays 4 games; give at least 4")
         self.name = self.name or f"{Path(str(self.bot)).stem}-tuned"
@@ -192,22 +189,10 @@ def _bot_params(base, params, theta):
     return out
 
 
-def _score(rec, seat_name):
-    """1 for a win, 0.5 for a shared first place (2 players), 0 otherwise; None on error."""
-    if rec.get("error") or not rec.get("result"):
-        return None
-    first = rec["result"]["ranking"][0]
-    seats = [i for i, b in enumerate(rec["bots"]) if b == seat_name]
-    return sum((1.0 / len(first)) if s in first else 0.0 for s in seats) / len(seats)
-
-
-def _iteration_jobs(k, deal_seed, opponent):
+def _iteration_jobs(k, seed_of_deal, opponent):
     """The four games of iteration k: theta+ and theta- each in both seatings of one deal."""
-    jobs = []
-    for cand in ("plus", "minus"):
-        for seats in ([cand, opponent], [opponent, cand]):
-            jobs.append({"game": 4 * k + len(jobs), "deal_seed": deal_seed, "seats": seats})
-    return jobs
+    return (deal_games(["plus", opponent], seed_of_deal, 4 * k)
+            + deal_games(["minus", opponent], seed_of_deal, 4 * k + 2))
 
 
 def tune(spec, out, jobs=None, progress=True, resume=False):
@@ -261,17 +246,15 @@ def tune(spec, out, jobs=None, progress=True, resume=False):
                     settings = dict(opp_settings)
                     settings["plus"] = (kind, _bot_params(base, spec.params, plus))
                     settings["minus"] = (kind, _bot_params(base, spec.params, minus))
-                    deal = spec.seed * 1_000_003 + i
                     plan.append((i, delta, plus, minus, opponent, settings,
-                                 _iteration_jobs(i, deal, opponent)))
-                parent = os.getpid()     # workers end themselves if this process dies
-                tasks = [delayed(workers.call)(parent, play_game, job, settings, _game_spec(spec, i))
-                         for i, _, _, _, _, settings, js in plan for job in js]
+                                 _iteration_jobs(i, deal_seed(spec.seed, i), opponent)))
+                tasks = [task for i, _, _, _, _, settings, js in plan
+                         for task in game_tasks(js, settings, _game_spec(spec, i))]
                 records = parallel(tasks)
                 for n, (i, delta, plus, minus, opponent, _, js) in enumerate(plan):
                     recs = records[4 * n: 4 * n + 4]
-                    sp = _mean([_score(r, "plus") for r in recs[:2]])
-                    sm = _mean([_score(r, "minus") for r in recs[2:]])
+                    sp = _mean([score(r, "plus") for r in recs[:2]])
+                    sm = _mean([score(r, "minus") for r in recs[2:]])
                     spsa.update(i, delta, sp, sm)
                     writer.writerow([i, 4 * i, opponent, f"{sp:.4f}", f"{sm:.4f}"] +
                                     [f"{x:.6g}" for x in spsa.theta] + [f"{x:.6g}" for x in plus] +
@@ -371,17 +354,13 @@ def verify(spec, kind, base, tuned, n_jobs, progress):
     games = spec.verify_games or max(20, spec.budget // 10)
     settings = {"tuned": (kind, tuned), "original": (kind, base)}
     jobs = []
-    for d in range(math.ceil(games / 2)):
-        for seats in (["tuned", "original"], ["original", "tuned"]):
-            jobs.append({"game": len(jobs), "deal_seed": spec.seed * 1_000_003 + 500_000 + d,
-                         "seats": seats})
+    for d in range(math.ceil(games / 2)):          # deals apart from the tuning's
+        jobs += deal_games(["tuned", "original"], deal_seed(spec.seed, VERIFY_DEALS + d), len(jobs))
     with tqdm(total=len(jobs), desc="verification", unit="game", disable=not progress,
               file=sys.stderr) as bar:
         records = []
-        parent = os.getpid()
         results = Parallel(n_jobs=n_jobs, return_as="generator")(
-            delayed(workers.call)(parent, play_game, job, settings, _game_spec(spec, -1))
-            for job in jobs)
+            game_tasks(jobs, settings, _game_spec(spec, -1)))
         try:
             for rec in results:
                 records.append(rec)
@@ -389,7 +368,7 @@ def verify(spec, kind, base, tuned, n_jobs, progress):
         except KeyboardInterrupt:
             workers.stop(results)
             raise
-    scores = [s for s in (_score(r, "tuned") for r in records) if s is not None]
+    scores = [s for s in (score(r, "tuned") for r in records) if s is not None]
     total = sum(scores)
     low, high = wilson_interval(total, len(scores))
     return {"games": len(scores), "score": total / len(scores) if scores else None,

@@ -3,6 +3,8 @@
 >>> from tigris import bots
 >>> bot = bots.make("ismcts", iterations=1000, exploration=0.7, seed=1)
 >>> bot = bots.load("ismcts-fast")          # bots/ismcts-fast.toml
+>>> conf = bots.configuration("pimc")       # the file read: kind, knobs, description
+>>> bot = conf.bot(seed=3)                  # a bot of it, a knob replaced
 >>> action = bot.choose(game)               # doctest: +SKIP
 
 Every bot decides from what ``game.current_player`` may see (``cheat`` excepted: it is
@@ -10,11 +12,15 @@ a reference ceiling and has ``honest = False``).  Named configurations are looke
 ``./bots/`` first, then among those that come with the package.
 """
 
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from tigris.bots import config
 from tigris.bots.search import CheatBot, ISMCTSBot, PIMCBot
 from tigris.bots.simple import GreedyBot, RandomBot
+from tigris.errors import ConfigError
+from tigris.tomlfile import read_toml
 
 CLASSES = {"random": RandomBot, "greedy": GreedyBot, "ismcts": ISMCTSBot, "pimc": PIMCBot,
            "cheat": CheatBot}
@@ -22,50 +28,83 @@ KINDS = tuple(CLASSES)
 
 
 def make(kind, name=None, **params):
-    """A bot of `kind` with these knobs (the rest default); errors list the valid keys."""
-    checked = config.check(kind, params, where=f"bots.make({kind!r})")
+    """A bot of `kind` with these knobs (the rest default); a ConfigError lists the valid
+    keys."""
+    with _config_errors():
+        checked = config.check(kind, params, where=f"bots.make({kind!r})")
     return CLASSES[kind](name=name or kind, **checked)
 
 
 def load(name_or_path, **overrides):
-    """A bot from a configuration file: a path, or a name in ./bots/ or the package's."""
+    """A bot from a configuration file: a path, or a name in ./bots/ or the package's;
+    `overrides` replace knobs of the file (see Configuration.bot)."""
+    return configuration(name_or_path).bot(**overrides)
+
+
+@dataclass(frozen=True)
+class Configuration:
+    """A bot configuration file, read and checked: ``name`` (the file's stem), ``path``,
+    ``kind``, ``given`` (the knobs the file sets), ``params`` (every knob of the kind,
+    checked: the file's, else the defaults) and ``description``."""
+
+    name: str
+    path: Path
+    kind: str
+    given: dict
+    params: dict
+    description: str
+
+    def bot(self, **overrides):
+        """A bot of this configuration, with `overrides` replacing knobs; a budget given
+        here (iterations or seconds) replaces the file's budget of the other kind."""
+        params = self.params
+        if overrides:
+            given = dict(self.given)
+            for budget, other in (("seconds", "iterations"), ("iterations", "seconds")):
+                if budget in overrides and other not in overrides:
+                    given.pop(other, None)
+            with _config_errors():
+                params = config.check(self.kind, {**given, **overrides}, where=str(self.path))
+        return CLASSES[self.kind](name=self.name, **params)
+
+
+def configuration(name_or_path):
+    """The Configuration of a bot name or file, read once; a ConfigError names the file
+    and what is wrong."""
     path = find(name_or_path)
-    kind, params, _ = _read(path)
-    if overrides:
-        given = _given(path)
-        # A budget given here replaces the file's budget of the other kind.
-        for budget, other in (("seconds", "iterations"), ("iterations", "seconds")):
-            if budget in overrides and other not in overrides:
-                given.pop(other, None)
-        params = config.check(kind, {**given, **overrides}, where=str(path))
-    bot = CLASSES[kind](name=Path(path).stem, **params)
-    return bot
+    data = read_toml(path)
+    if "kind" not in data:
+        raise ConfigError(f"{path}: missing 'kind' (one of {', '.join(config.KINDS)})")
+    given = {k: v for k, v in data.items() if k not in config.META}
+    with _config_errors():
+        params = config.check(data["kind"], given, where=str(path))
+    return Configuration(name=Path(path).stem, path=Path(path), kind=data["kind"], given=given,
+                         params=params, description=data.get("description", ""))
 
 
-def _given(path):
-    return {k: v for k, v in config.read_toml(path).items() if k not in config.META}
-
-
-def _read(path):
-    """config.read, with a file that is not UTF-8 (TOML must be) named as the culprit."""
+@contextmanager
+def _config_errors():
+    """The configuration's checks raise ValueError: raise them as ConfigError."""
     try:
-        return config.read(path)
-    except UnicodeDecodeError:
-        raise ValueError(f"{path}: not a TOML file (not UTF-8 text)") from None
+        yield
+    except ConfigError:
+        raise
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
 
 
 def find(name_or_path):
-    """The file of a bot name or path; raises ValueError listing the known names."""
+    """The file of a bot name or path; raises ConfigError listing the known names."""
     p = Path(name_or_path)
     if p.suffix == ".toml" or p.parent != Path("."):
         if p.is_file():
             return p
-        raise ValueError(f"bot file {name_or_path} does not exist")
+        raise ConfigError(f"bot file {name_or_path} does not exist")
     for folder in _folders():
         candidate = folder / f"{name_or_path}.toml"
         if candidate.is_file():
             return candidate
-    raise ValueError(f"unknown bot {name_or_path!r}; known bots: {', '.join(available())}")
+    raise ConfigError(f"unknown bot {name_or_path!r}; known bots: {', '.join(available())}")
 
 
 def available():
@@ -78,7 +117,8 @@ def available():
 
 def describe(name):
     """(kind, checked parameters, description) of a named configuration."""
-    return _read(find(name))
+    c = configuration(name)
+    return c.kind, c.params, c.description
 
 
 PACKAGED = Path(__file__).resolve().parent.parent / "bot_configs"    # installed with the package

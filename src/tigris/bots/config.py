@@ -9,8 +9,6 @@ A bot file (TOML) names its kind and sets knobs; everything else takes the defau
 """
 
 import math
-import tomllib
-from pathlib import Path
 
 from tigris._search import MAX_ITERATIONS, MAX_ROLLOUT_DEPTH
 from tigris.errors import excerpt
@@ -122,25 +120,3 @@ def _checked(spec, key, value):
     if value > high:
         return None, f"{key} must be <= {high}, not {excerpt(given)}"
     return value, None
-
-
-def read_toml(path, error=ValueError):
-    """The table of a TOML file; a missing or broken file raises `error` naming it."""
-    path = Path(path)
-    try:
-        with open(path, "rb") as f:
-            return tomllib.load(f)
-    except OSError as e:
-        raise error(f"{path}: {e.strerror}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise error(f"{path}: not valid TOML ({e})") from None
-
-
-def read(path):
-    """(kind, params, description) of a bot file; errors name the file."""
-    data = read_toml(path)
-    if "kind" not in data:
-        raise ValueError(f"{path}: missing 'kind' (one of {', '.join(KINDS)})")
-    kind = data["kind"]
-    params = {k: v for k, v in data.items() if k not in META}
-    return kind, check(kind, params, where=str(path)), data.get("description", "")

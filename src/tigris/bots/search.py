@@ -16,15 +16,27 @@ from tigris import parallel as workers
 SEARCH_KEYS = ("exploration", "rollout", "epsilon", "rollout_depth", "final", "widening")
 
 
-def _grow(view, options, iterations, seconds, determinize, seed):
-    """One tree (one worker): its root statistics."""
+def _grow(view, options, iterations, seconds, determinize, seed, steps=1, report=None):
+    """One tree: its root statistics.  It grows in `steps` steps, the iterations shared
+    out exactly (a time budget: each step its share of the time), with
+    ``report(iterations so far)`` after each.  Every step continues the tree with a random
+    stream of its own: the same budget in one step or in several grows different trees
+    (each reproducible)."""
     s = _search.Search(view, determinize=determinize, seed=seed, **options)
-    s.step(iterations or 0, seconds or 0.0)
+    # One step takes the budget as it is, for the search to check.
+    share = seconds if steps == 1 else seconds / steps if seconds else None
+    for k in range(steps):
+        part = iterations * (k + 1) // steps - iterations * k // steps if iterations else 0
+        if part or not iterations:
+            s.step(part, share or 0.0)
+        if report is not None:
+            report(s.iterations)
     return s.stats()
 
 
 def split(iterations, parts):
-    """An iteration budget shared out exactly (None: a time budget, nothing to share)."""
+    """An iteration budget shared out exactly, each part at least one iteration (None: a
+    time budget, nothing to share)."""
     if not iterations:
         return [None] * parts
     return [max(1, iterations // parts + (1 if k < iterations % parts else 0)) for k in range(parts)]
@@ -79,19 +91,67 @@ class ISMCTSBot:
         """The action to play from the root statistics."""
         return _search.choose(stats["children"], self.params["final"])
 
-    def analyse(self, game, iterations=None, seconds=None):
-        """Root statistics for the decision at hand (merged over the workers)."""
-        iterations = iterations if iterations is not None else self.params["iterations"]
-        seconds = seconds if seconds is not None else self.params["seconds"]
+    def analyse(self, game, iterations=None, seconds=None, progress=None, steps=1):
+        """Root statistics for the decision at hand, merged over the trees: ``iterations``
+        (run), ``nodes``, ``player`` and ``children``, best first, each with its
+        ``action``, ``visits``, ``avail`` (the visits in which it was legal), ``value``
+        (the player's mean reward) and ``pv`` (the most visited line after it, as
+        (action, player) pairs).
+
+        ``iterations`` or ``seconds``, if given, is the budget of this decision instead of
+        the bot's.  ``progress(done, total, iterations)`` is called once the trees have
+        started to grow (``done`` 0), then each time a part of them is done: a step of a
+        tree grown in this process, or a tree grown by a worker process; ``iterations``
+        counts the iterations of the parts done.  ``steps`` > 1 grows each tree of this
+        process in that many steps, for a progress display: the trees then differ from
+        those grown in one step (see ``_grow``), as reproducibly.  The random numbers
+        drawn from the bot's generator do not depend on either."""
+        iterations, seconds = self._budget(iterations, seconds)
         view = self.view(game)
         n = self.params["workers"]
         seeds = [self.rng.getrandbits(63) for _ in range(n)]
-        shares = split(iterations, n)
+        return merge(self._trees([view] * n, split(iterations, n), seconds, seeds, progress, steps))
+
+    def _budget(self, iterations, seconds):
+        """The budget of a decision: the one given, else the bot's."""
+        if iterations is None and seconds is None:
+            return self.params["iterations"], self.params["seconds"]
+        return iterations, seconds
+
+    def _trees(self, views, shares, seconds, seeds, progress, steps):
+        """The root statistics of a tree per view (grown with its share of the iterations,
+        `seconds` and its seed), in the order of the views: in this process with one
+        worker, else by the worker processes (root parallelism)."""
+        n = self.params["workers"]
         if n == 1:
-            return merge([_grow(view, self.options, shares[0], seconds, self.determinize, seeds[0])])
-        jobs = workers.run(n, [delayed(_grow)(view, self.options, share, seconds, self.determinize, seed)
-                               for share, seed in zip(shares, seeds)])
-        return merge(jobs)
+            trees, total, done, ran = [], len(views) * steps, 0, 0
+
+            def report(iterations):              # after each step of a tree
+                nonlocal done
+                done += 1
+                progress(done, total, ran + iterations)
+
+            if progress is not None:
+                progress(0, total, 0)
+            for view, share, seed in zip(views, shares, seeds):
+                trees.append(_grow(view, self.options, share, seconds, self.determinize, seed,
+                                   steps, report if progress is not None else None))
+                ran += trees[-1]["iterations"]
+            return trees
+        runs, trees = None, []
+        try:
+            runs = workers.run(n, [delayed(_grow)(view, self.options, share, seconds, self.determinize, seed)
+                                   for view, share, seed in zip(views, shares, seeds)], generator=True)
+            if progress is not None:
+                progress(0, len(views), 0)
+            for tree in runs:
+                trees.append(tree)
+                if progress is not None:
+                    progress(len(trees), len(views), sum(t["iterations"] for t in trees))
+        except KeyboardInterrupt:
+            workers.stop(runs)          # an interruption between two results leaves them running
+            raise
+        return trees
 
     def view(self, game):
         """What the search starts from: a world consistent with what the player sees."""
@@ -117,20 +177,16 @@ class PIMCBot(ISMCTSBot):
     kind = "pimc"
     determinize = False
 
-    def analyse(self, game, iterations=None, seconds=None):
-        iterations = iterations if iterations is not None else self.params["iterations"]
-        seconds = seconds if seconds is not None else self.params["seconds"]
+    def analyse(self, game, iterations=None, seconds=None, progress=None, steps=1):
+        """As ISMCTSBot.analyse, with each child's ``votes``: the trees that chose it.
+        Children are ranked by votes, then visits."""
+        iterations, seconds = self._budget(iterations, seconds)
         k = self.params["determinizations"]
         p = game.current_player
         worlds = [game.determinize(p, self.rng.getrandbits(63)) for _ in range(k)]
         seeds = [self.rng.getrandbits(63) for _ in range(k)]
-        shares = split(iterations, k)
         secs = seconds / k if seconds else None
-        if self.params["workers"] == 1:
-            trees = [_grow(w, self.options, n, secs, False, s) for w, n, s in zip(worlds, shares, seeds)]
-        else:
-            trees = workers.run(self.params["workers"], [delayed(_grow)(w, self.options, n, secs, False, s)
-                                                      for w, n, s in zip(worlds, shares, seeds)])
+        trees = self._trees(worlds, split(iterations, k), secs, seeds, progress, steps)
         merged = merge(trees)
         votes = {}
         for tree in trees:

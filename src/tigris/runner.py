@@ -1,0 +1,132 @@
+"""What the runners share (tournaments, SPRT matches, SPSA tuning): the deals and their
+seatings, one game between bots as a worker plays it, and the score of a game.
+
+A job is one game to play: ``{"game": number, "deal_seed": seed of the deal, "seats":
+[bot name per seat]}``; ``settings`` maps each bot name to ``(kind, params)``, resolved
+by the parent so that workers (even remote ones) need no files.
+
+>>> jobs = deal_games(["ismcts-fast", "greedy"], deal_seed(5, 0), first_game=0)
+>>> [(job["game"], job["deal_seed"], job["seats"]) for job in jobs]
+[(0, 5000015, ['ismcts-fast', 'greedy']), (1, 5000015, ['greedy', 'ismcts-fast'])]
+
+This module is imported by every worker: keep it light (no statistics libraries).
+"""
+
+import json
+import os
+import time
+import traceback
+
+from joblib import delayed
+
+import tigris
+from tigris import bots as botlib
+from tigris import parallel
+from tigris.record import to_record
+
+DEALS_PER_SEED = 1_000_003    # deals of one base seed before they would meet the next seed's
+
+
+def deal_seed(seed, deal):
+    """The seed of deal number `deal` of a run with base `seed`."""
+    return seed * DEALS_PER_SEED + deal
+
+
+def seatings(table):
+    """Every rotation of a table's bots, so each bot sits in each seat once: with 2
+    players, both seatings.  The seatings of one deal share its luck, which cancels out."""
+    return [table[r:] + table[:r] for r in range(len(table))]
+
+
+def deal_games(table, seed_of_deal, first_game):
+    """The jobs of one deal: a game per seating of `table`, numbered from `first_game`."""
+    return [{"game": first_game + k, "deal_seed": seed_of_deal, "seats": seats}
+            for k, seats in enumerate(seatings(table))]
+
+
+def bot_settings(names):
+    """{name: (kind, params)} of bot names or files; a bot that does not load raises the
+    ValueError of ``bots.describe``."""
+    settings = {}
+    for name in names:
+        kind, params, _ = botlib.describe(name)
+        settings[name] = (kind, params)
+    return settings
+
+
+def bot_seed(run_seed, game, seat):
+    """The seed of the bot in `seat` of game number `game` of a run with base seed
+    `run_seed`: every bot of a run draws its own random numbers."""
+    return (run_seed * 7_919 + game * 104_729 + seat) % (1 << 62)
+
+
+def play_game(job, settings, spec_dict):
+    """Play one job; returns its record (``tigris-game/1`` with the game number, deal seed
+    and run name).  A game that raises is returned as a record with its error and the
+    moves played so far.  `spec_dict` gives ``players``, ``board``, ``variants``, the base
+    ``seed`` and the run's ``name``."""
+    seats = job["seats"]
+    g = None
+    timings = []
+    try:
+        g = tigris.Game(players=spec_dict["players"], seed=job["deal_seed"], board=spec_dict["board"],
+                        variants=tuple(spec_dict["variants"]))
+        players = []
+        for seat, name in enumerate(seats):
+            kind, params = settings[name]
+            seed = bot_seed(spec_dict["seed"], job["game"], seat)
+            players.append(botlib.CLASSES[kind](name=name, **dict(params, seed=seed)))
+        started = time.perf_counter()
+        while not g.is_over:
+            t = time.perf_counter()
+            action = players[g.current_player].choose(g)
+            timings.append(time.perf_counter() - t)
+            g.apply(action)
+        rec = to_record(g, bots=seats, timings=timings)
+        rec["seconds"] = round(time.perf_counter() - started, 3)
+    except Exception as e:            # recorded, never fatal: the run goes on
+        rec = to_record(g, bots=seats, timings=timings) if g is not None else {
+            "format": "tigris-game/1", "bots": seats}
+        rec["result"] = None
+        rec["error"] = f"{type(e).__name__}: {e}"
+        rec["traceback"] = traceback.format_exc(limit=6)
+    rec.update({"game": job["game"], "deal_seed": job["deal_seed"], "tournament": spec_dict["name"]})
+    return rec
+
+
+def game_tasks(jobs, settings, spec_dict):
+    """``play_game`` of each job, as joblib tasks (a generator) for local worker processes,
+    which end themselves if this process dies without stopping them (``tigris.parallel``)."""
+    parent = os.getpid()
+    return (delayed(parallel.call)(parent, play_game, job, settings, spec_dict) for job in jobs)
+
+
+def append_record(f, rec):
+    """Append one record as a line to a file opened with "ab", in one system call: a
+    Ctrl-C or SIGTERM is handled once the call returns, so it cannot tear the line (a
+    buffered write of a long record can be cut in the middle)."""
+    data = (json.dumps(rec) + "\n").encode("utf-8")
+    fd = f.fileno()
+    while data:
+        data = data[os.write(fd, data):]
+
+
+# ---------------------------------------------------------------------------------------
+# Scores
+# ---------------------------------------------------------------------------------------
+
+def first_places(bots, ranking, name):
+    """The first places of bot `name` in one game: 1 for each of its seats ranked first
+    alone, 1/k for each of its seats among k that share the first place.  `bots` names the
+    bot of each seat; `ranking` lists the seats place by place, first place first."""
+    first = ranking[0]
+    return sum(1 / len(first) for seat, bot in enumerate(bots) if bot == name and seat in first)
+
+
+def score(record, name):
+    """What bot `name` scored in a finished game record: its first places per seat it held
+    (a win 1, a shared first place of 2 seats 1/2, else 0); None for a game that failed."""
+    if record.get("error") or not record.get("result"):
+        return None
+    bots = record["bots"]
+    return first_places(bots, record["result"]["ranking"], name) / bots.count(name)

@@ -1,0 +1,93 @@
+"""What the runners share (tigris.runner) and the TOML reader (tigris.tomlfile)."""
+
+import pytest
+
+from tigris import ratings, runner, tune
+from tigris.errors import ConfigError, UsageError
+from tigris.tomlfile import read_toml
+from tigris.tournament import Spec, _leader, schedule
+
+
+def test_deal_seeds_and_seatings():
+    assert runner.deal_seed(0, 7) == 7
+    assert runner.deal_seed(5, 3) == 5 * 1_000_003 + 3
+    assert runner.seatings(["a", "b"]) == [["a", "b"], ["b", "a"]]
+    assert runner.seatings(["a", "b", "c"]) == [["a", "b", "c"], ["b", "c", "a"], ["c", "a", "b"]]
+    jobs = runner.deal_games(["a", "b"], 99, first_game=6)
+    assert jobs == [{"game": 6, "deal_seed": 99, "seats": ["a", "b"]},
+                    {"game": 7, "deal_seed": 99, "seats": ["b", "a"]}]
+
+
+def test_the_runners_deal_with_the_shared_formula():
+    games = schedule(Spec(bots=["a", "b", "c"], players=3, games=9, seed=4))
+    assert [g["deal_seed"] for g in games] == [runner.deal_seed(4, d) for d in range(3) for _ in range(3)]
+    assert [g["seats"] for g in games[:3]] == runner.seatings(["a", "b", "c"])
+    # SPSA iteration k: theta+ and theta- each in both seatings of deal k
+    jobs = tune._iteration_jobs(2, runner.deal_seed(1, 2), "greedy")
+    assert [j["game"] for j in jobs] == [8, 9, 10, 11]
+    assert [j["seats"] for j in jobs] == [["plus", "greedy"], ["greedy", "plus"],
+                                          ["minus", "greedy"], ["greedy", "minus"]]
+
+
+def record(bots, ranking):
+    return {"bots": bots, "result": {"ranking": ranking, "final": [0] * len(bots)}}
+
+
+def test_first_places_and_scores():
+    assert runner.first_places(["a", "b"], [[1], [0]], "b") == 1
+    assert runner.first_places(["a", "b"], [[1], [0]], "a") == 0
+    assert runner.first_places(["a", "b"], [[0, 1]], "a") == 0.5
+    # a bot in two seats: each seat ranked first counts
+    assert runner.first_places(["a", "b", "a"], [[0, 2], [1]], "a") == 1
+    assert runner.first_places(["a", "b", "a"], [[0, 1], [2]], "a") == 0.5
+    assert runner.score(record(["a", "b", "a"], [[0, 1], [2]]), "a") == 0.25    # per seat
+    assert runner.score(record(["a", "b"], [[0], [1]]), "a") == 1
+    assert runner.score({"bots": ["a", "b"], "result": None, "error": "boom"}, "a") is None
+
+
+def test_ratings_and_the_progress_leader_count_wins_alike():
+    games = [record(["a", "b"], [[0], [1]]), record(["b", "a"], [[0, 1]]),
+             record(["a", "b", "a"], [[1], [0, 2]])]
+    rows = {r["name"]: r for r in ratings.standings([dict(g, **g["result"]) for g in games],
+                                                     resamples=0)["bots"]}
+    assert rows["a"]["wins"] == 1 + 0.5 + 0 and rows["b"]["wins"] == 0 + 0.5 + 1
+    # the progress bar counts per seat: a won 1.5 of 4 seats, b 1.5 of 3
+    assert _leader(games) == "b 50%"
+
+
+def test_read_toml_names_the_file(tmp_path):
+    good = tmp_path / "good.toml"
+    good.write_text('kind = "greedy"\n')
+    assert read_toml(good) == {"kind": "greedy"}
+    (tmp_path / "binary.toml").write_bytes(b"\xff\xfe")
+    (tmp_path / "broken.toml").write_text("bots = [\n")
+    for name, message in (("missing.toml", "No such file"), ("binary.toml", "not UTF-8"),
+                          ("broken.toml", "not valid TOML")):
+        with pytest.raises(ConfigError, match=f"{name}: .*{message}"):
+            read_toml(tmp_path / name)
+    with pytest.raises(UsageError, match="missing.toml"):
+        read_toml(tmp_path / "missing.toml", error=UsageError)
+
+
+def test_error_classes_say_what_went_wrong(tmp_path, monkeypatch):
+    """An option is a UsageError, a bot or spec a ConfigError (both ValueErrors), and neither
+    is a TournamentError, which is left to a run that cannot go as asked."""
+    from tigris import bots, match
+    from tigris.errors import TournamentError
+
+    monkeypatch.chdir(tmp_path)
+    for call, cls, message in [
+        (lambda: match.parse_sprt(["elo=5"]), UsageError, "--sprt: 'elo=5'"),
+        (lambda: match.sprt_match("greedy", "greedy"), UsageError, "two different bots"),
+        (lambda: match.sprt_match("greedy", "nobody", progress=False), ConfigError,
+         "bot B: unknown bot 'nobody'"),
+        (lambda: bots.load("nobody"), ConfigError, "unknown bot 'nobody'"),
+        (lambda: bots.make("ismcts", iteratons=5), ConfigError, "unknown key 'iteratons'"),
+        (lambda: Spec(bots=["random"]).check(), ConfigError, "at least two bots"),
+    ]:
+        with pytest.raises(cls, match=message) as e:
+            call()
+        assert isinstance(e.value, ValueError) and not isinstance(e.value, TournamentError)
+    (tmp_path / "typo.toml").write_text('kind = "ismcts"\niteratons = 50\n')
+    with pytest.raises(ConfigError, match="typo.toml: unknown key 'iteratons'"):
+        bots.load(tmp_path / "typo.toml")
