@@ -333,7 +333,7 @@ def write_bot(out, spec, kind, params):
                        for p in spec.params)
     lines = [f"# Tuned by SPSA from {spec.bot}: {ranges};",
              f"# {spec.budget} games against {', '.join(spec.opponents)}, seed {spec.seed}.",
-             f"# Copy this file into bots/ to use it by name.",
+             "# Copy this file into bots/ to use it by name.",
              f'kind = "{kind}"',
              f'description = "{spec.bot} tuned by SPSA ({spec.budget} games)"']
     for key, value in params.items():
