@@ -18,14 +18,11 @@ cdef extern from "Python.h":
     bint PyLong_CheckExact(object o)
     long long PyLong_AsLongLongAndOverflow(object o, int* overflow) except? -1
 
-from tigris.errors import IllegalActionError, RecordError, excerpt
+from tigris.errors import IllegalActionError, excerpt
 from tigris.boards import BOARD_NAMES
 from tigris import notation
+from tigris.constants import COLOURS, DECISIONS, VARIANTS
 
-COLOURS = ("red", "blue", "green", "black")
-LEADERS = ("priest", "farmer", "trader", "king")
-DECISIONS = ("action", "support", "war_order", "monument", "treasure", "building", "over")
-VARIANTS = {"english": V_ENGLISH, "buildings": V_BUILDINGS}
 SUPPORTED_VARIANTS = ("english", "buildings")     # variants whose rules the core implements
 
 

@@ -21,14 +21,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tigris
-from tigris import bots, notation, record
-from tigris._core import supply
+from tigris import bots, constants, notation, record
+from tigris.constants import COLOURS, DECISIONS, LEADERS, N_ACTIONS, NSQ
 
-SUPPLY = list(supply())
-COLOURS = notation.COLOURS
-LEADERS = notation.LEADERS
-DECISIONS = ("action", "support", "war_order", "monument", "treasure", "building", "over")
-SQUARES = [notation.square_name(i) for i in range(notation.NSQ)]
+SUPPLY = list(constants.SUPPLY)
+SQUARES = [notation.square_name(i) for i in range(NSQ)]
 
 EXAMPLES = int(os.environ.get("TIGRIS_PROPERTY_EXAMPLES", "2000"))
 
@@ -222,7 +219,7 @@ def exercise(g, seed=0):
     before = g._state_bytes()
     legal = g.legal_actions()
     for a in legal[:40]:
-        assert 0 <= a < notation.N_ACTIONS
+        assert 0 <= a < N_ACTIONS
         g.apply(a)
         assert tile_totals(g) == SUPPLY
         g.undo()
@@ -281,10 +278,10 @@ def records(doc):
     exercise(g)
 
 
-action_values = st.one_of(scalars, st.integers(-10, notation.N_ACTIONS + 10), huge_ints,
+action_values = st.one_of(scalars, st.integers(-10, N_ACTIONS + 10), huge_ints,
                           st.floats(), st.sampled_from([True, False, 0.9, 12.5, b"tile", [1]]),
                           st.builds(lambda k: notation.action_to_str(k),
-                                    st.integers(0, notation.N_ACTIONS - 1)))
+                                    st.integers(0, N_ACTIONS - 1)))
 
 
 @_settings()

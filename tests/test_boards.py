@@ -7,8 +7,9 @@ import pytest
 
 import tigris
 from tigris import notation
-from tigris._core import board_squares, supply
-from tigris.boards import BOARD_NAMES, layout
+from tigris._core import board_squares
+from tigris.constants import A_TREASURE, COLS, NSQ, ROWS, SUPPLY
+from tigris.boards import BOARDS, BOARD_NAMES, layout
 
 from helpers import SIX, legal
 
@@ -69,11 +70,17 @@ def test_board_names():
 
 
 @pytest.mark.parametrize("board", BOARD_NAMES)
+def test_grid_is_the_cores_shape(board):
+    grid = BOARDS[board]
+    assert len(grid) == ROWS and all(len(line) == COLS for line in grid)
+
+
+@pytest.mark.parametrize("board", BOARD_NAMES)
 def test_layout_square_by_square(board):
     rivers, temples, special = EXPECTED[board]
     got = layout(board)
     core = board_squares(BOARD_NAMES.index(board))
-    for i in range(176):
+    for i in range(NSQ):
         where = f"{board} {notation.square_name(i)} (row {i // 16}, col {i % 16})"
         assert (i in got[0]) == (i in rivers), f"{where}: river"
         assert (i in got[1]) == (i in temples), f"{where}: temple"
@@ -96,7 +103,7 @@ def test_advanced_counts_and_partition():
 def land_areas(rivers):
     """Flood fill of the land squares with rivers as walls: a list of sets."""
     areas, seen = [], set()
-    for start in range(176):
+    for start in range(NSQ):
         if start in rivers or start in seen:
             continue
         area, stack = {start}, [start]
@@ -128,10 +135,10 @@ def test_advanced_setup(players):
     g = tigris.Game(players=players, seed=3, board="advanced")
     raw = g._raw()
     assert g.board == "advanced"
-    for i in range(176):
+    for i in range(NSQ):
         assert raw["treasure"][i] == (i in ADVANCED_TEMPLES)
         assert raw["squares"][i] == (1 if i in ADVANCED_TEMPLES else 0)
-    red, blue, green, black = supply()
+    red, blue, green, black = SUPPLY
     assert sum(raw["hand"][p][0] for p in range(players)) + raw["bag"][0] == red - 14 == 43
     assert sum(sum(raw["hand"][p]) for p in range(players)) + sum(raw["bag"]) == 139
     assert all(sum(raw["hand"][p]) == 6 for p in range(players))
@@ -180,7 +187,7 @@ def test_R77_outside_treasures_first_on_the_advanced_board():
     assert raw["treasure"][notation.square_index("J11")] == 0
     assert raw["treasure"][notation.square_index("H8")] == 1
     assert g.score(0)["treasures"] == 2
-    assert g.history[-1][2] == [notation.A_TREASURE + notation.square_index("E10")]
+    assert g.history[-1][2] == [A_TREASURE + notation.square_index("E10")]
     assert (g.decision, g.actions_left) == ("action", 1)
 
 

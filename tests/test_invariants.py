@@ -9,45 +9,37 @@ import random
 import pytest
 
 import tigris
-from tigris._core import supply
+from tigris.constants import COLOURS, DOWN0, NONE, RED, REVOLT, SUPPLY, TILE0
+from tigris.squares import leader_code, neighbours
 
-SUPPLY = supply()
-TEMPLE = 1            # square code of a face-up red tile
-LEADER0 = 16
+TEMPLE = TILE0 + RED        # square code of a face-up red tile
 
 
 def tile_totals(raw):
     totals = [0, 0, 0, 0]
     for code in raw["squares"]:
-        if 1 <= code <= 8:
-            totals[(code - 1) % 4] += 1
+        if TILE0 <= code < DOWN0 + 4:       # face up or face down
+            totals[(code - TILE0) % 4] += 1
     for c in range(4):
         totals[c] += raw["bag"][c] + raw["out"][c]
         for p in range(raw["players"]):
             totals[c] += raw["hand"][p][c] + raw["swapped"][p][c]
     return totals
 
-
-def neighbours(i):
-    r, c = divmod(i, 16)
-    return [(r + dr) * 16 + c + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-            if 0 <= r + dr < 11 and 0 <= c + dc < 16]
-
-
 def check_invariants(g, previous_scores):
     raw = g._raw()
-    assert tile_totals(raw) == SUPPLY
+    assert tile_totals(raw) == list(SUPPLY)
     labels, kingdom = g._regions()
     for p in range(g.players):
         for c in range(4):
             at = raw["leader"][p][c]
-            if at == 255:
+            if at == NONE:
                 continue
-            assert raw["squares"][at] == LEADER0 + 4 * p + c
+            assert raw["squares"][at] == leader_code(p, c)
             assert any(raw["squares"][n] == TEMPLE for n in neighbours(at)), "leader without temple"
     if g.decision == "action":
         for c in range(4):
-            regions = [labels[raw["leader"][p][c]] for p in range(g.players) if raw["leader"][p][c] != 255]
+            regions = [labels[raw["leader"][p][c]] for p in range(g.players) if raw["leader"][p][c] != NONE]
             assert len(regions) == len(set(regions)), "two leaders of one colour in a kingdom"
     for p in range(g.players):
         assert all(len(raw["hand"][p]) == 4 for p in range(g.players))
@@ -57,9 +49,9 @@ def check_invariants(g, previous_scores):
             assert value >= previous_scores[p][key], f"score {key} of player {p} went down"
         previous_scores[p] = score
     for c, at in enumerate(raw["building"]):
-        if at != 255:
+        if at != NONE:
             assert "buildings" in g.variants
-            assert raw["squares"][at] == 1 + c, "a building off a face-up tile of its colour"
+            assert raw["squares"][at] == TILE0 + c, "a building off a face-up tile of its colour"
     on_board = sum(raw["treasure"])
     assert on_board + sum(raw["treasures"]) == len(tigris.boards.layout(g.board)[1])
     if not g.is_over:
@@ -181,12 +173,12 @@ def test_variants_come_up_in_random_games():
         while not g.is_over:
             if g.decision == "building":
                 seen.add("building decision")
-            if any(b != 255 for b in g._raw()["building"]):
+            if any(b != NONE for b in g._raw()["building"]):
                 seen.add("building on the board")
             if g.decision == "support":
                 raw = g._raw()
-                have = g.hand(g.current_player)["red" if raw["c_kind"] == 1 else
-                                                ("red", "blue", "green", "black")[raw["c_colour"]]]
+                have = g.hand(g.current_player)[COLOURS[RED if raw["c_kind"] == REVOLT else
+                                                        raw["c_colour"]]]
                 if len(g.legal_actions()) < have + 1:
                     seen.add("narrowed support")
             g.apply(rng.choice(g.legal_actions()))

@@ -9,13 +9,12 @@ import pytest
 
 import tigris
 from tigris.boards import layout
+from tigris.constants import A_SUPPORT, NONE, SUPPLY
 from tigris.notation import square_name, square_index
 from tigris.position import FORMAT, from_position, to_position
-from tigris._core import supply
 
 from helpers import hand, tiles, unseen_pool
 
-SUPPLY = supply()
 TEMPLES = sorted(layout("classic")[1])
 
 
@@ -85,7 +84,7 @@ def test_round_trip_every_board_and_variant(combo):
             assert to_position(h) == d
             assert h.legal_actions() == g.legal_actions()
             marks = [t for t in d["squares"].values() if "+building" in t]
-            assert len(marks) == sum(b != 255 for b in g._raw()["building"])
+            assert len(marks) == sum(b != NONE for b in g._raw()["building"])
             seen.add(g.decision)
             if marks:
                 seen.add("building on the board")
@@ -306,7 +305,7 @@ def test_defaults():
         assert g.score(p) == {"red": 0, "blue": 0, "green": 0, "black": 0, "treasures": 0}
     raw = g._raw()
     assert raw["catastrophes"] == [2, 2] and raw["swapped"] == [[0] * 4, [0] * 4]
-    assert raw["out"] == [0] * 4 and raw["monument"] == [255] * 6
+    assert raw["out"] == [0] * 4 and raw["monument"] == [NONE] * 6
     assert sum(raw["bag"]) == 153 - 10 - 12
     assert sum(raw["hand"][1]) == 6
 
@@ -515,10 +514,10 @@ def revolt_position(**conflict_changes):
 def test_pending_conflict_written_by_hand():
     g = from_position(revolt_position())
     assert g.decision == "support" and g.current_player == 0
-    assert g.legal_actions() == [tigris.notation.A_SUPPORT + k for k in range(4)]
+    assert g.legal_actions() == [A_SUPPORT + k for k in range(4)]
     rejects(revolt_position(kind="duel"), r"^pending\.conflict\.kind: 'duel'")
     rejects(revolt_position(colour="black"), r"^pending\.conflict\.attacker\.leader: K5 holds "
-                                             r"priest:0, not king:0")
+                                             r"player 0's priest, not player 0's king$")
     rejects(revolt_position(attacker={"player": 0, "leader": "K5", "strength": 4}),
             r"^pending\.conflict\.attacker\.strength: 4 given, but the board gives 3")
     rejects(revolt_position(defender={"player": 0, "leader": "K5"}),

@@ -6,6 +6,7 @@ import pytest
 
 import tigris
 from tigris.boards import layout
+from tigris.constants import NSQ
 from tigris.notation import square_name
 from tigris.position import FORMAT, from_position
 from tigris.render import render
@@ -34,7 +35,7 @@ def grid(text):
 def test_starting_board():
     g = tigris.Game(players=2, seed=1)
     cells = grid(str(g))
-    for i in range(176):
+    for i in range(NSQ):
         name = square_name(i)
         if i in TEMPLES:
             assert cells[name] == "r*", name
@@ -127,7 +128,7 @@ def test_lines_short_and_board_matches_state_in_random_games():
             assert max(len(line) for line in text.splitlines()) < 100
             raw = g._raw()
             cells = grid(text)
-            for i in range(176):
+            for i in range(NSQ):
                 code, token = raw["squares"][i], cells[square_name(i)]
                 if code == 0:
                     assert token == ("~" if i in RIVERS else ".")

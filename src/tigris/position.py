@@ -83,22 +83,16 @@ the trader's owner takes the treasure.
 import random
 
 from tigris import boards, notation
+from tigris.constants import (NSQ, NONE, TURN_MAX, COLOURS, LEADERS, SUPPLY, DECISIONS,
+                              CONFLICTS, MONUMENTS, EMPTY, TILE0, DOWN0, CATASTROPHE, RED, GREEN,
+                              PH_ACTION, PH_SUPPORT, PH_WAR_ORDER, PH_MONUMENT, PH_TREASURE,
+                              PH_BUILDING, PH_OVER, NO_CONFLICT, REVOLT, WAR)
 from tigris.errors import PositionError, excerpt
-from tigris._core import supply as _supply
+from tigris.squares import (block, describe, is_face_down, is_leader, is_tile, leader_code,
+                            leader_of, neighbours, tile_colour)
 
 FORMAT = "tigris-position/1"
-NONE = 255
-TURN_MAX = 65535            # the turn counter stops there (a game that long is all passes)
-COLOURS = notation.COLOURS
-LEADERS = notation.LEADERS
-SUPPLY = tuple(_supply())
-DECISIONS = ("action", "support", "war_order", "monument", "treasure", "building", "over")
-PH_ACTION, PH_SUPPORT, PH_WAR_ORDER, PH_MONUMENT, PH_TREASURE, PH_BUILDING, PH_OVER = range(7)
-VARIANT_BITS = {"english": 1, "buildings": 2}
-
-EMPTY, TILE0, DOWN0, CATASTROPHE, LEADER0 = 0, 1, 5, 9, 16
-NO_CONFLICT, REVOLT, WAR = 0, 1, 2
-KINDS = {"revolt": REVOLT, "war": WAR}
+KINDS = {name: kind for kind, name in enumerate(CONFLICTS) if name}      # "revolt", "war"
 
 TOP_KEYS = ("format", "board", "variants", "squares", "monuments", "players", "bag",
             "out_of_game", "to_move", "actions_left", "turn", "pending")
@@ -124,18 +118,18 @@ def square_token(raw, i):
         return None
     if code == CATASTROPHE:
         return "catastrophe"
-    if code >= LEADER0:
-        p, c = divmod(code - LEADER0, 4)
+    if is_leader(code):
+        p, c = leader_of(code)
         return f"{LEADERS[c]}:{p}"
-    if TILE0 <= code < DOWN0:
-        token = COLOURS[code - TILE0]
-    elif DOWN0 <= code < CATASTROPHE:
-        token = COLOURS[code - DOWN0] + ":down"
+    if is_tile(code):
+        token = COLOURS[tile_colour(code)]
+    elif is_face_down(code):
+        token = COLOURS[tile_colour(code)] + ":down"
     else:
         raise ValueError(f"square {notation.square_name(i)} holds the unknown code {code}")
     if raw["treasure"][i]:
         token += "+treasure"
-    if TILE0 <= code < DOWN0 and raw["building"][code - TILE0] == i:
+    if is_tile(code) and raw["building"][tile_colour(code)] == i:
         token += "+building"
     return token
 
@@ -151,7 +145,7 @@ def to_position(game, player=None):
                                or not 0 <= player < n):
         raise ValueError(f"player {excerpt(player)} is not in this {n}-player game")
     squares = {}
-    for i in range(notation.NSQ):
+    for i in range(NSQ):
         token = square_token(raw, i)
         if token is not None:
             squares[notation.square_name(i)] = token
@@ -199,7 +193,7 @@ def _pending(raw):
                     "committed": raw["c_att_commit"] if raw["c_stage"] == 1 else None}
         defender = {"player": raw["c_defender"], "leader": sq(raw["c_def_sq"]),
                     "strength": raw["c_def_base"]}
-        pending["conflict"] = {"kind": "revolt" if raw["c_kind"] == REVOLT else "war",
+        pending["conflict"] = {"kind": CONFLICTS[raw["c_kind"]],
                                "colour": COLOURS[raw["c_colour"]],
                                "attacker": attacker, "defender": defender}
     if raw["unif"] != NONE:
@@ -303,7 +297,7 @@ def _parse_token(token, field, nplayers):
         if p >= nplayers:
             _fail(field, f"{excerpt(token)}: player {rest if len(rest) < 9 else excerpt(rest, 12)} is not in this "
                          f"{nplayers}-player game")
-        return LEADER0 + 4 * p + LEADERS.index(name), 0, False
+        return leader_code(p, LEADERS.index(name)), 0, False
     if name in COLOURS and (not sep or rest == "down"):
         c = COLOURS.index(name)
         if building and sep:
@@ -317,25 +311,6 @@ def _bad_token(token, field):
     _fail(field, f"{excerpt(token)} is not a square token (a colour such as \"red\", \"red:down\", "
                  f"\"red+treasure\", \"red:down+treasure\", \"red+building\", "
                  f"\"catastrophe\", or a leader with its owner such as \"king:0\")")
-
-
-def _neighbours(i):
-    r, c = divmod(i, notation.COLS)
-    return [(r + dr) * notation.COLS + c + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-            if 0 <= r + dr < notation.ROWS and 0 <= c + dc < notation.COLS]
-
-
-def _describe(code):
-    if code == EMPTY:
-        return "nothing"
-    if code == CATASTROPHE:
-        return "a catastrophe"
-    if code >= LEADER0:
-        p, c = divmod(code - LEADER0, 4)
-        return f"{LEADERS[c]}:{p}"
-    if code >= DOWN0:
-        return f"a face-down {COLOURS[code - DOWN0]} tile"
-    return f"a {COLOURS[code - TILE0]} tile"
 
 
 def from_position(d, seed=0):
@@ -374,8 +349,8 @@ def from_position(d, seed=0):
     rivers, temples, _ = boards.layout(board)
 
     raw = game._raw()
-    raw["squares"] = [EMPTY] * notation.NSQ
-    raw["treasure"] = [0] * notation.NSQ
+    raw["squares"] = [EMPTY] * NSQ
+    raw["treasure"] = [0] * NSQ
     raw["leader"] = [[NONE] * 4 for _ in range(n)]
 
     # -- squares ----------------------------------------------------------------------
@@ -395,15 +370,15 @@ def from_position(d, seed=0):
         field = f"squares.{notation.square_name(i)}"
         code, treasure, building = _parse_token(token, field, n)
         river = i in rivers
-        if TILE0 <= code < CATASTROPHE:
-            c = (code - TILE0) % 4
-            what = f"{COLOURS[c]} tile" if code < DOWN0 else f"face-down {COLOURS[c]} tile"
+        if is_tile(code) or is_face_down(code):
+            c = tile_colour(code)
+            what = f"{COLOURS[c]} tile" if is_tile(code) else f"face-down {COLOURS[c]} tile"
             if c == 1 and not river:
                 _fail(field, f"{what} on a land square (blue tiles go on rivers only)")
             if c != 1 and river:
                 _fail(field, f"{what} on a river square (only blue tiles go on rivers)")
-        elif code >= LEADER0:
-            p, c = divmod(code - LEADER0, 4)
+        elif is_leader(code):
+            p, c = leader_of(code)
             if river:
                 _fail(field, f"{LEADERS[c]}:{p} on a river square (leaders stand on land)")
             if raw["leader"][p][c] != NONE:
@@ -415,7 +390,7 @@ def from_position(d, seed=0):
             if i not in temples:
                 _fail(field, f"a treasure on a square that is not one of the {board} board's "
                              "temple squares")
-            if code not in (TILE0, DOWN0):
+            if code not in (TILE0 + RED, DOWN0 + RED):
                 _fail(field, "a treasure lies only on its starting red temple tile")
         if building:
             c = code - TILE0
@@ -431,7 +406,7 @@ def from_position(d, seed=0):
     for p in range(n):
         for c in range(4):
             i = raw["leader"][p][c]
-            if i != NONE and not any(raw["squares"][j] == TILE0 for j in _neighbours(i)):
+            if i != NONE and not any(raw["squares"][j] == TILE0 + RED for j in neighbours(i)):
                 _fail(f"squares.{notation.square_name(i)}",
                       f"{LEADERS[c]}:{p} is not next to a face-up red tile (temple)")
 
@@ -458,17 +433,16 @@ def from_position(d, seed=0):
         name = notation.monument_name(m)
         if raw["monument"][m] != NONE:
             _fail(f"{field}.colours", f"the {name} monument is listed twice")
-        r, c = divmod(top, notation.COLS)
-        if r == notation.ROWS - 1 or c == notation.COLS - 1:
+        four = block(top)
+        if four is None:
             _fail(f"{field}.at", f"{notation.square_name(top)} is on the board's edge; "
                                  "\"at\" is the top-left square of a 2x2 square")
-        four = (top, top + 1, top + notation.COLS, top + notation.COLS + 1)
         codes = {raw["squares"][i] for i in four}
-        if len(codes) != 1 or not DOWN0 <= next(iter(codes)) < CATASTROPHE:
+        if len(codes) != 1 or not is_face_down(next(iter(codes))):
             _fail(f"{field}.at", f"the 2x2 square at {notation.square_name(top)} is not four "
                                  "face-down tiles of one colour (write them as \"red:down\")")
-        colour = next(iter(codes)) - DOWN0
-        if colour not in notation.MONUMENTS[m]:
+        colour = tile_colour(next(iter(codes)))
+        if colour not in MONUMENTS[m]:
             _fail(f"{field}.colours", f"the {name} monument stands on {COLOURS[colour]} tiles; "
                                       "one of its colours must be the tiles' colour")
         for i in four:
@@ -477,8 +451,8 @@ def from_position(d, seed=0):
                                      f"{notation.square_name(i)}")
             covered[i] = name
         raw["monument"][m] = top
-    for i in range(notation.NSQ):
-        if DOWN0 <= raw["squares"][i] < CATASTROPHE and i not in covered:
+    for i in range(NSQ):
+        if is_face_down(raw["squares"][i]) and i not in covered:
             _fail(f"squares.{notation.square_name(i)}",
                   "a face-down tile that is not part of a listed monument")
 
@@ -549,8 +523,8 @@ def from_position(d, seed=0):
     parts = {"board": [0] * 4, "hands": [0] * 4, "bag": bag or [0] * 4, "out_of_game": out,
              "face-down discards": [0] * 4}
     for code in raw["squares"]:
-        if TILE0 <= code < CATASTROPHE:
-            parts["board"][(code - TILE0) % 4] += 1
+        if is_tile(code) or is_face_down(code):
+            parts["board"][tile_colour(code)] += 1
     for c in range(4):
         parts["hands"][c] = sum(h[c] for h in hands if h is not None)
         parts["face-down discards"][c] = sum(s[c] for s in swapped if s is not None)
@@ -653,14 +627,14 @@ def _read_pending(pending, raw, n, variants):
     if "placed" in pending:
         i = _square(pending["placed"], "pending.placed")
         # After a monument the placed tile is face down while the treasures are handed out.
-        flipped = phase == PH_TREASURE and DOWN0 <= squares[i] < CATASTROPHE
-        if not TILE0 <= squares[i] < DOWN0 and not flipped:
-            _fail("pending.placed", f"{sq(i)} holds {_describe(squares[i])}, not a face-up tile")
+        flipped = phase == PH_TREASURE and is_face_down(squares[i])
+        if not is_tile(squares[i]) and not flipped:
+            _fail("pending.placed", f"{sq(i)} holds {describe(squares[i])}, not a face-up tile")
         raw["placed"] = i
     if "unification" in pending:
         i = _square(pending["unification"], "pending.unification")
-        if not TILE0 <= squares[i] < DOWN0:
-            _fail("pending.unification", f"{sq(i)} holds {_describe(squares[i])}, not a "
+        if not is_tile(squares[i]):
+            _fail("pending.unification", f"{sq(i)} holds {describe(squares[i])}, not a "
                                          "face-up tile")
         raw["unif"] = i
         # R32: the uniting tile is the tile the current action placed.
@@ -679,8 +653,8 @@ def _read_pending(pending, raw, n, variants):
             _fail("pending.wars_left", "wars need a unification tile (pending.unification)")
     if "trader" in pending:
         i = _square(pending["trader"], "pending.trader")
-        if not (squares[i] >= LEADER0 and (squares[i] - LEADER0) % 4 == 2):
-            _fail("pending.trader", f"{sq(i)} holds {_describe(squares[i])}, not a trader")
+        if not (is_leader(squares[i]) and leader_of(squares[i])[1] == GREEN):
+            _fail("pending.trader", f"{sq(i)} holds {describe(squares[i])}, not a trader")
         raw["t_trader"] = i
 
     conflict = pending.get("conflict")
@@ -734,10 +708,10 @@ def _read_conflict(conflict, raw, n):
         if "leader" not in side:
             _fail(f"{field}.leader", "missing (the square of the leader in conflict)")
         i = _square(side["leader"], f"{field}.leader")
-        if raw["squares"][i] != LEADER0 + 4 * p + colour:
+        if raw["squares"][i] != leader_code(p, colour):
             _fail(f"{field}.leader", f"{notation.square_name(i)} holds "
-                                     f"{_describe(raw['squares'][i])}, not "
-                                     f"{LEADERS[colour]}:{p}")
+                                     f"{describe(raw['squares'][i])}, not "
+                                     f"player {p}'s {LEADERS[colour]}")
         sides[role] = (p, i, side)
     if sides["attacker"][0] == sides["defender"][0]:
         _fail("pending.conflict.defender.player", "the same player as the attacker")
@@ -764,7 +738,7 @@ def _read_conflict(conflict, raw, n):
 def _war_colours(raw, side_labels, side_kingdom):
     """R56/R67: the colours with two leaders in different kingdoms touching the unification
     tile (sides computed without it), as the core finds them."""
-    touching = {side_labels[j] for j in _neighbours(raw["unif"])
+    touching = {side_labels[j] for j in neighbours(raw["unif"])
                 if side_labels[j] is not None and side_kingdom[side_labels[j]]}
     wars = set()
     if len(touching) < 2:
@@ -827,7 +801,7 @@ def _check_loaded(game, raw, strengths):
                 continue
             j = where.get(side_labels[i])
             if j is not None and not (c == raw["c_colour"] and i in revolt and j in revolt):
-                q = divmod(raw["squares"][j] - LEADER0, 4)[0]
+                q = leader_of(raw["squares"][j])[0]
                 _fail(f"squares.{sq(i)}", f"{LEADERS[c]}:{p} is in the same kingdom as "
                                           f"{LEADERS[c]}:{q} on {sq(j)}; a pending "
                                           "conflict must be given in \"pending\"")
@@ -841,10 +815,12 @@ def _check_loaded(game, raw, strengths):
             if labels[att] != labels[dfn]:
                 _fail("pending.conflict", f"the revolt's leaders on {sq(att)} and {sq(dfn)} "
                                           "are not in one kingdom")
-            bases = [sum(raw["squares"][j] == TILE0 for j in _neighbours(i)) for i in (att, dfn)]
+            # R49: a revolt's board strength is the temples next to each leader.
+            bases = [sum(raw["squares"][j] == TILE0 + RED for j in neighbours(i))
+                     for i in (att, dfn)]
         else:
             side_labels, _ = game._regions_without(raw["unif"])
-            touching = {side_labels[j] for j in _neighbours(raw["unif"])} - {None}
+            touching = {side_labels[j] for j in neighbours(raw["unif"])} - {None}
             for role, i in (("attacker", att), ("defender", dfn)):
                 if side_labels[i] not in touching:
                     _fail(f"pending.conflict.{role}.leader",
@@ -859,7 +835,7 @@ def _check_loaded(game, raw, strengths):
                       f"player {raw['c_attacker']}, but R60 makes player {first} the attacker "
                       f"(the player to move if he owns one of the two {LEADERS[colour]}s, else "
                       "the first owner clockwise from him)")
-            bases = [sum(1 for j in range(notation.NSQ) if side_labels[j] == side_labels[i]
+            bases = [sum(1 for j in range(NSQ) if side_labels[j] == side_labels[i]
                          and raw["squares"][j] == TILE0 + colour) for i in (att, dfn)]
         for role, key, base in (("attacker", "c_att_base", bases[0]),
                                 ("defender", "c_def_base", bases[1])):
@@ -870,7 +846,7 @@ def _check_loaded(game, raw, strengths):
         _load(game, raw)
     if phase == PH_TREASURE:
         region = labels[raw["t_trader"]]
-        count = sum(1 for i in range(notation.NSQ) if raw["treasure"][i] and labels[i] == region)
+        count = sum(1 for i in range(NSQ) if raw["treasure"][i] and labels[i] == region)
         if count < 2:
             _fail("pending.trader", f"the trader's kingdom holds {count} treasure(s); a "
                                     "treasure is taken only from a kingdom with 2 or more")

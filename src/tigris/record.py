@@ -14,7 +14,7 @@ import json
 from tigris._game import Game
 from tigris.boards import BOARD_NAMES
 from tigris.errors import IllegalActionError, RecordError, excerpt
-from tigris.notation import COLOURS
+from tigris.constants import COLOURS
 
 FORMAT = "tigris-game/1"
 
