@@ -158,25 +158,25 @@ def play(g, *moves):
 # ---------------------------------------------------------------------------
 
 def code(g, label):
-    return g._raw()["squares"][idx(label)]
+    return g.raw_state()["squares"][idx(label)]
 
 
 def treasure_on(g, label):
-    return g._raw()["treasure"][idx(label)] == 1
+    return g.raw_state()["treasure"][idx(label)] == 1
 
 
 def leader_at(g, p, name):
     """Label of player p's leader, or None when it is in supply."""
-    i = g._raw()["leader"][p][LEADERS.index(name)]
+    i = g.raw_state()["leader"][p][LEADERS.index(name)]
     return None if i == NONE else notation.square_name(i)
 
 
 def out(g):
-    return dict(zip(COLOURS, g._raw()["out"]))
+    return dict(zip(COLOURS, g.raw_state()["out"]))
 
 
 def bag_size(g):
-    return sum(g._raw()["bag"])
+    return sum(g.raw_state()["bag"])
 
 
 def hand_size(g, p):
@@ -198,7 +198,7 @@ def regions(g, skip=None):
     """R3/R4 from the board itself: {square: region number} over the squares that connect
     (tiles face up or down, leaders), treating `skip` as empty; and the set of regions
     holding a leader (kingdoms)."""
-    squares = g._raw()["squares"]
+    squares = g.raw_state()["squares"]
     connects = [TILE0 <= v < DOWN0 + 4 or v >= LEADER0 for v in squares]
     if skip is not None:
         connects[idx(skip)] = False

@@ -199,7 +199,7 @@ def pending_blocks(draw):
 # ---------------------------------------------------------------------------------------
 
 def tile_totals(g):
-    raw = g._raw()
+    raw = g.raw_state()
     totals = [0, 0, 0, 0]
     for code in raw["squares"]:
         if 1 <= code <= 8:
@@ -216,14 +216,14 @@ def exercise(g, seed=0):
     its own position read back, rendering, and play to the end with tiles conserved."""
     assert tile_totals(g) == SUPPLY
     str(g)
-    before = g._state_bytes()
+    before = g.state_bytes()
     legal = g.legal_actions()
     for a in legal[:40]:
         assert 0 <= a < N_ACTIONS
         g.apply(a)
         assert tile_totals(g) == SUPPLY
         g.undo()
-        assert g._state_bytes() == before
+        assert g.state_bytes() == before
     again = tigris.Game.from_position(g.to_position(), seed=seed)
     assert again.legal_actions() == legal
     rnd = random.Random(seed)
@@ -291,7 +291,7 @@ def actions(game, attempts):
     applied, anything else raises IllegalActionError and leaves the game as it was."""
     g = game.copy()
     for v in attempts:
-        before = g._state_bytes()
+        before = g.state_bytes()
         legal = g.legal_actions()
         is_action = type(v) is int and v in legal
         is_text = isinstance(v, str)
@@ -299,7 +299,7 @@ def actions(game, attempts):
             g.apply(v)
         except tigris.IllegalActionError:
             assert not is_action
-            assert g._state_bytes() == before
+            assert g.state_bytes() == before
         else:
             assert is_action or (is_text and g.history[-1][0] in legal)
         try:

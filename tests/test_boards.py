@@ -133,7 +133,7 @@ def test_advanced_outside_treasures_are_outside_the_big_area():
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_advanced_setup(players):
     g = tigris.Game(players=players, seed=3, board="advanced")
-    raw = g._raw()
+    raw = g.raw_state()
     assert g.board == "advanced"
     for i in range(NSQ):
         assert raw["treasure"][i] == (i in ADVANCED_TEMPLES)
@@ -182,7 +182,7 @@ def test_R77_outside_treasures_first_on_the_advanced_board():
     assert legal(g) == {"treasure E10", "treasure J11"}
     g.apply("treasure J11")
     # One outside treasure left: the only option, taken by the engine; H8 stays.
-    raw = g._raw()
+    raw = g.raw_state()
     assert raw["treasure"][notation.square_index("E10")] == 0
     assert raw["treasure"][notation.square_index("J11")] == 0
     assert raw["treasure"][notation.square_index("H8")] == 1
@@ -197,7 +197,7 @@ def test_R77_bgas_typo_square_is_not_special():
     chain = {"I11": "black", "H11": "black", "H10": "blue", "H9": "blue"}
     g = advanced(chain, [SIX, SIX])
     g.apply("leader trader K11")
-    raw = g._raw()
+    raw = g.raw_state()
     assert raw["treasure"][notation.square_index("J11")] == 0
     assert raw["treasure"][notation.square_index("H8")] == 1
     assert g.score(0)["treasures"] == 1
@@ -216,10 +216,10 @@ def test_R83_advanced_game_ends_with_two_treasures_left():
     taken = tuple(sorted(left - keep))
     chain = {"H7": "black", "H6": "black", "H5": "black", "H4": "black"}
     g = advanced(chain, [SIX, SIX], taken=taken)
-    assert sum(g._raw()["treasure"]) == 3
+    assert sum(g.raw_state()["treasure"]) == 3
     g.apply("leader trader I8")           # H8 + G4 in one kingdom: one is taken
     g.apply("treasure G4")
-    assert sum(g._raw()["treasure"]) == 2
+    assert sum(g.raw_state()["treasure"]) == 2
     g.apply("pass")
     assert g.is_over
 
@@ -230,6 +230,6 @@ def test_advanced_random_games_finish(players):
         g = tigris.Game(players=players, seed=seed, board="advanced")
         g.random_playout(seed)
         assert g.is_over
-        raw = g._raw()
+        raw = g.raw_state()
         assert sum(raw["treasure"]) + sum(raw["treasures"]) == 14
         assert sum(raw["treasure"]) >= 1

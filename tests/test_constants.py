@@ -88,7 +88,7 @@ def test_the_core_writes_the_square_codes():
             a = rng.choice(g.legal_actions())
             player = g.current_player
             g.apply(a)
-            raw = g._raw()
+            raw = g.raw_state()
             if a < A_LEADER:
                 c, i = divmod(a - A_TILE, NSQ)
                 if raw["squares"][i] == TILE0 + c:
@@ -122,7 +122,7 @@ def test_a_monument_by_its_action_id():
     m = MONUMENTS.index((BLUE, GREEN))
     assert A_MONUMENT + m * NSQ + top in g.legal_actions()
     g.apply(A_MONUMENT + m * NSQ + top)
-    raw = g._raw()
+    raw = g.raw_state()
     assert [raw["squares"][i] for i in block(top)] == [DOWN0 + BLUE] * 4
     assert raw["monument"][m] == top
 

@@ -53,7 +53,7 @@ def kingdoms_next_to(i, squares):
 
 
 def reference_actions(g):
-    raw = g._raw()
+    raw = g.raw_state()
     squares = list(raw["squares"])
     rivers, _, _ = layout(g.board)
     p = raw["active"]
@@ -93,7 +93,7 @@ def reference_actions(g):
 def reference_support(g):
     """R49 (revolt: temples next to each leader) or R61 (war: face-up tiles of the war colour
     on each side, the unification tile taken away), then R50/R62 and R93-R94."""
-    raw = g._raw()
+    raw = g.raw_state()
     squares = raw["squares"]
     att, dfn, colour = raw["c_att_sq"], raw["c_def_sq"], raw["c_colour"]
     if raw["c_kind"] == REVOLT:
@@ -122,7 +122,7 @@ def reference_buildings(g):
     """R95-R96: lines of 3+ face-up tiles of the placed tile's colour through it; a
     building on the board moves only to a strictly longer line and not at all when it
     stands on a line through the placed tile."""
-    raw = g._raw()
+    raw = g.raw_state()
     squares = raw["squares"]
     placed = raw["placed"]
     colour = squares[placed] - TILE0

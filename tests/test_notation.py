@@ -116,23 +116,23 @@ def test_malformed_text_raises(text, detail):
 @pytest.mark.parametrize("text,detail", MALFORMED[:8])
 def test_malformed_text_through_the_game(text, detail):
     g = tigris.Game(players=2, seed=1)
-    before = g._state_bytes()
+    before = g.state_bytes()
     with pytest.raises(tigris.IllegalActionError, match=detail.replace("(", r"\(")):
         g.apply(text)
     with pytest.raises(tigris.IllegalActionError):
         g.parse_action(text)
-    assert g._state_bytes() == before
+    assert g.state_bytes() == before
     assert g.history == []
 
 
 def test_illegal_action_ids_raise():
     g = tigris.Game(players=2, seed=1)
-    before = g._state_bytes()
+    before = g.state_bytes()
     with pytest.raises(tigris.IllegalActionError, match="outside the action space"):
         g.apply(N_ACTIONS)
     with pytest.raises(tigris.IllegalActionError, match="outside the action space"):
         g.apply(-5)
-    assert g._state_bytes() == before
+    assert g.state_bytes() == before
 
 
 def test_game_action_str_and_parse():
@@ -153,14 +153,14 @@ def test_values_that_are_no_action_id_are_refused_everywhere(value):
     """apply(0.9), apply(True) were applied as ints and apply(2**63) raised OverflowError;
     every entry point now raises IllegalActionError naming the action."""
     g = tigris.Game(players=2, seed=1)
-    before = g._state_bytes()
+    before = g.state_bytes()
     for call in (g.apply, g.is_legal, g.action_str, action_to_str):
         with pytest.raises(tigris.IllegalActionError, match=r"^action ") as e:
             call(value)
         assert len(str(e.value)) < 200
     with pytest.raises(tigris.IllegalActionError, match=r"^action .*notation is a string"):
         g.parse_action(value)
-    assert g._state_bytes() == before and g.history == []
+    assert g.state_bytes() == before and g.history == []
 
 
 def test_fractional_ids_next_to_legal_ones_are_refused():

@@ -3,7 +3,8 @@
 ``why_illegal(game, action_id)`` is called by ``Game.apply`` and ``Game.parse_action`` for
 an action that is not among ``game.legal_actions()``; the engine's legality lives in the
 compiled core, and this module only explains a refusal.  It reads the state through
-``game._raw()`` and ``game._regions()`` and changes nothing.
+``game.raw_state()`` and ``game.regions()`` and changes nothing.  The package attaches it
+to ``Game`` (tigris/__init__.py), which does not import it.
 """
 
 from tigris import boards, notation
@@ -63,7 +64,7 @@ def why_illegal(game, a):
         return "the action is legal"
     if game.is_over:
         return "the game is over"
-    raw = game._raw()
+    raw = game.raw_state()
     kind = _kind(a)
     decision = game.decision
     if kind == "building" and "buildings" not in game.variants:
@@ -102,7 +103,7 @@ def _tile(game, raw, a):
         return "blue tiles may only be placed on river squares (R29)"
     if c != 1 and river:
         return "only blue tiles may be placed on a river square (R29)"
-    labels, kingdom = game._regions()
+    labels, kingdom = game.regions()
     k = len(_kingdoms_next_to(i, labels, kingdom))
     if k >= 3:
         words = {3: "three", 4: "four"}.get(k, str(k))
@@ -127,7 +128,8 @@ def _leader(game, raw, a):
             return ("no temple next to the square (R19): a face-down monument tile is not a "
                     "temple (R5)")
         return "no temple next to the square (R19)"
-    labels, kingdom = game._regions() if at == NONE else game._regions_without(at)
+    # R21: a leader that moves is first taken off its square.
+    labels, kingdom = game.regions(without=None if at == NONE else at)
     k = len(_kingdoms_next_to(i, labels, kingdom))
     if k >= 2:
         words = {2: "two", 3: "three", 4: "four"}.get(k, str(k))
@@ -248,7 +250,7 @@ def _treasure(game, raw, a):
     trader = raw["t_trader"]
     if not raw["treasure"][i]:
         return f"there is no treasure on {square_name(i)}"
-    labels, _ = game._regions()
+    labels, _ = game.regions()
     if labels[i] is None or labels[i] != labels[trader]:
         return (f"the treasure on {square_name(i)} is not in the kingdom of the trader on "
                 f"{square_name(trader)} (R76)")

@@ -83,6 +83,7 @@ the trader's owner takes the treasure.
 import random
 
 from tigris import boards, notation
+from tigris._game import Game
 from tigris.constants import (NSQ, NONE, TURN_MAX, COLOURS, LEADERS, SUPPLY, DECISIONS,
                               CONFLICTS, MONUMENTS, EMPTY, TILE0, DOWN0, CATASTROPHE, RED, GREEN,
                               PH_ACTION, PH_SUPPORT, PH_WAR_ORDER, PH_MONUMENT, PH_TREASURE,
@@ -138,7 +139,7 @@ def to_position(game, player=None):
     """The position of ``game`` as a dict: full knowledge, or what ``player`` can see.
     What the position ``game`` was loaded from left unknown stays unknown (``null``), not
     the tiles the loader dealt at random in its place."""
-    raw = game._raw()
+    raw = game.raw_state()
     unknown = game.unknown
     n = raw["players"]
     if player is not None and (isinstance(player, bool) or not isinstance(player, int)
@@ -314,9 +315,11 @@ def _bad_token(token, field):
 
 
 def from_position(d, seed=0):
-    """A ``Game`` from a position dict; raises PositionError naming the field and reason."""
-    from tigris._game import Game
+    """A ``Game`` from a position dict; raises PositionError naming the field and reason.
 
+    Read in the order of the format: the setup, the squares, the monuments, the players,
+    the tiles out of play, then what is unknown is dealt, then the turn and the pending
+    decision; checks that need the board's regions run on the loaded game."""
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"seed must be a whole number, not {excerpt(seed)}")
     if not isinstance(d, dict):
@@ -325,7 +328,31 @@ def from_position(d, seed=0):
     if d.get("format") != FORMAT:
         _fail("format", f"expected {FORMAT!r}, not {excerpt(d.get('format'))}")
 
-    # -- setup ------------------------------------------------------------------------
+    game, board, variants = _read_setup(d)
+    raw = game.raw_state()          # the template; every field is filled in below
+    _read_squares(d, raw, board, variants)
+    _read_monuments(d, raw)
+    hands, swapped, unknown = _read_players(d["players"], raw, board)
+    bag = _read_out_of_play(d, raw, board)
+    _deal_unknown(raw, hands, swapped, bag, unknown, seed)
+    strengths = _read_turn(d, raw, variants, seed)
+
+    unknown_parts = {"hands": [p for kind, p, _ in unknown if kind == "hand"],
+                     "swapped_colours": [p for kind, p, _ in unknown if kind == "swapped"],
+                     "bag": bag is None}
+    _load(game, raw, unknown_parts)
+    game.seed = seed
+    _check_kingdoms(game, raw)
+    if raw["phase"] == PH_SUPPORT:
+        _fill_strengths(game, raw, strengths)
+        _load(game, raw, unknown_parts)
+    _check_options(game, raw)
+    return game
+
+
+def _read_setup(d):
+    """Board, variants and the number of players: a game set up with them (its state is
+    the template the position fills in), the board name and the variant names."""
     board = d.get("board", "classic")
     if board not in boards.BOARD_NAMES:
         _fail("board", f"unknown board {excerpt(board)} (boards: {', '.join(boards.BOARD_NAMES)})")
@@ -343,24 +370,27 @@ def from_position(d, seed=0):
     if not 2 <= n <= 4:
         _fail("players", f"{n} players; a game has 2 to 4")
     try:
-        game = Game._blank(n, board, tuple(variants))
+        game = Game(players=n, board=board, variants=tuple(variants))
     except ValueError as e:
         _fail("variants", str(e))
-    rivers, temples, _ = boards.layout(board)
+    return game, board, variants
 
-    raw = game._raw()
+
+def _read_squares(d, raw, board, variants):
+    """The board's tiles, leaders, treasures and buildings into raw; each square token
+    checked against the board (rivers, temples) and the leaders against R19."""
+    n = raw["players"]
+    rivers, temples, _ = boards.layout(board)
     raw["squares"] = [EMPTY] * NSQ
     raw["treasure"] = [0] * NSQ
     raw["leader"] = [[NONE] * 4 for _ in range(n)]
-
-    # -- squares ----------------------------------------------------------------------
+    raw["building"] = [NONE] * 4
     squares = d.get("squares", {})
     if squares is None:
         squares = {}
     if not isinstance(squares, dict):
         _fail("squares", "expected an object mapping squares to tokens, e.g. {\"G5\": \"red\"}")
     seen = {}
-    raw["building"] = [NONE] * 4
     for label, token in squares.items():
         field = f"squares.{_key(label)}"
         i = _square(label, field)
@@ -410,7 +440,10 @@ def from_position(d, seed=0):
                 _fail(f"squares.{notation.square_name(i)}",
                       f"{LEADERS[c]}:{p} is not next to a face-up red tile (temple)")
 
-    # -- monuments --------------------------------------------------------------------
+
+def _read_monuments(d, raw):
+    """The monuments into raw: each on four face-down tiles of one of its colours, and
+    every face-down tile under a listed monument."""
     monuments = d.get("monuments", [])
     if monuments is None:
         monuments = []
@@ -456,9 +489,13 @@ def from_position(d, seed=0):
             _fail(f"squares.{notation.square_name(i)}",
                   "a face-down tile that is not part of a listed monument")
 
-    # -- players ----------------------------------------------------------------------
+
+def _read_players(plist, raw, board):
+    """Scores, treasures and catastrophes into raw; returns the hands and face-down
+    discards (None where unknown) and what is unknown, as (kind, player, size)."""
     hands, swapped = [], []
-    unknown = []        # (kind, player, size) dealt at random below
+    unknown = []        # (kind, player, size) dealt at random by _deal_unknown
+    temples = boards.layout(board)[1]
     raw["score"], raw["treasures"], raw["catastrophes"] = [], [], []
     for p, entry in enumerate(plist):
         field = f"players[{p}]"
@@ -501,13 +538,17 @@ def from_position(d, seed=0):
             unknown.append(("swapped", p, down))
         else:
             swapped.append([0, 0, 0, 0])
+    return hands, swapped, unknown
 
-    # -- bag, out of game, treasures, catastrophes ------------------------------------
+
+def _read_out_of_play(d, raw, board):
+    """The tiles out of game into raw, and the treasures and catastrophes checked against
+    the board; returns the bag's colour counts, or None when it is unknown."""
     bag = d.get("bag")
     bag = None if bag is None else _colour_counts(bag, "bag", sum(SUPPLY))
-    out = _colour_counts(d.get("out_of_game"), "out_of_game", sum(SUPPLY), default=(0, 0, 0, 0))
-    raw["out"] = out
-
+    raw["out"] = _colour_counts(d.get("out_of_game"), "out_of_game", sum(SUPPLY),
+                                default=(0, 0, 0, 0))
+    temples = boards.layout(board)[1]
     on_board = sum(raw["treasure"])
     collected = sum(raw["treasures"])
     if on_board + collected != len(temples):
@@ -518,10 +559,15 @@ def from_position(d, seed=0):
     if placed_cat != played:
         _fail("catastrophes", f"{placed_cat} catastrophe tiles on the board, but the players "
                               f"have played {played} (2 each minus those left)")
+    return bag
 
-    # -- tile totals and the unseen pool ----------------------------------------------
-    parts = {"board": [0] * 4, "hands": [0] * 4, "bag": bag or [0] * 4, "out_of_game": out,
-             "face-down discards": [0] * 4}
+
+def _deal_unknown(raw, hands, swapped, bag, unknown, seed):
+    """Every tile accounted for; the unseen pool (the supply minus all that is known) dealt
+    uniformly at random (``random.Random(seed)``) to what is unknown; the hands, discards
+    and bag into raw."""
+    parts = {"board": [0] * 4, "hands": [0] * 4, "bag": bag or [0] * 4,
+             "out_of_game": raw["out"], "face-down discards": [0] * 4}
     for code in raw["squares"]:
         if is_tile(code) or is_face_down(code):
             parts["board"][tile_colour(code)] += 1
@@ -559,34 +605,29 @@ def from_position(d, seed=0):
             hands[p] = dealt
         else:
             swapped[p] = dealt
-    bag_unknown = bag is None
     if bag is None:
         bag = [0, 0, 0, 0]
         for c in tiles:
             bag[c] += 1
     raw["hand"], raw["swapped"], raw["bag"] = hands, swapped, bag
 
-    # -- whose turn, which decision ---------------------------------------------------
-    raw["active"] = _int(d.get("to_move", 0), "to_move", 0, n - 1)
+
+def _read_turn(d, raw, variants, seed):
+    """Whose turn, the actions left, the turn count, the game's RNG (seeded from
+    ``seed``) and the pending decision into raw; returns the conflict strengths given
+    (or None)."""
+    raw["active"] = _int(d.get("to_move", 0), "to_move", 0, raw["players"] - 1)
     raw["actions_left"] = _int(d.get("actions_left", 2), "actions_left", 0, 2)
     raw["turn"] = _int(d.get("turn", 0), "turn", 0, TURN_MAX)
     raw["rng"] = random.Random(seed).getrandbits(64)
-    strengths = _read_pending(d.get("pending"), raw, n, variants)
-
-    _load(game, raw)
-    game.seed = seed
-    _check_loaded(game, raw, strengths)
-    game._set_unknown(hands=[p for kind, p, _ in unknown if kind == "hand"],
-                      swapped=[p for kind, p, _ in unknown if kind == "swapped"],
-                      bag=bag_unknown)
-    return game
+    return _read_pending(d.get("pending"), raw, raw["players"], variants)
 
 
-def _load(game, raw):
-    """Load the raw state; the checks above leave nothing for _load_raw to refuse, but if
-    they missed something it is still a PositionError."""
+def _load(game, raw, unknown):
+    """Load the raw state; the checks above leave nothing for load_raw_state to refuse,
+    but if they missed something it is still a PositionError."""
     try:
-        game._load_raw(raw)
+        game.load_raw_state(raw, unknown=unknown)
     except ValueError as e:
         _fail("position", str(e))
 
@@ -781,17 +822,16 @@ def _attacker_by_r60(raw, owners):
     return None
 
 
-def _check_loaded(game, raw, strengths):
-    """Checks that need regions, on the loaded game (whose raw state is ``raw``); fills in
-    the conflict strengths."""
+def _check_kingdoms(game, raw):
+    """On the loaded game: no kingdom holds two leaders of a colour except a pending
+    conflict's (R3, R4), and the wars listed are the wars the board holds."""
     sq = notation.square_name
     phase = raw["phase"]
-    labels, kingdom = game._regions()
     if raw["unif"] != NONE:
         # During wars each side is a kingdom of its own (R57).
-        side_labels, side_kingdom = game._regions_without(raw["unif"])
+        side_labels, side_kingdom = game.regions(without=raw["unif"])
     else:
-        side_labels, side_kingdom = labels, kingdom
+        side_labels, side_kingdom = game.regions()
     revolt = (raw["c_att_sq"], raw["c_def_sq"]) if raw["c_kind"] == REVOLT else ()
     for c in range(4):
         where = {}
@@ -808,43 +848,58 @@ def _check_loaded(game, raw, strengths):
             where[side_labels[i]] = i
     if phase == PH_WAR_ORDER or (phase == PH_SUPPORT and raw["c_kind"] == WAR):
         _check_wars(raw, side_labels, side_kingdom)
-    if phase == PH_SUPPORT:
-        att, dfn = raw["c_att_sq"], raw["c_def_sq"]
-        colour = raw["c_colour"]
-        if raw["c_kind"] == REVOLT:
-            if labels[att] != labels[dfn]:
-                _fail("pending.conflict", f"the revolt's leaders on {sq(att)} and {sq(dfn)} "
-                                          "are not in one kingdom")
-            # R49: a revolt's board strength is the temples next to each leader.
-            bases = [sum(raw["squares"][j] == TILE0 + RED for j in neighbours(i))
-                     for i in (att, dfn)]
-        else:
-            side_labels, _ = game._regions_without(raw["unif"])
-            touching = {side_labels[j] for j in neighbours(raw["unif"])} - {None}
-            for role, i in (("attacker", att), ("defender", dfn)):
-                if side_labels[i] not in touching:
-                    _fail(f"pending.conflict.{role}.leader",
-                          f"the leader on {sq(i)} is on no side of the unification tile "
-                          f"{sq(raw['unif'])}")
-            if side_labels[att] == side_labels[dfn]:
-                _fail("pending.conflict", f"the war's leaders on {sq(att)} and {sq(dfn)} are "
-                                          "on the same side of the unification tile")
-            first = _attacker_by_r60(raw, {raw["c_attacker"], raw["c_defender"]})
-            if first != raw["c_attacker"]:
-                _fail("pending.conflict.attacker.player",
-                      f"player {raw['c_attacker']}, but R60 makes player {first} the attacker "
-                      f"(the player to move if he owns one of the two {LEADERS[colour]}s, else "
-                      "the first owner clockwise from him)")
-            bases = [sum(1 for j in range(NSQ) if side_labels[j] == side_labels[i]
-                         and raw["squares"][j] == TILE0 + colour) for i in (att, dfn)]
-        for role, key, base in (("attacker", "c_att_base", bases[0]),
-                                ("defender", "c_def_base", bases[1])):
-            if strengths[role] is not None and strengths[role] != base:
-                _fail(f"pending.conflict.{role}.strength",
-                      f"{strengths[role]} given, but the board gives {base}")
-            raw[key] = base
-        _load(game, raw)
+
+
+def _fill_strengths(game, raw, strengths):
+    """A support decision on the loaded game: the conflict's leaders stand where the
+    conflict needs them; the board strengths (R49, R61) into raw, checked against those
+    the position gives."""
+    sq = notation.square_name
+    att, dfn = raw["c_att_sq"], raw["c_def_sq"]
+    colour = raw["c_colour"]
+    if raw["c_kind"] == REVOLT:
+        labels, _ = game.regions()
+        if labels[att] != labels[dfn]:
+            _fail("pending.conflict", f"the revolt's leaders on {sq(att)} and {sq(dfn)} "
+                                      "are not in one kingdom")
+        # R49: a revolt's board strength is the temples next to each leader.
+        bases = [sum(raw["squares"][j] == TILE0 + RED for j in neighbours(i))
+                 for i in (att, dfn)]
+    else:
+        side_labels, _ = game.regions(without=raw["unif"])
+        touching = {side_labels[j] for j in neighbours(raw["unif"])} - {None}
+        for role, i in (("attacker", att), ("defender", dfn)):
+            if side_labels[i] not in touching:
+                _fail(f"pending.conflict.{role}.leader",
+                      f"the leader on {sq(i)} is on no side of the unification tile "
+                      f"{sq(raw['unif'])}")
+        if side_labels[att] == side_labels[dfn]:
+            _fail("pending.conflict", f"the war's leaders on {sq(att)} and {sq(dfn)} are "
+                                      "on the same side of the unification tile")
+        first = _attacker_by_r60(raw, {raw["c_attacker"], raw["c_defender"]})
+        if first != raw["c_attacker"]:
+            _fail("pending.conflict.attacker.player",
+                  f"player {raw['c_attacker']}, but R60 makes player {first} the attacker "
+                  f"(the player to move if he owns one of the two {LEADERS[colour]}s, else "
+                  "the first owner clockwise from him)")
+        # R61: a war's board strength is the tiles of its colour on each leader's side.
+        bases = [sum(1 for j in range(NSQ) if side_labels[j] == side_labels[i]
+                     and raw["squares"][j] == TILE0 + colour) for i in (att, dfn)]
+    for role, key, base in (("attacker", "c_att_base", bases[0]),
+                            ("defender", "c_def_base", bases[1])):
+        if strengths[role] is not None and strengths[role] != base:
+            _fail(f"pending.conflict.{role}.strength",
+                  f"{strengths[role]} given, but the board gives {base}")
+        raw[key] = base
+
+
+def _check_options(game, raw):
+    """On the loaded game: the pending decision can be taken (a treasure to take, a
+    legal option, a monument or building to choose)."""
+    sq = notation.square_name
+    phase = raw["phase"]
     if phase == PH_TREASURE:
+        labels, _ = game.regions()
         region = labels[raw["t_trader"]]
         count = sum(1 for i in range(NSQ) if raw["treasure"][i] and labels[i] == region)
         if count < 2:

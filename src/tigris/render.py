@@ -119,7 +119,7 @@ def decision_line(game, raw):
 
 def render(game):
     """The text diagram of ``game``."""
-    raw = game._raw()
+    raw = game.raw_state()
     lines = [f"Tigris & Euphrates, {raw['players']} players, {game.board} board"
              + (f", variants: {', '.join(game.variants)}" if game.variants else "")]
     lines += grid_lines(raw, game.board)
