@@ -85,12 +85,11 @@ def supply():
     return [SUPPLY[c] for c in range(NCOL)]
 
 
-def swap_counts(int k):
-    return [SWAP_COUNTS[k][c] for c in range(NCOL)]
+#: The swap table: swap index -> (red, blue, green, black) tiles discarded (A_SWAP + index).
+SWAPS = tuple(tuple(SWAP_COUNTS[k][c] for c in range(NCOL)) for k in range(N_SWAPS))
 
-
-def monument_colours(int m):
-    return (MONUMENT_COLOURS[m][0], MONUMENT_COLOURS[m][1])
+#: The monuments: monument index -> its two colours (A_MONUMENT + index * NSQ + square).
+MONUMENTS = tuple((MONUMENT_COLOURS[m][0], MONUMENT_COLOURS[m][1]) for m in range(NMONUMENTS))
 
 
 def board_squares(int board):

@@ -3,6 +3,12 @@
 
 Rules live in _core.pyx; notation, positions, records and rendering live in the pure
 Python modules of the package.  This class only moves data across the boundary.
+
+Layers: this module imports only what lies below it (the core, constants, notation,
+errors, boards).  Positions, the diagram and the reasons for a refusal read a game through
+its public state interface (``raw_state``, ``regions``) from the modules above it; the
+package attaches them here (``attach``, called by tigris/__init__.py) for
+``Game.from_position``, ``to_position``, ``str(game)`` and the messages of ``apply``.
 """
 
 import operator
@@ -18,14 +24,11 @@ cdef extern from "Python.h":
     bint PyLong_CheckExact(object o)
     long long PyLong_AsLongLongAndOverflow(object o, int* overflow) except? -1
 
-from tigris.errors import IllegalActionError, RecordError, excerpt
+from tigris.errors import IllegalActionError, excerpt
 from tigris.boards import BOARD_NAMES
 from tigris import notation
+from tigris.constants import COLOURS, DECISIONS, VARIANTS
 
-COLOURS = ("red", "blue", "green", "black")
-LEADERS = ("priest", "farmer", "trader", "king")
-DECISIONS = ("action", "support", "war_order", "monument", "treasure", "building", "over")
-VARIANTS = {"english": V_ENGLISH, "buildings": V_BUILDINGS}
 SUPPORTED_VARIANTS = ("english", "buildings")     # variants whose rules the core implements
 
 
@@ -37,6 +40,38 @@ STATE_ERRORS = {
     ERR_TRADER: "the treasure decision names no trader on the board",
     ERR_STUCK: "a decision has no legal option",
 }
+
+
+# The functions the modules above attach (see attach): name -> function.
+_ATTACHED = {}
+_ATTACHABLE = {
+    "to_position": "tigris.position.to_position(game, player)",
+    "from_position": "tigris.position.from_position(d, seed)",
+    "render": "tigris.render.render(game)",
+    "why_illegal": "tigris.legality.why_illegal(game, action)",
+}
+
+
+def attach(**functions):
+    """Give Game the text forms that live above this module: ``to_position``,
+    ``from_position``, ``render`` (``str(game)``) and ``why_illegal`` (the reason in an
+    IllegalActionError).  tigris/__init__.py attaches the package's own; importing this
+    module always imports the package first."""
+    for name, function in functions.items():
+        if name not in _ATTACHABLE:
+            raise ValueError(f"Game has no attachable {name!r} (attachable: "
+                             f"{', '.join(_ATTACHABLE)})")
+        if not callable(function):
+            raise ValueError(f"{name}: expected a function, not {excerpt(function)}")
+    _ATTACHED.update(functions)
+
+
+cdef object _attached(str name):
+    try:
+        return _ATTACHED[name]
+    except KeyError:
+        raise RuntimeError(f"Game.{name} needs {_ATTACHABLE[name]}, which the tigris package "
+                           "attaches when it is imported") from None
 
 
 def _whole(v, what):
@@ -98,11 +133,9 @@ cdef class Game:
         self.aux.ntrail = 0     # the deal is not undoable
         self._complete = True
 
-    # -- construction helpers used by positions, records and search ----------------
-
     @staticmethod
     def _blank(players, board="classic", variants=()):
-        """A game with an empty, unvalidated state, for loaders to fill in."""
+        """A game with an empty, unvalidated state, for unpickling to fill in."""
         cdef Game g = Game.__new__(Game)
         players = _check_setup(players, board)
         bits = _variant_bits(variants)
@@ -130,7 +163,8 @@ cdef class Game:
 
     def __reduce__(self):
         # Pickling (for worker processes) keeps the state, not the undo history.
-        return (_unpickle, (self._raw(), self.seed, self.board, self.variants, self._unknown))
+        return (_unpickle, (self.raw_state(), self.seed, self.board, self.variants,
+                            self._unknown))
 
     def __copy__(self):
         return self.copy()
@@ -209,15 +243,22 @@ cdef class Game:
         the reason when it is malformed or illegal now."""
         a = notation.str_to_action(text)
         if not self._legal(a):
-            from tigris.legality import why_illegal
-            raise IllegalActionError(f"{notation.action_to_str(a)}: {why_illegal(self, a)}")
+            self._refuse(a)
         return a
+
+    cdef _refuse(self, int a):
+        raise IllegalActionError(f"{notation.action_to_str(a)}: "
+                                 f"{_attached('why_illegal')(self, a)}")
 
     # -- playing ----------------------------------------------------------------------
 
-    def apply(self, action):
+    def apply(self, action, draws=None):
         """Apply an action (id or notation).  Decisions that then have a single option
-        are applied too; ``undo()`` takes them back together."""
+        are applied too; ``undo()`` takes them back together.
+
+        ``draws`` replays a record: the (player, colour) pairs of the tiles this apply
+        draws, used instead of the game's random draws.  ValueError, with nothing
+        applied, if they are not what the action draws or not in the bag."""
         cdef int a
         if isinstance(action, str):
             a = self.parse_action(action)
@@ -226,8 +267,13 @@ cdef class Game:
             if a < 0:
                 a = notation.action_id(action)
             if not self._legal(a):
-                from tigris.legality import why_illegal
-                raise IllegalActionError(f"{notation.action_to_str(a)}: {why_illegal(self, a)}")
+                self._refuse(a)
+        if draws is not None:
+            self._apply_drawing(a, draws)
+        else:
+            self._apply(a)
+
+    cdef _apply(self, int a):
         player = current_player(&self.s)
         push_mark(&self.s)
         self.aux.nauto = 0
@@ -255,10 +301,10 @@ cdef class Game:
         self.aux.ndraw = 0
         return draws
 
-    def _apply_with_draws(self, a, draws):
-        """Apply a legal action whose tile draws are given (replaying a record).  Raises
-        ValueError, with nothing applied, if the draws do not fit the bag or the action."""
+    cdef _apply_drawing(self, int a, draws):
+        """Apply the legal action ``a`` with its tile draws given (see apply)."""
         cdef int i
+        draws = [_draw(d) for d in draws]
         colours = [c for _, c in draws]
         self.aux.forced = <uint8_t*>_realloc_bytes(self.aux.forced, len(colours))
         for i in range(len(colours)):
@@ -267,14 +313,14 @@ cdef class Game:
         self.aux.iforced = 0
         self.aux.forced_error = 0
         try:
-            self.apply(a)
+            self._apply(a)
             error = self.aux.forced_error
             used = self.aux.iforced
             made = self._log[len(self._log) - 1][3]
         finally:
             self.aux.nforced = 0
             self.aux.iforced = 0
-        if error or used != len(colours) or [tuple(d) for d in draws] != made:
+        if error or used != len(colours) or draws != made:
             self.undo()
             if error:
                 raise ValueError("a recorded draw is not in the bag")
@@ -287,9 +333,35 @@ cdef class Game:
         """Every apply so far as (action, player, forced follow-ups, draws)."""
         return list(self._log)
 
-    def _set_deal(self, deal):
-        """The deal of a game replayed from its record: its history is complete again."""
-        self._deal = [tuple(d) for d in deal]
+    def redeal(self, deal):
+        """Deal the starting hands again as ``deal`` gives them: (player, colour) pairs in
+        the order drawn, as a record stores them, instead of the deal the seed made (every
+        hand goes back to the bag first).  Only before the first apply.  ValueError, with
+        nothing changed, if a draw names no player of this game or a colour the bag has
+        run out of, or if a hand does not come to 6 tiles."""
+        if self._log or not self._complete:
+            raise ValueError("only a game just set up is dealt again")
+        raw = self.raw_state()
+        n = raw["players"]
+        for p in range(n):
+            for c in range(NCOL):
+                raw["bag"][c] += raw["hand"][p][c]
+                raw["hand"][p][c] = 0
+        deal = [_draw(d) for d in deal]
+        for p, c in deal:
+            if not 0 <= p < n:
+                raise ValueError(f"player {excerpt(p)} is not in this game")
+            if raw["bag"][c] == 0:
+                raise ValueError(f"no {COLOURS[c]} tile left to deal")
+            raw["bag"][c] -= 1
+            raw["hand"][p][c] += 1
+        for p in range(n):
+            if sum(raw["hand"][p]) != HAND:
+                raise ValueError(f"player {p} is dealt {sum(raw['hand'][p])} tiles, not {HAND}")
+        seed = self.seed
+        self.load_raw_state(raw)
+        self.seed = seed
+        self._deal = deal
         self._complete = True
 
     @property
@@ -398,14 +470,19 @@ cdef class Game:
         self._complete = False      # the moves played are not logged
         return n
 
-    # -- raw state, for positions, records, tests ------------------------------------
+    # -- the state as data: for positions, records, diagrams and tests ---------------
 
-    def _state_bytes(self):
-        """The exact game state as bytes (caches excluded): equal bytes, equal states."""
+    def state_bytes(self):
+        """The exact game state as bytes (caches and history excluded): equal bytes,
+        equal states."""
         return (<char*>&self.s)[:state_bytes(&self.s)]
 
-    def _raw(self):
-        """Every field of the state as plain Python data (indices, not notation)."""
+    def raw_state(self):
+        """Every field of the C state (``State`` in _core.pxd) as plain Python data: a dict
+        of ints and lists of ints, indices not notation.  Squares hold the square codes
+        of ``tigris.constants`` (read them with ``tigris.squares``); squares, colours,
+        players and decisions are indices; ``NONE`` (255) is "no square".  Changing the
+        dict changes nothing; ``load_raw_state`` writes one back."""
         cdef State* s = &self.s
         n = s.nplayers
         return {
@@ -431,14 +508,17 @@ cdef class Game:
             "wars": s.wars, "t_trader": s.t_trader, "turn": s.turn, "rng": s.rng,
         }
 
-    def _load_raw(self, d):
-        """Overwrite the state with a dict of the form _raw() returns.  No rule checks:
-        callers (positions) validate first; but every value must fit its field and every
-        index the core follows must point inside its array (ValueError naming the field
-        otherwise, with the state unchanged).  Clears the undo history."""
+    def load_raw_state(self, d, unknown=None):
+        """Overwrite the state with a dict of the form ``raw_state()`` returns.  No rule
+        checks: callers (positions) validate first; but every value must fit its field and
+        every index the core follows must point inside its array (ValueError naming the
+        field otherwise, with the state unchanged).  Clears the undo history, which then
+        no longer replays the game (``history_complete`` is False).  ``unknown`` says what
+        the state's source left unknown, in the form of ``Game.unknown``."""
         cdef State* s = &self.s
         cdef int p, c, i
         _check_raw(d)
+        new_unknown = _NOTHING_UNKNOWN if unknown is None else _unknown_of(unknown, d["players"])
         n = d["players"]
         for i in range(NSQ):
             s.sq[i] = d["squares"][i]
@@ -472,37 +552,48 @@ cdef class Game:
         self._log = []
         self._deal = []
         self._complete = False
-        self._unknown = _NOTHING_UNKNOWN
+        self._unknown = new_unknown
 
-    def _regions(self):
-        """(label per square or None, kingdom flag per region): R3/R4 as the core sees them."""
-        ensure_regions(&self.s)
-        labels = [None if self.s.label[i] == NONE else self.s.label[i] for i in range(NSQ)]
-        return labels, [bool(self.s.kingdom[r]) for r in range(self.s.nregions)]
-
-    def _regions_without(self, int skip):
-        if not 0 <= skip <= NONE:
-            raise ValueError(f"square {skip} is not a square index")
+    def regions(self, without=None):
+        """R3/R4 as the core sees them: ``(labels, kingdoms)``, the region number of each
+        square (None for a square that connects nothing: empty, river, catastrophe) and,
+        per region number, whether it holds a leader (a kingdom).  ``without``: a square
+        taken as empty, e.g. the unification tile while wars are fought (R57) or a leader
+        about to move."""
         cdef uint8_t label[NSQ]
         cdef uint8_t kingdom[NSQ]
-        cdef int n = compute_regions(&self.s, skip, label, kingdom)
+        cdef int n, skip
+        if without is None:
+            ensure_regions(&self.s)
+            n = self.s.nregions
+            memcpy(label, self.s.label, NSQ)
+            memcpy(kingdom, self.s.kingdom, NSQ)
+        else:
+            square = without if type(without) is int else _whole(without, "without")
+            if not 0 <= square < NSQ:
+                raise ValueError(f"without: {excerpt(without)} is not a square index "
+                                 f"(0..{NSQ - 1})")
+            skip = square
+            n = compute_regions(&self.s, skip, label, kingdom)
         return ([None if label[i] == NONE else label[i] for i in range(NSQ)],
                 [bool(kingdom[r]) for r in range(n)])
 
-    # -- text --------------------------------------------------------------------------
+    # -- text (attached from the modules above: see attach) ---------------------------
 
     def to_position(self, player=None):
-        from tigris.position import to_position
-        return to_position(self, player)
+        """The position of this game as a ``tigris-position/1`` dict: full knowledge, or
+        what ``player`` can see (tigris.position)."""
+        return _attached("to_position")(self, player)
 
     @staticmethod
     def from_position(d, seed=0):
-        from tigris.position import from_position
-        return from_position(d, seed)
+        """A game from a ``tigris-position/1`` dict; PositionError naming the field and
+        the reason for a malformed or impossible one (tigris.position)."""
+        return _attached("from_position")(d, seed)
 
     def __str__(self):
-        from tigris.render import render
-        return render(self)
+        """The board diagram (tigris.render)."""
+        return _attached("render")(self)
 
     def __repr__(self):
         return (f"<tigris.Game {self.s.nplayers} players, turn {self.s.turn}, "
@@ -538,9 +629,42 @@ cdef void* _realloc_bytes(void* p, size_t n):
 _NOTHING_UNKNOWN = (frozenset(), frozenset(), False)
 
 
+def _unknown_of(unknown, n):
+    """The (hands, swapped colours, bag) that a dict of the form ``Game.unknown`` returns
+    (keys may be missing) gives for an n-player game; ValueError naming the bad part."""
+    keys = ("hands", "swapped_colours", "bag")
+    if not isinstance(unknown, dict) or not set(unknown) <= set(keys):
+        raise ValueError(f"unknown: expected a dict like {{'hands': [1], "
+                         f"'swapped_colours': [], 'bag': True}}, not {excerpt(unknown)}")
+    players = []
+    for key in keys[:2]:
+        try:
+            listed = frozenset(unknown.get(key, ()))
+        except TypeError:
+            raise ValueError(f"unknown.{key}: expected a list of players, not "
+                             f"{excerpt(unknown[key])}") from None
+        for p in listed:
+            if type(p) is not int or not 0 <= p < n:
+                raise ValueError(f"unknown.{key}: player {excerpt(p)} is not in this "
+                                 f"{n}-player game")
+        players.append(listed)
+    return (players[0], players[1], bool(unknown.get("bag", False)))
+
+
+def _draw(d):
+    """A (player, colour) draw as a pair of ints; ValueError for anything else."""
+    try:
+        p, c = d
+    except (TypeError, ValueError):
+        raise ValueError(f"a draw is a (player, colour) pair, not {excerpt(d)}") from None
+    if type(p) is not int or type(c) is not int or not 0 <= c < NCOL:
+        raise ValueError(f"a draw is a (player, colour) pair, not {excerpt(d)}")
+    return (p, c)
+
+
 def _unpickle(raw, seed, board, variants, unknown=_NOTHING_UNKNOWN):
     g = Game._blank(raw["players"], board, variants)
-    g._load_raw(raw)
+    g.load_raw_state(raw)
     if g.decision != "over" and not g.legal_actions():
         raise ValueError("raw state: the decision at hand has no legal option")
     g.seed = seed
@@ -580,7 +704,7 @@ def _variant_bits(variants):
 
 
 # ---------------------------------------------------------------------------
-# Validation of raw states (_load_raw): every value fits its C field, and every index the
+# Validation of raw states (load_raw_state): every value fits its C field, and every index the
 # core follows (players, squares, colours, phases) points inside its array.
 # ---------------------------------------------------------------------------
 

@@ -6,18 +6,16 @@ Players are plain indices.  The tests import what they use: ``from helpers impor
 """
 
 import tigris
-from tigris import notation
+from tigris import constants, notation
+# Square codes and names, re-exported for the tests; NONE: a leader or building off the board.
+from tigris.constants import (CATASTROPHE, COLOURS, COLS, DOWN0, EMPTY, LEADER0, LEADERS, NONE,
+                              NSQ, ROWS, TILE0)
 
-COLOURS = ("red", "blue", "green", "black")
-LEADERS = ("priest", "farmer", "trader", "king")        # by colour index
-SUPPLY = {"red": 57, "blue": 36, "green": 30, "black": 30}
+SUPPLY = dict(zip(COLOURS, constants.SUPPLY))
 TEMPLES = ("K1", "B2", "P2", "F3", "N5", "I7", "B8", "O9", "F10", "K11")
 
-# Square codes of the raw state.
-EMPTY, CATASTROPHE = 0, 9
-UP = {c: 1 + i for i, c in enumerate(COLOURS)}          # face-up tile codes
-DOWN = {c: 5 + i for i, c in enumerate(COLOURS)}        # face-down tile codes
-NONE = 255                                              # a leader or building off the board
+UP = {c: TILE0 + i for i, c in enumerate(COLOURS)}      # face-up tile codes
+DOWN = {c: DOWN0 + i for i, c in enumerate(COLOURS)}    # face-down tile codes
 
 
 # ---------------------------------------------------------------------------
@@ -26,7 +24,7 @@ NONE = 255                                              # a leader or building o
 
 def sq(row, col):
     """RULES.md (row, col) -> board label: sq(4, 6) == "G5"."""
-    return notation.square_name(row * 16 + col)
+    return notation.square_name(row * COLS + col)
 
 
 def idx(label):
@@ -36,7 +34,7 @@ def idx(label):
 def down(colour, top_left):
     """Squares of a face-down 2x2 (monument) whose top-left square is `top_left`."""
     i = idx(top_left)
-    return {notation.square_name(j): f"{colour}:down" for j in (i, i + 1, i + 16, i + 17)}
+    return {notation.square_name(j): f"{colour}:down" for j in (i, i + 1, i + COLS, i + COLS + 1)}
 
 
 # ---------------------------------------------------------------------------
@@ -160,25 +158,25 @@ def play(g, *moves):
 # ---------------------------------------------------------------------------
 
 def code(g, label):
-    return g._raw()["squares"][idx(label)]
+    return g.raw_state()["squares"][idx(label)]
 
 
 def treasure_on(g, label):
-    return g._raw()["treasure"][idx(label)] == 1
+    return g.raw_state()["treasure"][idx(label)] == 1
 
 
 def leader_at(g, p, name):
     """Label of player p's leader, or None when it is in supply."""
-    i = g._raw()["leader"][p][LEADERS.index(name)]
+    i = g.raw_state()["leader"][p][LEADERS.index(name)]
     return None if i == NONE else notation.square_name(i)
 
 
 def out(g):
-    return dict(zip(COLOURS, g._raw()["out"]))
+    return dict(zip(COLOURS, g.raw_state()["out"]))
 
 
 def bag_size(g):
-    return sum(g._raw()["bag"])
+    return sum(g.raw_state()["bag"])
 
 
 def hand_size(g, p):
@@ -200,12 +198,12 @@ def regions(g, skip=None):
     """R3/R4 from the board itself: {square: region number} over the squares that connect
     (tiles face up or down, leaders), treating `skip` as empty; and the set of regions
     holding a leader (kingdoms)."""
-    squares = g._raw()["squares"]
-    connects = [1 <= v <= 8 or v >= 16 for v in squares]
+    squares = g.raw_state()["squares"]
+    connects = [TILE0 <= v < DOWN0 + 4 or v >= LEADER0 for v in squares]
     if skip is not None:
         connects[idx(skip)] = False
     label, kingdoms, r = {}, set(), -1
-    for start in range(176):
+    for start in range(NSQ):
         if not connects[start] or start in label:
             continue
         r += 1
@@ -213,13 +211,13 @@ def regions(g, skip=None):
         label[start] = r
         while stack:
             i = stack.pop()
-            if squares[i] >= 16:
+            if squares[i] >= LEADER0:
                 kingdoms.add(r)
-            row, col = divmod(i, 16)
+            row, col = divmod(i, COLS)
             for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
                 rr, cc = row + dr, col + dc
-                j = rr * 16 + cc
-                if 0 <= rr < 11 and 0 <= cc < 16 and connects[j] and j not in label:
+                j = rr * COLS + cc
+                if 0 <= rr < ROWS and 0 <= cc < COLS and connects[j] and j not in label:
                     label[j] = r
                     stack.append(j)
     return label, kingdoms

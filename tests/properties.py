@@ -21,14 +21,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tigris
-from tigris import bots, notation, record
-from tigris._core import supply
+from tigris import bots, constants, notation, record
+from tigris.constants import COLOURS, DECISIONS, LEADERS, N_ACTIONS, NSQ
 
-SUPPLY = list(supply())
-COLOURS = notation.COLOURS
-LEADERS = notation.LEADERS
-DECISIONS = ("action", "support", "war_order", "monument", "treasure", "building", "over")
-SQUARES = [notation.square_name(i) for i in range(notation.NSQ)]
+SUPPLY = list(constants.SUPPLY)
+SQUARES = [notation.square_name(i) for i in range(NSQ)]
 
 EXAMPLES = int(os.environ.get("TIGRIS_PROPERTY_EXAMPLES", "2000"))
 
@@ -202,7 +199,7 @@ def pending_blocks(draw):
 # ---------------------------------------------------------------------------------------
 
 def tile_totals(g):
-    raw = g._raw()
+    raw = g.raw_state()
     totals = [0, 0, 0, 0]
     for code in raw["squares"]:
         if 1 <= code <= 8:
@@ -219,14 +216,14 @@ def exercise(g, seed=0):
     its own position read back, rendering, and play to the end with tiles conserved."""
     assert tile_totals(g) == SUPPLY
     str(g)
-    before = g._state_bytes()
+    before = g.state_bytes()
     legal = g.legal_actions()
     for a in legal[:40]:
-        assert 0 <= a < notation.N_ACTIONS
+        assert 0 <= a < N_ACTIONS
         g.apply(a)
         assert tile_totals(g) == SUPPLY
         g.undo()
-        assert g._state_bytes() == before
+        assert g.state_bytes() == before
     again = tigris.Game.from_position(g.to_position(), seed=seed)
     assert again.legal_actions() == legal
     rnd = random.Random(seed)
@@ -281,10 +278,10 @@ def records(doc):
     exercise(g)
 
 
-action_values = st.one_of(scalars, st.integers(-10, notation.N_ACTIONS + 10), huge_ints,
+action_values = st.one_of(scalars, st.integers(-10, N_ACTIONS + 10), huge_ints,
                           st.floats(), st.sampled_from([True, False, 0.9, 12.5, b"tile", [1]]),
                           st.builds(lambda k: notation.action_to_str(k),
-                                    st.integers(0, notation.N_ACTIONS - 1)))
+                                    st.integers(0, N_ACTIONS - 1)))
 
 
 @_settings()
@@ -294,7 +291,7 @@ def actions(game, attempts):
     applied, anything else raises IllegalActionError and leaves the game as it was."""
     g = game.copy()
     for v in attempts:
-        before = g._state_bytes()
+        before = g.state_bytes()
         legal = g.legal_actions()
         is_action = type(v) is int and v in legal
         is_text = isinstance(v, str)
@@ -302,7 +299,7 @@ def actions(game, attempts):
             g.apply(v)
         except tigris.IllegalActionError:
             assert not is_action
-            assert g._state_bytes() == before
+            assert g.state_bytes() == before
         else:
             assert is_action or (is_text and g.history[-1][0] in legal)
         try:

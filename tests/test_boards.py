@@ -7,8 +7,9 @@ import pytest
 
 import tigris
 from tigris import notation
-from tigris._core import board_squares, supply
-from tigris.boards import BOARD_NAMES, layout
+from tigris._core import board_squares
+from tigris.constants import A_TREASURE, COLS, NSQ, ROWS, SUPPLY
+from tigris.boards import BOARDS, BOARD_NAMES, layout
 
 from helpers import SIX, legal
 
@@ -69,11 +70,17 @@ def test_board_names():
 
 
 @pytest.mark.parametrize("board", BOARD_NAMES)
+def test_grid_is_the_cores_shape(board):
+    grid = BOARDS[board]
+    assert len(grid) == ROWS and all(len(line) == COLS for line in grid)
+
+
+@pytest.mark.parametrize("board", BOARD_NAMES)
 def test_layout_square_by_square(board):
     rivers, temples, special = EXPECTED[board]
     got = layout(board)
     core = board_squares(BOARD_NAMES.index(board))
-    for i in range(176):
+    for i in range(NSQ):
         where = f"{board} {notation.square_name(i)} (row {i // 16}, col {i % 16})"
         assert (i in got[0]) == (i in rivers), f"{where}: river"
         assert (i in got[1]) == (i in temples), f"{where}: temple"
@@ -96,7 +103,7 @@ def test_advanced_counts_and_partition():
 def land_areas(rivers):
     """Flood fill of the land squares with rivers as walls: a list of sets."""
     areas, seen = [], set()
-    for start in range(176):
+    for start in range(NSQ):
         if start in rivers or start in seen:
             continue
         area, stack = {start}, [start]
@@ -126,12 +133,12 @@ def test_advanced_outside_treasures_are_outside_the_big_area():
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_advanced_setup(players):
     g = tigris.Game(players=players, seed=3, board="advanced")
-    raw = g._raw()
+    raw = g.raw_state()
     assert g.board == "advanced"
-    for i in range(176):
+    for i in range(NSQ):
         assert raw["treasure"][i] == (i in ADVANCED_TEMPLES)
         assert raw["squares"][i] == (1 if i in ADVANCED_TEMPLES else 0)
-    red, blue, green, black = supply()
+    red, blue, green, black = SUPPLY
     assert sum(raw["hand"][p][0] for p in range(players)) + raw["bag"][0] == red - 14 == 43
     assert sum(sum(raw["hand"][p]) for p in range(players)) + sum(raw["bag"]) == 139
     assert all(sum(raw["hand"][p]) == 6 for p in range(players))
@@ -175,12 +182,12 @@ def test_R77_outside_treasures_first_on_the_advanced_board():
     assert legal(g) == {"treasure E10", "treasure J11"}
     g.apply("treasure J11")
     # One outside treasure left: the only option, taken by the engine; H8 stays.
-    raw = g._raw()
+    raw = g.raw_state()
     assert raw["treasure"][notation.square_index("E10")] == 0
     assert raw["treasure"][notation.square_index("J11")] == 0
     assert raw["treasure"][notation.square_index("H8")] == 1
     assert g.score(0)["treasures"] == 2
-    assert g.history[-1][2] == [notation.A_TREASURE + notation.square_index("E10")]
+    assert g.history[-1][2] == [A_TREASURE + notation.square_index("E10")]
     assert (g.decision, g.actions_left) == ("action", 1)
 
 
@@ -190,7 +197,7 @@ def test_R77_bgas_typo_square_is_not_special():
     chain = {"I11": "black", "H11": "black", "H10": "blue", "H9": "blue"}
     g = advanced(chain, [SIX, SIX])
     g.apply("leader trader K11")
-    raw = g._raw()
+    raw = g.raw_state()
     assert raw["treasure"][notation.square_index("J11")] == 0
     assert raw["treasure"][notation.square_index("H8")] == 1
     assert g.score(0)["treasures"] == 1
@@ -209,10 +216,10 @@ def test_R83_advanced_game_ends_with_two_treasures_left():
     taken = tuple(sorted(left - keep))
     chain = {"H7": "black", "H6": "black", "H5": "black", "H4": "black"}
     g = advanced(chain, [SIX, SIX], taken=taken)
-    assert sum(g._raw()["treasure"]) == 3
+    assert sum(g.raw_state()["treasure"]) == 3
     g.apply("leader trader I8")           # H8 + G4 in one kingdom: one is taken
     g.apply("treasure G4")
-    assert sum(g._raw()["treasure"]) == 2
+    assert sum(g.raw_state()["treasure"]) == 2
     g.apply("pass")
     assert g.is_over
 
@@ -223,6 +230,6 @@ def test_advanced_random_games_finish(players):
         g = tigris.Game(players=players, seed=seed, board="advanced")
         g.random_playout(seed)
         assert g.is_over
-        raw = g._raw()
+        raw = g.raw_state()
         assert sum(raw["treasure"]) + sum(raw["treasures"]) == 14
         assert sum(raw["treasure"]) >= 1

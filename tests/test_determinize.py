@@ -23,9 +23,9 @@ def test_keeps_what_the_player_sees():
     for players in (2, 3, 4):
         for seed in range(20):
             g = midgame(players, seed)
-            raw = g._raw()
+            raw = g.raw_state()
             for p in range(players):
-                d = g.determinize(p, seed=seed + 100)._raw()
+                d = g.determinize(p, seed=seed + 100).raw_state()
                 for key in raw:
                     if key not in HIDDEN:
                         assert d[key] == raw[key], key
@@ -39,14 +39,14 @@ def test_keeps_what_the_player_sees():
 
 def test_changes_with_the_seed_and_leaves_the_source_alone():
     g = midgame(3, 1)
-    before = g._state_bytes()
-    worlds = {tuple(map(tuple, g.determinize(0, seed=s)._raw()["hand"][1:])) for s in range(30)}
+    before = g.state_bytes()
+    worlds = {tuple(map(tuple, g.determinize(0, seed=s).raw_state()["hand"][1:])) for s in range(30)}
     assert len(worlds) > 5
-    assert g._state_bytes() == before
-    a = g.determinize(0, seed=4)._raw()
-    b = g.determinize(0, seed=4)._raw()
+    assert g.state_bytes() == before
+    a = g.determinize(0, seed=4).raw_state()
+    b = g.determinize(0, seed=4).raw_state()
     assert a == b
-    assert a["rng"] != g._raw()["rng"]
+    assert a["rng"] != g.raw_state()["rng"]
 
 
 def test_determinized_game_plays_on():
@@ -60,11 +60,11 @@ def test_determinized_game_plays_on():
 def test_every_board_and_variant(combo):
     for seed in range(4):
         g = midgame(2 + seed % 3, seed, steps=60, **combo)
-        raw = g._raw()
+        raw = g.raw_state()
         p = g.current_player
         d = g.determinize(p, seed=seed)
         assert (d.board, d.variants) == (g.board, g.variants)
-        draw = d._raw()
+        draw = d.raw_state()
         for key in raw:
             if key not in HIDDEN:
                 assert draw[key] == raw[key], key

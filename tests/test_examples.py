@@ -39,7 +39,7 @@ def test_example1_priest_placement_is_legal_and_starts_a_revolt():
     play(g, "leader priest K5")
     assert g.decision == "support"
     assert g.current_player == LION                # the attacker commits first
-    raw = g._raw()
+    raw = g.raw_state()
     assert (raw["c_att_base"], raw["c_def_base"]) == (3, 2)
     assert raw["c_attacker"] == LION and raw["c_defender"] == BULL
     # Red support whatever happens: Lion may commit 0..3 red tiles.
@@ -95,7 +95,7 @@ def test_example1_first_round_check():
     g = game({"I5": "priest:1", "I4": "red", "J5": "black", "K4": "red"},
              [hand(red=4, black=2), hand(red=2, black=4)])
     play(g, "leader priest K5")
-    raw = g._raw()
+    raw = g.raw_state()
     assert (raw["c_att_base"], raw["c_def_base"]) == (1, 1)
     play(g, "support 3", "support 0")
     assert leader_at(g, BULL, "priest") is None
@@ -135,13 +135,13 @@ def test_example2_unification_and_war_order():
     assert g.score(LION) == {"red": 0, "blue": 0, "green": 0, "black": 0, "treasures": 0}
     assert g.decision == "war_order" and g.current_player == LION
     assert legal(g) == {"war green", "war black"}
-    assert g._raw()["unif"] == notation.square_index("G5")
+    assert g.raw_state()["unif"] == notation.square_index("G5")
 
 
 def test_example2_green_war_and_vanishing_king_conflict():
     g = example2()
     play(g, "tile black G5", "war green")
-    raw = g._raw()
+    raw = g.raw_state()
     assert g.decision == "support" and g.current_player == LION
     assert raw["c_attacker"] == LION and raw["c_defender"] == BULL
     assert (raw["c_att_base"], raw["c_def_base"]) == (1, 2)
@@ -158,7 +158,7 @@ def test_example2_green_war_and_vanishing_king_conflict():
     assert g.score(LION)["black"] == 0 and g.score(BULL)["black"] == 0
     assert code(g, "J5") == UP["red"]
     # Marker gone, the uniting tile stays unscored in Lion's kingdom.
-    assert g._raw()["unif"] == 255
+    assert g.raw_state()["unif"] == 255
     assert code(g, "G5") == UP["black"]
     assert same_region(g, "G5", "E4")
     assert not same_region(g, "J4", "E4")
@@ -200,7 +200,7 @@ def test_example3_red_war_keeps_the_temple_next_to_the_kings():
     g = example3()
     play(g, "tile green G5")
     # Only the priests conflict: no war order to choose.
-    raw = g._raw()
+    raw = g.raw_state()
     assert g.decision == "support" and g.current_player == LION
     assert raw["c_colour"] == 0 and (raw["c_att_base"], raw["c_def_base"]) == (2, 3)
     assert g.score(LION)["green"] == 0
@@ -214,7 +214,7 @@ def test_example3_red_war_keeps_the_temple_next_to_the_kings():
     assert g.score(BULL) == {"red": 0, "blue": 0, "green": 0, "black": 0, "treasures": 0}
     assert out(g) == {"red": 4, "blue": 0, "green": 0, "black": 0}   # 2 committed + 2 removed
     assert g.hand(LION)["red"] == 0 and g.hand(BULL)["red"] == 2
-    assert g._raw()["unif"] == 255
+    assert g.raw_state()["unif"] == 255
     assert code(g, "G5") == UP["green"]
     assert (g.decision, g.current_player, g.actions_left) == ("action", LION, 1)
 
@@ -248,7 +248,7 @@ def test_example4_farm_scores_for_bull_and_lion_takes_the_corner_treasure():
     assert g.score(LION) == {"red": 0, "blue": 0, "green": 0, "black": 0, "treasures": 1}
     assert not treasure_on(g, "B2")                # the corner treasure was taken
     assert treasure_on(g, "F3")                    # the normal one stays
-    assert sum(g._raw()["treasure"]) == 9
+    assert sum(g.raw_state()["treasure"]) == 9
     # Only one legal choice: the engine took it itself.
     assert (g.decision, g.current_player, g.actions_left) == ("action", LION, 1)
 
@@ -292,7 +292,7 @@ def test_example5_monument_flips_and_orphans_the_farmer():
     for s in ("I6", "J6", "I7", "J7"):
         assert code(g, s) == DOWN["red"], s
     assert treasure_on(g, "I7")                    # the treasure stays on (6, 8)
-    assert g._raw()["monument"][0] == notation.square_index("I6")     # red-blue
+    assert g.raw_state()["monument"][0] == notation.square_index("I6")     # red-blue
     assert leader_at(g, ARCHER, "priest") == "I8"  # still has (7, 7)
     assert leader_at(g, LION5, "king") == "K6"     # still has (4, 10)
     assert leader_at(g, BULL5, "farmer") is None   # its only temple is face down
@@ -339,7 +339,7 @@ def test_example5_continuation_catastrophe_orphans_the_priest():
     assert out(g)["red"] == out_before + 1
     assert leader_at(g, ARCHER, "priest") is None  # (6, 8) is face down
     assert leader_at(g, LION5, "king") == "K6"
-    assert g._raw()["catastrophes"][BULL5] == 1
+    assert g.raw_state()["catastrophes"][BULL5] == 1
     scores = [g.score(p) for p in range(3)]
     assert scores[ARCHER]["red"] == 2 and scores[BULL5]["red"] == 0
 

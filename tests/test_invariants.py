@@ -9,45 +9,37 @@ import random
 import pytest
 
 import tigris
-from tigris._core import supply
+from tigris.constants import COLOURS, DOWN0, NONE, RED, REVOLT, SUPPLY, TILE0
+from tigris.squares import leader_code, neighbours
 
-SUPPLY = supply()
-TEMPLE = 1            # square code of a face-up red tile
-LEADER0 = 16
+TEMPLE = TILE0 + RED        # square code of a face-up red tile
 
 
 def tile_totals(raw):
     totals = [0, 0, 0, 0]
     for code in raw["squares"]:
-        if 1 <= code <= 8:
-            totals[(code - 1) % 4] += 1
+        if TILE0 <= code < DOWN0 + 4:       # face up or face down
+            totals[(code - TILE0) % 4] += 1
     for c in range(4):
         totals[c] += raw["bag"][c] + raw["out"][c]
         for p in range(raw["players"]):
             totals[c] += raw["hand"][p][c] + raw["swapped"][p][c]
     return totals
 
-
-def neighbours(i):
-    r, c = divmod(i, 16)
-    return [(r + dr) * 16 + c + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-            if 0 <= r + dr < 11 and 0 <= c + dc < 16]
-
-
 def check_invariants(g, previous_scores):
-    raw = g._raw()
-    assert tile_totals(raw) == SUPPLY
-    labels, kingdom = g._regions()
+    raw = g.raw_state()
+    assert tile_totals(raw) == list(SUPPLY)
+    labels, kingdom = g.regions()
     for p in range(g.players):
         for c in range(4):
             at = raw["leader"][p][c]
-            if at == 255:
+            if at == NONE:
                 continue
-            assert raw["squares"][at] == LEADER0 + 4 * p + c
+            assert raw["squares"][at] == leader_code(p, c)
             assert any(raw["squares"][n] == TEMPLE for n in neighbours(at)), "leader without temple"
     if g.decision == "action":
         for c in range(4):
-            regions = [labels[raw["leader"][p][c]] for p in range(g.players) if raw["leader"][p][c] != 255]
+            regions = [labels[raw["leader"][p][c]] for p in range(g.players) if raw["leader"][p][c] != NONE]
             assert len(regions) == len(set(regions)), "two leaders of one colour in a kingdom"
     for p in range(g.players):
         assert all(len(raw["hand"][p]) == 4 for p in range(g.players))
@@ -57,9 +49,9 @@ def check_invariants(g, previous_scores):
             assert value >= previous_scores[p][key], f"score {key} of player {p} went down"
         previous_scores[p] = score
     for c, at in enumerate(raw["building"]):
-        if at != 255:
+        if at != NONE:
             assert "buildings" in g.variants
-            assert raw["squares"][at] == 1 + c, "a building off a face-up tile of its colour"
+            assert raw["squares"][at] == TILE0 + c, "a building off a face-up tile of its colour"
     on_board = sum(raw["treasure"])
     assert on_board + sum(raw["treasures"]) == len(tigris.boards.layout(g.board)[1])
     if not g.is_over:
@@ -77,13 +69,13 @@ def play_checked(players, seed, undo_every_action=True, **setup):
         assert legal, "no legal action in a running game"
         a = rng.choice(legal)
         if undo_every_action:
-            before = g._state_bytes()
+            before = g.state_bytes()
             g.apply(a)
-            after = g._state_bytes()
+            after = g.state_bytes()
             g.undo()
-            assert g._state_bytes() == before, f"undo of {g.action_str(a)} did not restore the state"
+            assert g.state_bytes() == before, f"undo of {g.action_str(a)} did not restore the state"
             g.apply(a)
-            assert g._state_bytes() == after, "re-applying after undo gave another state"
+            assert g.state_bytes() == after, "re-applying after undo gave another state"
         else:
             g.apply(a)
         check_invariants(g, scores)
@@ -107,13 +99,13 @@ def test_random_games_keep_invariants(players, combo):
 def test_undo_walks_back_a_whole_game(combo):
     rng = random.Random(5)
     g = tigris.Game(players=3, seed=5, **combo)
-    states = [g._state_bytes()]
+    states = [g.state_bytes()]
     while not g.is_over:
         g.apply(rng.choice(g.legal_actions()))
-        states.append(g._state_bytes())
+        states.append(g.state_bytes())
     for expected in reversed(states[:-1]):
         g.undo()
-        assert g._state_bytes() == expected
+        assert g.state_bytes() == expected
     with pytest.raises(IndexError):
         g.undo()
 
@@ -123,30 +115,30 @@ def test_copies_are_independent(combo):
     g = tigris.Game(players=2, seed=11, **combo)
     for _ in range(30):
         g.apply(rng.choice(g.legal_actions()))
-    snapshot = g._state_bytes()
+    snapshot = g.state_bytes()
     for stack in (True, False):
         c = g.copy(stack=stack)
-        assert c._state_bytes() == snapshot
+        assert c.state_bytes() == snapshot
         c.random_playout(seed=3)
         assert c.is_over
-        assert g._state_bytes() == snapshot
+        assert g.state_bytes() == snapshot
         g.apply(rng.choice(g.legal_actions()))
         g.undo()
-        assert g._state_bytes() == snapshot
+        assert g.state_bytes() == snapshot
     c = g.copy()
     c.undo()                              # the copy keeps the undo history
     g.undo()
-    assert c._state_bytes() == g._state_bytes()
+    assert c.state_bytes() == g.state_bytes()
 
 
 def test_same_seed_same_game():
     a = tigris.Game(players=4, seed=99)
     b = tigris.Game(players=4, seed=99)
-    assert a._state_bytes() == b._state_bytes()
+    assert a.state_bytes() == b.state_bytes()
     assert a.random_playout(7) == b.random_playout(7)
-    assert a._state_bytes() == b._state_bytes()
+    assert a.state_bytes() == b.state_bytes()
     c = tigris.Game(players=4, seed=100)
-    assert c._raw()["hand"] != tigris.Game(players=4, seed=99)._raw()["hand"]
+    assert c.raw_state()["hand"] != tigris.Game(players=4, seed=99).raw_state()["hand"]
 
 
 def test_forced_decisions_are_applied_and_undone_together(combo):
@@ -155,11 +147,11 @@ def test_forced_decisions_are_applied_and_undone_together(combo):
         rng = random.Random(seed)
         g = tigris.Game(players=2, seed=seed, **combo)
         while not g.is_over:
-            before = g._state_bytes()
+            before = g.state_bytes()
             g.apply(rng.choice(g.legal_actions()))
             if g.history[-1][2]:
                 g.undo()
-                assert g._state_bytes() == before
+                assert g.state_bytes() == before
                 return
     pytest.fail("no forced decision in 200 random games")
 
@@ -181,12 +173,12 @@ def test_variants_come_up_in_random_games():
         while not g.is_over:
             if g.decision == "building":
                 seen.add("building decision")
-            if any(b != 255 for b in g._raw()["building"]):
+            if any(b != NONE for b in g.raw_state()["building"]):
                 seen.add("building on the board")
             if g.decision == "support":
-                raw = g._raw()
-                have = g.hand(g.current_player)["red" if raw["c_kind"] == 1 else
-                                                ("red", "blue", "green", "black")[raw["c_colour"]]]
+                raw = g.raw_state()
+                have = g.hand(g.current_player)[COLOURS[RED if raw["c_kind"] == REVOLT else
+                                                        raw["c_colour"]]]
                 if len(g.legal_actions()) < have + 1:
                     seen.add("narrowed support")
             g.apply(rng.choice(g.legal_actions()))

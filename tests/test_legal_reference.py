@@ -13,23 +13,25 @@ import random
 import pytest
 
 import tigris
-from tigris import notation
 from tigris.boards import layout
+from tigris.constants import (A_BUILDING, A_CATASTROPHE, A_LEADER, A_NO_BUILDING, A_PASS,
+                              A_SUPPORT, A_SWAP, A_TILE, A_WITHDRAW, BLUE, COLS, DOWN0, EMPTY,
+                              LEADER0, NONE, NSQ, RED, REVOLT, ROWS, SWAP_INDEX, TILE0)
+from tigris.squares import neighbours
 
-EMPTY, CATASTROPHE, LEADER0 = 0, 9, 16
+TEMPLE = TILE0 + RED
 
 
-def neighbours(i):
-    r, c = divmod(i, 16)
-    return [(r + dr) * 16 + c + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-            if 0 <= r + dr < 11 and 0 <= c + dc < 16]
+def connects(code):
+    """R3: tiles (face up or down) and leaders connect; catastrophes do not."""
+    return TILE0 <= code < DOWN0 + 4 or code >= LEADER0
 
 
 def regions(squares):
     """R3/R4: {square: region id}, and the set of region ids holding a leader."""
     label, kingdoms, next_id = {}, set(), 0
     for start, code in enumerate(squares):
-        if start in label or not (1 <= code <= 8 or code >= LEADER0):
+        if start in label or not connects(code):
             continue
         todo = [start]
         label[start] = next_id
@@ -38,7 +40,7 @@ def regions(squares):
             if squares[j] >= LEADER0:
                 kingdoms.add(next_id)
             for n in neighbours(j):
-                if n not in label and (1 <= squares[n] <= 8 or squares[n] >= LEADER0):
+                if n not in label and connects(squares[n]):
                     label[n] = next_id
                     todo.append(n)
         next_id += 1
@@ -51,56 +53,57 @@ def kingdoms_next_to(i, squares):
 
 
 def reference_actions(g):
-    raw = g._raw()
+    raw = g.raw_state()
     squares = list(raw["squares"])
     rivers, _, _ = layout(g.board)
     p = raw["active"]
     hand = raw["hand"][p]
     legal = set()
-    for i in range(176):
+    for i in range(NSQ):
         if squares[i] != EMPTY:
             continue
         for c in range(4):
-            if hand[c] and (i in rivers) == (c == 1) and len(kingdoms_next_to(i, squares)) <= 2:
-                legal.add(notation.A_TILE + c * 176 + i)
+            if (hand[c] and (i in rivers) == (c == BLUE)
+                    and len(kingdoms_next_to(i, squares)) <= 2):
+                legal.add(A_TILE + c * NSQ + i)
     for c in range(4):
         at = raw["leader"][p][c]
         board = list(squares)
-        if at != 255:
+        if at != NONE:
             board[at] = EMPTY
-            legal.add(notation.A_WITHDRAW + c)
-        for i in range(176):
+            legal.add(A_WITHDRAW + c)
+        for i in range(NSQ):
             if (i == at or board[i] != EMPTY or i in rivers
-                    or not any(board[n] == 1 for n in neighbours(i))):
+                    or not any(board[n] == TEMPLE for n in neighbours(i))):
                 continue
             if len(kingdoms_next_to(i, board)) <= 1:
-                legal.add(notation.A_LEADER + c * 176 + i)
+                legal.add(A_LEADER + c * NSQ + i)
     if raw["catastrophes"][p] > 0:
-        for i in range(176):
-            if squares[i] == EMPTY or (1 <= squares[i] <= 4 and not raw["treasure"][i]
+        for i in range(NSQ):
+            if squares[i] == EMPTY or (TILE0 <= squares[i] < DOWN0 and not raw["treasure"][i]
                                        and i not in raw["building"]):
-                legal.add(notation.A_CATASTROPHE + i)
+                legal.add(A_CATASTROPHE + i)
     for counts in itertools.product(*(range(h + 1) for h in hand)):
         if 1 <= sum(counts) <= 6:
-            legal.add(notation.A_SWAP + notation.SWAP_INDEX[counts])
-    legal.add(notation.A_PASS)
+            legal.add(A_SWAP + SWAP_INDEX[counts])
+    legal.add(A_PASS)
     return legal
 
 
 def reference_support(g):
     """R49 (revolt: temples next to each leader) or R61 (war: face-up tiles of the war colour
     on each side, the unification tile taken away), then R50/R62 and R93-R94."""
-    raw = g._raw()
+    raw = g.raw_state()
     squares = raw["squares"]
     att, dfn, colour = raw["c_att_sq"], raw["c_def_sq"], raw["c_colour"]
-    if raw["c_kind"] == 1:
-        base = [sum(squares[n] == 1 for n in neighbours(i)) for i in (att, dfn)]
+    if raw["c_kind"] == REVOLT:
+        base = [sum(squares[n] == TEMPLE for n in neighbours(i)) for i in (att, dfn)]
         support = 0
     else:
         board = list(squares)
         board[raw["unif"]] = EMPTY
         label, _ = regions(board)
-        base = [sum(1 for j in label if label[j] == label[i] and board[j] == 1 + colour)
+        base = [sum(1 for j in label if label[j] == label[i] and board[j] == TILE0 + colour)
                 for i in (att, dfn)]
         support = colour
     assert [raw["c_att_base"], raw["c_def_base"]] == base
@@ -112,37 +115,37 @@ def reference_support(g):
         else:
             total = base[0] + raw["c_att_commit"]
             options = {n for n in options if n == 0 or base[1] + n == total}
-    return {notation.A_SUPPORT + n for n in options}
+    return {A_SUPPORT + n for n in options}
 
 
 def reference_buildings(g):
     """R95-R96: lines of 3+ face-up tiles of the placed tile's colour through it; a
     building on the board moves only to a strictly longer line and not at all when it
     stands on a line through the placed tile."""
-    raw = g._raw()
+    raw = g.raw_state()
     squares = raw["squares"]
     placed = raw["placed"]
-    colour = squares[placed] - 1
+    colour = squares[placed] - TILE0
 
     def line(i, dr, dc):
-        r, c = divmod(i, 16)
+        r, c = divmod(i, COLS)
         cells = [i]
         for sign in (-1, 1):
             rr, cc = r + sign * dr, c + sign * dc
-            while 0 <= rr < 11 and 0 <= cc < 16 and squares[rr * 16 + cc] == squares[i]:
-                cells.append(rr * 16 + cc)
+            while 0 <= rr < ROWS and 0 <= cc < COLS and squares[rr * COLS + cc] == squares[i]:
+                cells.append(rr * COLS + cc)
                 rr, cc = rr + sign * dr, cc + sign * dc
         return cells
 
     lines = [line(placed, 0, 1), line(placed, 1, 0)]
     at = raw["building"][colour]
-    legal = {notation.A_NO_BUILDING}
-    if at != 255 and any(at in cells for cells in lines):
+    legal = {A_NO_BUILDING}
+    if at != NONE and any(at in cells for cells in lines):
         return legal
-    beat = 2 if at == 255 else max(2, len(line(at, 0, 1)), len(line(at, 1, 0)))
+    beat = 2 if at == NONE else max(2, len(line(at, 0, 1)), len(line(at, 1, 0)))
     for cells in lines:
         if len(cells) > beat:
-            legal |= {notation.A_BUILDING + colour * 176 + i for i in cells}
+            legal |= {A_BUILDING + colour * NSQ + i for i in cells}
     return legal
 
 

@@ -29,21 +29,21 @@ def game(squares=None, hands=None, catastrophes=(2, 2), **extra):
 def refused(g, text, reason):
     """g.apply(text) raises IllegalActionError whose message holds `reason` (plain text),
     and the game state is unchanged."""
-    before = g._state_bytes()
+    before = g.state_bytes()
     history = g.history
     with pytest.raises(tigris.IllegalActionError) as e:
         g.apply(text)
     message = str(e.value)
     assert reason in message, message
     assert message.startswith(g.action_str(str_to_action(text)) + ": ")
-    assert g._state_bytes() == before
+    assert g.state_bytes() == before
     assert g.history == history
     # The id and the notation give the same reason; parse_action refuses it too.
     with pytest.raises(tigris.IllegalActionError, match=re.escape(reason)):
         g.apply(str_to_action(text))
     with pytest.raises(tigris.IllegalActionError, match=re.escape(reason)):
         g.parse_action(text)
-    assert g._state_bytes() == before
+    assert g.state_bytes() == before
     return message
 
 

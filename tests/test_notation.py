@@ -3,11 +3,10 @@
 import pytest
 
 import tigris
-from tigris import notation
-from tigris.notation import (action_to_str, str_to_action, square_name, square_index,
-                             N_ACTIONS, A_TILE, A_LEADER, A_WITHDRAW, A_CATASTROPHE, A_SWAP,
-                             A_PASS, A_SUPPORT, A_WAR, A_MONUMENT, A_NO_MONUMENT, A_TREASURE,
-                             A_BUILDING, A_NO_BUILDING, SWAPS)
+from tigris.constants import (N_ACTIONS, A_TILE, A_LEADER, A_WITHDRAW, A_CATASTROPHE, A_SWAP,
+                              A_PASS, A_SUPPORT, A_WAR, A_MONUMENT, A_NO_MONUMENT, A_TREASURE,
+                              A_BUILDING, A_NO_BUILDING, N_SWAPS, NSQ, SWAPS, SWAP_INDEX)
+from tigris.notation import action_to_str, str_to_action, square_name, square_index
 
 
 def test_every_action_round_trips():
@@ -22,20 +21,20 @@ def test_every_action_round_trips():
 
 
 def test_known_action_texts():
-    assert action_to_str(A_TILE + 0 * 176 + 70) == "tile red G5"
-    assert action_to_str(A_TILE + 1 * 176 + 4) == "tile blue E1"
-    assert action_to_str(A_LEADER + 3 * 176 + 70) == "leader king G5"
+    assert action_to_str(A_TILE + 0 * NSQ + 70) == "tile red G5"
+    assert action_to_str(A_TILE + 1 * NSQ + 4) == "tile blue E1"
+    assert action_to_str(A_LEADER + 3 * NSQ + 70) == "leader king G5"
     assert action_to_str(A_WITHDRAW + 2) == "withdraw trader"
     assert action_to_str(A_CATASTROPHE + 175) == "catastrophe P11"
     assert action_to_str(A_PASS) == "pass"
     assert action_to_str(A_SUPPORT + 3) == "support 3"
     assert action_to_str(A_WAR + 2) == "war green"
-    assert action_to_str(A_MONUMENT + 0 * 176 + 85) == "monument red-blue F6"
+    assert action_to_str(A_MONUMENT + 0 * NSQ + 85) == "monument red-blue F6"
     assert action_to_str(A_NO_MONUMENT) == "no-monument"
     assert action_to_str(A_TREASURE + 17) == "treasure B2"
-    assert action_to_str(A_BUILDING + 3 * 176 + 70) == "building black G5"
+    assert action_to_str(A_BUILDING + 3 * NSQ + 70) == "building black G5"
     assert action_to_str(A_NO_BUILDING) == "no-building"
-    assert str_to_action("swap red red blue") == A_SWAP + notation.SWAP_INDEX[(2, 1, 0, 0)]
+    assert str_to_action("swap red red blue") == A_SWAP + SWAP_INDEX[(2, 1, 0, 0)]
     assert action_to_str(str_to_action("swap blue red red")) == "swap red red blue"
 
 
@@ -50,7 +49,7 @@ def test_alternative_spellings():
 
 
 def test_swap_table():
-    assert len(SWAPS) == notation.N_SWAPS == 209
+    assert len(SWAPS) == N_SWAPS == 209
     assert len(set(SWAPS)) == 209
     assert all(1 <= sum(s) <= 6 for s in SWAPS)
     assert A_SWAP + len(SWAPS) == A_PASS
@@ -61,10 +60,10 @@ def test_squares():
     assert square_index("G5") == 70 == square_index(" g5 ")
     assert square_name(0) == "A1" and square_name(175) == "P11"
     assert square_index("P11") == 175 and square_index("A11") == 160
-    for i in range(176):
+    for i in range(NSQ):
         assert square_index(square_name(i)) == i
-    names = {square_name(i) for i in range(176)}
-    assert len(names) == 176
+    names = {square_name(i) for i in range(NSQ)}
+    assert len(names) == NSQ == 176
     for bad in ("Q1", "A0", "A12", "G", "5G", "", "GG5", "G5.5", "G-1", "AA1"):
         with pytest.raises(ValueError):
             square_index(bad)
@@ -117,23 +116,23 @@ def test_malformed_text_raises(text, detail):
 @pytest.mark.parametrize("text,detail", MALFORMED[:8])
 def test_malformed_text_through_the_game(text, detail):
     g = tigris.Game(players=2, seed=1)
-    before = g._state_bytes()
+    before = g.state_bytes()
     with pytest.raises(tigris.IllegalActionError, match=detail.replace("(", r"\(")):
         g.apply(text)
     with pytest.raises(tigris.IllegalActionError):
         g.parse_action(text)
-    assert g._state_bytes() == before
+    assert g.state_bytes() == before
     assert g.history == []
 
 
 def test_illegal_action_ids_raise():
     g = tigris.Game(players=2, seed=1)
-    before = g._state_bytes()
+    before = g.state_bytes()
     with pytest.raises(tigris.IllegalActionError, match="outside the action space"):
         g.apply(N_ACTIONS)
     with pytest.raises(tigris.IllegalActionError, match="outside the action space"):
         g.apply(-5)
-    assert g._state_bytes() == before
+    assert g.state_bytes() == before
 
 
 def test_game_action_str_and_parse():
@@ -154,14 +153,14 @@ def test_values_that_are_no_action_id_are_refused_everywhere(value):
     """apply(0.9), apply(True) were applied as ints and apply(2**63) raised OverflowError;
     every entry point now raises IllegalActionError naming the action."""
     g = tigris.Game(players=2, seed=1)
-    before = g._state_bytes()
+    before = g.state_bytes()
     for call in (g.apply, g.is_legal, g.action_str, action_to_str):
         with pytest.raises(tigris.IllegalActionError, match=r"^action ") as e:
             call(value)
         assert len(str(e.value)) < 200
     with pytest.raises(tigris.IllegalActionError, match=r"^action .*notation is a string"):
         g.parse_action(value)
-    assert g._state_bytes() == before and g.history == []
+    assert g.state_bytes() == before and g.history == []
 
 
 def test_fractional_ids_next_to_legal_ones_are_refused():

@@ -9,13 +9,12 @@ import pytest
 
 import tigris
 from tigris.boards import layout
+from tigris.constants import A_SUPPORT, NONE, SUPPLY
 from tigris.notation import square_name, square_index
 from tigris.position import FORMAT, from_position, to_position
-from tigris._core import supply
 
 from helpers import hand, tiles, unseen_pool
 
-SUPPLY = supply()
 TEMPLES = sorted(layout("classic")[1])
 
 
@@ -62,7 +61,7 @@ def test_round_trip_full_knowledge_mid_game(players):
             d = to_position(g)
             assert json.loads(json.dumps(d)) == d
             h = from_position(d, seed=seed)
-            assert without_rng(h._raw()) == without_rng(g._raw())
+            assert without_rng(h.raw_state()) == without_rng(g.raw_state())
             assert to_position(h) == d
             assert h.current_player == g.current_player
             assert h.legal_actions() == g.legal_actions()
@@ -81,11 +80,11 @@ def test_round_trip_every_board_and_variant(combo):
             d = to_position(g)
             assert (d["board"], tuple(d["variants"])) == (combo["board"], combo["variants"])
             h = from_position(json.loads(json.dumps(d)), seed=seed)
-            assert without_rng(h._raw()) == without_rng(g._raw())
+            assert without_rng(h.raw_state()) == without_rng(g.raw_state())
             assert to_position(h) == d
             assert h.legal_actions() == g.legal_actions()
             marks = [t for t in d["squares"].values() if "+building" in t]
-            assert len(marks) == sum(b != 255 for b in g._raw()["building"])
+            assert len(marks) == sum(b != NONE for b in g.raw_state()["building"])
             seen.add(g.decision)
             if marks:
                 seen.add("building on the board")
@@ -109,7 +108,7 @@ def test_round_trip_treasure_decision_after_a_monument():
     assert d["pending"] == {"decision": "treasure", "placed": "J7", "trader": "H7"}
     assert d["squares"]["J7"] == "red:down"
     h = from_position(d)
-    assert without_rng(h._raw()) == without_rng(g._raw())
+    assert without_rng(h.raw_state()) == without_rng(g.raw_state())
     bad = copy.deepcopy(d)
     bad["pending"]["decision"] = "monument"
     del bad["pending"]["trader"]
@@ -123,7 +122,7 @@ def test_round_trip_covers_wars_and_monuments():
     found = set()
     for seed in range(400):
         for g in states(2 + seed % 3, seed, every=50):
-            raw = g._raw()
+            raw = g.raw_state()
             kind = ("war" if raw["c_kind"] == 2 else g.decision)
             if kind not in wanted:
                 continue
@@ -138,7 +137,7 @@ def test_round_trip_covers_wars_and_monuments():
             if kind == "monument":
                 assert pending["placed"] == square_name(raw["placed"])
             h = from_position(d)
-            assert without_rng(h._raw()) == without_rng(raw)
+            assert without_rng(h.raw_state()) == without_rng(raw)
             assert to_position(h) == d
         if found == wanted:
             break
@@ -155,7 +154,7 @@ def test_round_trip_after_random_playout(players):
         assert d["pending"] == {"decision": "over"}
         h = from_position(d)
         assert h.is_over
-        assert without_rng(h._raw()) == without_rng(g._raw())
+        assert without_rng(h.raw_state()) == without_rng(g.raw_state())
         assert to_position(h) == d
         assert h.ranking() == g.ranking()
 
@@ -165,7 +164,7 @@ def test_game_methods_delegate():
     d = g.to_position()
     assert d == to_position(g)
     h = tigris.Game.from_position(d)
-    assert without_rng(h._raw()) == without_rng(g._raw())
+    assert without_rng(h.raw_state()) == without_rng(g.raw_state())
     assert g.to_position(player=1) == to_position(g, 1)
 
 
@@ -173,9 +172,9 @@ def test_loaded_game_plays_on_and_is_seeded():
     g = tigris.Game(players=2, seed=8)
     d = to_position(g)
     a, b, c = from_position(d, seed=1), from_position(d, seed=1), from_position(d, seed=2)
-    assert a._raw()["rng"] == b._raw()["rng"] != c._raw()["rng"]
+    assert a.raw_state()["rng"] == b.raw_state()["rng"] != c.raw_state()["rng"]
     assert a.random_playout(3) == b.random_playout(3)
-    assert a._state_bytes() == b._state_bytes()
+    assert a.state_bytes() == b.state_bytes()
     assert a.is_over
 
 
@@ -202,7 +201,7 @@ def test_pending_revolt_form():
         if isinstance(side, dict):
             del side["strength"]
     h = from_position(by_hand)
-    assert without_rng(h._raw()) == without_rng(g._raw())
+    assert without_rng(h.raw_state()) == without_rng(g.raw_state())
     g.apply("support 3")       # 5 : 5, the defender wins (R51)
     assert g.score(1)["red"] == 1 and g.score(0)["red"] == 0
     assert "K5" not in to_position(g)["squares"]
@@ -216,7 +215,7 @@ def test_views_hide_what_they_must(players):
     for seed in range(4):
         for g in states(players, seed, every=25):
             full = to_position(g)
-            raw = g._raw()
+            raw = g.raw_state()
             for p in range(players):
                 v = to_position(g, p)
                 assert v["bag"] is None
@@ -239,11 +238,11 @@ def test_views_hide_what_they_must(players):
 def test_view_loads_consistently(players):
     for seed in range(3):
         for g in states(players, 10 + seed, every=20):
-            raw = g._raw()
+            raw = g.raw_state()
             for p in range(players):
                 v = to_position(g, p)
                 h = from_position(v, seed=seed)
-                hr = h._raw()
+                hr = h.raw_state()
                 for key in raw:
                     if key not in ("hand", "swapped", "bag", "rng"):
                         assert hr[key] == raw[key], key
@@ -264,10 +263,10 @@ def test_unknown_hands_change_with_the_seed():
     v = to_position(g, 0)
     deals = {}
     for seed in range(20):
-        raw = from_position(v, seed=seed)._raw()
+        raw = from_position(v, seed=seed).raw_state()
         deals[seed] = (raw["hand"][1], raw["hand"][2], raw["bag"])
-        assert from_position(v, seed=seed)._raw()["hand"] == raw["hand"]     # same seed, same deal
-        assert raw["hand"][0] == g._raw()["hand"][0]
+        assert from_position(v, seed=seed).raw_state()["hand"] == raw["hand"]     # same seed, same deal
+        assert raw["hand"][0] == g.raw_state()["hand"][0]
     assert len(set(map(repr, deals.values()))) > 10
 
 
@@ -277,7 +276,7 @@ def test_unknown_swapped_colours_are_dealt():
     d["players"][0]["swapped_face_down"] = 2
     d["players"][0]["swapped_colours"] = hand(black=2)
     for seed in range(5):
-        raw = from_position(d, seed=seed)._raw()
+        raw = from_position(d, seed=seed).raw_state()
         assert sum(raw["swapped"][1]) == 4
         assert raw["swapped"][0] == [0, 0, 0, 2]
         totals = [10 + 3, 3, 3, 3 + 2]       # board + hands + known discards
@@ -304,9 +303,9 @@ def test_defaults():
     assert g.turn == 0
     for p in range(2):
         assert g.score(p) == {"red": 0, "blue": 0, "green": 0, "black": 0, "treasures": 0}
-    raw = g._raw()
+    raw = g.raw_state()
     assert raw["catastrophes"] == [2, 2] and raw["swapped"] == [[0] * 4, [0] * 4]
-    assert raw["out"] == [0] * 4 and raw["monument"] == [255] * 6
+    assert raw["out"] == [0] * 4 and raw["monument"] == [NONE] * 6
     assert sum(raw["bag"]) == 153 - 10 - 12
     assert sum(raw["hand"][1]) == 6
 
@@ -331,7 +330,7 @@ def test_monument_and_catastrophe_position():
                  monuments=[{"colours": "red-black", "at": "H3"}])
     d["players"][1]["catastrophes"] = 1
     g = from_position(d)
-    raw = g._raw()
+    raw = g.raw_state()
     assert raw["monument"][2] == square_index("H3")
     assert raw["squares"][square_index("C4")] == 9
     assert raw["leader"][1][3] == square_index("G4")
@@ -515,10 +514,10 @@ def revolt_position(**conflict_changes):
 def test_pending_conflict_written_by_hand():
     g = from_position(revolt_position())
     assert g.decision == "support" and g.current_player == 0
-    assert g.legal_actions() == [tigris.notation.A_SUPPORT + k for k in range(4)]
+    assert g.legal_actions() == [A_SUPPORT + k for k in range(4)]
     rejects(revolt_position(kind="duel"), r"^pending\.conflict\.kind: 'duel'")
     rejects(revolt_position(colour="black"), r"^pending\.conflict\.attacker\.leader: K5 holds "
-                                             r"priest:0, not king:0")
+                                             r"player 0's priest, not player 0's king$")
     rejects(revolt_position(attacker={"player": 0, "leader": "K5", "strength": 4}),
             r"^pending\.conflict\.attacker\.strength: 4 given, but the board gives 3")
     rejects(revolt_position(defender={"player": 0, "leader": "K5"}),
@@ -740,7 +739,7 @@ def test_placed_tile_during_wars_is_the_unification_tile():
     d = to_position(war_of_traders())
     assert d["pending"]["placed"] == "G5"
     del d["pending"]["placed"]
-    assert from_position(d)._raw()["placed"] == square_index("G5")
+    assert from_position(d).raw_state()["placed"] == square_index("G5")
     d["pending"]["placed"] = "F5"
     rejects(d, r"^pending\.placed: F5, but the tile just placed is the unification tile G5 "
                r"\(R32\)")
@@ -813,7 +812,7 @@ def test_turn_is_bounded_and_seed_is_an_int():
 def test_unknowns_are_remembered_and_written_back_as_unknown():
     g = tigris.Game(players=3, seed=8)
     while g.decision != "action" or g.turn < 4 or not any(
-            sum(g._raw()["swapped"][p]) for p in range(3)):
+            sum(g.raw_state()["swapped"][p]) for p in range(3)):
         g.apply(random.Random(len(g.history)).choice(g.legal_actions()))
     view = to_position(g, 1)
     h = from_position(view, seed=3)
@@ -872,10 +871,10 @@ import pickle, sys
 import tigris
 cases = eval(sys.argv[1])
 g = tigris.Game(players=2, seed=2)
-assert pickle.loads(pickle.dumps(g))._state_bytes() == g._state_bytes()
+assert pickle.loads(pickle.dumps(g)).state_bytes() == g.state_bytes()
 unpickle, args = g.__reduce__()
 for key, index, value, _ in cases:
-    raw = g._raw()
+    raw = g.raw_state()
     if index is None:
         raw[key] = value
     elif isinstance(index, tuple):
@@ -883,19 +882,19 @@ for key, index, value, _ in cases:
     else:
         raw[key][index] = value
     h = g.copy()
-    for load in (h._load_raw, lambda raw: unpickle(raw, *args[1:])):
+    for load in (h.load_raw_state, lambda raw: unpickle(raw, *args[1:])):
         try:
             load(raw)
             print("loaded")
         except ValueError as e:
             print(str(e))
-    assert h._state_bytes() == g._state_bytes()
+    assert h.state_bytes() == g.state_bytes()
 print("done")
 '''
 
 
 def test_raw_states_must_fit_their_fields():
-    """Game._load_raw (reachable from unpickling) wrote Python ints into uint8 fields (a
+    """Game.load_raw_state (reachable from unpickling) wrote Python ints into uint8 fields (a
     player count of 5 wrote past the arrays): run where a crash cannot stop the tests."""
     import os
     import subprocess

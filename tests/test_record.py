@@ -20,7 +20,7 @@ def played(players, seed, **setup):
 
 
 def without_rng(g):
-    raw = g._raw()
+    raw = g.raw_state()
     raw.pop("rng")
     return raw
 

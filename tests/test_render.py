@@ -6,6 +6,7 @@ import pytest
 
 import tigris
 from tigris.boards import layout
+from tigris.constants import NSQ
 from tigris.notation import square_name
 from tigris.position import FORMAT, from_position
 from tigris.render import render
@@ -34,7 +35,7 @@ def grid(text):
 def test_starting_board():
     g = tigris.Game(players=2, seed=1)
     cells = grid(str(g))
-    for i in range(176):
+    for i in range(NSQ):
         name = square_name(i)
         if i in TEMPLES:
             assert cells[name] == "r*", name
@@ -79,7 +80,7 @@ def test_pieces_at_their_squares():
         in block1
     assert "leaders in supply: priest, farmer, trader; on the board: king J1" in block1
     assert lines[p1].startswith("Player 1 (to move)")
-    bag = sum(g._raw()["bag"])
+    bag = sum(g.raw_state()["bag"])
     assert f"Bag: {bag} tiles" in text
     assert "Monuments built: red-black H3" in text
     assert "Turn 7: player 1 to move, 1 action left. Decision: action by player 1" in text
@@ -125,9 +126,9 @@ def test_lines_short_and_board_matches_state_in_random_games():
         while True:
             text = str(g)
             assert max(len(line) for line in text.splitlines()) < 100
-            raw = g._raw()
+            raw = g.raw_state()
             cells = grid(text)
-            for i in range(176):
+            for i in range(NSQ):
                 code, token = raw["squares"][i], cells[square_name(i)]
                 if code == 0:
                     assert token == ("~" if i in RIVERS else ".")
@@ -165,7 +166,7 @@ def test_unknown_hands_and_bag_show_their_size_only():
         assert "    hand 6: unknown; catastrophes left 2" in player_block(text, p)
     counts = ", ".join(f"{c} {n}" for c, n in g.hand(1).items())
     assert f"    hand 6: {counts}; catastrophes left 2" in player_block(text, 1)
-    bag = sum(g._raw()["bag"])
+    bag = sum(g.raw_state()["bag"])
     assert f"Bag: {bag} tiles (colours unknown)" in text
     assert "Bag: {} tiles (red".format(bag) in str(g)          # full knowledge: colours
     # Still unknown after a move (the loader's deal is not what the players hold).

@@ -25,7 +25,7 @@ MONUMENT = {"red-blue": 0, "red-green": 1, "red-black": 2,
 
 
 def treasures_on_board(g):
-    return sum(g._raw()["treasure"])
+    return sum(g.raw_state()["treasure"])
 
 
 def region(g, label):
@@ -42,7 +42,7 @@ def region(g, label):
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_R7_R9_setup(players):
     g = tigris.Game(players=players, seed=3)
-    raw = g._raw()
+    raw = g.raw_state()
     assert all(hand_size(g, p) == 6 for p in range(players))
     assert raw["catastrophes"][:players] == [2] * players
     assert all(leader_at(g, p, name) is None for p in range(players) for name in LEADERS)
@@ -139,7 +139,7 @@ def test_R24_moving_into_a_kingdom_with_a_same_coloured_leader_starts_a_revolt()
     g = game({"A8": "priest:0", "E4": "priest:1", "E5": "red"}, [SIX, SIX])
     play(g, "leader priest F4")                    # next to F3; joins E4's kingdom
     assert g.decision == "support" and g.current_player == 0
-    raw = g._raw()
+    raw = g.raw_state()
     assert (raw["c_attacker"], raw["c_defender"]) == (0, 1)
     assert (raw["c_att_base"], raw["c_def_base"]) == (1, 1)
     assert code(g, "A8") == EMPTY
@@ -213,7 +213,7 @@ def test_R31_same_kingdom_on_several_sides_counts_once():
     g = game({"E5": "red", "E4": "king:0", "F4": "red"}, [SIX, SIX])
     play(g, "tile red F5")                         # touches E5 and F4, one kingdom
     assert g.decision == "action"                  # no unification
-    assert g._raw()["unif"] == 255
+    assert g.raw_state()["unif"] == 255
     assert g.score(0) == pts(red=1)                # the king stands in for the priest
 
 
@@ -229,7 +229,7 @@ def test_R32_A9_uniting_tile_never_scores():
     play(g, "tile black F5")                       # two kingdoms, no same-coloured pair
     assert (g.decision, g.current_player, g.actions_left) == ("action", 0, 1)
     assert g.score(0) == ZERO and g.score(1) == ZERO
-    assert g._raw()["unif"] == 255
+    assert g.raw_state()["unif"] == 255
     assert code(g, "F5") == UP["black"]
     assert same_region(g, "E4", "G4")
 
@@ -289,13 +289,13 @@ def test_R37_R38_R40_catastrophe_destroys_a_tile_and_blocks_the_square():
     play(g, "catastrophe D10")
     assert code(g, "D10") == CATASTROPHE
     assert out(g) == {"red": 0, "blue": 0, "green": 0, "black": 1}
-    assert g._raw()["catastrophes"][0] == 1
+    assert g.raw_state()["catastrophes"][0] == 1
     assert g.hand(0) == hand_before                # not part of the hand
     assert g.score(0) == ZERO and g.score(1) == ZERO
     options = legal(g)
     assert "tile black D10" not in options and "catastrophe D10" not in options
     play(g, "catastrophe G9")                      # R38: a farm on a river
-    assert out(g)["blue"] == 1 and g._raw()["catastrophes"][0] == 0
+    assert out(g)["blue"] == 1 and g.raw_state()["catastrophes"][0] == 0
     assert g.active_player == 1
     play(g, "pass")
     assert g.active_player == 0
@@ -326,10 +326,10 @@ def test_R43_swap():
     bag = bag_size(g)
     play(g, "swap red red blue")
     assert hand_size(g, 0) == 6
-    assert g._raw()["swapped"][0] == [2, 1, 0, 0]
+    assert g.raw_state()["swapped"][0] == [2, 1, 0, 0]
     assert bag_size(g) == bag - 3
     assert out(g) == {c: 0 for c in COLOURS}       # face down, not "out" face up
-    assert g._raw()["catastrophes"][0] == 2
+    assert g.raw_state()["catastrophes"][0] == 2
     assert (g.decision, g.current_player, g.actions_left) == ("action", 0, 1)
     # The new tiles can be used in the second action.
     for colour, n in g.hand(0).items():
@@ -365,7 +365,7 @@ def test_R49_revolt_strength_counts_adjacent_temples_only():
     g = game({"E5": "red", "F5": "red", "G5": "red", "H5": "red", "G6": "red",
               "F4": "priest:1"}, [SIX, SIX])
     play(g, "leader priest F6")
-    raw = g._raw()
+    raw = g.raw_state()
     assert (raw["c_att_base"], raw["c_def_base"]) == (2, 2)
     play(g, "support 1", "support 0")              # 3 : 2
     assert leader_at(g, 1, "priest") is None and leader_at(g, 0, "priest") == "F6"
@@ -414,7 +414,7 @@ def test_R60_A11_attacker(active, left, right, attacker):
     g = game({**KING_WAR, "E4": f"king:{left}", "G4": f"king:{right}"},
              [hand(green=2, black=2, red=2)] * 3, to_move=active)
     play(g, "tile green F5")
-    raw = g._raw()
+    raw = g.raw_state()
     assert g.decision == "support"
     assert g.active_player == active
     assert (raw["c_attacker"], raw["c_defender"]) == (attacker, defender)
@@ -462,7 +462,7 @@ def test_R59_active_player_chooses_the_order_of_wars():
     assert g.score(0) == pts(red=1)                # no tile removed + 1 for the leader
     assert g.score(2) == ZERO
     assert (g.decision, g.current_player, g.actions_left) == ("action", 2, 1)
-    assert g._raw()["unif"] == 255
+    assert g.raw_state()["unif"] == 255
 
 
 def test_R61_war_supporters_on_the_whole_side_only():
@@ -472,7 +472,7 @@ def test_R61_war_supporters_on_the_whole_side_only():
              [hand(black=1, green=1, red=4), hand(red=2, blue=2, black=2)],
              monuments={"green-black": "I4"})
     play(g, "tile black G5")
-    raw = g._raw()
+    raw = g.raw_state()
     assert (g.decision, g.current_player) == ("support", 0)
     # Side 0: E5 and D5 (not next to the trader); side 1: K5 only (face-down tiles and
     # the leaderless G3/G4 count for nobody).
@@ -498,7 +498,7 @@ def red_war():
 def test_R64_A4_red_war_keeps_protected_temples():
     g = red_war()
     play(g, "tile black G5")
-    raw = g._raw()
+    raw = g.raw_state()
     assert (raw["c_att_base"], raw["c_def_base"]) == (2, 6)
     play(g, "support 5", "support 0")              # 7 : 6
     assert leader_at(g, 1, "priest") is None
@@ -526,7 +526,7 @@ def test_R67_split_side_keeps_fighting():
     assert (g.decision, g.current_player) == ("war_order", 0)
     assert legal(g) == {"war red", "war black"}
     play(g, "war red")
-    raw = g._raw()
+    raw = g.raw_state()
     assert (raw["c_att_base"], raw["c_def_base"]) == (1, 3)   # F5 : F3, H4, H5
     play(g, "support 3", "support 0")              # 4 : 3
     assert leader_at(g, 1, "priest") is None
@@ -537,7 +537,7 @@ def test_R67_split_side_keeps_fighting():
     assert same_region(g, "G3", "G4") and same_region(g, "H5", "I5")
     # The kings' war follows by itself: E5 (side 0, no black) against G3 (G4).
     assert (g.decision, g.current_player) == ("support", 0)
-    raw = g._raw()
+    raw = g.raw_state()
     assert raw["c_colour"] == 3 and (raw["c_att_base"], raw["c_def_base"]) == (0, 1)
     play(g, "support 2", "support 0")              # 2 : 1
     assert leader_at(g, 1, "king") is None and code(g, "G4") == EMPTY
@@ -554,7 +554,7 @@ def test_R68_treasures_after_the_wars():
               **{s: "red" for s in ("E6", "F6", "F7", "G7", "H7")}},
              [hand(green=1, black=2, red=3), hand(red=3, blue=3)])
     play(g, "tile green F5")
-    raw = g._raw()
+    raw = g.raw_state()
     assert g.decision == "support" and (raw["c_att_base"], raw["c_def_base"]) == (1, 1)
     play(g, "support 1")                           # player 1 has no black: 0 by itself
     assert leader_at(g, 1, "king") is None and code(g, "D5") == EMPTY
@@ -587,7 +587,7 @@ def test_R69_blue_monument_on_river_squares():
     play(g, "monument blue-green O4")
     for s in ("O4", "P4", "O5", "P5"):
         assert code(g, s) == DOWN["blue"], s
-    assert g._raw()["monument"][MONUMENT["blue-green"]] == idx("O4")
+    assert g.raw_state()["monument"][MONUMENT["blue-green"]] == idx("O4")
     assert g.score(0) == ZERO                      # R74: building scores nothing
     assert (g.decision, g.actions_left) == ("action", 1)
 
@@ -617,7 +617,7 @@ def test_R73_A24_several_squares_one_monument():
     for s in ("H4", "I4", "H5", "I5"):
         assert code(g, s) == DOWN["red"], s
     assert code(g, "G4") == UP["red"] and code(g, "G5") == UP["red"]
-    built = [m for m, at in enumerate(g._raw()["monument"]) if at != 255]
+    built = [m for m, at in enumerate(g.raw_state()["monument"]) if at != 255]
     assert built == [MONUMENT["red-green"]]
     assert (g.decision, g.actions_left) == ("action", 1)
 
@@ -630,7 +630,7 @@ def test_R72_A15_declined_square_is_never_offered_again():
     play(g, "no-monument")
     for s in ("G4", "H4", "G5", "H5"):
         assert code(g, s) == UP["red"], s
-    assert all(at == 255 for at in g._raw()["monument"])
+    assert all(at == 255 for at in g.raw_state()["monument"])
     play(g, "tile red I5")                         # completes H4-I5; G4-H5 is not offered
     assert legal(g) == {f"monument red-{c} H4" for c in ("blue", "green", "black")} \
         | {"no-monument"}
@@ -640,7 +640,7 @@ def test_A16_monument_outside_a_kingdom_scores_once_connected():
     g = game({"G4": "red", "H4": "red", "G5": "red", "I4": "red"}, [SIX, SIX])
     play(g, "tile red H5", "monument red-blue G4")
     assert g.score(0) == ZERO
-    assert g._raw()["monument"][MONUMENT["red-blue"]] == idx("G4")
+    assert g.raw_state()["monument"][MONUMENT["red-blue"]] == idx("G4")
     play(g, "leader priest I5")                    # next to I4, connected to the monument
     assert g.active_player == 1
     assert g.score(0) == pts(red=1)                # end-of-turn monument point
@@ -677,7 +677,7 @@ def test_R71_A17_face_down_tiles_connect_but_are_not_temples():
              monuments={"red-blue": "L10"})
     assert "leader priest L9" not in legal(g)      # a river, next to face-down L10 only
     play(g, "leader priest N10")                   # N11 face up; M10 is face down
-    raw = g._raw()
+    raw = g.raw_state()
     assert g.decision == "support"                 # connected through the monument
     assert (raw["c_att_base"], raw["c_def_base"]) == (1, 1)   # face-down tiles don't count
 
@@ -812,16 +812,16 @@ def test_R85_no_catastrophes_left_does_not_end_the_game():
     g = game({"A10": "catastrophe"}, [SIX, SIX], catastrophes=[1, 2])
     play(g, "catastrophe C10", "pass")
     assert not g.is_over and g.active_player == 1
-    assert g._raw()["catastrophes"][:2] == [0, 2]
+    assert g.raw_state()["catastrophes"][:2] == [0, 2]
 
 
 def test_A35_catastrophes_are_not_part_of_the_hand():
     g = game({}, [SIX, SIX])
-    assert hand_size(g, 0) == 6 and g._raw()["catastrophes"][0] == 2
+    assert hand_size(g, 0) == 6 and g.raw_state()["catastrophes"][0] == 2
     bag = bag_size(g)
     play(g, "catastrophe C10", "pass")
     assert hand_size(g, 0) == 6 and bag_size(g) == bag         # nothing drawn
-    assert g._raw()["catastrophes"][0] == 1                    # never replaced
+    assert g.raw_state()["catastrophes"][0] == 1                    # never replaced
 
 
 # ---------------------------------------------------------------------------
@@ -945,12 +945,12 @@ def test_A08_war_counts_the_side_revolt_counts_adjacent_temples():
               "H5": "red", "H6": "trader:1", "I5": "green", "J5": "green", "K5": "green"},
              [hand(black=1, green=1, red=4), SIX])
     play(g, "tile black G5")
-    raw = g._raw()
+    raw = g.raw_state()
     assert (raw["c_att_base"], raw["c_def_base"]) == (2, 3)
     # Revolt: only the temples next to each priest.
     g = game({"E5": "red", "F5": "red", "G5": "red", "H5": "red", "F4": "priest:1"}, [SIX, SIX])
     play(g, "leader priest H6")
-    raw = g._raw()
+    raw = g.raw_state()
     assert (raw["c_att_base"], raw["c_def_base"]) == (1, 2)
 
 
@@ -966,14 +966,14 @@ def test_A10_kingdom_plus_leaderless_region_is_no_unification():
     play(g, "tile black F5")
     assert g.score(0) == pts(black=1)
     assert same_region(g, "G5", "E4")
-    assert g._raw()["unif"] == 255
+    assert g.raw_state()["unif"] == 255
 
 
 def test_A11_attacker_when_the_active_player_is_not_involved():
     g = game({**KING_WAR, "E4": "king:1", "G4": "king:0"},
              [hand(green=2, black=2, red=2)] * 3, to_move=2)
     play(g, "tile green F5")
-    assert g.current_player == 0 and g._raw()["c_attacker"] == 0
+    assert g.current_player == 0 and g.raw_state()["c_attacker"] == 0
 
 
 def example2_like(uniting="black"):
@@ -1004,7 +1004,7 @@ def test_A13_winners_tiles_and_the_uniting_tile_stay():
               "H5": "green", "I5": "green", "J5": "red", "J6": "trader:1"},
              [hand(green=5, red=1), hand(green=1, red=3, blue=2)])
     play(g, "tile green G5")                       # the uniting tile is green
-    raw = g._raw()
+    raw = g.raw_state()
     assert (raw["c_att_base"], raw["c_def_base"]) == (1, 2)   # G5 belongs to nobody
     play(g, "support 4", "support 1")
     assert code(g, "G5") == UP["green"] and code(g, "F5") == UP["green"]
@@ -1032,7 +1032,7 @@ def test_A15_declined_monument():
     play(g, "tile red H5", "no-monument", "tile red A11")
     assert g.active_player == 1
     assert all(code(g, s) == UP["red"] for s in ("G4", "H4", "G5", "H5"))
-    assert all(at == 255 for at in g._raw()["monument"])
+    assert all(at == 255 for at in g.raw_state()["monument"])
 
 
 def test_A16_monument_needs_no_kingdom():
@@ -1041,7 +1041,7 @@ def test_A16_monument_needs_no_kingdom():
     assert region(g, "H5")[1] is False
     assert g.decision == "monument"
     play(g, "monument red-black G4")
-    assert g._raw()["monument"][MONUMENT["red-black"]] == idx("G4")
+    assert g.raw_state()["monument"][MONUMENT["red-black"]] == idx("G4")
 
 
 def test_A17_face_down_tiles_support_no_war():
@@ -1050,7 +1050,7 @@ def test_A17_face_down_tiles_support_no_war():
               "J3": "red"},
              [hand(red=2, black=4), hand(blue=6)], monuments={"red-blue": "H4"})
     play(g, "tile black G5")
-    raw = g._raw()
+    raw = g.raw_state()
     assert (raw["c_att_base"], raw["c_def_base"]) == (1, 1)   # F5 : J3 (H4..I5 face down)
 
 
@@ -1060,7 +1060,7 @@ def test_A18_treasures_are_distributed_after_a_revolt():
     g = game({"H7": "trader:1", **{s: "red" for s in ("K7", "K6", "K5", "L5", "M5")}},
              [SIX, SIX])
     play(g, "leader trader J7")
-    raw = g._raw()
+    raw = g.raw_state()
     assert g.decision == "support" and (raw["c_att_base"], raw["c_def_base"]) == (2, 1)
     play(g, "support 0", "support 0")              # 2 : 1
     assert leader_at(g, 1, "trader") is None and g.score(0) == pts(red=1)
@@ -1121,7 +1121,7 @@ def test_A23_pass_and_no_empty_swap():
 def test_A24_one_monument_per_placement():
     g = game({"G4": "red", "H4": "red", "I4": "red", "G5": "red", "I5": "red"}, [SIX, SIX])
     play(g, "tile red H5", "monument red-blue G4")
-    assert sum(at != 255 for at in g._raw()["monument"]) == 1
+    assert sum(at != 255 for at in g.raw_state()["monument"]) == 1
     assert g.decision == "action"
 
 
@@ -1148,7 +1148,7 @@ def test_A28_marker_removed_after_the_wars():
     g = game({**KING_WAR, "E4": "king:1", "G4": "king:0"},
              [hand(green=2, black=2, red=2)] * 3, to_move=2)
     play(g, "tile green F5", "support 1", "support 0")   # player 0 wins
-    assert g._raw()["unif"] == 255
+    assert g.raw_state()["unif"] == 255
     play(g, "tile black E6")                       # next to E5: one united kingdom
     assert g.score(0) == pts(black=3)              # 2 from the war + 1 for this tile
 
@@ -1203,7 +1203,7 @@ def test_A35_hand_limit_is_six_tiles():
     g = game({}, [SIX, SIX])
     assert set(g.hand(0)) == set(COLOURS)          # no catastrophes in the hand
     play(g, "tile black H10", "tile black A11")
-    assert hand_size(g, 0) == 6 and g._raw()["catastrophes"][0] == 2
+    assert hand_size(g, 0) == 6 and g.raw_state()["catastrophes"][0] == 2
 
 
 # ---------------------------------------------------------------------------
@@ -1228,33 +1228,33 @@ from tigris import bots
 def corrupt(**fields):
     """A fresh game whose raw state gets `fields`, bypassing the position checks."""
     g = tigris.Game(players=2, seed=1)
-    raw = g._raw()
+    raw = g.raw_state()
     for key, value in fields.items():
         if key == "squares":
             for i, code in value.items():
                 raw["squares"][i] = code
         else:
             raw[key] = value
-    g._load_raw(raw)
+    g.load_raw_state(raw)
     return g
 
 def refused(g, action):
-    before, history = g._state_bytes(), g.history
+    before, history = g.state_bytes(), g.history
     try:
         g.apply(action)
     except tigris.IllegalActionError as e:
         assert "the game state is inconsistent" in str(e), e
-        assert g._state_bytes() == before and g.history == history
+        assert g.state_bytes() == before and g.history == history
         return str(e)
     raise AssertionError(f"{action} was applied")
 
 def playout_refused(g):
-    before = g._state_bytes()
+    before = g.state_bytes()
     try:
         g.random_playout(3)
     except tigris.IllegalActionError as e:
         assert "the game state is inconsistent" in str(e), e
-        assert g._state_bytes() == before
+        assert g.state_bytes() == before
         return str(e)
     raise AssertionError("the playout ran")
 
@@ -1292,7 +1292,7 @@ assert g.current_player == 0 and g.legal_actions() == []
 # Monument and building decisions without the tile just placed: only declining is offered.
 assert corrupt(actions_left=1, phase=3).legal_actions() == [2865]
 g = tigris.Game(players=2, seed=1, variants="buildings")
-raw = g._raw(); raw.update(actions_left=1, phase=5); g._load_raw(raw)
+raw = g.raw_state(); raw.update(actions_left=1, phase=5); g.load_raw_state(raw)
 assert g.legal_actions() == [3746]
 g.apply("no-building")
 print("done")
@@ -1330,7 +1330,7 @@ def test_setup_arguments_are_checked():
     for seed in (1.5, float("inf"), float("nan"), True, "1", None):
         with pytest.raises(ValueError, match=r"^seed must be a whole number"):
             tigris.Game(seed=seed)
-    assert tigris.Game(seed=-3)._state_bytes() != tigris.Game(seed=3)._state_bytes()
+    assert tigris.Game(seed=-3).state_bytes() != tigris.Game(seed=3).state_bytes()
     assert tigris.Game(seed=2**80).seed == 2**80
     assert tigris.Game(variants="english").variants == ("english",)
     assert tigris.Game(variants=["buildings", "english"]).variants == ("english", "buildings")

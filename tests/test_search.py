@@ -176,11 +176,11 @@ def test_midgame_pair_differs_only_in_what_player_0_cannot_see():
     a, b = midgame_pair()
     assert a.current_player == b.current_player == 0
     assert public_view(a, 0) == public_view(b, 0)
-    assert unseen_pool(a._raw(), 0) == unseen_pool(b._raw(), 0)
+    assert unseen_pool(a.raw_state(), 0) == unseen_pool(b.raw_state(), 0)
     assert a.hand(1) != b.hand(1)
-    assert a._raw()["swapped"][1] != b._raw()["swapped"][1]
-    assert a._raw()["bag"] != b._raw()["bag"]
-    assert a._state_bytes() != b._state_bytes()
+    assert a.raw_state()["swapped"][1] != b.raw_state()["swapped"][1]
+    assert a.raw_state()["bag"] != b.raw_state()["bag"]
+    assert a.state_bytes() != b.state_bytes()
 
 
 def test_forced_win_position_has_exactly_one_winning_action():
@@ -229,7 +229,7 @@ def test_bag_order_does_not_change_the_choice():
     of future draws), which nobody can see."""
     d = midgame()
     a, b = load(d, seed=0), load(d, seed=99)
-    assert a._raw()["rng"] != b._raw()["rng"] and public_view(a, 0) == public_view(b, 0)
+    assert a.raw_state()["rng"] != b.raw_state()["rng"] and public_view(a, 0) == public_view(b, 0)
     for kind, params in HONEST_KINDS:
         bot_a, bot_b = bots.make(kind, seed=5, **params), bots.make(kind, seed=5, **params)
         assert bot_a.choose(a) == bot_b.choose(b), kind
@@ -270,12 +270,12 @@ def test_other_hands_swapped_around_in_three_players():
 @pytest.mark.parametrize("kind", ["random", "greedy", "ismcts", "pimc", "cheat"])
 def test_choose_leaves_the_true_game_untouched(kind):
     a, _ = midgame_pair()
-    before, history = a._state_bytes(), a.history
+    before, history = a.state_bytes(), a.history
     legal = a.legal_actions()
     params = {} if kind in ("random", "greedy") else {"iterations": 200}
     choice = bots.make(kind, seed=1, **params).choose(a)
     assert choice in legal
-    assert a._state_bytes() == before
+    assert a.state_bytes() == before
     assert a.history == history
     assert a.legal_actions() == legal
 
@@ -650,11 +650,11 @@ def test_heuristic_rewards_three_players_and_who_leads():
 
 def test_evaluation_and_prior_do_not_change_the_game():
     a, _ = midgame_pair()
-    before = a._state_bytes()
+    before = a.state_bytes()
     _search.evaluate_position(a)
     for x in a.legal_actions()[:50]:
         _search.action_prior(a, x)
-    assert a._state_bytes() == before
+    assert a.state_bytes() == before
 
 
 def test_search_refuses_a_finished_game_and_an_empty_budget():

@@ -17,16 +17,16 @@ def forced(g):
 
 
 def building(g, colour):
-    i = g._raw()["building"][COLOURS.index(colour)]
+    i = g.raw_state()["building"][COLOURS.index(colour)]
     return None if i == NONE else notation.square_name(i)
 
 
 def refused(g, text, reason):
-    before = g._state_bytes()
+    before = g.state_bytes()
     with pytest.raises(tigris.IllegalActionError) as e:
         g.apply(text)
     assert reason in str(e.value), str(e.value)
-    assert g._state_bytes() == before
+    assert g.state_bytes() == before
 
 
 # ---------------------------------------------------------------------------
@@ -47,7 +47,7 @@ def revolt(lion_red, bull_red, variants=("english",)):
 
 def test_R93_attacker_commits_only_enough_to_win():
     g = revolt(3, 2)
-    raw = g._raw()
+    raw = g.raw_state()
     assert (raw["c_att_base"], raw["c_def_base"]) == (1, 2)
     assert (g.decision, g.current_player) == ("support", 0)
     assert legal(g) == {"support 0", "support 2", "support 3"}      # 1 + 2 > 2; more is fine
@@ -97,7 +97,7 @@ def test_R93_attacker_already_ahead_may_commit_anything():
               "K6": "red", "L5": "red"},
              [hand(red=2, black=4), hand(red=3, blue=3)], variants=["english"])
     play(g, "leader priest K5")
-    raw = g._raw()
+    raw = g.raw_state()
     assert (raw["c_att_base"], raw["c_def_base"]) == (3, 2)
     assert legal(g) == {"support 0", "support 1", "support 2"}
     play(g, "support 0")                           # 3 : 2, Bull needs exactly 1
@@ -273,7 +273,7 @@ WAR = {"E4": "trader:0", "E5": "red", "F5": "green", "H4": "trader:1", "I4": "re
 def test_R64_R98_building_tile_supports_and_survives_a_lost_war():
     g = game(WAR, [hand(black=1, green=4, red=1), hand(green=1, red=3, blue=2)], variants=B)
     play(g, "tile black G5")
-    raw = g._raw()
+    raw = g.raw_state()
     assert g.decision == "support"
     assert (raw["c_att_base"], raw["c_def_base"]) == (1, 3)    # the building's tile counts
     play(g, "support 4", "support 0")              # 5 : 3 -> Lion wins
@@ -332,7 +332,7 @@ def test_buildings_in_positions():
     assert building(g, "red") == "F5" and building(g, "black") == "L3"
     d = g.to_position()
     assert d["squares"]["F5"] == "red+building"
-    assert tigris.Game.from_position(d)._state_bytes() == g._state_bytes()
+    assert tigris.Game.from_position(d).state_bytes() == g.state_bytes()
     d["squares"]["K1"] = "red+building+treasure"   # marks in either order
     d["squares"]["F5"] = "red"
     h = tigris.Game.from_position(d)

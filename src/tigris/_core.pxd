@@ -4,7 +4,9 @@
 
 from libc.stdint cimport uint8_t, int16_t, uint16_t, int32_t, uint64_t
 
-cdef enum:
+# cpdef: the compiled module tigris._core exports these as Python ints too; the Python
+# side imports them from there (tigris.constants), never writes them again.
+cpdef enum:
     ROWS = 11
     COLS = 16
     NSQ = 176

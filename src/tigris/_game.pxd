@@ -13,3 +13,6 @@ cdef class Game:
     cdef object _unknown    # (hands, swapped colours, bag) a position left unknown
 
     cdef bint _legal(self, int a)
+    cdef _refuse(self, int a)                   # raises IllegalActionError with the reason
+    cdef _apply(self, int a)                    # a legal action id: apply it and log it
+    cdef _apply_drawing(self, int a, draws)     # the same with the draws given (a record)

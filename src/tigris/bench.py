@@ -12,7 +12,7 @@ import timeit
 
 import tigris
 from tigris import _bench
-from tigris._game import VARIANTS
+from tigris.constants import VARIANTS
 from tigris.boards import BOARD_NAMES
 
 

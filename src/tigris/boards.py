@@ -4,10 +4,10 @@ Each board is an 11 x 16 grid, row 0 at the top, column 0 at the left:
 ``~`` river, ``T`` starting temple with a treasure, ``*`` starting temple whose treasure
 must be taken first (the classic board's framed corner treasures; on the advanced side
 the six outside the rivers), ``.`` land.  See RULES.md sections 1 and 2.
-"""
 
-ROWS = 11
-COLS = 16
+The compiled core reads these layouts when it is imported, so this module imports nothing
+of the package: the grids' shape is the core's ROWS x COLS (tests/test_boards.py checks).
+"""
 
 BOARDS = {
     "classic": (
@@ -48,7 +48,7 @@ def layout(name):
     rivers, temples, special = set(), set(), set()
     for r, line in enumerate(grid):
         for c, ch in enumerate(line):
-            i = r * COLS + c
+            i = r * len(line) + c
             if ch == "~":
                 rivers.add(i)
             elif ch in "T*":

@@ -3,19 +3,18 @@
 ``why_illegal(game, action_id)`` is called by ``Game.apply`` and ``Game.parse_action`` for
 an action that is not among ``game.legal_actions()``; the engine's legality lives in the
 compiled core, and this module only explains a refusal.  It reads the state through
-``game._raw()`` and ``game._regions()`` and changes nothing.
+``game.raw_state()`` and ``game.regions()`` and changes nothing.  The package attaches it
+to ``Game`` (tigris/__init__.py), which does not import it.
 """
 
 from tigris import boards, notation
-from tigris.notation import (A_TILE, A_LEADER, A_WITHDRAW, A_CATASTROPHE, A_SWAP, A_PASS,
-                             A_SUPPORT, A_WAR, A_MONUMENT, A_NO_MONUMENT, A_TREASURE,
-                             A_BUILDING, A_NO_BUILDING, N_ACTIONS, NSQ, COLS, ROWS, COLOURS,
-                             LEADERS, MONUMENTS, SWAPS, square_name, monument_name)
-
-NONE = 255
-EMPTY, TILE0, DOWN0, CATASTROPHE, LEADER0 = 0, 1, 5, 9, 16
-REVOLT = 1
-
+from tigris.constants import (A_TILE, A_LEADER, A_WITHDRAW, A_CATASTROPHE, A_SWAP, A_PASS,
+                              A_SUPPORT, A_WAR, A_MONUMENT, A_NO_MONUMENT, A_TREASURE,
+                              A_BUILDING, A_NO_BUILDING, N_ACTIONS, NSQ, COLS, ROWS, COLOURS,
+                              LEADERS, MONUMENTS, SWAPS, NONE, EMPTY, TILE0, DOWN0, CATASTROPHE,
+                              REVOLT)
+from tigris.notation import square_name, monument_name
+from tigris.squares import block, describe, is_face_down, is_leader, is_tile, neighbours
 
 
 def _kind(a):
@@ -48,30 +47,13 @@ _DECISION_OF = {"tile": "action", "leader": "action", "withdraw": "action",
                 "treasure": "treasure", "building": "building"}
 
 
-def _neighbours(i):
-    r, c = divmod(i, COLS)
-    return [(r + dr) * COLS + c + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-            if 0 <= r + dr < ROWS and 0 <= c + dc < COLS]
-
-
 def _describe(raw, i):
     """What lies on square i, in words."""
-    code = raw["squares"][i]
-    if code == EMPTY:
-        return "nothing"
-    if code == CATASTROPHE:
-        return "a catastrophe"
-    if code >= LEADER0:
-        p, c = divmod(code - LEADER0, 4)
-        return f"player {p}'s {LEADERS[c]}"
-    treasure = " with a treasure" if raw["treasure"][i] else ""
-    if code >= DOWN0:
-        return f"a face-down {COLOURS[code - DOWN0]} monument tile{treasure}"
-    return f"a {COLOURS[code - TILE0]} tile{treasure}"
+    return describe(raw["squares"][i], raw["treasure"][i])
 
 
 def _kingdoms_next_to(i, labels, kingdom):
-    return {labels[j] for j in _neighbours(i) if labels[j] is not None and kingdom[labels[j]]}
+    return {labels[j] for j in neighbours(i) if labels[j] is not None and kingdom[labels[j]]}
 
 
 def why_illegal(game, a):
@@ -82,7 +64,7 @@ def why_illegal(game, a):
         return "the action is legal"
     if game.is_over:
         return "the game is over"
-    raw = game._raw()
+    raw = game.raw_state()
     kind = _kind(a)
     decision = game.decision
     if kind == "building" and "buildings" not in game.variants:
@@ -121,7 +103,7 @@ def _tile(game, raw, a):
         return "blue tiles may only be placed on river squares (R29)"
     if c != 1 and river:
         return "only blue tiles may be placed on a river square (R29)"
-    labels, kingdom = game._regions()
+    labels, kingdom = game.regions()
     k = len(_kingdoms_next_to(i, labels, kingdom))
     if k >= 3:
         words = {3: "three", 4: "four"}.get(k, str(k))
@@ -140,13 +122,14 @@ def _leader(game, raw, a):
         return f"the square is not empty (R17): {square_name(i)} holds {_describe(raw, i)}"
     if i in boards.layout(game.board)[0]:
         return "a leader may not stand on a river square (R18)"
-    near = [raw["squares"][j] for j in _neighbours(i)]
+    near = [raw["squares"][j] for j in neighbours(i)]
     if TILE0 not in near:
         if DOWN0 in near:
             return ("no temple next to the square (R19): a face-down monument tile is not a "
                     "temple (R5)")
         return "no temple next to the square (R19)"
-    labels, kingdom = game._regions() if at == NONE else game._regions_without(at)
+    # R21: a leader that moves is first taken off its square.
+    labels, kingdom = game.regions(without=None if at == NONE else at)
     k = len(_kingdoms_next_to(i, labels, kingdom))
     if k >= 2:
         words = {2: "two", 3: "three", 4: "four"}.get(k, str(k))
@@ -172,11 +155,11 @@ def _catastrophe(game, raw, a):
         return "a treasure lies on the square (R39)"
     if code == CATASTROPHE:
         return "a catastrophe already lies on the square (R40)"
-    if code >= LEADER0:
+    if is_leader(code):
         return f"a leader stands on the square (R39): {_describe(raw, i)}"
-    if DOWN0 <= code < CATASTROPHE:
+    if is_face_down(code):
         return "a face-down monument tile lies on the square (R39, R74)"
-    if TILE0 <= code < DOWN0 and raw["building"][code - TILE0] == i:
+    if is_tile(code) and raw["building"][code - TILE0] == i:
         return "the civilization building stands on the square (R39)"
     return None
 
@@ -244,16 +227,15 @@ def _monument(game, raw, a):
     if raw["monument"][m] != NONE:
         return (f"the {name} monument is already built (on {square_name(raw['monument'][m])}) "
                 "(R70)")
-    r, col = divmod(top, COLS)
-    if r == ROWS - 1 or col == COLS - 1:
+    four = block(top)
+    if four is None:
         return (f"no 2x2 square has its top-left corner on {square_name(top)}, at the edge of "
                 "the board")
-    four = (top, top + 1, top + COLS, top + COLS + 1)
     if placed not in four:
         return (f"the 2x2 square at {square_name(top)} does not hold the tile just placed on "
                 f"{square_name(placed)} (R69, R72)")
     codes = {raw["squares"][i] for i in four}
-    if len(codes) != 1 or not TILE0 <= next(iter(codes)) < DOWN0:
+    if len(codes) != 1 or not is_tile(next(iter(codes))):
         return (f"the 2x2 square at {square_name(top)} is not four face-up tiles of one colour "
                 "(R69)")
     colour = next(iter(codes)) - TILE0
@@ -268,7 +250,7 @@ def _treasure(game, raw, a):
     trader = raw["t_trader"]
     if not raw["treasure"][i]:
         return f"there is no treasure on {square_name(i)}"
-    labels, _ = game._regions()
+    labels, _ = game.regions()
     if labels[i] is None or labels[i] != labels[trader]:
         return (f"the treasure on {square_name(i)} is not in the kingdom of the trader on "
                 f"{square_name(trader)} (R76)")

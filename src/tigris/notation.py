@@ -12,30 +12,10 @@ index ``row * 16 + col`` = ``(4, 6)`` is ``G5``.  Actions (case-insensitive)::
 import operator
 
 from tigris.errors import IllegalActionError, excerpt
-
-ROWS, COLS, NSQ = 11, 16, 176
-COLOURS = ("red", "blue", "green", "black")
-LEADERS = ("priest", "farmer", "trader", "king")     # by colour: red, blue, green, black
-MONUMENTS = tuple((a, b) for a in range(4) for b in range(a + 1, 4))
-
-A_TILE, A_LEADER, A_WITHDRAW, A_CATASTROPHE = 0, 704, 1408, 1412
-A_SWAP, N_SWAPS, A_PASS, A_SUPPORT, A_WAR = 1588, 209, 1797, 1798, 1805
-A_MONUMENT, A_NO_MONUMENT, A_TREASURE = 1809, 2865, 2866
-A_BUILDING, A_NO_BUILDING, N_ACTIONS = 3042, 3746, 3747
-
-
-def _swap_table():
-    table = []
-    for n in range(1, 7):
-        for r in range(n, -1, -1):
-            for b in range(n - r, -1, -1):
-                for g in range(n - r - b, -1, -1):
-                    table.append((r, b, g, n - r - b - g))
-    return tuple(table)
-
-
-SWAPS = _swap_table()                       # index -> (red, blue, green, black) counts
-SWAP_INDEX = {counts: k for k, counts in enumerate(SWAPS)}
+from tigris.constants import (ROWS, COLS, NSQ, COLOURS, LEADERS, MONUMENTS, SWAPS, SWAP_INDEX,
+                              A_TILE, A_LEADER, A_WITHDRAW, A_CATASTROPHE, A_SWAP, A_PASS,
+                              A_SUPPORT, A_WAR, A_MONUMENT, A_NO_MONUMENT, A_TREASURE,
+                              A_BUILDING, A_NO_BUILDING, N_ACTIONS)
 
 USAGE = ("tile COLOUR SQ | leader LEADER SQ | withdraw LEADER | catastrophe SQ | "
          "swap COLOUR... | pass | support N | war COLOUR | monument C1-C2 SQ | no-monument | "

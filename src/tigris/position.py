@@ -83,22 +83,17 @@ the trader's owner takes the treasure.
 import random
 
 from tigris import boards, notation
+from tigris._game import Game
+from tigris.constants import (NSQ, NONE, TURN_MAX, COLOURS, LEADERS, SUPPLY, DECISIONS,
+                              CONFLICTS, MONUMENTS, EMPTY, TILE0, DOWN0, CATASTROPHE, RED, GREEN,
+                              PH_ACTION, PH_SUPPORT, PH_WAR_ORDER, PH_MONUMENT, PH_TREASURE,
+                              PH_BUILDING, PH_OVER, NO_CONFLICT, REVOLT, WAR)
 from tigris.errors import PositionError, excerpt
-from tigris._core import supply as _supply
+from tigris.squares import (block, describe, is_face_down, is_leader, is_tile, leader_code,
+                            leader_of, neighbours, tile_colour)
 
 FORMAT = "tigris-position/1"
-NONE = 255
-TURN_MAX = 65535            # the turn counter stops there (a game that long is all passes)
-COLOURS = notation.COLOURS
-LEADERS = notation.LEADERS
-SUPPLY = tuple(_supply())
-DECISIONS = ("action", "support", "war_order", "monument", "treasure", "building", "over")
-PH_ACTION, PH_SUPPORT, PH_WAR_ORDER, PH_MONUMENT, PH_TREASURE, PH_BUILDING, PH_OVER = range(7)
-VARIANT_BITS = {"english": 1, "buildings": 2}
-
-EMPTY, TILE0, DOWN0, CATASTROPHE, LEADER0 = 0, 1, 5, 9, 16
-NO_CONFLICT, REVOLT, WAR = 0, 1, 2
-KINDS = {"revolt": REVOLT, "war": WAR}
+KINDS = {name: kind for kind, name in enumerate(CONFLICTS) if name}      # "revolt", "war"
 
 TOP_KEYS = ("format", "board", "variants", "squares", "monuments", "players", "bag",
             "out_of_game", "to_move", "actions_left", "turn", "pending")
@@ -124,18 +119,18 @@ def square_token(raw, i):
         return None
     if code == CATASTROPHE:
         return "catastrophe"
-    if code >= LEADER0:
-        p, c = divmod(code - LEADER0, 4)
+    if is_leader(code):
+        p, c = leader_of(code)
         return f"{LEADERS[c]}:{p}"
-    if TILE0 <= code < DOWN0:
-        token = COLOURS[code - TILE0]
-    elif DOWN0 <= code < CATASTROPHE:
-        token = COLOURS[code - DOWN0] + ":down"
+    if is_tile(code):
+        token = COLOURS[tile_colour(code)]
+    elif is_face_down(code):
+        token = COLOURS[tile_colour(code)] + ":down"
     else:
         raise ValueError(f"square {notation.square_name(i)} holds the unknown code {code}")
     if raw["treasure"][i]:
         token += "+treasure"
-    if TILE0 <= code < DOWN0 and raw["building"][code - TILE0] == i:
+    if is_tile(code) and raw["building"][tile_colour(code)] == i:
         token += "+building"
     return token
 
@@ -144,14 +139,14 @@ def to_position(game, player=None):
     """The position of ``game`` as a dict: full knowledge, or what ``player`` can see.
     What the position ``game`` was loaded from left unknown stays unknown (``null``), not
     the tiles the loader dealt at random in its place."""
-    raw = game._raw()
+    raw = game.raw_state()
     unknown = game.unknown
     n = raw["players"]
     if player is not None and (isinstance(player, bool) or not isinstance(player, int)
                                or not 0 <= player < n):
         raise ValueError(f"player {excerpt(player)} is not in this {n}-player game")
     squares = {}
-    for i in range(notation.NSQ):
+    for i in range(NSQ):
         token = square_token(raw, i)
         if token is not None:
             squares[notation.square_name(i)] = token
@@ -199,7 +194,7 @@ def _pending(raw):
                     "committed": raw["c_att_commit"] if raw["c_stage"] == 1 else None}
         defender = {"player": raw["c_defender"], "leader": sq(raw["c_def_sq"]),
                     "strength": raw["c_def_base"]}
-        pending["conflict"] = {"kind": "revolt" if raw["c_kind"] == REVOLT else "war",
+        pending["conflict"] = {"kind": CONFLICTS[raw["c_kind"]],
                                "colour": COLOURS[raw["c_colour"]],
                                "attacker": attacker, "defender": defender}
     if raw["unif"] != NONE:
@@ -303,7 +298,7 @@ def _parse_token(token, field, nplayers):
         if p >= nplayers:
             _fail(field, f"{excerpt(token)}: player {rest if len(rest) < 9 else excerpt(rest, 12)} is not in this "
                          f"{nplayers}-player game")
-        return LEADER0 + 4 * p + LEADERS.index(name), 0, False
+        return leader_code(p, LEADERS.index(name)), 0, False
     if name in COLOURS and (not sep or rest == "down"):
         c = COLOURS.index(name)
         if building and sep:
@@ -319,29 +314,12 @@ def _bad_token(token, field):
                  f"\"catastrophe\", or a leader with its owner such as \"king:0\")")
 
 
-def _neighbours(i):
-    r, c = divmod(i, notation.COLS)
-    return [(r + dr) * notation.COLS + c + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-            if 0 <= r + dr < notation.ROWS and 0 <= c + dc < notation.COLS]
-
-
-def _describe(code):
-    if code == EMPTY:
-        return "nothing"
-    if code == CATASTROPHE:
-        return "a catastrophe"
-    if code >= LEADER0:
-        p, c = divmod(code - LEADER0, 4)
-        return f"{LEADERS[c]}:{p}"
-    if code >= DOWN0:
-        return f"a face-down {COLOURS[code - DOWN0]} tile"
-    return f"a {COLOURS[code - TILE0]} tile"
-
-
 def from_position(d, seed=0):
-    """A ``Game`` from a position dict; raises PositionError naming the field and reason."""
-    from tigris._game import Game
+    """A ``Game`` from a position dict; raises PositionError naming the field and reason.
 
+    Read in the order of the format: the setup, the squares, the monuments, the players,
+    the tiles out of play, then what is unknown is dealt, then the turn and the pending
+    decision; checks that need the board's regions run on the loaded game."""
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"seed must be a whole number, not {excerpt(seed)}")
     if not isinstance(d, dict):
@@ -350,7 +328,31 @@ def from_position(d, seed=0):
     if d.get("format") != FORMAT:
         _fail("format", f"expected {FORMAT!r}, not {excerpt(d.get('format'))}")
 
-    # -- setup ------------------------------------------------------------------------
+    game, board, variants = _read_setup(d)
+    raw = game.raw_state()          # the template; every field is filled in below
+    _read_squares(d, raw, board, variants)
+    _read_monuments(d, raw)
+    hands, swapped, unknown = _read_players(d["players"], raw, board)
+    bag = _read_out_of_play(d, raw, board)
+    _deal_unknown(raw, hands, swapped, bag, unknown, seed)
+    strengths = _read_turn(d, raw, variants, seed)
+
+    unknown_parts = {"hands": [p for kind, p, _ in unknown if kind == "hand"],
+                     "swapped_colours": [p for kind, p, _ in unknown if kind == "swapped"],
+                     "bag": bag is None}
+    _load(game, raw, unknown_parts)
+    game.seed = seed
+    _check_kingdoms(game, raw)
+    if raw["phase"] == PH_SUPPORT:
+        _fill_strengths(game, raw, strengths)
+        _load(game, raw, unknown_parts)
+    _check_options(game, raw)
+    return game
+
+
+def _read_setup(d):
+    """Board, variants and the number of players: a game set up with them (its state is
+    the template the position fills in), the board name and the variant names."""
     board = d.get("board", "classic")
     if board not in boards.BOARD_NAMES:
         _fail("board", f"unknown board {excerpt(board)} (boards: {', '.join(boards.BOARD_NAMES)})")
@@ -368,24 +370,27 @@ def from_position(d, seed=0):
     if not 2 <= n <= 4:
         _fail("players", f"{n} players; a game has 2 to 4")
     try:
-        game = Game._blank(n, board, tuple(variants))
+        game = Game(players=n, board=board, variants=tuple(variants))
     except ValueError as e:
         _fail("variants", str(e))
+    return game, board, variants
+
+
+def _read_squares(d, raw, board, variants):
+    """The board's tiles, leaders, treasures and buildings into raw; each square token
+    checked against the board (rivers, temples) and the leaders against R19."""
+    n = raw["players"]
     rivers, temples, _ = boards.layout(board)
-
-    raw = game._raw()
-    raw["squares"] = [EMPTY] * notation.NSQ
-    raw["treasure"] = [0] * notation.NSQ
+    raw["squares"] = [EMPTY] * NSQ
+    raw["treasure"] = [0] * NSQ
     raw["leader"] = [[NONE] * 4 for _ in range(n)]
-
-    # -- squares ----------------------------------------------------------------------
+    raw["building"] = [NONE] * 4
     squares = d.get("squares", {})
     if squares is None:
         squares = {}
     if not isinstance(squares, dict):
         _fail("squares", "expected an object mapping squares to tokens, e.g. {\"G5\": \"red\"}")
     seen = {}
-    raw["building"] = [NONE] * 4
     for label, token in squares.items():
         field = f"squares.{_key(label)}"
         i = _square(label, field)
@@ -395,15 +400,15 @@ def from_position(d, seed=0):
         field = f"squares.{notation.square_name(i)}"
         code, treasure, building = _parse_token(token, field, n)
         river = i in rivers
-        if TILE0 <= code < CATASTROPHE:
-            c = (code - TILE0) % 4
-            what = f"{COLOURS[c]} tile" if code < DOWN0 else f"face-down {COLOURS[c]} tile"
+        if is_tile(code) or is_face_down(code):
+            c = tile_colour(code)
+            what = f"{COLOURS[c]} tile" if is_tile(code) else f"face-down {COLOURS[c]} tile"
             if c == 1 and not river:
                 _fail(field, f"{what} on a land square (blue tiles go on rivers only)")
             if c != 1 and river:
                 _fail(field, f"{what} on a river square (only blue tiles go on rivers)")
-        elif code >= LEADER0:
-            p, c = divmod(code - LEADER0, 4)
+        elif is_leader(code):
+            p, c = leader_of(code)
             if river:
                 _fail(field, f"{LEADERS[c]}:{p} on a river square (leaders stand on land)")
             if raw["leader"][p][c] != NONE:
@@ -415,7 +420,7 @@ def from_position(d, seed=0):
             if i not in temples:
                 _fail(field, f"a treasure on a square that is not one of the {board} board's "
                              "temple squares")
-            if code not in (TILE0, DOWN0):
+            if code not in (TILE0 + RED, DOWN0 + RED):
                 _fail(field, "a treasure lies only on its starting red temple tile")
         if building:
             c = code - TILE0
@@ -431,11 +436,14 @@ def from_position(d, seed=0):
     for p in range(n):
         for c in range(4):
             i = raw["leader"][p][c]
-            if i != NONE and not any(raw["squares"][j] == TILE0 for j in _neighbours(i)):
+            if i != NONE and not any(raw["squares"][j] == TILE0 + RED for j in neighbours(i)):
                 _fail(f"squares.{notation.square_name(i)}",
                       f"{LEADERS[c]}:{p} is not next to a face-up red tile (temple)")
 
-    # -- monuments --------------------------------------------------------------------
+
+def _read_monuments(d, raw):
+    """The monuments into raw: each on four face-down tiles of one of its colours, and
+    every face-down tile under a listed monument."""
     monuments = d.get("monuments", [])
     if monuments is None:
         monuments = []
@@ -458,17 +466,16 @@ def from_position(d, seed=0):
         name = notation.monument_name(m)
         if raw["monument"][m] != NONE:
             _fail(f"{field}.colours", f"the {name} monument is listed twice")
-        r, c = divmod(top, notation.COLS)
-        if r == notation.ROWS - 1 or c == notation.COLS - 1:
+        four = block(top)
+        if four is None:
             _fail(f"{field}.at", f"{notation.square_name(top)} is on the board's edge; "
                                  "\"at\" is the top-left square of a 2x2 square")
-        four = (top, top + 1, top + notation.COLS, top + notation.COLS + 1)
         codes = {raw["squares"][i] for i in four}
-        if len(codes) != 1 or not DOWN0 <= next(iter(codes)) < CATASTROPHE:
+        if len(codes) != 1 or not is_face_down(next(iter(codes))):
             _fail(f"{field}.at", f"the 2x2 square at {notation.square_name(top)} is not four "
                                  "face-down tiles of one colour (write them as \"red:down\")")
-        colour = next(iter(codes)) - DOWN0
-        if colour not in notation.MONUMENTS[m]:
+        colour = tile_colour(next(iter(codes)))
+        if colour not in MONUMENTS[m]:
             _fail(f"{field}.colours", f"the {name} monument stands on {COLOURS[colour]} tiles; "
                                       "one of its colours must be the tiles' colour")
         for i in four:
@@ -477,14 +484,18 @@ def from_position(d, seed=0):
                                      f"{notation.square_name(i)}")
             covered[i] = name
         raw["monument"][m] = top
-    for i in range(notation.NSQ):
-        if DOWN0 <= raw["squares"][i] < CATASTROPHE and i not in covered:
+    for i in range(NSQ):
+        if is_face_down(raw["squares"][i]) and i not in covered:
             _fail(f"squares.{notation.square_name(i)}",
                   "a face-down tile that is not part of a listed monument")
 
-    # -- players ----------------------------------------------------------------------
+
+def _read_players(plist, raw, board):
+    """Scores, treasures and catastrophes into raw; returns the hands and face-down
+    discards (None where unknown) and what is unknown, as (kind, player, size)."""
     hands, swapped = [], []
-    unknown = []        # (kind, player, size) dealt at random below
+    unknown = []        # (kind, player, size) dealt at random by _deal_unknown
+    temples = boards.layout(board)[1]
     raw["score"], raw["treasures"], raw["catastrophes"] = [], [], []
     for p, entry in enumerate(plist):
         field = f"players[{p}]"
@@ -527,13 +538,17 @@ def from_position(d, seed=0):
             unknown.append(("swapped", p, down))
         else:
             swapped.append([0, 0, 0, 0])
+    return hands, swapped, unknown
 
-    # -- bag, out of game, treasures, catastrophes ------------------------------------
+
+def _read_out_of_play(d, raw, board):
+    """The tiles out of game into raw, and the treasures and catastrophes checked against
+    the board; returns the bag's colour counts, or None when it is unknown."""
     bag = d.get("bag")
     bag = None if bag is None else _colour_counts(bag, "bag", sum(SUPPLY))
-    out = _colour_counts(d.get("out_of_game"), "out_of_game", sum(SUPPLY), default=(0, 0, 0, 0))
-    raw["out"] = out
-
+    raw["out"] = _colour_counts(d.get("out_of_game"), "out_of_game", sum(SUPPLY),
+                                default=(0, 0, 0, 0))
+    temples = boards.layout(board)[1]
     on_board = sum(raw["treasure"])
     collected = sum(raw["treasures"])
     if on_board + collected != len(temples):
@@ -544,13 +559,18 @@ def from_position(d, seed=0):
     if placed_cat != played:
         _fail("catastrophes", f"{placed_cat} catastrophe tiles on the board, but the players "
                               f"have played {played} (2 each minus those left)")
+    return bag
 
-    # -- tile totals and the unseen pool ----------------------------------------------
-    parts = {"board": [0] * 4, "hands": [0] * 4, "bag": bag or [0] * 4, "out_of_game": out,
-             "face-down discards": [0] * 4}
+
+def _deal_unknown(raw, hands, swapped, bag, unknown, seed):
+    """Every tile accounted for; the unseen pool (the supply minus all that is known) dealt
+    uniformly at random (``random.Random(seed)``) to what is unknown; the hands, discards
+    and bag into raw."""
+    parts = {"board": [0] * 4, "hands": [0] * 4, "bag": bag or [0] * 4,
+             "out_of_game": raw["out"], "face-down discards": [0] * 4}
     for code in raw["squares"]:
-        if TILE0 <= code < CATASTROPHE:
-            parts["board"][(code - TILE0) % 4] += 1
+        if is_tile(code) or is_face_down(code):
+            parts["board"][tile_colour(code)] += 1
     for c in range(4):
         parts["hands"][c] = sum(h[c] for h in hands if h is not None)
         parts["face-down discards"][c] = sum(s[c] for s in swapped if s is not None)
@@ -585,34 +605,29 @@ def from_position(d, seed=0):
             hands[p] = dealt
         else:
             swapped[p] = dealt
-    bag_unknown = bag is None
     if bag is None:
         bag = [0, 0, 0, 0]
         for c in tiles:
             bag[c] += 1
     raw["hand"], raw["swapped"], raw["bag"] = hands, swapped, bag
 
-    # -- whose turn, which decision ---------------------------------------------------
-    raw["active"] = _int(d.get("to_move", 0), "to_move", 0, n - 1)
+
+def _read_turn(d, raw, variants, seed):
+    """Whose turn, the actions left, the turn count, the game's RNG (seeded from
+    ``seed``) and the pending decision into raw; returns the conflict strengths given
+    (or None)."""
+    raw["active"] = _int(d.get("to_move", 0), "to_move", 0, raw["players"] - 1)
     raw["actions_left"] = _int(d.get("actions_left", 2), "actions_left", 0, 2)
     raw["turn"] = _int(d.get("turn", 0), "turn", 0, TURN_MAX)
     raw["rng"] = random.Random(seed).getrandbits(64)
-    strengths = _read_pending(d.get("pending"), raw, n, variants)
-
-    _load(game, raw)
-    game.seed = seed
-    _check_loaded(game, raw, strengths)
-    game._set_unknown(hands=[p for kind, p, _ in unknown if kind == "hand"],
-                      swapped=[p for kind, p, _ in unknown if kind == "swapped"],
-                      bag=bag_unknown)
-    return game
+    return _read_pending(d.get("pending"), raw, raw["players"], variants)
 
 
-def _load(game, raw):
-    """Load the raw state; the checks above leave nothing for _load_raw to refuse, but if
-    they missed something it is still a PositionError."""
+def _load(game, raw, unknown):
+    """Load the raw state; the checks above leave nothing for load_raw_state to refuse,
+    but if they missed something it is still a PositionError."""
     try:
-        game._load_raw(raw)
+        game.load_raw_state(raw, unknown=unknown)
     except ValueError as e:
         _fail("position", str(e))
 
@@ -653,14 +668,14 @@ def _read_pending(pending, raw, n, variants):
     if "placed" in pending:
         i = _square(pending["placed"], "pending.placed")
         # After a monument the placed tile is face down while the treasures are handed out.
-        flipped = phase == PH_TREASURE and DOWN0 <= squares[i] < CATASTROPHE
-        if not TILE0 <= squares[i] < DOWN0 and not flipped:
-            _fail("pending.placed", f"{sq(i)} holds {_describe(squares[i])}, not a face-up tile")
+        flipped = phase == PH_TREASURE and is_face_down(squares[i])
+        if not is_tile(squares[i]) and not flipped:
+            _fail("pending.placed", f"{sq(i)} holds {describe(squares[i])}, not a face-up tile")
         raw["placed"] = i
     if "unification" in pending:
         i = _square(pending["unification"], "pending.unification")
-        if not TILE0 <= squares[i] < DOWN0:
-            _fail("pending.unification", f"{sq(i)} holds {_describe(squares[i])}, not a "
+        if not is_tile(squares[i]):
+            _fail("pending.unification", f"{sq(i)} holds {describe(squares[i])}, not a "
                                          "face-up tile")
         raw["unif"] = i
         # R32: the uniting tile is the tile the current action placed.
@@ -679,8 +694,8 @@ def _read_pending(pending, raw, n, variants):
             _fail("pending.wars_left", "wars need a unification tile (pending.unification)")
     if "trader" in pending:
         i = _square(pending["trader"], "pending.trader")
-        if not (squares[i] >= LEADER0 and (squares[i] - LEADER0) % 4 == 2):
-            _fail("pending.trader", f"{sq(i)} holds {_describe(squares[i])}, not a trader")
+        if not (is_leader(squares[i]) and leader_of(squares[i])[1] == GREEN):
+            _fail("pending.trader", f"{sq(i)} holds {describe(squares[i])}, not a trader")
         raw["t_trader"] = i
 
     conflict = pending.get("conflict")
@@ -734,10 +749,10 @@ def _read_conflict(conflict, raw, n):
         if "leader" not in side:
             _fail(f"{field}.leader", "missing (the square of the leader in conflict)")
         i = _square(side["leader"], f"{field}.leader")
-        if raw["squares"][i] != LEADER0 + 4 * p + colour:
+        if raw["squares"][i] != leader_code(p, colour):
             _fail(f"{field}.leader", f"{notation.square_name(i)} holds "
-                                     f"{_describe(raw['squares'][i])}, not "
-                                     f"{LEADERS[colour]}:{p}")
+                                     f"{describe(raw['squares'][i])}, not "
+                                     f"player {p}'s {LEADERS[colour]}")
         sides[role] = (p, i, side)
     if sides["attacker"][0] == sides["defender"][0]:
         _fail("pending.conflict.defender.player", "the same player as the attacker")
@@ -764,7 +779,7 @@ def _read_conflict(conflict, raw, n):
 def _war_colours(raw, side_labels, side_kingdom):
     """R56/R67: the colours with two leaders in different kingdoms touching the unification
     tile (sides computed without it), as the core finds them."""
-    touching = {side_labels[j] for j in _neighbours(raw["unif"])
+    touching = {side_labels[j] for j in neighbours(raw["unif"])
                 if side_labels[j] is not None and side_kingdom[side_labels[j]]}
     wars = set()
     if len(touching) < 2:
@@ -807,17 +822,16 @@ def _attacker_by_r60(raw, owners):
     return None
 
 
-def _check_loaded(game, raw, strengths):
-    """Checks that need regions, on the loaded game (whose raw state is ``raw``); fills in
-    the conflict strengths."""
+def _check_kingdoms(game, raw):
+    """On the loaded game: no kingdom holds two leaders of a colour except a pending
+    conflict's (R3, R4), and the wars listed are the wars the board holds."""
     sq = notation.square_name
     phase = raw["phase"]
-    labels, kingdom = game._regions()
     if raw["unif"] != NONE:
         # During wars each side is a kingdom of its own (R57).
-        side_labels, side_kingdom = game._regions_without(raw["unif"])
+        side_labels, side_kingdom = game.regions(without=raw["unif"])
     else:
-        side_labels, side_kingdom = labels, kingdom
+        side_labels, side_kingdom = game.regions()
     revolt = (raw["c_att_sq"], raw["c_def_sq"]) if raw["c_kind"] == REVOLT else ()
     for c in range(4):
         where = {}
@@ -827,50 +841,67 @@ def _check_loaded(game, raw, strengths):
                 continue
             j = where.get(side_labels[i])
             if j is not None and not (c == raw["c_colour"] and i in revolt and j in revolt):
-                q = divmod(raw["squares"][j] - LEADER0, 4)[0]
+                q = leader_of(raw["squares"][j])[0]
                 _fail(f"squares.{sq(i)}", f"{LEADERS[c]}:{p} is in the same kingdom as "
                                           f"{LEADERS[c]}:{q} on {sq(j)}; a pending "
                                           "conflict must be given in \"pending\"")
             where[side_labels[i]] = i
     if phase == PH_WAR_ORDER or (phase == PH_SUPPORT and raw["c_kind"] == WAR):
         _check_wars(raw, side_labels, side_kingdom)
-    if phase == PH_SUPPORT:
-        att, dfn = raw["c_att_sq"], raw["c_def_sq"]
-        colour = raw["c_colour"]
-        if raw["c_kind"] == REVOLT:
-            if labels[att] != labels[dfn]:
-                _fail("pending.conflict", f"the revolt's leaders on {sq(att)} and {sq(dfn)} "
-                                          "are not in one kingdom")
-            bases = [sum(raw["squares"][j] == TILE0 for j in _neighbours(i)) for i in (att, dfn)]
-        else:
-            side_labels, _ = game._regions_without(raw["unif"])
-            touching = {side_labels[j] for j in _neighbours(raw["unif"])} - {None}
-            for role, i in (("attacker", att), ("defender", dfn)):
-                if side_labels[i] not in touching:
-                    _fail(f"pending.conflict.{role}.leader",
-                          f"the leader on {sq(i)} is on no side of the unification tile "
-                          f"{sq(raw['unif'])}")
-            if side_labels[att] == side_labels[dfn]:
-                _fail("pending.conflict", f"the war's leaders on {sq(att)} and {sq(dfn)} are "
-                                          "on the same side of the unification tile")
-            first = _attacker_by_r60(raw, {raw["c_attacker"], raw["c_defender"]})
-            if first != raw["c_attacker"]:
-                _fail("pending.conflict.attacker.player",
-                      f"player {raw['c_attacker']}, but R60 makes player {first} the attacker "
-                      f"(the player to move if he owns one of the two {LEADERS[colour]}s, else "
-                      "the first owner clockwise from him)")
-            bases = [sum(1 for j in range(notation.NSQ) if side_labels[j] == side_labels[i]
-                         and raw["squares"][j] == TILE0 + colour) for i in (att, dfn)]
-        for role, key, base in (("attacker", "c_att_base", bases[0]),
-                                ("defender", "c_def_base", bases[1])):
-            if strengths[role] is not None and strengths[role] != base:
-                _fail(f"pending.conflict.{role}.strength",
-                      f"{strengths[role]} given, but the board gives {base}")
-            raw[key] = base
-        _load(game, raw)
+
+
+def _fill_strengths(game, raw, strengths):
+    """A support decision on the loaded game: the conflict's leaders stand where the
+    conflict needs them; the board strengths (R49, R61) into raw, checked against those
+    the position gives."""
+    sq = notation.square_name
+    att, dfn = raw["c_att_sq"], raw["c_def_sq"]
+    colour = raw["c_colour"]
+    if raw["c_kind"] == REVOLT:
+        labels, _ = game.regions()
+        if labels[att] != labels[dfn]:
+            _fail("pending.conflict", f"the revolt's leaders on {sq(att)} and {sq(dfn)} "
+                                      "are not in one kingdom")
+        # R49: a revolt's board strength is the temples next to each leader.
+        bases = [sum(raw["squares"][j] == TILE0 + RED for j in neighbours(i))
+                 for i in (att, dfn)]
+    else:
+        side_labels, _ = game.regions(without=raw["unif"])
+        touching = {side_labels[j] for j in neighbours(raw["unif"])} - {None}
+        for role, i in (("attacker", att), ("defender", dfn)):
+            if side_labels[i] not in touching:
+                _fail(f"pending.conflict.{role}.leader",
+                      f"the leader on {sq(i)} is on no side of the unification tile "
+                      f"{sq(raw['unif'])}")
+        if side_labels[att] == side_labels[dfn]:
+            _fail("pending.conflict", f"the war's leaders on {sq(att)} and {sq(dfn)} are "
+                                      "on the same side of the unification tile")
+        first = _attacker_by_r60(raw, {raw["c_attacker"], raw["c_defender"]})
+        if first != raw["c_attacker"]:
+            _fail("pending.conflict.attacker.player",
+                  f"player {raw['c_attacker']}, but R60 makes player {first} the attacker "
+                  f"(the player to move if he owns one of the two {LEADERS[colour]}s, else "
+                  "the first owner clockwise from him)")
+        # R61: a war's board strength is the tiles of its colour on each leader's side.
+        bases = [sum(1 for j in range(NSQ) if side_labels[j] == side_labels[i]
+                     and raw["squares"][j] == TILE0 + colour) for i in (att, dfn)]
+    for role, key, base in (("attacker", "c_att_base", bases[0]),
+                            ("defender", "c_def_base", bases[1])):
+        if strengths[role] is not None and strengths[role] != base:
+            _fail(f"pending.conflict.{role}.strength",
+                  f"{strengths[role]} given, but the board gives {base}")
+        raw[key] = base
+
+
+def _check_options(game, raw):
+    """On the loaded game: the pending decision can be taken (a treasure to take, a
+    legal option, a monument or building to choose)."""
+    sq = notation.square_name
+    phase = raw["phase"]
     if phase == PH_TREASURE:
+        labels, _ = game.regions()
         region = labels[raw["t_trader"]]
-        count = sum(1 for i in range(notation.NSQ) if raw["treasure"][i] and labels[i] == region)
+        count = sum(1 for i in range(NSQ) if raw["treasure"][i] and labels[i] == region)
         if count < 2:
             _fail("pending.trader", f"the trader's kingdom holds {count} treasure(s); a "
                                     "treasure is taken only from a kingdom with 2 or more")

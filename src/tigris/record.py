@@ -6,7 +6,7 @@ stored, so a replay reproduces the final state exactly even if the RNG changes.
 >>> g = tigris.Game(players=2, seed=1)                      # doctest: +SKIP
 >>> ...play...
 >>> rec = to_record(g, bots=["random", "greedy"])
->>> replay(rec)._state_bytes() == g._state_bytes()           # except the RNG state
+>>> replay(rec).state_bytes() == g.state_bytes()             # except the RNG state
 """
 
 import json
@@ -14,7 +14,7 @@ import json
 from tigris._game import Game
 from tigris.boards import BOARD_NAMES
 from tigris.errors import IllegalActionError, RecordError, excerpt
-from tigris.notation import COLOURS
+from tigris.constants import COLOURS
 
 FORMAT = "tigris-game/1"
 
@@ -107,7 +107,12 @@ def replay(rec, upto=None):
         if isinstance(e, RecordError):
             raise
         raise RecordError(f"variants: {e}") from None      # the other fields are checked
-    _redeal(game, _draws_from_json(rec["deal"], "deal"))
+    try:
+        game.redeal(_draws_from_json(rec["deal"], "deal"))
+    except ValueError as e:
+        if isinstance(e, RecordError):
+            raise
+        raise RecordError(f"deal: {e}") from None
     moves = rec["moves"]
     if not isinstance(moves, list):
         raise RecordError(f"moves: expected a list, not {excerpt(moves)}")
@@ -173,7 +178,7 @@ def _replay_move(game, n, move):
         raise RecordError(f"move {n}: {e}") from None
     draws = _draws_from_json(move.get("draws", []), where)
     try:
-        game._apply_with_draws(a, draws)
+        game.apply(a, draws=draws)
     except ValueError as e:
         raise RecordError(f"{where}: {e}") from None
     forced = [game.action_str(f) for f in game.history[-1][2]]
@@ -181,29 +186,6 @@ def _replay_move(game, n, move):
         game.undo()
         raise RecordError(f"{where}: the record says the engine then played "
                           f"{excerpt(move['forced'], 200)}, the engine plays {forced}")
-
-
-def _redeal(game, deal):
-    """Replace the deal made by the RNG with the recorded one."""
-    raw = game._raw()
-    for p in range(game.players):
-        for c in range(4):
-            raw["bag"][c] += raw["hand"][p][c]
-            raw["hand"][p][c] = 0
-    for p, c in deal:
-        if not 0 <= p < game.players:
-            raise RecordError(f"deal: player {excerpt(p)} is not in this game")
-        if raw["bag"][c] == 0:
-            raise RecordError(f"deal: no {COLOURS[c]} tile left to deal")
-        raw["bag"][c] -= 1
-        raw["hand"][p][c] += 1
-    for p in range(game.players):
-        if sum(raw["hand"][p]) != 6:
-            raise RecordError(f"deal: player {p} is dealt {sum(raw['hand'][p])} tiles, not 6")
-    seed, deal_pairs = game.seed, list(deal)
-    game._load_raw(raw)
-    game._set_deal(deal_pairs)
-    game.seed = seed
 
 
 def load(path):

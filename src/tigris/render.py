@@ -9,10 +9,10 @@ Every line is shorter than 100 characters.
 """
 
 from tigris import boards
-from tigris.notation import COLOURS, LEADERS, COLS, ROWS, square_name, monument_name
+from tigris.constants import COLOURS, LEADERS, COLS, ROWS, NONE, EMPTY, CATASTROPHE, CONFLICTS
+from tigris.notation import square_name, monument_name
+from tigris.squares import is_face_down, is_leader, leader_of, tile_colour
 
-NONE = 255
-EMPTY, TILE0, DOWN0, CATASTROPHE, LEADER0 = 0, 1, 5, 9, 16
 TILE_LETTERS = "rbgk"           # red, blue, green, black (k: black, as in CMYK)
 LEADER_LETTERS = "PFTK"         # priest, farmer, trader, king
 CELL = 4
@@ -31,16 +31,14 @@ def square_text(raw, i, rivers):
         return "~" if i in rivers else "."
     if code == CATASTROPHE:
         return "XX"
-    if code >= LEADER0:
-        p, c = divmod(code - LEADER0, 4)
+    if is_leader(code):
+        p, c = leader_of(code)
         return f"{LEADER_LETTERS[c]}{p}"
-    if code >= DOWN0:
-        text = "#" + TILE_LETTERS[code - DOWN0]
-    else:
-        text = TILE_LETTERS[code - TILE0]
+    c = tile_colour(code)
+    text = ("#" if is_face_down(code) else "") + TILE_LETTERS[c]
     if raw["treasure"][i]:
         text += "*"
-    if code < DOWN0 and raw["building"][code - TILE0] == i:
+    if not is_face_down(code) and raw["building"][c] == i:
         text += "^"
     if raw["unif"] == i:
         text += "!"
@@ -95,7 +93,7 @@ def decision_line(game, raw):
              f"{raw['actions_left']} action{'s' if raw['actions_left'] != 1 else ''} left. "
              f"Decision: {decision} by player {who}"]
     if raw["c_kind"]:
-        kind = "revolt" if raw["c_kind"] == 1 else "war"
+        kind = CONFLICTS[raw["c_kind"]]
         c = raw["c_colour"]
         committed = raw["c_att_commit"] if raw["c_stage"] == 1 else "not yet"
         lines.append(f"    {kind} of the {LEADERS[c]}s ({COLOURS[c]} support)")
@@ -121,7 +119,7 @@ def decision_line(game, raw):
 
 def render(game):
     """The text diagram of ``game``."""
-    raw = game._raw()
+    raw = game.raw_state()
     lines = [f"Tigris & Euphrates, {raw['players']} players, {game.board} board"
              + (f", variants: {', '.join(game.variants)}" if game.variants else "")]
     lines += grid_lines(raw, game.board)

@@ -62,7 +62,7 @@ def support_choice(game, legal):
     defender commits every tile he could hold, else the least that beats the board
     strength, else nothing.  The defender commits the least that ties (ties defend),
     or nothing when he cannot reach a tie."""
-    raw = game._raw()           # only public fields: strengths, commitments, hand sizes
+    raw = game.raw_state()      # only public fields: strengths, commitments, hand sizes
     # The counts he may commit: 0 to his tiles of the colour, but in the English variant
     # only those that win (R93) or exactly tie (R94), so they need not be consecutive.
     allowed = {a - A_SUPPORT for a in legal}
