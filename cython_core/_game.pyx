@@ -438,7 +438,7 @@ cdef class Game:
     # -- hidden information and playouts ---------------------------------------------
 
     def determinize(self, player, seed):
-        """A copy in which all that `player` cannot see is resampled (see DESIGN.md)."""
+        """A copy in which all that `player` cannot see is resampled (see docs/DESIGN.md, Hidden information)."""
         cdef uint64_t sd = _seed64(seed)
         player = self._check_player(player)
         g = self.copy(stack=False)

@@ -1,7 +1,7 @@
 """The text diagram that ``str(game)`` prints.
 
 An 11 x 16 grid with column letters A-P and row numbers 1-11 (the board labels of
-DESIGN.md), one token per square, a legend, and below it the players, the bag, the
+``tigris.notation``), one token per square, a legend, and below it the players, the bag, the
 monuments and the decision at hand.  Full knowledge: hands are shown with their colours,
 except what the position the game was loaded from left unknown (``Game.unknown``): those
 hands and the bag are shown by size only, since their colours were dealt at random.

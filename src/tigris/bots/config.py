@@ -13,7 +13,7 @@ import math
 from tigris._search import MAX_ITERATIONS, MAX_ROLLOUT_DEPTH
 from tigris.errors import excerpt
 
-# Knobs shared by the search bots (see DESIGN.md, Search).
+# Knobs shared by the search bots (see docs/DESIGN.md).
 SEARCH = {
     "iterations": (int, 1000, "search iterations per decision (or give seconds)"),
     "seconds": (float, None, "wall-clock seconds per decision instead of iterations"),

@@ -2,7 +2,7 @@
 
 Each decision is searched from a determinization of the true game for the player to
 move: the search never holds the hidden tiles of the real game, only a world dealt from
-what that player cannot see (DESIGN.md).  ``cheat`` alone searches the true state; it
+what that player cannot see (docs/DESIGN.md).  ``cheat`` alone searches the true state; it
 is a reference ceiling and says so (``honest = False``).
 """
 
