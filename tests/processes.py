@@ -32,7 +32,7 @@ def interrupt(args, marker, stream="stdout", delay=1.0, timeout=30):
     A process that does not end within `timeout` seconds is killed, session and all, and
     its returncode is None."""
     p = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         env=_env(), cwd=ROOT, start_new_session=True)
+                         env=_env(), cwd=ROOT, start_new_session=True, preexec_fn=_as_in_a_terminal)
     watched = p.stdout if stream == "stdout" else p.stderr
     seen, left = b"", []
     deadline = time.monotonic() + 120
@@ -62,6 +62,13 @@ def interrupt(args, marker, stream="stdout", delay=1.0, timeout=30):
     else:
         err = seen + err
     return code, out.decode(errors="replace"), err.decode(errors="replace"), left
+
+
+def _as_in_a_terminal():
+    """In the child before it starts: SIGINT as a terminal gives it.  A test run started in
+    the background by a shell without job control ignores SIGINT, and its children would
+    inherit that (Python then installs no KeyboardInterrupt handler)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _session_members(sid):
