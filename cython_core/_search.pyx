@@ -13,42 +13,33 @@ given state as it is (the `cheat` reference and each tree of `pimc`), re-drawing
 bag order per iteration.
 
 Python sees this module through `Search` / `run(game, ...)` only; the game is reached through the
-core's C interface (legal_actions, apply_action, copy_state, determinize).  `Search` checks
+core's C interface (legal_actions, apply_action, copy_state, determinize), the rewards,
+priors and greedy rollout policy through the evaluator's (_eval.pxd), whose weights are
+knobs of the search.  The declarations with their fields are in _search.pxd.  `Search` checks
 every knob and budget before the compiled loop sees it (ValueError naming the knob), and a
 running search polls for signals about ten times a second, so Ctrl-C stops it.
 """
 
 import math
-import numbers
 
-from libc.math cimport sqrt, log, exp, INFINITY
+from libc.math cimport sqrt, log
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memcpy, memset
-from libc.stdint cimport uint8_t, int16_t, int32_t, int64_t, uint32_t, uint64_t
+from libc.string cimport memset
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from tigris._core cimport *
 from tigris._core cimport determinize as c_determinize
+from tigris._eval cimport Weights, evaluate, priors, greedy_action
 from tigris._game cimport Game
+from tigris import checks
+from tigris._eval import check_weights
 from tigris.errors import IllegalActionError, excerpt
 
 cdef extern from "Python.h":
     # Declared without an exception clause: search() records the failure and returns
     # through its clean-up before the exception propagates.
     int check_signals "PyErr_CheckSignals" ()
-
-cdef enum:
-    ROLLOUT_RANDOM = 0
-    ROLLOUT_GREEDY = 1
-    FINAL_VISITS = 0
-    FINAL_VALUE = 1
-    NO_NODE = -1
-    # Why a search stopped early (Tree.error).
-    STOP_NONE = 0
-    STOP_MEMORY = 1
-    STOP_NO_ACTION = 2           # a position without a legal action: never in a valid game
-    STOP_SIGNAL = 3              # a signal handler raised (KeyboardInterrupt)
-    STOP_INCONSISTENT = 4        # a rule step stopped the game (State.error): never in a valid game
 
 # Node ids, visit and availability counts are int32.  Every iteration adds at most one node
 # and one root visit, so a tree takes at most this many iterations in all.
@@ -57,43 +48,9 @@ cdef int32_t C_MAX_ITERATIONS = MAX_ITERATIONS
 cdef int32_t MAX_NODES = C_MAX_ITERATIONS + 1
 MAX_ROLLOUT_DEPTH = 2**31 - 1                  # a C int
 cdef double POLL_SECONDS = 0.1                 # how often a running search checks for signals
-
-
-cdef struct Node:
-    int32_t parent
-    int32_t first_child
-    int32_t next_sibling
-    int32_t visits
-    int32_t avail
-    int16_t action
-    uint8_t mover            # the player who chose `action` (to move at the parent)
-    int16_t nchildren
-    float reward[MAXP]       # summed rewards of the iterations through this node
-
-
-cdef struct Config:
-    long iterations          # 0: no iteration limit
-    double seconds           # 0: no time limit
-    double exploration
-    int rollout
-    double epsilon
-    int rollout_depth        # -1: play to the end
-    int final
-    double widening          # progressive widening: children <= widening * visits^0.5 (0: off)
-    int determinize          # 1: ISMCTS over the information set; 0: the state as given
-    int timing               # 1: measure the time spent in rollouts
-    double rollout_seconds   # out: that time
-    uint64_t seed
-    long done                # out: the iterations the last search ran
-
-
-cdef struct Tree:
-    Node* nodes
-    int32_t n
-    int32_t cap
-    int32_t* order           # the root's legal actions, best prior first (children in this order)
-    int norder
-    int error                # STOP_*: why the last search stopped early
+# Ties between equal priors are broken by a random jitter far below any prior's step.
+cdef double ROOT_JITTER = 1e-9                 # times a draw in [0, 1e6): the root's order
+cdef double NODE_JITTER = 1e-6                 # times a draw in [0, 1e3): an inner expansion
 
 
 cdef enum:
@@ -145,181 +102,53 @@ cdef int32_t new_node(Tree* t, int32_t parent, int action, int mover) noexcept n
     return t.n - 1
 
 
-# ---------------------------------------------------------------------------
-# Evaluation: the rules' scoring, relative to the opponents
-# ---------------------------------------------------------------------------
-
-cdef double standing(const State* s, int p) noexcept nogil:
-    """How well p stands: the final score (weakest colour after treasures) first, the next
-    colours a little, and a leader on the board as a promise of points."""
-    cdef int v[4]
-    cdef int c, leaders = 0
-    final_vector(s, p, v)
-    for c in range(NCOL):
-        if s.leader[p][c] != NONE:
-            leaders += 1
-    return v[0] + 0.25 * v[1] + 0.05 * v[2] + 0.01 * v[3] + 0.3 * leaders
-
-
-cdef int compare_vectors(const int* a, const int* b) noexcept nogil:
-    """R89: compare ascending colour vectors lexicographically."""
-    cdef int k
-    for k in range(4):
-        if a[k] != b[k]:
-            return 1 if a[k] > b[k] else -1
-    return 0
-
-
-cdef void terminal_rewards(const State* s, float* reward) noexcept nogil:
-    """Final ranking as rewards in [0, 1]: first 1, last 0, ties share their places."""
-    cdef int v[MAXP][4]
-    cdef int p, q, n = s.nplayers, better, equal, cmp
-    for p in range(n):
-        final_vector(s, p, v[p])
-    for p in range(n):
-        better = 0
-        equal = 0
-        for q in range(n):
-            if q != p:
-                cmp = compare_vectors(v[q], v[p])
-                if cmp > 0:
-                    better += 1
-                elif cmp == 0:
-                    equal += 1
-        # Places better+1 .. better+1+equal are shared: the mean of their rewards.
-        reward[p] = 1.0 - (better + equal * 0.5) / (n - 1)
-
-
-cdef void heuristic_rewards(const State* s, float* reward) noexcept nogil:
-    """A non-final position: each player's standing against the best opponent's, squashed
-    into (0, 1) so it is comparable with terminal rewards."""
-    cdef double f[MAXP]
-    cdef double best
-    cdef int p, q, n = s.nplayers
-    for p in range(n):
-        f[p] = standing(s, p)
-    for p in range(n):
-        best = -1e9
-        for q in range(n):
-            if q != p and f[q] > best:
-                best = f[q]
-        reward[p] = 1.0 / (1.0 + exp(-(f[p] - best) / 2.0))
-
-
-cdef void evaluate(const State* s, float* reward) noexcept nogil:
-    if s.phase == PH_OVER:
-        terminal_rewards(s, reward)
-    else:
-        heuristic_rewards(s, reward)
-
-
-# ---------------------------------------------------------------------------
-# Priors and rollout policy: cheap judgements of an action
-# ---------------------------------------------------------------------------
-
-cdef void scorer_table(State* s, uint8_t* scorer) noexcept nogil:
-    """scorer[4 * region + colour]: who scores a tile of that colour joined to that kingdom
-    (R33: the owner of the same-coloured leader, else of the king), NONE if nobody."""
-    cdef int q, c, k, r
-    ensure_regions(s)
-    memset(scorer, NONE, 4 * s.nregions)
-    for k in range(NCOL):
-        c = (BLACK + k) % NCOL                  # kings first, so leaders of the colour win
-        for q in range(s.nplayers):
-            if s.leader[q][c] == NONE:
-                continue
-            r = s.label[s.leader[q][c]]
-            if c == BLACK:
-                scorer[4 * r + RED] = q
-                scorer[4 * r + BLUE] = q
-                scorer[4 * r + GREEN] = q
-            scorer[4 * r + c] = q
-
-
-cdef inline int tile_scores_for(const State* s, const uint8_t* scorer, int a, int p) noexcept nogil:
-    """1 if tile action a would score a point for p right away (R33), else 0."""
-    cdef int c = a // NSQ, i = a % NSQ, k, n, r = NONE
-    for k in range(NNBR[i]):
-        n = NBR[i][k]
-        if s.label[n] != NONE and s.kingdom[s.label[n]]:
-            if r != NONE and s.label[n] != r:
-                return 0            # two kingdoms: a unification scores nothing
-            r = s.label[n]
-    return r != NONE and scorer[4 * r + c] == p
-
-
-cdef double prior(const State* s, const uint8_t* scorer, int a, int p) noexcept nogil:
-    """Which untried action to expand first: points now, then board play, swaps and
-    passing last."""
-    if a < A_LEADER:
-        return 3.0 if tile_scores_for(s, scorer, a, p) else 1.0
-    if a < A_WITHDRAW:
-        return 1.5
-    if a < A_CATASTROPHE:
-        return 0.3
-    if a < A_SWAP:
-        return 0.4
-    if a < A_PASS:
-        return 0.2
-    if a == A_PASS:
-        return 0.1
-    if a >= A_MONUMENT and a < A_NO_MONUMENT:
-        return 1.2
-    if a == A_NO_MONUMENT:
-        return 0.8
-    return 1.0
-
-
-cdef int greedy_rollout_action(State* s, int32_t* legal, int n, uint64_t* x) noexcept nogil:
-    """Epsilon-greedy's greedy half: a random tile that scores for the mover, else a random
-    action that is neither a swap nor a pass, else anything."""
-    cdef uint8_t scorer[4 * NSQ]
-    cdef int p = current_player(s), k, count = 0, pick = -1
-    if s.phase != PH_ACTION:
-        return legal[splitmix(x) % <uint64_t>n]
-    scorer_table(s, scorer)
-    for k in range(n):
-        if legal[k] < A_LEADER and tile_scores_for(s, scorer, legal[k], p):
-            count += 1
-            if splitmix(x) % <uint64_t>count == 0:
-                pick = legal[k]
-    if pick >= 0:
-        return pick
-    for k in range(n):
-        if legal[k] < A_SWAP:
-            count += 1
-            if splitmix(x) % <uint64_t>count == 0:
-                pick = legal[k]
-    if pick >= 0:
-        return pick
-    return legal[splitmix(x) % <uint64_t>n]
-
-
 cdef void rollout(State* s, const Config* cfg, uint64_t* x, int32_t* legal) noexcept nogil:
+    """Play the simulation phase: up to cfg.rollout_depth decisions, each uniformly random
+    or, in greedy rollouts, the policy's choice except for a share epsilon of them."""
     cdef int n, played = 0, a
     while s.phase != PH_OVER and (cfg.rollout_depth < 0 or played < cfg.rollout_depth):
         n = legal_actions(s, legal)
         if n == 0:
             break               # never in a valid game; the modulo below would divide by 0
         if cfg.rollout == ROLLOUT_GREEDY and (splitmix(x) % 1000000) >= cfg.epsilon * 1000000:
-            a = greedy_rollout_action(s, legal, n, x)
+            a = greedy_action(s, legal, n, x)
         else:
             a = legal[splitmix(x) % <uint64_t>n]
         apply_action(s, a)
         played += 1
 
 
-# ---------------------------------------------------------------------------
-# The search
-# ---------------------------------------------------------------------------
-
 cdef inline double ucb(const Node* nd, int mover, double exploration) noexcept nogil:
     """UCB over availability: the mover's mean reward plus exploration * sqrt(ln(avail) /
-    visits).  An unvisited child would come first, but none is ever ranked: the iteration
-    that expands a child also visits it; the test only guards the division."""
-    if nd.visits == 0:
-        return INFINITY
+    visits).  Every ranked child has been visited: the iteration that expands a child
+    also visits it (one that fails halfway stops the search)."""
     return nd.reward[mover] / nd.visits + exploration * sqrt(log_count(nd.avail) / nd.visits)
+
+
+cdef int32_t best_child(Tree* t, int32_t node, int mover, double exploration,
+                        const uint32_t* legal_mark, uint32_t stamp) noexcept nogil:
+    """The child of `node` with the mover's highest UCB among those legal now
+    (legal_mark[action] == stamp; all children when legal_mark is NULL), the first one
+    if every score is NaN; NO_NODE if none is legal."""
+    cdef int32_t c = t.nodes[node].first_child, best = NO_NODE
+    cdef double score, best_score = -1e300
+    cdef Node* nd
+    while c != NO_NODE:
+        nd = &t.nodes[c]
+        if legal_mark == NULL or legal_mark[nd.action] == stamp:
+            score = ucb(nd, mover, exploration)
+            if best == NO_NODE or score > best_score:
+                best_score = score
+                best = c
+        c = nd.next_sibling
+    return best
+
+
+cdef inline bint may_widen(const Node* nd, int32_t legal_children, const Config* cfg) noexcept nogil:
+    """Progressive widening: whether a node with `legal_children` children legal now may
+    take one more (always when none is legal)."""
+    return (cfg.widening <= 0 or legal_children == 0 or
+            nd.nchildren < cfg.widening * sqrt(nd.visits + 1.0))
 
 
 cdef inline int32_t expand(Tree* t, int32_t node, int action, int mover, State* d,
@@ -335,7 +164,7 @@ cdef inline int32_t expand(Tree* t, int32_t node, int action, int mover, State* 
 
 
 cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg, uint64_t* x,
-                              int32_t* legal, const int32_t* order, int norder,
+                              int32_t* legal, double* prior, const int32_t* order, int norder,
                               uint32_t* legal_mark, uint32_t* child_mark,
                               uint32_t stamp, bint* expanded) noexcept nogil:
     """One step down from `node` in determinization d: count availability, then either
@@ -344,73 +173,44 @@ cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg
     every determinization: the decision is the searching player's).  Returns NO_NODE
     (t.error set) when it cannot go on: no legal action, or no memory for a child."""
     cdef int n, k, mover = current_player(d), a, best_a = -1
-    cdef int32_t c, best = NO_NODE, legal_children = 0
-    cdef double score, best_score = -1e300, pr, best_pr = -1.0
+    cdef int32_t c, best, legal_children = 0
+    cdef double pr, best_pr = -1.0
     cdef Node* nd
-    cdef bint may_widen
-    cdef uint8_t scorer[4 * NSQ]
     if order != NULL:
         # The root: every child is legal in every determinization, and children were
         # expanded in `order`, so the next untried action is order[nchildren].
-        n = norder
-        legal_children = t.nodes[node].nchildren
-        may_widen = (cfg.widening <= 0 or legal_children == 0 or
-                     legal_children < cfg.widening * sqrt(t.nodes[node].visits + 1.0))
-        if may_widen and legal_children < n:
-            best_a = order[legal_children]
-        else:
-            c = t.nodes[node].first_child
-            while c != NO_NODE:
-                nd = &t.nodes[c]
-                nd.avail += 1
-                score = ucb(nd, mover, cfg.exploration)
-                if best == NO_NODE or score > best_score:      # the first child if all scores are NaN
-                    best_score = score
-                    best = c
-                c = nd.next_sibling
-            if best == NO_NODE:
-                t.error = STOP_NO_ACTION
-                return NO_NODE
-            apply_action(d, t.nodes[best].action)
-            return best
         c = t.nodes[node].first_child
         while c != NO_NODE:
             t.nodes[c].avail += 1
             c = t.nodes[c].next_sibling
-        return expand(t, node, best_a, mover, d, expanded)
-    n = legal_actions(d, legal)
-    for k in range(n):
-        legal_mark[legal[k]] = stamp
-    c = t.nodes[node].first_child
-    while c != NO_NODE:
-        nd = &t.nodes[c]
-        child_mark[nd.action] = stamp
-        if legal_mark[nd.action] == stamp:
-            nd.avail += 1
-            legal_children += 1
-        c = nd.next_sibling
-    may_widen = (cfg.widening <= 0 or legal_children == 0 or
-                 t.nodes[node].nchildren < cfg.widening * sqrt(t.nodes[node].visits + 1.0))
-    if may_widen and legal_children < n:
-        scorer_table(d, scorer)
+        legal_children = t.nodes[node].nchildren
+        if may_widen(&t.nodes[node], legal_children, cfg) and legal_children < norder:
+            return expand(t, node, order[legal_children], mover, d, expanded)
+        best = best_child(t, node, mover, cfg.exploration, NULL, 0)
+    else:
+        n = legal_actions(d, legal)
         for k in range(n):
-            a = legal[k]
-            if child_mark[a] == stamp:
-                continue
-            pr = prior(d, scorer, a, mover) + (splitmix(x) % 1000) * 1e-6
-            if pr > best_pr:
-                best_pr = pr
-                best_a = a
-        return expand(t, node, best_a, mover, d, expanded)
-    c = t.nodes[node].first_child
-    while c != NO_NODE:
-        nd = &t.nodes[c]
-        if legal_mark[nd.action] == stamp:
-            score = ucb(nd, mover, cfg.exploration)
-            if best == NO_NODE or score > best_score:          # the first child if all scores are NaN
-                best_score = score
-                best = c
-        c = nd.next_sibling
+            legal_mark[legal[k]] = stamp
+        c = t.nodes[node].first_child
+        while c != NO_NODE:
+            nd = &t.nodes[c]
+            child_mark[nd.action] = stamp
+            if legal_mark[nd.action] == stamp:
+                nd.avail += 1
+                legal_children += 1
+            c = nd.next_sibling
+        if may_widen(&t.nodes[node], legal_children, cfg) and legal_children < n:
+            priors(d, &cfg.weights, legal, n, prior)
+            for k in range(n):
+                a = legal[k]
+                if child_mark[a] == stamp:
+                    continue
+                pr = prior[k] + (splitmix(x) % 1000) * NODE_JITTER
+                if pr > best_pr:
+                    best_pr = pr
+                    best_a = a
+            return expand(t, node, best_a, mover, d, expanded)
+        best = best_child(t, node, mover, cfg.exploration, legal_mark, stamp)
     if best == NO_NODE:
         t.error = STOP_NO_ACTION
         return NO_NODE
@@ -418,20 +218,19 @@ cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg
     return best
 
 
-cdef int root_order(State* d, int32_t* order, uint64_t* x) noexcept nogil:
+cdef int root_order(State* d, const Weights* w, int32_t* order, uint64_t* x) noexcept nogil:
     """The root's legal actions sorted by prior, best first, ties in random order; -1 if
     out of memory."""
-    cdef uint8_t scorer[4 * NSQ]
     cdef double* key = <double*>malloc(N_ACTIONS * sizeof(double))
-    cdef int n, k, j, p = current_player(d)
+    cdef int n, k, j
     cdef int32_t a
     cdef double v
     if key == NULL:
         return -1
     n = legal_actions(d, order)
-    scorer_table(d, scorer)
+    priors(d, w, order, n, key)
     for k in range(n):
-        key[k] = prior(d, scorer, order[k], p) + (splitmix(x) % 1000000) * 1e-9
+        key[k] += (splitmix(x) % 1000000) * ROOT_JITTER
     for k in range(1, n):               # insertion sort: a few hundred actions, once a search
         a = order[k]
         v = key[k]
@@ -453,6 +252,7 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
     then holds the iterations that completed."""
     cdef State d
     cdef int32_t* legal = <int32_t*>malloc(N_ACTIONS * sizeof(int32_t))
+    cdef double* prior = <double*>malloc(N_ACTIONS * sizeof(double))
     cdef uint32_t* legal_mark = <uint32_t*>malloc(N_ACTIONS * sizeof(uint32_t))
     cdef uint32_t* child_mark = <uint32_t*>malloc(N_ACTIONS * sizeof(uint32_t))
     cdef uint64_t x = cfg.seed
@@ -469,7 +269,7 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
     cfg.done = 0
     t.error = STOP_NONE
     x ^= <uint64_t>t.n * <uint64_t>0x9E3779B97F4A7C15      # a later step continues, not repeats
-    if legal == NULL or legal_mark == NULL or child_mark == NULL:
+    if legal == NULL or prior == NULL or legal_mark == NULL or child_mark == NULL:
         t.error = STOP_MEMORY
     else:
         memset(legal_mark, 0, N_ACTIONS * sizeof(uint32_t))
@@ -481,7 +281,7 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
         free(t.order)                    # left by a step that ran out of memory
         t.order = <int32_t*>malloc(N_ACTIONS * sizeof(int32_t))
         if t.order != NULL:
-            t.norder = root_order(&d, t.order, &x)
+            t.norder = root_order(&d, &cfg.weights, t.order, &x)
         if t.order == NULL or t.norder < 0:
             free(t.order)
             t.order = NULL
@@ -520,7 +320,7 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
                 memset(legal_mark, 0, N_ACTIONS * sizeof(uint32_t))
                 memset(child_mark, 0, N_ACTIONS * sizeof(uint32_t))
                 stamp = 1
-            node = select_or_expand(t, node, &d, cfg, &x, legal, t.order if node == 0 else NULL, t.norder,
+            node = select_or_expand(t, node, &d, cfg, &x, legal, prior, t.order if node == 0 else NULL, t.norder,
                                     legal_mark, child_mark, stamp, &expanded)
             if node == NO_NODE:
                 break
@@ -535,7 +335,7 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
         if d.error != ERR_NONE:
             t.error = STOP_INCONSISTENT      # not counted: the rewards of a broken state mean nothing
             break
-        evaluate(&d, reward)
+        evaluate(&d, &cfg.weights, reward)
         while node != NO_NODE:
             t.nodes[node].visits += 1
             for p in range(d.nplayers):
@@ -543,6 +343,7 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
             node = t.nodes[node].parent
         it += 1
     free(legal)
+    free(prior)
     free(legal_mark)
     free(child_mark)
     cfg.done = it
@@ -565,34 +366,6 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
 # Python face
 # ---------------------------------------------------------------------------
 
-def _real(key, value, low, high=math.inf):
-    """`value` as a finite float in [low, high]; ValueError naming `key` otherwise."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{key} must be a number, not {excerpt(value)}")
-    try:
-        v = float(value)
-    except OverflowError:                       # an int beyond any double
-        v = math.inf
-    if not math.isfinite(v):
-        raise ValueError(f"{key} must be a finite number, not {excerpt(value)}")
-    if not low <= v <= high:
-        raise ValueError(f"{key} must be {_range(low, high)}, not {excerpt(value)}")
-    return v
-
-
-def _whole(key, value, low, high):
-    """`value` as an int in [low, high] (bool is not a count); ValueError naming `key`."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{key} must be a whole number, not {excerpt(value)}")
-    if not low <= value <= high:
-        raise ValueError(f"{key} must be {_range(low, high)}, not {excerpt(value)}")
-    return int(value)
-
-
-def _range(low, high):
-    return f">= {low}" if high == math.inf else f"between {low} and {high}"
-
-
 cdef class Search:
     """A search tree over the information set of the player to move in `game`, grown in
     steps so callers can show progress:
@@ -603,15 +376,14 @@ cdef class Search:
 
     Knobs: ``exploration`` >= 0, ``epsilon`` in [0, 1], ``widening`` >= 0 (finite numbers);
     ``rollout_depth`` from -1 (to the end) to MAX_ROLLOUT_DEPTH; ``seed`` any int, of which
-    the low 64 bits are used (seeds equal modulo 2**64 search alike).  Anything else raises
-    a ValueError naming the knob.  A tree takes at most MAX_ITERATIONS iterations in all.
+    the low 64 bits are used (seeds equal modulo 2**64 search alike); and the evaluator's
+    weights by name (``tigris._eval.WEIGHTS``: ``eval_leader=0.5``, ``prior_pass=0.0``...).
+    Anything else raises a ValueError naming the knob.  A tree takes at most
+    MAX_ITERATIONS iterations in all.
+
+    Attributes: ``player`` (the searching player, to move at the root), ``iterations``
+    (run in all steps) and ``final`` (how ``stats()`` picks ``best``: "visits" or "value").
     """
-    cdef State root
-    cdef Config cfg
-    cdef Tree tree
-    cdef public int player
-    cdef public long iterations
-    cdef public str final
 
     def __cinit__(self):
         memset(&self.tree, 0, sizeof(Tree))
@@ -621,17 +393,18 @@ cdef class Search:
         free(self.tree.order)
 
     def __init__(self, Game game not None, *, exploration=0.7, rollout="random", epsilon=0.1,
-                 rollout_depth=10, final="visits", widening=0.0, bint determinize=True, seed=0):
+                 rollout_depth=10, final="visits", widening=0.0, bint determinize=True, seed=0,
+                 **weights):
         if rollout not in ("random", "greedy"):
             raise ValueError(f"rollout must be 'random' or 'greedy', not {excerpt(rollout)}")
         if final not in ("visits", "value"):
             raise ValueError(f"final must be 'visits' or 'value', not {excerpt(final)}")
-        exploration = _real("exploration", exploration, 0.0)
-        epsilon = _real("epsilon", epsilon, 0.0, 1.0)
-        widening = _real("widening", widening, 0.0)
-        rollout_depth = _whole("rollout_depth", rollout_depth, -1, MAX_ROLLOUT_DEPTH)
-        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-            raise ValueError(f"seed must be a whole number, not {excerpt(seed)}")
+        exploration = checks.number("exploration", exploration, 0.0)
+        epsilon = checks.number("epsilon", epsilon, 0.0, 1.0)
+        widening = checks.number("widening", widening, 0.0)
+        rollout_depth = checks.whole("rollout_depth", rollout_depth, -1, MAX_ROLLOUT_DEPTH)
+        seed = checks.whole("seed", seed, -math.inf, math.inf)
+        self.cfg.weights = check_weights(weights)
         if game.is_over:
             raise ValueError("the game is over: there is nothing to search")
         copy_state(&self.root, &game.s)
@@ -654,6 +427,7 @@ cdef class Search:
 
     @property
     def rollout_seconds(self):
+        """Seconds spent in rollouts while measure_rollouts was on."""
         return self.cfg.rollout_seconds
 
     def step(self, iterations=0, seconds=0.0):
@@ -662,11 +436,11 @@ cdef class Search:
         tree is full.  Ctrl-C (any signal handler that raises) stops the search within about
         0.1 s and propagates; the tree keeps the iterations that completed."""
         cdef int32_t used = self.tree.nodes[0].visits if self.tree.n else 0
-        iterations = _whole("iterations", iterations, 0, MAX_ITERATIONS)
+        iterations = checks.whole("iterations", iterations, 0, MAX_ITERATIONS)
         if iterations > MAX_ITERATIONS - used:
             raise ValueError(f"iterations must be at most {MAX_ITERATIONS - used} (a tree takes "
                              f"{MAX_ITERATIONS} in all and has run {used}), not {iterations}")
-        seconds = _real("seconds", seconds, 0.0)
+        seconds = checks.number("seconds", seconds, 0.0)
         if iterations <= 0 and seconds <= 0:
             raise ValueError("give iterations or seconds (a budget) for the search")
         self.cfg.iterations = iterations
@@ -717,22 +491,6 @@ def run(Game game not None, *, iterations=0, seconds=0.0, **options):
     s = Search(game, **options)
     s.step(iterations, seconds)
     return s.stats()
-
-
-def evaluate_position(Game game not None):
-    """The rewards the search gives this position, one per player in [0, 1]: the final
-    ranking once the game is over, else each player's standing against the best opponent."""
-    cdef float reward[MAXP]
-    evaluate(&game.s, reward)
-    return [reward[p] for p in range(game.s.nplayers)]
-
-
-def action_prior(Game game not None, action):
-    """The expansion prior of an action for the player to move (higher: tried first)."""
-    cdef uint8_t scorer[4 * NSQ]
-    action = _whole("action", action, 0, N_ACTIONS - 1)
-    scorer_table(&game.s, scorer)
-    return prior(&game.s, scorer, action, current_player(&game.s))
 
 
 def choose(children, final="visits"):

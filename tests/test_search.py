@@ -14,9 +14,12 @@ import pytest
 
 import tigris
 from tigris import bots, _search
+from tigris._eval import Evaluator
 
 from helpers import COLOURS, TEMPLES, hand, position, score, tiles, unseen_pool
 from processes import interrupt, python
+
+EVALUATOR = Evaluator()             # the default weights, as the bots use them
 
 # ---------------------------------------------------------------------------
 # Position helpers
@@ -437,7 +440,7 @@ def test_three_player_search_uses_the_searching_players_rewards():
     for a in g.legal_actions():
         g.apply(a)
         if g.is_over:
-            terminal[a] = _search.evaluate_position(g)
+            terminal[a] = EVALUATOR.rewards(g)
         g.undo()
     bot = bots.make("ismcts", iterations=600, seed=2)
     assert g.action_str(bot.choose(g)) == WINNING_MOVE
@@ -457,13 +460,13 @@ def test_three_player_search_uses_the_searching_players_rewards():
 def test_three_player_terminal_rewards_are_per_player():
     g = load(three_player_last_action())
     g.apply(WINNING_MOVE)
-    assert _search.evaluate_position(g) == pytest.approx([0.0, 0.5, 1.0])
+    assert EVALUATOR.rewards(g) == pytest.approx([0.0, 0.5, 1.0])
     g.undo()
     g.apply("tile black O10")
-    assert _search.evaluate_position(g) == pytest.approx([1.0, 0.5, 0.0])
+    assert EVALUATOR.rewards(g) == pytest.approx([1.0, 0.5, 0.0])
     g.undo()
     g.apply("pass")
-    assert _search.evaluate_position(g) == pytest.approx([0.5, 1.0, 0.0])
+    assert EVALUATOR.rewards(g) == pytest.approx([0.5, 1.0, 0.0])
 
 
 def test_opponent_nodes_maximise_the_opponents_reward():
@@ -589,23 +592,23 @@ def test_terminal_rewards_two_players():
     g = finished([score(red=5, blue=5, green=5, black=5), score(blue=9, green=9, black=9)],
                  [4, 4])
     assert g.is_over and g.ranking() == [[0], [1]]
-    assert _search.evaluate_position(g) == [1.0, 0.0]
+    assert EVALUATOR.rewards(g) == [1.0, 0.0]
     g = finished([score(red=3, blue=5, green=5, black=5), score(red=5, blue=3, green=5, black=5)],
                  [4, 4])
     assert g.ranking() == [[0, 1]]
-    assert _search.evaluate_position(g) == [0.5, 0.5]
+    assert EVALUATOR.rewards(g) == [0.5, 0.5]
 
 
 def test_terminal_rewards_three_and_four_players():
     g = finished([score(red=5, blue=5, green=5, black=5), score(red=5, blue=5, green=5, black=5),
                   score(red=1, blue=1, green=1, black=1)], [3, 3, 2])
     assert g.ranking() == [[0, 1], [2]]
-    assert _search.evaluate_position(g) == pytest.approx([0.75, 0.75, 0.0])
+    assert EVALUATOR.rewards(g) == pytest.approx([0.75, 0.75, 0.0])
     g = finished([score(red=6, blue=6, green=6, black=6), score(red=2, blue=2, green=2, black=2),
                   score(red=4, blue=4, green=4, black=4), score(red=3, blue=3, green=3, black=3)],
                  [2, 2, 2, 2])
     assert g.ranking() == [[0], [2], [3], [1]]
-    assert _search.evaluate_position(g) == pytest.approx([1.0, 0.0, 2 / 3, 1 / 3])
+    assert EVALUATOR.rewards(g) == pytest.approx([1.0, 0.0, 2 / 3, 1 / 3])
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -614,7 +617,7 @@ def test_terminal_rewards_follow_the_ranking_of_random_games(players):
         g = tigris.Game(players=players, seed=seed)
         g.random_playout(seed)
         assert g.is_over
-        rewards = _search.evaluate_position(g)
+        rewards = EVALUATOR.rewards(g)
         places = g.ranking()
         better = 0
         for tied in places:
@@ -631,7 +634,7 @@ def test_heuristic_rewards_in_the_open_interval_and_symmetric_in_two_players():
         for _ in range(120):
             if g.is_over:
                 break
-            r = _search.evaluate_position(g)
+            r = EVALUATOR.rewards(g)
             assert len(r) == 2
             assert all(0.0 < v < 1.0 for v in r)
             assert sum(r) == pytest.approx(1.0, abs=1e-6)
@@ -640,20 +643,20 @@ def test_heuristic_rewards_in_the_open_interval_and_symmetric_in_two_players():
 
 def test_heuristic_rewards_three_players_and_who_leads():
     g = load(midgame(players=3))
-    r = _search.evaluate_position(g)
+    r = EVALUATOR.rewards(g)
     assert len(r) == 3 and all(0.0 < v < 1.0 for v in r)
     ahead = load(position({}, [hand(red=1)] * 2,
                           scores=[score(red=5, blue=5, green=5, black=5), score(red=1)]))
-    r = _search.evaluate_position(ahead)
+    r = EVALUATOR.rewards(ahead)
     assert r[0] > 0.5 > r[1] and sum(r) == pytest.approx(1.0)
 
 
 def test_evaluation_and_prior_do_not_change_the_game():
     a, _ = midgame_pair()
     before = a.state_bytes()
-    _search.evaluate_position(a)
+    EVALUATOR.rewards(a)
     for x in a.legal_actions()[:50]:
-        _search.action_prior(a, x)
+        EVALUATOR.prior(a, x)
     assert a.state_bytes() == before
 
 
@@ -752,9 +755,9 @@ def test_action_prior_refuses_what_is_not_an_action():
     a, _ = midgame_pair()
     for bad in (-1, 3747, 2 ** 63, 1.0, True):
         with pytest.raises(ValueError, match="^action"):
-            _search.action_prior(a, bad)
+            EVALUATOR.prior(a, bad)
     with pytest.raises(TypeError):
-        _search.evaluate_position(None)
+        EVALUATOR.rewards(None)
 
 
 def test_no_knob_or_budget_crashes_the_search_or_the_search_bots():

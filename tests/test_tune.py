@@ -94,7 +94,9 @@ def test_unknown_parameters_and_bots(tmp_path, tiny_bot):
     with pytest.raises(TuneError, match="not a numeric parameter.*tunable: iterations"):
         TuneSpec(bot=tiny_bot, params=[parse_param("temperature=0:1")], opponents=["random"]).check()
     with pytest.raises(TuneError, match="no numeric parameters"):
-        TuneSpec(bot="greedy", params=[parse_param("seed=0:1")], opponents=["random"]).check()
+        TuneSpec(bot="random", params=[parse_param("seed=0:1")], opponents=["greedy"]).check()
+    # The evaluator's weights are knobs of the greedy bot too.
+    TuneSpec(bot="greedy", params=[parse_param("eval_leader=0:1")], opponents=["random"]).check()
     with pytest.raises(ConfigError, match="--opponent: unknown bot"):
         TuneSpec(bot=tiny_bot, params=[parse_param("exploration=0:1")], opponents=["nobody"]).check()
     with pytest.raises(TuneError, match="epsilon must be between 0 and 1"):

@@ -37,6 +37,9 @@ MESSAGE_LIMIT = 600       # characters of an error line; the rest is cut
 
 
 def main(argv=None):
+    """Run the tigris command with `argv` (default: sys.argv[1:]); returns the exit status.
+    Bad input is reported as one line 'tigris COMMAND: message' and status 1, never a
+    traceback; Ctrl-C ends a run with 130, SIGTERM with 143."""
     parser = build_parser()
     try:
         args, extra = parser.parse_known_args(argv)
@@ -141,6 +144,7 @@ class _Parser(argparse.ArgumentParser):
 def _whole(low=None, high=None):
     """An argparse type: a whole number in [low, high]."""
     def parse(text):
+        """The whole number `text` writes, within the bounds; ArgumentTypeError otherwise."""
         try:
             value = int(text)
         except ValueError:
@@ -165,12 +169,19 @@ def _seconds(text):
 
 
 MAX_JOBS = max(64, 4 * (os.cpu_count() or 1))
-POSITIVE = _whole(1)
-JOBS = _whole(1, MAX_JOBS)
-COUNT = _whole(0)
+POSITIVE = _whole(1)                # argparse types: a count of at least 1,
+JOBS = _whole(1, MAX_JOBS)          # a number of worker processes,
+COUNT = _whole(0)                   # a count that may be 0
+
+
+def _game_source(p, move_help):
+    """The arguments that name a game: FILE, and --move N within a record."""
+    p.add_argument("file", metavar="FILE", help="position or record JSON file, or games.jsonl:K")
+    p.add_argument("--move", type=int, metavar="N", help=move_help)
 
 
 def build_parser():
+    """The argparse parser of every subcommand, each with its run function (cmd_NAME)."""
     parser = _Parser(
         prog="tigris", description="Monte Carlo tree search toolkit for Tigris & Euphrates.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -257,8 +268,7 @@ def build_parser():
                        description="Print the board of a position (tigris-position/1) or of a game "
                                    "record (tigris-game/1) after its last move or after --move N. "
                                    "A game from a tournament's games.jsonl is named FILE:K (K-th game).")
-    p.add_argument("file", metavar="FILE", help="position or record JSON file, or games.jsonl:K")
-    p.add_argument("--move", type=int, metavar="N", help="for a record: the state after N moves")
+    _game_source(p, "for a record: the state after N moves")
     p.add_argument("--moves", action="store_true", help="for a record: also list the moves")
     p.set_defaults(run=cmd_show)
 
@@ -268,7 +278,7 @@ def build_parser():
                                    "from what the player to move can see, and print the best moves "
                                    "with visit share, estimated win probability and the expected "
                                    "continuation.")
-    p.add_argument("file", metavar="FILE", help="position or record JSON file, or games.jsonl:K")
+    _game_source(p, "for a record: hint after N moves")
     budget = p.add_mutually_exclusive_group()
     budget.add_argument("--seconds", type=_seconds, help="search time (default 5 seconds)")
     budget.add_argument("--iterations", type=_whole(1, MAX_ITERATIONS),
@@ -277,7 +287,6 @@ def build_parser():
     p.add_argument("--jobs", type=JOBS, default=1, help="parallel search workers (default 1)")
     p.add_argument("--bot", default="ismcts-fast", help="ISMCTS configuration to search with")
     p.add_argument("--seed", type=int, help="search seed (default: the bot's)")
-    p.add_argument("--move", type=int, metavar="N", help="for a record: hint after N moves")
     p.add_argument("--json", action="store_true", help="print the hints as JSON")
     p.set_defaults(run=cmd_hint)
 
@@ -306,7 +315,11 @@ def build_parser():
 
     p = sub.add_parser("bots", help="list the bot configurations and their settings",
                        description="List the bot configurations found in ./bots/ and among those "
-                                   "that come with tigris, with their kind, description and settings.")
+                                   "that come with tigris, with their kind, description and settings "
+                                   "(the evaluator's weights only where they differ from the "
+                                   "defaults); --knobs lists every knob of every kind instead.")
+    p.add_argument("--knobs", action="store_true",
+                   help="list every knob a bot file may set: kind, name, default and meaning")
     p.set_defaults(run=cmd_bots)
 
     p = sub.add_parser("bench", help="measure the speed of the compiled core",
@@ -325,6 +338,7 @@ DEMO = {"name": "demo", "bots": ["random", "greedy", "ismcts-fast"], "players": 
 
 
 def cmd_demo(args):
+    """tigris demo: the demonstration tournament (resumed if its folder holds one)."""
     from tigris import tournament
 
     again = (Path(args.out) / tournament.SPEC_FILE).exists()
@@ -338,6 +352,7 @@ def cmd_demo(args):
 
 
 def cmd_play(args):
+    """tigris play: one game between bots, shown as it goes; its record saved on request."""
     from tigris import bots as botlib
     from tigris.record import to_record
 
@@ -372,6 +387,7 @@ def cmd_play(args):
 
 
 def cmd_tournament(args):
+    """tigris tournament: run (or resume) a tournament and print its standings."""
     from tigris import tournament
 
     if args.resume:
@@ -404,6 +420,7 @@ def cmd_tournament(args):
 
 
 def cmd_standings(args):
+    """tigris standings: the tables of a results folder, computed again."""
     from tigris import tournament
 
     summary = tournament.load_summary(args.dir)
@@ -411,6 +428,7 @@ def cmd_standings(args):
 
 
 def cmd_match(args):
+    """tigris match: paired games between two bots, with an SPRT if asked."""
     from tigris import match
 
     params = match.parse_sprt(args.sprt)
@@ -420,6 +438,7 @@ def cmd_match(args):
 
 
 def cmd_replay(args):
+    """tigris replay: step through a recorded game (a record file or a tournament's game)."""
     from tigris import record as records
     from tigris.tournament import read_games
 
@@ -470,6 +489,7 @@ def _print_result(g):
 
 
 def cmd_show(args):
+    """tigris show: the board of a position or of a record after a move."""
     g = _game_of(args.file, args.move)
     if args.moves:
         for n, (a, p, forced, _) in enumerate(g.history, start=1):
@@ -533,6 +553,7 @@ def _reading(path, error):
 
 
 def cmd_hint(args):
+    """tigris hint: the best moves for the player to move in a position or a record."""
     from tigris.hint import format_table, hint
 
     g = _game_of(args.file, args.move)
@@ -545,6 +566,7 @@ def cmd_hint(args):
 
 
 def cmd_tune(args):
+    """tigris tune: SPSA over numeric bot knobs, then a verification match."""
     from tigris import tune
 
     if args.plot:
@@ -568,8 +590,16 @@ def cmd_tune(args):
 
 
 def cmd_bots(args):
+    """tigris bots: the named bot configurations, or with --knobs every knob of every kind."""
     from tigris import bots
+    from tigris.bots import config
 
+    if args.knobs:
+        for kind, knobs in config.KINDS.items():
+            print(f"{kind}:")
+            for key, (typ, default, meaning) in knobs.items():
+                print(f"  {key:<20} {typ.__name__:<5} {str(default):<6} {meaning}")
+        return 0
     broken = []
     for name in bots.available():
         try:
@@ -577,7 +607,8 @@ def cmd_bots(args):
         except ValueError as e:          # listed below the good ones, one line each
             broken.append(str(e))
             continue
-        settings = ", ".join(f"{k}={v}" for k, v in params.items() if v is not None)
+        settings = ", ".join(f"{k}={v}" for k, v in params.items()
+                             if v is not None and not config.is_default_weight(k, v))
         print(f"{name:<16} {kind:<7} {description}")
         print(f"{'':<16} {'':<7} {settings}")
     for message in broken:
@@ -586,6 +617,7 @@ def cmd_bots(args):
 
 
 def cmd_bench(args):
+    """tigris bench: the speed of the core (random games, copies, apply+undo) or of the search."""
     from tqdm import tqdm
 
     from tigris import bench

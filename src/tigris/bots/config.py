@@ -10,8 +10,12 @@ A bot file (TOML) names its kind and sets knobs; everything else takes the defau
 
 import math
 
+from tigris._eval import WEIGHTS
 from tigris._search import MAX_ITERATIONS, MAX_ROLLOUT_DEPTH
 from tigris.errors import excerpt
+
+# The evaluator's weights (tigris._eval.WEIGHTS): knobs of every bot that evaluates.
+EVALUATOR = {name: (float, default, meaning) for name, (default, _, _, meaning) in WEIGHTS.items()}
 
 # Knobs shared by the search bots (see docs/DESIGN.md).
 SEARCH = {
@@ -25,11 +29,12 @@ SEARCH = {
     "widening": (float, 2.0, "progressive widening: at most widening * sqrt(visits) children; 0 is off"),
     "workers": (int, 1, "root-parallel workers (processes) whose statistics are merged"),
     "seed": (int, 0, "random seed: with one worker and iterations, choices are reproducible"),
+    **EVALUATOR,
 }
 
 KINDS = {
     "random": {"seed": (int, 0, "random seed")},
-    "greedy": {"seed": (int, 0, "random seed (determinization and ties)")},
+    "greedy": {"seed": (int, 0, "random seed (determinization and ties)"), **EVALUATOR},
     "ismcts": dict(SEARCH),
     "pimc": dict(SEARCH, determinizations=(int, 8, "determinizations, each searched as perfect information")),
     "cheat": dict(SEARCH),
@@ -55,10 +60,17 @@ RANGES = {
     "workers": (1, MAX_TREES),
     "determinizations": (1, MAX_TREES),
     "seed": (-2**63, 2**64 - 1),
+    **{name: (low, high) for name, (_, low, high, _) in WEIGHTS.items()},
 }
 
 
+def is_default_weight(key, value):
+    """Whether `key` is an evaluator weight at its default (listings leave those out)."""
+    return key in EVALUATOR and value == EVALUATOR[key][1]
+
+
 def defaults(kind):
+    """Every knob of a `kind` bot at its default: name -> value."""
     return {key: spec[1] for key, spec in KINDS[kind].items()}
 
 

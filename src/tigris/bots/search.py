@@ -12,8 +12,10 @@ from joblib import delayed
 
 from tigris import _search
 from tigris import parallel as workers
+from tigris._eval import WEIGHTS
 
-SEARCH_KEYS = ("exploration", "rollout", "epsilon", "rollout_depth", "final", "widening")
+# The knobs a bot hands to each _search.Search (the evaluator's weights among them).
+SEARCH_KEYS = ("exploration", "rollout", "epsilon", "rollout_depth", "final", "widening", *WEIGHTS)
 
 
 def _grow(view, options, iterations, seconds, determinize, seed, steps=1, report=None):
@@ -80,6 +82,8 @@ class ISMCTSBot:
         self.last = None            # root statistics of the last decision
 
     def choose(self, game):
+        """The action id to play: the only legal one, else the pick of the analysis (whose
+        root statistics stay in ``last``)."""
         legal = game.legal_actions()
         self.last = None
         if len(legal) == 1:
@@ -167,6 +171,7 @@ class CheatBot(ISMCTSBot):
     determinize = False
 
     def view(self, game):
+        """The true state, hidden tiles and all."""
         return game.copy(stack=False)
 
 
@@ -199,4 +204,5 @@ class PIMCBot(ISMCTSBot):
         return merged
 
     def pick(self, stats):
-        return stats["children"][0]["action"]          # the most voted
+        """The most voted action (ties: the most visited)."""
+        return stats["children"][0]["action"]

@@ -2,7 +2,7 @@
 
 import random
 
-from tigris import _search
+from tigris._eval import Evaluator
 from tigris.notation import A_SUPPORT
 
 SUPPORT_DECISION = "support"
@@ -26,18 +26,26 @@ class RandomBot(SeededBot):
     kind = "random"
 
     def choose(self, game):
+        """A legal action id, uniformly at random."""
         return self.rng.choice(game.legal_actions())
 
 
 class GreedyBot(SeededBot):
     """One ply: tries every legal decision on a determinization of what the player to move
-    cannot see (apply, evaluate, undo) and keeps the best by the search's evaluation; ties
-    go to the expansion prior (points now first, swaps and passing last).  Conflicts use a
-    support rule rather than the evaluation, which cannot see a commitment pay off."""
+    cannot see (apply, evaluate, undo) and keeps the best by the evaluator the search uses
+    (``tigris._eval``, with the weights given as knobs); ties go to the expansion prior
+    (points now first, swaps and passing last).  Conflicts use a support rule rather than
+    the evaluation, which cannot see a commitment pay off."""
 
     kind = "greedy"
 
+    def __init__(self, seed=0, name=None, **weights):
+        super().__init__(seed, name)
+        self.evaluator = Evaluator(**weights)
+        self.params.update(self.evaluator.weights)
+
     def choose(self, game):
+        """The legal action id with the best evaluation one ply ahead (see the class)."""
         legal = game.legal_actions()
         if len(legal) == 1:
             return legal[0]
@@ -47,9 +55,9 @@ class GreedyBot(SeededBot):
         view = game.determinize(p, self.rng.getrandbits(63))
         best, best_key = None, None
         for a in legal:
-            prior = _search.action_prior(view, a)
+            prior = self.evaluator.prior(view, a)
             view.apply(a)
-            value = _search.evaluate_position(view)[p]
+            value = self.evaluator.rewards(view)[p]
             view.undo()
             key = (round(value, 9), prior, self.rng.random())
             if best_key is None or key > best_key:

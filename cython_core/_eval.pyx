@@ -1,0 +1,271 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The evaluator: rewards for a position, priors for actions, and the greedy rollout policy.
+
+What the search knows of Tigris & Euphrates beyond its rules lives here, apart from the
+tree search (as OpenSpiel keeps its Evaluator apart from MCTS).  Every number it weighs
+with is a field of one ``Weights`` struct (``_eval.pxd``); ``WEIGHTS`` below gives each
+its default, range and meaning, and each is a bot knob of the same name.
+
+>>> import tigris
+>>> from tigris._eval import Evaluator
+>>> g = tigris.Game(players=2, seed=7)
+>>> Evaluator().rewards(g)                      # even at the start
+[0.5, 0.5]
+>>> Evaluator(prior_pass=2.0).prior(g, g.parse_action("pass"))
+2.0
+"""
+
+import math
+
+from libc.math cimport exp, INFINITY
+from libc.string cimport memset
+from libc.stdint cimport uint8_t, int32_t, uint64_t
+
+from tigris._core cimport *
+from tigris._game cimport Game
+from tigris import checks
+
+INF = math.inf
+
+# name: (default, lowest, highest, meaning).  The defaults are the values the evaluator
+# was built with; the ranges keep the search sound (a prior below 0 could never be
+# expanded first, a scale of 0 would divide by zero).
+WEIGHTS = {
+    "eval_second_colour": (0.25, -INF, INF, "evaluation: weight of a point of the second weakest colour"),
+    "eval_third_colour": (0.05, -INF, INF, "evaluation: weight of a point of the third weakest colour"),
+    "eval_fourth_colour": (0.01, -INF, INF, "evaluation: weight of a point of the strongest colour"),
+    "eval_leader": (0.3, -INF, INF, "evaluation: worth of each leader on the board, in points"),
+    "eval_scale": (2.0, 0.01, INF, "evaluation: the standing gap (points) that a reward's logistic divides by"),
+    "prior_scoring_tile": (3.0, 0.0, INF, "expansion prior of a tile that scores at once"),
+    "prior_tile": (1.0, 0.0, INF, "expansion prior of any other tile"),
+    "prior_leader": (1.5, 0.0, INF, "expansion prior of placing or moving a leader"),
+    "prior_withdraw": (0.3, 0.0, INF, "expansion prior of withdrawing a leader"),
+    "prior_catastrophe": (0.4, 0.0, INF, "expansion prior of a catastrophe"),
+    "prior_swap": (0.2, 0.0, INF, "expansion prior of a swap"),
+    "prior_pass": (0.1, 0.0, INF, "expansion prior of passing"),
+    "prior_monument": (1.2, 0.0, INF, "expansion prior of building a monument"),
+    "prior_no_monument": (0.8, 0.0, INF, "expansion prior of declining a monument"),
+    "prior_other": (1.0, 0.0, INF, "expansion prior of support, war order, treasure and building decisions"),
+}
+
+
+def default_weights():
+    """Every weight at its default: name -> value."""
+    return {name: spec[0] for name, spec in WEIGHTS.items()}
+
+
+def check_weights(weights):
+    """Every weight, those given checked (finite, in range) and the rest at their defaults;
+    a ValueError names an unknown or bad one."""
+    unknown = [k for k in weights if k not in WEIGHTS]
+    if unknown:
+        raise ValueError(f"unknown weight{'s' if len(unknown) > 1 else ''} "
+                         f"{', '.join(map(repr, unknown))}; weights: {', '.join(WEIGHTS)}")
+    out = default_weights()
+    for name, value in weights.items():
+        out[name] = checks.number(name, value, WEIGHTS[name][1], WEIGHTS[name][2])
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Rewards: the rules' scoring, relative to the opponents
+# ---------------------------------------------------------------------------
+
+cdef double standing(const State* s, const Weights* w, int p) noexcept nogil:
+    """How well p stands: the final score (weakest colour after treasures) first, the next
+    colours a little, and a leader on the board as a promise of points."""
+    cdef int v[4]
+    cdef int c, leaders = 0
+    final_vector(s, p, v)
+    for c in range(NCOL):
+        if s.leader[p][c] != NONE:
+            leaders += 1
+    return (v[0] + w.eval_second_colour * v[1] + w.eval_third_colour * v[2]
+            + w.eval_fourth_colour * v[3] + w.eval_leader * leaders)
+
+
+cdef int compare_vectors(const int* a, const int* b) noexcept nogil:
+    """R89: compare ascending colour vectors lexicographically."""
+    cdef int k
+    for k in range(4):
+        if a[k] != b[k]:
+            return 1 if a[k] > b[k] else -1
+    return 0
+
+
+cdef void terminal_rewards(const State* s, float* reward) noexcept nogil:
+    """Final ranking as rewards in [0, 1]: first 1, last 0, ties share their places."""
+    cdef int v[MAXP][4]
+    cdef int p, q, n = s.nplayers, better, equal, cmp
+    for p in range(n):
+        final_vector(s, p, v[p])
+    for p in range(n):
+        better = 0
+        equal = 0
+        for q in range(n):
+            if q != p:
+                cmp = compare_vectors(v[q], v[p])
+                if cmp > 0:
+                    better += 1
+                elif cmp == 0:
+                    equal += 1
+        # Places better+1 .. better+1+equal are shared: the mean of their rewards.
+        reward[p] = 1.0 - (better + equal * 0.5) / (n - 1)
+
+
+cdef void heuristic_rewards(const State* s, const Weights* w, float* reward) noexcept nogil:
+    """A non-final position: each player's standing against the best opponent's, squashed
+    into (0, 1) so it is comparable with terminal rewards."""
+    cdef double f[MAXP]
+    cdef double best
+    cdef int p, q, n = s.nplayers
+    for p in range(n):
+        f[p] = standing(s, w, p)
+    for p in range(n):
+        best = -INFINITY
+        for q in range(n):
+            if q != p and f[q] > best:
+                best = f[q]
+        reward[p] = 1.0 / (1.0 + exp(-(f[p] - best) / w.eval_scale))
+
+
+cdef void evaluate(const State* s, const Weights* w, float* reward) noexcept nogil:
+    if s.phase == PH_OVER:
+        terminal_rewards(s, reward)
+    else:
+        heuristic_rewards(s, w, reward)
+
+
+# ---------------------------------------------------------------------------
+# Priors and the rollout policy: cheap judgements of an action
+# ---------------------------------------------------------------------------
+
+cdef void scorer_table(State* s, uint8_t* scorer) noexcept nogil:
+    """scorer[4 * region + colour]: who scores a tile of that colour joined to that kingdom
+    (R33: the owner of the same-coloured leader, else of the king), NONE if nobody."""
+    cdef int q, c, k, r
+    ensure_regions(s)
+    memset(scorer, NONE, 4 * s.nregions)
+    for k in range(NCOL):
+        c = (BLACK + k) % NCOL                  # kings first, so leaders of the colour win
+        for q in range(s.nplayers):
+            if s.leader[q][c] == NONE:
+                continue
+            r = s.label[s.leader[q][c]]
+            if c == BLACK:
+                scorer[4 * r + RED] = q
+                scorer[4 * r + BLUE] = q
+                scorer[4 * r + GREEN] = q
+            scorer[4 * r + c] = q
+
+
+cdef inline int tile_scores_for(const State* s, const uint8_t* scorer, int a, int p) noexcept nogil:
+    """1 if tile action a would score a point for p right away (R33), else 0."""
+    cdef int c = a // NSQ, i = a % NSQ, k, n, r = NONE
+    for k in range(NNBR[i]):
+        n = NBR[i][k]
+        if s.label[n] != NONE and s.kingdom[s.label[n]]:
+            if r != NONE and s.label[n] != r:
+                return 0            # two kingdoms: a unification scores nothing
+            r = s.label[n]
+    return r != NONE and scorer[4 * r + c] == p
+
+
+cdef inline double prior(const State* s, const Weights* w, const uint8_t* scorer, int a,
+                         int p) noexcept nogil:
+    """Which untried action to expand first: points now, then board play, swaps and
+    passing last."""
+    if a < A_LEADER:
+        return w.prior_scoring_tile if tile_scores_for(s, scorer, a, p) else w.prior_tile
+    if a < A_WITHDRAW:
+        return w.prior_leader
+    if a < A_CATASTROPHE:
+        return w.prior_withdraw
+    if a < A_SWAP:
+        return w.prior_catastrophe
+    if a < A_PASS:
+        return w.prior_swap
+    if a == A_PASS:
+        return w.prior_pass
+    if a >= A_MONUMENT and a < A_NO_MONUMENT:
+        return w.prior_monument
+    if a == A_NO_MONUMENT:
+        return w.prior_no_monument
+    return w.prior_other
+
+
+cdef void priors(State* s, const Weights* w, const int32_t* actions, int n, double* out) noexcept nogil:
+    cdef uint8_t scorer[4 * NSQ]
+    cdef int k, p = current_player(s)
+    scorer_table(s, scorer)
+    for k in range(n):
+        out[k] = prior(s, w, scorer, actions[k], p)
+
+
+cdef int greedy_action(State* s, const int32_t* legal, int n, uint64_t* x) noexcept nogil:
+    """Epsilon-greedy's greedy half: a random tile that scores for the mover, else a random
+    action that is neither a swap nor a pass, else anything."""
+    cdef uint8_t scorer[4 * NSQ]
+    cdef int p = current_player(s), k, count = 0, pick = -1
+    if s.phase != PH_ACTION:
+        return legal[splitmix(x) % <uint64_t>n]
+    scorer_table(s, scorer)
+    for k in range(n):
+        if legal[k] < A_LEADER and tile_scores_for(s, scorer, legal[k], p):
+            count += 1
+            if splitmix(x) % <uint64_t>count == 0:
+                pick = legal[k]
+    if pick >= 0:
+        return pick
+    for k in range(n):
+        if legal[k] < A_SWAP:
+            count += 1
+            if splitmix(x) % <uint64_t>count == 0:
+                pick = legal[k]
+    if pick >= 0:
+        return pick
+    return legal[splitmix(x) % <uint64_t>n]
+
+
+# ---------------------------------------------------------------------------
+# Python face
+# ---------------------------------------------------------------------------
+
+cdef class Evaluator:
+    """The evaluation with these weights (the others at their defaults; see WEIGHTS):
+
+    >>> ev = Evaluator(eval_leader=0.5)                 # doctest: +SKIP
+    >>> ev.rewards(game)        # one reward per player in [0, 1]
+    >>> ev.prior(game, action)  # higher: the search expands it first
+    >>> ev.weights              # every weight: name -> value
+    """
+
+    def __init__(self, **weights):
+        self.w = check_weights(weights)
+
+    @property
+    def weights(self):
+        """Every weight of this evaluator: name -> value (WEIGHTS gives their meanings)."""
+        return self.w
+
+    def rewards(self, Game game not None):
+        """The rewards the search backs up for this position, one per player in [0, 1]:
+        the final ranking once the game is over (first 1, last 0, ties share their
+        places), else each player's standing against the best opponent's through a
+        logistic, as the single-precision floats the search adds up."""
+        cdef float reward[MAXP]
+        evaluate(&game.s, &self.w, reward)
+        return [reward[p] for p in range(game.s.nplayers)]
+
+    def standing(self, Game game not None, player):
+        """How well `player` stands, in points: the final score (the weakest colour after
+        treasures) plus the weighted next colours and leaders on the board."""
+        player = checks.whole("player", player, 0, game.s.nplayers - 1)
+        return standing(&game.s, &self.w, player)
+
+    def prior(self, Game game not None, action):
+        """The expansion prior of `action` for the player to move (higher: tried first)."""
+        cdef int32_t a = checks.whole("action", action, 0, N_ACTIONS - 1)
+        cdef double out
+        priors(&game.s, &self.w, &a, 1, &out)
+        return out

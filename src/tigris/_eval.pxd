@@ -1,0 +1,51 @@
+# The C-level interface of the evaluator: what the search knows of a position beyond the
+# rules.  As OpenSpiel keeps its Evaluator (evaluate, prior) apart from MCTS, the search
+# (_search.pyx) and the greedy bot reach these judgements only through this module:
+# rewards for a position, priors for actions, and the greedy rollout policy.
+
+from libc.stdint cimport int32_t, uint64_t
+
+from tigris._core cimport State
+
+
+# Every number the evaluator weighs with.  The defaults (and each field's range and
+# meaning as a bot knob) are in _eval.pyx's WEIGHTS; each field is a knob of the same name
+# in bot files, bots.make and tigris tune --param.
+cdef struct Weights:
+    # standing(p): how well p stands, in points of the final score.
+    double eval_second_colour   # per point of p's second weakest colour (after treasures)
+    double eval_third_colour    # per point of the third weakest colour
+    double eval_fourth_colour   # per point of the strongest colour
+    double eval_leader          # per leader p has on the board: a promise of points
+    # Heuristic rewards: logistic((standing - best opponent's standing) / eval_scale).
+    double eval_scale           # the standing gap that moves a reward from 1/2 to about 0.73
+    # Expansion priors by kind of action: a higher prior is expanded first.
+    double prior_scoring_tile   # a tile that scores a point for its player at once (R33)
+    double prior_tile           # any other tile
+    double prior_leader         # a leader placed or moved
+    double prior_withdraw       # a leader withdrawn
+    double prior_catastrophe    # a catastrophe
+    double prior_swap           # a swap of tiles
+    double prior_pass           # passing an action
+    double prior_monument       # building a monument
+    double prior_no_monument    # declining a monument
+    double prior_other          # support, war order, treasure, building decisions
+
+
+# Rewards, one per player in [0, 1]: the final ranking once the game is over (first 1,
+# last 0, ties share), else each player's standing against the best opponent's.
+cdef void evaluate(const State* s, const Weights* w, float* reward) noexcept nogil
+cdef void terminal_rewards(const State* s, float* reward) noexcept nogil
+cdef void heuristic_rewards(const State* s, const Weights* w, float* reward) noexcept nogil
+cdef double standing(const State* s, const Weights* w, int p) noexcept nogil
+
+# The expansion prior of each of n actions (for the player to move) into out[0..n).
+cdef void priors(State* s, const Weights* w, const int32_t* actions, int n, double* out) noexcept nogil
+
+# The greedy rollout policy's choice among the n legal actions: a random tile that scores
+# for the mover, else a random action that is neither a swap nor a pass, else any.
+cdef int greedy_action(State* s, const int32_t* legal, int n, uint64_t* x) noexcept nogil
+
+
+cdef class Evaluator:
+    cdef Weights w

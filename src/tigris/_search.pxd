@@ -1,0 +1,72 @@
+# The C-level interface of the search (_search.pyx): its tree, its settings and the loop
+# that grows the tree without the GIL.  The game is reached through _core's C interface,
+# judgements of positions and actions through _eval's.
+
+from libc.stdint cimport int16_t, int32_t, uint8_t, uint64_t
+
+from tigris._core cimport MAXP, State
+from tigris._eval cimport Weights
+
+
+cdef enum:
+    ROLLOUT_RANDOM = 0          # Config.rollout: uniformly random decisions
+    ROLLOUT_GREEDY = 1          # Config.rollout: epsilon-greedy (_eval.greedy_action)
+    NO_NODE = -1                # "no node": the root's parent, the end of a sibling list
+    # Why a search stopped early (Tree.error).
+    STOP_NONE = 0
+    STOP_MEMORY = 1             # the tree could not grow: out of memory
+    STOP_NO_ACTION = 2          # a position without a legal action: never in a valid game
+    STOP_SIGNAL = 3             # a signal handler raised (KeyboardInterrupt)
+    STOP_INCONSISTENT = 4       # a rule step stopped the game (State.error): never in a valid game
+
+
+cdef struct Node:
+    int32_t parent              # NO_NODE at the root
+    int32_t first_child         # the newest child; NO_NODE while none is expanded
+    int32_t next_sibling        # the next older child of the same parent, or NO_NODE
+    int32_t visits              # iterations that went through this node
+    int32_t avail               # visits of the parent in which `action` was legal
+    int16_t action              # the action that leads here from the parent (-1 at the root)
+    uint8_t mover               # the player who chose `action` (to move at the parent)
+    int16_t nchildren           # children expanded so far
+    float reward[MAXP]          # summed rewards of the iterations through this node, per player
+
+
+cdef struct Config:
+    long iterations             # iterations of this step; 0: no iteration limit
+    double seconds              # seconds of this step; 0: no time limit
+    double exploration          # UCB's exploration constant
+    int rollout                 # ROLLOUT_RANDOM or ROLLOUT_GREEDY
+    double epsilon              # share of uniformly random decisions in greedy rollouts
+    int rollout_depth           # decisions played before the evaluation; -1: to the end
+    double widening             # progressive widening: children <= widening * sqrt(visits + 1); 0: off
+    int determinize             # 1: ISMCTS over the information set; 0: the state as given
+    int timing                  # 1: measure the time spent in rollouts
+    double rollout_seconds      # out: that time, summed over the steps
+    uint64_t seed               # the stream of random numbers (mixed with the tree's size per step)
+    long done                   # out: the iterations the last step ran
+    Weights weights             # the evaluator's rewards and priors
+
+
+cdef struct Tree:
+    Node* nodes                 # the arena: node i is nodes[i], the root is node 0
+    int32_t n                   # nodes in use
+    int32_t cap                 # nodes allocated
+    int32_t* order              # the root's legal actions, best prior first (children in this order)
+    int norder                  # how many
+    int error                   # STOP_*: why the last step stopped early
+
+
+# Grow the tree from `root` for `player` until cfg's budget is spent; -1 with a Python
+# exception set when it stopped on an error (the tree keeps the iterations that completed).
+cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 nogil
+
+
+cdef class Search:
+    cdef State root             # the position searched (never changed)
+    cdef Config cfg
+    cdef Tree tree
+    cdef public int player      # the searching player: the one to move at the root
+    cdef public long iterations # iterations run in all steps
+    cdef public str final       # how stats() picks "best": "visits" or "value"
+    cdef list _line(self, int32_t node, int depth)
