@@ -97,4 +97,5 @@ cdef void _advance(State* s, int decisions, uint64_t seed) noexcept nogil:
 
 
 def state_size():
+    """The size of the C state in bytes (what copy() copies)."""
     return sizeof(State)

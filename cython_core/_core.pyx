@@ -314,31 +314,42 @@ cdef inline bint is_temple(int code) noexcept nogil:
     return code == TILE0 + RED
 
 
+cdef inline void flood(const State* s, int start, int old, int skip, int region, uint8_t* label,
+                       uint8_t* kingdom, uint8_t* touched, int stamp) noexcept nogil:
+    """Give `region` to square `start` and to every square connected to it that still has
+    the label `old` (NONE: unlabelled connecting squares other than `skip`), and set
+    kingdom[region] to whether a leader is among them.  With `touched`, every square looked
+    at gets touched[i] = stamp."""
+    cdef uint8_t stack[NSQ]
+    cdef int j, k, n, top = 1
+    kingdom[region] = 0
+    label[start] = region
+    stack[0] = start
+    while top > 0:
+        top -= 1
+        j = stack[top]
+        if is_leader(s.sq[j]):
+            kingdom[region] = 1
+        for k in range(NNBR[j]):
+            n = NBR[j][k]
+            if touched != NULL:
+                touched[n] = stamp
+            if label[n] == old and n != skip and (old != NONE or connects(s.sq[n])):
+                label[n] = region
+                stack[top] = n
+                top += 1
+
+
 cdef int compute_regions(const State* s, int skip, uint8_t* label, uint8_t* kingdom) noexcept nogil:
     """Label the regions, treating square `skip` (or none, NONE) as empty.
 
     kingdom[r] is 1 when region r holds a leader.  Returns the number of regions."""
-    cdef uint8_t stack[NSQ]
-    cdef int i, j, k, n, top, nreg = 0
+    cdef int i, nreg = 0
     memset(label, NONE, NSQ)
     for i in range(NSQ):
         if label[i] != NONE or i == skip or not connects(s.sq[i]):
             continue
-        kingdom[nreg] = 0
-        label[i] = nreg
-        stack[0] = i
-        top = 1
-        while top > 0:
-            top -= 1
-            j = stack[top]
-            if is_leader(s.sq[j]):
-                kingdom[nreg] = 1
-            for k in range(NNBR[j]):
-                n = NBR[j][k]
-                if label[n] == NONE and n != skip and connects(s.sq[n]):
-                    label[n] = nreg
-                    stack[top] = n
-                    top += 1
+        flood(s, i, NONE, skip, nreg, label, kingdom, NULL, 0)
         nreg += 1
     return nreg
 
@@ -431,8 +442,7 @@ cdef int regions_without_leader(const State* s, int at, uint8_t* label, uint8_t*
     neighbours, so flooding from those neighbours labels it again.  Squares next to the
     changed part (and the leader's own square) get touched[i] = stamp: only their kingdom
     counts can differ from the cached ones.  Needs valid caches."""
-    cdef uint8_t stack[NSQ]
-    cdef int old = s.label[at], nreg = s.nregions, d, i, j, k, n, top
+    cdef int old = s.label[at], nreg = s.nregions, d, i
     memcpy(label, s.label, NSQ)
     memcpy(kingdom, s.kingdom, nreg)
     label[at] = NONE
@@ -442,22 +452,7 @@ cdef int regions_without_leader(const State* s, int at, uint8_t* label, uint8_t*
         touched[i] = stamp
         if label[i] != old:
             continue
-        kingdom[nreg] = 0
-        label[i] = nreg
-        stack[0] = i
-        top = 1
-        while top > 0:
-            top -= 1
-            j = stack[top]
-            if is_leader(s.sq[j]):
-                kingdom[nreg] = 1
-            for k in range(NNBR[j]):
-                n = NBR[j][k]
-                touched[n] = stamp
-                if label[n] == old:
-                    label[n] = nreg
-                    stack[top] = n
-                    top += 1
+        flood(s, i, old, NONE, nreg, label, kingdom, touched, stamp)
         nreg += 1
     return nreg
 

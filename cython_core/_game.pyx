@@ -29,9 +29,6 @@ from tigris.boards import BOARD_NAMES
 from tigris import notation
 from tigris.constants import COLOURS, DECISIONS, VARIANTS
 
-SUPPORTED_VARIANTS = ("english", "buildings")     # variants whose rules the core implements
-
-
 # Why the core stopped a game it found inconsistent (State.error; see _core.pxd).
 STATE_ERRORS = {
     ERR_WAR: "no two leaders of the war's colour stand on two sides of the unification "
@@ -104,7 +101,9 @@ cdef uint64_t _seed64(seed) except? 0:
 
 
 cdef class Game:
-    """A game of Tigris & Euphrates.
+    """A game of Tigris & Euphrates: ``players`` 2 to 4, ``seed`` any int (the bag's
+    draws), ``board`` "classic" or "advanced", ``variants`` a list of "english" and
+    "buildings".  ``seed`` stays readable as ``game.seed``.
 
     >>> g = Game(players=2, seed=7)
     >>> g.apply("tile red G5")          # doctest: +SKIP
@@ -176,14 +175,17 @@ cdef class Game:
 
     @property
     def players(self):
+        """The number of players, 2 to 4."""
         return self.s.nplayers
 
     @property
     def board(self):
+        """The board side: "classic" or "advanced"."""
         return BOARD_NAMES[self.s.board]
 
     @property
     def variants(self):
+        """The variants in play, a tuple of names ("english", "buildings")."""
         return tuple(name for name, bit in VARIANTS.items() if self.s.variants & bit)
 
     @property
@@ -198,21 +200,29 @@ cdef class Game:
 
     @property
     def decision(self):
+        """The decision at hand: action, support, war_order, monument, treasure, building
+        or over."""
         return DECISIONS[self.s.phase]
 
     @property
     def actions_left(self):
+        """The active player's actions not yet begun this turn: 2, 1, or 0 while the
+        second is being resolved."""
         return self.s.actions_left
 
     @property
     def is_over(self):
+        """Whether the game has ended (R83, R84)."""
         return self.s.phase == PH_OVER
 
     @property
     def turn(self):
+        """Turns completed since the start (stops at 65535)."""
         return self.s.turn
 
     def legal_actions(self):
+        """The ids of the legal actions of the decision at hand, ascending
+        (``action_str`` writes them)."""
         cdef int32_t buf[N_ACTIONS]
         cdef int n = legal_actions(&self.s, buf)
         return [buf[i] for i in range(n)]
@@ -394,12 +404,15 @@ cdef class Game:
     # -- results ----------------------------------------------------------------------
 
     def score(self, p):
+        """Player p's points by colour, with "treasures": {"red": 3, ..., "treasures": 1}."""
         p = self._check_player(p)
         d = {COLOURS[c]: self.s.score[p][c] for c in range(NCOL)}
         d["treasures"] = self.s.treasures[p]
         return d
 
     def hand(self, p):
+        """The colours in player p's hand (hidden information: a bot must not read an
+        opponent's): {"red": 2, "blue": 0, ...}."""
         p = self._check_player(p)
         return {COLOURS[c]: self.s.hand[p][c] for c in range(NCOL)}
 
@@ -697,8 +710,6 @@ def _variant_bits(variants):
     for v in names:
         if not isinstance(v, str) or v not in VARIANTS:
             raise ValueError(f"unknown variant {excerpt(v)}; variants: {', '.join(VARIANTS)}")
-        if v not in SUPPORTED_VARIANTS:
-            raise ValueError(f"the {v!r} variant is not implemented yet")
         bits |= VARIANTS[v]
     return bits
 

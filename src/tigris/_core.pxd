@@ -112,37 +112,37 @@ cdef struct State:
     uint8_t bag[NCOL]           # hidden: tile colours in the bag
     uint8_t out[NCOL]           # removed face up (conflicts, wars, catastrophes)
     uint8_t swapped[MAXP][NCOL] # hidden: colours each player discarded face down
-    int16_t score[MAXP][NCOL]
-    uint8_t treasures[MAXP]
-    uint8_t catastrophes[MAXP]
+    int16_t score[MAXP][NCOL]   # victory points of each player in each colour (R33)
+    uint8_t treasures[MAXP]     # treasures each player holds: wild points at the end (R80)
+    uint8_t catastrophes[MAXP]  # catastrophe tiles each player has left (2 at the start, R37)
     uint8_t monument[NMONUMENTS]  # top-left square of each built monument, NONE if not built
     uint8_t building[NCOL]      # civilization buildings variant: square or NONE
-    uint8_t nplayers
-    uint8_t board
-    uint8_t variants
+    uint8_t nplayers            # 2, 3 or 4
+    uint8_t board               # index into boards.BOARD_NAMES (classic, advanced)
+    uint8_t variants            # V_ENGLISH | V_BUILDINGS bits
     uint8_t active              # whose turn it is
     uint8_t actions_left        # actions not yet begun this turn
-    uint8_t phase
+    uint8_t phase               # the decision at hand: PH_ACTION .. PH_OVER
     uint8_t placed              # square of the tile placed by the current action, or NONE
     uint8_t unif                # square of the unification tile while wars last, or NONE
-    # The conflict being resolved.
-    uint8_t c_kind
+    # The conflict being resolved (R47-R68); its fields are meaningful while c_kind is set.
+    uint8_t c_kind              # NO_CONFLICT, REVOLT or WAR
     uint8_t c_colour            # colour of the leaders in conflict
-    uint8_t c_attacker
-    uint8_t c_defender
-    uint8_t c_att_sq
-    uint8_t c_def_sq
-    uint8_t c_att_base
-    uint8_t c_def_base
-    uint8_t c_att_commit
+    uint8_t c_attacker          # the player who attacks (placed the leader or tile)
+    uint8_t c_defender          # the player whose leader is attacked
+    uint8_t c_att_sq            # square of the attacking leader
+    uint8_t c_def_sq            # square of the defending leader
+    uint8_t c_att_base          # the attacker's strength on the board (temples, or tiles in a war)
+    uint8_t c_def_base          # the defender's strength on the board
+    uint8_t c_att_commit        # tiles the attacker committed from the hand
     uint8_t c_stage             # 0: attacker commits, 1: defender commits
     uint8_t wars                # colours still to be fought (bit mask)
     uint8_t t_trader            # square of the trader whose owner takes a treasure
-    uint16_t turn               # stops at 65535 (TURN_MAX) rather than wrap
-    uint64_t rng
+    uint16_t turn               # turns ended since the start; stops at 65535 (TURN_MAX) rather than wrap
+    uint64_t rng                # splitmix64 state of the bag's draws
     # ---- below: not part of the game state (caches and bookkeeping) ----
-    uint8_t cache_valid
-    uint8_t nregions
+    uint8_t cache_valid         # 1 while label, kingdom and nregions describe sq
+    uint8_t nregions            # regions in label
     uint8_t error               # ERR_*: why a rule step stopped the game, 0 normally
     uint8_t label[NSQ]          # region of each connecting square, NONE otherwise
     uint8_t kingdom[NSQ]        # per region: 1 if it holds a leader
