@@ -135,6 +135,7 @@ def _midgame(g, seed, decisions=40):
 
 
 def format_rows(rows):
+    """The bench figures (name, median, unit) as a text table."""
     width = max(len(name) for name, _, _ in rows)
     lines = [f"{'figure':<{width}}  {'median':>12}  unit", f"{'-' * width}  {'-' * 12}  ----"]
     for name, value, unit in rows:

@@ -108,6 +108,7 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
 
 
 def format_result(r):
+    """A match result (``run``'s dict) as text: the score, the SPRT's LLR and its verdict."""
     verdict = {"H1": f"H1 accepted: {r['a']} is stronger than {r['b']} (by about {r['elo1']:g} Elo)",
                "H0": f"H0 accepted: {r['a']} is not {r['elo1']:g} Elo stronger than {r['b']}",
                None: f"no decision after {r['games']} games (max games reached)"}[r["decision"]]

@@ -61,6 +61,7 @@ def square_index(text):
 
 
 def colour_index(text):
+    """Colour index from its name (``red``); ValueError naming the text otherwise."""
     try:
         return COLOURS.index(text.lower())
     except ValueError:
@@ -78,11 +79,13 @@ def leader_index(text):
 
 
 def monument_name(m):
+    """The notation of monument m: its two colours, ``red-blue``."""
     a, b = MONUMENTS[m]
     return f"{COLOURS[a]}-{COLOURS[b]}"
 
 
 def monument_index(text):
+    """Monument index from its two colours in either order (``blue-red``)."""
     parts = text.lower().split("-")
     if len(parts) == 2:
         a, b = sorted(colour_index(p) for p in parts)
@@ -138,28 +141,37 @@ def str_to_action(text):
         raise IllegalActionError(f"{excerpt(text)}: {detail}; actions are written {USAGE}") from None
 
 
+def support_count(text):
+    """The tiles a support commits, 0 to 6, from its digit."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 1 or int(text) > 6:
+        raise ValueError(f"support takes a number of tiles from 0 to 6, not {excerpt(text)}")
+    return int(text)
+
+
+# verb: (the first id of its kind, the readers of its arguments).  An action with two
+# arguments is base + first * NSQ + second (a colour, leader or monument, then a square).
+FORMS = {
+    "tile": (A_TILE, (colour_index, square_index)),
+    "leader": (A_LEADER, (leader_index, square_index)),
+    "withdraw": (A_WITHDRAW, (leader_index,)),
+    "catastrophe": (A_CATASTROPHE, (square_index,)),
+    "pass": (A_PASS, ()),
+    "support": (A_SUPPORT, (support_count,)),
+    "war": (A_WAR, (colour_index,)),
+    "monument": (A_MONUMENT, (monument_index, square_index)),
+    "no-monument": (A_NO_MONUMENT, ()),
+    "nomonument": (A_NO_MONUMENT, ()),
+    "treasure": (A_TREASURE, (square_index,)),
+    "building": (A_BUILDING, (colour_index, square_index)),
+    "no-building": (A_NO_BUILDING, ()),
+    "nobuilding": (A_NO_BUILDING, ()),
+}
+
+
 def _parse(words):
     if not words:
         raise ValueError("empty action")
     verb, args = words[0], words[1:]
-
-    def expect(n):
-        if len(args) != n:
-            raise ValueError(f"{excerpt(verb)} takes {n} argument{'s' if n != 1 else ''}, "
-                             f"not {len(args)}")
-
-    if verb == "tile":
-        expect(2)
-        return A_TILE + colour_index(args[0]) * NSQ + square_index(args[1])
-    if verb == "leader":
-        expect(2)
-        return A_LEADER + leader_index(args[0]) * NSQ + square_index(args[1])
-    if verb == "withdraw":
-        expect(1)
-        return A_WITHDRAW + leader_index(args[0])
-    if verb == "catastrophe":
-        expect(1)
-        return A_CATASTROPHE + square_index(args[0])
     if verb == "swap":
         if not 1 <= len(args) <= 6:
             raise ValueError("a swap discards 1 to 6 tiles")
@@ -167,30 +179,14 @@ def _parse(words):
         for w in args:
             counts[colour_index(w)] += 1
         return A_SWAP + SWAP_INDEX[tuple(counts)]
-    if verb == "pass":
-        expect(0)
-        return A_PASS
-    if verb == "support":
-        expect(1)
-        if not (args[0].isascii() and args[0].isdigit()) or len(args[0]) > 1 or int(args[0]) > 6:
-            raise ValueError(f"support takes a number of tiles from 0 to 6, not {excerpt(args[0])}")
-        return A_SUPPORT + int(args[0])
-    if verb == "war":
-        expect(1)
-        return A_WAR + colour_index(args[0])
-    if verb == "monument":
-        expect(2)
-        return A_MONUMENT + monument_index(args[0]) * NSQ + square_index(args[1])
-    if verb in ("no-monument", "nomonument"):
-        expect(0)
-        return A_NO_MONUMENT
-    if verb == "treasure":
-        expect(1)
-        return A_TREASURE + square_index(args[0])
-    if verb == "building":
-        expect(2)
-        return A_BUILDING + colour_index(args[0]) * NSQ + square_index(args[1])
-    if verb in ("no-building", "nobuilding"):
-        expect(0)
-        return A_NO_BUILDING
-    raise ValueError(f"unknown action {excerpt(verb)}")
+    if verb not in FORMS:
+        raise ValueError(f"unknown action {excerpt(verb)}")
+    base, readers = FORMS[verb]
+    if len(args) != len(readers):
+        n = len(readers)
+        raise ValueError(f"{excerpt(verb)} takes {n} argument{'s' if n != 1 else ''}, "
+                         f"not {len(args)}")
+    offset = 0
+    for read, word in zip(readers, args):
+        offset = offset * NSQ + read(word)
+    return base + offset

@@ -46,6 +46,7 @@ def square_text(raw, i, rivers):
 
 
 def grid_lines(raw, board):
+    """The board as rows of text: column letters, then one line per row with its number."""
     rivers = boards.layout(board)[0]
     lines = ["   " + "".join(chr(ord("A") + c).rjust(CELL) for c in range(COLS))]
     for r in range(ROWS):
@@ -60,6 +61,7 @@ def _counts(values):
 
 
 def player_lines(game, raw, p):
+    """Player p's lines under the board: score, treasures, catastrophes, hand (or its size)."""
     score = raw["score"][p]
     marks = []
     if p == raw["active"] and not game.is_over:
@@ -83,6 +85,7 @@ def player_lines(game, raw, p):
 
 
 def decision_line(game, raw):
+    """What happens now: the decision at hand, the conflict in progress, or the result."""
     decision = game.decision
     if decision == "over":
         places = "; ".join(f"{k + 1}. player{'s' if len(ps) > 1 else ''} "

@@ -50,6 +50,7 @@ def is_face_down(code):
 
 
 def is_leader(code):
+    """Whether a square code is a leader."""
     return code >= LEADER0
 
 
@@ -64,6 +65,7 @@ def leader_of(code):
 
 
 def leader_code(player, colour):
+    """The square code of `player`'s leader of `colour`."""
     return LEADER0 + 4 * player + colour
 
 

@@ -341,6 +341,7 @@ def results_of(records):
 
 
 def summarize(spec, records):
+    """The summary of a tournament's records: standings, head to head, failed games."""
     from tigris import ratings
 
     try:
@@ -356,6 +357,7 @@ def summarize(spec, records):
 
 
 def write_summary(out, spec, records):
+    """Write OUT/summary.json and OUT/summary.md; returns the summary."""
     summary = summarize(spec, records)
     out = Path(out)
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
@@ -364,6 +366,7 @@ def write_summary(out, spec, records):
 
 
 def format_summary(summary):
+    """The summary as Markdown: standings and head-to-head tables."""
     from tigris import ratings
 
     spec = summary["tournament"]

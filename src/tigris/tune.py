@@ -52,6 +52,7 @@ class Param:
     integer: bool = False
 
     def clip(self, x):
+        """x inside the bounds."""
         return min(self.high, max(self.low, x))
 
     def played(self, x):
@@ -115,6 +116,7 @@ class SPSA:
         return delta, plus, minus
 
     def update(self, k, delta, score_plus, score_minus):
+        """Move theta by a_k times the gradient estimated from the two scores of iteration k."""
         ak, ck = self.gains(k)
         for i, p in enumerate(self.params):
             g = (score_plus - score_minus) / (2 * ck[i] * delta[i])
@@ -139,6 +141,7 @@ class TuneSpec:
     gains: dict = field(default_factory=dict)
 
     def check(self):
+        """The bot's kind and its knobs; raises ConfigError or TuneError naming what is wrong."""
         try:
             kind, base, _ = botlib.describe(self.bot)
         except ValueError as e:
@@ -175,6 +178,7 @@ class TuneSpec:
 
     @property
     def iterations(self):
+        """SPSA iterations: each plays four games (theta+ and theta- in both seatings)."""
         return max(1, self.budget // 4)
 
 
