@@ -159,41 +159,6 @@ cdef void scorer_table(State* s, uint8_t* scorer) noexcept nogil:
             scorer[4 * r + c] = q
 
 
-cdef inline int tile_scores_for(const State* s, const uint8_t* scorer, int a, int p) noexcept nogil:
-    """1 if tile action a would score a point for p right away (R33), else 0."""
-    cdef int c = a // NSQ, i = a % NSQ, k, n, r = NONE
-    for k in range(NNBR[i]):
-        n = NBR[i][k]
-        if s.label[n] != NONE and s.kingdom[s.label[n]]:
-            if r != NONE and s.label[n] != r:
-                return 0            # two kingdoms: a unification scores nothing
-            r = s.label[n]
-    return r != NONE and scorer[4 * r + c] == p
-
-
-cdef inline double prior(const State* s, const Weights* w, const uint8_t* scorer, int a,
-                         int p) noexcept nogil:
-    """Which untried action to expand first: points now, then board play, swaps and
-    passing last."""
-    if a < A_LEADER:
-        return w.prior_scoring_tile if tile_scores_for(s, scorer, a, p) else w.prior_tile
-    if a < A_WITHDRAW:
-        return w.prior_leader
-    if a < A_CATASTROPHE:
-        return w.prior_withdraw
-    if a < A_SWAP:
-        return w.prior_catastrophe
-    if a < A_PASS:
-        return w.prior_swap
-    if a == A_PASS:
-        return w.prior_pass
-    if a >= A_MONUMENT and a < A_NO_MONUMENT:
-        return w.prior_monument
-    if a == A_NO_MONUMENT:
-        return w.prior_no_monument
-    return w.prior_other
-
-
 cdef void priors(State* s, const Weights* w, const int32_t* actions, int n, double* out) noexcept nogil:
     cdef uint8_t scorer[4 * NSQ]
     cdef int k, p = current_player(s)

@@ -25,12 +25,12 @@ import math
 from libc.math cimport sqrt, log
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memset
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from tigris._core cimport *
 from tigris._core cimport determinize as c_determinize
-from tigris._eval cimport Weights, evaluate, priors, greedy_action
+from tigris._eval cimport Weights, evaluate, priors, prior, scorer_table, greedy_action
 from tigris._game cimport Game
 from tigris import checks
 from tigris._eval import check_weights
@@ -125,17 +125,21 @@ cdef inline double ucb(const Node* nd, int mover, double exploration) noexcept n
     return nd.reward[mover] / nd.visits + exploration * sqrt(log_count(nd.avail) / nd.visits)
 
 
-cdef int32_t best_child(Tree* t, int32_t node, int mover, double exploration,
-                        const uint32_t* legal_mark, uint32_t stamp) noexcept nogil:
+cdef inline int32_t best_child(Tree* t, int32_t node, int mover, double exploration,
+                               const uint32_t* legal_mark, uint32_t stamp,
+                               bint count_avail) noexcept nogil:
     """The child of `node` with the mover's highest UCB among those legal now
     (legal_mark[action] == stamp; all children when legal_mark is NULL), the first one
-    if every score is NaN; NO_NODE if none is legal."""
+    if every score is NaN; NO_NODE if none is legal.  With `count_avail`, each child
+    looked at is counted available first (the root: one pass instead of two)."""
     cdef int32_t c = t.nodes[node].first_child, best = NO_NODE
     cdef double score, best_score = -1e300
     cdef Node* nd
     while c != NO_NODE:
         nd = &t.nodes[c]
         if legal_mark == NULL or legal_mark[nd.action] == stamp:
+            if count_avail:
+                nd.avail += 1
             score = ucb(nd, mover, exploration)
             if best == NO_NODE or score > best_score:
                 best_score = score
@@ -164,7 +168,7 @@ cdef inline int32_t expand(Tree* t, int32_t node, int action, int mover, State* 
 
 
 cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg, uint64_t* x,
-                              int32_t* legal, double* prior, const int32_t* order, int norder,
+                              int32_t* legal, const int32_t* order, int norder,
                               uint32_t* legal_mark, uint32_t* child_mark,
                               uint32_t stamp, bint* expanded) noexcept nogil:
     """One step down from `node` in determinization d: count availability, then either
@@ -172,21 +176,22 @@ cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg
     At the root, `order` holds its legal actions best prior first (they are the same in
     every determinization: the decision is the searching player's).  Returns NO_NODE
     (t.error set) when it cannot go on: no legal action, or no memory for a child."""
-    cdef int n, k, mover = current_player(d), a, best_a = -1
+    cdef int n, k, a, mover = current_player(d), best_a = -1
     cdef int32_t c, best, legal_children = 0
     cdef double pr, best_pr = -1.0
     cdef Node* nd
+    cdef uint8_t scorer[4 * NSQ]
     if order != NULL:
         # The root: every child is legal in every determinization, and children were
         # expanded in `order`, so the next untried action is order[nchildren].
-        c = t.nodes[node].first_child
-        while c != NO_NODE:
-            t.nodes[c].avail += 1
-            c = t.nodes[c].next_sibling
         legal_children = t.nodes[node].nchildren
         if may_widen(&t.nodes[node], legal_children, cfg) and legal_children < norder:
+            c = t.nodes[node].first_child
+            while c != NO_NODE:
+                t.nodes[c].avail += 1
+                c = t.nodes[c].next_sibling
             return expand(t, node, order[legal_children], mover, d, expanded)
-        best = best_child(t, node, mover, cfg.exploration, NULL, 0)
+        best = best_child(t, node, mover, cfg.exploration, NULL, 0, True)
     else:
         n = legal_actions(d, legal)
         for k in range(n):
@@ -200,17 +205,17 @@ cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg
                 legal_children += 1
             c = nd.next_sibling
         if may_widen(&t.nodes[node], legal_children, cfg) and legal_children < n:
-            priors(d, &cfg.weights, legal, n, prior)
+            scorer_table(d, scorer)
             for k in range(n):
                 a = legal[k]
                 if child_mark[a] == stamp:
                     continue
-                pr = prior[k] + (splitmix(x) % 1000) * NODE_JITTER
+                pr = prior(d, &cfg.weights, scorer, a, mover) + (splitmix(x) % 1000) * NODE_JITTER
                 if pr > best_pr:
                     best_pr = pr
                     best_a = a
             return expand(t, node, best_a, mover, d, expanded)
-        best = best_child(t, node, mover, cfg.exploration, legal_mark, stamp)
+        best = best_child(t, node, mover, cfg.exploration, legal_mark, stamp, False)
     if best == NO_NODE:
         t.error = STOP_NO_ACTION
         return NO_NODE
@@ -252,7 +257,6 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
     then holds the iterations that completed."""
     cdef State d
     cdef int32_t* legal = <int32_t*>malloc(N_ACTIONS * sizeof(int32_t))
-    cdef double* prior = <double*>malloc(N_ACTIONS * sizeof(double))
     cdef uint32_t* legal_mark = <uint32_t*>malloc(N_ACTIONS * sizeof(uint32_t))
     cdef uint32_t* child_mark = <uint32_t*>malloc(N_ACTIONS * sizeof(uint32_t))
     cdef uint64_t x = cfg.seed
@@ -269,7 +273,7 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
     cfg.done = 0
     t.error = STOP_NONE
     x ^= <uint64_t>t.n * <uint64_t>0x9E3779B97F4A7C15      # a later step continues, not repeats
-    if legal == NULL or prior == NULL or legal_mark == NULL or child_mark == NULL:
+    if legal == NULL or legal_mark == NULL or child_mark == NULL:
         t.error = STOP_MEMORY
     else:
         memset(legal_mark, 0, N_ACTIONS * sizeof(uint32_t))
@@ -320,7 +324,7 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
                 memset(legal_mark, 0, N_ACTIONS * sizeof(uint32_t))
                 memset(child_mark, 0, N_ACTIONS * sizeof(uint32_t))
                 stamp = 1
-            node = select_or_expand(t, node, &d, cfg, &x, legal, prior, t.order if node == 0 else NULL, t.norder,
+            node = select_or_expand(t, node, &d, cfg, &x, legal, t.order if node == 0 else NULL, t.norder,
                                     legal_mark, child_mark, stamp, &expanded)
             if node == NO_NODE:
                 break
@@ -343,7 +347,6 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
             node = t.nodes[node].parent
         it += 1
     free(legal)
-    free(prior)
     free(legal_mark)
     free(child_mark)
     cfg.done = it
