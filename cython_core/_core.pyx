@@ -1226,7 +1226,6 @@ cdef void take_treasure(State* s, int i) noexcept nogil:
 
 cdef void apply_action(State* s, int a) noexcept nogil:
     """Apply one legal action id (legality is the caller's business)."""
-    cdef int c
     if s.phase == PH_ACTION:
         put8(s, &s.actions_left, s.actions_left - 1)
         if a < A_LEADER:
@@ -1247,18 +1246,18 @@ cdef void apply_action(State* s, int a) noexcept nogil:
         commit_support(s, a - A_SUPPORT)
     elif s.phase == PH_WAR_ORDER:
         begin_war(s, a - A_WAR)
+    # The decisions after the wars come in the order of the rules: the building (R96),
+    # the monument (R69), the treasures (R76).
+    elif s.phase == PH_BUILDING:
+        if a != A_NO_BUILDING:
+            place_building(s, (a - A_BUILDING) // NSQ, (a - A_BUILDING) % NSQ)
+        offer_monument(s)
     elif s.phase == PH_MONUMENT:
         if a != A_NO_MONUMENT:
-            c = a - A_MONUMENT
-            build_monument(s, c // NSQ, c % NSQ)
+            build_monument(s, (a - A_MONUMENT) // NSQ, (a - A_MONUMENT) % NSQ)
         distribute_treasures(s)
     elif s.phase == PH_TREASURE:
         take_treasure(s, a - A_TREASURE)
-    elif s.phase == PH_BUILDING:
-        if a != A_NO_BUILDING:
-            c = a - A_BUILDING
-            place_building(s, c // NSQ, c % NSQ)
-        offer_monument(s)
 
 
 cdef int single_option(State* s) noexcept nogil:
