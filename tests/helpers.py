@@ -10,6 +10,7 @@ from tigris import constants, notation
 # Square codes and names, re-exported for the tests; NONE: a leader or building off the board.
 from tigris.constants import (CATASTROPHE, COLOURS, COLS, DOWN0, EMPTY, LEADER0, LEADERS, NONE,
                               NSQ, ROWS, TILE0)
+from tigris.squares import neighbours
 
 SUPPLY = dict(zip(COLOURS, constants.SUPPLY))
 TEMPLES = ("K1", "B2", "P2", "F3", "N5", "I7", "B8", "O9", "F10", "K11")
@@ -194,17 +195,31 @@ def unseen_pool(raw, p):
     return pool
 
 
+def finished_random_games(players, seeds, **setup):
+    """Games of uniformly random decisions played to the end, one per seed."""
+    for seed in seeds:
+        g = tigris.Game(players=players, seed=seed, **setup)
+        g.random_playout(seed)
+        assert g.is_over
+        yield g
+
+
 def regions(g, skip=None):
     """R3/R4 from the board itself: {square: region number} over the squares that connect
     (tiles face up or down, leaders), treating `skip` as empty; and the set of regions
     holding a leader (kingdoms)."""
-    squares = g.raw_state()["squares"]
-    connects = [TILE0 <= v < DOWN0 + 4 or v >= LEADER0 for v in squares]
-    if skip is not None:
-        connects[idx(skip)] = False
+    return board_regions(g.raw_state()["squares"], None if skip is None else idx(skip))
+
+
+def board_regions(squares, skip=None):
+    """The same from square codes, square index `skip` (if any) as empty."""
+    def connects(i):
+        v = squares[i]
+        return i != skip and (TILE0 <= v < DOWN0 + 4 or v >= LEADER0)
+
     label, kingdoms, r = {}, set(), -1
     for start in range(NSQ):
-        if not connects[start] or start in label:
+        if not connects(start) or start in label:
             continue
         r += 1
         stack = [start]
@@ -213,11 +228,8 @@ def regions(g, skip=None):
             i = stack.pop()
             if squares[i] >= LEADER0:
                 kingdoms.add(r)
-            row, col = divmod(i, COLS)
-            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-                rr, cc = row + dr, col + dc
-                j = rr * COLS + cc
-                if 0 <= rr < ROWS and 0 <= cc < COLS and connects[j] and j not in label:
+            for j in neighbours(i):
+                if connects(j) and j not in label:
                     label[j] = r
                     stack.append(j)
     return label, kingdoms

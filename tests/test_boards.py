@@ -11,7 +11,7 @@ from tigris._core import board_squares
 from tigris.constants import A_TREASURE, COLS, NSQ, ROWS, SUPPLY
 from tigris.boards import BOARDS, BOARD_NAMES, layout
 
-from helpers import SIX, legal
+from helpers import SIX, finished_random_games, legal
 
 
 def squares(pairs):
@@ -226,10 +226,7 @@ def test_R83_advanced_game_ends_with_two_treasures_left():
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_advanced_random_games_finish(players):
-    for seed in range(5):
-        g = tigris.Game(players=players, seed=seed, board="advanced")
-        g.random_playout(seed)
-        assert g.is_over
+    for g in finished_random_games(players, range(5), board="advanced"):
         raw = g.raw_state()
         assert sum(raw["treasure"]) + sum(raw["treasures"]) == 14
         assert sum(raw["treasure"]) >= 1

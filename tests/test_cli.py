@@ -50,3 +50,15 @@ def test_bench_runs_small(capsys):
 def test_no_command_prints_help(capsys):
     assert main([]) == 2
     assert "demo" in capsys.readouterr().out
+
+
+def test_bots_lists_the_configurations_and_every_knob(capsys):
+    assert main(["bots"]) == 0
+    out = capsys.readouterr().out
+    assert "ismcts-fast" in out and "exploration=0.7" in out
+    assert "eval_scale" not in out              # weights at their defaults are left out
+    assert main(["bots", "--knobs"]) == 0
+    out = capsys.readouterr().out
+    assert "greedy:" in out and "pimc:" in out and "determinizations" in out
+    line = next(l for l in out.splitlines() if l.split()[:1] == ["eval_scale"])
+    assert "2.0" in line and "logistic" in line

@@ -19,6 +19,8 @@ from tigris.constants import (A_BUILDING, A_CATASTROPHE, A_LEADER, A_NO_BUILDING
                               LEADER0, NONE, NSQ, RED, REVOLT, ROWS, SWAP_INDEX, TILE0)
 from tigris.squares import neighbours
 
+from helpers import board_regions
+
 TEMPLE = TILE0 + RED
 
 
@@ -29,22 +31,7 @@ def connects(code):
 
 def regions(squares):
     """R3/R4: {square: region id}, and the set of region ids holding a leader."""
-    label, kingdoms, next_id = {}, set(), 0
-    for start, code in enumerate(squares):
-        if start in label or not connects(code):
-            continue
-        todo = [start]
-        label[start] = next_id
-        while todo:
-            j = todo.pop()
-            if squares[j] >= LEADER0:
-                kingdoms.add(next_id)
-            for n in neighbours(j):
-                if n not in label and connects(squares[n]):
-                    label[n] = next_id
-                    todo.append(n)
-        next_id += 1
-    return label, kingdoms
+    return board_regions(squares)
 
 
 def kingdoms_next_to(i, squares):

@@ -13,7 +13,7 @@ from tigris.constants import A_SUPPORT, NONE, SUPPLY
 from tigris.notation import square_name, square_index
 from tigris.position import FORMAT, from_position, to_position
 
-from helpers import hand, tiles, unseen_pool
+from helpers import finished_random_games, hand, tiles, unseen_pool
 
 TEMPLES = sorted(layout("classic")[1])
 
@@ -146,10 +146,7 @@ def test_round_trip_covers_wars_and_monuments():
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_round_trip_after_random_playout(players):
-    for seed in range(10):
-        g = tigris.Game(players=players, seed=seed)
-        g.random_playout(seed)
-        assert g.is_over
+    for g in finished_random_games(players, range(10)):
         d = to_position(g)
         assert d["pending"] == {"decision": "over"}
         h = from_position(d)
@@ -566,11 +563,7 @@ def test_pending_other_decisions_checked():
 # -- hand-written positions play on as RULES.md's worked examples -----------------------
 
 def test_example_2_war_over_traders_from_a_position():
-    g = from_position(position(
-        {"E5": "red", "F5": "green", "E4": "king:0", "E6": "trader:0",
-         "H5": "green", "I5": "green", "J5": "red", "J4": "king:1", "J6": "trader:1"},
-        hands=[hand(green=4, black=2), hand(red=5, green=1)]))
-    g.apply("tile black G5")
+    g = war_of_traders()
     assert to_position(g)["pending"] == {"decision": "war_order", "unification": "G5",
                                          "wars_left": ["green", "black"], "placed": "G5"}
     g.apply("war green")

@@ -16,7 +16,7 @@ import tigris
 from tigris import bots, _search
 from tigris._eval import Evaluator
 
-from helpers import COLOURS, TEMPLES, hand, position, score, tiles, unseen_pool
+from helpers import COLOURS, TEMPLES, finished_random_games, hand, position, score, tiles, unseen_pool
 from processes import interrupt, python
 
 EVALUATOR = Evaluator()             # the default weights, as the bots use them
@@ -613,10 +613,7 @@ def test_terminal_rewards_three_and_four_players():
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_terminal_rewards_follow_the_ranking_of_random_games(players):
-    for seed in range(4):
-        g = tigris.Game(players=players, seed=seed)
-        g.random_playout(seed)
-        assert g.is_over
+    for g in finished_random_games(players, range(4)):
         rewards = EVALUATOR.rewards(g)
         places = g.ranking()
         better = 0
@@ -751,7 +748,7 @@ def test_a_time_budget_runs_at_least_one_iteration():
     assert s.stats()["best"] in a.legal_actions()
 
 
-def test_action_prior_refuses_what_is_not_an_action():
+def test_the_prior_refuses_what_is_not_an_action():
     a, _ = midgame_pair()
     for bad in (-1, 3747, 2 ** 63, 1.0, True):
         with pytest.raises(ValueError, match="^action"):
