@@ -6,6 +6,7 @@ import pytest
 
 import tigris
 from tigris.cli import main
+from tigris.hint import format_table, shown_continuation
 from tigris.record import to_record
 
 from processes import ROOT, interrupt, python
@@ -59,6 +60,9 @@ def test_hint_command_on_a_position_and_a_record(tmp_path, capsys):
     assert main(["hint", str(rec), "--iterations", "600", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["player"] == g.current_player and data["hints"]
+    assert data["bot"] == "ismcts-fast" and data["seed"] == 0
+    assert data["iterations"] == 600 and data["seconds"] > 0
+    assert set(data["hints"][0]) == {"move", "action", "visits", "share", "win", "continuation"}
     assert main(["hint", str(rec), "--move", "3", "--iterations", "300", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["hints"]
 
@@ -182,3 +186,20 @@ def test_hint_with_a_bot_object():
         tigris.hint(g, iterations=300, bot=bot, seed=1)
     with pytest.raises(ValueError, match="hints need an ismcts bot, not a greedy one"):
         tigris.hint(g, iterations=300, bot=bots.make("greedy"))
+
+
+def test_hints_carry_what_the_search_spent(capsys):
+    g = tigris.Game(players=2, seed=4)
+    hints = tigris.hint(g, iterations=900, jobs=1, seed=5, top=2, progress=False)
+    assert len(hints) == 2 and hints.iterations == 900 and hints.seed == 5
+    assert hints.bot == "ismcts-fast" and hints.seconds > 0
+    table = format_table(g, hints)
+    assert "ismcts-fast, seed 5: 900 iterations in" in table
+
+
+def test_the_table_shows_the_continuation_to_the_players_reply():
+    line = ["player 0: pass", "player 1: tile red A1", "player 1: pass", "player 0: tile blue E1",
+            "player 0: pass", "player 1: pass"]
+    assert shown_continuation(line, 0) == line[:4]
+    assert shown_continuation(line[:3], 0) == line[:3]
+    assert shown_continuation(line, 1) == line[:2]

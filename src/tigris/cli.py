@@ -560,7 +560,7 @@ def cmd_hint(args):
     hints = hint(g, seconds=args.seconds, iterations=args.iterations, top=args.top,
                  jobs=args.jobs, bot=args.bot, seed=args.seed)
     if args.json:
-        print(json.dumps({"player": g.current_player, "decision": g.decision, "hints": hints}, indent=2))
+        print(json.dumps(hints.as_dict(g), indent=2))
     else:
         print(format_table(g, hints))
 

@@ -3,11 +3,14 @@ estimated win probability and the expected continuation.
 
 >>> import tigris
 >>> g = tigris.Game(players=2, seed=7)
->>> for h in tigris.hint(g, iterations=2000, top=3, progress=False):   # doctest: +SKIP
+>>> hints = tigris.hint(g, iterations=2000, top=3, progress=False)   # doctest: +SKIP
+>>> for h in hints:
 ...     print(h["move"], h["share"], h["win"], h["continuation"])
+>>> hints.iterations, hints.seconds, hints.bot, hints.seed   # what the search spent
 """
 
 import sys
+import time
 
 from tqdm import tqdm
 
@@ -27,10 +30,12 @@ def hint(game, seconds=None, iterations=None, top=5, jobs=1, bot="ismcts-fast", 
     are used, ``seed`` replaces its seed; a bot object (an ISMCTS bot made or loaded)
     searches with its own workers and random numbers instead.  ``progress``
     shows a progress bar (default: for searches of a second or 20,000 iterations and
-    more).  Returns up to ``top`` dicts, best first: ``move`` (notation), ``action``,
-    ``visits``, ``share`` (of the root visits), ``win`` (mean reward of the player: the
-    estimated chance to win in 2-player games) and ``continuation`` (the expected next
-    decisions, as "player N: move" strings)."""
+    more).  Returns ``Hints``: a list of up to ``top`` dicts, best first: ``move``
+    (notation), ``action``, ``visits``, ``share`` (of the root visits), ``win`` (mean
+    reward of the player: the estimated chance to win in 2-player games) and
+    ``continuation`` (the expected next decisions, as "player N: move" strings, as deep as
+    the tree reaches); with the search's ``iterations``, ``seconds``, ``bot`` and ``seed``
+    as attributes."""
     if game.is_over:
         raise ValueError("the game is over: there is no move to hint")
     if game.current_player in game.unknown["hands"]:
@@ -49,11 +54,36 @@ def hint(game, seconds=None, iterations=None, top=5, jobs=1, bot="ismcts-fast", 
     engine = _engine(bot, jobs, seed)
     legal = game.legal_actions()
     if len(legal) == 1:
-        return [_row(game, {"action": legal[0], "visits": 1, "value": float("nan"), "pv": []}, 1)]
+        only = {"action": legal[0], "visits": 1, "value": float("nan"), "pv": []}
+        return Hints([_row(game, only, 1)], iterations=0, seconds=0.0, bot=engine.name,
+                     seed=engine.params["seed"])
     show = progress if progress is not None else (seconds or 0) >= 1 or (iterations or 0) >= 20_000
+    start = time.perf_counter()
     stats = _analyse(engine, game, seconds, iterations, show)
+    spent = time.perf_counter() - start
     total = sum(ch["visits"] for ch in stats["children"]) or 1
-    return [_row(game, ch, total) for ch in stats["children"][:top]]
+    return Hints([_row(game, ch, total) for ch in stats["children"][:top]],
+                 iterations=stats["iterations"], seconds=spent, bot=engine.name,
+                 seed=engine.params["seed"])
+
+
+class Hints(list):
+    """The ranked moves of a hint (a list of dicts, best first) with what the search
+    spent: ``iterations`` (in all trees), ``seconds`` (wall clock), ``bot`` (the
+    configuration's name) and ``seed`` (the bot's seed)."""
+
+    def __init__(self, rows, iterations, seconds, bot, seed):
+        super().__init__(rows)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.bot = bot
+        self.seed = seed
+
+    def as_dict(self, game):
+        """The hint as JSON-ready data: who decides, the search's budget, the moves."""
+        return {"player": game.current_player, "decision": game.decision, "bot": self.bot,
+                "seed": self.seed, "iterations": self.iterations,
+                "seconds": round(self.seconds, 3), "hints": list(self)}
 
 
 def _engine(bot, jobs, seed):
@@ -87,7 +117,7 @@ def _analyse(engine, game, seconds, iterations, show):
             bar = tqdm(total=total, desc="searching", unit="step" if engine.params["workers"] == 1
                        else "worker", disable=not show, file=sys.stderr, leave=False)
         bar.update(done - bar.n)
-        bar.set_postfix(iterations=ran)
+        bar.set_postfix_str(f"{ran:,} iterations")
 
     try:
         return engine.analyse(game, iterations=iterations, seconds=seconds, progress=report,
@@ -107,11 +137,27 @@ def _row(game, ch, total):
 
 
 def format_table(game, hints):
-    """The hints as a text table."""
-    rows = [f"player {game.current_player} to decide ({game.decision}); best moves:",
-            f"{'#':>2}  {'move':<24} {'visits':>8} {'share':>6} {'win':>6}  continuation"]
+    """The hints as a text table: a line on the search, then a row a move."""
+    rows = [f"player {game.current_player} to decide ({game.decision}); best moves:"]
+    if isinstance(hints, Hints):
+        rows.append(f"{hints.bot}, seed {hints.seed}: {hints.iterations:,} iterations in "
+                    f"{hints.seconds:.1f} s")
+    rows.append(f"{'#':>2}  {'move':<24} {'visits':>8} {'share':>6} {'win':>6}  continuation")
     for k, h in enumerate(hints, start=1):
-        cont = "; ".join(h["continuation"][:4])
+        cont = "; ".join(shown_continuation(h["continuation"], game.current_player))
         rows.append(f"{k:>2}  {h['move']:<24} {h['visits']:>8} {h['share']:>6.1%} "
                     f"{h['win']:>6.1%}  {cont}")
     return "\n".join(rows)
+
+
+def shown_continuation(line, player):
+    """The part of a continuation a table shows: up to and including `player`'s first
+    decision after another player's (the reply to the reply), or all of a shorter line."""
+    mine = f"player {player}:"
+    replied = False
+    for k, step in enumerate(line):
+        if not step.startswith(mine):
+            replied = True
+        elif replied:
+            return line[:k + 1]
+    return line

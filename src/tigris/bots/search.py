@@ -14,6 +14,10 @@ from tigris import _search
 from tigris import parallel as workers
 from tigris._eval import WEIGHTS
 
+# The most visited line kept after each root child: long enough to reach past the
+# searching player's own next decision, where the tree is that deep.
+PV_DEPTH = 12
+
 # The knobs a bot hands to each _search.Search (the evaluator's weights among them).
 SEARCH_KEYS = ("exploration", "rollout", "epsilon", "rollout_depth", "final", "widening", *WEIGHTS)
 
@@ -33,7 +37,7 @@ def _grow(view, options, iterations, seconds, determinize, seed, steps=1, report
             s.step(part, share or 0.0)
         if report is not None:
             report(s.iterations)
-    return s.stats()
+    return s.stats(pv_depth=PV_DEPTH)
 
 
 def split(iterations, parts):
