@@ -29,7 +29,7 @@ def _declarations_changed():
 setup(
     packages=find_packages("src") + ["tigris.bot_configs"],
     package_dir={"": "src", "tigris.bot_configs": "bots"},
-    package_data={"tigris": ["*.pxd"], "tigris.bot_configs": ["*.toml"]},
+    package_data={"tigris": ["*.pxd", "calibration.json"], "tigris.bot_configs": ["*.toml"]},
     ext_modules=cythonize(
         extensions,
         include_path=["src"],

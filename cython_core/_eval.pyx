@@ -15,7 +15,9 @@ its default, range and meaning, and each is a bot knob of the same name.
 2.0
 """
 
+import json
 import math
+from pathlib import Path
 
 from libc.math cimport exp, INFINITY
 from libc.string cimport memset
@@ -36,6 +38,7 @@ WEIGHTS = {
     "eval_fourth_colour": (0.01, -INF, INF, "evaluation: weight of a point of the strongest colour"),
     "eval_leader": (0.3, -INF, INF, "evaluation: worth of each leader on the board, in points"),
     "eval_scale": (2.0, 0.01, INF, "evaluation: the standing gap (points) that a reward's logistic divides by"),
+    "eval_calibrated": (0.0, 0.0, 1.0, "evaluation: share of the calibrated win chance in a reward (0: the logistic alone)"),
     "prior_scoring_tile": (3.0, 0.0, INF, "expansion prior of a tile that scores at once"),
     "prior_tile": (1.0, 0.0, INF, "expansion prior of any other tile"),
     "prior_leader": (1.5, 0.0, INF, "expansion prior of placing or moving a leader"),
@@ -47,6 +50,47 @@ WEIGHTS = {
     "prior_no_monument": (0.8, 0.0, INF, "expansion prior of declining a monument"),
     "prior_other": (1.0, 0.0, INF, "expansion prior of support, war order, treasure and building decisions"),
 }
+
+
+# The calibrated win chance (tigris.calibration): per player count, beta = b0 + b1 * drawn
+# + b2 * taken, from the shipped calibration.json; and per board and player count the bag
+# after the deal and the treasures at the start, against which progress is measured.
+cdef double BETA[MAXP + 1][3]
+cdef double BAG0[2][MAXP + 1]
+cdef double TREASURES0[2]
+CALIBRATION_FILE = Path(__file__).resolve().parent / "calibration.json"
+
+
+def set_calibration(coefficients):
+    """Use these win-chance coefficients, {players: (b0, b1, b2)}, in every evaluator."""
+    for n in range(2, MAXP + 1):
+        b = coefficients.get(n, (0.0, 0.0, 0.0))
+        for k in range(3):
+            BETA[n][k] = checks.number(f"calibration for {n} players", b[k], -INF, INF)
+
+
+def _starting_tables():
+    from tigris._game import Game
+    from tigris.boards import BOARD_NAMES
+
+    for b, board in enumerate(BOARD_NAMES):
+        for n in range(2, MAXP + 1):
+            raw = Game(players=n, seed=0, board=board).raw_state()
+            BAG0[b][n] = sum(raw["bag"])
+            TREASURES0[b] = sum(raw["treasure"])
+
+
+def _shipped_calibration():
+    """The shipped coefficients; none (all zero: equal chances) if the file is missing."""
+    try:
+        data = json.loads(CALIBRATION_FILE.read_text(encoding="utf-8"))
+        return {int(n): c for n, c in data["coefficients"].items()}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+_starting_tables()
+set_calibration(_shipped_calibration())
 
 
 def default_weights():
@@ -115,25 +159,76 @@ cdef void terminal_rewards(const State* s, float* reward) noexcept nogil:
 
 cdef void heuristic_rewards(const State* s, const Weights* w, float* reward) noexcept nogil:
     """A non-final position: each player's standing against the best opponent's, squashed
-    into (0, 1) so it is comparable with terminal rewards."""
+    into (0, 1) so it is comparable with terminal rewards; blended with the calibrated win
+    chance by eval_calibrated."""
     cdef double f[MAXP]
-    cdef double best
+    cdef double chance[MAXP]
+    cdef double best, logistic
     cdef int p, q, n = s.nplayers
     for p in range(n):
         f[p] = standing(s, w, p)
+    if w.eval_calibrated > 0:
+        win_chances(s, w, chance)
     for p in range(n):
         best = -INFINITY
         for q in range(n):
             if q != p and f[q] > best:
                 best = f[q]
-        reward[p] = 1.0 / (1.0 + exp(-(f[p] - best) / w.eval_scale))
+        logistic = 1.0 / (1.0 + exp(-(f[p] - best) / w.eval_scale))
+        if w.eval_calibrated > 0:
+            logistic = (1.0 - w.eval_calibrated) * logistic + w.eval_calibrated * chance[p]
+        reward[p] = logistic
+
+
+cdef void win_chances(const State* s, const Weights* w, double* chance) noexcept nogil:
+    """P(p finishes first) = softmax over the players of beta * standing, with beta from
+    the calibration for this player count and the progress of the game (tigris.calibration
+    fits it; the same formula)."""
+    cdef int p, n = s.nplayers, b = 1 if s.board else 0
+    cdef double drawn, taken, beta, top = -INFINITY, total = 0.0, room
+    cdef double f[MAXP]
+    drawn = 1.0 - (s.bag[0] + s.bag[1] + s.bag[2] + s.bag[3]) / BAG0[b][n] if BAG0[b][n] > 0 else 1.0
+    room = TREASURES0[b] - 2
+    taken = (TREASURES0[b] - treasures_on_board(s)) / room if room > 0 else 1.0
+    drawn = min(1.0, max(0.0, drawn))
+    taken = min(1.0, max(0.0, taken))
+    beta = BETA[n][0] + BETA[n][1] * drawn + BETA[n][2] * taken
+    for p in range(n):
+        f[p] = beta * standing(s, w, p)
+        if f[p] > top:
+            top = f[p]
+    for p in range(n):
+        chance[p] = exp(f[p] - top)
+        total += chance[p]
+    for p in range(n):
+        chance[p] /= total
 
 
 cdef void evaluate(const State* s, const Weights* w, float* reward) noexcept nogil:
     if s.phase == PH_OVER:
         terminal_rewards(s, reward)
+        if w.eval_calibrated > 0:
+            blend_first_place(s, w.eval_calibrated, reward)
     else:
         heuristic_rewards(s, w, reward)
+
+
+cdef void blend_first_place(const State* s, double share, float* reward) noexcept nogil:
+    """A finished game as a win chance too: the first place (1, or 1/k for k tied
+    winners, R89) blended into the ranking's rewards by `share`."""
+    cdef int v[MAXP][4]
+    cdef bint first[MAXP]
+    cdef int p, q, n = s.nplayers, winners = 0
+    for p in range(n):
+        final_vector(s, p, v[p])
+    for p in range(n):
+        first[p] = True
+        for q in range(n):
+            if q != p and compare_vectors(v[q], v[p]) > 0:
+                first[p] = False
+        winners += first[p]
+    for p in range(n):
+        reward[p] = (1.0 - share) * reward[p] + (share / winners if first[p] else 0.0)
 
 
 # ---------------------------------------------------------------------------
@@ -227,6 +322,17 @@ cdef class Evaluator:
         treasures) plus the weighted next colours and leaders on the board."""
         player = checks.whole("player", player, 0, game.s.nplayers - 1)
         return standing(&game.s, &self.w, player)
+
+    def win_chances(self, Game game not None):
+        """Each player's calibrated chance to finish first (the model of tigris.calibration
+        with the shipped coefficients); a finished game gives its first place, shared
+        among tied winners."""
+        cdef double chance[MAXP]
+        if game.s.phase == PH_OVER:
+            first = game.ranking()[0]
+            return [1.0 / len(first) if p in first else 0.0 for p in range(game.s.nplayers)]
+        win_chances(&game.s, &self.w, chance)
+        return [chance[p] for p in range(game.s.nplayers)]
 
     def prior(self, Game game not None, action):
         """The expansion prior of `action` for the player to move (higher: tried first)."""

@@ -124,3 +124,21 @@ def test_bots_take_weights_from_their_files_and_arguments(tmp_path):
     ismcts = bots.make("ismcts", iterations=50, eval_scale=0.5, prior_swap=0.0)
     assert ismcts.options["eval_scale"] == 0.5 and ismcts.options["prior_swap"] == 0.0
     assert ismcts.choose(g) in g.legal_actions()
+
+
+def test_calibrated_rewards_are_the_win_chances_and_first_places():
+    g = tigris.Game(players=3, seed=2)
+    bot = bots.make("random", seed=2)
+    for _ in range(80):
+        g.apply(bot.choose(g))
+    chances = Evaluator().win_chances(g)
+    assert sum(chances) == pytest.approx(1.0)
+    assert Evaluator(eval_calibrated=1.0).rewards(g) == pytest.approx(chances, abs=1e-6)
+    half = Evaluator(eval_calibrated=0.5).rewards(g)
+    plain = Evaluator().rewards(g)
+    assert half == pytest.approx([(a + b) / 2 for a, b in zip(plain, chances)], abs=1e-6)
+    g.random_playout(3)
+    first = g.ranking()[0]
+    shares = [1 / len(first) if p in first else 0.0 for p in range(3)]
+    assert Evaluator().win_chances(g) == shares
+    assert Evaluator(eval_calibrated=1.0).rewards(g) == pytest.approx(shares)

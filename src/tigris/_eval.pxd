@@ -20,6 +20,8 @@ cdef struct Weights:
     double eval_leader          # per leader p has on the board: a promise of points
     # Heuristic rewards: logistic((standing - best opponent's standing) / eval_scale).
     double eval_scale           # the standing gap that moves a reward from 1/2 to about 0.73
+    # ... blended with the calibrated win chance (tigris.calibration): 0 none, 1 only it.
+    double eval_calibrated
     # Expansion priors by kind of action: a higher prior is expanded first.
     double prior_scoring_tile   # a tile that scores a point for its player at once (R33)
     double prior_tile           # any other tile
@@ -39,6 +41,8 @@ cdef void evaluate(const State* s, const Weights* w, float* reward) noexcept nog
 cdef void terminal_rewards(const State* s, float* reward) noexcept nogil
 cdef void heuristic_rewards(const State* s, const Weights* w, float* reward) noexcept nogil
 cdef double standing(const State* s, const Weights* w, int p) noexcept nogil
+# The calibrated chance of each player to finish first (softmax over the standings).
+cdef void win_chances(const State* s, const Weights* w, double* chance) noexcept nogil
 
 # The expansion prior of each of n actions (for the player to move) into out[0..n).
 cdef void priors(State* s, const Weights* w, const int32_t* actions, int n, double* out) noexcept nogil

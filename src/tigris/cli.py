@@ -313,6 +313,21 @@ def build_parser():
     p.add_argument("--plot", metavar="DIR", help="draw DIR/traces.png from a run's history and stop")
     p.set_defaults(run=cmd_tune)
 
+    p = sub.add_parser("calibrate", help="fit the win-chance model on recorded bot games",
+                       description="Read finished games (tournament folders, games.jsonl files or "
+                                   "records), take the position after every K-th move, fit the "
+                                   "win-chance model (a softmax over the players' standings) per "
+                                   "player count, report its expected calibration error on held-out "
+                                   "games beside that of the search's rewards today, and write the "
+                                   "coefficients.")
+    p.add_argument("sources", nargs="+", metavar="SOURCE", help="tournament folder, games.jsonl or record")
+    p.add_argument("--every", type=POSITIVE, default=4, metavar="K", help="a position every K moves (default 4)")
+    p.add_argument("--out", metavar="FILE", help="write the coefficients here (the package's "
+                                                 "own file is src/tigris/calibration.json)")
+    p.add_argument("--plot", metavar="PNG", help="draw a reliability diagram (needs matplotlib)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(run=cmd_calibrate)
+
     p = sub.add_parser("bots", help="list the bot configurations and their settings",
                        description="List the bot configurations found in ./bots/ and among those "
                                    "that come with tigris, with their kind, description and settings "
@@ -587,6 +602,25 @@ def cmd_tune(args):
         print(f"verification, tuned vs {args.bot}: {v['score']:.1%} over {v['games']} games "
               f"(95% interval {v['ci95'][0]:.1%}-{v['ci95'][1]:.1%})")
     print(f"history: {out}/history.csv; traces: tigris tune --plot {out}")
+
+
+def cmd_calibrate(args):
+    """tigris calibrate: fit the win-chance model on recorded games and measure it."""
+    from tigris import calibration
+
+    samples = calibration.read_samples(args.sources, every=args.every)
+    result = calibration.calibrate(samples)
+    if args.json:
+        print(json.dumps({"report": result["report"],
+                          "coefficients": {str(n): c for n, c in result["model"].items()}}, indent=2))
+    else:
+        print(calibration.format_report(result))
+    if args.out:
+        calibration.save_model(result["model"], args.out,
+                               note=f"fitted by tigris calibrate on {len(samples)} positions")
+        print(f"coefficients written to {args.out}", file=sys.stderr)
+    if args.plot:
+        print(f"reliability diagram drawn in {calibration.plot(result, args.plot)}", file=sys.stderr)
 
 
 def cmd_bots(args):

@@ -1,0 +1,319 @@
+"""Win chances calibrated on bot games (``tigris calibrate``).
+
+The model gives each player of a position the probability of finishing first (a shared
+first place counts as its share) as a softmax over the players' standings (the
+evaluator's ``standing``: the final score so far, in points):
+
+    P(p first) = exp(beta * standing_p) / sum_q exp(beta * standing_q),
+    beta = b0 + b1 * drawn + b2 * taken,
+
+where ``drawn`` is the share of the bag drawn since the deal and ``taken`` the share of the
+treasures taken that the game may take before it ends: the same lead means more late in
+the game.  The probabilities add up to 1 by construction, for 2, 3 and 4 players alike.
+One (b0, b1, b2) per player count is fitted by maximum likelihood (scipy.optimize) on
+positions of recorded games; ``calibration.json`` in the package holds the shipped fit.
+
+The compiled evaluator computes the same chances with the shipped coefficients
+(``tigris._eval.Evaluator().win_chances(game)``), and blends them into the search's
+rewards by the knob ``eval_calibrated``.
+
+>>> from tigris import calibration
+>>> model = calibration.load_model()                   # the shipped coefficients
+"""
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from scipy.optimize import minimize
+
+from tigris import record as records
+from tigris._eval import Evaluator
+from tigris.errors import RecordError, UsageError
+
+SHIPPED = Path(__file__).resolve().parent / "calibration.json"
+FORMAT = "tigris-calibration/1"
+BINS = 10                # reliability bins of width 0.1
+LAST_TREASURES = 2       # R83: the game ends when no more than two treasures are left
+
+
+@dataclass
+class Sample:
+    """One position of a recorded game: its player count, each player's standing, the
+    progress features, each player's share of the first place at the end, and its game
+    (the deal seed where the record has one, so both seatings of a deal stay together
+    when games are split into a fitting and a measuring half)."""
+
+    players: int
+    standings: list
+    drawn: float
+    taken: float
+    first: list
+    game: int
+
+
+def progress(raw, bag0, treasures0):
+    """(drawn, taken): shares of the bag drawn since the deal and of the treasures taken
+    of those the game may take."""
+    drawn = 1.0 - sum(raw["bag"]) / bag0 if bag0 else 1.0
+    room = treasures0 - LAST_TREASURES
+    taken = (treasures0 - sum(raw["treasure"])) / room if room > 0 else 1.0
+    return min(1.0, max(0.0, drawn)), min(1.0, max(0.0, taken))
+
+
+def first_shares(ranking, players):
+    """Each player's share of the first place: 1/k for each of k tied winners."""
+    share = [0.0] * players
+    for p in ranking[0]:
+        share[p] = 1.0 / len(ranking[0])
+    return share
+
+
+def samples_of(rec, game_id=0, every=4, evaluator=None):
+    """The positions after every `every`-th move of a finished record, as Samples."""
+    evaluator = evaluator or Evaluator()
+    if isinstance(rec.get("deal_seed"), int):
+        game_id = rec["deal_seed"]
+    result = rec.get("result") or {}
+    if rec.get("error") or "ranking" not in result:
+        return []
+    n = rec["players"]
+    first = first_shares(result["ranking"], n)
+    out, bag0, treasures0 = [], None, None
+    for k, g in records.steps(rec):
+        raw = g.raw_state()
+        if bag0 is None:
+            bag0, treasures0 = sum(raw["bag"]), sum(raw["treasure"])
+        if g.is_over:
+            break
+        if k % every:
+            continue
+        drawn, taken = progress(raw, bag0, treasures0)
+        out.append(Sample(n, [evaluator.standing(g, p) for p in range(n)], drawn, taken, first,
+                          game_id))
+    return out
+
+
+def read_samples(paths, every=4):
+    """The Samples of every finished game in `paths`: tournament folders (their
+    games.jsonl), games.jsonl files or single record files."""
+    samples, game_id = [], 0
+    for path in map(Path, paths):
+        for rec in _records(path):
+            try:
+                samples.extend(samples_of(rec, game_id, every))
+            except RecordError as e:
+                raise UsageError(f"{path}: game {game_id}: {e}") from None
+            game_id += 1
+    return samples
+
+
+def _records(path):
+    if path.is_dir():
+        path = path / "games.jsonl"
+    if not path.is_file():
+        raise UsageError(f"{path}: no such file")
+    if path.suffix == ".jsonl":
+        with open(path, encoding="utf-8") as f:
+            for k, line in enumerate(f, start=1):
+                if line.strip():
+                    try:
+                        yield json.loads(line)
+                    except json.JSONDecodeError:
+                        raise UsageError(f"{path}: line {k} is not JSON") from None
+    else:
+        yield records.load(path)
+
+
+# ---------------------------------------------------------------------------------------
+# The model
+# ---------------------------------------------------------------------------------------
+
+def _arrays(samples):
+    s = np.array([x.standings for x in samples], dtype=float)
+    z = np.array([[1.0, x.drawn, x.taken] for x in samples])
+    y = np.array([x.first for x in samples], dtype=float)
+    return s, z, y
+
+
+def _probabilities(coef, s, z):
+    beta = z @ coef
+    logits = beta[:, None] * s
+    logits -= logits.max(axis=1, keepdims=True)
+    e = np.exp(logits)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def fit(samples):
+    """Coefficients (b0, b1, b2) per player count, by maximum likelihood: {n: [b0, b1, b2]}."""
+    model = {}
+    for n in sorted({x.players for x in samples}):
+        s, z, y = _arrays([x for x in samples if x.players == n])
+
+        def loss(coef):
+            p = _probabilities(coef, s, z)
+            return -(y * np.log(np.clip(p, 1e-12, 1.0))).sum() / len(s)
+
+        found = minimize(loss, x0=np.array([0.3, 0.0, 0.0]), method="BFGS")
+        model[n] = [float(c) for c in found.x]
+    return model
+
+
+def predict(model, samples):
+    """Each sample's win chances under `model` (rows of probabilities)."""
+    return [[float(v) for v in _probabilities(np.array(model[x.players]), np.array([x.standings]),
+                                              np.array([[1.0, x.drawn, x.taken]]))[0]]
+            for x in samples]
+
+
+# ---------------------------------------------------------------------------------------
+# How good a prediction is
+# ---------------------------------------------------------------------------------------
+
+def reliability(probabilities, outcomes, bins=BINS):
+    """Per bin of predicted probability (width 1/bins): (mean prediction, mean outcome,
+    count) over every (position, player) pair, for a reliability diagram."""
+    p = np.asarray(probabilities, dtype=float).ravel()
+    y = np.asarray(outcomes, dtype=float).ravel()
+    which = np.minimum((p * bins).astype(int), bins - 1)
+    rows = []
+    for b in range(bins):
+        mask = which == b
+        if mask.any():
+            rows.append((float(p[mask].mean()), float(y[mask].mean()), int(mask.sum())))
+    return rows
+
+
+def expected_calibration_error(probabilities, outcomes, bins=BINS):
+    """ECE: the count-weighted mean gap between prediction and outcome over the bins."""
+    rows = reliability(probabilities, outcomes, bins)
+    total = sum(r[2] for r in rows)
+    return sum(abs(r[0] - r[1]) * r[2] for r in rows) / total if total else math.nan
+
+
+def search_rewards(samples, evaluator=None):
+    """What the search backs up today for each sample's players (the evaluator's
+    logistic of the standing gap to the best opponent), for comparison."""
+    scale = (evaluator or Evaluator()).weights["eval_scale"]
+    out = []
+    for x in samples:
+        row = []
+        for p, f in enumerate(x.standings):
+            best = max(g for q, g in enumerate(x.standings) if q != p)
+            row.append(1.0 / (1.0 + math.exp(-(f - best) / scale)))
+        out.append(row)
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# Files
+# ---------------------------------------------------------------------------------------
+
+def save_model(model, path, note=""):
+    """Write the coefficients as JSON (``tigris-calibration/1``)."""
+    data = {"format": FORMAT, "model": "softmax(beta * standing), beta = b0 + b1*drawn + b2*taken",
+            "coefficients": {str(n): c for n, c in sorted(model.items())}, "note": note}
+    Path(path).write_text(json.dumps(data, indent=2) + "\n")
+
+
+def load_model(path=SHIPPED):
+    """The coefficients of a calibration file (default: the shipped one): {n: [b0, b1, b2]}."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        if data.get("format") != FORMAT:
+            raise ValueError(f"not a {FORMAT} file")
+        model = {int(n): [float(c) for c in coef] for n, coef in data["coefficients"].items()}
+        if any(n not in (2, 3, 4) or len(c) != 3 or not all(map(math.isfinite, c))
+               for n, c in model.items()):
+            raise ValueError("coefficients must be three finite numbers per player count 2-4")
+        return model
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        raise UsageError(f"{path}: not a calibration file ({e})") from None
+
+
+# ---------------------------------------------------------------------------------------
+# The calibration run (tigris calibrate)
+# ---------------------------------------------------------------------------------------
+
+def calibrate(samples):
+    """Fit on the even-numbered games and measure on the odd ones (held out), per player
+    count and over all, then fit again on every game: {"model", "report", "held_out"}.
+    ``report`` rows: players, deals (games of one deal in every seating count once: they
+    stay on one side of the split), positions, held-out ECE of the model and of the
+    search's rewards today; ``held_out`` keeps the held-out predictions for a diagram."""
+    if not samples:
+        raise UsageError("no positions to calibrate on: give tournament folders or records "
+                         "of finished games")
+    train = [x for x in samples if x.game % 2 == 0]
+    test = [x for x in samples if x.game % 2 == 1]
+    counts = sorted({x.players for x in samples})
+    missing = [n for n in counts if not any(x.players == n for x in train)
+               or not any(x.players == n for x in test)]
+    if missing:
+        raise UsageError(f"{', '.join(map(str, missing))}-player games: at least two finished "
+                         "games are needed (one to fit, one to measure)")
+    first = fit(train)
+    report, held = [], {"model": [], "search": [], "outcome": []}
+    for n in counts + [None]:
+        part = [x for x in test if n is None or x.players == n]
+        model_p, search_p = predict(first, part), search_rewards(part)
+        outcome = [x.first for x in part]
+        if n is not None:
+            held["model"] += model_p
+            held["search"] += search_p
+            held["outcome"] += outcome
+        report.append({"players": n or "all",
+                       "deals": len({x.game for x in samples if n is None or x.players == n}),
+                       "positions": sum(1 for x in samples if n is None or x.players == n),
+                       "ece_model": expected_calibration_error(_flat(model_p), _flat(outcome)),
+                       "ece_search": expected_calibration_error(_flat(search_p), _flat(outcome))})
+    return {"model": fit(samples), "report": report, "held_out": held}
+
+
+def _flat(rows):
+    return [v for row in rows for v in row]
+
+
+def format_report(result):
+    """The calibration run as text: a row per player count and one over all."""
+    lines = [f"{'players':>7} {'deals':>6} {'positions':>9} {'ECE model':>10} {'ECE search':>11}"]
+    for r in result["report"]:
+        lines.append(f"{r['players']:>7} {r['deals']:>6} {r['positions']:>9} "
+                     f"{r['ece_model']:>10.3f} {r['ece_search']:>11.3f}")
+    lines.append("ECE on the odd-numbered games, fitted on the even ones; 'search': the "
+                 "rewards the search backs up today")
+    for n, c in sorted(result["model"].items()):
+        lines.append(f"{n} players: b0 = {c[0]:.4f}, b1 (bag drawn) = {c[1]:.4f}, "
+                     f"b2 (treasures taken) = {c[2]:.4f}")
+    return "\n".join(lines)
+
+
+def plot(result, path):
+    """A reliability diagram of the held-out predictions (needs matplotlib): PNG at `path`."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise UsageError("a reliability diagram needs matplotlib: pip install matplotlib") from None
+    held = result["held_out"]
+    fig, ax = plt.subplots(figsize=(5.5, 5.5))
+    ax.plot([0, 1], [0, 1], color="grey", lw=1, ls="--", label="perfect")
+    for key, label in (("model", "calibrated model"), ("search", "search reward today")):
+        rows = reliability(_flat(held[key]), _flat(held["outcome"]))
+        ece = expected_calibration_error(_flat(held[key]), _flat(held["outcome"]))
+        ax.plot([r[0] for r in rows], [r[1] for r in rows], marker="o",
+                label=f"{label} (ECE {ece:.3f})")
+    ax.set_xlabel("predicted chance to finish first")
+    ax.set_ylabel("share of first places")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper left")
+    ax.set_title("Win chance on held-out positions of bot games")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
