@@ -118,3 +118,15 @@ def test_the_compiled_win_chances_are_the_models():
         sample = calibration.Sample(players, [ev.standing(g, p) for p in range(players)],
                                     drawn, taken, [], 0)
         assert ev.win_chances(g) == pytest.approx(calibration.predict(model, [sample])[0], abs=1e-9)
+
+
+def test_the_reliability_diagram_is_drawn_or_its_library_named(games_file, tmp_path, capsys):
+    png = tmp_path / "reliability.png"
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        assert main(["calibrate", str(games_file), "--every", "10", "--plot", str(png)]) == 1
+        assert "pip install matplotlib" in capsys.readouterr().err
+    else:
+        assert main(["calibrate", str(games_file), "--every", "10", "--plot", str(png)]) == 0
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 5000
