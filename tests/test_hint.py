@@ -5,6 +5,7 @@ import json
 import pytest
 
 import tigris
+from tigris import bots
 from tigris.cli import main
 from tigris.hint import format_table, shown_continuation
 from tigris.record import to_record
@@ -203,3 +204,11 @@ def test_the_table_shows_the_continuation_to_the_players_reply():
     assert shown_continuation(line, 0) == line[:4]
     assert shown_continuation(line[:3], 0) == line[:3]
     assert shown_continuation(line, 1) == line[:2]
+
+
+def test_the_hint_configuration_backs_up_the_calibrated_win_chance():
+    conf = bots.configuration("hint")
+    assert conf.kind == "ismcts" and conf.params["eval_calibrated"] == 1.0
+    g = tigris.Game(players=3, seed=4)
+    hints = tigris.hint(g, iterations=600, bot="hint", top=3, progress=False)
+    assert hints.bot == "hint" and all(0.0 <= h["win"] <= 1.0 for h in hints)
