@@ -188,7 +188,7 @@ cdef void win_chances(const State* s, const Weights* w, double* chance) noexcept
     cdef double drawn, taken, beta, top = -INFINITY, total = 0.0, room
     cdef double f[MAXP]
     drawn = 1.0 - (s.bag[0] + s.bag[1] + s.bag[2] + s.bag[3]) / BAG0[b][n] if BAG0[b][n] > 0 else 1.0
-    room = TREASURES0[b] - 2
+    room = TREASURES0[b] - 2               # R83: the game ends at two treasures left
     taken = (TREASURES0[b] - treasures_on_board(s)) / room if room > 0 else 1.0
     drawn = min(1.0, max(0.0, drawn))
     taken = min(1.0, max(0.0, taken))
