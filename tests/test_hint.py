@@ -212,3 +212,14 @@ def test_the_hint_configuration_backs_up_the_calibrated_win_chance():
     g = tigris.Game(players=3, seed=4)
     hints = tigris.hint(g, iterations=600, bot="hint", top=3, progress=False)
     assert hints.bot == "hint" and all(0.0 <= h["win"] <= 1.0 for h in hints)
+
+
+@pytest.mark.parametrize("bot", ["ismcts-fast", "hint"])
+def test_a_move_that_wins_outright_takes_most_visits_and_a_certain_win(bot):
+    from test_search import WINNING_MOVE, forced_win, load
+
+    g = load(forced_win())
+    hints = tigris.hint(g, iterations=2000, bot=bot, progress=False)
+    assert hints[0]["move"] == WINNING_MOVE
+    assert hints[0]["share"] > 0.5 and hints[0]["win"] == 1.0
+    assert all(h["win"] < 0.5 for h in hints[1:])
