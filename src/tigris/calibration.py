@@ -8,8 +8,8 @@ evaluator's ``standing``: the final score so far, in points):
     beta = b0 + b1 * drawn + b2 * taken,
 
 where ``drawn`` is the share of the bag drawn since the deal and ``taken`` the share of the
-treasures taken that the game may take before it ends: the same lead means more late in
-the game.  The probabilities add up to 1 by construction, for 2, 3 and 4 players alike.
+treasures taken that the game may take before it ends: what a point of lead is worth
+may change as the game goes on.  The probabilities add up to 1 by construction, for 2, 3 and 4 players alike.
 One (b0, b1, b2) per player count is fitted by maximum likelihood (scipy.optimize) on
 positions of recorded games; ``calibration.json`` in the package holds the shipped fit.
 
