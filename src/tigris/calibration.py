@@ -72,28 +72,31 @@ def first_shares(ranking, players):
 
 
 def samples_of(rec, game_id=0, every=4, evaluator=None):
-    """The positions after every `every`-th move of a finished record, as Samples."""
-    evaluator = evaluator or Evaluator()
-    if isinstance(rec.get("deal_seed"), int):
-        game_id = rec["deal_seed"]
-    result = rec.get("result") or {}
-    if rec.get("error") or "ranking" not in result:
+    """The positions after every `every`-th move of a finished record, as Samples; none
+    for a game that failed or did not finish.  The record is replayed and checked move by
+    move (RecordError names what is wrong), and the first place is the engine's."""
+    if not isinstance(rec, dict):
+        raise RecordError(f"a game record is a JSON object, not {type(rec).__name__}")
+    if rec.get("error"):
         return []
-    n = rec["players"]
-    first = first_shares(result["ranking"], n)
-    out, bag0, treasures0 = [], None, None
+    if isinstance(rec.get("deal_seed"), int) and not isinstance(rec["deal_seed"], bool):
+        game_id = rec["deal_seed"]
+    evaluator = evaluator or Evaluator()
+    positions, bag0, treasures0, g = [], None, None, None
     for k, g in records.steps(rec):
         raw = g.raw_state()
         if bag0 is None:
             bag0, treasures0 = sum(raw["bag"]), sum(raw["treasure"])
         if g.is_over:
             break
-        if k % every:
-            continue
-        drawn, taken = progress(raw, bag0, treasures0)
-        out.append(Sample(n, [evaluator.standing(g, p) for p in range(n)], drawn, taken, first,
-                          game_id))
-    return out
+        if k % every == 0:
+            positions.append(([evaluator.standing(g, p) for p in range(g.players)],
+                              *progress(raw, bag0, treasures0)))
+    if g is None or not g.is_over:
+        return []
+    first = first_shares(g.ranking(), g.players)
+    return [Sample(g.players, standings, drawn, taken, first, game_id)
+            for standings, drawn, taken in positions]
 
 
 def read_samples(paths, every=4):
@@ -105,26 +108,31 @@ def read_samples(paths, every=4):
             try:
                 samples.extend(samples_of(rec, game_id, every))
             except RecordError as e:
-                raise UsageError(f"{path}: game {game_id}: {e}") from None
+                raise UsageError(f"{path}: game {game_id + 1}: {e}") from None
             game_id += 1
     return samples
 
 
 def _records(path):
+    """The records of a tournament folder, a games.jsonl file or a record file; a
+    UsageError or RecordError names the file and line of anything unreadable."""
     if path.is_dir():
         path = path / "games.jsonl"
     if not path.is_file():
         raise UsageError(f"{path}: no such file")
-    if path.suffix == ".jsonl":
-        with open(path, encoding="utf-8") as f:
-            for k, line in enumerate(f, start=1):
-                if line.strip():
-                    try:
-                        yield json.loads(line)
-                    except json.JSONDecodeError:
-                        raise UsageError(f"{path}: line {k} is not JSON") from None
-    else:
+    if path.suffix != ".jsonl":
         yield records.load(path)
+        return
+    with open(path, "rb") as f:
+        for k, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            try:
+                yield json.loads(line.decode("utf-8"))
+            except UnicodeDecodeError:
+                raise UsageError(f"{path}: line {k} is not UTF-8 text") from None
+            except (ValueError, RecursionError):
+                raise UsageError(f"{path}: line {k} is not JSON (or nests too deeply)") from None
 
 
 # ---------------------------------------------------------------------------------------
