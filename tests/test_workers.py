@@ -15,6 +15,8 @@ import pytest
 
 from tigris import parallel
 
+from processes import python
+
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="signals and /proc as on Linux")
 
 
@@ -101,3 +103,24 @@ def test_call_is_a_plain_call_in_the_parent_and_outside_its_children():
     stranger = next(pid for pid in (1, 2, os.getppid() + 1) if pid != os.getppid())
     parallel.watch(stranger)                  # this process is no child of it (a dask worker)
     assert parallel._watching is None
+
+
+def test_the_loky_shutdown_race_is_quiet_and_other_thread_errors_are_not():
+    """In a child process (pytest hooks thread exceptions itself): after the workers'
+    first run, a KeyError of loky's manager thread is not printed, anything else is."""
+    code = """
+import threading
+from tigris import parallel
+parallel._quiet_shutdown_race()
+def fail(exc):
+    raise exc
+for name, exc in (("ExecutorManagerThread", KeyError(1)), ("other", KeyError(2)),
+                  ("ExecutorManagerThread", RuntimeError("real"))):
+    t = threading.Thread(target=fail, args=(exc,), name=name)
+    t.start()
+    t.join()
+"""
+    r = python(code)
+    assert r.returncode == 0, r.stderr
+    assert "KeyError: 1" not in r.stderr
+    assert "KeyError: 2" in r.stderr and "RuntimeError: real" in r.stderr

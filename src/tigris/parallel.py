@@ -25,6 +25,7 @@ from joblib import Parallel
 POLL = 0.2           # seconds between two looks at the parent
 
 _watching = None     # the parent pid this process watches, once its thread runs
+_previous_hook = None  # threading.excepthook before _quiet_shutdown_race
 _lock = threading.Lock()
 
 
@@ -36,9 +37,30 @@ def run(n_jobs, tasks, generator=False):
     group, and a worker interrupted while it starts prints a traceback of its own)."""
     parent = os.getpid()
     wrapped = [(call, (parent, fn) + tuple(args), kwargs) for fn, args, kwargs in tasks]
+    _quiet_shutdown_race()
     with _sigint_blocked():
         runs = Parallel(n_jobs=n_jobs, return_as="generator")(wrapped)    # starts the workers
     return runs if generator else list(runs)
+
+
+def _quiet_shutdown_race():
+    """Installed once: loky's manager thread can raise a KeyError when its executor is
+    shut down while it queues work (a run interrupted as its workers start), and prints a
+    traceback although joblib has stopped the run cleanly and the interruption is
+    reported.  Every other exception of every thread still reaches the previous hook."""
+    global _previous_hook
+    with _lock:
+        if _previous_hook is not None:
+            return
+        _previous_hook = threading.excepthook
+    previous = _previous_hook
+
+    def hook(args):
+        if args.exc_type is KeyError and getattr(args.thread, "name", "") == "ExecutorManagerThread":
+            return
+        previous(args)
+
+    threading.excepthook = hook
 
 
 @contextmanager
