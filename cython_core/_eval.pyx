@@ -137,24 +137,33 @@ cdef int compare_vectors(const int* a, const int* b) noexcept nogil:
     return 0
 
 
-cdef void terminal_rewards(const State* s, float* reward) noexcept nogil:
-    """Final ranking as rewards in [0, 1]: first 1, last 0, ties share their places."""
+cdef void terminal_rewards(const State* s, double first_share, float* reward) noexcept nogil:
+    """Final ranking as rewards in [0, 1]: first 1, last 0, ties share their places; with
+    `first_share` > 0, blended with the first place as a win chance (1, or 1/k for k tied
+    winners) by that share."""
     cdef int v[MAXP][4]
-    cdef int p, q, n = s.nplayers, better, equal, cmp
+    cdef int better[MAXP]
+    cdef int p, q, n = s.nplayers, equal, cmp, winners = 0
+    cdef double rank
     for p in range(n):
         final_vector(s, p, v[p])
     for p in range(n):
-        better = 0
+        better[p] = 0
         equal = 0
         for q in range(n):
             if q != p:
                 cmp = compare_vectors(v[q], v[p])
                 if cmp > 0:
-                    better += 1
+                    better[p] += 1
                 elif cmp == 0:
                     equal += 1
+        winners += better[p] == 0
         # Places better+1 .. better+1+equal are shared: the mean of their rewards.
-        reward[p] = 1.0 - (better + equal * 0.5) / (n - 1)
+        reward[p] = 1.0 - (better[p] + equal * 0.5) / (n - 1)
+    if first_share > 0:
+        for p in range(n):
+            rank = reward[p]
+            reward[p] = (1.0 - first_share) * rank + (first_share / winners if better[p] == 0 else 0.0)
 
 
 cdef void heuristic_rewards(const State* s, const Weights* w, float* reward) noexcept nogil:
@@ -168,7 +177,7 @@ cdef void heuristic_rewards(const State* s, const Weights* w, float* reward) noe
     for p in range(n):
         f[p] = standing(s, w, p)
     if w.eval_calibrated > 0:
-        win_chances(s, w, chance)
+        win_chances(s, f, chance)
     for p in range(n):
         best = -INFINITY
         for q in range(n):
@@ -180,7 +189,7 @@ cdef void heuristic_rewards(const State* s, const Weights* w, float* reward) noe
         reward[p] = logistic
 
 
-cdef void win_chances(const State* s, const Weights* w, double* chance) noexcept nogil:
+cdef void win_chances(const State* s, const double* standings, double* chance) noexcept nogil:
     """P(p finishes first) = softmax over the players of beta * standing, with beta from
     the calibration for this player count and the progress of the game (tigris.calibration
     fits it; the same formula)."""
@@ -194,7 +203,7 @@ cdef void win_chances(const State* s, const Weights* w, double* chance) noexcept
     taken = min(1.0, max(0.0, taken))
     beta = BETA[n][0] + BETA[n][1] * drawn + BETA[n][2] * taken
     for p in range(n):
-        f[p] = beta * standing(s, w, p)
+        f[p] = beta * standings[p]
         if f[p] > top:
             top = f[p]
     for p in range(n):
@@ -206,29 +215,9 @@ cdef void win_chances(const State* s, const Weights* w, double* chance) noexcept
 
 cdef void evaluate(const State* s, const Weights* w, float* reward) noexcept nogil:
     if s.phase == PH_OVER:
-        terminal_rewards(s, reward)
-        if w.eval_calibrated > 0:
-            blend_first_place(s, w.eval_calibrated, reward)
+        terminal_rewards(s, w.eval_calibrated, reward)
     else:
         heuristic_rewards(s, w, reward)
-
-
-cdef void blend_first_place(const State* s, double share, float* reward) noexcept nogil:
-    """A finished game as a win chance too: the first place (1, or 1/k for k tied
-    winners, R89) blended into the ranking's rewards by `share`."""
-    cdef int v[MAXP][4]
-    cdef bint first[MAXP]
-    cdef int p, q, n = s.nplayers, winners = 0
-    for p in range(n):
-        final_vector(s, p, v[p])
-    for p in range(n):
-        first[p] = True
-        for q in range(n):
-            if q != p and compare_vectors(v[q], v[p]) > 0:
-                first[p] = False
-        winners += first[p]
-    for p in range(n):
-        reward[p] = (1.0 - share) * reward[p] + (share / winners if first[p] else 0.0)
 
 
 # ---------------------------------------------------------------------------
@@ -328,10 +317,14 @@ cdef class Evaluator:
         with the shipped coefficients); a finished game gives its first place, shared
         among tied winners."""
         cdef double chance[MAXP]
+        cdef double f[MAXP]
+        cdef int p
         if game.s.phase == PH_OVER:
             first = game.ranking()[0]
             return [1.0 / len(first) if p in first else 0.0 for p in range(game.s.nplayers)]
-        win_chances(&game.s, &self.w, chance)
+        for p in range(game.s.nplayers):
+            f[p] = standing(&game.s, &self.w, p)
+        win_chances(&game.s, f, chance)
         return [chance[p] for p in range(game.s.nplayers)]
 
     def prior(self, Game game not None, action):

@@ -38,11 +38,11 @@ cdef struct Weights:
 # Rewards, one per player in [0, 1]: the final ranking once the game is over (first 1,
 # last 0, ties share), else each player's standing against the best opponent's.
 cdef void evaluate(const State* s, const Weights* w, float* reward) noexcept nogil
-cdef void terminal_rewards(const State* s, float* reward) noexcept nogil
+cdef void terminal_rewards(const State* s, double first_share, float* reward) noexcept nogil
 cdef void heuristic_rewards(const State* s, const Weights* w, float* reward) noexcept nogil
 cdef double standing(const State* s, const Weights* w, int p) noexcept nogil
-# The calibrated chance of each player to finish first (softmax over the standings).
-cdef void win_chances(const State* s, const Weights* w, double* chance) noexcept nogil
+# The calibrated chance of each player to finish first, from their standings.
+cdef void win_chances(const State* s, const double* standings, double* chance) noexcept nogil
 
 # The expansion prior of each of n actions (for the player to move) into out[0..n).
 cdef void priors(State* s, const Weights* w, const int32_t* actions, int n, double* out) noexcept nogil
