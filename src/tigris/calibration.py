@@ -23,7 +23,7 @@ rewards by the knob ``eval_calibrated``.
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -42,9 +42,10 @@ LAST_TREASURES = 2       # R83: the game ends when no more than two treasures ar
 @dataclass
 class Sample:
     """One position of a recorded game: its player count, each player's standing, the
-    progress features, each player's share of the first place at the end, and its game
-    (the deal seed where the record has one, so both seatings of a deal stay together
-    when games are split into a fitting and a measuring half)."""
+    progress features, each player's share of the first place at the end, its game (the
+    deal seed where the record has one, so both seatings of a deal stay together when
+    games are split into a fitting and a measuring half), and the rewards the search
+    backs up for the position (for comparison)."""
 
     players: int
     standings: list
@@ -52,6 +53,7 @@ class Sample:
     taken: float
     first: list
     game: int
+    rewards: list = field(default_factory=list)
 
 
 def progress(raw, bag0, treasures0):
@@ -91,12 +93,12 @@ def samples_of(rec, game_id=0, every=4, evaluator=None):
             break
         if k % every == 0:
             positions.append(([evaluator.standing(g, p) for p in range(g.players)],
-                              *progress(raw, bag0, treasures0)))
+                              *progress(raw, bag0, treasures0), evaluator.rewards(g)))
     if g is None or not g.is_over:
         return []
     first = first_shares(g.ranking(), g.players)
-    return [Sample(g.players, standings, drawn, taken, first, game_id)
-            for standings, drawn, taken in positions]
+    return [Sample(g.players, standings, drawn, taken, first, game_id, rewards)
+            for standings, drawn, taken, rewards in positions]
 
 
 def read_samples(paths, every=4):
@@ -118,8 +120,10 @@ def _records(path):
     UsageError or RecordError names the file and line of anything unreadable."""
     if path.is_dir():
         path = path / "games.jsonl"
-    if not path.is_file():
+    if not path.exists():
         raise UsageError(f"{path}: no such file")
+    if not path.is_file():
+        raise UsageError(f"{path}: not a file (a tournament folder, games.jsonl or a record)")
     if path.suffix != ".jsonl":
         yield records.load(path)
         return
@@ -170,10 +174,14 @@ def fit(samples):
 
 
 def predict(model, samples):
-    """Each sample's win chances under `model` (rows of probabilities)."""
-    return [[float(v) for v in _probabilities(np.array(model[x.players]), np.array([x.standings]),
-                                              np.array([[1.0, x.drawn, x.taken]]))[0]]
-            for x in samples]
+    """Each sample's win chances under `model` (rows of probabilities, in order)."""
+    rows = [None] * len(samples)
+    for n in {x.players for x in samples}:
+        which = [k for k, x in enumerate(samples) if x.players == n]
+        s, z, _ = _arrays([samples[k] for k in which])
+        for k, p in zip(which, _probabilities(np.array(model[n]), s, z)):
+            rows[k] = [float(v) for v in p]
+    return rows
 
 
 # ---------------------------------------------------------------------------------------
@@ -199,20 +207,6 @@ def expected_calibration_error(probabilities, outcomes, bins=BINS):
     rows = reliability(probabilities, outcomes, bins)
     total = sum(r[2] for r in rows)
     return sum(abs(r[0] - r[1]) * r[2] for r in rows) / total if total else math.nan
-
-
-def search_rewards(samples, evaluator=None):
-    """What the search backs up today for each sample's players (the evaluator's
-    logistic of the standing gap to the best opponent), for comparison."""
-    scale = (evaluator or Evaluator()).weights["eval_scale"]
-    out = []
-    for x in samples:
-        row = []
-        for p, f in enumerate(x.standings):
-            best = max(g for q, g in enumerate(x.standings) if q != p)
-            row.append(1.0 / (1.0 + math.exp(-(f - best) / scale)))
-        out.append(row)
-    return out
 
 
 # ---------------------------------------------------------------------------------------
@@ -266,7 +260,7 @@ def calibrate(samples):
     report, held = [], {"model": [], "search": [], "outcome": []}
     for n in counts + [None]:
         part = [x for x in test if n is None or x.players == n]
-        model_p, search_p = predict(first, part), search_rewards(part)
+        model_p, search_p = predict(first, part), [x.rewards for x in part]
         outcome = [x.first for x in part]
         if n is not None:
             held["model"] += model_p
