@@ -8,6 +8,10 @@ was legal when its parent was visited).  Each node keeps a reward per player, an
 player to move at a node maximises their own: the defender's support and the trader
 owner's treasure choice inside another player's turn included.
 
+The root may instead share its visits out by sequential halving (``root="halving"``,
+``halving_pick``): a best-arm identification that spends the budget on a few candidates
+and ends with one clear choice, where UCB spreads it over every move tried.
+
 The same loop serves the perfect-information baselines: `determinize = 0` searches the
 given state as it is (the `cheat` reference and each tree of `pimc`), re-drawing only the
 bag order per iteration.
@@ -51,6 +55,10 @@ cdef double POLL_SECONDS = 0.1                 # how often a running search chec
 # Ties between equal priors are broken by a random jitter far below any prior's step.
 cdef double ROOT_JITTER = 1e-9                 # times a draw in [0, 1e6): the root's order
 cdef double NODE_JITTER = 1e-6                 # times a draw in [0, 1e3): an inner expansion
+# Halving's ranking (Danihelka et al. 2022): sigma = halving_scale * (HALVING_VISITS + the
+# most visits of a candidate); a prior of 0 counts as PRIOR_FLOOR, so its log is finite.
+cdef double HALVING_VISITS = 50.0
+cdef double PRIOR_FLOOR = 1e-3
 
 
 cdef enum:
@@ -155,6 +163,130 @@ cdef inline bint may_widen(const Node* nd, int32_t legal_children, const Config*
             nd.nchildren < cfg.widening * sqrt(nd.visits + 1.0))
 
 
+cdef int halvings(int m) noexcept nogil:
+    """ceil(log2(m)): the halvings that take m candidates down to one."""
+    cdef int k = 0, r = 1
+    while r < m:
+        r *= 2
+        k += 1
+    return k
+
+
+cdef double plan_spent(const Tree* t, const Config* cfg, double step_start) noexcept nogil:
+    """The share of the tree's planned budget spent so far: root visits against the planned
+    iterations, or seconds against the planned seconds, whichever is further along."""
+    cdef double spent = 0.0
+    if cfg.plan_iterations > 0:
+        spent = t.nodes[0].visits / <double>cfg.plan_iterations
+    if cfg.plan_seconds > 0:
+        spent = max(spent, (t.elapsed + now() - step_start) / cfg.plan_seconds)
+    return spent
+
+
+cdef inline double halving_score(const Tree* t, int k, int player, double sigma) noexcept nogil:
+    """Gumbel MuZero's ranking of a candidate without the noise: log prior + sigma * mean
+    reward.  The prior decides while the evidence is thin; sigma grows with the visits."""
+    cdef const Node* nd = &t.nodes[t.survivors[k]]
+    return log(t.survivor_prior[k] + PRIOR_FLOOR) + sigma * nd.reward[player] / nd.visits
+
+
+cdef bint halve(Tree* t, const Config* cfg, int player, int candidates) noexcept nogil:
+    """Keep the better half of the root's candidates by halving_score (ties: the older
+    child, which has the better prior).  The first halving instead takes the best
+    `candidates` of every child the UCB phase expanded.  False if out of memory."""
+    cdef int32_t c, k, j, n, most = 0
+    cdef double v, sigma, p
+    cdef double* score
+    cdef Node* nd = t.nodes
+    if t.nsurvivors < 0:
+        n = nd[0].nchildren
+        t.survivors = <int32_t*>malloc(max(n, 1) * sizeof(int32_t))
+        t.survivor_prior = <double*>malloc(max(n, 1) * sizeof(double))
+        if t.survivors == NULL or t.survivor_prior == NULL:
+            free(t.survivors)
+            free(t.survivor_prior)
+            t.survivors = NULL
+            t.survivor_prior = NULL
+            return False
+        c = nd[0].first_child              # newest first: fill from the back
+        for k in range(n - 1, -1, -1):
+            t.survivors[k] = c
+            t.survivor_prior[k] = t.order_prior[k]      # children are expanded in order
+            c = nd[c].next_sibling
+        t.nsurvivors = n
+    score = <double*>malloc(max(t.nsurvivors, 1) * sizeof(double))
+    if score == NULL:
+        return False
+    for k in range(t.nsurvivors):
+        most = max(most, nd[t.survivors[k]].visits)
+    sigma = cfg.halving_scale * (HALVING_VISITS + most)
+    for k in range(t.nsurvivors):
+        score[k] = halving_score(t, k, player, sigma)
+    for k in range(1, t.nsurvivors):      # stable insertion sort, best score first
+        c = t.survivors[k]
+        p = t.survivor_prior[k]
+        v = score[k]
+        j = k
+        while j > 0 and score[j - 1] < v:
+            t.survivors[j] = t.survivors[j - 1]
+            t.survivor_prior[j] = t.survivor_prior[j - 1]
+            score[j] = score[j - 1]
+            j -= 1
+        t.survivors[j] = c
+        t.survivor_prior[j] = p
+        score[j] = v
+    free(score)
+    if t.phase == 0:
+        t.nsurvivors = min(t.nsurvivors, candidates)
+    else:
+        t.nsurvivors = (t.nsurvivors + 1) // 2
+    return True
+
+
+cdef bint halving_begun(Tree* t, const Config* cfg, int player, double spent) noexcept nogil:
+    """Sequential halving at the root (Karnin, Koren & Somekh 2013, as in SHOT and Gumbel
+    MuZero), after a phase of UCB: the tree's planned budget falls into equal phases.  The
+    first is UCB with widening, as at any node; then the `candidates` children best by
+    halving_score go on, each phase sharing its visits evenly among those still in the
+    running and then dropping the worse half, until one is left; the last phase is its
+    own, so the decision is the most visited child.  Does the halvings that `spent` (the
+    share of the plan used) makes due; whether the UCB phase is over (t.error set when
+    out of memory)."""
+    cdef int m = min(cfg.candidates, t.norder), last = 1 + halvings(m)
+    cdef int due = <int>(spent * (last + 1))
+    if due > last:
+        due = last
+    while t.phase < due and t.nodes[0].nchildren > 0:
+        if not halve(t, cfg, player, m):
+            t.error = STOP_MEMORY
+            return False
+        t.phase += 1
+        t.turn = 0
+        t.round = 0
+    return t.nsurvivors >= 0
+
+
+cdef int32_t halving_pick(Tree* t, const Config* cfg, int player, double spent,
+                          uint64_t* stream) noexcept nogil:
+    """The root child this iteration visits once the halving has begun (NO_NODE before,
+    or with t.error set when out of memory): the candidates in turn, a round at a time.
+    Every visit of a round gets the same random `stream`, so the candidates are compared
+    on the same deal of the hidden tiles and the same rollout draws (common random
+    numbers): the luck of the deal cancels out of their differences."""
+    cdef int32_t pick
+    cdef uint64_t z
+    if not halving_begun(t, cfg, player, spent):
+        return NO_NODE
+    pick = t.survivors[t.turn]
+    z = cfg.seed ^ (<uint64_t>t.phase * <uint64_t>0xD1B54A32D192ED03) ^ (<uint64_t>t.round * <uint64_t>0x9E3779B97F4A7C15)
+    stream[0] = splitmix(&z)
+    t.turn += 1
+    if t.turn == t.nsurvivors:
+        t.turn = 0
+        t.round += 1
+    return pick
+
+
 cdef inline int32_t expand(Tree* t, int32_t node, int action, int mover, State* d,
                            bint* expanded) noexcept nogil:
     """Add the child for `action` (available once: now) and play it in d."""
@@ -170,12 +302,12 @@ cdef inline int32_t expand(Tree* t, int32_t node, int action, int mover, State* 
 cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg, uint64_t* x,
                               int32_t* legal, const int32_t* order, int norder,
                               uint32_t* legal_mark, uint32_t* child_mark,
-                              uint32_t stamp, bint* expanded) noexcept nogil:
+                              uint32_t stamp, int32_t pick, bint* expanded) noexcept nogil:
     """One step down from `node` in determinization d: count availability, then either
-    expand an untried legal action or pick the best child by UCB.  Applies the action.
-    At the root, `order` holds its legal actions best prior first (they are the same in
-    every determinization: the decision is the searching player's).  Returns NO_NODE
-    (t.error set) when it cannot go on: no legal action, or no memory for a child."""
+    expand an untried legal action or pick the best child by UCB (at a halving root,
+    `pick` unless it is NO_NODE).  Applies the action.  At the root, `order` holds its legal actions best prior first (they are the
+    same in every determinization: the decision is the searching player's).  Returns
+    NO_NODE (t.error set) when it cannot go on: no legal action, or no memory for a child."""
     cdef int n, k, a, mover = current_player(d), best_a = -1
     cdef int32_t c, best, legal_children = 0
     cdef double pr, best_pr = -1.0
@@ -185,7 +317,16 @@ cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg
         # The root: every child is legal in every determinization, and children were
         # expanded in `order`, so the next untried action is order[nchildren].
         legal_children = t.nodes[node].nchildren
-        if may_widen(&t.nodes[node], legal_children, cfg) and legal_children < norder:
+        if pick != NO_NODE:
+            c = t.nodes[node].first_child
+            while c != NO_NODE:
+                t.nodes[c].avail += 1
+                c = t.nodes[c].next_sibling
+            apply_action(d, t.nodes[pick].action)
+            return pick
+        # A halving root tries every move in its UCB phase: the halving does the narrowing.
+        if ((cfg.root == ROOT_HALVING or may_widen(&t.nodes[node], legal_children, cfg))
+                and legal_children < norder):
             c = t.nodes[node].first_child
             while c != NO_NODE:
                 t.nodes[c].avail += 1
@@ -223,15 +364,12 @@ cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg
     return best
 
 
-cdef int root_order(State* d, const Weights* w, int32_t* order, uint64_t* x) noexcept nogil:
-    """The root's legal actions sorted by prior, best first, ties in random order; -1 if
-    out of memory."""
-    cdef double* key = <double*>malloc(N_ACTIONS * sizeof(double))
+cdef int root_order(State* d, const Weights* w, int32_t* order, double* key, uint64_t* x) noexcept nogil:
+    """The root's legal actions sorted by prior, best first, ties in random order, and
+    their priors in key (each with its jitter); how many."""
     cdef int n, k, j
     cdef int32_t a
     cdef double v
-    if key == NULL:
-        return -1
     n = legal_actions(d, order)
     priors(d, w, order, n, key)
     for k in range(n):
@@ -246,7 +384,6 @@ cdef int root_order(State* d, const Weights* w, int32_t* order, uint64_t* x) noe
             j -= 1
         key[j] = v
         order[j] = a
-    free(key)
     return n
 
 
@@ -270,6 +407,9 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
     cdef double deadline = start + cfg.seconds
     cdef double poll = start + POLL_SECONDS
     cdef double t0, clock
+    cdef uint64_t paired = 0               # a halving round's stream, shared by its visits
+    cdef uint64_t* rng
+    cdef int32_t pick
     cfg.done = 0
     t.error = STOP_NONE
     x ^= <uint64_t>t.n * <uint64_t>0x9E3779B97F4A7C15      # a later step continues, not repeats
@@ -283,15 +423,18 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
         if cfg.determinize:
             c_determinize(&d, player, splitmix(&x))
         free(t.order)                    # left by a step that ran out of memory
+        free(t.order_prior)
         t.order = <int32_t*>malloc(N_ACTIONS * sizeof(int32_t))
-        if t.order != NULL:
-            t.norder = root_order(&d, &cfg.weights, t.order, &x)
-        if t.order == NULL or t.norder < 0:
-            free(t.order)
-            t.order = NULL
-            t.error = STOP_MEMORY
-        else:
+        t.order_prior = <double*>malloc(N_ACTIONS * sizeof(double))
+        if t.order != NULL and t.order_prior != NULL:
+            t.norder = root_order(&d, &cfg.weights, t.order, t.order_prior, &x)
             new_node(t, NO_NODE, -1, player)     # sets t.error if out of memory
+        else:
+            free(t.order)
+            free(t.order_prior)
+            t.order = NULL
+            t.order_prior = NULL
+            t.error = STOP_MEMORY
     room = C_MAX_ITERATIONS - t.nodes[0].visits if t.error == STOP_NONE else 0
     while t.error == STOP_NONE:
         if cfg.iterations > 0 and it >= cfg.iterations:
@@ -310,11 +453,19 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
                         t.error = STOP_SIGNAL
                 if t.error != STOP_NONE:
                     break
+        rng = &x
+        pick = NO_NODE
+        if cfg.root == ROOT_HALVING:
+            pick = halving_pick(t, cfg, player, plan_spent(t, cfg, start), &paired)
+            if t.error != STOP_NONE:
+                break
+            if pick != NO_NODE:
+                rng = &paired
         copy_state(&d, root)
         if cfg.determinize:
-            c_determinize(&d, player, splitmix(&x))
+            c_determinize(&d, player, splitmix(rng))
         else:
-            d.rng = splitmix(&x)         # the bag order is chance, even for a perfect-information search
+            d.rng = splitmix(rng)        # the bag order is chance, even for a perfect-information search
         node = 0
         expanded = False
         while d.phase != PH_OVER and not expanded:
@@ -324,18 +475,19 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
                 memset(legal_mark, 0, N_ACTIONS * sizeof(uint32_t))
                 memset(child_mark, 0, N_ACTIONS * sizeof(uint32_t))
                 stamp = 1
-            node = select_or_expand(t, node, &d, cfg, &x, legal, t.order if node == 0 else NULL, t.norder,
-                                    legal_mark, child_mark, stamp, &expanded)
+            node = select_or_expand(t, node, &d, cfg, rng, legal, t.order if node == 0 else NULL, t.norder,
+                                    legal_mark, child_mark, stamp, pick if node == 0 else NO_NODE,
+                                    &expanded)
             if node == NO_NODE:
                 break
         if node == NO_NODE:
             break                        # t.error says why; this iteration is not counted
         if cfg.timing:
             t0 = now()
-            rollout(&d, cfg, &x, legal)
+            rollout(&d, cfg, rng, legal)
             cfg.rollout_seconds += now() - t0
         else:
-            rollout(&d, cfg, &x, legal)
+            rollout(&d, cfg, rng, legal)
         if d.error != ERR_NONE:
             t.error = STOP_INCONSISTENT      # not counted: the rewards of a broken state mean nothing
             break
@@ -350,6 +502,7 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
     free(legal_mark)
     free(child_mark)
     cfg.done = it
+    t.elapsed += now() - start
     if t.error == STOP_SIGNAL:
         return -1                        # the handler's exception is set
     if t.error == STOP_MEMORY:
@@ -378,6 +531,10 @@ cdef class Search:
     >>> s.stats()["best"]
 
     Knobs: ``exploration`` >= 0, ``epsilon`` in [0, 1], ``widening`` >= 0 (finite numbers);
+    ``root``: "ucb" (the root as any node) or "halving" (sequential halving over the
+    ``candidates`` moves best after a UCB phase, ranked by log prior + ``halving_scale``
+    * (50 + most visits) * mean reward, in phases of the tree's whole budget:
+    ``plan_iterations`` or ``plan_seconds``, else the first step's budget);
     ``rollout_depth`` from -1 (to the end) to MAX_ROLLOUT_DEPTH; ``seed`` any int, of which
     the low 64 bits are used (seeds equal modulo 2**64 search alike); and the evaluator's
     weights by name (``tigris._eval.WEIGHTS``: ``eval_leader=0.5``, ``prior_pass=0.0``...).
@@ -390,16 +547,27 @@ cdef class Search:
 
     def __cinit__(self):
         memset(&self.tree, 0, sizeof(Tree))
+        self.tree.nsurvivors = -1
 
     def __dealloc__(self):
         free(self.tree.nodes)
         free(self.tree.order)
+        free(self.tree.survivors)
+        free(self.tree.survivor_prior)
+        free(self.tree.order_prior)
 
     def __init__(self, Game game not None, *, exploration=0.7, rollout="random", epsilon=0.1,
-                 rollout_depth=10, final="visits", widening=0.0, bint determinize=True, seed=0,
-                 **weights):
+                 rollout_depth=10, final="visits", widening=0.0, root="ucb", candidates=16,
+                 halving_scale=0.1, plan_iterations=0, plan_seconds=0.0, bint determinize=True,
+                 seed=0, **weights):
         if rollout not in ("random", "greedy"):
             raise ValueError(f"rollout must be 'random' or 'greedy', not {excerpt(rollout)}")
+        if root not in ("ucb", "halving"):
+            raise ValueError(f"root must be 'ucb' or 'halving', not {excerpt(root)}")
+        candidates = checks.whole("candidates", candidates, 1, N_ACTIONS)
+        halving_scale = checks.number("halving_scale", halving_scale, 0.0)
+        plan_iterations = checks.whole("plan_iterations", plan_iterations, 0, MAX_ITERATIONS)
+        plan_seconds = checks.number("plan_seconds", plan_seconds, 0.0)
         if final not in ("visits", "value"):
             raise ValueError(f"final must be 'visits' or 'value', not {excerpt(final)}")
         exploration = checks.number("exploration", exploration, 0.0)
@@ -419,6 +587,11 @@ cdef class Search:
         self.cfg.epsilon = epsilon
         self.cfg.rollout_depth = rollout_depth
         self.cfg.widening = widening
+        self.cfg.root = ROOT_UCB if root == "ucb" else ROOT_HALVING
+        self.cfg.candidates = candidates
+        self.cfg.halving_scale = halving_scale
+        self.cfg.plan_iterations = plan_iterations
+        self.cfg.plan_seconds = plan_seconds
         self.cfg.determinize = determinize
         self.cfg.timing = 0
         self.cfg.rollout_seconds = 0
@@ -446,6 +619,10 @@ cdef class Search:
         seconds = checks.number("seconds", seconds, 0.0)
         if iterations <= 0 and seconds <= 0:
             raise ValueError("give iterations or seconds (a budget) for the search")
+        if self.cfg.plan_iterations == 0 and self.cfg.plan_seconds == 0:
+            # Halving shares out a whole budget: unless planned, the first step's.
+            self.cfg.plan_iterations = iterations
+            self.cfg.plan_seconds = seconds
         self.cfg.iterations = iterations
         self.cfg.seconds = seconds
         try:

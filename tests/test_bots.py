@@ -382,10 +382,10 @@ def test_bot_file_by_path_with_overrides(tmp_path):
 def test_knobs_reach_the_search():
     """A bot's knobs are those its trees are grown with."""
     bot = bots.make("ismcts", iterations=120, exploration=1.3, rollout="random", epsilon=0.5,
-                    rollout_depth=-1, final="value", widening=0.0, seed=2, eval_leader=0.6)
+                    rollout_depth=-1, final="value", widening=0.0, candidates=5, seed=2, eval_leader=0.6)
     assert bot.options == {"exploration": 1.3, "rollout": "random", "epsilon": 0.5,
-                           "rollout_depth": -1, "final": "value", "widening": 0.0,
-                           **default_weights(), "eval_leader": 0.6}
+                           "rollout_depth": -1, "final": "value", "widening": 0.0, "root": "ucb",
+                           "candidates": 5, "halving_scale": 0.1, **default_weights(), "eval_leader": 0.6}
     g = tigris.Game(players=2, seed=5)
     bot.choose(g)
     assert bot.last["iterations"] == 120

@@ -85,6 +85,33 @@ def test_bench_search_runs_small(monkeypatch, capsys):
     assert all(r[1] > 0 for r in rows)
 
 
+def test_midgame_positions_are_reproducible_action_decisions_with_a_choice():
+    from tigris import bench
+
+    first = bench.midgame_positions(per_count=1, seed=4)
+    again = bench.midgame_positions(per_count=1, seed=4)
+    assert [g.players for g in first] == [2, 3, 4]
+    assert [g.state_bytes() for g in first] == [g.state_bytes() for g in again]
+    for g in first:
+        assert g.decision == "action" and len(g.legal_actions()) >= 2 and not g.is_over
+        assert len(g.history) >= 10
+
+
+def test_bench_decisive_runs_small():
+    from tigris import bench
+
+    calls = []
+    rows = bench.bench_decisive(bot="ismcts-fast", iterations=300, per_count=1,
+                                progress=lambda: calls.append(1))
+    assert len(calls) == bench.decisive_runs(per_count=1) == 9
+    figures = dict((name, value) for name, value, _ in rows)
+    assert set(figures) >= {"same top move for seeds 1, 2, 3, 2 players",
+                            "same top move, all 3 positions",
+                            "median share of the root visits on the top move"}
+    assert figures["same top move, all 3 positions"] in (0, 100 / 3, 200 / 3, 100)
+    assert 0 < figures["median share of the root visits on the top move"] <= 100
+
+
 # ---------------------------------------------------------------------------
 # Bad budgets are refused; Ctrl-C stops a hint
 # ---------------------------------------------------------------------------

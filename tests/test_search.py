@@ -15,6 +15,7 @@ import pytest
 import tigris
 from tigris import bots, _search
 from tigris._eval import Evaluator
+from tigris.constants import N_ACTIONS
 
 from helpers import COLOURS, TEMPLES, finished_random_games, hand, position, score, tiles, unseen_pool
 from processes import interrupt, python
@@ -376,6 +377,59 @@ def test_forced_win_found_by_visits_not_only_by_the_prior():
         assert g.action_str(bot.choose(g)) == WINNING_MOVE
 
 
+def test_halving_root_puts_most_visits_on_the_forced_win():
+    """Sequential halving at the root: the UCB phase tries every move (no widening), the
+    winner survives each halving and takes the last phase, so it holds far more visits
+    than any other move, whatever the seed."""
+    g = load(forced_win())
+    for seed in (1, 2, 3):
+        stats = search_stats(g, iterations=2000, seed=seed, widening=0.0, root="halving")
+        top, second = stats["children"][:2]
+        assert g.action_str(top["action"]) == WINNING_MOVE and top["value"] == 1.0
+        assert top["visits"] >= 2000 // 6 and top["visits"] > 2 * second["visits"]
+
+
+def halving_phases(candidates):
+    """The phases of a halving root with this many candidates: UCB, the halvings, the last."""
+    return 2 + math.ceil(math.log2(candidates))
+
+
+@pytest.mark.parametrize("budget", ["one step", "four steps", "seconds"])
+def test_halving_root_shares_its_planned_budget_out_in_phases(budget):
+    """However the budget is given, the phases are shares of the whole plan: the move left
+    at the end holds at least the last phase's share of the visits and half the one
+    before, the runner-up a share of that phase, and only the candidates have more
+    visits than the whole UCB phase."""
+    a, _ = midgame_pair()
+    options = dict(exploration=0.7, rollout="greedy", rollout_depth=4, widening=2.0, root="halving",
+                   candidates=8, seed=2)
+    if budget == "one step":
+        s = _search.Search(a, **options)
+        s.step(iterations=2400)
+    elif budget == "four steps":
+        s = _search.Search(a, plan_iterations=2400, **options)
+        for _ in range(4):
+            s.step(iterations=600)
+    else:
+        s = _search.Search(a, **options)
+        s.step(seconds=0.4)
+    visits = sorted((ch["visits"] for ch in s.stats()["children"]), reverse=True)
+    n = sum(visits)
+    phase = n / halving_phases(8)
+    slack = 0.5 if budget == "seconds" else 0.9       # time shares follow the clock
+    assert visits[0] >= slack * 1.5 * phase            # the last phase and the final halving
+    assert visits[0] > visits[1] >= slack * phase / 2
+    assert sum(v > phase + 1 for v in visits) <= 8     # the UCB phase gives no move more
+
+
+def test_halving_plan_knobs_are_checked():
+    a, _ = midgame_pair()
+    for key, value in (("plan_iterations", -1), ("plan_iterations", 2 ** 63), ("plan_iterations", 1.5),
+                       ("plan_seconds", NAN), ("plan_seconds", -1.0), ("plan_seconds", INF)):
+        with pytest.raises(ValueError, match=f"^{key}"):
+            _search.Search(a, root="halving", **{key: value})
+
+
 @pytest.mark.parametrize("kind", ["pimc", "cheat"])
 def test_forced_win_found_by_the_other_search_bots(kind):
     g = load(forced_win())
@@ -691,6 +745,8 @@ BAD_KNOBS = [
     ("epsilon", NAN), ("epsilon", INF), ("epsilon", 1.5), ("epsilon", -0.1),
     ("widening", NAN), ("widening", INF), ("widening", -1.0),
     ("rollout_depth", 2 ** 31), ("rollout_depth", -2), ("rollout_depth", 2 ** 63), ("rollout_depth", 2.0),
+    ("root", "halve"), ("root", None), ("candidates", 0), ("candidates", -1), ("candidates", 2 ** 63),
+    ("candidates", 4.0), ("candidates", N_ACTIONS + 1), ("halving_scale", -0.1), ("halving_scale", NAN),
     ("seed", 1.5), ("seed", "1"), ("seed", None),
 ]
 
@@ -787,7 +843,9 @@ for seconds in (nan, inf, -1.0, HUGE):
 legal = g.legal_actions()
 for options in ({{"exploration": 1e308}}, {{"exploration": 0.0}}, {{"widening": 1e308}},
                 {{"widening": 1e-300}}, {{"rollout_depth": 2 ** 31 - 1, "rollout": "greedy",
-                                        "epsilon": 0.0}}, {{"seed": -2 ** 200}}):
+                                        "epsilon": 0.0}}, {{"seed": -2 ** 200}},
+                {{"root": "halving", "candidates": 1}},
+                {{"root": "halving", "candidates": {N_ACTIONS}, "widening": 0.0}}):
     assert _search.run(g, iterations=300, **options)["best"] in legal, options
 print("ok")
 """

@@ -11,6 +11,8 @@ from tigris._eval cimport Weights
 cdef enum:
     ROLLOUT_RANDOM = 0          # Config.rollout: uniformly random decisions
     ROLLOUT_GREEDY = 1          # Config.rollout: epsilon-greedy (_eval.greedy_action)
+    ROOT_UCB = 0                # Config.root: UCB over the root's children, as at every node
+    ROOT_HALVING = 1            # Config.root: sequential halving over the best-prior candidates
     NO_NODE = -1                # "no node": the root's parent, the end of a sibling list
     # Why a search stopped early (Tree.error).
     STOP_NONE = 0
@@ -40,6 +42,11 @@ cdef struct Config:
     double epsilon              # share of uniformly random decisions in greedy rollouts
     int rollout_depth           # decisions played before the evaluation; -1: to the end
     double widening             # progressive widening: children <= widening * sqrt(visits + 1); 0: off
+    int root                    # ROOT_UCB or ROOT_HALVING: how the root shares out its visits
+    int candidates              # ROOT_HALVING: the root moves it starts from, best after the UCB phase
+    double halving_scale        # ROOT_HALVING: weight of the mean reward against the log prior
+    long plan_iterations        # ROOT_HALVING: the whole budget of the tree, in iterations...
+    double plan_seconds         # ... or in seconds (0: not given); the phases are its shares
     int determinize             # 1: ISMCTS over the information set; 0: the state as given
     int timing                  # 1: measure the time spent in rollouts
     double rollout_seconds      # out: that time, summed over the steps
@@ -53,8 +60,16 @@ cdef struct Tree:
     int32_t n                   # nodes in use
     int32_t cap                 # nodes allocated
     int32_t* order              # the root's legal actions, best prior first (children in this order)
+    double* order_prior         # their priors, in the same order
     int norder                  # how many
     int error                   # STOP_*: why the last step stopped early
+    double elapsed              # seconds spent searching, over all steps
+    int32_t* survivors          # ROOT_HALVING: the root children still in the running
+    double* survivor_prior      # their priors
+    int nsurvivors              # how many; -1 until the first halving
+    int phase                   # halvings done so far
+    int turn                    # the candidate whose visit is next in this round
+    long round                  # rounds of the current phase done (each visits every candidate once)
 
 
 # Grow the tree from `root` for `player` until cfg's budget is spent; -1 with a Python

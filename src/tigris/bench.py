@@ -1,4 +1,5 @@
-"""Speed of the compiled core, measured on one core (``tigris bench core``).
+"""Benchmarks, on one core: the speed of the compiled core (``tigris bench core``) and of
+the search (``bench search``), and how decisive the hints are (``bench decisive``).
 
 Every figure is the median of several repeats; the machine is reported with it, since
 absolute numbers mean little without it.
@@ -121,6 +122,75 @@ def bench_search(repeats=5, iterations=20_000, seed=3, progress=None):
                 progress()
         rows.append((f"ISMCTS iterations per second, rollout cut-off {label}", _median(rates), "iterations/s"))
     rows.append(("search overhead at cut-off 10 (time outside rollouts)", 100 * _median(overhead), "%"))
+    return rows
+
+
+def midgame_positions(per_count=8, seed=1):
+    """Mid-game positions from greedy bot games, ``per_count`` each with 2, 3 and 4
+    players: the player to move at an action decision with a choice, somewhere between
+    30% and 70% of the game's moves.  Reproducible from ``seed``."""
+    import random
+
+    from tigris import bots
+
+    rng = random.Random(seed)
+    out = []
+    for players in (2, 3, 4):
+        for k in range(per_count):
+            game_seed = rng.getrandbits(31)
+            g = tigris.Game(players=players, seed=game_seed)
+            seats = [bots.make("greedy", seed=game_seed + p) for p in range(players)]
+            while not g.is_over:
+                g.apply(seats[g.current_player].choose(g))
+            length = len(g.history)
+            stop = rng.randrange(int(0.3 * length), int(0.7 * length))
+            g = tigris.Game(players=players, seed=game_seed)
+            seats = [bots.make("greedy", seed=game_seed + p) for p in range(players)]
+            while len(g.history) < stop or g.decision != "action" or len(g.legal_actions()) < 2:
+                g.apply(seats[g.current_player].choose(g))
+            out.append(g)
+    return out
+
+
+def check_hint_bot(bot):
+    """Raise ConfigError unless `bot` names an ismcts configuration, which hints search with."""
+    from tigris import bots
+    from tigris.errors import ConfigError
+
+    kind = bots.configuration(bot).kind
+    if kind != "ismcts":
+        raise ConfigError(f"hints need an ismcts bot configuration, not a {kind} one")
+
+
+def decisive_runs(per_count=8, seeds=3):
+    """How many times bench_decisive calls its progress callback."""
+    return 3 * per_count * seeds
+
+
+def bench_decisive(bot="hint", iterations=20_000, per_count=8, seeds=(1, 2, 3), progress=None):
+    """How decisive the hints are: on the positions of ``midgame_positions``, whether the
+    searches with each seed name the same top move, and the top move's share of the root
+    visits (median over every search).  Rows per player count and in all."""
+    from tigris.hint import hint
+
+    check_hint_bot(bot)                 # a bad bot is named before any game is played
+    rows, agree, shares = [], {}, {}
+    for g in midgame_positions(per_count):
+        tops = []
+        for seed in seeds:
+            h = hint(g, iterations=iterations, bot=bot, seed=seed, top=1, progress=False)
+            tops.append(h[0]["action"])
+            shares.setdefault(g.players, []).append(h[0]["share"])
+            if progress:
+                progress()
+        agree.setdefault(g.players, []).append(len(set(tops)) == 1)
+    for n in (2, 3, 4):
+        rows.append((f"same top move for seeds {', '.join(map(str, seeds))}, {n} players",
+                     100 * sum(agree[n]) / len(agree[n]), "%"))
+    every = [a for n in agree for a in agree[n]]
+    rows.append((f"same top move, all {len(every)} positions", 100 * sum(every) / len(every), "%"))
+    rows.append(("median share of the root visits on the top move",
+                 100 * _median([x for n in shares for x in shares[n]]), "%"))
     return rows
 
 

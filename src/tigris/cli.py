@@ -8,9 +8,9 @@
     tigris replay DIR --game K       step through a finished game
     tigris show FILE [--move N]      a position or game record as a board diagram
     tigris hint FILE                 the best moves for the player to move
-    tigris tune BOT --param ...      SPSA tuning of a bot's numeric parameters
+    tigris tune BOT --param ...      tuning of a bot's numeric parameters (SPSA or Bayes)
     tigris bots                      the bot configurations and their settings
-    tigris bench [core|search]       speed of the compiled core or of the search, on one core
+    tigris bench [PART]              speed of the core or the search; how decisive hints are
 """
 
 import argparse
@@ -337,11 +337,19 @@ def build_parser():
                    help="list every knob a bot file may set: kind, name, default and meaning")
     p.set_defaults(run=cmd_bots)
 
-    p = sub.add_parser("bench", help="measure the speed of the compiled core",
-                       description="Measure random games per second, decisions per second, copy "
-                                   "and apply+undo times on one core; every figure is a median.")
-    p.add_argument("part", nargs="?", default="core", choices=("core", "search"),
-                   help="core: random games, copy, apply+undo; search: ISMCTS iterations per second")
+    p = sub.add_parser("bench", help="measure the speed of the core and the search, and how decisive hints are",
+                       description="core: random games per second, decisions per second, copy and "
+                                   "apply+undo times on one core; search: ISMCTS iterations per "
+                                   "second; every figure is a median. decisive: on 24 mid-game "
+                                   "positions of greedy games (8 each with 2, 3 and 4 players), how "
+                                   "often hints with seeds 1, 2 and 3 name the same top move, and "
+                                   "the top move's share of the root visits.")
+    p.add_argument("part", nargs="?", default="core", choices=("core", "search", "decisive"),
+                   help="core: random games, copy, apply+undo; search: ISMCTS iterations per "
+                        "second; decisive: agreement of hints between seeds")
+    p.add_argument("--bot", default="hint", help="decisive: the bot whose search the hints use (default hint)")
+    p.add_argument("--iterations", type=_whole(1, MAX_ITERATIONS), default=20_000,
+                   help="decisive: iterations per hint (default 20000)")
     p.add_argument("--games", type=POSITIVE, default=1000, help="random games per repeat (default 1000)")
     p.add_argument("--repeats", type=POSITIVE, default=5, help="repeats per figure (default 5)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -651,15 +659,21 @@ def cmd_bots(args):
 
 
 def cmd_bench(args):
-    """tigris bench: the speed of the core (random games, copies, apply+undo) or of the search."""
+    """tigris bench: the speed of the core (random games, copies, apply+undo) or of the
+    search, or how decisive the hints are."""
     from tqdm import tqdm
 
     from tigris import bench
 
+    if args.part == "decisive":
+        bench.check_hint_bot(args.bot)
     print(f"machine: {bench.machine()}", file=sys.stderr)
     if args.part == "search":
         with tqdm(total=3 * args.repeats, desc="searches", unit="run", file=sys.stderr) as bar:
             rows = bench.bench_search(repeats=args.repeats, progress=bar.update)
+    elif args.part == "decisive":
+        with tqdm(total=bench.decisive_runs(), desc="hints", unit="hint", file=sys.stderr) as bar:
+            rows = bench.bench_decisive(bot=args.bot, iterations=args.iterations, progress=bar.update)
     else:
         with tqdm(total=bench.core_runs(args.repeats), desc="random games", unit="run",
                   file=sys.stderr) as bar:

@@ -12,6 +12,7 @@ import math
 
 from tigris._eval import WEIGHTS
 from tigris._search import MAX_ITERATIONS, MAX_ROLLOUT_DEPTH
+from tigris.constants import N_ACTIONS
 from tigris.errors import excerpt
 
 # The evaluator's weights (tigris._eval.WEIGHTS): knobs of every bot that evaluates.
@@ -27,6 +28,9 @@ SEARCH = {
     "rollout_depth": (int, 10, "decisions played before the evaluation; 0 evaluates the leaf, -1 plays to the end"),
     "final": (str, "visits", "final move choice: visits (most visited) or value (best mean)"),
     "widening": (float, 2.0, "progressive widening: at most widening * sqrt(visits) children; 0 is off"),
+    "root": (str, "ucb", "how the root shares out its visits: ucb (as any node) or halving (sequential halving)"),
+    "candidates": (int, 16, "root = halving: the moves it starts from, the best after a phase of UCB"),
+    "halving_scale": (float, 0.1, "root = halving: weight of a move's mean reward against its log prior"),
     "workers": (int, 1, "root-parallel workers (processes) whose statistics are merged"),
     "seed": (int, 0, "random seed: with one worker and iterations, choices are reproducible"),
     **EVALUATOR,
@@ -40,7 +44,7 @@ KINDS = {
     "cheat": dict(SEARCH),
 }
 
-CHOICES = {"rollout": ("random", "greedy"), "final": ("visits", "value")}
+CHOICES = {"rollout": ("random", "greedy"), "final": ("visits", "value"), "root": ("ucb", "halving")}
 META = ("kind", "description")
 
 # The range of each numeric knob (floats must also be finite, seconds above 0).  The upper
@@ -57,6 +61,8 @@ RANGES = {
     "epsilon": (0.0, 1.0),
     "rollout_depth": (-1, MAX_ROLLOUT_DEPTH),
     "widening": (0.0, math.inf),
+    "candidates": (1, N_ACTIONS),
+    "halving_scale": (0.0, math.inf),
     "workers": (1, MAX_TREES),
     "determinizations": (1, MAX_TREES),
     "seed": (-2**63, 2**64 - 1),

@@ -19,7 +19,8 @@ from tigris._eval import WEIGHTS
 PV_DEPTH = 12
 
 # The knobs a bot hands to each _search.Search (the evaluator's weights among them).
-SEARCH_KEYS = ("exploration", "rollout", "epsilon", "rollout_depth", "final", "widening", *WEIGHTS)
+SEARCH_KEYS = ("exploration", "rollout", "epsilon", "rollout_depth", "final", "widening", "root",
+               "candidates", "halving_scale", *WEIGHTS)
 
 
 def _grow(view, options, iterations, seconds, determinize, seed, steps=1, report=None):
@@ -28,7 +29,9 @@ def _grow(view, options, iterations, seconds, determinize, seed, steps=1, report
     ``report(iterations so far)`` after each.  Every step continues the tree with a random
     stream of its own: the same budget in one step or in several grows different trees
     (each reproducible)."""
-    s = _search.Search(view, determinize=determinize, seed=seed, **options)
+    # A halving root shares out the whole budget: the first step's unless told otherwise.
+    plan = {"plan_iterations": iterations or 0, "plan_seconds": seconds or 0.0} if steps > 1 else {}
+    s = _search.Search(view, determinize=determinize, seed=seed, **plan, **options)
     # One step takes the budget as it is, for the search to check.
     share = seconds if steps == 1 else seconds / steps if seconds else None
     for k in range(steps):
