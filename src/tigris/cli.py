@@ -290,11 +290,14 @@ def build_parser():
     p.add_argument("--json", action="store_true", help="print the hints as JSON")
     p.set_defaults(run=cmd_hint)
 
-    p = sub.add_parser("tune", help="tune a bot's numeric parameters by SPSA over games",
-                       description="Tune numeric parameters of BOT by SPSA: each iteration plays "
-                                   "theta+ and theta- on one deal against an opponent in both "
-                                   "seatings; gains a_k = a/(A+k)^0.602, c_k = c/k^0.101 with "
-                                   "defaults from the ranges. Writes OUT/history.csv as it goes, "
+    p = sub.add_parser("tune", help="tune a bot's numeric parameters over games (SPSA or Bayes)",
+                       description="Tune numeric parameters of BOT over games against an opponent. "
+                                   "--method spsa: each iteration plays theta+ and theta- on one "
+                                   "deal in both seatings; gains a_k = a/(A+k)^0.602, c_k = "
+                                   "c/k^0.101 with defaults from the ranges. --method bayes: "
+                                   "optuna's TPE sampler proposes each trial, which plays two deals "
+                                   "in both seatings; the answer is the trial whose 5 nearest "
+                                   "trials scored best. Writes OUT/history.csv as it goes, "
                                    "OUT/NAME.toml at the end, and verifies it against BOT. "
                                    "tune --plot OUT draws the traces.")
     p.add_argument("bot", nargs="?", metavar="BOT", help="the bot to tune (name or file)")
@@ -302,6 +305,8 @@ def build_parser():
                    help="a parameter and its range; repeat for several")
     p.add_argument("--opponent", action="append", default=[], metavar="BOT",
                    help="opponent bot(s), used in turn; repeat for several")
+    p.add_argument("--method", choices=("spsa", "bayes"), default="spsa",
+                   help="spsa (default) or bayes (optuna's TPE sampler; pip install optuna)")
     p.add_argument("--budget", type=_whole(4), default=400, help="games to play (4 per iteration; default 400)")
     p.add_argument("--jobs", type=JOBS, help="parallel games (default: all cores)")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals and the perturbations")
@@ -589,7 +594,7 @@ def cmd_hint(args):
 
 
 def cmd_tune(args):
-    """tigris tune: SPSA over numeric bot knobs, then a verification match."""
+    """tigris tune: SPSA or Bayes over numeric bot knobs, then a verification match."""
     from tigris import tune
 
     if args.plot:
@@ -599,7 +604,7 @@ def cmd_tune(args):
         raise UsageError("name the bot to tune (or give --plot DIR)")
     spec = tune.TuneSpec(bot=args.bot, params=[tune.parse_param(p) for p in args.param],
                          opponents=args.opponent, budget=args.budget, seed=args.seed,
-                         name=args.name or "", verify_games=args.verify_games)
+                         name=args.name or "", verify_games=args.verify_games, method=args.method)
     spec.check()
     out = args.out or f"results/{spec.name}"
     result = tune.tune(spec, out, jobs=args.jobs, resume=args.resume)

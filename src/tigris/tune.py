@@ -1,17 +1,25 @@
-"""Tuning numeric bot parameters by SPSA over games (``tigris tune``).
+"""Tuning numeric bot parameters over games (``tigris tune``): SPSA or a model-based search.
 
-Simultaneous perturbation stochastic approximation, as engine-testing frameworks use it:
-at iteration k every parameter is nudged by +-c_k at once (a random sign each), the bot
-at theta+ and the bot at theta- each play the same deal against an opponent in every
-seating, and theta moves by a_k times the estimated gradient
+``method="spsa"``: simultaneous perturbation stochastic approximation, as engine-testing
+frameworks use it.  At iteration k every parameter is nudged by +-c_k at once (a random
+sign each), the bot at theta+ and the bot at theta- each play the same deal against an
+opponent in every seating, and theta moves by a_k times the estimated gradient
 
     g_i = (score(theta+) - score(theta-)) / (2 c_k delta_i),   theta_i += a_k g_i,
 
-with gains a_k = a / (A + k)^0.602 and c_k = c / k^0.101.  Parameters are real numbers
-inside their bounds; integer ones are rounded only when a bot is made to play.
+with gains a_k = a / (A + k)^0.602 and c_k = c / k^0.101.
+
+``method="bayes"``: optuna's tree-structured Parzen estimator (multivariate, so knobs that
+interact are modelled together) proposes each trial's parameters from the scores of every
+trial so far; a trial plays two deals in every seating.  Its answer is the trial whose
+neighbourhood scored best (``Bayes.best``): one trial's four games are too few to trust.
+
+Both spend four games per iteration, so one budget buys the same games either way.
+Parameters are real numbers inside their bounds; integer ones are rounded only when a bot
+is made to play.
 
 >>> spec = TuneSpec(bot="ismcts-fast", params=[parse_param("exploration=0.1:2.0")],
-...                 opponents=["greedy"], budget=400)
+...                 opponents=["greedy"], budget=400, method="bayes")
 >>> tune(spec, "results/tune-c")                            # doctest: +SKIP
 """
 
@@ -21,7 +29,7 @@ import math
 import os
 import random
 import sys
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from joblib import Parallel
@@ -38,6 +46,9 @@ GAMMA = 0.101            # c_k decay
 SPEC_FILE = "tune.json"
 HISTORY_FILE = "history.csv"
 VERIFY_DEALS = 500_000   # the verification's deals are numbered from here
+SECOND_DEALS = 250_000   # a Bayes trial's second deal: its number plus this
+NEIGHBOURS = 5           # Bayes.best: the trials whose scores are averaged around each
+METHODS = ("spsa", "bayes")
 
 
 # ---------------------------------------------------------------------------------------
@@ -79,7 +90,7 @@ def parse_param(text):
 
 
 def tunable(kind):
-    """The numeric knobs of a bot kind, which SPSA can tune."""
+    """The numeric knobs of a bot kind, which can be tuned."""
     return [k for k, (typ, _, _) in config.KINDS[kind].items()
             if typ in (int, float) and k not in ("seed", "workers")]
 
@@ -124,6 +135,153 @@ class SPSA:
         return list(self.theta)
 
 
+class Bayes:
+    """Maximises a noisy objective over box-bounded parameters with optuna's TPE sampler.
+
+    ``ask()`` gives a trial's parameters (the first is ``theta0``), ``tell(theta, score)``
+    its score, in any order of asks; ``best()`` the answer.  The sampler is seeded afresh
+    per trial from ``seed`` and the trial's number, so a run replayed from its history
+    (``tell`` without ``ask``) goes on as the uninterrupted run would have."""
+
+    def __init__(self, params, theta0, seed=0):
+        try:
+            import optuna
+        except ImportError:
+            raise TuneError("--method bayes needs optuna: pip install optuna "
+                            "(or pip install 'tigris[tune]')") from None
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        self.optuna = optuna
+        self.params = list(params)
+        self.theta0 = [p.clip(x) for p, x in zip(self.params, theta0)]
+        self.seed = seed
+        self.space = {p.name: optuna.distributions.FloatDistribution(p.low, p.high) for p in self.params}
+        self.study = optuna.create_study(direction="maximize")
+        self.pending = {}                   # a trial's parameters (as a tuple) -> its optuna trial
+        self.results = []                   # (theta, score) of every trial told
+
+    def ask(self):
+        """The next trial's parameters."""
+        import warnings
+
+        number = len(self.study.trials)
+        if number == 0:
+            self.study.enqueue_trial(dict(zip(self.space, self.theta0)))
+        with warnings.catch_warnings():     # multivariate TPE is marked experimental
+            warnings.simplefilter("ignore", self.optuna.exceptions.ExperimentalWarning)
+            self.study.sampler = self.optuna.samplers.TPESampler(
+                seed=(self.seed * 1_000_003 + number) % 2**32, multivariate=True)
+        trial = self.study.ask(self.space)
+        theta = [trial.params[p.name] for p in self.params]
+        self.pending[tuple(theta)] = trial
+        return theta
+
+    def tell(self, theta, score):
+        """Record a trial's score (a trial of a replayed history is added as finished)."""
+        trial = self.pending.pop(tuple(theta), None)
+        if trial is not None:
+            self.study.tell(trial, score)
+        else:
+            self.study.add_trial(self.optuna.trial.create_trial(
+                params=dict(zip(self.space, theta)), distributions=self.space, value=score))
+        self.results.append((list(theta), score))
+
+    def best(self):
+        """The parameters of the trial whose neighbourhood scored best: the mean score of
+        its NEIGHBOURS nearest trials (itself included; distances in ranges scaled to
+        [0, 1]).  Averaging neighbours damps the luck of one trial's few games, and the
+        sampler puts its trials close together where the scores are good."""
+        if not self.results:
+            return list(self.theta0)
+        scaled = [[(x - p.low) / (p.high - p.low) for p, x in zip(self.params, theta)]
+                  for theta, _ in self.results]
+
+        def around(i):
+            near = sorted(range(len(scaled)), key=lambda j: math.dist(scaled[i], scaled[j]))
+            return sum(self.results[j][1] for j in near[:NEIGHBOURS]) / min(NEIGHBOURS, len(near))
+
+        best = max(range(len(self.results)), key=lambda i: (around(i), -i))
+        return list(self.results[best][0])
+
+
+# ---------------------------------------------------------------------------------------
+# The two methods over games: what an iteration plays, what it writes to the history
+# ---------------------------------------------------------------------------------------
+
+class _SPSAGames:
+    """Iteration k: theta+ and theta- on one deal, each in every seating."""
+
+    label = "SPSA"
+    scores = ("score_plus", "score_minus")
+
+    def __init__(self, spec, theta0):
+        self.params = spec.params
+        self.spsa = SPSA(spec.params, theta0, spec.iterations, seed=spec.seed)
+
+    def columns(self):
+        names = [p.name for p in self.params]
+        return list(self.scores) + names + [f"{n}_plus" for n in names] + [f"{n}_minus" for n in names]
+
+    def propose(self, k):
+        """({bot label: theta}, what update needs)."""
+        delta, plus, minus = self.spsa.perturb(k)
+        return {"plus": plus, "minus": minus}, (delta, plus, minus)
+
+    def jobs(self, k, spec, opponent):
+        seed_of_deal = deal_seed(spec.seed, k)
+        return (deal_games(["plus", opponent], seed_of_deal, 4 * k)
+                + deal_games(["minus", opponent], seed_of_deal, 4 * k + 2))
+
+    def update(self, k, memo, scores):
+        """Take iteration k's scores; the history row's values after iteration and games."""
+        delta, plus, minus = memo
+        sp, sm = _mean(scores["plus"]), _mean(scores["minus"])
+        self.spsa.update(k, delta, sp, sm)
+        return [f"{sp:.4f}", f"{sm:.4f}"] + [f"{x:.6g}" for x in self.spsa.theta + plus + minus]
+
+    def replay(self, k, row):
+        delta, _, _ = self.spsa.perturb(k)
+        self.spsa.update(k, delta, float(row["score_plus"]), float(row["score_minus"]))
+
+    def theta(self):
+        return list(self.spsa.theta)
+
+
+class _BayesGames:
+    """Iteration k: the trial's parameters on two deals, each in every seating."""
+
+    label = "Bayes (optuna TPE)"
+    scores = ("score",)
+
+    def __init__(self, spec, theta0):
+        self.params = spec.params
+        self.bayes = Bayes(spec.params, theta0, seed=spec.seed)
+
+    def columns(self):
+        return ["score"] + [p.name for p in self.params]
+
+    def propose(self, k):
+        theta = self.bayes.ask()
+        return {"trial": theta}, theta
+
+    def jobs(self, k, spec, opponent):
+        return (deal_games(["trial", opponent], deal_seed(spec.seed, k), 4 * k)
+                + deal_games(["trial", opponent], deal_seed(spec.seed, SECOND_DEALS + k), 4 * k + 2))
+
+    def update(self, k, theta, scores):
+        s = _mean(scores["trial"])
+        self.bayes.tell(theta, s)
+        return [f"{s:.4f}"] + [repr(x) for x in theta]
+
+    def replay(self, k, row):
+        self.bayes.tell([float(row[p.name]) for p in self.params], float(row["score"]))
+
+    def theta(self):
+        return self.bayes.best()
+
+
+GAMES = {"spsa": _SPSAGames, "bayes": _BayesGames}
+
+
 # ---------------------------------------------------------------------------------------
 # Tuning with games
 # ---------------------------------------------------------------------------------------
@@ -138,7 +296,7 @@ class TuneSpec:
     name: str = ""
     verify_games: int = 0          # 0: a tenth of the budget, at least 20
     players: int = 2
-    gains: dict = field(default_factory=dict)
+    method: str = "spsa"
 
     def check(self):
         """The bot's kind and its knobs; raises ConfigError or TuneError naming what is wrong."""
@@ -171,6 +329,8 @@ class TuneSpec:
                 botlib.find(o)
             except ValueError as e:
                 raise ConfigError(f"--opponent: {e}") from None
+        if self.method not in METHODS:
+            raise TuneError(f"--method {self.method}: choose one of {', '.join(METHODS)}")
         if self.budget < 4:
             raise TuneError(f"--budget {self.budget}: an iteration plays 4 games; give at least 4")
         self.name = self.name or f"{Path(str(self.bot)).stem}-tuned"
@@ -178,7 +338,8 @@ class TuneSpec:
 
     @property
     def iterations(self):
-        """SPSA iterations: each plays four games (theta+ and theta- in both seatings)."""
+        """Iterations: each plays four games (SPSA: theta+ and theta- in both seatings;
+        Bayes: a trial on two deals in both seatings)."""
         return max(1, self.budget // 4)
 
 
@@ -193,48 +354,40 @@ def _bot_params(base, params, theta):
     return out
 
 
-def _iteration_jobs(k, seed_of_deal, opponent):
-    """The four games of iteration k: theta+ and theta- each in both seatings of one deal."""
-    return (deal_games(["plus", opponent], seed_of_deal, 4 * k)
-            + deal_games(["minus", opponent], seed_of_deal, 4 * k + 2))
-
-
 def tune(spec, out, jobs=None, progress=True, resume=False):
-    """Run SPSA (or continue it from DIR/history.csv); write the tuned bot file and verify
-    it against the original.  Returns a dict with theta, the bot file and the check."""
+    """Tune by ``spec.method`` (or continue the run from DIR/history.csv); write the tuned
+    bot file and verify it against the original.  Returns a dict with theta, the bot file
+    and the check."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     kind, base = spec.check()
     spec_dict = {"bot": spec.bot, "params": [asdict(p) for p in spec.params],
                  "opponents": spec.opponents, "budget": spec.budget, "seed": spec.seed,
-                 "name": spec.name, "verify_games": spec.verify_games, "players": spec.players}
+                 "name": spec.name, "verify_games": spec.verify_games, "players": spec.players,
+                 "method": spec.method}
     history = out / HISTORY_FILE
+    theta0 = [base[p.name] if base.get(p.name) is not None else (p.low + p.high) / 2 for p in spec.params]
+    method = GAMES[spec.method](spec, theta0)
     done_rows = []
     if resume:
         saved = _saved_spec(out)
         if saved != spec_dict:
             raise TuneError(f"{out / SPEC_FILE}: the run saved there has other settings; "
                             f"resume it with the same ones (or use another --out)")
-        done_rows = _read_history(history)
+        done_rows = _read_history(history, method.scores)
     elif history.exists() and history.stat().st_size:
         raise TuneError(f"{out} already holds a tuning run: continue it with --resume, or choose another --out")
     (out / SPEC_FILE).write_text(json.dumps(spec_dict, indent=2) + "\n")
-    theta0 = [base[p.name] if base.get(p.name) is not None else (p.low + p.high) / 2 for p in spec.params]
-    spsa = SPSA(spec.params, theta0, spec.iterations, seed=spec.seed)
-    for row in done_rows:                     # replay the random signs and the updates
-        k = int(row["iteration"])
-        delta, _, _ = spsa.perturb(k)
-        spsa.update(k, delta, float(row["score_plus"]), float(row["score_minus"]))
+    for row in done_rows:
+        method.replay(int(row["iteration"]), row)
     start = len(done_rows) + 1
     opp_settings = bot_settings(spec.opponents)
     n_jobs = jobs or os.cpu_count() or 1
     batch = max(1, n_jobs // 4 + (n_jobs % 4 > 0))
-    header = ["iteration", "games", "opponent", "score_plus", "score_minus"] + \
-             [f"{p.name}" for p in spec.params] + [f"{p.name}_plus" for p in spec.params] + \
-             [f"{p.name}_minus" for p in spec.params]
+    header = ["iteration", "games", "opponent"] + method.columns()
     new_file = not history.exists() or history.stat().st_size == 0
-    bar = tqdm(total=spec.iterations, initial=start - 1, desc=f"tuning {spec.bot}", unit="iter",
-               disable=not progress, file=sys.stderr)
+    bar = tqdm(total=spec.iterations, initial=start - 1, desc=f"tuning {spec.bot} ({spec.method})",
+               unit="iter", disable=not progress, file=sys.stderr)
     try:
         with open(history, "a", newline="", encoding="utf-8") as f, Parallel(n_jobs=n_jobs) as parallel:
             writer = csv.writer(f)
@@ -245,40 +398,37 @@ def tune(spec, out, jobs=None, progress=True, resume=False):
                 ks = list(range(k, min(spec.iterations, k + batch - 1) + 1))
                 plan = []
                 for i in ks:
-                    delta, plus, minus = spsa.perturb(i)
+                    thetas, memo = method.propose(i)
                     opponent = spec.opponents[(i - 1) % len(spec.opponents)]
                     settings = dict(opp_settings)
-                    settings["plus"] = (kind, _bot_params(base, spec.params, plus))
-                    settings["minus"] = (kind, _bot_params(base, spec.params, minus))
-                    plan.append((i, delta, plus, minus, opponent, settings,
-                                 _iteration_jobs(i, deal_seed(spec.seed, i), opponent)))
-                tasks = [task for i, _, _, _, _, settings, js in plan
+                    for label, theta in thetas.items():
+                        settings[label] = (kind, _bot_params(base, spec.params, theta))
+                    plan.append((i, memo, opponent, list(thetas), settings, method.jobs(i, spec, opponent)))
+                tasks = [task for i, _, _, _, settings, js in plan
                          for task in game_tasks(js, settings, _game_spec(spec, i))]
                 records = parallel(tasks)
-                for n, (i, delta, plus, minus, opponent, _, js) in enumerate(plan):
+                for n, (i, memo, opponent, labels, _, js) in enumerate(plan):
                     recs = records[4 * n: 4 * n + 4]
-                    sp = _mean([score(r, "plus") for r in recs[:2]])
-                    sm = _mean([score(r, "minus") for r in recs[2:]])
-                    spsa.update(i, delta, sp, sm)
-                    writer.writerow([i, 4 * i, opponent, f"{sp:.4f}", f"{sm:.4f}"] +
-                                    [f"{x:.6g}" for x in spsa.theta] + [f"{x:.6g}" for x in plus] +
-                                    [f"{x:.6g}" for x in minus])
+                    scores = {label: [score(r, label) for r, job in zip(recs, js) if label in job["seats"]]
+                              for label in labels}
+                    writer.writerow([i, 4 * i, opponent] + method.update(i, memo, scores))
                     f.flush()
                     bar.update()
-                    bar.set_postfix({p.name: f"{p.played(x):.4g}" for p, x in zip(spec.params, spsa.theta)})
+                    bar.set_postfix({p.name: f"{p.played(x):.4g}" for p, x in zip(spec.params, method.theta())})
                 k = ks[-1] + 1
     except KeyboardInterrupt:
         raise Interrupted(f"interrupted: the history so far is in {history}; "
                           f"continue with --resume") from None
     finally:
         bar.close()
-    tuned = _bot_params(base, spec.params, spsa.theta)
-    bot_file = write_bot(out, spec, kind, tuned)
+    theta = method.theta()
+    tuned = _bot_params(base, spec.params, theta)
+    bot_file = write_bot(out, spec, kind, tuned, method.label)
     try:
         check = verify(spec, kind, base, tuned, n_jobs, progress)
     except KeyboardInterrupt:
         raise Interrupted(f"interrupted while verifying: the tuned bot is in {bot_file}") from None
-    result = {"theta": {p.name: p.played(x) for p, x in zip(spec.params, spsa.theta)},
+    result = {"theta": {p.name: p.played(x) for p, x in zip(spec.params, theta)},
               "bot_file": str(bot_file), "verification": check}
     (out / "result.json").write_text(json.dumps(result, indent=2) + "\n")
     return result
@@ -297,6 +447,7 @@ def _saved_spec(out):
             and all(isinstance(p, dict) and {"name", "low", "high"} <= set(p) for p in spec["params"])
             and isinstance(spec.get("opponents"), list) and "bot" in spec):
         raise TuneError(f"{path}: not the settings of a tuning run")
+    spec.setdefault("method", "spsa")          # saved before there was a choice
     return spec
 
 
@@ -310,15 +461,19 @@ def _mean(scores):
     return sum(scores) / len(scores) if scores else 0.5
 
 
-def _read_history(path):
+def _read_history(path, scores=None):
+    """The complete rows of a history; a torn last row is cut off the file.  ``scores``:
+    the score columns every row must have (default: any method's)."""
     if not path.exists():
         return []
     with open(path, newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
+    if scores is None and rows:
+        scores = next((m.scores for m in GAMES.values() if set(m.scores) <= set(rows[0])), ("score",))
     good = []
     for row in rows:
         try:
-            float(row["score_plus"]), float(row["score_minus"]), int(row["iteration"])
+            [float(row[c]) for c in scores], int(row["iteration"])
         except (TypeError, ValueError, KeyError):
             break                          # a torn last row: play that iteration again
         good.append(row)
@@ -330,16 +485,16 @@ def _read_history(path):
     return good
 
 
-def write_bot(out, spec, kind, params):
+def write_bot(out, spec, kind, params, method="SPSA"):
     """DIR/NAME.toml: the tuned configuration, with a comment saying how it was tuned."""
     path = Path(out) / f"{spec.name}.toml"
     ranges = ", ".join(f"{p.name} in [{p.low:g}, {p.high:g}]{' (int)' if p.integer else ''}"
                        for p in spec.params)
-    lines = [f"# Tuned by SPSA from {spec.bot}: {ranges};",
+    lines = [f"# Tuned by {method} from {spec.bot}: {ranges};",
              f"# {spec.budget} games against {', '.join(spec.opponents)}, seed {spec.seed}.",
              "# Copy this file into bots/ to use it by name.",
              f'kind = "{kind}"',
-             f'description = "{spec.bot} tuned by SPSA ({spec.budget} games)"']
+             f'description = "{spec.bot} tuned by {method} ({spec.budget} games)"']
     for key, value in params.items():
         if value is None:
             continue
@@ -399,15 +554,25 @@ def plot(out):
     spec = _saved_spec(out)
     names = [p["name"] for p in spec["params"]]
     its = [int(r["iteration"]) for r in rows]
+    bayes = spec["method"] == "bayes"
     fig, axes = plt.subplots(len(names), 1, figsize=(8, 2.6 * len(names)), squeeze=False)
     for ax, name, p in zip(axes[:, 0], names, spec["params"]):
-        ax.plot(its, [float(r[name]) for r in rows], label=name)
+        values = [float(r[name]) for r in rows]
+        if bayes:       # each trial's parameters, coloured by its score
+            dots = ax.scatter(its, values, c=[float(r["score"]) for r in rows], cmap="viridis",
+                              vmin=0, vmax=1, s=14)
+        else:
+            ax.plot(its, values, label=name)
         ax.set_ylim(p["low"], p["high"])
         ax.set_ylabel(name)
         ax.grid(alpha=0.3)
-    axes[-1, 0].set_xlabel("iteration")
-    fig.suptitle(f"SPSA: {spec['bot']} against {', '.join(spec['opponents'])}")
-    fig.tight_layout()
+    if bayes:
+        fig.colorbar(dots, ax=axes[:, 0].tolist(), label="trial score")
+    axes[-1, 0].set_xlabel("trial" if bayes else "iteration")
+    fig.suptitle(f"{'Bayes (optuna TPE)' if bayes else 'SPSA'}: {spec['bot']} against "
+                 f"{', '.join(spec['opponents'])}")
+    if not bayes:
+        fig.tight_layout()         # (the colour bar's layout is its own)
     path = out / "traces.png"
     fig.savefig(path, dpi=100)
     plt.close(fig)
