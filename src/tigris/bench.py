@@ -204,10 +204,10 @@ def _midgame(g, seed, decisions=40):
     return g.legal_actions()
 
 
-def format_rows(rows):
-    """The bench figures (name, median, unit) as a text table."""
+def format_rows(rows, column="median"):
+    """The bench figures (name, value, unit) as a text table; `column` heads the values."""
     width = max(len(name) for name, _, _ in rows)
-    lines = [f"{'figure':<{width}}  {'median':>12}  unit", f"{'-' * width}  {'-' * 12}  ----"]
+    lines = [f"{'figure':<{width}}  {column:>12}  unit", f"{'-' * width}  {'-' * 12}  ----"]
     for name, value, unit in rows:
         shown = f"{value:,.0f}" if value >= 100 else f"{value:,.2f}"
         lines.append(f"{name:<{width}}  {shown:>12}  {unit}")

@@ -683,13 +683,14 @@ def cmd_bench(args):
         with tqdm(total=bench.core_runs(args.repeats), desc="random games", unit="run",
                   file=sys.stderr) as bar:
             rows = bench.bench_core(games=args.games, repeats=args.repeats, progress=bar.update)
+    column = "value" if args.part == "decisive" else "median"
     if args.json:
         print(json.dumps({"machine": bench.machine(),
-                          "figures": [{"figure": n, "median": v, "unit": u} for n, v, u in rows]},
+                          "figures": [{"figure": n, column: v, "unit": u} for n, v, u in rows]},
                          indent=2))
     else:
         print(f"machine: {bench.machine()}")
-        print(bench.format_rows(rows))
+        print(bench.format_rows(rows, column))
 
 
 if __name__ == "__main__":
