@@ -246,10 +246,10 @@ cdef bint halve(Tree* t, const Config* cfg, int player, int candidates) noexcept
 cdef bint halving_begun(Tree* t, const Config* cfg, int player, double spent) noexcept nogil:
     """Sequential halving at the root (Karnin, Koren & Somekh 2013, as in SHOT and Gumbel
     MuZero), after a phase of UCB: the tree's planned budget falls into equal phases.  The
-    first is UCB with widening, as at any node; then the `candidates` children best by
-    halving_score go on, each phase sharing its visits evenly among those still in the
-    running and then dropping the worse half, until one is left; the last phase is its
-    own, so the decision is the most visited child.  Does the halvings that `spent` (the
+    first is UCB trying every move (in prior order, as far as its visits go); then the
+    `candidates` children best by halving_score go on, each phase sharing its visits
+    evenly among those still in the running and then dropping the worse half, until one
+    is left; the last phase is its own, so the decision is the most visited child.  Does the halvings that `spent` (the
     share of the plan used) makes due; whether the UCB phase is over (t.error set when
     out of memory)."""
     cdef int m = min(cfg.candidates, t.norder), last = 1 + halvings(m)
@@ -305,9 +305,10 @@ cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg
                               uint32_t stamp, int32_t pick, bint* expanded) noexcept nogil:
     """One step down from `node` in determinization d: count availability, then either
     expand an untried legal action or pick the best child by UCB (at a halving root,
-    `pick` unless it is NO_NODE).  Applies the action.  At the root, `order` holds its legal actions best prior first (they are the
-    same in every determinization: the decision is the searching player's).  Returns
-    NO_NODE (t.error set) when it cannot go on: no legal action, or no memory for a child."""
+    `pick` unless it is NO_NODE).  Applies the action.  At the root, `order` holds its
+    legal actions best prior first (they are the same in every determinization: the
+    decision is the searching player's).  Returns NO_NODE (t.error set) when it cannot go
+    on: no legal action, or no memory for a child."""
     cdef int n, k, a, mover = current_player(d), best_a = -1
     cdef int32_t c, best, legal_children = 0
     cdef double pr, best_pr = -1.0
