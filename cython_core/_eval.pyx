@@ -53,20 +53,23 @@ WEIGHTS = {
 
 
 # The calibrated win chance (tigris.calibration): per player count, beta = b0 + b1 * drawn
-# + b2 * taken, from the shipped calibration.json; and per board and player count the bag
-# after the deal and the treasures at the start, against which progress is measured.
-cdef double BETA[MAXP + 1][3]
+# + b2 * taken and the upset share u, from the shipped calibration.json; and per board and
+# player count the bag after the deal and the treasures at the start, against which
+# progress is measured.
+cdef double BETA[MAXP + 1][4]
 cdef double BAG0[2][MAXP + 1]
 cdef double TREASURES0[2]
 CALIBRATION_FILE = Path(__file__).resolve().parent / "calibration.json"
 
 
 def set_calibration(coefficients):
-    """Use these win-chance coefficients, {players: (b0, b1, b2)}, in every evaluator."""
+    """Use these win-chance coefficients, {players: (b0, b1, b2, u)}, in every evaluator
+    (without u: 0)."""
     for n in range(2, MAXP + 1):
-        b = coefficients.get(n, (0.0, 0.0, 0.0))
+        b = list(coefficients.get(n, ())) + [0.0] * 4
         for k in range(3):
             BETA[n][k] = checks.number(f"calibration for {n} players", b[k], -INF, INF)
+        BETA[n][3] = checks.number(f"upset share for {n} players", b[3], 0.0, 0.999999)
 
 
 def _starting_tables():
@@ -190,9 +193,9 @@ cdef void heuristic_rewards(const State* s, const Weights* w, float* reward) noe
 
 
 cdef void win_chances(const State* s, const double* standings, double* chance) noexcept nogil:
-    """P(p finishes first) = softmax over the players of beta * standing, with beta from
-    the calibration for this player count and the progress of the game (tigris.calibration
-    fits it; the same formula)."""
+    """P(p finishes first) = (1 - u) * softmax over the players of beta * standing + u / n,
+    with beta from the calibration for this player count and the progress of the game,
+    and u its upset share (tigris.calibration fits them; the same formula)."""
     cdef int p, n = s.nplayers, b = 1 if s.board else 0
     cdef double drawn, taken, beta, top = -INFINITY, total = 0.0, room
     cdef double f[MAXP]
@@ -210,7 +213,7 @@ cdef void win_chances(const State* s, const double* standings, double* chance) n
         chance[p] = exp(f[p] - top)
         total += chance[p]
     for p in range(n):
-        chance[p] /= total
+        chance[p] = (1.0 - BETA[n][3]) * chance[p] / total + BETA[n][3] / n
 
 
 cdef void evaluate(const State* s, const Weights* w, float* reward) noexcept nogil:

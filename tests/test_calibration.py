@@ -36,7 +36,7 @@ def games_file(tmp_path_factory):
 
 def test_the_fit_recovers_a_known_model():
     rng = np.random.default_rng(1)
-    true = [0.4, 0.6, -0.2]
+    true = [0.4, 0.6, -0.2, 0.1]          # b0, b1, b2 and a tenth of upsets
     samples = []
     for k in range(3000):
         standings = list(rng.normal(0, 3, size=3))
@@ -81,7 +81,7 @@ def test_calibrate_on_a_tiny_sample(games_file, tmp_path, capsys):
     assert set(rows) == {2, 3, "all"} and rows[2]["deals"] == 4
     assert all(0.0 <= r["ece_model"] <= 1.0 and 0.0 <= r["ece_search"] <= 1.0 for r in rows.values())
     model = calibration.load_model(out)
-    assert set(model) == {2, 3} and all(len(c) == 3 for c in model.values())
+    assert set(model) == {2, 3} and all(len(c) == 4 and 0 < c[3] < 1 for c in model.values())
     assert main(["calibrate", str(games_file), "--every", "10"]) == 0
     assert "ECE model" in capsys.readouterr().out
 
@@ -97,12 +97,25 @@ def test_calibrate_refuses_what_it_cannot_use(tmp_path, capsys):
     broken.write_text('{"format": "tigris-calibration/1", "coefficients": {"5": [1, 2, 3]}}')
     with pytest.raises(UsageError, match="not a calibration file"):
         calibration.load_model(broken)
+    broken.write_text('{"format": "tigris-calibration/2", "coefficients": {"2": [1, 2, 3, 1.5]}}')
+    with pytest.raises(UsageError, match="upset share"):
+        calibration.load_model(broken)
+    broken.write_text('{"format": "tigris-calibration/2", "coefficients": {"2": [1, 2, 3]}}')
+    with pytest.raises(UsageError, match="4 finite numbers"):
+        calibration.load_model(broken)
+
+
+def test_a_first_format_file_loads_without_upsets(tmp_path):
+    old = tmp_path / "old.json"
+    old.write_text('{"format": "tigris-calibration/1", "coefficients": {"2": [1, -0.5, 0.25]}}')
+    assert calibration.load_model(old) == {2: [1.0, -0.5, 0.25, 0.0]}
 
 
 def test_the_shipped_model_loads():
     model = calibration.load_model()
     assert set(model) == {2, 3, 4}
-    assert all(len(c) == 3 and all(math.isfinite(v) for v in c) for c in model.values())
+    assert all(len(c) == 4 and all(math.isfinite(v) for v in c) and 0 <= c[3] < 1
+               for c in model.values())
 
 
 def test_the_compiled_win_chances_are_the_models():

@@ -4,13 +4,17 @@ The model gives each player of a position the probability of finishing first (a 
 first place counts as its share) as a softmax over the players' standings (the
 evaluator's ``standing``: the final score so far, in points):
 
-    P(p first) = exp(beta * standing_p) / sum_q exp(beta * standing_q),
+    P(p first) = (1 - u) * exp(beta * standing_p) / sum_q exp(beta * standing_q) + u / n,
     beta = b0 + b1 * drawn + b2 * taken,
 
 where ``drawn`` is the share of the bag drawn since the deal and ``taken`` the share of the
 treasures taken that the game may take before it ends: what a point of lead is worth
-may change as the game goes on.  The probabilities add up to 1 by construction, for 2, 3 and 4 players alike.
-One (b0, b1, b2) per player count is fitted by maximum likelihood (scipy.optimize) on
+may change as the game goes on.  ``u`` is the share of upsets: the chance, whatever the
+standings say, that the game is decided by what they do not see (a lost war, a
+monument), spread evenly over the n players; without it the softmax is overconfident
+at both ends (a 3% prediction came true 12% of the time with 2 players).  The
+probabilities add up to 1 by construction, for 2, 3 and 4 players alike.  One
+(b0, b1, b2, u) per player count is fitted by maximum likelihood (scipy.optimize) on
 positions of recorded games; ``calibration.json`` in the package holds the shipped fit.
 
 The compiled evaluator computes the same chances with the shipped coefficients
@@ -34,7 +38,9 @@ from tigris._eval import Evaluator
 from tigris.errors import RecordError, UsageError
 
 SHIPPED = Path(__file__).resolve().parent / "calibration.json"
-FORMAT = "tigris-calibration/1"
+FORMAT = "tigris-calibration/2"        # /1 files (no upset share, u = 0) still load
+FORMATS = ("tigris-calibration/1", FORMAT)
+COEFFICIENTS = 4                       # b0, b1, b2, u
 BINS = 10                # reliability bins of width 0.1
 LAST_TREASURES = 2       # R83: the game ends when no more than two treasures are left
 
@@ -151,25 +157,30 @@ def _arrays(samples):
 
 
 def _probabilities(coef, s, z):
-    beta = z @ coef
+    """The model's chances for standings s (rows) with features z, coef = (b0, b1, b2, u)."""
+    beta = z @ coef[:3]
     logits = beta[:, None] * s
     logits -= logits.max(axis=1, keepdims=True)
     e = np.exp(logits)
-    return e / e.sum(axis=1, keepdims=True)
+    return (1 - coef[3]) * e / e.sum(axis=1, keepdims=True) + coef[3] / s.shape[1]
 
 
 def fit(samples):
-    """Coefficients (b0, b1, b2) per player count, by maximum likelihood: {n: [b0, b1, b2]}."""
+    """Coefficients (b0, b1, b2, u) per player count, by maximum likelihood:
+    {n: [b0, b1, b2, u]}.  u is fitted as a logistic of a free number, so it stays in (0, 1)."""
     model = {}
     for n in sorted({x.players for x in samples}):
         s, z, y = _arrays([x for x in samples if x.players == n])
 
-        def loss(coef):
-            p = _probabilities(coef, s, z)
+        def coefficients(free):
+            return np.append(free[:3], 1.0 / (1.0 + np.exp(-free[3])))
+
+        def loss(free):
+            p = _probabilities(coefficients(free), s, z)
             return -(y * np.log(np.clip(p, 1e-12, 1.0))).sum() / len(s)
 
-        found = minimize(loss, x0=np.array([0.3, 0.0, 0.0]), method="BFGS")
-        model[n] = [float(c) for c in found.x]
+        found = minimize(loss, x0=np.array([0.3, 0.0, 0.0, -4.0]), method="BFGS")
+        model[n] = [float(c) for c in coefficients(found.x)]
     return model
 
 
@@ -215,22 +226,27 @@ def expected_calibration_error(probabilities, outcomes, bins=BINS):
 
 def save_model(model, path, note=""):
     """Write the coefficients as JSON (``tigris-calibration/1``)."""
-    data = {"format": FORMAT, "model": "softmax(beta * standing), beta = b0 + b1*drawn + b2*taken",
+    data = {"format": FORMAT, "model": "(1 - u) * softmax(beta * standing) + u / players, "
+                                       "beta = b0 + b1*drawn + b2*taken; coefficients b0, b1, b2, u",
             "coefficients": {str(n): c for n, c in sorted(model.items())}, "note": note}
     Path(path).write_text(json.dumps(data, indent=2) + "\n")
 
 
 def load_model(path=SHIPPED):
-    """The coefficients of a calibration file (default: the shipped one): {n: [b0, b1, b2]}."""
+    """The coefficients of a calibration file (default: the shipped one):
+    {n: [b0, b1, b2, u]} (a ``tigris-calibration/1`` file has no u: 0)."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
-        if data.get("format") != FORMAT:
+        if data.get("format") not in FORMATS:
             raise ValueError(f"not a {FORMAT} file")
+        length = COEFFICIENTS if data["format"] == FORMAT else 3
         model = {int(n): [float(c) for c in coef] for n, coef in data["coefficients"].items()}
-        if any(n not in (2, 3, 4) or len(c) != 3 or not all(map(math.isfinite, c))
+        if any(n not in (2, 3, 4) or len(c) != length or not all(map(math.isfinite, c))
                for n, c in model.items()):
-            raise ValueError("coefficients must be three finite numbers per player count 2-4")
-        return model
+            raise ValueError(f"coefficients must be {length} finite numbers per player count 2-4")
+        if any(not 0 <= c[3] < 1 for c in model.values() if len(c) > 3):
+            raise ValueError("the upset share u must be at least 0 and below 1")
+        return {n: c + [0.0] * (COEFFICIENTS - len(c)) for n, c in model.items()}
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         raise UsageError(f"{path}: not a calibration file ({e})") from None
 
@@ -240,37 +256,43 @@ def load_model(path=SHIPPED):
 # ---------------------------------------------------------------------------------------
 
 def calibrate(samples):
-    """Fit on the even-numbered games and measure on the odd ones (held out), per player
-    count and over all, then fit again on every game: {"model", "report", "held_out"}.
-    ``report`` rows: players, deals (games of one deal in every seating count once: they
-    stay on one side of the split), positions, held-out ECE of the model and of the
-    search's rewards today; ``held_out`` keeps the held-out predictions for a diagram."""
+    """Two-fold cross-validation, then a fit on every game: {"model", "report", "held_out"}.
+    The games are split by deal (even and odd numbers; the games of one deal in every
+    seating stay on one side); each half is predicted by the model fitted on the other,
+    so every position is predicted once by a model that never saw its game.  ``report``
+    rows: players, deals, positions, the held-out ECE of the model over both halves and
+    in each (``ece_folds``), and that of the search's rewards today; ``held_out`` keeps
+    the held-out predictions for a diagram."""
     if not samples:
         raise UsageError("no positions to calibrate on: give tournament folders or records "
                          "of finished games")
-    train = [x for x in samples if x.game % 2 == 0]
-    test = [x for x in samples if x.game % 2 == 1]
+    halves = [[x for x in samples if x.game % 2 == k] for k in (0, 1)]
     counts = sorted({x.players for x in samples})
-    missing = [n for n in counts if not any(x.players == n for x in train)
-               or not any(x.players == n for x in test)]
+    missing = [n for n in counts if not all(any(x.players == n for x in half) for half in halves)]
     if missing:
         raise UsageError(f"{', '.join(map(str, missing))}-player games: at least two finished "
                          "games are needed (one to fit, one to measure)")
-    first = fit(train)
+    folds = [(fit(halves[1 - k]), halves[k]) for k in (0, 1)]      # (model, what it predicts)
     report, held = [], {"model": [], "search": [], "outcome": []}
     for n in counts + [None]:
-        part = [x for x in test if n is None or x.players == n]
-        model_p, search_p = predict(first, part), [x.rewards for x in part]
-        outcome = [x.first for x in part]
+        pooled = {"model": [], "search": [], "outcome": []}
+        per_fold = []
+        for model, part in folds:
+            part = [x for x in part if n is None or x.players == n]
+            model_p, outcome = predict(model, part), [x.first for x in part]
+            per_fold.append(expected_calibration_error(_flat(model_p), _flat(outcome)))
+            pooled["model"] += model_p
+            pooled["search"] += [x.rewards for x in part]
+            pooled["outcome"] += outcome
         if n is not None:
-            held["model"] += model_p
-            held["search"] += search_p
-            held["outcome"] += outcome
+            for key in held:
+                held[key] += pooled[key]
         report.append({"players": n or "all",
                        "deals": len({x.game for x in samples if n is None or x.players == n}),
                        "positions": sum(1 for x in samples if n is None or x.players == n),
-                       "ece_model": expected_calibration_error(_flat(model_p), _flat(outcome)),
-                       "ece_search": expected_calibration_error(_flat(search_p), _flat(outcome))})
+                       "ece_model": expected_calibration_error(_flat(pooled["model"]), _flat(pooled["outcome"])),
+                       "ece_folds": per_fold,
+                       "ece_search": expected_calibration_error(_flat(pooled["search"]), _flat(pooled["outcome"]))})
     return {"model": fit(samples), "report": report, "held_out": held}
 
 
@@ -280,15 +302,18 @@ def _flat(rows):
 
 def format_report(result):
     """The calibration run as text: a row per player count and one over all."""
-    lines = [f"{'players':>7} {'deals':>6} {'positions':>9} {'ECE model':>10} {'ECE search':>11}"]
+    lines = [f"{'players':>7} {'deals':>6} {'positions':>9} {'ECE model':>10} {'halves':>13} "
+             f"{'ECE search':>11}"]
     for r in result["report"]:
+        halves = " / ".join(f"{e:.3f}" for e in r["ece_folds"])
         lines.append(f"{r['players']:>7} {r['deals']:>6} {r['positions']:>9} "
-                     f"{r['ece_model']:>10.3f} {r['ece_search']:>11.3f}")
-    lines.append("ECE on the odd-numbered games, fitted on the even ones; 'search': the "
-                 "rewards the search backs up today")
+                     f"{r['ece_model']:>10.3f} {halves:>13} {r['ece_search']:>11.3f}")
+    lines.append("held-out ECE: the even-numbered deals predicted by the model fitted on the odd "
+                 "ones and the other way round (both halves, then each); 'search': the rewards "
+                 "the search backs up today")
     for n, c in sorted(result["model"].items()):
         lines.append(f"{n} players: b0 = {c[0]:.4f}, b1 (bag drawn) = {c[1]:.4f}, "
-                     f"b2 (treasures taken) = {c[2]:.4f}")
+                     f"b2 (treasures taken) = {c[2]:.4f}, u (upsets) = {c[3]:.4f}")
     return "\n".join(lines)
 
 

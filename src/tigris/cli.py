@@ -321,10 +321,10 @@ def build_parser():
     p = sub.add_parser("calibrate", help="fit the win-chance model on recorded bot games",
                        description="Read finished games (tournament folders, games.jsonl files or "
                                    "records), take the position after every K-th move, fit the "
-                                   "win-chance model (a softmax over the players' standings) per "
-                                   "player count, report its expected calibration error on held-out "
-                                   "games beside that of the search's rewards today, and write the "
-                                   "coefficients.")
+                                   "win-chance model (a softmax over the players' standings, with a "
+                                   "share of upsets) per player count, report its expected "
+                                   "calibration error on held-out games (two-fold, by deal) beside "
+                                   "that of the search's rewards today, and write the coefficients.")
     p.add_argument("sources", nargs="+", metavar="SOURCE", help="tournament folder, games.jsonl or record")
     p.add_argument("--every", type=POSITIVE, default=4, metavar="K", help="a position every K moves (default 4)")
     p.add_argument("--out", metavar="FILE", help="write the coefficients here (the package's "
