@@ -22,11 +22,19 @@ def test_the_runners_deal_with_the_shared_formula():
     games = schedule(Spec(bots=["a", "b", "c"], players=3, games=9, seed=4))
     assert [g["deal_seed"] for g in games] == [runner.deal_seed(4, d) for d in range(3) for _ in range(3)]
     assert [g["seats"] for g in games[:3]] == runner.seatings(["a", "b", "c"])
-    # SPSA iteration k: theta+ and theta- each in both seatings of deal k
-    jobs = tune._iteration_jobs(2, runner.deal_seed(1, 2), "greedy")
+    # SPSA iteration k: theta+ and theta- each in both seatings of deal k; a Bayes trial
+    # in both seatings of deal k and of a second deal of its own.
+    spec = tune.TuneSpec(bot="ismcts-fast", params=[], opponents=["greedy"], seed=1)
+    jobs = tune.GAMES["spsa"].jobs(2, spec, "greedy")
     assert [j["game"] for j in jobs] == [8, 9, 10, 11]
+    assert {j["deal_seed"] for j in jobs} == {runner.deal_seed(1, 2)}
     assert [j["seats"] for j in jobs] == [["plus", "greedy"], ["greedy", "plus"],
                                           ["minus", "greedy"], ["greedy", "minus"]]
+    jobs = tune.GAMES["bayes"].jobs(2, spec, "greedy")
+    assert [j["game"] for j in jobs] == [8, 9, 10, 11]
+    assert [j["deal_seed"] for j in jobs] == [runner.deal_seed(1, 2)] * 2 + \
+        [runner.deal_seed(1, tune.SECOND_DEALS + 2)] * 2
+    assert [j["seats"] for j in jobs] == [["trial", "greedy"], ["greedy", "trial"]] * 2
 
 
 def record(bots, ranking):

@@ -226,7 +226,8 @@ class _SPSAGames:
         delta, plus, minus = self.spsa.perturb(k)
         return {"plus": plus, "minus": minus}, (delta, plus, minus)
 
-    def jobs(self, k, spec, opponent):
+    @staticmethod
+    def jobs(k, spec, opponent):
         seed_of_deal = deal_seed(spec.seed, k)
         return (deal_games(["plus", opponent], seed_of_deal, 4 * k)
                 + deal_games(["minus", opponent], seed_of_deal, 4 * k + 2))
@@ -263,7 +264,8 @@ class _BayesGames:
         theta = self.bayes.ask()
         return {"trial": theta}, theta
 
-    def jobs(self, k, spec, opponent):
+    @staticmethod
+    def jobs(k, spec, opponent):
         return (deal_games(["trial", opponent], deal_seed(spec.seed, k), 4 * k)
                 + deal_games(["trial", opponent], deal_seed(spec.seed, SECOND_DEALS + k), 4 * k + 2))
 
