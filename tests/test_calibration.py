@@ -94,15 +94,13 @@ def test_calibrate_refuses_what_it_cannot_use(tmp_path, capsys):
     assert main(["calibrate", str(one)]) == 1
     assert "at least two finished games" in capsys.readouterr().err
     broken = tmp_path / "broken.json"
-    broken.write_text('{"format": "tigris-calibration/1", "coefficients": {"5": [1, 2, 3]}}')
-    with pytest.raises(UsageError, match="not a calibration file"):
-        calibration.load_model(broken)
-    broken.write_text('{"format": "tigris-calibration/2", "coefficients": {"2": [1, 2, 3, 1.5]}}')
-    with pytest.raises(UsageError, match="upset share"):
-        calibration.load_model(broken)
-    broken.write_text('{"format": "tigris-calibration/2", "coefficients": {"2": [1, 2, 3]}}')
-    with pytest.raises(UsageError, match="4 finite numbers"):
-        calibration.load_model(broken)
+    for version, coefficients, message in ((1, "[1, 2, 3]", "player count 2-4"),
+                                           (2, "[1, 2, 3, 1.5]", "upset share"),
+                                           (2, "[1, 2, 3]", "4 finite numbers")):
+        broken.write_text(f'{{"format": "tigris-calibration/{version}", '
+                          f'"coefficients": {{"{5 if version == 1 else 2}": {coefficients}}}}}')
+        with pytest.raises(UsageError, match=f"not a calibration file.*{message}"):
+            calibration.load_model(broken)
 
 
 def test_a_first_format_file_loads_without_upsets(tmp_path):

@@ -17,16 +17,23 @@ def in_repo(monkeypatch):
     monkeypatch.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def test_spsa_converges_on_a_noisy_objective():
-    # Maximise -(x - 1.3)^2 - (y - 42)^2 / 400 observed with noise; the optimum is inside
-    # the box and both parameters start far from it.
-    params = [Param("x", 0.0, 4.0), Param("y", 0.0, 100.0, integer=True)]
+PARAMS = [Param("x", 0.0, 4.0), Param("y", 0.0, 100.0, integer=True)]
+
+
+def noisy_objective(sd):
+    """-(x - 1.3)^2 - (y - 42)^2 / 400 observed with noise: the optimum is inside PARAMS'
+    box, far from where the tests start."""
     noise = random.Random(7)
 
     def f(theta):
         x, y = theta
-        return -(x - 1.3) ** 2 - (y - 42) ** 2 / 400 + noise.gauss(0, 0.05)
+        return -(x - 1.3) ** 2 - (y - 42) ** 2 / 400 + noise.gauss(0, sd)
 
+    return f
+
+
+def test_spsa_converges_on_a_noisy_objective():
+    params, f = PARAMS, noisy_objective(0.05)
     spsa = SPSA(params, [3.5, 90.0], iterations=3000, seed=3)
     for k in range(1, 3001):
         delta, plus, minus = spsa.perturb(k)
@@ -49,13 +56,7 @@ def test_spsa_respects_bounds():
 def test_bayes_finds_the_optimum_of_a_noisy_objective():
     # The same objective as for SPSA, with noise as large as a few games' luck, on a
     # budget of 120 trials: the neighbourhood estimate lands near the optimum.
-    params = [Param("x", 0.0, 4.0), Param("y", 0.0, 100.0, integer=True)]
-    noise = random.Random(7)
-
-    def f(theta):
-        x, y = theta
-        return -(x - 1.3) ** 2 - (y - 42) ** 2 / 400 + noise.gauss(0, 0.2)
-
+    params, f = PARAMS, noisy_objective(0.2)
     bayes = Bayes(params, [3.5, 90.0], seed=3)
     first = bayes.ask()
     assert first == [3.5, 90.0]                        # the bot as it is comes first
