@@ -115,6 +115,10 @@ def test_make_unknown_kind_lists_the_kinds():
     ("final", "best", ["final", "visits", "value", "'best'"]),
     ("workers", 0, ["workers", ">= 1"]),
     ("widening", -1.0, ["widening"]),
+    ("root", "gumbel", ["root", "ucb", "halving", "'gumbel'"]),
+    ("candidates", 0, ["candidates", ">= 1"]),
+    ("candidates", 2.0, ["candidates", "int"]),
+    ("halving_scale", -0.5, ["halving_scale", ">= 0"]),
     ("seed", "1", ["seed", "int"]),
 ])
 def test_make_bad_values_give_clear_errors(key, value, words):
