@@ -99,3 +99,26 @@ def test_error_classes_say_what_went_wrong(tmp_path, monkeypatch):
     (tmp_path / "typo.toml").write_text('kind = "ismcts"\niteratons = 50\n')
     with pytest.raises(ConfigError, match="typo.toml: unknown key 'iteratons'"):
         bots.load(tmp_path / "typo.toml")
+
+
+def test_a_game_that_does_not_end_is_stopped_and_ranked_as_it_stands(monkeypatch, tmp_path):
+    """Bots can move leaders about for ever without playing a tile; the runner stops such
+    a game at MAX_TURNS (here 3) and ranks it on the scores so far.  The record says so,
+    replays to the same result and counts in the ratings like any finished game."""
+    from tigris import record
+
+    monkeypatch.setattr(runner, "MAX_TURNS", 3)
+    job = {"game": 0, "deal_seed": 5, "seats": ["a", "b"]}
+    settings = {"a": ("random", {"seed": 0}), "b": ("random", {"seed": 0})}
+    rec = runner.play_game(job, settings, {"players": 2, "board": "classic", "variants": [],
+                                           "seed": 1, "name": "t"})
+    assert "error" not in rec
+    assert rec["result"]["adjudicated"] == runner.TURN_LIMIT
+    game = record.replay(rec)
+    assert not game.is_over and game.turn == 3
+    assert rec["result"]["ranking"] == game.ranking()
+    assert runner.score(rec, "a") + runner.score(rec, "b") == pytest.approx(1.0)
+    # A record whose claimed result does not match its moves is refused, adjudicated or not.
+    rec["result"]["final"][0] += 1
+    with pytest.raises(ValueError, match="result"):
+        record.replay(rec)

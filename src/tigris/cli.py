@@ -382,7 +382,8 @@ def cmd_demo(args):
 def cmd_play(args):
     """tigris play: one game between bots, shown as it goes; its record saved on request."""
     from tigris import bots as botlib
-    from tigris.record import to_record
+    from tigris.record import result, to_record
+    from tigris.runner import MAX_TURNS, TURN_LIMIT
 
     if args.bots and not 2 <= len(args.bots) <= 4:
         raise UsageError(f"--bots: a game has 2 to 4 players, one bot per seat; {len(args.bots)} "
@@ -398,7 +399,7 @@ def cmd_play(args):
     g = tigris.Game(players=players, seed=args.seed, board=args.board,
                     variants=tuple(dict.fromkeys(args.variants)))
     last_shown = -1
-    while not g.is_over:
+    while not g.is_over and g.turn < MAX_TURNS:
         if args.every and g.turn % args.every == 0 and g.turn != last_shown and g.decision == "action":
             print(f"--- turn {g.turn} ---")
             print(g)
@@ -406,10 +407,15 @@ def cmd_play(args):
         g.apply(seats[g.current_player].choose(g))
     print(f"--- final position after {g.turn + 1} turns, {len(g.history)} decisions ---")
     print(g)
+    if not g.is_over:
+        print(f"the game did not end: {TURN_LIMIT}")
     _print_result(g)
     if args.record:
+        rec = to_record(g, bots=names)
+        if not g.is_over:
+            rec["result"] = result(g, adjudicated=TURN_LIMIT)
         with open(args.record, "w", encoding="utf-8") as f:
-            json.dump(to_record(g, bots=names), f)
+            json.dump(rec, f)
             f.write("\n")
         print(f"record written to {args.record}")
 

@@ -73,15 +73,20 @@ def to_record(game, bots=None, timings=None, extra=None):
     return rec
 
 
-def result(game):
-    """Ranking and scores of a finished game, or None while it runs."""
-    if not game.is_over:
+def result(game, adjudicated=None):
+    """Ranking and scores of a finished game, or None while it runs.  ``adjudicated`` (why)
+    ranks a game stopped before its end as it stands, by R89 on the scores so far, and
+    says so in the result's ``adjudicated``."""
+    if not game.is_over and adjudicated is None:
         return None
-    return {
+    out = {
         "ranking": game.ranking(),
         "scores": [game.score(p) for p in range(game.players)],
         "final": [game.final_score(p) for p in range(game.players)],
     }
+    if adjudicated is not None:
+        out["adjudicated"] = adjudicated
+    return out
 
 
 def replay(rec, upto=None):
@@ -122,7 +127,9 @@ def replay(rec, upto=None):
                           f"moves (ask for 0 to {len(moves)})")
     for n, move in enumerate(moves[:upto] if upto is not None else moves, start=1):
         _replay_move(game, n, move)
-    if upto is None and rec.get("result") is not None and result(game) != rec["result"]:
+    said = rec.get("result")
+    why = said.get("adjudicated") if isinstance(said, dict) else None
+    if upto is None and said is not None and result(game, why if isinstance(why, str) else None) != said:
         raise RecordError(f"result: the replay ends with {result(game)}, the record says "
                           f"{excerpt(rec['result'], 200)}")
     return game

@@ -22,9 +22,14 @@ from joblib import delayed
 import tigris
 from tigris import bots as botlib
 from tigris import parallel
-from tigris.record import to_record
+from tigris.record import result, to_record
 
 DEALS_PER_SEED = 1_000_003    # deals of one base seed before they would meet the next seed's
+# Bots may shuffle leaders about for ever without playing a tile (nothing then ends the
+# game); a game that reaches this many turns, several times the longest seen, is stopped
+# and ranked as it stands (record.result's "adjudicated").
+MAX_TURNS = 1000
+TURN_LIMIT = f"turn limit: stopped after {MAX_TURNS} turns, ranked on the scores so far"
 
 
 def deal_seed(seed, deal):
@@ -77,12 +82,14 @@ def play_game(job, settings, spec_dict):
             seed = bot_seed(spec_dict["seed"], job["game"], seat)
             players.append(botlib.CLASSES[kind](name=name, **dict(params, seed=seed)))
         started = time.perf_counter()
-        while not g.is_over:
+        while not g.is_over and g.turn < MAX_TURNS:
             t = time.perf_counter()
             action = players[g.current_player].choose(g)
             timings.append(time.perf_counter() - t)
             g.apply(action)
         rec = to_record(g, bots=seats, timings=timings)
+        if not g.is_over:
+            rec["result"] = result(g, adjudicated=TURN_LIMIT)
         rec["seconds"] = round(time.perf_counter() - started, 3)
     except Exception as e:            # recorded, never fatal: the run goes on
         rec = to_record(g, bots=seats, timings=timings) if g is not None else {
