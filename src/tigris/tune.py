@@ -29,6 +29,7 @@ import math
 import os
 import random
 import sys
+import warnings
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -161,8 +162,6 @@ class Bayes:
 
     def ask(self):
         """The next trial's parameters."""
-        import warnings
-
         number = len(self.study.trials)
         if number == 0:
             self.study.enqueue_trial(dict(zip(self.space, self.theta0)))
