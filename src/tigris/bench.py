@@ -132,6 +132,7 @@ def midgame_positions(per_count=8, seed=1):
     import random
 
     from tigris import bots
+    from tigris.runner import MAX_TURNS
 
     rng = random.Random(seed)
     out = []
@@ -140,7 +141,7 @@ def midgame_positions(per_count=8, seed=1):
             game_seed = rng.getrandbits(31)
             g = tigris.Game(players=players, seed=game_seed)
             seats = [bots.make("greedy", seed=game_seed + p) for p in range(players)]
-            while not g.is_over:
+            while not g.is_over and g.turn < MAX_TURNS:
                 g.apply(seats[g.current_player].choose(g))
             length = len(g.history)
             stop = rng.randrange(int(0.3 * length), int(0.7 * length))
@@ -167,7 +168,7 @@ def decisive_runs(per_count=8, seeds=3):
     return 3 * per_count * seeds
 
 
-def bench_decisive(bot="hint", iterations=20_000, per_count=8, seeds=(1, 2, 3), progress=None):
+def bench_decisive(bot="ismcts-fast", iterations=20_000, per_count=8, seeds=(1, 2, 3), progress=None):
     """How decisive the hints are: on the positions of ``midgame_positions``, whether the
     searches with each seed name the same top move, and the top move's share of the root
     visits (median over every search).  Rows per player count and in all."""

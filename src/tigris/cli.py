@@ -31,6 +31,7 @@ from tigris._search import MAX_ITERATIONS
 from tigris.boards import BOARD_NAMES
 from tigris.bots.config import MAX_SECONDS
 from tigris.errors import ConfigError, IllegalActionError, PositionError, RecordError, UsageError
+from tigris.hint import DEFAULT_BOT
 from tigris.tournament import MAX_GAMES
 
 MESSAGE_LIMIT = 600       # characters of an error line; the rest is cut
@@ -285,7 +286,7 @@ def build_parser():
                         help="search iterations instead of time")
     p.add_argument("--top", type=POSITIVE, default=5, help="moves to show (default 5)")
     p.add_argument("--jobs", type=JOBS, default=1, help="parallel search workers (default 1)")
-    p.add_argument("--bot", default="ismcts-fast", help="ISMCTS configuration to search with")
+    p.add_argument("--bot", default=DEFAULT_BOT, help=f"ISMCTS configuration to search with (default {DEFAULT_BOT})")
     p.add_argument("--seed", type=int, help="search seed (default: the bot's)")
     p.add_argument("--json", action="store_true", help="print the hints as JSON")
     p.set_defaults(run=cmd_hint)
@@ -352,7 +353,8 @@ def build_parser():
     p.add_argument("part", nargs="?", default="core", choices=("core", "search", "decisive"),
                    help="core: random games, copy, apply+undo; search: ISMCTS iterations per "
                         "second; decisive: agreement of hints between seeds")
-    p.add_argument("--bot", default="hint", help="decisive: the bot whose search the hints use (default hint)")
+    p.add_argument("--bot", default=DEFAULT_BOT,
+                   help=f"decisive: the configuration the hints search with (default {DEFAULT_BOT}, as tigris hint)")
     p.add_argument("--iterations", type=_whole(1, MAX_ITERATIONS), default=20_000,
                    help="decisive: iterations per hint (default 20000)")
     p.add_argument("--games", type=POSITIVE, default=1000, help="random games per repeat (default 1000)")

@@ -19,9 +19,10 @@ from tigris.bots import config
 from tigris.errors import ConfigError, UsageError, excerpt
 
 CHUNKS = 20          # progress steps of a search in this process (one worker)
+DEFAULT_BOT = "ismcts-fast"   # the configuration hints search with unless told otherwise
 
 
-def hint(game, seconds=None, iterations=None, top=5, jobs=1, bot="ismcts-fast", seed=None,
+def hint(game, seconds=None, iterations=None, top=5, jobs=1, bot=DEFAULT_BOT, seed=None,
          progress=None):
     """Rank the moves of ``game.current_player`` by the analysis of an ISMCTS bot.
 
