@@ -143,12 +143,13 @@ def midgame_positions(per_count=8, seed=1):
             seats = [bots.make("greedy", seed=game_seed + p) for p in range(players)]
             while not g.is_over and g.turn < MAX_TURNS:
                 g.apply(seats[g.current_player].choose(g))
-            length = len(g.history)
-            stop = rng.randrange(int(0.3 * length), int(0.7 * length))
-            g = tigris.Game(players=players, seed=game_seed)
-            seats = [bots.make("greedy", seed=game_seed + p) for p in range(players)]
-            while len(g.history) < stop or g.decision != "action" or len(g.legal_actions()) < 2:
-                g.apply(seats[g.current_player].choose(g))
+            played = [a for a, _, _, _ in g.history]
+            stop = rng.randrange(int(0.3 * len(played)), int(0.7 * len(played)))
+            g = tigris.Game(players=players, seed=game_seed)          # the same game again,
+            for a in played:                                          # up to the position
+                if len(g.history) >= stop and g.decision == "action" and len(g.legal_actions()) >= 2:
+                    break
+                g.apply(a)
             out.append(g)
     return out
 
