@@ -79,9 +79,12 @@ def test_bots_command_lists_the_shipped_bots(capsys):
 def test_bench_search_runs_small(monkeypatch, capsys):
     from tigris import bench
 
-    rows = bench.bench_search(repeats=1, iterations=400)
+    calls = []
+    rows = bench.bench_search(repeats=1, iterations=400, progress=lambda: calls.append(1))
     names = [r[0] for r in rows]
     assert any("cut-off 10" in n for n in names) and any("overhead" in n for n in names)
+    assert any("greedy rollouts" in n for n in names)
+    assert len(calls) == bench.search_runs(1)
     assert all(r[1] > 0 for r in rows)
 
 

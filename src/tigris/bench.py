@@ -97,26 +97,42 @@ def bench_core(games=1000, repeats=5, seed=1, progress=None):
     return rows
 
 
+#: The search figures: (rollout policy, cut-off in decisions (-1: the game's end), label).
+SEARCH_SETUPS = (
+    ("random", 0, "0 (evaluate the leaf)"),
+    ("random", 10, "10"),
+    ("random", -1, "full game"),
+    ("greedy", 10, "10, greedy rollouts"),
+)
+
+
+def search_runs(repeats=5):
+    """How many times bench_search calls its progress callback."""
+    return len(SEARCH_SETUPS) * repeats
+
+
 def bench_search(repeats=5, iterations=20_000, seed=3, progress=None):
-    """ISMCTS iterations per second on a fixed mid-game 2-player position, one core, for
-    rollout cut-offs 0, 10 and the full game; and at cut-off 10 the share of the time spent
-    outside the rollouts (determinization, tree descent, expansion, evaluation, backup)."""
+    """ISMCTS iterations per second on a fixed mid-game 2-player position, one core, with
+    uniformly random rollouts cut off after 0 and 10 decisions and at the game's end, and
+    with the bots' greedy rollouts (epsilon 0.2) cut off after 10; and at cut-off 10 the
+    share of the time spent outside the random rollouts (determinization, tree descent,
+    expansion, evaluation, backup)."""
     from tigris._search import Search
 
     g = tigris.Game(players=2, seed=seed)
     _midgame(g, seed, decisions=30)
     rows, overhead = [], []
-    for depth, label, its in ((0, "0 (evaluate the leaf)", iterations),
-                              (10, "10", iterations), (-1, "full game", iterations // 20)):
+    for rollout, depth, label in SEARCH_SETUPS:
+        its = iterations // 20 if depth < 0 else iterations     # whole games are slow
         rates = []
         for r in range(repeats):
-            s = Search(g, rollout_depth=depth, rollout="random", widening=2.0, seed=r)
+            s = Search(g, rollout_depth=depth, rollout=rollout, widening=2.0, seed=r)
             s.measure_rollouts()
             t = time.perf_counter()
             s.step(iterations=its)
             elapsed = time.perf_counter() - t
             rates.append(its / elapsed)
-            if depth == 10:
+            if depth == 10 and rollout == "random":
                 overhead.append(1 - s.rollout_seconds / elapsed)
             if progress:
                 progress()

@@ -682,7 +682,7 @@ def cmd_bench(args):
         bench.check_hint_bot(args.bot)
     print(f"machine: {bench.machine()}", file=sys.stderr)
     if args.part == "search":
-        with tqdm(total=3 * args.repeats, desc="searches", unit="run", file=sys.stderr) as bar:
+        with tqdm(total=bench.search_runs(args.repeats), desc="searches", unit="run", file=sys.stderr) as bar:
             rows = bench.bench_search(repeats=args.repeats, progress=bar.update)
     elif args.part == "decisive":
         with tqdm(total=bench.decisive_runs(), desc="hints", unit="hint", file=sys.stderr) as bar:
