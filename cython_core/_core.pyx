@@ -163,8 +163,10 @@ cdef inline void put64(State* s, uint64_t* field, uint64_t v) noexcept nogil:
 
 
 cdef inline void put_square(State* s, int i, int code) noexcept nogil:
+    cdef int before = s.sq[i]
     put8(s, &s.sq[i], code)
-    s.cache_valid = 0
+    if s.cache_valid:
+        keep_regions(s, i, before)
 
 
 cdef void push_mark(State* s) noexcept nogil:
@@ -360,6 +362,54 @@ cdef void ensure_regions(State* s) noexcept nogil:
         s.cache_valid = 1
 
 
+cdef void keep_regions(State* s, int i, int before) noexcept nogil:
+    """Bring the cached regions up to date after square i changed from `before`, or drop
+    them.  A piece put on an empty square only joins its neighbours' regions (or starts
+    one), and a tile turned face down connects as before; only what leaves a square can
+    split a region, and that is left to the next full labelling.  Region numbers stay
+    below nregions but may have gaps: numbers of merged regions are not reused (a piece on
+an empty square adds at most one, so they run out only on a nearly full board)."""
+    cdef int code = s.sq[i]
+    if connects(code) and connects(before):
+        if is_leader(code) or is_leader(before):
+            s.cache_valid = 0           # a kingdom may have changed (never happens today)
+    elif connects(code):
+        join_regions(s, i)
+    elif connects(before):
+        s.cache_valid = 0
+    # else: empty to catastrophe or back, nothing connects either way
+
+
+cdef void join_regions(State* s, int i) noexcept nogil:
+    """The piece just put on empty square i joins the regions next to it into one (the
+    first one's number), or starts a region of its own."""
+    cdef int k, j, r, into = NONE
+    for k in range(NNBR[i]):
+        r = s.label[NBR[i][k]]
+        if r == NONE or r == into:
+            continue
+        if into == NONE:
+            into = r
+            continue
+        for j in range(NSQ):
+            if s.label[j] == r:
+                s.label[j] = into
+        s.kingdom[into] |= s.kingdom[r]
+        s.kingdom[r] = 0
+    if into == NONE:
+        if s.nregions >= NSQ - NCOL:
+            # Out of numbers: regions_without_leader numbers up to four more regions,
+            # and the arrays hold NSQ.  A full labelling numbers them from 0 again.
+            s.cache_valid = 0
+            return
+        into = s.nregions
+        s.nregions += 1
+        s.kingdom[into] = 0
+    s.label[i] = into
+    if is_leader(s.sq[i]):
+        s.kingdom[into] = 1
+
+
 cdef inline int adjacent_kingdoms(const State* s, int i, const uint8_t* label, const uint8_t* kingdom,
                                   uint8_t* found) noexcept nogil:
     """The distinct kingdoms next to square i (written to found), and how many."""
@@ -457,30 +507,31 @@ cdef int regions_without_leader(const State* s, int at, uint8_t* label, uint8_t*
     return nreg
 
 
-cdef int legal_main_actions(State* s, int32_t* out) noexcept nogil:
-    """R13: tiles (R28-R31), leaders (R16-R22), catastrophes (R37-R40; never on a building's
-    tile, R39/R100), swaps (R43), pass."""
-    cdef int n = 0, p = s.active, i, j, c, k, at, r, b, g, blk
-    cdef int nland = 0, nriver = 0, nleader = 0, ntemple = 0
-    cdef uint8_t found[4]
-    cdef uint8_t land[NSQ]          # empty land squares touching at most two kingdoms
-    cdef uint8_t river[NSQ]         # the same on rivers
-    cdef uint8_t near_temple[NSQ]   # empty land squares next to a temple
-    cdef uint8_t leader_ok[NSQ]     # ... that also touch at most one kingdom
-    cdef uint8_t lab[NSQ]
-    cdef uint8_t kin[NSQ]
+cdef struct Survey:
+    # What the legal main actions of the player to move are made of (legal_main_actions
+    # lists them, random_main_action draws one without listing them).
+    int nland, nriver, ntemple, nleader
+    uint8_t land[NSQ]           # empty land squares touching at most two kingdoms
+    uint8_t river[NSQ]          # the same on rivers
+    uint8_t near_temple[NSQ]    # empty land squares next to a temple
+    uint8_t leader_ok[NSQ]      # ... that also touch at most one kingdom
+    uint8_t kcount[NSQ]         # kingdoms next to each empty square: 0, 1, 2 or 3 (= 3+)
+
+
+cdef void survey(State* s, Survey* sv) noexcept nogil:
+    """Where tiles (R28-R31) and leaders (R16-R22) may go: the empty squares by how many
+    kingdoms they touch, and those next to a temple."""
+    cdef int i, j, k, r
     cdef const uint8_t* is_river = RIVER[s.board]
-    cdef uint8_t kcount[NSQ]        # kingdoms next to each empty square: 0, 1, 2 or 3 (= 3+)
-    cdef uint8_t first[NSQ]         # the first two of them
+    cdef uint8_t* kcount = sv.kcount
+    cdef uint8_t first[NSQ]         # the first two kingdoms next to an empty square
     cdef uint8_t second[NSQ]
     cdef uint8_t temple_near[NSQ]
-    cdef uint8_t touched[NSQ]
     ensure_regions(s)
     # Walk out from the kingdoms and the temples rather than into every empty square:
     # there are far fewer of them.
     memset(kcount, 0, NSQ)
     memset(temple_near, 0, NSQ)
-    memset(touched, 0, NSQ)
     for j in range(NSQ):
         r = s.label[j]
         if r == NONE:
@@ -502,52 +553,82 @@ cdef int legal_main_actions(State* s, int32_t* out) noexcept nogil:
         if s.sq[j] == TILE0 + RED:
             for k in range(NNBR[j]):
                 temple_near[NBR[j][k]] = 1
+    sv.nland = sv.nriver = sv.ntemple = sv.nleader = 0
     for i in range(NSQ):
-        if s.sq[i] != EMPTY or kcount[i] > 2:
+        if s.sq[i] != EMPTY:
             continue
         if is_river[i]:
-            river[nriver] = i
-            nriver += 1
-        else:
-            land[nland] = i
-            nland += 1
-    for i in range(NSQ):
-        if s.sq[i] == EMPTY and temple_near[i] and not is_river[i]:
-            near_temple[ntemple] = i
-            ntemple += 1
+            if kcount[i] <= 2:
+                sv.river[sv.nriver] = i
+                sv.nriver += 1
+            continue
+        if kcount[i] <= 2:
+            sv.land[sv.nland] = i
+            sv.nland += 1
+        if temple_near[i]:
+            sv.near_temple[sv.ntemple] = i
+            sv.ntemple += 1
             if kcount[i] <= 1:
-                leader_ok[nleader] = i
-                nleader += 1
+                sv.leader_ok[sv.nleader] = i
+                sv.nleader += 1
+
+
+cdef inline bint leader_may_move(const State* s, const Survey* sv, int i, const uint8_t* lab,
+                                 const uint8_t* kin, const uint8_t* touched, int stamp) noexcept nogil:
+    """R21: whether a leader lifted from the board (regions_without_leader gave lab, kin
+    and touched) may go to near_temple square i: it touches at most one kingdom then."""
+    cdef uint8_t found[4]
+    if touched[i] != stamp:
+        return sv.kcount[i] <= 1
+    return adjacent_kingdoms(s, i, lab, kin, found) <= 1
+
+
+cdef inline bint may_catastrophe(const State* s, int i) noexcept nogil:
+    """R37-R39: a catastrophe may go on an empty square or a face-up tile that holds no
+    treasure and no building (R100)."""
+    cdef int c = s.sq[i]
+    return c == EMPTY or (c >= TILE0 and c < DOWN0 and not s.treasure[i] and s.building[c - TILE0] != i)
+
+
+cdef int legal_main_actions(State* s, int32_t* out) noexcept nogil:
+    """R13: tiles (R28-R31), leaders (R16-R22), catastrophes (R37-R40; never on a building's
+    tile, R39/R100), swaps (R43), pass."""
+    cdef int n = 0, p = s.active, i, c, k, at, r, b, g, blk
+    cdef Survey sv
+    cdef uint8_t lab[NSQ]
+    cdef uint8_t kin[NSQ]
+    cdef uint8_t touched[NSQ]
+    survey(s, &sv)
+    memset(touched, 0, NSQ)
     for c in range(NCOL):
         if s.hand[p][c] == 0:
             continue
         if c == BLUE:
-            for k in range(nriver):
-                out[n] = A_TILE + c * NSQ + river[k]
+            for k in range(sv.nriver):
+                out[n] = A_TILE + c * NSQ + sv.river[k]
                 n += 1
         else:
-            for k in range(nland):
-                out[n] = A_TILE + c * NSQ + land[k]
+            for k in range(sv.nland):
+                out[n] = A_TILE + c * NSQ + sv.land[k]
                 n += 1
     for c in range(NCOL):
         at = s.leader[p][c]
         if at == NONE:
-            for k in range(nleader):
-                out[n] = A_LEADER + c * NSQ + leader_ok[k]
+            for k in range(sv.nleader):
+                out[n] = A_LEADER + c * NSQ + sv.leader_ok[k]
                 n += 1
         else:
             regions_without_leader(s, at, lab, kin, touched, c + 1)
-            for k in range(ntemple):
-                i = near_temple[k]
-                if (kcount[i] <= 1 if touched[i] != c + 1 else adjacent_kingdoms(s, i, lab, kin, found) <= 1):
+            for k in range(sv.ntemple):
+                i = sv.near_temple[k]
+                if leader_may_move(s, &sv, i, lab, kin, touched, c + 1):
                     out[n] = A_LEADER + c * NSQ + i
                     n += 1
             out[n] = A_WITHDRAW + c
             n += 1
     if s.catastrophes[p] > 0:
         for i in range(NSQ):
-            c = s.sq[i]
-            if c == EMPTY or (c >= TILE0 and c < DOWN0 and not s.treasure[i] and s.building[c - TILE0] != i):
+            if may_catastrophe(s, i):
                 out[n] = A_CATASTROPHE + i
                 n += 1
     for r in range(min(s.hand[p][RED], HAND) + 1):
@@ -560,6 +641,107 @@ cdef int legal_main_actions(State* s, int32_t* out) noexcept nogil:
     out[n] = A_PASS
     n += 1
     return n
+
+
+cdef int random_main_action(State* s, uint64_t* x) noexcept nogil:
+    """A main action drawn uniformly from legal_main_actions without listing them: count
+    the options of each kind, draw one index, make only that action.  A leader already on
+    the board is counted with every square next to a temple; a square it may not move to
+    is drawn again (rejection keeps the draw uniform over the legal actions), so its
+    region is only relabelled without it (a flood) when such a move comes up."""
+    cdef int p = s.active, c, k, at, i, total, ncat = 0, nswap = 1, lifted = -1, stamp = 0
+    cdef int block[NCOL]
+    cdef Survey sv
+    cdef uint8_t lab[NSQ]
+    cdef uint8_t kin[NSQ]
+    cdef uint8_t touched[NSQ]
+    cdef int32_t buf[N_ACTIONS]
+    if hand_size(s, p) > HAND:
+        # Only a corrupt state: the swaps are then not the product below.
+        k = legal_main_actions(s, buf)
+        return buf[splitmix(x) % <uint64_t>k]
+    survey(s, &sv)
+    total = 1                                               # pass
+    for c in range(NCOL):
+        if s.hand[p][c] > 0:
+            total += sv.nriver if c == BLUE else sv.nland
+        block[c] = sv.nleader if s.leader[p][c] == NONE else sv.ntemple + 1
+        total += block[c]
+        nswap *= s.hand[p][c] + 1
+    nswap -= 1                                              # all but swapping nothing
+    if s.catastrophes[p] > 0:
+        for i in range(NSQ):
+            ncat += may_catastrophe(s, i)
+    total += ncat + nswap
+    while True:
+        k = <int>(splitmix(x) % <uint64_t>total)
+        for c in range(NCOL):
+            if s.hand[p][c] == 0:
+                continue
+            if c == BLUE:
+                if k < sv.nriver:
+                    return A_TILE + c * NSQ + sv.river[k]
+                k -= sv.nriver
+            else:
+                if k < sv.nland:
+                    return A_TILE + c * NSQ + sv.land[k]
+                k -= sv.nland
+        for c in range(NCOL):
+            if k >= block[c]:
+                k -= block[c]
+                continue
+            at = s.leader[p][c]
+            if at == NONE:
+                return A_LEADER + c * NSQ + sv.leader_ok[k]
+            if k == sv.ntemple:
+                return A_WITHDRAW + c
+            i = sv.near_temple[k]
+            if lifted != c:
+                if lifted < 0 or stamp == 255:
+                    memset(touched, 0, NSQ)
+                    stamp = 0
+                stamp += 1
+                regions_without_leader(s, at, lab, kin, touched, stamp)
+                lifted = c
+            if leader_may_move(s, &sv, i, lab, kin, touched, stamp):
+                return A_LEADER + c * NSQ + i
+            k = -1                                          # not legal: draw again
+            break
+        if k < 0:
+            continue
+        if k < ncat:
+            for i in range(NSQ):
+                if may_catastrophe(s, i):
+                    if k == 0:
+                        return A_CATASTROPHE + i
+                    k -= 1
+        k -= ncat
+        if k < nswap:
+            return A_SWAP + swap_of_index(s.hand[p], k + 1)
+        return A_PASS
+
+
+cdef inline int swap_of_index(const uint8_t* hand, int j) noexcept nogil:
+    """The swap whose counts are the digits of j in the mixed radix (hand[c] + 1)."""
+    cdef int counts[NCOL]
+    cdef int c
+    for c in range(NCOL):
+        counts[c] = j % (hand[c] + 1)
+        j //= hand[c] + 1
+    return SWAP_ID[counts[0]][counts[1]][counts[2]][counts[3]]
+
+
+cdef int random_action(State* s, uint64_t* x) noexcept nogil:
+    """A legal action of the decision at hand drawn uniformly at random, -1 if there is
+    none (the game is over, or a corrupt state is stuck)."""
+    cdef int32_t buf[N_ACTIONS]
+    cdef int n
+    if s.phase == PH_ACTION:
+        return random_main_action(s, x)
+    n = legal_actions(s, buf)
+    if n == 0:
+        return -1
+    return buf[splitmix(x) % <uint64_t>n]
 
 
 cdef int monument_squares(const State* s, int placed, uint8_t* tops) noexcept nogil:
@@ -1320,15 +1502,14 @@ cdef void final_vector(const State* s, int p, int* v) noexcept nogil:
 
 cdef int random_playout(State* s, uint64_t seed) noexcept nogil:
     """Play uniformly random legal decisions to the end; return how many were played."""
-    cdef int32_t buf[N_ACTIONS]
-    cdef int n, played = 0
+    cdef int a, played = 0
     cdef uint64_t x = seed
     while s.phase != PH_OVER:
-        n = legal_actions(s, buf)
-        if n == 0:
+        a = random_action(s, &x)
+        if a < 0:
             fail(s, ERR_STUCK)
             break
-        apply_action(s, buf[splitmix(&x) % <uint64_t>n])
+        apply_action(s, a)
         played += 1
     return played
 

@@ -19,6 +19,7 @@ from libc.stdint cimport uint8_t, int32_t, uint64_t
 
 from tigris._core cimport *
 from tigris._core cimport determinize as c_determinize, random_playout as c_random_playout
+from tigris._core cimport random_action as c_random_action
 
 cdef extern from "Python.h":
     bint PyLong_CheckExact(object o)
@@ -459,6 +460,23 @@ cdef class Game:
         (<Game>g).aux.ntrail = 0
         return g
 
+    def _random_actions(self, int draws, seed=0):
+        """Tests: `draws` actions drawn independently by the core's uniform sampler (the
+        one random_playout plays) at this decision, none of them applied."""
+        cdef uint64_t x = _seed64(seed)
+        cdef State work
+        cdef int k, a
+        if draws < 0:
+            raise ValueError(f"draws: {draws} is negative")
+        copy_state(&work, &self.s)
+        out = []
+        for k in range(draws):
+            a = c_random_action(&work, &x)
+            if a < 0:
+                break
+            out.append(a)
+        return out
+
     def random_playout(self, seed=0):
         """Play uniformly random decisions to the end in compiled code (no undo, no log);
         returns how many decisions were played."""
@@ -577,10 +595,9 @@ cdef class Game:
         cdef uint8_t kingdom[NSQ]
         cdef int n, skip
         if without is None:
-            ensure_regions(&self.s)
-            n = self.s.nregions
-            memcpy(label, self.s.label, NSQ)
-            memcpy(kingdom, self.s.kingdom, NSQ)
+            # Labelled afresh rather than copied from the cache, whose numbers may have
+            # gaps: the numbering seen from Python is always the scan order.
+            n = compute_regions(&self.s, NONE, label, kingdom)
         else:
             square = without if type(without) is int else _whole(without, "without")
             if not 0 <= square < NSQ:
@@ -590,6 +607,32 @@ cdef class Game:
             n = compute_regions(&self.s, skip, label, kingdom)
         return ([None if label[i] == NONE else label[i] for i in range(NSQ)],
                 [bool(kingdom[r]) for r in range(n)])
+
+    def _region_cache_agrees(self):
+        """Tests: whether the core's cached regions, if it holds them now, split the board
+        into the same regions with the same kingdoms as labelling it afresh (the cache is
+        updated piece by piece, and its numbers may differ)."""
+        cdef uint8_t label[NSQ]
+        cdef uint8_t kingdom[NSQ]
+        cdef int i
+        if not self.s.cache_valid:
+            return True
+        compute_regions(&self.s, NONE, label, kingdom)
+        fresh_of, cached_of = {}, {}
+        for i in range(NSQ):
+            if (label[i] == NONE) != (self.s.label[i] == NONE):
+                return False
+            if label[i] == NONE:
+                continue
+            if fresh_of.setdefault(self.s.label[i], label[i]) != label[i]:
+                return False
+            if cached_of.setdefault(label[i], self.s.label[i]) != self.s.label[i]:
+                return False
+            if bool(kingdom[label[i]]) != bool(self.s.kingdom[self.s.label[i]]):
+                return False
+            if self.s.label[i] >= self.s.nregions:
+                return False
+        return True
 
     # -- text (attached from the modules above: see attach) ---------------------------
 

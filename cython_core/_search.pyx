@@ -115,13 +115,15 @@ cdef void rollout(State* s, const Config* cfg, uint64_t* x, int32_t* legal) noex
     or, in greedy rollouts, the policy's choice except for a share epsilon of them."""
     cdef int n, played = 0, a
     while s.phase != PH_OVER and (cfg.rollout_depth < 0 or played < cfg.rollout_depth):
-        n = legal_actions(s, legal)
-        if n == 0:
-            break               # never in a valid game; the modulo below would divide by 0
         if cfg.rollout == ROLLOUT_GREEDY and (splitmix(x) % 1000000) >= cfg.epsilon * 1000000:
+            n = legal_actions(s, legal)
+            if n == 0:
+                break           # never in a valid game
             a = greedy_action(s, legal, n, x)
         else:
-            a = legal[splitmix(x) % <uint64_t>n]
+            a = random_action(s, x)     # the core's sampler: no list of legal actions
+            if a < 0:
+                break
         apply_action(s, a)
         played += 1
 

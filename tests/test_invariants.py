@@ -2,7 +2,8 @@
 variants, checking the invariants after every action: tiles conserved, no kingdom with two
 leaders of a colour once a decision completes, every leader next to a temple, buildings on
 face-up tiles of their colour, scores never decreasing, apply+undo restoring the exact
-state, copies independent of their source."""
+state, copies independent of their source, the core's cached regions the same as
+labelled afresh."""
 
 import random
 
@@ -30,6 +31,7 @@ def check_invariants(g, previous_scores):
     raw = g.raw_state()
     assert tile_totals(raw) == list(SUPPLY)
     labels, kingdom = g.regions()
+    assert g._region_cache_agrees(), "the core's cached regions went stale"
     for p in range(g.players):
         for c in range(4):
             at = raw["leader"][p][c]

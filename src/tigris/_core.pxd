@@ -178,6 +178,7 @@ cdef void final_vector(const State* s, int p, int* v) noexcept nogil
 # Playing.
 cdef void apply_action(State* s, int a) noexcept nogil
 cdef void apply_with_forced(State* s, int a) noexcept nogil
+cdef int random_action(State* s, uint64_t* x) noexcept nogil
 cdef int random_playout(State* s, uint64_t seed) noexcept nogil
 cdef void determinize(State* s, int p, uint64_t seed) noexcept nogil
 
