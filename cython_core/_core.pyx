@@ -20,6 +20,10 @@ cdef enum:
     MAXBOARDS = 4
 
 cdef uint8_t RIVER[MAXBOARDS][NSQ]
+cdef uint64_t RIVER_BITS[MAXBOARDS][NWORDS]
+cdef uint64_t NOT_COL0[NWORDS]      # every square but those of the first column
+cdef uint64_t NOT_COL15[NWORDS]     # ... of the last column
+cdef uint64_t ON_BOARD[NWORDS]      # every square
 cdef uint8_t TEMPLE[MAXBOARDS][NSQ]
 cdef uint8_t SPECIAL[MAXBOARDS][NSQ]
 cdef uint8_t TSQ[MAXBOARDS][16]     # starting temple squares of each board
@@ -60,6 +64,14 @@ cdef int _init_tables() except -1:
             MONUMENT_COLOURS[k][0] = a
             MONUMENT_COLOURS[k][1] = b
             k += 1
+    memset(NOT_COL0, 0, sizeof(NOT_COL0)); memset(NOT_COL15, 0, sizeof(NOT_COL15))
+    memset(ON_BOARD, 0, sizeof(ON_BOARD))
+    for i in range(NSQ):
+        bit_set(ON_BOARD, i)
+        if i % COLS != 0:
+            bit_set(NOT_COL0, i)
+        if i % COLS != COLS - 1:
+            bit_set(NOT_COL15, i)
     SUPPLY[RED] = 57; SUPPLY[BLUE] = 36; SUPPLY[GREEN] = 30; SUPPLY[BLACK] = 30
     assert len(BOARD_NAMES) <= MAXBOARDS
     for k, name in enumerate(BOARD_NAMES):
@@ -71,8 +83,10 @@ cdef int _init_tables() except -1:
             TSQ[k][n] = i
             n += 1
         NTSQ[k] = n
+        memset(RIVER_BITS[k], 0, sizeof(RIVER_BITS[k]))
         for i in rivers:
             RIVER[k][i] = 1
+            bit_set(RIVER_BITS[k], i)
         for i in special:
             SPECIAL[k][i] = 1
     return 0
@@ -97,6 +111,70 @@ def board_squares(int board):
     return ([i for i in range(NSQ) if RIVER[board][i]],
             [i for i in range(NSQ) if TEMPLE[board][i]],
             [i for i in range(NSQ) if SPECIAL[board][i]])
+
+
+# ---------------------------------------------------------------------------
+# Square sets as bit masks
+# ---------------------------------------------------------------------------
+
+cdef extern from *:
+    int popcount64 "__builtin_popcountll"(uint64_t) nogil
+    int lowest_bit "__builtin_ctzll"(uint64_t) nogil
+
+
+cdef inline void bit_set(uint64_t* m, int i) noexcept nogil:
+    m[i >> 6] |= (<uint64_t>1) << (i & 63)
+
+
+cdef inline void bit_put(uint64_t* m, int i, bint on) noexcept nogil:
+    cdef uint64_t b = (<uint64_t>1) << (i & 63)
+    if on:
+        m[i >> 6] |= b
+    else:
+        m[i >> 6] &= ~b
+
+
+cdef inline int bits_count(const uint64_t* m) noexcept nogil:
+    return popcount64(m[0]) + popcount64(m[1]) + popcount64(m[2])
+
+
+cdef inline void bits_next_to(const uint64_t* m, uint64_t* out) noexcept nogil:
+    """The squares orthogonally next to a square of m (R3's neighbours).  A row is 16
+    bits, so up and down are shifts by 16 across the words, left and right shifts by 1
+    that must not wrap from one row's end to the next row's start."""
+    cdef int w
+    cdef uint64_t up, down, left, right
+    for w in range(NWORDS):
+        down = m[w] << 16                               # square i - 16 in m: i below it
+        if w > 0:
+            down |= m[w - 1] >> 48
+        up = m[w] >> 16
+        if w < NWORDS - 1:
+            up |= m[w + 1] << 48
+        right = m[w] << 1
+        if w > 0:
+            right |= m[w - 1] >> 63
+        left = m[w] >> 1
+        if w < NWORDS - 1:
+            left |= m[w + 1] << 63
+        out[w] = (up | down | (right & NOT_COL0[w]) | (left & NOT_COL15[w])) & ON_BOARD[w]
+
+
+cdef inline int bits_select(const uint64_t* m, int k) noexcept nogil:
+    """The square of the k-th (from 0, in square order) member of m; k < bits_count(m)."""
+    cdef int w = 0, n
+    cdef uint64_t v
+    while True:
+        n = popcount64(m[w])
+        if k < n:
+            break
+        k -= n
+        w += 1
+    v = m[w]
+    while k > 0:
+        v &= v - 1                                      # drop the lowest member
+        k -= 1
+    return (w << 6) + lowest_bit(v)
 
 
 # ---------------------------------------------------------------------------
@@ -357,27 +435,60 @@ cdef int compute_regions(const State* s, int skip, uint8_t* label, uint8_t* king
 
 
 cdef void ensure_regions(State* s) noexcept nogil:
+    """Label the regions and fill the square sets unless they are up to date."""
+    cdef int i
     if not s.cache_valid:
         s.nregions = compute_regions(s, NONE, s.label, s.kingdom)
+        memset(s.empty_bits, 0, sizeof(s.empty_bits))
+        memset(s.piece_bits, 0, sizeof(s.piece_bits))
+        memset(s.temple_bits, 0, sizeof(s.temple_bits))
+        for i in range(NSQ):
+            put_bits(s, i)
         s.cache_valid = 1
+
+
+cdef inline void put_bits(State* s, int i) noexcept nogil:
+    """Square i's membership of the cached square sets, from its code."""
+    cdef int code = s.sq[i]
+    bit_put(s.empty_bits, i, code == EMPTY)
+    bit_put(s.piece_bits, i, connects(code))
+    bit_put(s.temple_bits, i, is_temple(code))
 
 
 cdef void keep_regions(State* s, int i, int before) noexcept nogil:
     """Bring the cached regions up to date after square i changed from `before`, or drop
     them.  A piece put on an empty square only joins its neighbours' regions (or starts
-    one), and a tile turned face down connects as before; only what leaves a square can
-    split a region, and that is left to the next full labelling.  Region numbers stay
+    one), a tile turned face down connects as before, and a piece taken away can only
+    split its own region (labelled again from its neighbours).  Region numbers stay
     below nregions but may have gaps: numbers of merged regions are not reused (a piece on
 an empty square adds at most one, so they run out only on a nearly full board)."""
     cdef int code = s.sq[i]
+    put_bits(s, i)
     if connects(code) and connects(before):
         if is_leader(code) or is_leader(before):
             s.cache_valid = 0           # a kingdom may have changed (never happens today)
     elif connects(code):
         join_regions(s, i)
     elif connects(before):
-        s.cache_valid = 0
+        split_region(s, i)
     # else: empty to catastrophe or back, nothing connects either way
+
+
+cdef void split_region(State* s, int i) noexcept nogil:
+    """The piece on square i was taken away: what is left of its region may fall apart.
+    Every part is connected to one of i's neighbours, so flooding from them labels the
+    parts afresh (new numbers), kingdoms included."""
+    cdef int k, n, old = s.label[i]
+    if old == NONE or s.nregions > NSQ - 2 * NCOL:
+        s.cache_valid = 0               # out of numbers: see join_regions
+        return
+    s.label[i] = NONE
+    s.kingdom[old] = 0
+    for k in range(NNBR[i]):
+        n = NBR[i][k]
+        if s.label[n] == old:
+            flood(s, n, old, NONE, s.nregions, s.label, s.kingdom, NULL, 0)
+            s.nregions += 1
 
 
 cdef void join_regions(State* s, int i) noexcept nogil:
@@ -509,68 +620,78 @@ cdef int regions_without_leader(const State* s, int at, uint8_t* label, uint8_t*
 
 cdef struct Survey:
     # What the legal main actions of the player to move are made of (legal_main_actions
-    # lists them, random_main_action draws one without listing them).
+    # lists them, random_main_action draws one without listing them), as square sets.
+    uint64_t land[NWORDS]          # empty land squares touching at most two kingdoms
+    uint64_t river[NWORDS]         # the same on rivers
+    uint64_t near_temple[NWORDS]   # empty land squares next to a temple
+    uint64_t leader_ok[NWORDS]     # ... that also touch at most one kingdom
+    uint64_t two[NWORDS]           # empty squares touching two kingdoms or more
     int nland, nriver, ntemple, nleader
-    uint8_t land[NSQ]           # empty land squares touching at most two kingdoms
-    uint8_t river[NSQ]          # the same on rivers
-    uint8_t near_temple[NSQ]    # empty land squares next to a temple
-    uint8_t leader_ok[NSQ]      # ... that also touch at most one kingdom
-    uint8_t kcount[NSQ]         # kingdoms next to each empty square: 0, 1, 2 or 3 (= 3+)
 
 
 cdef void survey(State* s, Survey* sv) noexcept nogil:
     """Where tiles (R28-R31) and leaders (R16-R22) may go: the empty squares by how many
-    kingdoms they touch, and those next to a temple."""
-    cdef int i, j, k, r
-    cdef const uint8_t* is_river = RIVER[s.board]
-    cdef uint8_t* kcount = sv.kcount
-    cdef uint8_t first[NSQ]         # the first two kingdoms next to an empty square
-    cdef uint8_t second[NSQ]
-    cdef uint8_t temple_near[NSQ]
+    kingdoms they touch (counted bit-sliced: one, two, three or more), and those next to
+    a temple.  A kingdom is a region with a leader, so the leaders name them all."""
+    cdef int i, k, p, c, r, w, nk = 0
+    cdef uint64_t v
+    cdef uint8_t slot[NSQ]                  # region -> its kingdom's index, NONE if none
+    cdef uint64_t kingdoms[MAXP * NCOL][NWORDS]
+    cdef uint64_t near[NWORDS]
+    cdef uint64_t one[NWORDS]
+    cdef uint64_t three[NWORDS]
+    cdef const uint64_t* rivers = RIVER_BITS[s.board]
     ensure_regions(s)
-    # Walk out from the kingdoms and the temples rather than into every empty square:
-    # there are far fewer of them.
-    memset(kcount, 0, NSQ)
-    memset(temple_near, 0, NSQ)
-    for j in range(NSQ):
-        r = s.label[j]
-        if r == NONE:
-            continue
-        if s.kingdom[r]:
-            for k in range(NNBR[j]):
-                i = NBR[j][k]
-                if s.sq[i] != EMPTY:
-                    continue
-                if kcount[i] == 0:
-                    first[i] = r
-                    kcount[i] = 1
-                elif kcount[i] == 1:
-                    if first[i] != r:
-                        second[i] = r
-                        kcount[i] = 2
-                elif kcount[i] == 2 and first[i] != r and second[i] != r:
-                    kcount[i] = 3
-        if s.sq[j] == TILE0 + RED:
-            for k in range(NNBR[j]):
-                temple_near[NBR[j][k]] = 1
-    sv.nland = sv.nriver = sv.ntemple = sv.nleader = 0
-    for i in range(NSQ):
-        if s.sq[i] != EMPTY:
-            continue
-        if is_river[i]:
-            if kcount[i] <= 2:
-                sv.river[sv.nriver] = i
-                sv.nriver += 1
-            continue
-        if kcount[i] <= 2:
-            sv.land[sv.nland] = i
-            sv.nland += 1
-        if temple_near[i]:
-            sv.near_temple[sv.ntemple] = i
-            sv.ntemple += 1
-            if kcount[i] <= 1:
-                sv.leader_ok[sv.nleader] = i
-                sv.nleader += 1
+    memset(slot, NONE, NSQ)
+    for p in range(s.nplayers):
+        for c in range(NCOL):
+            i = s.leader[p][c]
+            if i < NSQ and s.label[i] != NONE and slot[s.label[i]] == NONE:
+                slot[s.label[i]] = nk
+                memset(kingdoms[nk], 0, sizeof(kingdoms[nk]))
+                nk += 1
+    if nk:
+        for w in range(NWORDS):
+            v = s.piece_bits[w]
+            while v:
+                i = (w << 6) + lowest_bit(v)
+                v &= v - 1
+                k = slot[s.label[i]]
+                if k != NONE:
+                    kingdoms[k][w] |= (<uint64_t>1) << (i & 63)
+    memset(one, 0, sizeof(one))
+    memset(sv.two, 0, sizeof(sv.two))
+    memset(three, 0, sizeof(three))
+    for k in range(nk):
+        bits_next_to(kingdoms[k], near)
+        for w in range(NWORDS):
+            v = near[w] & s.empty_bits[w]
+            three[w] |= sv.two[w] & v
+            sv.two[w] |= one[w] & v
+            one[w] |= v
+    bits_next_to(s.temple_bits, near)
+    for w in range(NWORDS):
+        sv.land[w] = s.empty_bits[w] & ~rivers[w] & ~three[w]
+        sv.river[w] = s.empty_bits[w] & rivers[w] & ~three[w]
+        sv.near_temple[w] = s.empty_bits[w] & ~rivers[w] & near[w]
+        sv.leader_ok[w] = sv.near_temple[w] & ~sv.two[w]
+    sv.nland = bits_count(sv.land)
+    sv.nriver = bits_count(sv.river)
+    sv.ntemple = bits_count(sv.near_temple)
+    sv.nleader = bits_count(sv.leader_ok)
+
+
+cdef inline int bits_list(const uint64_t* m, int base, int32_t* out) noexcept nogil:
+    """Write base + square for every member of m, in square order; how many."""
+    cdef int w, n = 0
+    cdef uint64_t v
+    for w in range(NWORDS):
+        v = m[w]
+        while v:
+            out[n] = base + (w << 6) + lowest_bit(v)
+            n += 1
+            v &= v - 1
+    return n
 
 
 cdef inline bint leader_may_move(const State* s, const Survey* sv, int i, const uint8_t* lab,
@@ -579,7 +700,7 @@ cdef inline bint leader_may_move(const State* s, const Survey* sv, int i, const 
     and touched) may go to near_temple square i: it touches at most one kingdom then."""
     cdef uint8_t found[4]
     if touched[i] != stamp:
-        return sv.kcount[i] <= 1
+        return not (sv.two[i >> 6] >> (i & 63)) & 1
     return adjacent_kingdoms(s, i, lab, kin, found) <= 1
 
 
@@ -593,36 +714,27 @@ cdef inline bint may_catastrophe(const State* s, int i) noexcept nogil:
 cdef int legal_main_actions(State* s, int32_t* out) noexcept nogil:
     """R13: tiles (R28-R31), leaders (R16-R22), catastrophes (R37-R40; never on a building's
     tile, R39/R100), swaps (R43), pass."""
-    cdef int n = 0, p = s.active, i, c, k, at, r, b, g, blk
+    cdef int n = 0, p = s.active, i, c, k, m, at, r, b, g, blk
     cdef Survey sv
+    cdef int32_t squares[NSQ]
     cdef uint8_t lab[NSQ]
     cdef uint8_t kin[NSQ]
     cdef uint8_t touched[NSQ]
     survey(s, &sv)
     memset(touched, 0, NSQ)
     for c in range(NCOL):
-        if s.hand[p][c] == 0:
-            continue
-        if c == BLUE:
-            for k in range(sv.nriver):
-                out[n] = A_TILE + c * NSQ + sv.river[k]
-                n += 1
-        else:
-            for k in range(sv.nland):
-                out[n] = A_TILE + c * NSQ + sv.land[k]
-                n += 1
+        if s.hand[p][c] > 0:
+            n += bits_list(&sv.river[0] if c == BLUE else &sv.land[0], A_TILE + c * NSQ, out + n)
     for c in range(NCOL):
         at = s.leader[p][c]
         if at == NONE:
-            for k in range(sv.nleader):
-                out[n] = A_LEADER + c * NSQ + sv.leader_ok[k]
-                n += 1
+            n += bits_list(sv.leader_ok, A_LEADER + c * NSQ, out + n)
         else:
             regions_without_leader(s, at, lab, kin, touched, c + 1)
-            for k in range(sv.ntemple):
-                i = sv.near_temple[k]
-                if leader_may_move(s, &sv, i, lab, kin, touched, c + 1):
-                    out[n] = A_LEADER + c * NSQ + i
+            m = bits_list(sv.near_temple, 0, squares)
+            for k in range(m):
+                if leader_may_move(s, &sv, squares[k], lab, kin, touched, c + 1):
+                    out[n] = A_LEADER + c * NSQ + squares[k]
                     n += 1
             out[n] = A_WITHDRAW + c
             n += 1
@@ -680,11 +792,11 @@ cdef int random_main_action(State* s, uint64_t* x) noexcept nogil:
                 continue
             if c == BLUE:
                 if k < sv.nriver:
-                    return A_TILE + c * NSQ + sv.river[k]
+                    return A_TILE + c * NSQ + bits_select(sv.river, k)
                 k -= sv.nriver
             else:
                 if k < sv.nland:
-                    return A_TILE + c * NSQ + sv.land[k]
+                    return A_TILE + c * NSQ + bits_select(sv.land, k)
                 k -= sv.nland
         for c in range(NCOL):
             if k >= block[c]:
@@ -692,10 +804,10 @@ cdef int random_main_action(State* s, uint64_t* x) noexcept nogil:
                 continue
             at = s.leader[p][c]
             if at == NONE:
-                return A_LEADER + c * NSQ + sv.leader_ok[k]
+                return A_LEADER + c * NSQ + bits_select(sv.leader_ok, k)
             if k == sv.ntemple:
                 return A_WITHDRAW + c
-            i = sv.near_temple[k]
+            i = bits_select(sv.near_temple, k)
             if lifted != c:
                 if lifted < 0 or stamp == 255:
                     memset(touched, 0, NSQ)

@@ -10,6 +10,7 @@ cpdef enum:
     ROWS = 11
     COLS = 16
     NSQ = 176
+    NWORDS = 3          # 64-bit words of a square set
     NCOL = 4            # colours: red, blue, green, black
     MAXP = 4
     HAND = 6
@@ -146,6 +147,12 @@ cdef struct State:
     uint8_t error               # ERR_*: why a rule step stopped the game, 0 normally
     uint8_t label[NSQ]          # region of each connecting square, NONE otherwise
     uint8_t kingdom[NSQ]        # per region: 1 if it holds a leader
+    # Square sets as bit masks (square i is bit i % 64 of word i // 64; a row is 16 bits,
+    # four rows to a word), kept with the regions: empty squares, squares that connect
+    # (tiles and leaders), temples.
+    uint64_t empty_bits[NWORDS]
+    uint64_t piece_bits[NWORDS]
+    uint64_t temple_bits[NWORDS]
     Aux* aux                    # NULL: no undo trail, no logs (rollouts, search copies)
 
 
