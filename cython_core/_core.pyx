@@ -442,6 +442,7 @@ cdef void ensure_regions(State* s) noexcept nogil:
         memset(s.empty_bits, 0, sizeof(s.empty_bits))
         memset(s.piece_bits, 0, sizeof(s.piece_bits))
         memset(s.temple_bits, 0, sizeof(s.temple_bits))
+        memset(s.up_bits, 0, sizeof(s.up_bits))
         for i in range(NSQ):
             put_bits(s, i)
         s.cache_valid = 1
@@ -453,6 +454,7 @@ cdef inline void put_bits(State* s, int i) noexcept nogil:
     bit_put(s.empty_bits, i, code == EMPTY)
     bit_put(s.piece_bits, i, connects(code))
     bit_put(s.temple_bits, i, is_temple(code))
+    bit_put(s.up_bits, i, code >= TILE0 and code < DOWN0)
 
 
 cdef void keep_regions(State* s, int i, int before) noexcept nogil:
@@ -627,6 +629,9 @@ cdef struct Survey:
     uint64_t leader_ok[NWORDS]     # ... that also touch at most one kingdom
     uint64_t two[NWORDS]           # empty squares touching two kingdoms or more
     int nland, nriver, ntemple, nleader
+    int nkingdoms
+    uint64_t kingdom[MAXP * NCOL][NWORDS]   # the squares of each kingdom
+    uint8_t owner[MAXP * NCOL][NCOL]        # who owns its leader of each colour, NONE
 
 
 cdef void survey(State* s, Survey* sv) noexcept nogil:
@@ -636,7 +641,6 @@ cdef void survey(State* s, Survey* sv) noexcept nogil:
     cdef int i, k, p, c, r, w, nk = 0
     cdef uint64_t v
     cdef uint8_t slot[NSQ]                  # region -> its kingdom's index, NONE if none
-    cdef uint64_t kingdoms[MAXP * NCOL][NWORDS]
     cdef uint64_t near[NWORDS]
     cdef uint64_t one[NWORDS]
     cdef uint64_t three[NWORDS]
@@ -646,10 +650,14 @@ cdef void survey(State* s, Survey* sv) noexcept nogil:
     for p in range(s.nplayers):
         for c in range(NCOL):
             i = s.leader[p][c]
-            if i < NSQ and s.label[i] != NONE and slot[s.label[i]] == NONE:
+            if i >= NSQ or s.label[i] == NONE:
+                continue
+            if slot[s.label[i]] == NONE:
                 slot[s.label[i]] = nk
-                memset(kingdoms[nk], 0, sizeof(kingdoms[nk]))
+                memset(sv.kingdom[nk], 0, sizeof(sv.kingdom[nk]))
+                memset(sv.owner[nk], NONE, sizeof(sv.owner[nk]))
                 nk += 1
+            sv.owner[slot[s.label[i]]][c] = p
     if nk:
         for w in range(NWORDS):
             v = s.piece_bits[w]
@@ -658,12 +666,12 @@ cdef void survey(State* s, Survey* sv) noexcept nogil:
                 v &= v - 1
                 k = slot[s.label[i]]
                 if k != NONE:
-                    kingdoms[k][w] |= (<uint64_t>1) << (i & 63)
+                    sv.kingdom[k][w] |= (<uint64_t>1) << (i & 63)
     memset(one, 0, sizeof(one))
     memset(sv.two, 0, sizeof(sv.two))
     memset(three, 0, sizeof(three))
     for k in range(nk):
-        bits_next_to(kingdoms[k], near)
+        bits_next_to(sv.kingdom[k], near)
         for w in range(NWORDS):
             v = near[w] & s.empty_bits[w]
             three[w] |= sv.two[w] & v
@@ -675,6 +683,7 @@ cdef void survey(State* s, Survey* sv) noexcept nogil:
         sv.river[w] = s.empty_bits[w] & rivers[w] & ~three[w]
         sv.near_temple[w] = s.empty_bits[w] & ~rivers[w] & near[w]
         sv.leader_ok[w] = sv.near_temple[w] & ~sv.two[w]
+    sv.nkingdoms = nk
     sv.nland = bits_count(sv.land)
     sv.nriver = bits_count(sv.river)
     sv.ntemple = bits_count(sv.near_temple)
@@ -704,11 +713,21 @@ cdef inline bint leader_may_move(const State* s, const Survey* sv, int i, const 
     return adjacent_kingdoms(s, i, lab, kin, found) <= 1
 
 
-cdef inline bint may_catastrophe(const State* s, int i) noexcept nogil:
-    """R37-R39: a catastrophe may go on an empty square or a face-up tile that holds no
-    treasure and no building (R100)."""
-    cdef int c = s.sq[i]
-    return c == EMPTY or (c >= TILE0 and c < DOWN0 and not s.treasure[i] and s.building[c - TILE0] != i)
+cdef void catastrophe_squares(const State* s, uint64_t* out) noexcept nogil:
+    """R37-R39: where a catastrophe may go: an empty square or a face-up tile that holds
+    no treasure (they lie on the board's temple squares only) and no building (R100).
+    Needs the square sets."""
+    cdef int w, k, i, c
+    for w in range(NWORDS):
+        out[w] = s.empty_bits[w] | s.up_bits[w]
+    for k in range(NTSQ[s.board]):
+        i = TSQ[s.board][k]
+        if s.treasure[i] and s.sq[i] != EMPTY:
+            bit_put(out, i, False)
+    for c in range(NCOL):
+        i = s.building[c]
+        if i < NSQ and s.sq[i] == TILE0 + c:
+            bit_put(out, i, False)
 
 
 cdef int legal_main_actions(State* s, int32_t* out) noexcept nogil:
@@ -717,6 +736,7 @@ cdef int legal_main_actions(State* s, int32_t* out) noexcept nogil:
     cdef int n = 0, p = s.active, i, c, k, m, at, r, b, g, blk
     cdef Survey sv
     cdef int32_t squares[NSQ]
+    cdef uint64_t cat[NWORDS]
     cdef uint8_t lab[NSQ]
     cdef uint8_t kin[NSQ]
     cdef uint8_t touched[NSQ]
@@ -739,10 +759,8 @@ cdef int legal_main_actions(State* s, int32_t* out) noexcept nogil:
             out[n] = A_WITHDRAW + c
             n += 1
     if s.catastrophes[p] > 0:
-        for i in range(NSQ):
-            if may_catastrophe(s, i):
-                out[n] = A_CATASTROPHE + i
-                n += 1
+        catastrophe_squares(s, cat)
+        n += bits_list(cat, A_CATASTROPHE, out + n)
     for r in range(min(s.hand[p][RED], HAND) + 1):
         for b in range(min(s.hand[p][BLUE], HAND - r) + 1):
             for g in range(min(s.hand[p][GREEN], HAND - r - b) + 1):
@@ -755,15 +773,18 @@ cdef int legal_main_actions(State* s, int32_t* out) noexcept nogil:
     return n
 
 
-cdef int random_main_action(State* s, uint64_t* x) noexcept nogil:
-    """A main action drawn uniformly from legal_main_actions without listing them: count
-    the options of each kind, draw one index, make only that action.  A leader already on
-    the board is counted with every square next to a temple; a square it may not move to
-    is drawn again (rejection keeps the draw uniform over the legal actions), so its
-    region is only relabelled without it (a flood) when such a move comes up."""
-    cdef int p = s.active, c, k, at, i, total, ncat = 0, nswap = 1, lifted = -1, stamp = 0
+cdef int random_main_action(State* s, uint64_t* x, bint board_only) noexcept nogil:
+    """A main action drawn uniformly from legal_main_actions without listing them, or with
+    `board_only` from those that are neither a swap nor the pass (-1 if there is none):
+    count the options of each kind, draw one index, make only that action.  A leader
+    already on the board is counted with every square next to a temple; a square it may
+    not move to is drawn again (rejection keeps the draw uniform over the legal actions,
+    and its withdrawal is always legal), so its region is only relabelled without it (a
+    flood) when such a move comes up."""
+    cdef int p = s.active, c, k, at, i, total = 0, ncat = 0, nswap = 1, lifted = -1, stamp = 0
     cdef int block[NCOL]
     cdef Survey sv
+    cdef uint64_t cat[NWORDS]
     cdef uint8_t lab[NSQ]
     cdef uint8_t kin[NSQ]
     cdef uint8_t touched[NSQ]
@@ -773,7 +794,6 @@ cdef int random_main_action(State* s, uint64_t* x) noexcept nogil:
         k = legal_main_actions(s, buf)
         return buf[splitmix(x) % <uint64_t>k]
     survey(s, &sv)
-    total = 1                                               # pass
     for c in range(NCOL):
         if s.hand[p][c] > 0:
             total += sv.nriver if c == BLUE else sv.nland
@@ -781,10 +801,16 @@ cdef int random_main_action(State* s, uint64_t* x) noexcept nogil:
         total += block[c]
         nswap *= s.hand[p][c] + 1
     nswap -= 1                                              # all but swapping nothing
+    if board_only:
+        nswap = 0
+    else:
+        total += nswap + 1                                  # and the pass
     if s.catastrophes[p] > 0:
-        for i in range(NSQ):
-            ncat += may_catastrophe(s, i)
-    total += ncat + nswap
+        catastrophe_squares(s, cat)
+        ncat = bits_count(cat)
+        total += ncat
+    if total == 0:
+        return -1
     while True:
         k = <int>(splitmix(x) % <uint64_t>total)
         for c in range(NCOL):
@@ -822,15 +848,52 @@ cdef int random_main_action(State* s, uint64_t* x) noexcept nogil:
         if k < 0:
             continue
         if k < ncat:
-            for i in range(NSQ):
-                if may_catastrophe(s, i):
-                    if k == 0:
-                        return A_CATASTROPHE + i
-                    k -= 1
+            return A_CATASTROPHE + bits_select(cat, k)
         k -= ncat
         if k < nswap:
             return A_SWAP + swap_of_index(s.hand[p], k + 1)
         return A_PASS
+
+
+cdef int random_scoring_tile(State* s, uint64_t* x) noexcept nogil:
+    """A tile placement drawn uniformly from those that score a point at once for the
+    player to move (R33: a tile next to exactly one kingdom, whose leader of the tile's
+    colour, or else its king for red, blue and green, is theirs), -1 if there is none or
+    this is not an action decision."""
+    cdef int p = s.active, k, c, w, q, total = 0, n
+    cdef Survey sv
+    cdef uint64_t near[NWORDS]
+    cdef uint64_t cand[MAXP * NCOL][NCOL][NWORDS]
+    cdef int count[MAXP * NCOL][NCOL]
+    if s.phase != PH_ACTION:
+        return -1
+    survey(s, &sv)
+    for k in range(sv.nkingdoms):
+        bits_next_to(sv.kingdom[k], near)
+        for c in range(NCOL):
+            count[k][c] = 0
+            if s.hand[p][c] == 0:
+                continue
+            q = sv.owner[k][c]
+            if q == NONE and c != BLACK:
+                q = sv.owner[k][BLACK]
+            if q != p:
+                continue
+            for w in range(NWORDS):
+                # next to this kingdom and to no other, where a tile of c may go
+                cand[k][c][w] = near[w] & ~sv.two[w] & (sv.river[w] if c == BLUE else sv.land[w])
+            n = bits_count(cand[k][c])
+            count[k][c] = n
+            total += n
+    if total == 0:
+        return -1
+    n = <int>(splitmix(x) % <uint64_t>total)
+    for k in range(sv.nkingdoms):
+        for c in range(NCOL):
+            if n < count[k][c]:
+                return A_TILE + c * NSQ + bits_select(cand[k][c], n)
+            n -= count[k][c]
+    return -1
 
 
 cdef inline int swap_of_index(const uint8_t* hand, int j) noexcept nogil:
@@ -849,7 +912,7 @@ cdef int random_action(State* s, uint64_t* x) noexcept nogil:
     cdef int32_t buf[N_ACTIONS]
     cdef int n
     if s.phase == PH_ACTION:
-        return random_main_action(s, x)
+        return random_main_action(s, x, False)
     n = legal_actions(s, buf)
     if n == 0:
         return -1

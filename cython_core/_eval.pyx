@@ -254,34 +254,44 @@ cdef void priors(State* s, const Weights* w, const int32_t* actions, int n, doub
         out[k] = prior(s, w, scorer, actions[k], p)
 
 
-cdef int greedy_action(State* s, const int32_t* legal, int n, uint64_t* x) noexcept nogil:
+cdef int greedy_action(State* s, uint64_t* x) noexcept nogil:
     """Epsilon-greedy's greedy half: a random tile that scores for the mover, else a random
-    action that is neither a swap nor a pass, else anything."""
-    cdef uint8_t scorer[4 * NSQ]
-    cdef int p = current_player(s), k, count = 0, pick = -1
-    if s.phase != PH_ACTION:
-        return legal[splitmix(x) % <uint64_t>n]
-    scorer_table(s, scorer)
-    for k in range(n):
-        if legal[k] < A_LEADER and tile_scores_for(s, scorer, legal[k], p):
-            count += 1
-            if splitmix(x) % <uint64_t>count == 0:
-                pick = legal[k]
-    if pick >= 0:
-        return pick
-    for k in range(n):
-        if legal[k] < A_SWAP:
-            count += 1
-            if splitmix(x) % <uint64_t>count == 0:
-                pick = legal[k]
-    if pick >= 0:
-        return pick
-    return legal[splitmix(x) % <uint64_t>n]
+    action that is neither a swap nor a pass, else anything (each uniform among its kind,
+    drawn by the core's samplers without listing the legal actions); -1 if there is no
+    legal action."""
+    cdef int a
+    if s.phase == PH_ACTION:
+        a = random_scoring_tile(s, x)
+        if a >= 0:
+            return a
+        a = random_main_action(s, x, True)
+        if a >= 0:
+            return a
+    return random_action(s, x)
 
 
 # ---------------------------------------------------------------------------
 # Python face
 # ---------------------------------------------------------------------------
+
+def _greedy_draws(Game game not None, int draws, uint64_t seed=0):
+    """Tests: `draws` choices of the greedy rollout policy at the game's decision, drawn
+    independently, none of them applied."""
+    cdef State work
+    cdef uint64_t x = seed
+    cdef int k, a
+    if draws < 0:
+        raise ValueError(f"draws: {draws} is negative")
+    copy_state(&work, &game.s)
+    out = []
+    for k in range(draws):
+        a = greedy_action(&work, &x)
+        if a < 0:
+            break
+        out.append(a)
+    return out
+
+
 
 cdef class Evaluator:
     """The evaluation with these weights (the others at their defaults; see WEIGHTS):

@@ -110,20 +110,18 @@ cdef int32_t new_node(Tree* t, int32_t parent, int action, int mover) noexcept n
     return t.n - 1
 
 
-cdef void rollout(State* s, const Config* cfg, uint64_t* x, int32_t* legal) noexcept nogil:
+cdef void rollout(State* s, const Config* cfg, uint64_t* x) noexcept nogil:
     """Play the simulation phase: up to cfg.rollout_depth decisions, each uniformly random
     or, in greedy rollouts, the policy's choice except for a share epsilon of them."""
-    cdef int n, played = 0, a
+    cdef int played = 0, a
     while s.phase != PH_OVER and (cfg.rollout_depth < 0 or played < cfg.rollout_depth):
+        # The core's samplers: no list of legal actions is made.
         if cfg.rollout == ROLLOUT_GREEDY and (splitmix(x) % 1000000) >= cfg.epsilon * 1000000:
-            n = legal_actions(s, legal)
-            if n == 0:
-                break           # never in a valid game
-            a = greedy_action(s, legal, n, x)
+            a = greedy_action(s, x)
         else:
-            a = random_action(s, x)     # the core's sampler: no list of legal actions
-            if a < 0:
-                break
+            a = random_action(s, x)
+        if a < 0:
+            break               # never in a valid game
         apply_action(s, a)
         played += 1
 
@@ -487,10 +485,10 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
             break                        # t.error says why; this iteration is not counted
         if cfg.timing:
             t0 = now()
-            rollout(&d, cfg, rng, legal)
+            rollout(&d, cfg, rng)
             cfg.rollout_seconds += now() - t0
         else:
-            rollout(&d, cfg, rng, legal)
+            rollout(&d, cfg, rng)
         if d.error != ERR_NONE:
             t.error = STOP_INCONSISTENT      # not counted: the rewards of a broken state mean nothing
             break

@@ -97,3 +97,39 @@ def test_other_decisions_and_finished_games():
     assert g._random_actions(5) == []
     with pytest.raises(ValueError):
         g._random_actions(-1)
+
+
+def greedy_support(g):
+    """What the greedy rollout policy chooses among, by its definition: the tiles that score
+    for the mover at once (the evaluator's prior marks them), else every legal action but
+    the swaps and the pass, else every legal action."""
+    from tigris._eval import Evaluator
+    from tigris.constants import A_LEADER as FIRST_LEADER, A_SWAP
+
+    legal = g.legal_actions()
+    if g.decision != "action":
+        return legal
+    ev = Evaluator()
+    weights = ev.weights
+    scoring = [a for a in legal if a < FIRST_LEADER
+               and ev.prior(g, a) == weights["prior_scoring_tile"]]
+    board = [a for a in legal if a < A_SWAP]
+    return scoring or board or legal
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_greedy_policy_is_uniform_over_its_choice(players, combo):
+    from tigris._eval import _greedy_draws
+
+    checked = 0
+    for k, g in enumerate(positions(players, 70 + players, combo)):
+        support = greedy_support(g)
+        draws = _greedy_draws(g, DRAWS_PER_ACTION * len(support), seed=k)
+        counts = dict.fromkeys(support, 0)
+        for a in draws:
+            assert a in counts, f"the greedy policy drew {g.action_str(a)}, outside its choice"
+            counts[a] += 1
+        if len(support) > 1:
+            assert chisquare(list(counts.values())).pvalue > 1e-4
+            checked += 1
+    assert checked >= 2

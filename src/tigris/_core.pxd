@@ -149,10 +149,11 @@ cdef struct State:
     uint8_t kingdom[NSQ]        # per region: 1 if it holds a leader
     # Square sets as bit masks (square i is bit i % 64 of word i // 64; a row is 16 bits,
     # four rows to a word), kept with the regions: empty squares, squares that connect
-    # (tiles and leaders), temples.
+    # (tiles and leaders), temples, face-up tiles.
     uint64_t empty_bits[NWORDS]
     uint64_t piece_bits[NWORDS]
     uint64_t temple_bits[NWORDS]
+    uint64_t up_bits[NWORDS]
     Aux* aux                    # NULL: no undo trail, no logs (rollouts, search copies)
 
 
@@ -186,6 +187,8 @@ cdef void final_vector(const State* s, int p, int* v) noexcept nogil
 cdef void apply_action(State* s, int a) noexcept nogil
 cdef void apply_with_forced(State* s, int a) noexcept nogil
 cdef int random_action(State* s, uint64_t* x) noexcept nogil
+cdef int random_main_action(State* s, uint64_t* x, bint board_only) noexcept nogil
+cdef int random_scoring_tile(State* s, uint64_t* x) noexcept nogil
 cdef int random_playout(State* s, uint64_t seed) noexcept nogil
 cdef void determinize(State* s, int p, uint64_t seed) noexcept nogil
 

@@ -91,9 +91,9 @@ cdef inline double prior(const State* s, const Weights* w, const uint8_t* scorer
     return w.prior_other
 
 
-# The greedy rollout policy's choice among the n legal actions: a random tile that scores
-# for the mover, else a random action that is neither a swap nor a pass, else any.
-cdef int greedy_action(State* s, const int32_t* legal, int n, uint64_t* x) noexcept nogil
+# The greedy rollout policy's choice: a random tile that scores for the mover, else a
+# random action that is neither a swap nor a pass, else any; -1 if none is legal.
+cdef int greedy_action(State* s, uint64_t* x) noexcept nogil
 
 
 cdef class Evaluator:
