@@ -266,13 +266,23 @@ cdef int undo_to_mark(State* s) noexcept nogil:
         x.ntrail -= 1
         e = &x.trail[x.ntrail]
         if e.width == 1:
-            (<uint8_t*>(base + e.off))[0] = <uint8_t>e.old
+            if e.off < NSQ and s.cache_valid:
+                # A square (sq is the state's first field): the regions follow it back.
+                put_square_back(s, e.off, e.old)
+            else:
+                (<uint8_t*>(base + e.off))[0] = <uint8_t>e.old
         elif e.width == 2:
             (<uint16_t*>(base + e.off))[0] = <uint16_t>e.old
         else:
             (<uint64_t*>(base + e.off))[0] = e.old
-    s.cache_valid = 0
     return 1
+
+
+cdef inline void put_square_back(State* s, int i, int code) noexcept nogil:
+    """Undo's put_square: the same change of the cached regions, nothing recorded."""
+    cdef int before = s.sq[i]
+    s.sq[i] = code
+    keep_regions(s, i, before)
 
 
 # ---------------------------------------------------------------------------
@@ -436,15 +446,30 @@ cdef int compute_regions(const State* s, int skip, uint8_t* label, uint8_t* king
 
 cdef void ensure_regions(State* s) noexcept nogil:
     """Label the regions and fill the square sets unless they are up to date."""
-    cdef int i
+    cdef int i, w, b, code
+    cdef uint64_t empty, piece, temple, up, one
     if not s.cache_valid:
         s.nregions = compute_regions(s, NONE, s.label, s.kingdom)
-        memset(s.empty_bits, 0, sizeof(s.empty_bits))
-        memset(s.piece_bits, 0, sizeof(s.piece_bits))
-        memset(s.temple_bits, 0, sizeof(s.temple_bits))
-        memset(s.up_bits, 0, sizeof(s.up_bits))
-        for i in range(NSQ):
-            put_bits(s, i)
+        for w in range(NWORDS):
+            empty = piece = temple = up = 0
+            for b in range(64):
+                i = (w << 6) + b
+                if i >= NSQ:
+                    break
+                code = s.sq[i]
+                one = (<uint64_t>1) << b
+                if code == EMPTY:
+                    empty |= one
+                elif connects(code):
+                    piece |= one
+                    if code >= TILE0 and code < DOWN0:
+                        up |= one
+                        if code == TILE0 + RED:
+                            temple |= one
+            s.empty_bits[w] = empty
+            s.piece_bits[w] = piece
+            s.temple_bits[w] = temple
+            s.up_bits[w] = up
         s.cache_valid = 1
 
 

@@ -106,8 +106,10 @@ def test_undo_walks_back_a_whole_game(combo):
         g.apply(rng.choice(g.legal_actions()))
         states.append(g.state_bytes())
     for expected in reversed(states[:-1]):
+        g.legal_actions()           # the core's cached regions are up to date: undo keeps them so
         g.undo()
         assert g.state_bytes() == expected
+        assert g._region_cache_agrees()
     with pytest.raises(IndexError):
         g.undo()
 

@@ -106,6 +106,7 @@ cdef struct Aux:
 
 
 cdef struct State:
+    # sq stays the first field: undo finds a square's trail entries by their offset.
     uint8_t sq[NSQ]             # square codes (EMPTY, TILE0+c, DOWN0+c, CATASTROPHE, LEADER0+4p+c)
     uint8_t treasure[NSQ]       # 1 if a treasure lies on the square
     uint8_t leader[MAXP][NCOL]  # square of each leader, NONE in supply
