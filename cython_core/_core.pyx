@@ -289,14 +289,6 @@ cdef inline void put_square_back(State* s, int i, int code) noexcept nogil:
 # Randomness and tile draws
 # ---------------------------------------------------------------------------
 
-cdef uint64_t splitmix(uint64_t* x) noexcept nogil:
-    x[0] += <uint64_t>0x9E3779B97F4A7C15
-    cdef uint64_t z = x[0]
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-
 cdef inline uint64_t next_random(State* s) noexcept nogil:
     cdef uint64_t x = s.rng
     cdef uint64_t r = splitmix(&x)
