@@ -274,9 +274,10 @@ cdef int greedy_action(State* s, uint64_t* x) noexcept nogil:
 # Python face
 # ---------------------------------------------------------------------------
 
-def _greedy_draws(Game game not None, int draws, uint64_t seed=0):
-    """Tests: `draws` choices of the greedy rollout policy at the game's decision, drawn
-    independently, none of them applied."""
+def _policy_draws(Game game not None, int draws, uint64_t seed=0, bint greedy=False):
+    """Tests: `draws` choices at the game's decision, drawn independently by the core's
+    uniform sampler (what random_playout and random rollouts play) or, with `greedy`, by
+    the greedy rollout policy; none of them applied."""
     cdef State work
     cdef uint64_t x = seed
     cdef int k, a
@@ -285,12 +286,11 @@ def _greedy_draws(Game game not None, int draws, uint64_t seed=0):
     copy_state(&work, &game.s)
     out = []
     for k in range(draws):
-        a = greedy_action(&work, &x)
+        a = greedy_action(&work, &x) if greedy else random_action(&work, &x)
         if a < 0:
             break
         out.append(a)
     return out
-
 
 
 cdef class Evaluator:

@@ -19,7 +19,6 @@ from libc.stdint cimport uint8_t, int32_t, uint64_t
 
 from tigris._core cimport *
 from tigris._core cimport determinize as c_determinize, random_playout as c_random_playout
-from tigris._core cimport random_action as c_random_action
 
 cdef extern from "Python.h":
     bint PyLong_CheckExact(object o)
@@ -459,23 +458,6 @@ cdef class Game:
         c_determinize(&(<Game>g).s, player, sd)
         (<Game>g).aux.ntrail = 0
         return g
-
-    def _random_actions(self, int draws, seed=0):
-        """Tests: `draws` actions drawn independently by the core's uniform sampler (the
-        one random_playout plays) at this decision, none of them applied."""
-        cdef uint64_t x = _seed64(seed)
-        cdef State work
-        cdef int k, a
-        if draws < 0:
-            raise ValueError(f"draws: {draws} is negative")
-        copy_state(&work, &self.s)
-        out = []
-        for k in range(draws):
-            a = c_random_action(&work, &x)
-            if a < 0:
-                break
-            out.append(a)
-        return out
 
     def random_playout(self, seed=0):
         """Play uniformly random decisions to the end in compiled code (no undo, no log);

@@ -9,6 +9,7 @@ import pytest
 from scipy.stats import chisquare
 
 import tigris
+from tigris._eval import _policy_draws
 from tigris.constants import A_LEADER, EMPTY, NONE, RED, TILE0
 from tigris.squares import neighbours
 
@@ -33,7 +34,7 @@ def positions(players, seed, combo, count=4):
 
 def check_uniform(g, seed):
     legal = g.legal_actions()
-    draws = g._random_actions(DRAWS_PER_ACTION * len(legal), seed=seed)
+    draws = _policy_draws(g, DRAWS_PER_ACTION * len(legal), seed=seed)
     assert len(draws) == DRAWS_PER_ACTION * len(legal)
     counts = dict.fromkeys(legal, 0)
     for a in draws:
@@ -94,9 +95,9 @@ def test_other_decisions_and_finished_games():
             seen.add(g.decision)
             assert check_uniform(g, 1) > 1e-4
         g.apply(rng.choice(legal))
-    assert g._random_actions(5) == []
+    assert _policy_draws(g, 5) == [] and _policy_draws(g, 5, greedy=True) == []
     with pytest.raises(ValueError):
-        g._random_actions(-1)
+        _policy_draws(g, -1)
 
 
 def greedy_support(g):
@@ -119,12 +120,10 @@ def greedy_support(g):
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_greedy_policy_is_uniform_over_its_choice(players, combo):
-    from tigris._eval import _greedy_draws
-
     checked = 0
     for k, g in enumerate(positions(players, 70 + players, combo)):
         support = greedy_support(g)
-        draws = _greedy_draws(g, DRAWS_PER_ACTION * len(support), seed=k)
+        draws = _policy_draws(g, DRAWS_PER_ACTION * len(support), seed=k, greedy=True)
         counts = dict.fromkeys(support, 0)
         for a in draws:
             assert a in counts, f"the greedy policy drew {g.action_str(a)}, outside its choice"
