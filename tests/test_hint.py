@@ -248,8 +248,12 @@ def test_the_hint_configuration_backs_up_the_calibrated_win_chance():
 def test_a_move_that_wins_outright_takes_most_visits_and_a_certain_win(bot):
     from test_search import WINNING_MOVE, forced_win, load
 
+    # Both search with sequential halving at the root: the winner takes the last of its
+    # six phases (UCB, four halvings of 16 candidates, the winner alone) and its share
+    # of the others, so it holds far more visits than any other move.
     g = load(forced_win())
     hints = tigris.hint(g, iterations=2000, bot=bot, progress=False)
     assert hints[0]["move"] == WINNING_MOVE
-    assert hints[0]["share"] > 0.5 and hints[0]["win"] == 1.0
+    assert hints[0]["share"] > 0.25 and hints[0]["visits"] > 2 * hints[1]["visits"]
+    assert hints[0]["win"] == 1.0
     assert all(h["win"] < 0.5 for h in hints[1:])

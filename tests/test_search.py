@@ -168,6 +168,7 @@ def search_stats(g, iterations=400, seed=5, **options):
 
 
 HONEST_KINDS = [("ismcts", dict(iterations=300)),
+                ("ismcts", dict(iterations=300, root="halving", halving_scale=1.0)),
                 ("pimc", dict(iterations=300, determinizations=4)),
                 ("greedy", {})]
 
@@ -204,7 +205,10 @@ def test_forced_win_position_has_exactly_one_winning_action():
 # Information honesty
 # ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("kind,params", HONEST_KINDS, ids=[k for k, _ in HONEST_KINDS])
+HONEST_IDS = [k + ("-halving" if p.get("root") == "halving" else "") for k, p in HONEST_KINDS]
+
+
+@pytest.mark.parametrize("kind,params", HONEST_KINDS, ids=HONEST_IDS)
 def test_hidden_information_does_not_change_the_choice(kind, params):
     a, b = midgame_pair()
     for seed in (1, 2):
@@ -218,7 +222,7 @@ def test_hidden_information_does_not_change_the_choice(kind, params):
             assert bot_a.last["iterations"] == bot_b.last["iterations"] == params["iterations"]
 
 
-@pytest.mark.parametrize("kind,params", HONEST_KINDS, ids=[k for k, _ in HONEST_KINDS])
+@pytest.mark.parametrize("kind,params", HONEST_KINDS, ids=HONEST_IDS)
 def test_hidden_information_does_not_change_later_choices_either(kind, params):
     """The same bot object keeps deciding: its RNG stream stays in step in both games."""
     a, b = midgame_pair()
