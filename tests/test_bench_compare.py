@@ -49,6 +49,22 @@ def test_refs_name_git_trees_and_the_working_tree_is_left_alone():
         bench_compare.resolve("no-such-ref-anywhere")
 
 
-def test_bad_arguments_are_reported_without_a_traceback(capsys):
-    assert bench_compare.main(["HEAD", "HEAD", "--rounds", "0"]) == 2
-    assert "at least 1" in capsys.readouterr().err
+@pytest.mark.parametrize("args,message", [
+    (["--rounds", "0"], "at least 1"),
+    (["--games", "-5"], "at least 1"),
+    (["--rounds", "99999999999999999999"], "at most 1,000"),
+    (["--repeats", "5000"], "at most 1,000"),
+    (["--json", "/no/such/folder/out.json"], "folder does not exist"),
+])
+def test_bad_arguments_are_reported_without_a_traceback(args, message, capsys):
+    # Refused before anything is built or run.
+    assert bench_compare.main(["HEAD", "HEAD", *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_a_cache_that_is_a_file_is_refused(tmp_path, capsys):
+    f = tmp_path / "file"
+    f.write_text("")
+    assert bench_compare.main(["HEAD", "HEAD", "--cache", str(f)]) == 2
+    assert "not a folder" in capsys.readouterr().err

@@ -151,6 +151,8 @@ CASES = [
     (["standings", "{dir}/missing"], "no tournament.json"),
     (["bench", "core", "--games", "0"], "--games"),
     (["bench", "--repeats", "0"], "--repeats"),
+    (["bench", "core", "--games", "99999999999999999999"], "from 1 to 1,000,000"),
+    (["bench", "--repeats", "5000"], "from 1 to 1,000"),
     (["bench", "nothing"], "invalid choice"),
     (["bench", "decisive", "--bot", "greedy"], "ismcts"),
     (["bench", "decisive", "--bot", "nobody"], "unknown bot"),

@@ -29,6 +29,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 ROOT = Path(__file__).resolve().parent.parent
+MAX_COUNT = 1000             # rounds and repeats: more is a typo, not a plan
 # Units where less is better: their ratio is inverted, so that above 1 always means faster.
 LOWER_IS_BETTER = {"ns", "s", "seconds", "bytes"}
 
@@ -148,6 +149,12 @@ def main(argv=None):
     try:
         if args.rounds < 1 or args.repeats < 1 or (args.games is not None and args.games < 1):
             raise CompareError("--rounds, --repeats and --games must be at least 1")
+        if args.rounds > MAX_COUNT or args.repeats > MAX_COUNT:
+            raise CompareError(f"--rounds and --repeats must be at most {MAX_COUNT:,}")
+        if args.cache.exists() and not args.cache.is_dir():
+            raise CompareError(f"--cache {args.cache}: not a folder")
+        if args.json is not None and not args.json.parent.is_dir():
+            raise CompareError(f"--json {args.json}: its folder does not exist")
         if args.cpu is not None and shutil.which("taskset") is None:
             raise CompareError("--cpu needs taskset (util-linux)")
         sides = {"base": resolve(args.base), "new": resolve(args.new)}
@@ -175,8 +182,12 @@ def main(argv=None):
     print(f"{args.rounds} alternating rounds per side, medians; speed-up = NEW against BASE")
     print(table(rows, names["base"], names["new"]))
     if args.json:
-        args.json.write_text(json.dumps({"base": sides["base"], "new": sides["new"],
-                                         "part": args.part, "rounds": rounds}, indent=1))
+        try:
+            args.json.write_text(json.dumps({"base": sides["base"], "new": sides["new"],
+                                             "part": args.part, "rounds": rounds}, indent=1))
+        except OSError as e:
+            print(f"bench_compare: --json {args.json}: {e.strerror}", file=sys.stderr)
+            return 2
     return 0
 
 

@@ -357,8 +357,11 @@ def build_parser():
                    help=f"decisive: the configuration the hints search with (default {DEFAULT_BOT}, as tigris hint)")
     p.add_argument("--iterations", type=_whole(1, MAX_ITERATIONS), default=20_000,
                    help="decisive: iterations per hint (default 20000)")
-    p.add_argument("--games", type=POSITIVE, default=1000, help="random games per repeat (default 1000)")
-    p.add_argument("--repeats", type=POSITIVE, default=5, help="repeats per figure (default 5)")
+    # Bounded so that a typo cannot start a run of days (or overflow a C int).
+    p.add_argument("--games", type=_whole(1, 1_000_000), default=1000,
+                   help="random games per repeat (default 1000, at most 1,000,000)")
+    p.add_argument("--repeats", type=_whole(1, 1000), default=5,
+                   help="repeats per figure (default 5, at most 1000)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.set_defaults(run=cmd_bench)
     return parser
