@@ -437,31 +437,13 @@ cdef int compute_regions(const State* s, int skip, uint8_t* label, uint8_t* king
 
 
 cdef void ensure_regions(State* s) noexcept nogil:
-    """Label the regions and fill the square sets unless they are up to date."""
-    cdef int i, w, b, code
-    cdef uint64_t empty, piece, temple, up, one
+    """Label the regions and fill the square sets unless they are up to date (they follow
+    the board afterwards: keep_regions)."""
+    cdef int i
     if not s.cache_valid:
         s.nregions = compute_regions(s, NONE, s.label, s.kingdom)
-        for w in range(NWORDS):
-            empty = piece = temple = up = 0
-            for b in range(64):
-                i = (w << 6) + b
-                if i >= NSQ:
-                    break
-                code = s.sq[i]
-                one = (<uint64_t>1) << b
-                if code == EMPTY:
-                    empty |= one
-                elif connects(code):
-                    piece |= one
-                    if code >= TILE0 and code < DOWN0:
-                        up |= one
-                        if code == TILE0 + RED:
-                            temple |= one
-            s.empty_bits[w] = empty
-            s.piece_bits[w] = piece
-            s.temple_bits[w] = temple
-            s.up_bits[w] = up
+        for i in range(NSQ):
+            put_bits(s, i)
         s.cache_valid = 1
 
 
@@ -648,6 +630,7 @@ cdef struct Survey:
     int nland, nriver, ntemple, nleader
     int nkingdoms
     uint64_t kingdom[MAXP * NCOL][NWORDS]   # the squares of each kingdom
+    uint64_t around[MAXP * NCOL][NWORDS]    # the empty squares next to each kingdom
     uint8_t owner[MAXP * NCOL][NCOL]        # who owns its leader of each colour, NONE
 
 
@@ -691,6 +674,7 @@ cdef void survey(State* s, Survey* sv) noexcept nogil:
         bits_next_to(sv.kingdom[k], near)
         for w in range(NWORDS):
             v = near[w] & s.empty_bits[w]
+            sv.around[k][w] = v
             three[w] |= sv.two[w] & v
             sv.two[w] |= one[w] & v
             one[w] |= v
@@ -879,14 +863,12 @@ cdef int random_scoring_tile(State* s, uint64_t* x) noexcept nogil:
     this is not an action decision."""
     cdef int p = s.active, k, c, w, q, total = 0, n
     cdef Survey sv
-    cdef uint64_t near[NWORDS]
     cdef uint64_t cand[MAXP * NCOL][NCOL][NWORDS]
     cdef int count[MAXP * NCOL][NCOL]
     if s.phase != PH_ACTION:
         return -1
     survey(s, &sv)
     for k in range(sv.nkingdoms):
-        bits_next_to(sv.kingdom[k], near)
         for c in range(NCOL):
             count[k][c] = 0
             if s.hand[p][c] == 0:
@@ -898,7 +880,7 @@ cdef int random_scoring_tile(State* s, uint64_t* x) noexcept nogil:
                 continue
             for w in range(NWORDS):
                 # next to this kingdom and to no other, where a tile of c may go
-                cand[k][c][w] = near[w] & ~sv.two[w] & (sv.river[w] if c == BLUE else sv.land[w])
+                cand[k][c][w] = sv.around[k][w] & ~sv.two[w] & (sv.river[w] if c == BLUE else sv.land[w])
             n = bits_count(cand[k][c])
             count[k][c] = n
             total += n

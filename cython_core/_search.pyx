@@ -249,9 +249,9 @@ cdef bint halving_begun(Tree* t, const Config* cfg, int player, double spent) no
     first is UCB trying every move (in prior order, as far as its visits go); then the
     `candidates` children best by halving_score go on, each phase sharing its visits
     evenly among those still in the running and then dropping the worse half, until one
-    is left; the last phase is its own, so the decision is the most visited child.  Does the halvings that `spent` (the
-    share of the plan used) makes due; whether the UCB phase is over (t.error set when
-    out of memory)."""
+    is left; the last phase is its own, so the decision is the most visited child.
+    Does the halvings that `spent` (the share of the plan used) makes due; whether the
+    UCB phase is over (t.error set when out of memory)."""
     cdef int m = min(cfg.candidates, t.norder), last = 1 + halvings(m)
     cdef int due = <int>(spent * (last + 1))
     if due > last:

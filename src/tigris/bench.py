@@ -148,7 +148,7 @@ def midgame_positions(per_count=8, seed=1):
     import random
 
     from tigris import bots
-    from tigris.runner import MAX_TURNS
+    from tigris.runner import goes_on
 
     rng = random.Random(seed)
     out = []
@@ -157,7 +157,7 @@ def midgame_positions(per_count=8, seed=1):
             game_seed = rng.getrandbits(31)
             g = tigris.Game(players=players, seed=game_seed)
             seats = [bots.make("greedy", seed=game_seed + p) for p in range(players)]
-            while not g.is_over and g.turn < MAX_TURNS:
+            while goes_on(g):
                 g.apply(seats[g.current_player].choose(g))
             played = [a for a, _, _, _ in g.history]
             stop = rng.randrange(int(0.3 * len(played)), int(0.7 * len(played)))

@@ -387,8 +387,7 @@ def cmd_demo(args):
 def cmd_play(args):
     """tigris play: one game between bots, shown as it goes; its record saved on request."""
     from tigris import bots as botlib
-    from tigris.record import result, to_record
-    from tigris.runner import MAX_TURNS, TURN_LIMIT
+    from tigris.runner import TURN_LIMIT, goes_on, record_of
 
     if args.bots and not 2 <= len(args.bots) <= 4:
         raise UsageError(f"--bots: a game has 2 to 4 players, one bot per seat; {len(args.bots)} "
@@ -404,7 +403,7 @@ def cmd_play(args):
     g = tigris.Game(players=players, seed=args.seed, board=args.board,
                     variants=tuple(dict.fromkeys(args.variants)))
     last_shown = -1
-    while not g.is_over and g.turn < MAX_TURNS:
+    while goes_on(g):
         if args.every and g.turn % args.every == 0 and g.turn != last_shown and g.decision == "action":
             print(f"--- turn {g.turn} ---")
             print(g)
@@ -416,9 +415,7 @@ def cmd_play(args):
         print(f"the game did not end: {TURN_LIMIT}")
     _print_result(g)
     if args.record:
-        rec = to_record(g, bots=names)
-        if not g.is_over:
-            rec["result"] = result(g, adjudicated=TURN_LIMIT)
+        rec = record_of(g, names)
         with open(args.record, "w", encoding="utf-8") as f:
             json.dump(rec, f)
             f.write("\n")

@@ -128,10 +128,12 @@ def replay(rec, upto=None):
     for n, move in enumerate(moves[:upto] if upto is not None else moves, start=1):
         _replay_move(game, n, move)
     said = rec.get("result")
-    why = said.get("adjudicated") if isinstance(said, dict) else None
-    if upto is None and said is not None and result(game, why if isinstance(why, str) else None) != said:
-        raise RecordError(f"result: the replay ends with {result(game)}, the record says "
-                          f"{excerpt(rec['result'], 200)}")
+    if upto is None and said is not None:
+        why = said.get("adjudicated") if isinstance(said, dict) else None
+        replayed = result(game, why if isinstance(why, str) else None)
+        if replayed != said:
+            raise RecordError(f"result: the replay ends with {replayed}, the record says "
+                              f"{excerpt(said, 200)}")
     return game
 
 

@@ -59,6 +59,20 @@ def bot_settings(names):
     return settings
 
 
+def goes_on(game):
+    """Whether a bots' game is to be played on: not over, and short of MAX_TURNS."""
+    return not game.is_over and game.turn < MAX_TURNS
+
+
+def record_of(game, bots, timings=None):
+    """The record of a bots' game played while goes_on: a game stopped at MAX_TURNS is
+    ranked as it stands, its result saying so."""
+    rec = to_record(game, bots=bots, timings=timings)
+    if not game.is_over:
+        rec["result"] = result(game, adjudicated=TURN_LIMIT)
+    return rec
+
+
 def bot_seed(run_seed, game, seat):
     """The seed of the bot in `seat` of game number `game` of a run with base seed
     `run_seed`: every bot of a run draws its own random numbers."""
@@ -82,14 +96,12 @@ def play_game(job, settings, spec_dict):
             seed = bot_seed(spec_dict["seed"], job["game"], seat)
             players.append(botlib.CLASSES[kind](name=name, **dict(params, seed=seed)))
         started = time.perf_counter()
-        while not g.is_over and g.turn < MAX_TURNS:
+        while goes_on(g):
             t = time.perf_counter()
             action = players[g.current_player].choose(g)
             timings.append(time.perf_counter() - t)
             g.apply(action)
-        rec = to_record(g, bots=seats, timings=timings)
-        if not g.is_over:
-            rec["result"] = result(g, adjudicated=TURN_LIMIT)
+        rec = record_of(g, seats, timings)
         rec["seconds"] = round(time.perf_counter() - started, 3)
     except Exception as e:            # recorded, never fatal: the run goes on
         rec = to_record(g, bots=seats, timings=timings) if g is not None else {
