@@ -196,11 +196,20 @@ def build_parser():
     p.add_argument("--jobs", type=JOBS, help="parallel games (default: all cores)")
     p.set_defaults(run=cmd_demo)
 
-    p = sub.add_parser("play", help="play one game between bots and show it",
+    p = sub.add_parser("play", help="play one game between bots, or sit at the table yourself",
                        description="Play one game between bots (default: random players), print "
                                    "the board every few turns and the final ranking, and optionally "
-                                   "write the game record.")
-    p.add_argument("--bots", nargs="+", metavar="BOT", help="one bot per seat (default: random)")
+                                   "write the game record.  With --you, you play the seats named "
+                                   "(0 moves first) at this terminal against the bots: type moves "
+                                   "in the engine's notation (Tab completes them) or the commands "
+                                   "moves, hint, undo, board, save FILE, quit, help.  The record "
+                                   "is kept up to date in --record (default tigris-game-SEED.json, "
+                                   "never overwriting a file).")
+    p.add_argument("--you", nargs="+", type=COUNT, metavar="SEAT",
+                   help="the seats you play (0 to 3; several for several people at one terminal)")
+    p.add_argument("--bots", nargs="+", metavar="BOT",
+                   help="one bot per seat, or per seat left by --you; one bot fills every seat "
+                        f"(default: random, with --you {DEFAULT_BOT})")
     p.add_argument("--players", type=int, choices=(2, 3, 4),
                    help="players (default: one per bot, or 2)")
     p.add_argument("--seed", type=int, default=1, help="deal and bot seed (default 1)")
@@ -211,6 +220,8 @@ def build_parser():
     p.add_argument("--every", type=COUNT, default=10, metavar="TURNS",
                    help="show the board every TURNS turns (default 10; 0: only the end)")
     p.add_argument("--record", metavar="FILE", help="write the game record (tigris-game/1 JSON) here")
+    p.add_argument("--hint-bot", default=DEFAULT_BOT, metavar="BOT",
+                   help=f"with --you: the configuration the hint command searches with (default {DEFAULT_BOT})")
     p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("tournament", help="play bots against each other and rate them",
@@ -389,6 +400,8 @@ def cmd_play(args):
     from tigris import bots as botlib
     from tigris.runner import TURN_LIMIT, goes_on, record_of
 
+    if args.you is not None:
+        return _play_at_the_table(args)
     if args.bots and not 2 <= len(args.bots) <= 4:
         raise UsageError(f"--bots: a game has 2 to 4 players, one bot per seat; {len(args.bots)} "
                          f"bots given")
@@ -420,6 +433,59 @@ def cmd_play(args):
             json.dump(rec, f)
             f.write("\n")
         print(f"record written to {args.record}")
+
+
+def _play_at_the_table(args):
+    """tigris play --you SEAT...: human seats at this terminal against bots."""
+    from tigris import bots as botlib
+    from tigris import seat
+
+    you = list(dict.fromkeys(args.you))
+    if len(you) != len(args.you):
+        raise UsageError(f"--you names a seat twice: {' '.join(map(str, args.you))}")
+    if max(you) > 3:
+        raise UsageError(f"--you {max(you)}: a game has at most 4 seats, 0 to 3")
+    names = args.bots or [DEFAULT_BOT]
+    players = args.players or (max(len(you) + (len(names) if args.bots else 1), max(you) + 1))
+    if not 2 <= players <= 4:
+        raise UsageError(f"a game has 2 to 4 players; --you and --bots make {players}")
+    if max(you) >= players:
+        raise UsageError(f"--you {max(you)}: a {players}-player game has seats 0 to {players - 1}")
+    open_seats = [s for s in range(players) if s not in you]
+    if len(names) == 1:
+        names = names * len(open_seats)
+    if len(names) != len(open_seats):
+        raise UsageError(f"--bots names {len(names)} bots for the seats --you leaves "
+                         f"({', '.join(map(str, open_seats)) or 'none'}); give one per seat, "
+                         f"or one for all")
+    seats, table_names = [None] * players, [seat.HUMAN] * players
+    try:
+        for s, name in zip(open_seats, names):
+            seats[s] = botlib.load(name, seed=args.seed * 10 + s)
+            table_names[s] = name
+        botlib.configuration(args.hint_bot)
+    except ValueError as e:
+        raise ConfigError(f"--bots: {e}") from None
+    record = Path(args.record) if args.record else _free_name(f"tigris-game-{args.seed}", ".json")
+    if record.is_dir():
+        raise UsageError(f"--record {record}: is a folder; name a file")
+    game = tigris.Game(players=players, seed=args.seed, board=args.board,
+                       variants=tuple(dict.fromkeys(args.variants)))
+    seat.use_terminal()
+    table = seat.Table(game, seats, table_names, record, colour=seat.colour_wanted(),
+                       hint_bot=args.hint_bot)
+    table.write(f"you play seat{'s' * (len(you) > 1)} {', '.join(map(str, you))} of {players}; "
+                f"the record is kept in {record}; type help for the commands")
+    table.play()
+
+
+def _free_name(stem, suffix):
+    """A file name in the current folder that no file has yet: STEM.SUFFIX, STEM-2.SUFFIX..."""
+    path, k = Path(stem + suffix), 1
+    while path.exists():
+        k += 1
+        path = Path(f"{stem}-{k}{suffix}")
+    return path
 
 
 def cmd_tournament(args):

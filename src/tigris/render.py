@@ -6,7 +6,12 @@ monuments and the decision at hand.  Full knowledge: hands are shown with their 
 except what the position the game was loaded from left unknown (``Game.unknown``): those
 hands and the bag are shown by size only, since their colours were dealt at random.
 Every line is shorter than 100 characters.
+
+``render(game, viewer=p)`` is the diagram player p may see (the other hands and the bag by
+size only), and ``colour=True`` paints the board's tokens with ANSI colours for a terminal.
 """
+
+import re
 
 from tigris import boards
 from tigris.constants import COLOURS, LEADERS, COLS, ROWS, NONE, EMPTY, CATASTROPHE, CONFLICTS
@@ -60,8 +65,32 @@ def _counts(values):
     return ", ".join(f"{COLOURS[c]} {values[c]}" for c in range(4))
 
 
-def player_lines(game, raw, p):
-    """Player p's lines under the board: score, treasures, catastrophes, hand (or its size)."""
+# ANSI colours of a terminal: tiles by colour, leaders by their owner, rivers dim
+TILE_ANSI = {"r": "1;31", "b": "1;34", "g": "1;32", "k": "1;37;40"}
+PLAYER_ANSI = ("1;35", "1;36", "1;33", "1;91")
+RIVER_ANSI = "2;34"
+TOKEN = re.compile(r"(?<=\s)(#?[rbgk][*^!]*|[PFTK][0-3]|XX|~)(?=\s|$)")
+
+
+def paint(line):
+    """A board line with its tokens in ANSI colours (the line's layout is unchanged)."""
+    def one(m):
+        token = m.group(1)
+        if token == "~":
+            code = RIVER_ANSI
+        elif token == "XX":
+            code = "1;7"
+        elif token[0] in LEADER_LETTERS:
+            code = PLAYER_ANSI[int(token[1])]
+        else:
+            code = TILE_ANSI[token.lstrip("#")[0]] + (";2" if token[0] == "#" else "")
+        return f"\x1b[{code}m{token}\x1b[0m"
+    return TOKEN.sub(one, line)
+
+
+def player_lines(game, raw, p, viewer=None):
+    """Player p's lines under the board: score, treasures, catastrophes, hand (or its size,
+    where the hand is unknown or, for a `viewer`, another player's)."""
     score = raw["score"][p]
     marks = []
     if p == raw["active"] and not game.is_over:
@@ -73,7 +102,12 @@ def player_lines(game, raw, p):
     on_board = [f"{LEADERS[c]} {square_name(raw['leader'][p][c])}" for c in range(4)
                 if raw["leader"][p][c] != NONE]
     hand = raw["hand"][p]
-    shown = "unknown" if p in game.unknown["hands"] else _counts(hand)
+    if p in game.unknown["hands"]:
+        shown = "unknown"
+    elif viewer is not None and viewer != p:
+        shown = "hidden"
+    else:
+        shown = _counts(hand)
     lines = [
         f"{head}: score {_counts(score)}; treasures {raw['treasures'][p]}",
         f"    hand {sum(hand)}: {shown}; catastrophes left {raw['catastrophes'][p]}; "
@@ -120,18 +154,21 @@ def decision_line(game, raw):
     return lines
 
 
-def render(game):
-    """The text diagram of ``game``."""
+def render(game, viewer=None, colour=False):
+    """The text diagram of ``game``: full knowledge, or what player `viewer` may see (the
+    board, the scores, the own hand; the other hands and the bag by size).  `colour`:
+    the board's tokens in ANSI colours."""
     raw = game.raw_state()
     lines = [f"Tigris & Euphrates, {raw['players']} players, {game.board} board"
              + (f", variants: {', '.join(game.variants)}" if game.variants else "")]
-    lines += grid_lines(raw, game.board)
+    grid = grid_lines(raw, game.board)
+    lines += [paint(line) for line in grid] if colour else grid
     lines += LEGEND
     lines.append("")
     for p in range(raw["players"]):
-        lines += player_lines(game, raw, p)
+        lines += player_lines(game, raw, p, viewer)
     bag = raw["bag"]
-    colours = "colours unknown" if game.unknown["bag"] else _counts(bag)
+    colours = "colours unknown" if game.unknown["bag"] or viewer is not None else _counts(bag)
     lines.append(f"Bag: {sum(bag)} tiles ({colours})")
     lines.append(f"Out of game: {_counts(raw['out'])}")
     built = [f"{monument_name(m)} {square_name(at)}" for m, at in enumerate(raw["monument"])

@@ -1,0 +1,7 @@
+"""``python -m tigris``: the tigris command."""
+
+import sys
+
+from tigris.cli import main
+
+sys.exit(main())

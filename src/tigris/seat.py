@@ -1,0 +1,349 @@
+"""A person at the table: human seats played at the terminal (``tigris play --you 0``).
+
+At each decision of a human seat the table shows the board as that player sees it (the
+other hands and the bag by size only; in colour on a terminal that has it), then prompts
+for a move in the engine's notation, completing legal moves with Tab (readline).  Besides
+moves the prompt takes the commands of ``HELP``: the legal moves grouped, a hint, undo
+back to the previous human decision, the board again, save, quit.  Bots' moves are
+printed as they happen; a bot decides from its own player's view only (every bot but the
+dishonest reference ``cheat``, which a table refuses), so it never sees a human hand.
+
+The game is kept safe: the record is written after every human move (and on save, quit,
+end of input, Ctrl-C and the end of the game), replacing the file whole, so no way of
+leaving loses a move.
+
+>>> table = Table(tigris.Game(players=2, seed=1), [None, bots.load("greedy")],
+...               ["human", "greedy"], record="game.json")          # doctest: +SKIP
+>>> table.play()                                                     # doctest: +SKIP
+"""
+
+import json
+import os
+import shlex
+import sys
+import textwrap
+from pathlib import Path
+
+import tigris
+from tigris.errors import IllegalActionError, UsageError
+from tigris.hint import DEFAULT_BOT, format_table
+from tigris.record import to_record
+from tigris.render import render
+from tigris.runner import TURN_LIMIT, goes_on, record_of
+
+HUMAN = "human"               # the name of a human seat in the record's "bots"
+HINT_SECONDS = 5.0            # a hint's default search time, as `tigris hint`'s
+MAX_HINT_SECONDS = 600.0
+WIDTH = 100                   # characters of a line of grouped moves
+
+HELP = """\
+Type a move in the engine's notation (Tab completes it), or a command:
+  moves [FILTER]   the legal moves, grouped (FILTER: only those containing these words)
+  hint [SECONDS]   the best moves by the search (default 5 seconds)
+  undo             back to the previous human decision (the bots' replies are taken back too)
+  board            the board again
+  save FILE        write the game record to FILE (the record file is also kept up to date)
+  quit             save the record and stop (end of input and Ctrl-C do the same)
+  help             this text"""
+
+
+class Quit(Exception):
+    """The person asked to stop (quit, or end of input)."""
+
+
+class Table:
+    """One game at the terminal: `seats` holds a bot per seat, None for a human one;
+    `names` the seats' names for the record; `record` the file the record is kept in.
+    `read(prompt)` reads a line (``input`` by default), `write(text)` prints."""
+
+    def __init__(self, game, seats, names, record, read=input, write=print, colour=False,
+                 hint_bot=DEFAULT_BOT):
+        for seat, bot in enumerate(seats):
+            if bot is not None and not getattr(bot, "honest", True):
+                raise UsageError(f"seat {seat}: the bot {names[seat]!r} plays from the true "
+                                 f"hidden state (it would see your hand); choose an honest bot")
+        self.game = game
+        self.seats = seats
+        self.names = names
+        self.record = Path(record)
+        self.read = read
+        self.write = write
+        self.colour = colour
+        self.hint_bot = hint_bot
+        self.shown = None                 # the number of decisions when the board was last shown
+
+    # ----------------------------------------------------------------------------------
+    # The game
+    # ----------------------------------------------------------------------------------
+
+    def play(self):
+        """Play until the game ends or the person leaves; the record is saved either way.
+        Returns True if the game ended.  A Ctrl-C is re-raised after the record is saved,
+        its message saying where."""
+        try:
+            while goes_on(self.game):
+                player = self.game.current_player
+                if self.seats[player] is None:
+                    self.human_decision(player)
+                else:
+                    self.bot_decision(player)
+        except Quit as e:
+            self.save()
+            self.write(f"{e}: the game so far is saved in {self.record} "
+                       f"(tigris show {shlex.quote(str(self.record))})")
+            return False
+        except KeyboardInterrupt:
+            self.save()
+            raise KeyboardInterrupt(f"interrupted: the game so far is saved in {self.record}") from None
+        self.finish()
+        return True
+
+    def bot_decision(self, player):
+        """A bot's move, printed as it happens."""
+        bot = self.seats[player]
+        self.apply(bot.choose(self.game), f"player {player} ({self.names[player]})")
+
+    def human_decision(self, player):
+        """Prompt until the person makes a legal move (or leaves, or undoes)."""
+        if self.shown != len(self.game.history):
+            self.show(player)
+            self.save()                          # every human move is on disk before the next
+        self.complete_with(self.game)
+        while True:
+            try:
+                line = self.read(self.prompt(player)).strip()
+            except EOFError:
+                self.write("")
+                raise Quit("end of input") from None
+            if not line:
+                continue
+            word, _, rest = line.partition(" ")
+            command = COMMANDS.get(word.lower())
+            if command is not None:
+                if command(self, player, rest.strip()):
+                    return                       # the position changed (undo)
+                continue
+            try:
+                action = self.game.parse_action(line)
+            except IllegalActionError as e:
+                self.write(f"not a legal move: {e}")
+                self.write("(moves lists the legal ones; help lists the commands)")
+                continue
+            self.apply(action, f"player {player} (you)")
+            return
+
+    def apply(self, action, who):
+        """Apply a move and print it, with what the engine then played by itself and the
+        tiles the human seats drew (a bot's draws by number only)."""
+        game = self.game
+        text = game.action_str(action)
+        game.apply(action)
+        _, _, forced, draws = game.history[-1]
+        self.write(f"{len(game.history):4}. {who}: {text}")
+        for f in forced:
+            self.write(f"      then: {game.action_str(f)}")
+        drawn = {}
+        for p, colour in draws:
+            drawn.setdefault(p, []).append(colour)
+        for p, colours in sorted(drawn.items()):
+            if self.seats[p] is None:
+                names = ", ".join(tigris.constants.COLOURS[c] for c in colours)
+                self.write(f"      player {p} draws {names}")
+            else:
+                self.write(f"      player {p} draws {len(colours)} tile{'s' * (len(colours) != 1)}")
+
+    def finish(self):
+        """The end: the final board, the ranking, the record."""
+        game = self.game
+        self.write(render(game, colour=self.colour))
+        if not game.is_over:
+            self.write(f"the game did not end: {TURN_LIMIT}")
+        for place, players in enumerate(game.ranking(), start=1):
+            for p in players:
+                s = game.score(p)
+                self.write(f"{place}. player {p} ({self.names[p]}): {game.final_score(p)} "
+                           f"(red {s['red']}, blue {s['blue']}, green {s['green']}, "
+                           f"black {s['black']}, treasures {s['treasures']})")
+        self.save()
+        self.write(f"record saved to {self.record}")
+
+    # ----------------------------------------------------------------------------------
+    # What the person sees
+    # ----------------------------------------------------------------------------------
+
+    def show(self, player):
+        """The board as `player` sees it."""
+        self.write(render(self.game, viewer=player, colour=self.colour))
+        self.shown = len(self.game.history)
+
+    def prompt(self, player):
+        game = self.game
+        if game.decision == "action":
+            raw = game.raw_state()
+            step = f"action {3 - raw['actions_left']} of 2"
+        else:
+            step = game.decision
+        return f"player {player}, {step}> "
+
+    def complete_with(self, game):
+        """Tab completes the legal moves and the commands (where readline is in use)."""
+        if _readline is None:
+            return
+        words = sorted({game.action_str(a) for a in game.legal_actions()} | set(COMMANDS))
+
+        def complete(text, state):
+            line = _readline.get_line_buffer()
+            matches = [w for w in words if w.startswith(line)]
+            # readline replaces only the word being typed: return the rest of each match
+            # from where that word starts
+            start = len(line) - len(text)
+            matches = [m[start:] for m in matches]
+            return matches[state] if state < len(matches) else None
+        _readline.set_completer(complete)
+
+    # ----------------------------------------------------------------------------------
+    # The record
+    # ----------------------------------------------------------------------------------
+
+    def save(self, path=None):
+        """Write the record to `path` (default: the table's record file) in one piece: a
+        file is replaced whole, never left half written."""
+        path = Path(path) if path is not None else self.record
+        game = self.game
+        rec = record_of(game, self.names) if not goes_on(game) else to_record(game, bots=self.names)
+        partial = path.with_name(path.name + ".partial")
+        partial.write_text(json.dumps(rec) + "\n", encoding="utf-8")
+        os.replace(partial, path)
+
+
+# --------------------------------------------------------------------------------------
+# The commands of the prompt: each returns True when the position changed
+# --------------------------------------------------------------------------------------
+
+def cmd_moves(table, player, rest):
+    """The legal moves grouped by kind (a tile's colour, a leader), filtered by words."""
+    game = table.game
+    words = rest.lower().split()
+    moves = [game.action_str(a) for a in game.legal_actions()]
+    moves = [m for m in moves if all(w in m.lower() for w in words)]
+    if not moves:
+        table.write(f"no legal move contains {rest!r}" if words else "no legal move")
+        return False
+    groups = {}
+    for move in moves:
+        parts = move.split()
+        # a move onto a square is grouped by what it places there: "tile red", "leader king"
+        if len(parts) > 1 and _is_square(parts[-1]):
+            key, item = " ".join(parts[:-1]), parts[-1]
+        else:
+            key, item = parts[0], " ".join(parts[1:])
+        groups.setdefault(key, []).append(item)
+    table.write(f"{len(moves)} legal move{'s' * (len(moves) != 1)}:")
+    for key, items in groups.items():
+        items = [item for item in items if item]
+        if not items:                              # pass, no-monument, no-building
+            table.write(f"  {key}")
+            continue
+        joined = (" " if all(map(_is_square, items)) else ", ").join(items)
+        table.write(textwrap.fill(joined, WIDTH, initial_indent=f"  {key}: ",
+                                  subsequent_indent=" " * 6))
+    return False
+
+
+def _is_square(word):
+    return len(word) in (2, 3) and word[0].isalpha() and word[1:].isdigit()
+
+
+def cmd_hint(table, player, rest):
+    """The search's best moves for the decision, from what this player can see."""
+    seconds = HINT_SECONDS
+    if rest:
+        try:
+            seconds = float(rest)
+        except ValueError:
+            seconds = float("nan")
+        if not 0 < seconds <= MAX_HINT_SECONDS:
+            table.write(f"hint SECONDS: a number above 0 and at most {MAX_HINT_SECONDS:g}, "
+                        f"not {rest!r}")
+            return False
+    hints = tigris.hint(table.game, seconds=seconds, bot=table.hint_bot)
+    table.write(format_table(table.game, hints))
+    return False
+
+
+def cmd_undo(table, player, rest):
+    """Back to the previous decision of a human seat, the moves after it taken back."""
+    game = table.game
+    history = game.history
+    earlier = [i for i, (_, p, _, _) in enumerate(history) if table.seats[p] is None]
+    if not earlier:
+        table.write("nothing to undo: no human decision yet")
+        return False
+    back = earlier[-1]
+    taken = len(history) - back
+    while len(game.history) > back:
+        game.undo()
+    table.write(f"took back {taken} move{'s' * (taken != 1)}: back to move {back + 1}")
+    table.shown = None
+    return True
+
+
+def cmd_board(table, player, rest):
+    table.show(player)
+    return False
+
+
+def cmd_save(table, player, rest):
+    """Write the record to FILE; a file that cannot be written is reported, the game goes on."""
+    if not rest:
+        table.write("save FILE: name the file")
+        return False
+    try:
+        table.save(rest)
+    except OSError as e:
+        table.write(f"cannot save to {rest}: {e.strerror or e}")
+        return False
+    table.write(f"record saved to {rest}")
+    return False
+
+
+def cmd_quit(table, player, rest):
+    raise Quit("quit")
+
+
+def cmd_help(table, player, rest):
+    table.write(HELP)
+    return False
+
+
+COMMANDS = {"moves": cmd_moves, "hint": cmd_hint, "undo": cmd_undo, "board": cmd_board,
+            "save": cmd_save, "quit": cmd_quit, "help": cmd_help, "?": cmd_help}
+
+
+def line_editing():
+    """readline for the prompt where the input is a terminal: line editing, history and
+    Tab completion of moves; None elsewhere (a pipe reads plain lines)."""
+    if not sys.stdin.isatty():
+        return None
+    try:
+        import readline
+    except ImportError:                   # a Python built without it: plain input
+        return None
+    readline.set_completer_delims(" ")
+    readline.parse_and_bind("tab: complete")
+    return readline
+
+
+_readline = None
+
+
+def use_terminal():
+    """Turn on line editing for the prompt when the input is a terminal."""
+    global _readline
+    _readline = line_editing()
+
+
+def colour_wanted(stream=sys.stdout):
+    """Colour on a terminal, unless NO_COLOR is set or the terminal is dumb."""
+    return (hasattr(stream, "isatty") and stream.isatty() and not os.environ.get("NO_COLOR")
+            and os.environ.get("TERM") != "dumb")

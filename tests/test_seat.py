@@ -1,0 +1,289 @@
+"""The human seat (tigris.seat, `tigris play --you`): scripted tables, and a real
+terminal driven through a pseudo-terminal."""
+
+import json
+import os
+import sys
+
+import pexpect
+import pytest
+
+import tigris
+from tigris import bots, record
+from tigris.cli import main
+from tigris.render import render
+from tigris.seat import HUMAN, Table
+
+
+class Script:
+    """A person who types the given lines, then ends the input; keeps what is printed."""
+
+    def __init__(self, *lines):
+        self.lines = list(lines)
+        self.out = []
+
+    def read(self, prompt):
+        self.out.append(prompt)
+        if not self.lines:
+            raise EOFError
+        line = self.lines.pop(0)
+        if isinstance(line, BaseException):
+            raise line
+        return line
+
+    def write(self, text=""):
+        self.out.append(text)
+
+    @property
+    def text(self):
+        return "\n".join(self.out)
+
+
+def table(script, tmp_path, seed=3, players=2, bot="random", human=0):
+    seats = [bots.load(bot, seed=s) for s in range(players)]
+    seats[human] = None
+    names = [bot] * players
+    names[human] = HUMAN
+    return Table(tigris.Game(players=players, seed=seed), seats, names, tmp_path / "game.json",
+                 read=script.read, write=script.write)
+
+
+def legal_moves(game):
+    return [game.action_str(a) for a in game.legal_actions()]
+
+
+def test_the_person_sees_the_own_hand_and_not_the_others():
+    g = tigris.Game(players=3, seed=2)
+    text = render(g, viewer=1)
+    raw = g.raw_state()
+    assert text.count("hand 6: hidden") == 2
+    mine = ", ".join(f"{c} {n}" for c, n in zip(("red", "blue", "green", "black"), raw["hand"][1]))
+    assert f"hand 6: {mine}" in text
+    assert "Bag: " in text and "(colours unknown)" in text
+    # Colour paints the board's tokens and nothing else: without the escapes it is the same
+    painted = render(g, viewer=1, colour=True)
+    assert "\x1b[" in painted
+    import re
+    assert re.sub(r"\x1b\[[0-9;]*m", "", painted) == text
+
+
+def test_a_scripted_game_to_the_end(tmp_path):
+    """A person who always plays the first legal move finishes a game against a bot; the
+    record replays to the same end."""
+    script = Script()
+    t = table(script, tmp_path, seed=4)
+    t.read = lambda prompt: legal_moves(t.game)[0]
+    assert t.play() is True
+    assert t.game.is_over or t.game.turn >= 1000
+    rec = json.loads((tmp_path / "game.json").read_text())
+    assert rec["bots"] == [HUMAN, "random"]
+    again = record.replay(rec)
+    assert again.to_position() == t.game.to_position()
+    assert "record saved to" in script.text
+
+
+def test_moves_lists_every_legal_move_grouped_and_filters(tmp_path):
+    script = Script("moves", "moves leader king", "moves nothing-like-this")
+    t = table(script, tmp_path)
+    t.play()
+    game = tigris.Game(players=2, seed=3)
+    listing = script.text.split("legal moves:")[1].split("player 0, action")[0]
+    # the groups: "  tile red: A1 B1 ..." (continued on lines indented further), "  pass"
+    listed = []
+    for line in listing.strip("\n").splitlines():
+        if not line.startswith("      "):
+            key, _, items = line.strip().partition(": ")
+            group = []
+            listed.append((key, group))
+        else:
+            items = line.strip()
+        group.append(items)
+    shown = set()
+    for key, group in listed:
+        items = " ".join(group)
+        if not items:
+            shown.add(key)
+        elif all(len(w) <= 3 for w in items.split()):          # squares
+            shown.update(f"{key} {sq}" for sq in items.split())
+        else:
+            shown.update(f"{key} {item}" for item in items.split(", "))
+    assert shown == set(legal_moves(game))
+    kings = [m for m in legal_moves(game) if "leader king" in m]
+    assert f"{len(kings)} legal moves:" in script.text
+    assert "no legal move contains 'nothing-like-this'" in script.text
+
+
+def test_an_illegal_move_gets_the_reason_and_the_prompt_again(tmp_path):
+    game = tigris.Game(players=2, seed=3)
+    with pytest.raises(tigris.IllegalActionError, match=r"\(R19\)"):
+        game.parse_action("leader king A1")
+    script = Script("leader king A1", "tile purple Z9")
+    t = table(script, tmp_path)
+    t.play()
+    assert "not a legal move: leader king A1: no temple next to the square (R19)" in script.text
+    assert "'purple' is not a colour" in script.text
+    assert script.out.count("player 0, action 1 of 2> ") == 3      # asked again each time
+    assert t.game.history == []
+
+
+def test_undo_takes_back_the_bots_replies(tmp_path):
+    game = tigris.Game(players=2, seed=3)
+    first = legal_moves(game)[0]
+    game.apply(game.parse_action(first))
+    second = legal_moves(game)[0]
+    script = Script(first, second, "undo", "undo", "undo")
+    t = table(script, tmp_path)
+    t.play()
+    # after the two moves the bot played its turn; the first undo takes the bot's moves
+    # and the second human move back, the second the first move; then nothing is left
+    assert "took back" in script.text
+    assert t.game.history == []
+    assert "nothing to undo: no human decision yet" in script.text
+    undone = [line for line in script.out if line.startswith("took back")]
+    assert undone[0].endswith("back to move 2") and int(undone[0].split()[2]) >= 2
+    assert undone[1] == "took back 1 move: back to move 1"
+
+
+def test_save_writes_a_record_that_replays_and_a_bad_file_is_only_reported(tmp_path):
+    game = tigris.Game(players=2, seed=3)
+    first = legal_moves(game)[0]
+    script = Script(first, f"save {tmp_path / 'saved.json'}",
+                    f"save {tmp_path / 'no-such-folder' / 'x.json'}", "save", "quit")
+    t = table(script, tmp_path)
+    assert t.play() is False
+    saved = record.load(tmp_path / "saved.json")
+    assert [m["move"] for m in saved["moves"]] == [first]
+    assert record.replay(saved).state_bytes() == t.game.state_bytes()
+    assert "cannot save to" in script.text and "save FILE: name the file" in script.text
+    assert "quit: the game so far is saved in" in script.text
+    assert record.load(tmp_path / "game.json")["moves"] == saved["moves"]
+
+
+def test_ctrl_c_saves_and_says_where(tmp_path):
+    game = tigris.Game(players=2, seed=3)
+    first = legal_moves(game)[0]
+    script = Script(first, KeyboardInterrupt())
+    t = table(script, tmp_path)
+    with pytest.raises(KeyboardInterrupt, match="saved in"):
+        t.play()
+    assert [m["move"] for m in record.load(tmp_path / "game.json")["moves"]] == [first]
+
+
+def test_a_hint_at_the_prompt_and_a_bad_hint_time(tmp_path):
+    script = Script("hint 0.05", "hint soon", "hint -1")
+    t = table(script, tmp_path)
+    t.play()
+    assert "best moves:" in script.text
+    assert script.text.count("hint SECONDS: a number above 0") == 2
+
+
+def test_the_dishonest_reference_bot_may_not_sit_at_a_table(tmp_path):
+    with pytest.raises(ValueError, match="would see your hand"):
+        Table(tigris.Game(players=2, seed=1), [None, bots.load("cheat")], [HUMAN, "cheat"],
+              tmp_path / "g.json")
+
+
+def test_the_bot_decides_alike_whatever_the_human_holds(tmp_path):
+    """Two worlds that differ only in what the human (seat 1) holds and the bag: the bot
+    at the table (seat 0) makes the same decision with the same statistics."""
+    real = tigris.Game(players=2, seed=6)
+    other = real.determinize(0, 99)               # seat 1's hand and the bag dealt again
+    assert other.raw_state()["hand"][1] != real.raw_state()["hand"][1]
+    decisions = []
+    for world in (real, other):
+        bot = bots.make("ismcts", iterations=300, seed=5)
+        t = Table(world, [bot, None], ["ismcts", HUMAN], tmp_path / "g.json",
+                  read=lambda prompt: (_ for _ in ()).throw(EOFError), write=lambda *a: None)
+        t.save = lambda path=None: None            # a dealt-again world has no record
+        t.play()
+        decisions.append((world.history[0][0], [(c["action"], c["visits"], c["value"])
+                                                for c in bot.last["children"]]))
+    assert decisions[0] == decisions[1]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["play", "--you", "4"], "--you 4: a game has at most 4 seats"),
+    (["play", "--you", "0", "0"], "--you names a seat twice"),
+    (["play", "--you", "2", "--players", "2"], "seats 0 to 1"),
+    (["play", "--you", "0", "--bots", "greedy", "random", "--players", "2"], "one per seat"),
+    (["play", "--you", "0", "--bots", "cheat"], "would see your hand"),
+    (["play", "--you", "0", "--bots", "no-such-bot"], "unknown bot"),
+    (["play", "--you", "0", "--hint-bot", "no-such-bot"], "unknown bot"),
+])
+def test_bad_tables_are_one_line(argv, message, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+# ---------------------------------------------------------------------------------------
+# A real terminal
+# ---------------------------------------------------------------------------------------
+
+PROMPT_1 = r"player 0, action 1 of 2> "
+PROMPT_2 = r"player 0, action 2 of 2> "
+
+
+def spawn(tmp_path, *args):
+    env = dict(os.environ, NO_COLOR="1", TERM="xterm")
+    return pexpect.spawn(sys.executable, ["-m", "tigris", "play", "--you", "0", *args],
+                         cwd=str(tmp_path), env=env, encoding="utf-8", timeout=120,
+                         dimensions=(50, 200))
+
+
+def test_a_game_at_the_terminal(tmp_path):
+    """Through a pseudo-terminal: a hint, an illegal move, a move typed with Tab
+    completion, the bot's reply, an undo, a save that replays, and end of input."""
+    seed = 5
+    game = tigris.Game(players=2, seed=seed)
+    reds = [m for m in legal_moves(game) if m.startswith("tile red ")]
+    first = reds[0]
+    assert all(m.startswith("tile red ") for m in legal_moves(game) if m.startswith("tile re"))
+    game.apply(game.parse_action(first))
+    second = legal_moves(game)[0]
+
+    child = spawn(tmp_path, "--bots", "random", "--seed", str(seed), "--record", "kept.json")
+    child.expect_exact(PROMPT_1)
+    child.sendline("hint 0.2")
+    child.expect_exact("best moves:")
+    child.expect_exact(PROMPT_1)
+    child.sendline("leader king A1")
+    child.expect(r"not a legal move: .*\(R\d+\)")
+    child.expect_exact(PROMPT_1)
+    child.send("tile re\t")                       # Tab completes the colour
+    child.send(first.split()[-1] + "\r")
+    child.expect_exact(f"1. player 0 (you): {first}")
+    child.expect_exact(PROMPT_2)
+    child.sendline(second)
+    child.expect_exact(f"2. player 0 (you): {second}")
+    child.expect_exact("player 1 (random): ")      # the bot's reply, printed as it happens
+    child.expect_exact(PROMPT_1)
+    child.sendline("undo")
+    child.expect(r"took back \d+ moves?: back to move 2")
+    child.expect_exact(PROMPT_2)
+    child.sendline("save saved.json")
+    child.expect_exact("record saved to saved.json")
+    child.expect_exact(PROMPT_2)
+    child.sendeof()
+    child.expect_exact("end of input: the game so far is saved in kept.json")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    for name in ("saved.json", "kept.json"):
+        rec = record.load(tmp_path / name)
+        assert [m["move"] for m in rec["moves"]] == [first]
+        assert rec["bots"] == [HUMAN, "random"]
+        record.replay(rec)
+    assert main(["show", str(tmp_path / "saved.json")]) == 0
+
+
+def test_ctrl_c_at_the_terminal_saves_and_exits(tmp_path):
+    child = spawn(tmp_path, "--bots", "random", "--seed", "2")
+    child.expect_exact(PROMPT_1)
+    child.sendintr()
+    child.expect_exact("interrupted: the game so far is saved in tigris-game-2.json")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert record.load(tmp_path / "tigris-game-2.json")["moves"] == []
