@@ -387,8 +387,45 @@ def hints(kwargs):
     assert rows and all(r["action"] in SMALL.legal_actions() for r in rows)
 
 
+def _typed_lines():
+    """What a person may type at the table's prompt: anything, near-moves, and commands
+    with any argument (but save, which writes files, and hint, which searches)."""
+    legal = [SMALL.action_str(a) for a in SMALL.legal_actions()]
+    near = st.builds(lambda move, cut, extra: move[:cut] + extra, st.sampled_from(legal),
+                     st.integers(0, 30), st.text(max_size=8))
+    command = st.builds(lambda word, rest: f"{word} {rest}",
+                        st.sampled_from(["moves", "undo", "board", "help", "?", "MOVES"]),
+                        st.text(max_size=20))
+    line = st.one_of(st.text(max_size=60), near, command, st.sampled_from(legal))
+    return st.lists(line.filter(lambda t: not t.strip().lower().startswith(("save", "hint"))),
+                    max_size=6)
+
+
+@_settings(examples=max(50, EXAMPLES // 10))
+@given(_typed_lines())
+def prompt_lines(lines):
+    """The human seat's prompt takes any line: a legal move is played, anything else is
+    answered and asked again; nothing raises but the way out."""
+    from tigris.seat import Table
+
+    game = SMALL.copy()
+    queue = list(lines)
+    said = []
+
+    def read(prompt):
+        if not queue:
+            raise EOFError
+        return queue.pop(0)
+
+    table = Table(game, [None] * game.players, ["human"] * game.players, "unused.json",
+                  read=read, write=said.append)
+    table.save = lambda path=None: None           # a position's game has no record
+    assert table.play() is False                   # the input ran out before the end
+    assert all(isinstance(text, str) for text in said)
+
+
 PROPERTIES = {f.__name__: f for f in (positions, pending, records, actions, setups, bot_settings,
-                                      hints)}
+                                      hints, prompt_lines)}
 
 
 if __name__ == "__main__":

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).resolve().parent
-NAMES = ("positions", "pending", "records", "actions", "setups", "bot_settings", "hints")
+NAMES = ("positions", "pending", "records", "actions", "setups", "bot_settings", "hints",
+         "prompt_lines")
 
 
 @pytest.mark.parametrize("name", NAMES)
