@@ -302,6 +302,35 @@ def build_parser():
     p.add_argument("--json", action="store_true", help="print the hints as JSON")
     p.set_defaults(run=cmd_hint)
 
+    p = sub.add_parser("analyse", help="computer analysis of a finished game: best moves, "
+                                       "win chances, mistakes",
+                       description="Search every decision of the chosen players in a game record "
+                                   "(tigris-game/1, or games.jsonl:K) from what the player could "
+                                   "see, and write per decision the engine's best move, the "
+                                   "calibrated chance to finish first before and after the move "
+                                   "played, the played move's rank and a mark when the chance "
+                                   "drops by at least a threshold; then print a summary per "
+                                   "player. Rows go to --out as they finish: running the same "
+                                   "command again continues it, or reprints the summary.")
+    p.add_argument("record", metavar="RECORD", help="game record JSON file, or games.jsonl:K")
+    budget = p.add_mutually_exclusive_group()
+    budget.add_argument("--seconds", type=_seconds, help="time of each search")
+    budget.add_argument("--iterations", type=_whole(1, MAX_ITERATIONS),
+                        help="iterations of each search (default 10,000); a decision takes one "
+                             "search, more if the move played was not among the engine's finalists")
+    p.add_argument("--players", nargs="+", type=COUNT, metavar="P",
+                   help="the players whose decisions to analyse (default: all)")
+    p.add_argument("--jobs", type=JOBS, default=1, help="decisions searched in parallel (default 1)")
+    p.add_argument("--bot", help="ISMCTS configuration to search with (default hint: its values "
+                                 "are calibrated win chances)")
+    p.add_argument("--seed", type=int, default=0, help="base seed of the searches (default 0)")
+    for mark, least in (("inaccuracy", "0.05"), ("mistake", "0.10"), ("blunder", "0.20")):
+        p.add_argument(f"--{mark}", type=float, metavar="DROP",
+                       help=f"least drop of win chance marked {mark} (default {least})")
+    p.add_argument("--out", metavar="FILE", required=True,
+                   help="the analysis (tigris-analysis/1 JSON lines), continued if it exists")
+    p.set_defaults(run=cmd_analyse)
+
     p = sub.add_parser("tune", help="tune a bot's numeric parameters over games (SPSA or Bayes)",
                        description="Tune numeric parameters of BOT over games against an opponent. "
                                    "--method spsa: each iteration plays theta+ and theta- on one "
@@ -665,6 +694,20 @@ def cmd_hint(args):
         print(json.dumps(hints.as_dict(g), indent=2))
     else:
         print(format_table(g, hints))
+
+
+def cmd_analyse(args):
+    """tigris analyse: every decision of a recorded game searched again, then a summary."""
+    from tigris import analysis
+
+    rec = _load(args.record)
+    header, rows = analysis.run(
+        rec, args.out, source=args.record, iterations=args.iterations, seconds=args.seconds,
+        players=args.players, jobs=args.jobs, bot=args.bot or analysis.DEFAULT_BOT,
+        seed=args.seed, thresholds={"inaccuracy": args.inaccuracy, "mistake": args.mistake,
+                                    "blunder": args.blunder})
+    print(analysis.format_summary(analysis.summarize(header, rows)))
+    print(f"\nanalysis in {args.out} ({analysis.FORMAT}, a line per decision)")
 
 
 def cmd_tune(args):

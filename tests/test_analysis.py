@@ -1,0 +1,383 @@
+"""tigris analyse: the rows of a recorded game's analysis, their marks and summary, resuming,
+jobs, honesty, and the command on bad input.  Budgets are tiny: what is checked is how
+rows are made and kept, not how good the engine's judgement is."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import tigris
+from tigris import analysis, bots, record
+from tigris.bots.search import ISMCTSBot
+from tigris.cli import main
+from tigris.errors import Interrupted, RecordError, UsageError
+
+REPO = Path(__file__).resolve().parent.parent
+ITERATIONS = 40
+
+
+@pytest.fixture(autouse=True)
+def in_repo(monkeypatch):
+    monkeypatch.chdir(REPO)                   # bot names are found in ./bots
+
+
+def greedy_record(players, moves, seed=5):
+    """The record of the first `moves` decisions of a greedy game."""
+    g = tigris.Game(players=players, seed=seed)
+    seats = [bots.make("greedy", seed=s) for s in range(players)]
+    for _ in range(moves):
+        g.apply(seats[g.current_player].choose(g))
+    return record.to_record(g, bots=["greedy"] * players)
+
+
+@pytest.fixture(scope="module")
+def rec2():
+    return greedy_record(2, 10)
+
+
+@pytest.fixture(scope="module")
+def full(rec2, tmp_path_factory):
+    """An uninterrupted analysis of rec2: (path, header, rows)."""
+    path = tmp_path_factory.mktemp("full") / "a.jsonl"
+    header, rows = analysis.run(rec2, path, iterations=ITERATIONS, seed=3, progress=False)
+    return path, header, rows
+
+
+def run(rec, path, **kw):
+    kw = {"iterations": ITERATIONS, "seed": 3, "progress": False, **kw}
+    return analysis.run(rec, path, **kw)
+
+
+# ---------------------------------------------------------------------------------------
+# Rows
+# ---------------------------------------------------------------------------------------
+
+def test_every_decision_gets_a_row_with_the_documented_fields(rec2, full):
+    path, header, rows = full
+    assert header["format"] == analysis.FORMAT and header["players"] == [0, 1]
+    assert header["decisions"] == header["moves"] == len(rec2["moves"]) == len(rows)
+    assert [r["move"] for r in rows] == list(range(1, len(rows) + 1))
+    for r, move in zip(rows, rec2["moves"]):
+        assert r["player"] == move["player"] and r["played"] == move["move"]
+        assert 0 <= r["win_before"] <= 1 and 0 <= r["win_after"] <= 1
+        assert r["drop"] == pytest.approx(r["win_before"] - r["win_after"], abs=2e-4)
+        assert r["mark"] == analysis.mark(r["drop"])
+        assert r["rank"] is None or 1 <= r["rank"] <= r["legal"]
+        assert r["after_from"] in ("best", "root", "end", "search")
+    assert analysis.read_analysis(path) == (header, rows)
+
+
+def test_the_engines_own_moves_rank_first_without_a_mark(tmp_path):
+    # Each move of this record is what the analysis's search (same seed, same budget)
+    # finds best at that decision.
+    g = tigris.Game(players=2, seed=11)
+    conf = bots.configuration(analysis.DEFAULT_BOT)
+    for n in range(1, 7):
+        bot = conf.bot(seed=analysis.decision_seed(3, n), workers=1)
+        g.apply(bot.analyse(g, iterations=ITERATIONS)["children"][0]["action"])
+    _, rows = run(record.to_record(g), tmp_path / "a.jsonl")
+    assert len(rows) == 6
+    for r in rows:
+        assert (r["rank"], r["played"], r["drop"], r["mark"], r["after_from"]) == \
+            (1, r["best"], 0.0, None, "best")
+
+
+def fake_analyse(played, played_value, played_visits, later=0.25):
+    """An ISMCTSBot.analyse whose first search puts a move other than `played` first
+    (value 0.6) and `played` (its value and visits) second; every later search's best
+    move has the value `later`.  Also returns the list of the games it searched."""
+    calls = []
+
+    def analyse(self, game, **budget):
+        calls.append(game)
+        legal = game.legal_actions()
+        if len(calls) > 1:
+            return {"iterations": 1, "children": [
+                {"action": legal[0], "visits": 1, "avail": 1, "value": later, "pv": []}]}
+        other = next(a for a in legal if a != played)
+        return {"iterations": 600 + played_visits, "children": [
+            {"action": other, "visits": 600, "avail": 1, "value": 0.6, "pv": []},
+            {"action": played, "visits": played_visits, "avail": 1, "value": played_value,
+             "pv": []}]}
+
+    return analyse, calls
+
+
+@pytest.mark.parametrize("value, mark", [(0.58, None), (0.52, "inaccuracy"),
+                                         (0.45, "mistake"), (0.30, "blunder")])
+def test_a_drop_is_marked_by_the_thresholds(rec2, monkeypatch, value, mark):
+    _, tasks = analysis.decisions(rec2)
+    task = tasks[4]
+    analyse, _ = fake_analyse(task["action"], value, played_visits=400)
+    monkeypatch.setattr(ISMCTSBot, "analyse", analyse)
+    row = analysis.analyse_decision(task, ("ismcts", "hint", bots.configuration("hint").params),
+                                    {"iterations": 1000}, 0, analysis.THRESHOLDS)
+    assert (row["rank"], row["after_from"], row["visits"]) == (2, "root", 400)
+    assert row["drop"] == pytest.approx(0.6 - value)
+    assert row["mark"] == mark
+
+
+def test_a_rarely_visited_move_is_searched_again_from_the_movers_view(rec2, monkeypatch):
+    _, tasks = analysis.decisions(rec2)
+    for task in tasks[:4]:                  # both actions of a turn: the mover decides next, then not
+        analyse, calls = fake_analyse(task["action"], 0.9, played_visits=2)
+        monkeypatch.setattr(ISMCTSBot, "analyse", analyse)
+        row = analysis.analyse_decision(task, ("ismcts", "hint", bots.configuration("hint").params),
+                                        {"iterations": 1000}, 0, analysis.THRESHOLDS)
+        mover = task["before"].current_player
+        after = task["after"]
+        assert row["after_from"] == "search" and len(calls) == 2
+        # the second search starts from a world dealt anew, not the true position
+        assert calls[1].state_bytes() != after.state_bytes()
+        expected = 0.25 if after.current_player == mover else 1 - 0.25
+        assert row["win_after"] == expected and row["drop"] == round(0.6 - expected, 4)
+        assert row["mark"] == analysis.mark(row["drop"])
+
+
+def test_three_players_search_on_to_the_movers_next_decision(monkeypatch):
+    rec = greedy_record(3, 6, seed=2)
+    _, tasks = analysis.decisions(rec)
+    task = tasks[1]                        # player 0's second action: player 1 decides next
+    assert task["before"].current_player == 0 and task["after"].current_player == 1
+    real, searched = ISMCTSBot.analyse, []
+
+    def spy(self, game, **budget):
+        searched.append(game.current_player)
+        return real(self, game, **budget)
+
+    monkeypatch.setattr(ISMCTSBot, "analyse", spy)
+    row = analysis.analyse_decision(task, ("ismcts", "hint", bots.configuration("hint").params),
+                                    {"iterations": 30}, 0, analysis.THRESHOLDS)
+    assert row["after_from"] == "search" and 0 <= row["win_after"] <= 1
+    # the decision, the other players' replies (each by its own search), the mover's next
+    assert searched[0] == 0 and searched[-1] == 0 and len(searched) >= 4
+    assert 0 not in searched[1:-1] and {1, 2} <= set(searched[1:-1])
+
+
+def test_the_analysis_sees_only_what_the_mover_saw(tmp_path):
+    # Two deals that differ only in player 1's hand (and so in the bag): player 0's
+    # first turn looks the same to player 0, and so must its analysis.
+    rec = greedy_record(2, 2, seed=8)
+    other = json.loads(json.dumps(rec))
+    hand1 = [d for d in other["deal"] if d[0] == 1]
+    colours = ["red", "blue", "green", "black"]
+    for d in hand1:
+        d[1] = colours[(colours.index(d[1]) + 1) % 4]
+    assert record.replay(other).state_bytes() != record.replay(rec).state_bytes()
+    _, rows = run(rec, tmp_path / "a.jsonl", players=[0])
+    _, rows_other = run(other, tmp_path / "b.jsonl", players=[0])
+    assert len(rows) == 2 and rows == rows_other
+
+
+# ---------------------------------------------------------------------------------------
+# The summary
+# ---------------------------------------------------------------------------------------
+
+def test_the_summary_counts_the_rows(rec2, tmp_path):
+    small = {"inaccuracy": 0.001, "mistake": 0.005, "blunder": 0.01}   # marks to count
+    header, rows = run(rec2, tmp_path / "a.jsonl", thresholds=small)
+    assert header["thresholds"] == small
+    summary = analysis.summarize(header, rows)
+    assert summary["analysed"] == summary["decisions"] == len(rows)
+    for s in summary["players"]:
+        mine = [r for r in rows if r["player"] == s["player"]]
+        assert s["decisions"] == len(mine) and s["forced"] == 0
+        for key, name in (("inaccuracies", "inaccuracy"), ("mistakes", "mistake"),
+                          ("blunders", "blunder")):
+            assert s[key] == sum(r["mark"] == name for r in mine)
+        assert s["best_share"] == round(sum(r["rank"] == 1 for r in mine) / len(mine), 4)
+        assert s["mean_drop"] == round(sum(max(0, r["drop"]) for r in mine) / len(mine), 4)
+    assert summary["marked"] == [r for r in rows if r["mark"]]
+    assert sum(s["decisions"] for s in summary["players"]) == len(rows)
+    text = analysis.format_summary(summary)
+    assert f"{len(rows)} of {len(rows)} decisions" in text
+    assert len([r for r in rows if r["mark"]]) == text.count(", player ")
+
+
+def test_marks_and_thresholds():
+    assert [analysis.mark(d) for d in (-0.3, 0.0, 0.0499, 0.05, 0.1, 0.1999, 0.2, 1.0)] == \
+        [None, None, None, "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
+    assert analysis.check_thresholds({"mistake": 0.15}) == {"inaccuracy": 0.05, "mistake": 0.15,
+                                                             "blunder": 0.2}
+    for bad in ({"mistake": 0.3}, {"blunder": 0}, {"inaccuracy": float("nan")}, {"worst": 0.5}):
+        with pytest.raises(UsageError):
+            analysis.check_thresholds(bad)
+
+
+# ---------------------------------------------------------------------------------------
+# Resuming, jobs, the file
+# ---------------------------------------------------------------------------------------
+
+def test_an_interrupted_analysis_continues_where_it_stopped(rec2, full, tmp_path, monkeypatch):
+    real, calls = analysis.analyse_decision, []
+
+    def stopping(task, *args):
+        calls.append(task["move"])
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        return real(task, *args)
+
+    monkeypatch.setattr(analysis, "analyse_decision", stopping)
+    path = tmp_path / "a.jsonl"
+    with pytest.raises(Interrupted, match="3 of 10 decisions are analysed"):
+        run(rec2, path)
+    assert len(path.read_text().splitlines()) == 1 + 3
+    calls.clear()
+    monkeypatch.setattr(analysis, "analyse_decision", lambda task, *a: calls.append(task["move"])
+                        or real(task, *a))
+    header, rows = run(rec2, path)
+    assert sorted(calls) == list(range(4, 11))            # only the missing ones
+    assert (header, rows) == full[1:]
+    calls.clear()
+    assert run(rec2, path) == full[1:] and calls == []    # finished: nothing searched
+
+
+def test_two_jobs_give_the_rows_of_one(tmp_path):
+    rec = greedy_record(3, 8, seed=4)
+    one = run(rec, tmp_path / "one.jsonl", iterations=30, jobs=1)
+    two = run(rec, tmp_path / "two.jsonl", iterations=30, jobs=2)
+    assert one == two and len(one[1]) == 8
+
+
+def test_a_torn_last_line_is_repaired_with_a_warning(rec2, full, tmp_path):
+    path = tmp_path / "a.jsonl"
+    text = full[0].read_text()
+    path.write_text(text[:len(text) - 30])              # the last row cut in the middle
+    with pytest.warns(UserWarning, match="torn"):
+        header, rows = analysis.read_analysis(path)
+    assert len(rows) == len(full[2]) - 1
+    with pytest.warns(UserWarning, match="torn"):
+        assert run(rec2, path) == full[1:]
+    assert path.read_text().count("\n") == len(full[2]) + 1
+    assert analysis.read_analysis(path) == full[1:]
+
+
+@pytest.mark.parametrize("change, field", [({"seed": 4}, "seed"), ({"iterations": 41}, "iterations"),
+                                           ({"seconds": 1.0, "iterations": None}, "iterations"),
+                                           ({"players": [1]}, "players"),
+                                           ({"thresholds": {"blunder": 0.3}}, "thresholds"),
+                                           ({"bot": "ismcts-fast"}, "bot"), ({"record": None}, "record")])
+def test_another_analysis_in_the_file_is_refused_and_kept(rec2, full, tmp_path, change, field):
+    path = tmp_path / "a.jsonl"
+    path.write_bytes(full[0].read_bytes())
+    kw = dict(change)
+    rec = greedy_record(2, 10, seed=6) if kw.pop("record", False) is None else rec2
+    with pytest.raises(UsageError, match=f"its {field} is"):
+        run(rec, path, **kw)
+    assert path.read_bytes() == full[0].read_bytes()
+
+
+def test_the_same_game_from_another_file_continues(rec2, full, tmp_path):
+    path = tmp_path / "a.jsonl"
+    path.write_bytes(full[0].read_bytes())
+    respelled = dict(json.loads(json.dumps(rec2)), bots=None)     # same setup and moves
+    assert run(respelled, path, source="elsewhere.json") == full[1:]
+
+
+def test_a_file_that_is_not_an_analysis_is_never_overwritten(rec2, tmp_path):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(rec2))
+    with pytest.raises(UsageError, match="not a tigris-analysis/1 file"):
+        run(rec2, path)
+    assert json.loads(path.read_text()) == rec2
+    with pytest.raises(UsageError, match="is a folder"):
+        run(rec2, tmp_path)
+
+
+def test_a_bad_record_names_the_source_and_the_move(rec2, tmp_path):
+    bad = dict(rec2, moves=rec2["moves"][:3] + [{"player": 1, "move": "fly away"}])
+    with pytest.raises(RecordError, match=r"^game\.json: move 4"):
+        run(bad, tmp_path / "a.jsonl", source="game.json")
+    assert not (tmp_path / "a.jsonl").exists()
+
+
+# ---------------------------------------------------------------------------------------
+# The command
+# ---------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def files(rec2, full, tmp_path_factory):
+    d = tmp_path_factory.mktemp("inputs")
+    paths = {"dir": d, "analysis": full[0]}
+    for name, text in (("record.json", json.dumps(rec2)), ("games.jsonl", json.dumps(rec2) + "\n"),
+                       ("not-json.json", "{"),
+                       ("position.json", json.dumps(tigris.Game(players=2, seed=1).to_position())),
+                       ("bad-move.json", json.dumps(dict(rec2, moves=[{"player": 0, "move": "fly away"}])))):
+        (d / name).write_text(text)
+        paths[name] = d / name
+    return paths
+
+
+def one_line(err, prog="tigris analyse"):
+    lines = [line for line in err.replace("\r", "\n").splitlines() if line.strip() and "%|" not in line]
+    assert len(lines) == 1, err
+    assert lines[0].startswith(f"{prog}: ")
+    return lines[0]
+
+
+def test_the_command_analyses_and_reprints_the_summary(files, tmp_path, capsys):
+    out = tmp_path / "a.jsonl"
+    argv = ["analyse", f"{files['games.jsonl']}:1", "--iterations", "20", "--players", "1",
+            "--out", str(out)]
+    assert main(argv) == 0
+    first = capsys.readouterr().out
+    assert "player decisions forced   matched" in first and f"analysis in {out}" in first
+    header, rows = analysis.read_analysis(out)
+    assert header["source"] == f"{files['games.jsonl']}:1" and header["iterations"] == 20
+    mine = [m for m in json.loads(files["record.json"].read_text())["moves"] if m["player"] == 1]
+    assert [r["played"] for r in rows] == [m["move"] for m in mine]
+    assert {r["player"] for r in rows} == {1} and header["decisions"] == len(mine)
+    assert main(argv) == 0
+    assert capsys.readouterr().out == first
+
+
+CASES = [
+    (["{dir}/missing.json"], "No such file or directory"),
+    (["{not-json.json}"], "not JSON"),
+    (["{position.json}"], "tigris-game/1"),
+    (["{bad-move.json}"], "move 1"),
+    (["{record.json}", "--players", "2"], "players: 2 is not a player"),
+    (["{record.json}", "--out-is", "{dir}"], "is a folder"),
+    (["{record.json}", "--out-is", "{record.json}"], "not a tigris-analysis/1 file"),
+    (["{record.json}", "--out-is", "{analysis}", "--seed", "3"], "its iterations is 40, not 10"),
+    (["{record.json}", "--bot", "greedy"], "ismcts"),
+    (["{record.json}", "--bot", "nobody"], "unknown bot 'nobody'"),
+    (["{record.json}", "--mistake", "2"], "mistake must be"),
+    (["{record.json}", "--inaccuracy", "nan"], "inaccuracy must be"),
+    (["{record.json}", "--blunder", "0.01"], "thresholds must grow"),
+]
+
+
+@pytest.mark.parametrize("argv, expected", CASES, ids=[" ".join(c[0][1:]) or c[0][0] for c in CASES])
+def test_bad_input_is_one_line_and_status_1(files, tmp_path, capsys, argv, expected):
+    argv = [re.sub(r"\{([^}]+)\}", lambda m: str(files[m.group(1)]), a) for a in argv]
+    out = str(tmp_path / "new.jsonl")
+    if "--out-is" in argv:
+        k = argv.index("--out-is")
+        out = argv.pop(k + 1)
+        argv.pop(k)
+    before = Path(out).read_bytes() if Path(out).is_file() else None
+    assert main(["analyse", *argv, "--iterations", "10", "--out", out]) == 1
+    captured = capsys.readouterr()
+    assert expected in one_line(captured.err)
+    assert "Traceback" not in captured.out + captured.err
+    if before is not None:
+        assert Path(out).read_bytes() == before
+    elif not Path(out).is_dir():
+        assert not Path(out).exists()
+
+
+@pytest.mark.parametrize("argv, expected", [(["--iterations", "0"], "--iterations"),
+                                            (["--seconds", "nan"], "--seconds"),
+                                            (["--jobs", "0"], "--jobs"),
+                                            (["--players", "x"], "--players")])
+def test_bad_options_are_one_line(files, tmp_path, capsys, argv, expected):
+    assert main(["analyse", str(files["record.json"]), *argv, "--out", str(tmp_path / "a")]) != 0
+    assert expected in one_line(capsys.readouterr().err)
+
+
+def test_the_out_file_is_required(files, capsys):
+    assert main(["analyse", str(files["record.json"])]) != 0
+    assert "--out" in one_line(capsys.readouterr().err)
