@@ -34,7 +34,8 @@ def _declarations_changed():
 setup(
     packages=find_packages("src") + ["tigris.bot_configs"],
     package_dir={"": "src", "tigris.bot_configs": "bots"},
-    package_data={"tigris": ["*.pxd", "calibration.json"], "tigris.bot_configs": ["*.toml"]},
+    package_data={"tigris": ["*.pxd", "calibration.json", "viewer.js", "viewer.css"],
+                  "tigris.bot_configs": ["*.toml"]},
     ext_modules=cythonize(
         extensions,
         include_path=["src"],

@@ -359,6 +359,19 @@ def build_parser():
     p.add_argument("--plot", metavar="DIR", help="draw DIR/traces.png from a run's history and stop")
     p.set_defaults(run=cmd_tune)
 
+    p = sub.add_parser("view", help="a game or a results folder as HTML pages to step through",
+                       description="Write a game record (or FILE:K, the K-th game of a games.jsonl) "
+                                   "as one HTML page that opens offline: the board after every "
+                                   "move, scores, hands, the move list, and with --analysis the "
+                                   "win chance over the game and the marked moves. For a results "
+                                   "folder, write an index (standings, head to head, the games) "
+                                   "and a page per game into the folder --out.")
+    p.add_argument("source", metavar="RECORD_OR_DIR", help="game record, games.jsonl:K, or results folder")
+    p.add_argument("--analysis", metavar="FILE", help="an analysis of the record (tigris-analysis/1)")
+    p.add_argument("--out", metavar="PATH", required=True,
+                   help="the HTML file of a record's page, or the folder of a results folder's pages")
+    p.set_defaults(run=cmd_view)
+
     p = sub.add_parser("calibrate", help="fit the win-chance model on recorded bot games",
                        description="Read finished games (tournament folders, games.jsonl files or "
                                    "records), take the position after every K-th move, fit the "
@@ -732,6 +745,53 @@ def cmd_tune(args):
         print(f"verification, tuned vs {args.bot}: {v['score']:.1%} over {v['games']} games "
               f"(95% interval {v['ci95'][0]:.1%}-{v['ci95'][1]:.1%})")
     print(f"history: {out}/history.csv; traces: tigris tune --plot {out}")
+
+
+def cmd_view(args):
+    """tigris view: a game record's page, or the index and game pages of a results folder."""
+    from tqdm import tqdm
+
+    from tigris import record as records, view
+
+    out = Path(args.out)
+    if Path(args.source).is_dir():
+        if args.analysis:
+            raise UsageError("--analysis goes with one game record, not a results folder")
+        if out.exists() and not out.is_dir():
+            raise UsageError(f"--out {out} is a file; a results folder's pages go to a folder")
+        bars = []                        # opened at the first page: not before an error
+
+        def progress(done, total):
+            if not bars:
+                bars.append(tqdm(total=total, desc="pages", unit="game", file=sys.stderr, leave=False))
+            bars[0].update(done - bars[0].n)
+        try:
+            written = view.write_results(args.source, out, progress=progress)
+        finally:
+            for bar in bars:
+                bar.close()
+        print(f"{len(written['pages'])} game pages and their index written to {written['index']}")
+        return
+    if out.is_dir():
+        raise UsageError(f"--out {out} is a folder; name the HTML file to write (game.html)")
+    rec = _load(args.source)
+    with _reading(args.source, RecordError):
+        if not isinstance(rec, dict) or rec.get("format") != records.FORMAT:
+            raise RecordError(f"not a game record ({records.FORMAT})")
+        game = records.replay(rec)       # every move checked before the page is built
+    analysis = None
+    if args.analysis:
+        from tigris import analysis as analyses
+
+        with _reading(args.analysis, RecordError):
+            analysis = analyses.read_analysis(args.analysis)
+            view.check_analysis(rec, *analysis)          # names the first move that differs
+            if analysis[0].get("record") != analyses.record_hash(game):
+                raise RecordError(f"the analysis is of another game (record "
+                                  f"{str(analysis[0].get('record'))[:40]!r}, this game's "
+                                  f"{analyses.record_hash(game)!r})")
+    title = view.game_title(rec) if "game" in rec else Path(args.source).name
+    print(f"page written to {view.write_game(rec, out, analysis, title=title)}")
 
 
 def cmd_calibrate(args):
