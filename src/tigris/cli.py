@@ -2,12 +2,15 @@
 
     tigris demo                      a short demonstration tournament (about a minute)
     tigris play                      one game between bots, shown as it goes
+    tigris play --you SEAT ...       you at the table against bots, at this terminal
     tigris tournament [SPEC] ...     bots against each other in parallel, with ratings
     tigris standings DIR             the standings of a results folder
     tigris match A B --sprt ...      paired games until a sequential test decides
     tigris replay DIR --game K       step through a finished game
     tigris show FILE [--move N]      a position or game record as a board diagram
     tigris hint FILE                 the best moves for the player to move
+    tigris analyse RECORD --out F    computer analysis of a finished game: best moves, mistakes
+    tigris view RECORD|DIR --out P   a game (or a results folder) as HTML pages to step through
     tigris tune BOT --param ...      tuning of a bot's numeric parameters (SPSA or Bayes)
     tigris bots                      the bot configurations and their settings
     tigris bench [PART]              speed of the core or the search; how decisive hints are
