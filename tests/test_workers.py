@@ -124,3 +124,18 @@ for name, exc in (("ExecutorManagerThread", KeyError(1)), ("other", KeyError(2))
     assert r.returncode == 0, r.stderr
     assert "KeyError: 1" not in r.stderr
     assert "KeyError: 2" in r.stderr and "RuntimeError: real" in r.stderr
+
+
+def test_the_worker_processes_tracker_keeps_its_exit_warnings_to_itself(monkeypatch):
+    """After a run, processes started by it hear no UserWarning of loky's resource tracker
+    (its notes on the semaphores of workers stopped as they started, printed after the
+    run's own report of the interruption); other warnings still show."""
+    monkeypatch.setenv("PYTHONWARNINGS", "default")
+    assert parallel.run(2, [(pow, (2, 3), {})]) == [8]
+    assert os.environ["PYTHONWARNINGS"] == f"default,{parallel.QUIET_TRACKER}"
+    code = ("import warnings\n"
+            "import joblib.externals.loky.backend.resource_tracker as tracker\n"
+            "exec('warnings.warn(\"leaked semlock\")', tracker.__dict__)\n"
+            "warnings.warn('other')\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert "leaked semlock" not in run.stderr and "UserWarning: other" in run.stderr

@@ -24,6 +24,11 @@ from joblib import Parallel
 
 POLL = 0.2           # seconds between two looks at the parent
 
+# loky's resource tracker, a process of its own, warns as it exits about the semaphores of
+# workers stopped while they started (a run interrupted at once); it has cleaned them up,
+# and the warning would follow the run's own one-line report of the interruption.
+QUIET_TRACKER = "ignore::UserWarning:joblib.externals.loky.backend.resource_tracker"
+
 _watching = None     # the parent pid this process watches, once its thread runs
 _previous_hook = None  # threading.excepthook before _quiet_shutdown_race
 _lock = threading.Lock()
@@ -38,6 +43,7 @@ def run(n_jobs, tasks, generator=False):
     parent = os.getpid()
     wrapped = [(call, (parent, fn) + tuple(args), kwargs) for fn, args, kwargs in tasks]
     _quiet_shutdown_race()
+    _quiet_tracker()
     with _sigint_blocked():
         runs = Parallel(n_jobs=n_jobs, return_as="generator")(wrapped)    # starts the workers
     return runs if generator else list(runs)
@@ -61,6 +67,14 @@ def _quiet_shutdown_race():
         previous(args)
 
     threading.excepthook = hook
+
+
+def _quiet_tracker():
+    """The warning filter QUIET_TRACKER for the processes started from now on (the
+    tracker reads it from its environment)."""
+    filters = os.environ.get("PYTHONWARNINGS", "")
+    if QUIET_TRACKER not in filters.split(","):
+        os.environ["PYTHONWARNINGS"] = f"{filters},{QUIET_TRACKER}" if filters else QUIET_TRACKER
 
 
 @contextmanager
