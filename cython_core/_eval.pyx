@@ -340,6 +340,17 @@ cdef class Evaluator:
         win_chances(&game.s, f, chance)
         return [chance[p] for p in range(game.s.nplayers)]
 
+    def priors(self, Game game not None):
+        """The legal actions of the decision and the expansion prior of each (for the
+        player to decide): two lists, ``(actions, priors)``."""
+        cdef int32_t acts[N_ACTIONS]
+        cdef double out[N_ACTIONS]
+        cdef int n = legal_actions(&game.s, acts)
+        if n <= 0:
+            return [], []
+        priors(&game.s, &self.w, acts, n, out)
+        return [acts[k] for k in range(n)], [out[k] for k in range(n)]
+
     def prior(self, Game game not None, action):
         """The expansion prior of `action` for the player to move (higher: tried first)."""
         cdef int32_t a = checks.whole("action", action, 0, N_ACTIONS - 1)

@@ -61,6 +61,12 @@ cdef double HALVING_VISITS = 50.0
 cdef double PRIOR_FLOOR = 1e-3
 
 
+# A belief's deals (Search's deals): per player a hand and face-down discards by colour,
+# then the bag; at most MAX_DEALS of them.
+cdef enum:
+    DEAL_BYTES = MAXP * 8 + NCOL
+MAX_DEALS = 1 << 16
+
 cdef enum:
     NLOG = 1 << 16
 cdef float LOG[NLOG]                 # log(n) for UCB: one lookup instead of a log per child
@@ -388,6 +394,37 @@ cdef int root_order(State* d, const Weights* w, int32_t* order, double* key, uin
     return n
 
 
+cdef void deal_unseen(State* d, int player, const Config* cfg, uint64_t seed) noexcept nogil:
+    """One determinization of what `player` cannot see: uniform among the worlds that
+    agree with what the player sees, or, with a belief, one of its deals drawn by weight
+    (the deal sets the other hands and face-down discards and the bag; the draws from
+    the bag stay random)."""
+    cdef uint64_t x = seed
+    cdef double u
+    cdef int lo = 0, hi, mid, q, c
+    cdef const uint8_t* deal
+    if cfg.ndeals == 0:
+        c_determinize(d, player, x)
+        return
+    u = (splitmix(&x) >> 11) * (1.0 / 9007199254740992.0)
+    hi = cfg.ndeals - 1
+    while lo < hi:                          # the first deal whose cumulative weight exceeds u
+        mid = (lo + hi) // 2
+        if cfg.deal_cum[mid] > u:
+            hi = mid
+        else:
+            lo = mid + 1
+    deal = cfg.deals + lo * DEAL_BYTES
+    for q in range(d.nplayers):
+        if q != player:
+            for c in range(NCOL):
+                d.hand[q][c] = deal[8 * q + c]
+                d.swapped[q][c] = deal[8 * q + 4 + c]
+    for c in range(NCOL):
+        d.bag[c] = deal[8 * MAXP + c]
+    d.rng = splitmix(&x)
+
+
 cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 nogil:
     """Run iterations until the budget is spent, the tree is full (MAX_ITERATIONS) or a
     signal handler raises; cfg.done counts the iterations that ran.  Returns -1 with the
@@ -422,7 +459,7 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
     if t.error == STOP_NONE and t.n == 0:
         copy_state(&d, root)
         if cfg.determinize:
-            c_determinize(&d, player, splitmix(&x))
+            deal_unseen(&d, player, cfg, splitmix(&x))
         free(t.order)                    # left by a step that ran out of memory
         free(t.order_prior)
         t.order = <int32_t*>malloc(N_ACTIONS * sizeof(int32_t))
@@ -464,7 +501,7 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
                 rng = &paired
         copy_state(&d, root)
         if cfg.determinize:
-            c_determinize(&d, player, splitmix(rng))
+            deal_unseen(&d, player, cfg, splitmix(rng))
         else:
             d.rng = splitmix(rng)        # the bag order is chance, even for a perfect-information search
         node = 0
@@ -551,6 +588,8 @@ cdef class Search:
         self.tree.nsurvivors = -1
 
     def __dealloc__(self):
+        free(self.deals)
+        free(self.deal_cum)
         free(self.tree.nodes)
         free(self.tree.order)
         free(self.tree.survivors)
@@ -560,7 +599,7 @@ cdef class Search:
     def __init__(self, Game game not None, *, exploration=0.7, rollout="random", epsilon=0.1,
                  rollout_depth=10, final="visits", widening=0.0, root="ucb", candidates=16,
                  halving_scale=0.1, plan_iterations=0, plan_seconds=0.0, bint determinize=True,
-                 seed=0, **weights):
+                 deals=None, seed=0, **weights):
         if rollout not in ("random", "greedy"):
             raise ValueError(f"rollout must be 'random' or 'greedy', not {excerpt(rollout)}")
         if root not in ("ucb", "halving"):
@@ -594,9 +633,70 @@ cdef class Search:
         self.cfg.plan_iterations = plan_iterations
         self.cfg.plan_seconds = plan_seconds
         self.cfg.determinize = determinize
+        self._set_deals(deals)
         self.cfg.timing = 0
         self.cfg.rollout_seconds = 0
         self.cfg.seed = (<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)) ^ <uint64_t>0xA0761D6478BD642F
+
+    def _set_deals(self, deals):
+        """Keep a belief's deals (``deals``: ``(rows, weights)``, a row of DEAL_BYTES
+        numbers per deal, see ``deal_row``), each checked against the root: the searching
+        player's hand and discards as they are, the others' hand sizes and discard counts,
+        and every colour's unseen total.  None: uniform determinizations."""
+        cdef int k, q, c, n, p = self.player
+        cdef uint8_t* row
+        self.cfg.ndeals = 0
+        if deals is None:
+            return
+        if not self.cfg.determinize:
+            raise ValueError("deals: a search without determinization takes none")
+        try:
+            rows, weights = deals
+            rows, weights = list(rows), [float(w) for w in weights]
+        except (TypeError, ValueError):
+            raise ValueError("deals: expected (rows, weights)") from None
+        n = len(rows)
+        if n == 0 or n != len(weights) or n > MAX_DEALS:
+            raise ValueError(f"deals: 1 to {MAX_DEALS} rows with a weight each, not {len(rows)} "
+                             f"rows and {len(weights)} weights")
+        if not all(math.isfinite(w) and w >= 0 for w in weights) or sum(weights) <= 0:
+            raise ValueError("deals: the weights must be finite, at least 0, and not all 0")
+        unseen = [self.root.bag[c] + sum(self.root.hand[q][c] + self.root.swapped[q][c]
+                                         for q in range(self.root.nplayers) if q != p)
+                  for c in range(NCOL)]
+        free(self.deals)                    # a second __init__ replaces the first's
+        free(self.deal_cum)
+        self.deals = <uint8_t*>malloc(n * DEAL_BYTES)
+        self.deal_cum = <double*>malloc(n * sizeof(double))
+        if self.deals == NULL or self.deal_cum == NULL:
+            raise MemoryError("deals")
+        total, weight = 0.0, sum(weights)
+        for k in range(n):
+            values = list(rows[k])
+            if len(values) != DEAL_BYTES or not all(isinstance(v, int) and 0 <= v <= 255 for v in values):
+                raise ValueError(f"deals: row {k} must hold {DEAL_BYTES} whole numbers 0-255")
+            for q in range(self.root.nplayers):
+                if q == p:
+                    continue
+                if sum(values[8 * q:8 * q + 4]) != hand_size(&self.root, q) or \
+                        sum(values[8 * q + 4:8 * q + 8]) != sum(self.root.swapped[q][c] for c in range(NCOL)):
+                    raise ValueError(f"deals: row {k} gives player {q} a hand or discards of "
+                                     f"another size than the position's")
+            dealt = [values[8 * MAXP + c] + sum(values[8 * q + c] + values[8 * q + 4 + c]
+                                                for q in range(self.root.nplayers) if q != p)
+                     for c in range(NCOL)]
+            if dealt != unseen:
+                raise ValueError(f"deals: row {k} deals {dealt} tiles of each colour unseen by "
+                                 f"player {p}, the position {unseen}")
+            row = self.deals + k * DEAL_BYTES
+            for c in range(DEAL_BYTES):
+                row[c] = values[c]
+            total += weights[k]
+            self.deal_cum[k] = total / weight
+        self.deal_cum[n - 1] = 1.0
+        self.cfg.deals = self.deals
+        self.cfg.deal_cum = self.deal_cum
+        self.cfg.ndeals = n
 
     def measure_rollouts(self, bint on=True):
         """Time the rollouts from now on (rollout_seconds), for benchmarks."""
@@ -665,6 +765,20 @@ cdef class Search:
             line.append((self.tree.nodes[best].action, self.tree.nodes[best].mover))
             node = best
         return line
+
+
+def deal_row(Game game not None):
+    """The hidden part of a game's state as a row of a belief's deals (Search's
+    ``deals``): each player's hand and face-down discards by colour, then the bag."""
+    cdef int q, c
+    row = [0] * DEAL_BYTES
+    for q in range(game.s.nplayers):
+        for c in range(NCOL):
+            row[8 * q + c] = game.s.hand[q][c]
+            row[8 * q + 4 + c] = game.s.swapped[q][c]
+    for c in range(NCOL):
+        row[8 * MAXP + c] = game.s.bag[c]
+    return row
 
 
 def run(Game game not None, *, iterations=0, seconds=0.0, **options):

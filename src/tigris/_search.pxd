@@ -48,6 +48,9 @@ cdef struct Config:
     long plan_iterations        # ROOT_HALVING: the whole budget of the tree, in iterations...
     double plan_seconds         # ... or in seconds (0: not given); the phases are its shares
     int determinize             # 1: ISMCTS over the information set; 0: the state as given
+    int ndeals                  # > 0: each determinization is one of these deals (a belief)...
+    const uint8_t* deals        # ... DEAL_BYTES each: the others' hands and discards, the bag
+    const double* deal_cum      # ... drawn by these cumulative weights (the last is 1)
     int timing                  # 1: measure the time spent in rollouts
     double rollout_seconds      # out: that time, summed over the steps
     uint64_t seed               # the stream of random numbers (mixed with the tree's size per step)
@@ -84,4 +87,6 @@ cdef class Search:
     cdef public int player      # the searching player: the one to move at the root
     cdef public long iterations # iterations run in all steps
     cdef public str final       # how stats() picks "best": "visits" or "value"
+    cdef uint8_t* deals         # the belief's deals (Config.deals), owned here
+    cdef double* deal_cum       # their cumulative weights (Config.deal_cum), owned here
     cdef list _line(self, int32_t node, int depth)

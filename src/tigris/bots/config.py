@@ -36,15 +36,27 @@ SEARCH = {
     **EVALUATOR,
 }
 
+# Knobs of the honest searches (ismcts, pimc): how their determinizations deal the tiles
+# their player cannot see (tigris.belief).
+BELIEF = {
+    "determinization": (str, "uniform", "how determinizations deal the unseen tiles: uniform, or "
+                                        "belief (weighted by what the others' play reveals)"),
+    "belief_particles": (int, 64, "determinization = belief: the particles (worlds) it keeps"),
+    "belief_temperature": (float, 0.75, "determinization = belief: the temperature of the softmax "
+                                       "over priors that weighs the others' moves"),
+}
+
 KINDS = {
     "random": {"seed": (int, 0, "random seed")},
     "greedy": {"seed": (int, 0, "random seed (determinization and ties)"), **EVALUATOR},
-    "ismcts": dict(SEARCH),
-    "pimc": dict(SEARCH, determinizations=(int, 8, "determinizations, each searched as perfect information")),
+    "ismcts": dict(SEARCH, **BELIEF),
+    "pimc": dict(SEARCH, determinizations=(int, 8, "determinizations, each searched as perfect information"),
+                 **BELIEF),
     "cheat": dict(SEARCH),
 }
 
-CHOICES = {"rollout": ("random", "greedy"), "final": ("visits", "value"), "root": ("ucb", "halving")}
+CHOICES = {"rollout": ("random", "greedy"), "final": ("visits", "value"), "root": ("ucb", "halving"),
+           "determinization": ("uniform", "belief")}
 META = ("kind", "description")
 
 # The range of each numeric knob (floats must also be finite, seconds above 0).  The upper
@@ -65,6 +77,8 @@ RANGES = {
     "halving_scale": (0.0, math.inf),
     "workers": (1, MAX_TREES),
     "determinizations": (1, MAX_TREES),
+    "belief_particles": (1, 4096),
+    "belief_temperature": (0.001, 1000.0),
     "seed": (-2**63, 2**64 - 1),
     **{name: (low, high) for name, (_, low, high, _) in WEIGHTS.items()},
 }

@@ -12,6 +12,7 @@ from joblib import delayed
 
 from tigris import _search
 from tigris import parallel as workers
+from tigris.belief import Belief
 from tigris._eval import WEIGHTS
 
 # The most visited line kept after each root child: long enough to reach past the
@@ -23,7 +24,7 @@ SEARCH_KEYS = ("exploration", "rollout", "epsilon", "rollout_depth", "final", "w
                "candidates", "halving_scale", *WEIGHTS)
 
 
-def _grow(view, options, iterations, seconds, determinize, seed, steps=1, report=None):
+def _grow(view, options, iterations, seconds, determinize, seed, steps=1, report=None, deals=None):
     """One tree: its root statistics.  It grows in `steps` steps, the iterations shared
     out exactly (a time budget: each step its share of the time), with
     ``report(iterations so far)`` after each.  Every step continues the tree with a random
@@ -31,7 +32,7 @@ def _grow(view, options, iterations, seconds, determinize, seed, steps=1, report
     (each reproducible)."""
     # A halving root shares out the whole budget: the first step's unless told otherwise.
     plan = {"plan_iterations": iterations or 0, "plan_seconds": seconds or 0.0} if steps > 1 else {}
-    s = _search.Search(view, determinize=determinize, seed=seed, **plan, **options)
+    s = _search.Search(view, determinize=determinize, deals=deals, seed=seed, **plan, **options)
     # One step takes the budget as it is, for the search to check.
     share = seconds if steps == 1 else seconds / steps if seconds else None
     for k in range(steps):
@@ -87,6 +88,7 @@ class ISMCTSBot:
         self.rng = random.Random(params["seed"])
         self.options = {k: params[k] for k in SEARCH_KEYS}
         self.last = None            # root statistics of the last decision
+        self.belief = None          # determinization = belief: the Belief of the player to move
 
     def choose(self, game):
         """The action id to play: the only legal one, else the pick of the analysis (whose
@@ -121,7 +123,9 @@ class ISMCTSBot:
         view = self.view(game)
         n = self.params["workers"]
         seeds = [self.rng.getrandbits(63) for _ in range(n)]
-        return merge(self._trees([view] * n, split(iterations, n), seconds, seeds, progress, steps))
+        deals = self.deals(game)
+        return merge(self._trees([view] * n, split(iterations, n), seconds, seeds, progress, steps,
+                                 deals))
 
     def _budget(self, iterations, seconds):
         """The budget of a decision: the one given, else the bot's."""
@@ -129,10 +133,11 @@ class ISMCTSBot:
             return self.params["iterations"], self.params["seconds"]
         return iterations, seconds
 
-    def _trees(self, views, shares, seconds, seeds, progress, steps):
+    def _trees(self, views, shares, seconds, seeds, progress, steps, deals=None):
         """The root statistics of a tree per view (grown with its share of the iterations,
-        `seconds` and its seed), in the order of the views: in this process with one
-        worker, else by the worker processes (root parallelism)."""
+        `seconds` and its seed, determinizing from `deals` if given), in the order of the
+        views: in this process with one worker, else by the worker processes (root
+        parallelism)."""
         n = self.params["workers"]
         if n == 1:
             trees, total, done, ran = [], len(views) * steps, 0, 0
@@ -146,12 +151,13 @@ class ISMCTSBot:
                 progress(0, total, 0)
             for view, share, seed in zip(views, shares, seeds):
                 trees.append(_grow(view, self.options, share, seconds, self.determinize, seed,
-                                   steps, report if progress is not None else None))
+                                   steps, report if progress is not None else None, deals))
                 ran += trees[-1]["iterations"]
             return trees
         runs, trees = None, []
         try:
-            runs = workers.run(n, [delayed(_grow)(view, self.options, share, seconds, self.determinize, seed)
+            runs = workers.run(n, [delayed(_grow)(view, self.options, share, seconds, self.determinize, seed,
+                                                  deals=deals)
                                    for view, share, seed in zip(views, shares, seeds)], generator=True)
             if progress is not None:
                 progress(0, len(views), 0)
@@ -167,6 +173,24 @@ class ISMCTSBot:
     def view(self, game):
         """What the search starts from: a world consistent with what the player sees."""
         return game.determinize(game.current_player, self.rng.getrandbits(63))
+
+    def belief_of(self, game):
+        """With ``determinization = "belief"``: the belief of the player to move, brought
+        up to date with the game (a new one for another player or another game); else
+        None."""
+        if self.params.get("determinization", "uniform") != "belief":
+            return None
+        p = game.current_player
+        if self.belief is None or self.belief.player != p:
+            self.belief = Belief(p, particles=self.params["belief_particles"],
+                                 temperature=self.params["belief_temperature"],
+                                 seed=self.params["seed"])
+        return self.belief.update(game)
+
+    def deals(self, game):
+        """The deals the search determinizes from: the belief's, or None (uniform)."""
+        belief = self.belief_of(game)
+        return belief.deals() if belief is not None else None
 
 
 class CheatBot(ISMCTSBot):
@@ -195,7 +219,11 @@ class PIMCBot(ISMCTSBot):
         iterations, seconds = self._budget(iterations, seconds)
         k = self.params["determinizations"]
         p = game.current_player
-        worlds = [game.determinize(p, self.rng.getrandbits(63)) for _ in range(k)]
+        belief = self.belief_of(game)
+        if belief is not None and belief.usable:
+            worlds = [belief.world(self.rng) for _ in range(k)]
+        else:
+            worlds = [game.determinize(p, self.rng.getrandbits(63)) for _ in range(k)]
         seeds = [self.rng.getrandbits(63) for _ in range(k)]
         secs = seconds / k if seconds else None
         trees = self._trees(worlds, split(iterations, k), secs, seeds, progress, steps)
