@@ -170,6 +170,10 @@ def search_stats(g, iterations=400, seed=5, **options):
 HONEST_KINDS = [("ismcts", dict(iterations=300)),
                 ("ismcts", dict(iterations=300, root="halving", halving_scale=1.0)),
                 ("pimc", dict(iterations=300, determinizations=4)),
+                # (these positions have no history: the belief deals uniformly; its own
+                # honesty over a history is tests/test_belief.py's)
+                ("ismcts", dict(iterations=300, determinization="belief")),
+                ("pimc", dict(iterations=300, determinizations=4, determinization="belief")),
                 ("greedy", {})]
 
 
@@ -205,7 +209,8 @@ def test_forced_win_position_has_exactly_one_winning_action():
 # Information honesty
 # ---------------------------------------------------------------------------
 
-HONEST_IDS = [k + ("-halving" if p.get("root") == "halving" else "") for k, p in HONEST_KINDS]
+HONEST_IDS = [k + ("-halving" if p.get("root") == "halving" else "")
+              + ("-belief" if p.get("determinization") == "belief" else "") for k, p in HONEST_KINDS]
 
 
 @pytest.mark.parametrize("kind,params", HONEST_KINDS, ids=HONEST_IDS)
