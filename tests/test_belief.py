@@ -1,7 +1,5 @@
 """The belief over unseen hands (tigris.belief) and the searches that deal from it."""
 
-import random
-
 import pytest
 
 import tigris

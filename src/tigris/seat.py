@@ -25,6 +25,7 @@ import textwrap
 from pathlib import Path
 
 import tigris
+from tigris.constants import COLOURS
 from tigris.errors import IllegalActionError, UsageError
 from tigris.hint import DEFAULT_BOT, format_table
 from tigris.record import to_record
@@ -147,7 +148,7 @@ class Table:
             drawn.setdefault(p, []).append(colour)
         for p, colours in sorted(drawn.items()):
             if self.seats[p] is None:
-                names = ", ".join(tigris.constants.COLOURS[c] for c in colours)
+                names = ", ".join(COLOURS[c] for c in colours)
                 self.write(f"      player {p} draws {names}")
             else:
                 self.write(f"      player {p} draws {len(colours)} tile{'s' * (len(colours) != 1)}")
