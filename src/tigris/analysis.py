@@ -102,7 +102,7 @@ from tigris._eval import Evaluator
 from tigris.bots import config
 from tigris.errors import ConfigError, Interrupted, RecordError, UsageError, excerpt
 from tigris.hint import _row
-from tigris.runner import append_record
+from tigris.runner import append_record, cut_torn, read_json_lines
 
 FORMAT = "tigris-analysis/1"
 DEFAULT_BOT = "hint"             # backs up the calibrated win chance: values are chances
@@ -359,33 +359,24 @@ def read_analysis(path, repair=False):
     path = Path(path)
     if path.is_dir():
         raise UsageError(f"{path}: is a folder, not an analysis file")
-    data = path.read_bytes()
-    header, rows, good_end, start = None, {}, 0, 0
-    for lineno, line in enumerate(data.split(b"\n"), start=1):
-        end = start + len(line) + 1
-        if line.strip():
-            try:
-                item = json.loads(line)
-            except (ValueError, RecursionError):          # not JSON, or not UTF-8
-                item = None
-            torn = item is None and end > len(data)       # the last line, without its newline
-            if torn and (header is not None or line.startswith(b'{"format": "' + FORMAT.encode())):
-                warnings.warn(f"{path}: the last line is torn (an interrupted write); ignoring it")
-                if repair:
-                    with open(path, "r+b") as f:
-                        f.truncate(good_end)
-                break
-            if header is None:
-                if not (isinstance(item, dict) and item.get("format") == FORMAT):
-                    raise UsageError(f"{path}: not a {FORMAT} file (line {lineno} is not its "
-                                     f"header); name another file for the analysis")
-                header = item
-            elif not _is_row(item):
-                raise UsageError(f"{path}: line {lineno} is not an analysis row")
-            else:
-                rows.setdefault(item["move"], item)
-        good_end = min(end, len(data))
-        start = end
+    values, torn = read_json_lines(path)
+    if torn is not None and not values and not torn[2].startswith(b'{"format": "' + FORMAT.encode()):
+        values, torn = [(torn[0], None)], None        # a lone line that is not ours
+    header, rows = None, {}
+    for lineno, item in values:
+        if header is None:
+            if not (isinstance(item, dict) and item.get("format") == FORMAT):
+                raise UsageError(f"{path}: not a {FORMAT} file (line {lineno} is not its "
+                                 f"header); name another file for the analysis")
+            header = item
+        elif not _is_row(item):
+            raise UsageError(f"{path}: line {lineno} is not an analysis row")
+        else:
+            rows.setdefault(item["move"], item)
+    if torn is not None:
+        warnings.warn(f"{path}: the last line is torn (an interrupted write); ignoring it")
+        if repair:
+            cut_torn(path, torn)
     return header, sorted(rows.values(), key=lambda r: r["move"])
 
 

@@ -16,6 +16,7 @@ import json
 import os
 import time
 import traceback
+from pathlib import Path
 
 from joblib import delayed
 
@@ -128,6 +129,35 @@ def append_record(f, rec):
     fd = f.fileno()
     while data:
         data = data[os.write(fd, data):]
+
+
+def read_json_lines(path):
+    """A file of lines written by ``append_record``: ``(values, torn)``.  ``values`` holds
+    ``(line number, value)`` for each line that is not blank, the value None for a line
+    that is not JSON (nor UTF-8).  ``torn`` is ``(line number, offset, bytes)`` of a last
+    line that is not JSON -- a write cut short by a killed run -- which is not among the
+    values; else None.  ``cut_torn(path, torn)`` removes it."""
+    data = Path(path).read_bytes()
+    values, torn, start = [], None, 0
+    for lineno, line in enumerate(data.split(b"\n"), start=1):
+        end = start + len(line) + 1
+        if line.strip():
+            try:
+                value = json.loads(line)
+            except (ValueError, RecursionError):      # not JSON, or not UTF-8
+                value = None
+            if value is None and end >= len(data):
+                torn = (lineno, start, line)
+            else:
+                values.append((lineno, value))
+        start = end
+    return values, torn
+
+
+def cut_torn(path, torn):
+    """Cut the torn last line that ``read_json_lines`` found off the file."""
+    with open(path, "r+b") as f:
+        f.truncate(torn[1])
 
 
 # ---------------------------------------------------------------------------------------

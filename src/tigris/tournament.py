@@ -31,8 +31,8 @@ import tigris
 from tigris import bots as botlib
 from tigris import parallel
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError
-from tigris.runner import (append_record, bot_settings, deal_games, deal_seed, first_places,
-                           game_tasks, play_game)
+from tigris.runner import (append_record, bot_settings, cut_torn, deal_games, deal_seed,
+                           first_places, game_tasks, play_game, read_json_lines)
 from tigris.tomlfile import read_toml
 
 SPEC_FILE = "tournament.json"
@@ -143,29 +143,15 @@ def read_games(out, repair=True):
     path = Path(out) / GAMES_FILE
     if not path.exists():
         return []
-    data = path.read_bytes()
-    records, good_end, start = [], 0, 0
-    for lineno, line in enumerate(data.split(b"\n"), start=1):
-        end = start + len(line) + 1
-        if line.strip():
-            try:
-                rec = json.loads(line)
-            except ValueError:                 # not JSON, or not UTF-8
-                rec = None
-            if rec is not None and not _is_record(rec):
-                raise TournamentError(f"{path}: line {lineno} is not a game record")
-            if rec is None:
-                if end < len(data):
-                    raise TournamentError(f"{path}: line {lineno} is not a game record")
-                warnings.warn(f"{path}: the last line is torn (an interrupted write); ignoring it")
-                if repair:
-                    with open(path, "r+b") as f:
-                        f.truncate(good_end)
-                break
-            records.append(rec)
-        good_end = min(end, len(data))
-        start = end
-    return records
+    values, torn = read_json_lines(path)
+    for lineno, rec in values:
+        if rec is None or not _is_record(rec):
+            raise TournamentError(f"{path}: line {lineno} is not a game record")
+    if torn is not None:
+        warnings.warn(f"{path}: the last line is torn (an interrupted write); ignoring it")
+        if repair:
+            cut_torn(path, torn)
+    return [rec for _, rec in values]
 
 
 def _read_spec_file(path):
