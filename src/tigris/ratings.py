@@ -293,8 +293,11 @@ def head_to_head(games):
 # Text tables (Markdown-compatible)
 # ---------------------------------------------------------------------------------------
 
-def format_standings(result):
-    """The standings as a Markdown table, with a line on the model and the errors."""
+def standings_cells(result):
+    """The standings as plain-text cells: ``(head, rows)``, a row per bot, best first
+    (place, bot, games, wins, win rate with its interval, Elo with its interval, mean
+    final score, decisions, seconds per move).  The Markdown table here and the HTML
+    index of ``tigris view`` are drawn from them."""
     head = ["#", "bot", "games", "wins", "win rate (95% CI)", "Elo (95% CI)",
             "mean final", "decisions", "s/move"]
     if result.get("confidence", CONFIDENCE) != CONFIDENCE:
@@ -312,9 +315,16 @@ def format_standings(result):
         elif r["elo"] is not None:
             lo, hi = r["elo_ci"]
             elo = f"{r['elo']:+.0f} ({lo:+.0f}, {hi:+.0f})"
-        rows.append([str(k), _cell(r["name"]), str(r["games"]), _number(r["wins"]), rate, elo,
+        rows.append([str(k), str(r["name"]), str(r["games"]), _number(r["wins"]), rate, elo,
                      _number(r["mean_final"], 2), _number(r["mean_decisions"], 1),
                      _number(r["seconds_per_move"], 3)])
+    return head, rows
+
+
+def format_standings(result):
+    """The standings as a Markdown table, with a line on the model and the errors."""
+    head, rows = standings_cells(result)
+    rows = [[row[0], _cell(row[1]), *row[2:]] for row in rows]
     lines = _table(head, rows, right={0, 2, 3, 6, 7, 8})
     model = {BRADLEY_TERRY: "Bradley-Terry", PLACKETT_LUCE: "Plackett-Luce"}.get(result["model"])
     if model:
@@ -335,16 +345,15 @@ def format_standings(result):
     return "\n".join(lines)
 
 
-def format_head_to_head(matrix):
-    """The head-to-head scores as a Markdown table: the row bot's points against the
-    column bot, out of the seat pairs that met, and as a share."""
+def head_to_head_cells(matrix):
+    """The head-to-head scores as plain-text cells: ``(names, rows)``, a row per bot
+    (its name, then its points against each column bot out of the seat pairs that met,
+    and as a share; "-" where they did not meet)."""
     names = list(matrix)
     names += [b for a in matrix for b in matrix[a] if b not in names]
-    if not names:
-        return "(no games)"
     rows = []
     for a in names:
-        row = [_cell(a)]
+        row = [str(a)]
         for b in names:
             cell = matrix.get(a, {}).get(b)
             if a == b or not cell or not cell["games"]:
@@ -353,6 +362,16 @@ def format_head_to_head(matrix):
                 row.append(f"{_number(cell['score'])}/{cell['games']} "
                            f"({100 * cell['score'] / cell['games']:.0f}%)")
         rows.append(row)
+    return names, rows
+
+
+def format_head_to_head(matrix):
+    """The head-to-head scores as a Markdown table: the row bot's points against the
+    column bot, out of the seat pairs that met, and as a share."""
+    names, rows = head_to_head_cells(matrix)
+    if not names:
+        return "(no games)"
+    rows = [[_cell(row[0]), *row[1:]] for row in rows]
     return "\n".join(_table([""] + [_cell(b) for b in names], rows,
                             right=set(range(1, len(names) + 1))))
 

@@ -31,7 +31,7 @@ import math
 from importlib import resources
 from pathlib import Path
 
-from tigris import boards, record as records
+from tigris import boards, ratings, record as records
 from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
 from tigris.notation import square_name, str_to_action
 
@@ -242,7 +242,8 @@ def write_game(rec, path, analysis=None, **kw):
     return path
 
 
-_GAME_PAGE = """<!DOCTYPE html>
+# The head of every page: its title and the inlined style sheet.
+_HEAD = """<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -252,7 +253,9 @@ _GAME_PAGE = """<!DOCTYPE html>
 {css}
 </style>
 </head>
-<body class="game-page">
+"""
+
+_GAME_PAGE = _HEAD + """<body class="game-page">
 <header>{back}<h1>{title}</h1><p class="setup">{setup}</p>{notes}</header>
 <main id="viewer">
 <section id="left">
@@ -383,28 +386,8 @@ def index_page(summary, entries):
                               body="\n".join(body))
 
 
-def _fmt(x, digits=1):
-    if x is None:
-        return "-"
-    return str(int(x)) if float(x).is_integer() else f"{x:.{digits}f}"
-
-
 def _standings_table(st):
-    head = ["#", "bot", "games", "wins", "win rate (95% interval)", "Elo (95% interval)",
-            "mean final", "decisions", "s/move"]
-    rows = []
-    for k, r in enumerate(st["bots"], start=1):
-        rate = "-"
-        if r["win_rate"] is not None:
-            lo, hi = r["win_rate_ci"]
-            rate = f"{100 * r['win_rate']:.1f}% ({100 * lo:.1f}\u2013{100 * hi:.1f})"
-        elo = "-"
-        if r["elo"] is not None:
-            elo = f"{r['elo']:+.0f}"
-            elo += " (n/a)" if r["elo_ci"] is None else f" ({r['elo_ci'][0]:+.0f}, {r['elo_ci'][1]:+.0f})"
-        rows.append([str(k), r["name"], str(r["games"]), _fmt(r["wins"]), rate, elo,
-                     _fmt(r["mean_final"], 2), _fmt(r["mean_decisions"]),
-                     _fmt(r["seconds_per_move"], 3)])
+    head, rows = ratings.standings_cells(st)
     table = _table(head, rows, numeric={0, 2, 3, 4, 5, 6, 7, 8}, table_id="standings")
     model = {"bradley-terry": "Bradley-Terry", "plackett-luce": "Plackett-Luce"}.get(st.get("model"))
     if model:
@@ -419,18 +402,9 @@ def _standings_table(st):
 
 
 def _head_to_head_table(matrix):
-    names = list(matrix)
-    names += [b for a in matrix for b in matrix[a] if b not in names]
+    names, rows = ratings.head_to_head_cells(matrix)
     if not names:
         return "<p>(no finished games)</p>"
-    rows = []
-    for a in names:
-        row = [a]
-        for b in names:
-            cell = matrix.get(a, {}).get(b)
-            row.append("-" if a == b or not cell or not cell["games"] else
-                       f"{_fmt(cell['score'])}/{cell['games']} ({100 * cell['score'] / cell['games']:.0f}%)")
-        rows.append(row)
     return _table([""] + names, rows, numeric=set(range(1, len(names) + 1)), table_id="head-to-head")
 
 
@@ -470,17 +444,7 @@ def _table(head, rows, numeric=(), table_id=None):
             + "".join(f"<tr>{cells('td', r)}</tr>" for r in rows) + "</tbody></table>")
 
 
-_INDEX_PAGE = """<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}</title>
-<style>
-{css}
-</style>
-</head>
-<body class="index-page">
+_INDEX_PAGE = _HEAD + """<body class="index-page">
 {body}
 </body>
 </html>
