@@ -208,7 +208,9 @@ def test_the_bot_decides_alike_whatever_the_human_holds(tmp_path):
     (["play", "--you", "0", "--bots", "greedy", "random", "--players", "2"], "one per seat"),
     (["play", "--you", "0", "--bots", "cheat"], "would see your hand"),
     (["play", "--you", "0", "--bots", "no-such-bot"], "unknown bot"),
-    (["play", "--you", "0", "--hint-bot", "no-such-bot"], "unknown bot"),
+    (["play", "--you", "0", "--hint-bot", "no-such-bot"], "--hint-bot: unknown bot"),
+    (["play", "--you", "0", "--record", "no-such-folder/game.json"],
+     "no-such-folder/game.json: No such file or directory"),
 ])
 def test_bad_tables_are_one_line(argv, message, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)

@@ -508,9 +508,12 @@ def _play_at_the_table(args):
         for s, name in zip(open_seats, names):
             seats[s] = botlib.load(name, seed=args.seed * 10 + s)
             table_names[s] = name
-        botlib.configuration(args.hint_bot)
     except ValueError as e:
         raise ConfigError(f"--bots: {e}") from None
+    try:
+        botlib.configuration(args.hint_bot)
+    except ValueError as e:
+        raise ConfigError(f"--hint-bot: {e}") from None
     record = Path(args.record) if args.record else _free_name(f"tigris-game-{args.seed}", ".json")
     if record.is_dir():
         raise UsageError(f"--record {record}: is a folder; name a file")
@@ -519,6 +522,7 @@ def _play_at_the_table(args):
     seat.use_terminal()
     table = seat.Table(game, seats, table_names, record, colour=seat.colour_wanted(),
                        hint_bot=args.hint_bot)
+    table.save()                     # a record file that cannot be written stops us here
     table.write(f"you play seat{'s' * (len(you) > 1)} {', '.join(map(str, you))} of {players}; "
                 f"the record is kept in {record}; type help for the commands")
     table.play()

@@ -213,8 +213,11 @@ class Table:
         game = self.game
         rec = record_of(game, self.names) if not goes_on(game) else to_record(game, bots=self.names)
         partial = path.with_name(path.name + ".partial")
-        partial.write_text(json.dumps(rec) + "\n", encoding="utf-8")
-        os.replace(partial, path)
+        try:
+            partial.write_text(json.dumps(rec) + "\n", encoding="utf-8")
+            os.replace(partial, path)
+        except OSError as e:                 # named by the record's path, not the partial's
+            raise OSError(e.errno, e.strerror, str(path)) from None
 
 
 # --------------------------------------------------------------------------------------
@@ -321,27 +324,22 @@ COMMANDS = {"moves": cmd_moves, "hint": cmd_hint, "undo": cmd_undo, "board": cmd
             "save": cmd_save, "quit": cmd_quit, "help": cmd_help, "?": cmd_help}
 
 
-def line_editing():
-    """readline for the prompt where the input is a terminal: line editing, history and
-    Tab completion of moves; None elsewhere (a pipe reads plain lines)."""
-    if not sys.stdin.isatty():
-        return None
-    try:
-        import readline
-    except ImportError:                   # a Python built without it: plain input
-        return None
-    readline.set_completer_delims(" ")
-    readline.parse_and_bind("tab: complete")
-    return readline
-
-
-_readline = None
+_readline = None               # the readline module once use_terminal turned it on
 
 
 def use_terminal():
-    """Turn on line editing for the prompt when the input is a terminal."""
+    """Line editing, history and Tab completion of moves for the prompt, where the input
+    is a terminal and Python has readline; a pipe reads plain lines."""
     global _readline
-    _readline = line_editing()
+    if not sys.stdin.isatty():
+        return
+    try:
+        import readline
+    except ImportError:
+        return
+    readline.set_completer_delims(" ")
+    readline.parse_and_bind("tab: complete")
+    _readline = readline
 
 
 def colour_wanted(stream=sys.stdout):
