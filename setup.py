@@ -34,7 +34,7 @@ def _declarations_changed():
 setup(
     packages=find_packages("src") + ["tigris.bot_configs"],
     package_dir={"": "src", "tigris.bot_configs": "bots"},
-    package_data={"tigris": ["*.pxd", "calibration.json", "viewer.js", "viewer.css"],
+    package_data={"tigris": ["*.pxd", "*.pyi", "py.typed", "calibration.json", "viewer.js", "viewer.css"],
                   "tigris.bot_configs": ["*.toml"]},
     ext_modules=cythonize(
         extensions,

@@ -6,6 +6,10 @@
 ('action', 0)
 """
 
+# The one version number: the package metadata reads it from here (pyproject.toml),
+# ``tigris --version`` prints it, CHANGELOG.md says what each version added.
+__version__ = "1.0.0"
+
 from tigris.errors import IllegalActionError, PositionError, RecordError
 from tigris import _game, legality, position, render
 from tigris._game import Game

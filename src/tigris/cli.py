@@ -188,6 +188,7 @@ def build_parser():
     """The argparse parser of every subcommand, each with its run function (cmd_NAME)."""
     parser = _Parser(
         prog="tigris", description="Monte Carlo tree search toolkit for Tigris & Euphrates.")
+    parser.add_argument("--version", action="version", version=f"tigris {tigris.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("demo", help="a short demonstration tournament (about 30 seconds on 2 cores)",

@@ -1,0 +1,22 @@
+"""Ranked moves for the player to move, as ``tigris hint`` shows them.
+
+    python examples/ask_for_a_hint.py
+"""
+
+import tigris
+
+
+def main() -> None:
+    game = tigris.Game(players=2, seed=11)
+    for move in ["tile red G4", "tile black H5"]:     # player 0's first turn
+        game.apply(move)
+    hints = tigris.hint(game, iterations=4000, seed=1, top=3)
+    print(f"player {game.current_player} to move; {hints.iterations:,} iterations")
+    for row in hints:
+        line = ", ".join(row["continuation"][:2])
+        print(f"{row['move']:<24} {row['share']:6.1%} of the visits, "
+              f"win {row['win']:.2f}, then {line}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,39 @@
+"""Two bots play one game; the record is written to a file that ``tigris view`` or
+``tigris replay`` reads.
+
+    python examples/play_a_game.py [RECORD.json]
+"""
+
+import json
+import sys
+
+import tigris
+from tigris import bots
+from tigris.record import to_record
+
+
+def play(seed: int = 3) -> tigris.Game:
+    """greedy (player 0) against a quick ISMCTS (player 1) from the deal of `seed`."""
+    game = tigris.Game(players=2, seed=seed)
+    seats = [bots.load("greedy", seed=seed), bots.load("ismcts-fast", iterations=200, seed=seed)]
+    while not game.is_over:
+        bot = seats[game.current_player]
+        game.apply(bot.choose(game))      # each bot sees only what its player may see
+    return game
+
+
+def main() -> None:
+    game = play()
+    print(game)                           # the final board
+    for place, players in enumerate(game.ranking(), start=1):
+        for p in players:
+            print(f"{place}. player {p}: final score {game.final_score(p)}, {game.score(p)}")
+    if len(sys.argv) > 1:
+        record = to_record(game, bots=["greedy", "ismcts-fast"])
+        with open(sys.argv[1], "w", encoding="utf-8") as f:
+            json.dump(record, f)
+        print(f"record written to {sys.argv[1]} ({len(game.history)} moves)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,54 @@
+"""The scripts of examples/ run as a reader would run them, and do what they say."""
+
+import json
+import subprocess
+import sys
+
+import tigris
+from tigris.record import replay
+
+from processes import ROOT, _env
+
+EXAMPLES = ROOT / "examples"
+
+
+def run_example(name, *args, cwd):
+    done = subprocess.run([sys.executable, str(EXAMPLES / name), *map(str, args)],
+                          capture_output=True, text=True, timeout=300, env=_env(), cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_play_a_game_writes_a_record_that_replays(tmp_path):
+    out = run_example("play_a_game.py", tmp_path / "game.json", cwd=tmp_path)
+    record = json.loads((tmp_path / "game.json").read_text())
+    game = replay(record)
+    assert game.is_over
+    winner = game.ranking()[0][0]
+    assert f"1. player {winner}: final score {game.final_score(winner)}" in out
+
+
+def test_ask_for_a_hint_ranks_legal_moves(tmp_path):
+    out = run_example("ask_for_a_hint.py", cwd=tmp_path)
+    lines = out.splitlines()
+    assert lines[0] == "player 1 to move; 4,000 iterations"
+    game = tigris.Game(players=2, seed=11)
+    game.apply("tile red G4")
+    game.apply("tile black H5")
+    moves = [line.split("  ")[0].strip() for line in lines[1:]]
+    assert len(moves) == 3
+    assert all(game.parse_action(m) in game.legal_actions() for m in moves)
+
+
+def test_flat_monte_carlo_plays_a_legal_move(tmp_path):
+    out = run_example("flat_monte_carlo.py", cwd=tmp_path)
+    move = out.strip().removeprefix("flat Monte Carlo plays ")
+    game = tigris.Game(players=2, seed=5)
+    assert game.is_legal(game.parse_action(move))
+
+
+def test_small_tournament_saves_and_rates_its_games(tmp_path):
+    out = run_example("small_tournament.py", tmp_path / "t", cwd=tmp_path)
+    lines = (tmp_path / "t" / "games.jsonl").read_text().splitlines()
+    assert len(lines) == 4
+    assert "| greedy |" in out and "| random |" in out
