@@ -11,6 +11,8 @@ estimated win probability and the expected continuation.
 
 import sys
 import time
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from tqdm import tqdm
 
@@ -18,12 +20,16 @@ from tigris import bots
 from tigris.bots import config
 from tigris.errors import ConfigError, UsageError, excerpt
 
+if TYPE_CHECKING:
+    from tigris._game import Game
+
 CHUNKS = 20          # progress steps of a search in this process (one worker)
 DEFAULT_BOT = "ismcts-fast"   # the configuration hints search with unless told otherwise
 
 
-def hint(game, seconds=None, iterations=None, top=5, jobs=1, bot=DEFAULT_BOT, seed=None,
-         progress=None):
+def hint(game: "Game", seconds: float | None = None, iterations: int | None = None,
+         top: int = 5, jobs: int = 1, bot: "str | bots.Bot" = DEFAULT_BOT,
+         seed: int | None = None, progress: bool | None = None) -> "Hints":
     """Rank the moves of ``game.current_player`` by the analysis of an ISMCTS bot.
 
     Give ``seconds`` (default 5) or ``iterations``: the whole budget, shared out exactly
@@ -68,19 +74,20 @@ def hint(game, seconds=None, iterations=None, top=5, jobs=1, bot=DEFAULT_BOT, se
                  seed=engine.params["seed"])
 
 
-class Hints(list):
+class Hints(list[dict[str, Any]]):
     """The ranked moves of a hint (a list of dicts, best first) with what the search
     spent: ``iterations`` (in all trees), ``seconds`` (wall clock), ``bot`` (the
     configuration's name) and ``seed`` (the bot's seed)."""
 
-    def __init__(self, rows, iterations, seconds, bot, seed):
+    def __init__(self, rows: Iterable[dict[str, Any]], iterations: int, seconds: float,
+                 bot: str, seed: int) -> None:
         super().__init__(rows)
         self.iterations = iterations
         self.seconds = seconds
         self.bot = bot
         self.seed = seed
 
-    def as_dict(self, game):
+    def as_dict(self, game: "Game") -> dict[str, Any]:
         """The hint as JSON-ready data: who decides, the search's budget, the moves."""
         return {"player": game.current_player, "decision": game.decision, "bot": self.bot,
                 "seed": self.seed, "iterations": self.iterations,

@@ -10,6 +10,9 @@ stored, so a replay reproduces the final state exactly even if the RNG changes.
 """
 
 import json
+import os
+from collections.abc import Sequence
+from typing import Any
 
 from tigris._game import Game
 from tigris.boards import BOARD_NAMES
@@ -37,7 +40,9 @@ def _draws_from_json(draws, where):
     return out
 
 
-def to_record(game, bots=None, timings=None, extra=None):
+def to_record(game: Game, bots: Sequence[str] | None = None,
+              timings: Sequence[float] | None = None,
+              extra: dict[str, Any] | None = None) -> dict[str, Any]:
     """The record of a game played from its setup with ``Game(players, seed, ...)``, or
     replayed from a record.  RecordError for a game whose history does not go back to its
     deal (loaded from a position, a ``copy(stack=False)``, after ``random_playout``): its
@@ -89,7 +94,7 @@ def result(game, adjudicated=None):
     return out
 
 
-def replay(rec, upto=None):
+def replay(rec: dict[str, Any] | str | bytes, upto: int | None = None) -> Game:
     """Rebuild the game of a record, checking every move; ``upto`` stops after that many
     moves (0 to the number of moves).  Raises RecordError naming the field or the move
     number, and the reason."""
@@ -197,7 +202,7 @@ def _replay_move(game, n, move):
                           f"{excerpt(move['forced'], 200)}, the engine plays {forced}")
 
 
-def load(path):
+def load(path: str | os.PathLike[str]) -> Any:
     """Read a JSON file (a record or a position), or one game of a tournament's
     games.jsonl as ``FILE:K`` (the K-th game, 1-based)."""
     text_path, index = str(path), None

@@ -23,6 +23,7 @@ import time
 import warnings
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
 from joblib import Parallel, delayed, parallel_config
 from tqdm import tqdm
@@ -45,12 +46,12 @@ class Spec:
     """What to play.  ``games`` is the total number of games, rounded up so that every
     deal is played in all its seatings."""
 
-    bots: list
+    bots: list[str]
     players: int = 2
     games: int = 20
     seed: int = 0
     board: str = "classic"
-    variants: list = field(default_factory=list)
+    variants: list[str] = field(default_factory=list)
     name: str = "tournament"
 
     def check(self, where="tournament", bots=True):
@@ -185,7 +186,7 @@ def _is_record(rec):
             and isinstance(result.get("final"), list) and len(result["final"]) == seats)
 
 
-def _writable(out):
+def _writable(out: str | os.PathLike[str]) -> Path:
     out = Path(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -197,8 +198,9 @@ def _writable(out):
     return out
 
 
-def run(spec=None, out="results", jobs=None, resume=False, backend="loky", scheduler=None,
-        progress=True):
+def run(spec: Spec | None = None, out: str | os.PathLike[str] = "results",
+        jobs: int | None = None, resume: bool = False, backend: str = "loky",
+        scheduler: Any = None, progress: bool = True) -> dict[str, Any]:
     """Play the tournament (or the missing games of one, with `resume`); returns the
     summary.  `jobs` defaults to all cores; `backend="dask"` sends the games to the
     dask.distributed scheduler at `scheduler` (an address, or a Client)."""
@@ -206,28 +208,29 @@ def run(spec=None, out="results", jobs=None, resume=False, backend="loky", sched
         if spec is None:
             raise UsageError("no tournament given: name bots or a spec file")
         spec.check()
-    out = _writable(out)
-    spec_path = out / SPEC_FILE
+    folder = _writable(out)
+    spec_path = folder / SPEC_FILE
     if resume:
         if not spec_path.exists():
-            raise TournamentError(f"{out}: no {SPEC_FILE} here, nothing to resume")
+            raise TournamentError(f"{folder}: no {SPEC_FILE} here, nothing to resume")
         spec, settings = _read_spec_file(spec_path)
         spec.check(where=str(spec_path), bots=False)      # the bots' settings are saved
         missing = [b for b in spec.bots if b not in settings]
         if missing:
             raise TournamentError(f"{spec_path}: no saved settings for {', '.join(missing)}")
     else:
-        if (out / GAMES_FILE).exists() and (out / GAMES_FILE).stat().st_size > 0:
-            raise TournamentError(f"{out} already holds games of a tournament: continue it with "
-                                  f"--resume {out}, or choose another --out")
+        assert spec is not None                           # refused above
+        if (folder / GAMES_FILE).exists() and (folder / GAMES_FILE).stat().st_size > 0:
+            raise TournamentError(f"{folder} already holds games of a tournament: continue it with "
+                                  f"--resume {folder}, or choose another --out")
         settings = bot_settings(spec.bots)
         spec_path.write_text(json.dumps({"spec": asdict(spec), "bots": settings}, indent=2) + "\n")
-    done = {rec["game"]: rec for rec in read_games(out)}
+    done = {rec["game"]: rec for rec in read_games(folder)}
     todo = [job for job in schedule(spec) if job["game"] not in done]
     spec_dict = asdict(spec)
     if todo:
-        _play(todo, done, settings, spec_dict, out, jobs, backend, scheduler, progress)
-    return write_summary(out, spec, list(done.values()))
+        _play(todo, done, settings, spec_dict, folder, jobs, backend, scheduler, progress)
+    return write_summary(folder, spec, list(done.values()))
 
 
 def _play(todo, done, settings, spec_dict, out, jobs, backend, scheduler, progress):
@@ -351,7 +354,7 @@ def write_summary(out, spec, records):
     return summary
 
 
-def format_summary(summary):
+def format_summary(summary: dict[str, Any]) -> str:
     """The summary as Markdown: standings and head-to-head tables."""
     from tigris import ratings
 
@@ -369,7 +372,7 @@ def format_summary(summary):
     return "\n".join(lines)
 
 
-def load_summary(out):
+def load_summary(out: str | os.PathLike[str]) -> dict[str, Any]:
     """Standings recomputed from a results folder (``tigris standings DIR``)."""
     out = Path(out)
     spec_path = out / SPEC_FILE

@@ -12,9 +12,11 @@ a reference ceiling and has ``honest = False``).  Named configurations are looke
 ``./bots/`` first, then among those that come with the package.
 """
 
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tigris.bots import config
 from tigris.bots.search import CheatBot, ISMCTSBot, PIMCBot
@@ -22,12 +24,30 @@ from tigris.bots.simple import GreedyBot, RandomBot
 from tigris.errors import ConfigError
 from tigris.tomlfile import read_toml
 
-CLASSES = {"random": RandomBot, "greedy": GreedyBot, "ismcts": ISMCTSBot, "pimc": PIMCBot,
+if TYPE_CHECKING:
+    from tigris._game import Game
+
+
+class Bot(Protocol):
+    """What every bot is: ``choose(game)`` returns the action id it plays for
+    ``game.current_player``; ``name`` (its configuration's), ``kind``, ``params`` (every
+    knob, checked) and ``honest`` (False only for ``cheat``, which reads hidden tiles)."""
+
+    name: str
+    kind: str
+    params: dict[str, Any]
+    honest: bool
+
+    def choose(self, game: "Game") -> int:
+        """The action id to play."""
+
+
+CLASSES: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot, "ismcts": ISMCTSBot, "pimc": PIMCBot,
            "cheat": CheatBot}
 KINDS = tuple(CLASSES)
 
 
-def make(kind, name=None, **params):
+def make(kind: str, name: str | None = None, **params: Any) -> Bot:
     """A bot of `kind` with these knobs (the rest default); a ConfigError lists the valid
     keys."""
     with _config_errors():
@@ -35,7 +55,7 @@ def make(kind, name=None, **params):
     return CLASSES[kind](name=name or kind, **checked)
 
 
-def load(name_or_path, **overrides):
+def load(name_or_path: str | Path, **overrides: Any) -> Bot:
     """A bot from a configuration file: a path, or a name in ./bots/ or the package's;
     `overrides` replace knobs of the file (see Configuration.bot)."""
     return configuration(name_or_path).bot(**overrides)
@@ -54,7 +74,7 @@ class Configuration:
     params: dict
     description: str
 
-    def bot(self, **overrides):
+    def bot(self, **overrides: Any) -> Bot:
         """A bot of this configuration, with `overrides` replacing knobs; a budget given
         here (iterations or seconds) replaces the file's budget of the other kind."""
         params = self.params
@@ -68,7 +88,7 @@ class Configuration:
         return CLASSES[self.kind](name=self.name, **params)
 
 
-def configuration(name_or_path):
+def configuration(name_or_path: str | Path) -> Configuration:
     """The Configuration of a bot name or file, read once; a ConfigError names the file
     and what is wrong."""
     path = find(name_or_path)
@@ -93,7 +113,7 @@ def _config_errors():
         raise ConfigError(str(e)) from None
 
 
-def find(name_or_path):
+def find(name_or_path: str | Path) -> Path:
     """The file of a bot name or path; raises ConfigError listing the known names."""
     p = Path(name_or_path)
     if p.suffix == ".toml" or p.parent != Path("."):
@@ -107,9 +127,9 @@ def find(name_or_path):
     raise ConfigError(f"unknown bot {name_or_path!r}; known bots: {', '.join(available())}")
 
 
-def available():
+def available() -> list[str]:
     """Names of the bot configurations that ``load`` finds, sorted."""
-    names = set()
+    names: set[str] = set()
     for folder in _folders():
         names.update(p.stem for p in folder.glob("*.toml"))
     return sorted(names)

@@ -11,7 +11,7 @@ SUPPORT_DECISION = "support"
 class SeededBot:
     """A bot whose only knob is its seed."""
 
-    kind: str | None = None     # each bot class names its kind
+    kind: str                   # each bot class names its kind
     honest = True
 
     def __init__(self, seed=0, name=None):
