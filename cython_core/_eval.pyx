@@ -296,10 +296,16 @@ def _policy_draws(Game game not None, int draws, uint64_t seed=0, bint greedy=Fa
 cdef class Evaluator:
     """The evaluation with these weights (the others at their defaults; see WEIGHTS):
 
-    >>> ev = Evaluator(eval_leader=0.5)                 # doctest: +SKIP
-    >>> ev.rewards(game)        # one reward per player in [0, 1]
-    >>> ev.prior(game, action)  # higher: the search expands it first
-    >>> ev.weights              # every weight: name -> value
+    >>> import tigris
+    >>> from tigris._eval import Evaluator
+    >>> ev = Evaluator(eval_leader=0.5)
+    >>> game = tigris.Game(players=2, seed=7)
+    >>> [0 <= r <= 1 for r in ev.rewards(game)]         # one reward per player
+    [True, True]
+    >>> ev.prior(game, game.parse_action("leader king F9")) > ev.prior(game, game.parse_action("pass"))
+    True
+    >>> ev.weights["eval_leader"]                       # every weight: name -> value
+    0.5
     """
 
     def __init__(self, **weights):

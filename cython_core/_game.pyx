@@ -105,9 +105,14 @@ cdef class Game:
     draws), ``board`` "classic" or "advanced", ``variants`` a list of "english" and
     "buildings".  ``seed`` stays readable as ``game.seed``.
 
-    >>> g = Game(players=2, seed=7)
-    >>> g.apply("tile red G5")          # doctest: +SKIP
+    >>> import tigris
+    >>> g = tigris.Game(players=2, seed=7)
+    >>> g.apply("tile red A1")
+    >>> g.actions_left
+    1
     >>> g.undo()
+    >>> g.actions_left
+    2
     """
 
     # Attributes are declared in src/tigris/_game.pxd, so the search can reach the state.

@@ -564,14 +564,23 @@ cdef class Search:
     """A search tree over the information set of the player to move in `game`, grown in
     steps so callers can show progress:
 
-    >>> s = Search(game, exploration=0.7, rollout_depth=10, seed=1)   # doctest: +SKIP
-    >>> s.step(iterations=500); s.step(seconds=0.5)
-    >>> s.stats()["best"]
+    >>> import tigris
+    >>> from tigris._search import Search
+    >>> game = tigris.Game(players=2, seed=7)
+    >>> s = Search(game, exploration=0.7, rollout_depth=10, seed=1)
+    >>> s.step(iterations=500)
+    500
+    >>> s.step(seconds=0.05) > 0
+    True
+    >>> stats = s.stats()
+    >>> stats["iterations"] == s.iterations, game.is_legal(stats["best"])
+    (True, True)
 
     Knobs: ``exploration`` >= 0, ``epsilon`` in [0, 1], ``widening`` >= 0 (finite numbers);
     ``root``: "ucb" (the root as any node) or "halving" (sequential halving over the
-    ``candidates`` moves best after a UCB phase, ranked by log prior + ``halving_scale``
-    * (50 + most visits) * mean reward, in phases of the tree's whole budget:
+    ``candidates`` moves best after a UCB phase, ranked by
+    ``log prior + halving_scale * (50 + most visits) * mean reward``, in phases of the
+    tree's whole budget:
     ``plan_iterations`` or ``plan_seconds``, else the first step's budget);
     ``rollout_depth`` from -1 (to the end) to MAX_ROLLOUT_DEPTH; ``seed`` any int, of which
     the low 64 bits are used (seeds equal modulo 2**64 search alike); and the evaluator's

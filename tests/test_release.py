@@ -72,3 +72,9 @@ def test_stubtest_would_catch_a_stub_that_lies(tmp_path):
     assert done.returncode != 0
     assert "state_size" in done.stdout
 
+
+
+def test_the_citation_names_this_version_and_license():
+    citation = (ROOT / "CITATION.cff").read_text(encoding="utf-8")
+    assert f"\nversion: {tigris.__version__}\n" in citation
+    assert "\nlicense: MIT\n" in citation

@@ -32,10 +32,20 @@ and, with the same seed, the same belief.  A game without a complete history (lo
 from a position) has none to learn from: ``deals`` returns None and the search deals
 uniformly.
 
->>> belief = Belief(player=0, particles=64, temperature=1.0, seed=1)   # doctest: +SKIP
->>> belief.update(game)                  # the history so far, as player 0 saw it
+>>> import tigris
+>>> from tigris.belief import Belief
+>>> from tigris import bots
+>>> game, bot = tigris.Game(players=2, seed=3), bots.make("random", seed=2)
+>>> for _ in range(8):
+...     game.apply(bot.choose(game))
+>>> belief = Belief(player=0, particles=64, temperature=1.0, seed=1)
+>>> belief = belief.update(game)         # the history so far, as player 0 saw it
 >>> rows, weights = belief.deals()       # for _search.Search(..., deals=...)
->>> belief.colour_shares(1)              # expected share of each colour in player 1's hand
+>>> len(rows) == len(weights) and 0 < len(rows) <= 64   # the particles of weight > 0
+True
+>>> shares = belief.colour_shares(1)     # expected share of each colour in player 1's hand
+>>> round(sum(shares), 6)
+1.0
 """
 
 import math

@@ -229,9 +229,10 @@ def build_parser():
     p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("tournament", help="play bots against each other and rate them",
-                       description="Play a tournament from a spec file (tournaments/*.toml) or from "
-                                   "--bots; every deal is played in every seating. Finished games "
-                                   "go to OUT/games.jsonl at once; standings to OUT/summary.md.")
+                       description="Play a tournament from a spec file (a TOML file such as "
+                                   "tournaments/demo.toml) or from --bots; every deal is played in "
+                                   "every seating. Finished games go to OUT/games.jsonl at once; "
+                                   "standings to OUT/summary.md.")
     p.add_argument("spec", nargs="?", metavar="SPEC", help="tournament spec (TOML)")
     p.add_argument("--bots", nargs="+", metavar="BOT", help="bot names or files (instead of a spec)")
     p.add_argument("--games", type=_whole(1, MAX_GAMES),

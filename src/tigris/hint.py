@@ -3,10 +3,13 @@ estimated win probability and the expected continuation.
 
 >>> import tigris
 >>> g = tigris.Game(players=2, seed=7)
->>> hints = tigris.hint(g, iterations=2000, top=3, progress=False)   # doctest: +SKIP
->>> for h in hints:
-...     print(h["move"], h["share"], h["win"], h["continuation"])
->>> hints.iterations, hints.seconds, hints.bot, hints.seed   # what the search spent
+>>> hints = tigris.hint(g, iterations=2000, top=3, seed=1, progress=False)
+>>> [h["move"] for h in hints] == [g.action_str(h["action"]) for h in hints]
+True
+>>> sorted(hints[0])         # also share, win (the estimated chance) and continuation
+['action', 'continuation', 'move', 'share', 'visits', 'win']
+>>> hints.iterations, hints.bot, hints.seed       # what the search spent (and .seconds)
+(2000, 'ismcts-fast', 1)
 """
 
 import sys

@@ -4,8 +4,11 @@ Paired games (each deal played in both seatings) between a candidate A and a ref
 go on until the SPRT accepts H1 (A is `elo1` stronger than B) or H0 (A is `elo0`
 stronger), as engine-testing frameworks do, or until `max_games`.
 
->>> r = sprt_match("ismcts-fast", "greedy", elo0=0, elo1=20)    # doctest: +SKIP
->>> r["decision"], r["llr"], r["bounds"]
+>>> from tigris.match import sprt_match
+>>> r = sprt_match("greedy", "random", elo0=0, elo1=200, max_games=40, jobs=1,
+...                progress=False)
+>>> r["decision"], r["llr"] >= r["bounds"][1]
+('H1', True)
 """
 
 import math

@@ -4,9 +4,12 @@ A tournament is a set of bots, players per game, a number of games, a base seed 
 rotation: each deal (seed) is played in every seating of its table (2 players: both
 seatings; 3-4 players: every rotation), so the luck of the deal cancels out.
 
+>>> import tempfile
 >>> from tigris.tournament import Spec, run
 >>> spec = Spec(bots=["random", "greedy"], players=2, games=4, seed=1)
->>> run(spec, "results/rg", jobs=2)                             # doctest: +SKIP
+>>> summary = run(spec, tempfile.mkdtemp(), jobs=2, progress=False)   # a folder of results
+>>> summary["games"], summary["standings"]["bots"][0]["name"]
+(4, 'greedy')
 
 The result folder holds ``tournament.json`` (the spec and the bots' settings),
 ``games.jsonl`` (one ``tigris-game/1`` record per finished game, appended and flushed as

@@ -18,6 +18,7 @@ Both spend four games per iteration, so one budget buys the same games either wa
 Parameters are real numbers inside their bounds; integer ones are rounded only when a bot
 is made to play.
 
+>>> from tigris.tune import TuneSpec, parse_param, tune
 >>> spec = TuneSpec(bot="ismcts-fast", params=[parse_param("exploration=0.1:2.0")],
 ...                 opponents=["greedy"], budget=400, method="bayes")
 >>> tune(spec, "results/tune-c")                            # doctest: +SKIP

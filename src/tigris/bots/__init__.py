@@ -5,7 +5,10 @@
 >>> bot = bots.load("ismcts-fast")          # bots/ismcts-fast.toml
 >>> conf = bots.configuration("pimc")       # the file read: kind, knobs, description
 >>> bot = conf.bot(seed=3)                  # a bot of it, a knob replaced
->>> action = bot.choose(game)               # doctest: +SKIP
+>>> import tigris
+>>> game = tigris.Game(players=2, seed=1)
+>>> game.is_legal(bot.choose(game))         # decides for game.current_player
+True
 
 Every bot decides from what ``game.current_player`` may see (``cheat`` excepted: it is
 a reference ceiling and has ``honest = False``).  Named configurations are looked up in

@@ -1,0 +1,83 @@
+"""Sphinx configuration of the documentation site: the guide (the README), the formats,
+the design, the rules contract, the command line and the API reference from the
+docstrings.  ``tools/build_docs.sh`` builds it and runs its examples (the doctest builder),
+warnings as errors."""
+
+import tigris
+
+project = "tigris"
+author = "The tigris developers"
+copyright = "2026, The tigris developers"
+release = version = tigris.__version__
+
+extensions = [
+    "myst_parser",              # the pages are Markdown, like the README they include
+    "sphinx.ext.autodoc",       # the API reference from the docstrings
+    "sphinx.ext.doctest",       # every >>> example runs in CI
+    "sphinx.ext.viewcode",
+    "sphinxarg.ext",            # the command line from tigris.cli's parser
+]
+
+source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
+root_doc = "index"
+exclude_patterns = ["_build"]
+smartquotes = False           # "--out" stays two hyphens in the command reference
+myst_enable_extensions = ["colon_fence", "substitution"]
+myst_substitutions = {"release": release}
+myst_heading_anchors = 3        # links to a README section (#positions-tigris-position1) work
+
+autodoc_member_order = "bysource"
+autodoc_default_options = {"members": True, "show-inheritance": False}
+autodoc_typehints = "description"
+
+# Every example of the docstrings and pages starts from a fresh namespace with the package.
+doctest_global_setup = "import tigris"
+
+html_theme = "furo"
+html_title = f"tigris {release}"
+html_static_path: list[str] = []
+
+
+# -- the knobs of the bot kinds, drawn from tigris.bots.config -------------------------
+
+from docutils import nodes                                  # noqa: E402
+from sphinx.util.docutils import SphinxDirective            # noqa: E402
+
+
+class BotKnobs(SphinxDirective):
+    """A table per bot kind of its knobs, their defaults and meanings: the same tables
+    as ``tigris bots --knobs``, so the page cannot disagree with the code."""
+
+    def run(self):
+        from tigris.bots import config
+
+        sections = []
+        for kind, knobs in config.KINDS.items():
+            rows = [("knob", "default", "meaning")]
+            rows += [(key, "none" if default is None else repr(default), meaning)
+                     for key, (_, default, meaning) in knobs.items()]
+            sections += [nodes.paragraph("", "", nodes.strong(text=f"{kind}")), _table(rows)]
+        return sections
+
+
+def _table(rows):
+    table = nodes.table()
+    group = nodes.tgroup(cols=len(rows[0]))
+    table += group
+    for width in (2, 1, 6):
+        group += nodes.colspec(colwidth=width)
+    head, body = nodes.thead(), nodes.tbody()
+    group += [head, body]
+    for k, cells in enumerate(rows):
+        row = nodes.row()
+        for k_cell, text in enumerate(cells):
+            entry = nodes.entry()
+            entry += nodes.paragraph("", "", nodes.literal(text=text) if k and k_cell < 2
+                                     else nodes.Text(text))
+            row += entry
+        (head if k == 0 else body).append(row)
+    return table
+
+
+def setup(app):
+    app.add_directive("bot-knobs", BotKnobs)
