@@ -4,6 +4,8 @@ search backs up, the expansion priors, the calibrated win chance, and their weig
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from typing_extensions import disjoint_base
+
 from tigris._game import Game
 
 INF: float
@@ -15,6 +17,7 @@ def set_calibration(coefficients: Mapping[int, Sequence[float]]) -> None: ...
 def default_weights() -> dict[str, float]: ...
 def check_weights(weights: Mapping[str, float]) -> dict[str, float]: ...
 
+@disjoint_base
 class Evaluator:
     def __init__(self, **weights: float) -> None: ...
     @property

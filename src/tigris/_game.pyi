@@ -8,6 +8,8 @@ where a method reads one (``"tile red G5"``).
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from typing_extensions import disjoint_base
+
 from tigris.boards import BOARD_NAMES as BOARD_NAMES
 from tigris.constants import COLOURS as COLOURS
 from tigris.constants import DECISIONS as DECISIONS
@@ -15,14 +17,15 @@ from tigris.constants import VARIANTS as VARIANTS
 from tigris.errors import IllegalActionError as IllegalActionError
 
 #: A tile drawn: (player, colour index).
-Draw = tuple[int, int]
+_Draw = tuple[int, int]
 #: One apply of ``Game.history``: (action, player, forced follow-ups, draws).
-HistoryEntry = tuple[int, int, list[int], list[Draw]]
+_HistoryEntry = tuple[int, int, list[int], list[_Draw]]
 
 STATE_ERRORS: dict[int, str]
 
 def attach(**functions: Callable[..., Any]) -> None: ...
 
+@disjoint_base          # a C struct: no class can derive from it and another such class
 class Game:
     seed: int | None
     def __init__(self, players: int = 2, seed: int = 0, board: str = "classic",
@@ -59,17 +62,17 @@ class Game:
     def parse_action(self, text: str) -> int: ...
 
     # playing
-    def apply(self, action: int | str, draws: Iterable[Draw] | None = None) -> None: ...
+    def apply(self, action: int | str, draws: Iterable[_Draw] | None = None) -> None: ...
     def undo(self) -> None: ...
     @property
-    def history(self) -> list[HistoryEntry]: ...
-    def redeal(self, deal: Iterable[Draw]) -> None: ...
+    def history(self) -> list[_HistoryEntry]: ...
+    def redeal(self, deal: Iterable[_Draw]) -> None: ...
     @property
     def history_complete(self) -> bool: ...
     @property
     def unknown(self) -> dict[str, Any]: ...
     @property
-    def deal(self) -> list[Draw]: ...
+    def deal(self) -> list[_Draw]: ...
 
     # results
     def score(self, p: int) -> dict[str, int]: ...

@@ -5,6 +5,8 @@ grown in steps, and the helpers around it.  Bots (``tigris.bots``) and hints
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
+from typing_extensions import disjoint_base
+
 from tigris._eval import check_weights as check_weights
 from tigris._game import Game
 from tigris.errors import IllegalActionError as IllegalActionError
@@ -15,8 +17,9 @@ MAX_DEALS: int
 
 #: One child of the root in ``Search.stats()["children"]``: action, visits, avail,
 #: value (mean reward of the searching player) and pv (a list of (action, player)).
-Child = dict[str, Any]
+_Child = dict[str, Any]
 
+@disjoint_base
 class Search:
     player: int
     iterations: int
@@ -38,4 +41,4 @@ class Search:
 def deal_row(game: Game) -> list[int]: ...
 def run(game: Game, *, iterations: int = 0, seconds: float = 0.0,
         **options: Any) -> dict[str, Any]: ...
-def choose(children: Sequence[Child], final: str = "visits") -> int: ...
+def choose(children: Sequence[_Child], final: str = "visits") -> int: ...

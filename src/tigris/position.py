@@ -1,4 +1,4 @@
-"""Positions: a game state as JSON-ready data (``tigris-position/1``, see docs/DESIGN.md).
+"""Positions: a game state as JSON-ready data (``tigris-position/1``, see docs/FORMATS.md).
 
 ``to_position(game, player=None)`` writes a position; ``from_position(d, seed=0)`` reads
 one back into a ``Game``, rejecting a malformed or impossible position with a

@@ -224,8 +224,8 @@ def run(spec: Spec | None = None, out: str | os.PathLike[str] = "results",
     else:
         assert spec is not None                           # refused above
         if (folder / GAMES_FILE).exists() and (folder / GAMES_FILE).stat().st_size > 0:
-            raise TournamentError(f"{folder} already holds games of a tournament: continue it with "
-                                  f"--resume {folder}, or choose another --out")
+            raise TournamentError(f"{folder} already holds games of a tournament: continue it "
+                                  f"with --resume {folder}, or choose another --out")
         settings = bot_settings(spec.bots)
         spec_path.write_text(json.dumps({"spec": asdict(spec), "bots": settings}, indent=2) + "\n")
     done = {rec["game"]: rec for rec in read_games(folder)}

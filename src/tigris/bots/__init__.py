@@ -45,8 +45,9 @@ class Bot(Protocol):
         """The action id to play."""
 
 
-CLASSES: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot, "ismcts": ISMCTSBot, "pimc": PIMCBot,
-           "cheat": CheatBot}
+CLASSES: dict[str, Callable[..., Bot]] = {
+    "random": RandomBot, "greedy": GreedyBot, "ismcts": ISMCTSBot, "pimc": PIMCBot,
+    "cheat": CheatBot}
 KINDS = tuple(CLASSES)
 
 
