@@ -91,3 +91,14 @@ def test_the_citation_names_this_version_and_license():
     citation = (ROOT / "CITATION.cff").read_text(encoding="utf-8")
     assert f"\nversion: {tigris.__version__}\n" in citation
     assert "\nlicense: MIT\n" in citation
+
+
+def test_the_formats_page_lists_every_field_of_a_tournament_spec():
+    from dataclasses import fields
+
+    from tigris.tournament import Spec
+
+    page = (ROOT / "docs" / "FORMATS.md").read_text(encoding="utf-8")
+    section = page[page.index("## Tournament specs"):page.index("## Results folders")]
+    rows = re.findall(r"^\| `(\w+)` \|", section, flags=re.M)
+    assert rows == [f.name for f in fields(Spec)]
