@@ -40,7 +40,6 @@ doctest_default_flags = doctest.ELLIPSIS | doctest.DONT_ACCEPT_TRUE_FOR_1
 
 html_theme = "furo"
 html_title = f"tigris {release}"
-html_static_path: list[str] = []
 
 
 # -- the knobs of the bot kinds, drawn from tigris.bots.config -------------------------
@@ -61,7 +60,7 @@ class BotKnobs(SphinxDirective):
             rows = [("knob", "default", "meaning")]
             rows += [(key, "none" if default is None else repr(default), meaning)
                      for key, (_, default, meaning) in knobs.items()]
-            sections += [nodes.paragraph("", "", nodes.strong(text=f"{kind}")), _table(rows)]
+            sections += [nodes.paragraph("", "", nodes.strong(text=kind)), _table(rows)]
         return sections
 
 
@@ -75,9 +74,10 @@ def _table(rows):
     group += [head, body]
     for k, cells in enumerate(rows):
         row = nodes.row()
-        for k_cell, text in enumerate(cells):
+        for column, text in enumerate(cells):
             entry = nodes.entry()
-            entry += nodes.paragraph("", "", nodes.literal(text=text) if k and k_cell < 2
+            code = k > 0 and column < 2             # a knob's name and default, as code
+            entry += nodes.paragraph("", "", nodes.literal(text=text) if code
                                      else nodes.Text(text))
             row += entry
         (head if k == 0 else body).append(row)

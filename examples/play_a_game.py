@@ -23,17 +23,23 @@ def play(seed: int = 3) -> tigris.Game:
 
 
 def main() -> None:
+    path = sys.argv[1] if len(sys.argv) > 1 else None
+    if path:
+        open(path, "w").close()           # a path that cannot be written: refused before the game
     game = play()
     print(game)                           # the final board
     for place, players in enumerate(game.ranking(), start=1):
         for p in players:
             print(f"{place}. player {p}: final score {game.final_score(p)}, {game.score(p)}")
-    if len(sys.argv) > 1:
+    if path:
         record = to_record(game, bots=["greedy", "ismcts-fast"])
-        with open(sys.argv[1], "w", encoding="utf-8") as f:
+        with open(path, "w", encoding="utf-8") as f:
             json.dump(record, f)
-        print(f"record written to {sys.argv[1]} ({len(game.history)} moves)")
+        print(f"record written to {path} ({len(game.history)} moves)")
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except (OSError, ValueError) as e:      # a path that cannot be written: one line
+        sys.exit(f"{sys.argv[0]}: {e}")

@@ -19,4 +19,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except (OSError, ValueError) as e:      # a path that cannot be written: one line
+        sys.exit(f"{sys.argv[0]}: {e}")

@@ -24,6 +24,13 @@ def python(code, timeout=120):
                           timeout=timeout, env=_env(), cwd=ROOT)
 
 
+def script(path, *args, cwd, timeout=300):
+    """Run the Python script `path` with `args` in the folder `cwd`; the CompletedProcess
+    (text output)."""
+    return subprocess.run([sys.executable, str(path), *map(str, args)], capture_output=True,
+                          text=True, timeout=timeout, env=_env(), cwd=cwd)
+
+
 def interrupt(args, marker, stream="stdout", delay=1.0, timeout=30):
     """Start ``python ARGS`` in a session of its own, wait until `marker` appears on
     `stream`, wait `delay` seconds more, send SIGINT to its process group and wait for it

@@ -1,20 +1,19 @@
 """The scripts of examples/ run as a reader would run them, and do what they say."""
 
 import json
-import subprocess
-import sys
+
+import pytest
 
 import tigris
 from tigris.record import replay
 
-from processes import ROOT, _env
+from processes import ROOT, script
 
 EXAMPLES = ROOT / "examples"
 
 
 def run_example(name, *args, cwd):
-    done = subprocess.run([sys.executable, str(EXAMPLES / name), *map(str, args)],
-                          capture_output=True, text=True, timeout=300, env=_env(), cwd=cwd)
+    done = script(EXAMPLES / name, *args, cwd=cwd)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -52,3 +51,13 @@ def test_small_tournament_saves_and_rates_its_games(tmp_path):
     lines = (tmp_path / "t" / "games.jsonl").read_text().splitlines()
     assert len(lines) == 4
     assert "| greedy |" in out and "| random |" in out
+
+
+@pytest.mark.parametrize("name", ["play_a_game.py", "small_tournament.py"])
+def test_a_path_that_cannot_be_written_is_one_line(tmp_path, name):
+    (tmp_path / "a-file").write_text("")
+    done = script(EXAMPLES / name, tmp_path / "a-file" / "below", cwd=tmp_path)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1 and "a-file" in done.stderr
+    assert done.stdout == ""                # refused before any game is played

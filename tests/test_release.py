@@ -45,13 +45,14 @@ def test_every_compiled_module_has_its_stub_and_the_package_is_typed():
         assert (package / f"{module.split('.')[1]}.pyi").exists(), module
 
 
-def _mypy(*args):
+def _python_m(*args, env=None):
+    """``python -m ARGS`` in the checkout; the CompletedProcess (text output)."""
     return subprocess.run([sys.executable, "-m", *args], capture_output=True, text=True,
-                          cwd=ROOT, timeout=600)
+                          cwd=ROOT, timeout=600, env=env)
 
 
 def test_mypy_finds_no_error_in_the_package_and_the_examples():
-    done = _mypy("mypy", "--no-incremental")        # files and settings: pyproject.toml
+    done = _python_m("mypy", "--no-incremental")    # files and settings: pyproject.toml
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Success" in done.stdout
 
@@ -60,11 +61,9 @@ def _stubtest(stubs, *modules):
     """mypy.stubtest of the compiled `modules` as imported here against the stubs in the
     folder `stubs` (given explicitly: an editable install hides the package from mypy,
     and stubtest then compares nothing and reports success)."""
-    return subprocess.run(
-        [sys.executable, "-m", "mypy.stubtest", "--mypy-config-file", "pyproject.toml",
-         "--allowlist", "tests/stubtest-allowlist.txt", *modules],
-        capture_output=True, text=True, cwd=ROOT, timeout=600,
-        env={**os.environ, "MYPYPATH": str(stubs)})
+    return _python_m("mypy.stubtest", "--mypy-config-file", "pyproject.toml",
+                     "--allowlist", "tests/stubtest-allowlist.txt", *modules,
+                     env={**os.environ, "MYPYPATH": str(stubs)})
 
 
 def test_the_stubs_agree_with_the_compiled_modules():
@@ -86,6 +85,7 @@ def test_stubtest_catches_a_stub_that_lies(tmp_path, lie):
     done = _stubtest(tmp_path, "tigris._bench")
     assert done.returncode != 0
     assert lie[0].split("(")[0].removeprefix("def ") in done.stdout
+
 
 def test_the_citation_names_this_version_and_license():
     citation = (ROOT / "CITATION.cff").read_text(encoding="utf-8")
