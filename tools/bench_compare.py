@@ -4,7 +4,7 @@
     python tools/bench_compare.py BASE [NEW] [--part core|search] [--rounds 5] [--cpu 1]
 
 Each side is exported (``git archive``) into a build folder and compiled there with this
-Python (Cython and setuptools needed, as for any build from a checkout); builds are kept
+Python (Cython and setuptools 77+ needed, as the `test` extra brings them); builds are kept
 in ``.bench-builds/`` by git tree, so comparing again does not rebuild.  NEW defaults to
 the working tree as it is now, uncommitted and untracked files included (ignored ones
 left out).  Then the two builds take turns, round after round
