@@ -102,3 +102,16 @@ def test_the_formats_page_lists_every_field_of_a_tournament_spec():
     section = page[page.index("## Tournament specs"):page.index("## Results folders")]
     rows = re.findall(r"^\| `(\w+)` \|", section, flags=re.M)
     assert rows == [f.name for f in fields(Spec)]
+
+
+def test_the_readme_first_screen_gives_the_two_commands_for_a_fresh_machine():
+    """The demo needs no test tools; the test command brings them; a reader is told how to
+    get the bare `tigris` the rest of the guide uses."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    first_screen = readme[:readme.index("\n## ")]
+    blocks = re.findall(r"```sh\n(.*?)\n```", first_screen, flags=re.S)
+    assert blocks == ["python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/tigris demo",
+                      ".venv/bin/pip install '.[test]' && .venv/bin/python -m pytest"]
+    assert ". .venv/bin/activate" in first_screen
+    assert re.search(r"about \d+ minutes", first_screen)        # how long the tests take
+    assert "the issue" not in readme.lower()                     # written for users
