@@ -344,9 +344,7 @@ CASES = [
     (["{record.json}", "--out-is", "{analysis}", "--seed", "3"], "its iterations is 40, not 10"),
     (["{record.json}", "--bot", "greedy"], "ismcts"),
     (["{record.json}", "--bot", "nobody"], "unknown bot 'nobody'"),
-    (["{record.json}", "--mistake", "2"], "mistake must be"),
-    (["{record.json}", "--inaccuracy", "nan"], "inaccuracy must be"),
-    (["{record.json}", "--blunder", "0.01"], "thresholds must grow"),
+    (["{record.json}", "--blunder", "1"], "thresholds must grow"),
 ]
 
 
@@ -372,12 +370,18 @@ def test_bad_input_is_one_line_and_status_1(files, tmp_path, capsys, argv, expec
 @pytest.mark.parametrize("argv, expected", [(["--iterations", "0"], "--iterations"),
                                             (["--seconds", "nan"], "--seconds"),
                                             (["--jobs", "0"], "--jobs"),
-                                            (["--players", "x"], "--players")])
+                                            (["--players", "x"], "--players"),
+                                            (["--mistake", "200"],
+                                             "mistake must be above 0 and at most 100 points"),
+                                            (["--inaccuracy", "nan"], "inaccuracy must be")])
 def test_bad_options_are_one_line(files, tmp_path, capsys, argv, expected):
     assert main(["analyse", str(files["record.json"]), *argv, "--out", str(tmp_path / "a")]) != 0
     assert expected in one_line(capsys.readouterr().err)
 
 
-def test_the_out_file_is_required(files, capsys):
-    assert main(["analyse", str(files["record.json"])]) != 0
-    assert "--out" in one_line(capsys.readouterr().err)
+def test_the_out_file_defaults_to_the_records_name_in_this_folder(files, tmp_path, monkeypatch,
+                                                                   capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["analyse", str(files["record.json"]), "--iterations", "10", "--players", "1"]) == 0
+    assert "analysis in record.analysis.jsonl" in capsys.readouterr().out
+    assert analysis.read_analysis(tmp_path / "record.analysis.jsonl")[0]["iterations"] == 10

@@ -62,3 +62,56 @@ def test_bots_lists_the_configurations_and_every_knob(capsys):
     assert "greedy:" in out and "pimc:" in out and "determinizations" in out
     line = next(l for l in out.splitlines() if l.split()[:1] == ["eval_scale"])
     assert "2.0" in line and "logistic" in line
+
+
+def _subparsers():
+    import argparse
+
+    from tigris.cli import build_parser
+
+    parser = build_parser()
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return action.choices
+
+
+def test_every_command_with_a_seed_defaults_to_the_same_one():
+    from tigris.cli import SEED
+
+    defaults = {name: next(a.default for a in sub._actions if a.dest == "seed")
+                for name, sub in _subparsers().items()
+                if any(a.dest == "seed" for a in sub._actions)}
+    assert {"play", "hint", "analyse", "match", "tune", "tournament"} <= set(defaults)
+    # a tournament's --seed overrides its spec's, whose own default is the same
+    from tigris.tournament import Spec
+    assert defaults.pop("tournament") is None and Spec(bots=["a", "b"]).seed == SEED
+    assert set(defaults.values()) == {SEED}, defaults
+
+
+def test_the_analysis_thresholds_are_given_in_points_as_reported():
+    from tigris import analysis
+    from tigris.cli import THRESHOLD_POINTS
+
+    assert THRESHOLD_POINTS == {"inaccuracy": 5, "mistake": 10, "blunder": 20}
+    args = _subparsers()["analyse"].parse_args(["g.json", "--mistake", "12.5"])
+    assert args.mistake == 0.125 and args.out is None
+    assert {k: v / 100 for k, v in THRESHOLD_POINTS.items()} == analysis.THRESHOLDS
+
+
+def test_analyse_writes_beside_the_current_folder_by_default(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["play", "--bots", "random", "random", "--record", "g.json", "--every", "0"]) == 0
+    capsys.readouterr()
+    assert main(["analyse", "g.json", "--iterations", "10", "--players", "0"]) == 0
+    assert "analysis in g.analysis.jsonl" in capsys.readouterr().out
+    assert (tmp_path / "g.analysis.jsonl").is_file()
+    from tigris.cli import _analysis_name
+    assert str(_analysis_name("results/t/games.jsonl:3")) == "games-3.analysis.jsonl"
+
+
+def test_play_numbers_the_last_turn_as_the_board_does(capsys):
+    assert main(["play", "--bots", "random", "random", "--every", "0"]) == 0
+    out = capsys.readouterr().out
+    header = next(line for line in out.splitlines() if line.startswith("--- final position"))
+    over = next(line for line in out.splitlines() if line.startswith("Game over after turn"))
+    turn = int(over.split("after turn ")[1].split(".")[0])
+    assert header.startswith(f"--- final position, turn {turn}, after ")

@@ -9,7 +9,7 @@
     tigris replay DIR --game K       step through a finished game
     tigris show FILE [--move N]      a position or game record as a board diagram
     tigris hint FILE                 the best moves for the player to move
-    tigris analyse RECORD --out F    computer analysis of a finished game: best moves, mistakes
+    tigris analyse RECORD [--out F]  computer analysis of a finished game: best moves, mistakes
     tigris view RECORD|DIR --out P   a game (or a results folder) as HTML pages to step through
     tigris tune BOT --param ...      tuning of a bot's numeric parameters (SPSA or Bayes)
     tigris bots                      the bot configurations and their settings
@@ -34,10 +34,12 @@ from tigris._search import MAX_ITERATIONS
 from tigris.boards import BOARD_NAMES
 from tigris.bots.config import MAX_SECONDS
 from tigris.errors import ConfigError, IllegalActionError, PositionError, RecordError, UsageError
+from tigris.analysis import THRESHOLDS
 from tigris.hint import DEFAULT_BOT
 from tigris.tournament import MAX_GAMES
 
 MESSAGE_LIMIT = 600       # characters of an error line; the rest is cut
+SEED = 0                  # the default --seed of every command
 
 
 def main(argv=None):
@@ -172,6 +174,24 @@ def _seconds(text):
     return value
 
 
+def _points(mark):
+    """An argparse type: a drop of win chance in percentage points, above 0 and at most
+    100, as the fraction the analysis takes."""
+    def parse(text):
+        """`text` percentage points as a fraction; ArgumentTypeError if out of range."""
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not (math.isfinite(value) and 0 < value <= 100):
+            raise argparse.ArgumentTypeError(f"{mark} must be above 0 and at most 100 points, "
+                                             f"not {text}")
+        return value / 100
+    return parse
+
+
+# The marks' default thresholds, as the analysis's help and its report give them: points.
+THRESHOLD_POINTS = {name: round(drop * 100) for name, drop in THRESHOLDS.items()}
 MAX_JOBS = max(64, 4 * (os.cpu_count() or 1))
 POSITIVE = _whole(1)                # argparse types: a count of at least 1,
 JOBS = _whole(1, MAX_JOBS)          # a number of worker processes,
@@ -216,7 +236,7 @@ def build_parser():
                         f"(default: random, with --you {DEFAULT_BOT})")
     p.add_argument("--players", type=int, choices=(2, 3, 4),
                    help="players (default: one per bot, or 2)")
-    p.add_argument("--seed", type=int, default=1, help="deal and bot seed (default 1)")
+    p.add_argument("--seed", type=int, default=SEED, help=f"deal and bot seed (default {SEED})")
     p.add_argument("--board", default="classic", choices=BOARD_NAMES,
                    help="board side (default classic; advanced: the 14-treasure side)")
     p.add_argument("--variant", action="append", default=[], choices=tuple(VARIANTS),
@@ -303,7 +323,7 @@ def build_parser():
     p.add_argument("--top", type=POSITIVE, default=5, help="moves to show (default 5)")
     p.add_argument("--jobs", type=JOBS, default=1, help="parallel search workers (default 1)")
     p.add_argument("--bot", default=DEFAULT_BOT, help=f"ISMCTS configuration to search with (default {DEFAULT_BOT})")
-    p.add_argument("--seed", type=int, help="search seed (default: the bot's)")
+    p.add_argument("--seed", type=int, default=SEED, help=f"search seed (default {SEED})")
     p.add_argument("--json", action="store_true", help="print the hints as JSON")
     p.set_defaults(run=cmd_hint)
 
@@ -328,12 +348,15 @@ def build_parser():
     p.add_argument("--jobs", type=JOBS, default=1, help="decisions searched in parallel (default 1)")
     p.add_argument("--bot", help="ISMCTS configuration to search with (default hint: its values "
                                  "are calibrated win chances)")
-    p.add_argument("--seed", type=int, default=0, help="base seed of the searches (default 0)")
-    for mark, least in (("inaccuracy", "0.05"), ("mistake", "0.10"), ("blunder", "0.20")):
-        p.add_argument(f"--{mark}", type=float, metavar="DROP",
-                       help=f"least drop of win chance marked {mark} (default {least})")
-    p.add_argument("--out", metavar="FILE", required=True,
-                   help="the analysis (tigris-analysis/1 JSON lines), continued if it exists")
+    p.add_argument("--seed", type=int, default=SEED,
+                   help=f"base seed of the searches (default {SEED})")
+    for mark, least in THRESHOLD_POINTS.items():
+        p.add_argument(f"--{mark}", type=_points(mark), metavar="POINTS",
+                       help=f"least drop of win chance, in percentage points, marked {mark} "
+                            f"(default {least})")
+    p.add_argument("--out", metavar="FILE",
+                   help="the analysis (tigris-analysis/1 JSON lines), continued if it exists "
+                        "(default: RECORD's name with .analysis.jsonl, in this folder)")
     p.set_defaults(run=cmd_analyse)
 
     p = sub.add_parser("tune", help="tune a bot's numeric parameters over games (SPSA or Bayes)",
@@ -469,7 +492,7 @@ def cmd_play(args):
             print(g)
             last_shown = g.turn
         g.apply(seats[g.current_player].choose(g))
-    print(f"--- final position after {g.turn + 1} turns, {len(g.history)} decisions ---")
+    print(f"--- final position, turn {g.turn}, after {len(g.history)} decisions ---")
     print(g)
     if not g.is_over:
         print(f"the game did not end: {TURN_LIMIT}")
@@ -723,13 +746,25 @@ def cmd_analyse(args):
     from tigris import analysis
 
     rec = _load(args.record)
+    out = args.out or _analysis_name(args.record)
     header, rows = analysis.run(
-        rec, args.out, source=args.record, iterations=args.iterations, seconds=args.seconds,
+        rec, out, source=args.record, iterations=args.iterations, seconds=args.seconds,
         players=args.players, jobs=args.jobs, bot=args.bot or analysis.DEFAULT_BOT,
         seed=args.seed, thresholds={"inaccuracy": args.inaccuracy, "mistake": args.mistake,
                                     "blunder": args.blunder})
     print(analysis.format_summary(analysis.summarize(header, rows)))
-    print(f"\nanalysis in {args.out} ({analysis.FORMAT}, a line per decision)")
+    print(f"\nanalysis in {out} ({analysis.FORMAT}, a line per decision)")
+
+
+def _analysis_name(source):
+    """The default analysis file of a record: its name with .analysis.jsonl, in the current
+    folder; line K of a JSON-lines file gives NAME-K (a results folder's games.jsonl:3 gives
+    games-3.analysis.jsonl)."""
+    from tigris.files import source_file
+
+    file = Path(source_file(source))
+    line = str(source)[len(str(file)) + 1:]
+    return Path(file.stem + (f"-{line}" if line else "") + ".analysis.jsonl")
 
 
 def cmd_tune(args):
