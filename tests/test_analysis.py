@@ -373,7 +373,10 @@ def test_bad_input_is_one_line_and_status_1(files, tmp_path, capsys, argv, expec
                                             (["--players", "x"], "--players"),
                                             (["--mistake", "200"],
                                              "mistake must be above 0 and at most 100 points"),
-                                            (["--inaccuracy", "nan"], "inaccuracy must be")])
+                                            (["--inaccuracy", "nan"], "inaccuracy must be"),
+                                            (["--blunder", "0.2"],
+                                             "blunder is in percentage points (20 for a drop of "
+                                             "0.2); give at least 1")])
 def test_bad_options_are_one_line(files, tmp_path, capsys, argv, expected):
     assert main(["analyse", str(files["record.json"]), *argv, "--out", str(tmp_path / "a")]) != 0
     assert expected in one_line(capsys.readouterr().err)

@@ -175,8 +175,8 @@ def _seconds(text):
 
 
 def _points(mark):
-    """An argparse type: a drop of win chance in percentage points, above 0 and at most
-    100, as the fraction the analysis takes."""
+    """An argparse type: a drop of win chance in percentage points, from 1 to 100, as the
+    fraction the analysis takes."""
     def parse(text):
         """`text` percentage points as a fraction; ArgumentTypeError if out of range."""
         try:
@@ -186,6 +186,9 @@ def _points(mark):
         if not (math.isfinite(value) and 0 < value <= 100):
             raise argparse.ArgumentTypeError(f"{mark} must be above 0 and at most 100 points, "
                                              f"not {text}")
+        if value < 1:           # a fraction, as thresholds were once given: say so, not guess
+            raise argparse.ArgumentTypeError(f"{mark} is in percentage points ({value * 100:g} "
+                                             f"for a drop of {value:g}); give at least 1")
         return value / 100
     return parse
 
