@@ -8,6 +8,7 @@ a temporary file beside the target, which then replaces it in one step, so a rea
 crash) sees the old file or the new one, never a mixture.
 
 >>> import tempfile, os
+>>> from tigris.files import check_target, write_text
 >>> folder = tempfile.mkdtemp()
 >>> record = os.path.join(folder, "g.json")
 >>> write_text(record, "{}\\n")
