@@ -1,8 +1,10 @@
 """The human seat (tigris.seat, `tigris play --you`): scripted tables, and a real
 terminal driven through a pseudo-terminal."""
 
+import io
 import json
 import os
+import stat
 import sys
 
 import pexpect
@@ -289,3 +291,140 @@ def test_ctrl_c_at_the_terminal_saves_and_exits(tmp_path):
     child.close()
     assert child.exitstatus == 130
     assert record.load(tmp_path / "tigris-game-2.json")["moves"] == []
+
+
+# ---------------------------------------------------------------------------------------
+# The record file: never emptied, never anything but a regular file; resuming a game
+# ---------------------------------------------------------------------------------------
+
+def quit_after(tmp_path, moves=4, seed=3, name="game.json"):
+    """A game left with quit after the person played `moves` first legal moves (the bot
+    replying): its record file and the game."""
+    script = Script()
+    t = table(script, tmp_path, seed=seed)
+    t.record = tmp_path / name
+    played = []
+
+    def read(prompt):
+        if len(played) == moves:
+            return "quit"
+        played.append(legal_moves(t.game)[0])
+        return played[-1]
+    t.read = read
+    assert t.play() is False
+    return tmp_path / name, t.game
+
+
+def test_an_existing_record_is_refused_and_left_as_it_was(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path, game = quit_after(tmp_path)
+    before = path.read_bytes()
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "--you", "0", "--bots", "random", "--seed", "3",
+                 "--record", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "holds a game" in err and "--resume" in err and err.count("\n") == 1
+    assert path.read_bytes() == before
+    other = tmp_path / "notes.txt"
+    other.write_text("my notes\n")
+    assert main(["play", "--you", "0", "--record", str(other)]) == 1
+    assert "exists" in capsys.readouterr().err
+    assert other.read_text() == "my notes\n"
+
+
+@pytest.mark.parametrize("argv", [["play", "--you", "0"], ["play"]])
+def test_a_pipe_or_a_folder_is_no_record(argv, tmp_path, capsys, monkeypatch):
+    """Refused before the game, and left as it was (a pipe stands for a device: a test
+    that failed must not turn the machine's /dev/null into a file)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "folder").mkdir()
+    assert main(argv + ["--record", "folder"]) == 1
+    err = capsys.readouterr().err
+    assert "not a regular file (a folder)" in err and err.count("\n") == 1
+    if argv[-1] == "0":                      # the bots' game would wait on a pipe for ever
+        os.mkfifo(tmp_path / "pipe")
+        assert main(argv + ["--record", "pipe"]) == 1
+        assert "not a regular file (a pipe)" in capsys.readouterr().err
+        assert stat.S_ISFIFO(os.stat(tmp_path / "pipe").st_mode)
+    assert sorted(os.listdir(tmp_path)) in (["folder"], ["folder", "pipe"])
+    assert os.listdir(tmp_path / "folder") == []
+
+
+def test_save_to_a_folder_or_another_file_is_refused_and_leaves_nothing(tmp_path):
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "other.json").write_text("another game\n")
+    script = Script("save folder", f"save {tmp_path / 'folder'}", f"save {tmp_path / 'other.json'}",
+                    f"save {tmp_path / 'copy.json'}", f"save {tmp_path / 'copy.json'}", "quit")
+    t = table(script, tmp_path)
+    t.play()
+    assert "not a regular file (a folder)" in script.text
+    assert "other.json exists" in script.text
+    assert (tmp_path / "other.json").read_text() == "another game\n"
+    assert script.text.count(f"record saved to {tmp_path / 'copy.json'}") == 2
+    assert sorted(os.listdir(tmp_path)) == ["copy.json", "folder", "game.json", "other.json"]
+    assert os.listdir(tmp_path / "folder") == []
+
+
+def test_a_game_left_with_quit_is_resumed_in_the_same_file(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path, game = quit_after(tmp_path)
+    n = len(game.history)
+    assert n >= 4 and game.current_player == 0
+    nxt = legal_moves(game)[0]
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"{nxt}\nquit\n"))
+    assert main(["play", "--resume", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"resumed after move {n}" in out
+    rec = record.load(path)
+    assert rec["bots"] == [HUMAN, "random"]
+    assert len(rec["moves"]) > n and rec["moves"][n]["move"] == nxt
+    assert [m["move"] for m in rec["moves"][:n]] == [game.action_str(a) for a, *_ in game.history]
+    record.replay(rec)
+    assert sorted(os.listdir(tmp_path)) == ["game.json"]
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--you", "1"], "--you 1: the record's human seat is 0"),
+    (["--seed", "4"], "--seed 4: the record's game has seed 3"),
+    (["--board", "advanced"], "--board advanced: the record's game is on the classic board"),
+    (["--variant", "english"], "--variant: the record's game has no variant"),
+    (["--players", "3"], "--players 3: the record's game has 2 players"),
+    (["--bots", "greedy"], "--bots greedy: the record's bots are random"),
+    (["--record", "other.json"], "--record: a resumed game is kept in its own file"),
+])
+def test_resume_checks_the_options_against_the_record(extra, message, tmp_path, capsys,
+                                                      monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path, _ = quit_after(tmp_path)
+    before = path.read_bytes()
+    assert main(["play", "--resume", str(path)] + extra) == 1
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+    assert path.read_bytes() == before
+
+
+def test_resume_refuses_a_finished_game_a_bots_game_and_a_record_that_does_not_replay(
+        tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    script = Script()
+    t = table(script, tmp_path, seed=4)
+    t.read = lambda prompt: legal_moves(t.game)[0]
+    t.play()
+    done = tmp_path / "game.json"
+    assert main(["play", "--resume", str(done)]) == 1
+    assert "the game is over" in capsys.readouterr().err
+    bots_only = tmp_path / "bots.json"
+    assert main(["play", "--bots", "random", "random", "--record", str(bots_only)]) == 0
+    capsys.readouterr()
+    assert main(["play", "--resume", str(bots_only)]) == 1
+    assert "no human seat" in capsys.readouterr().err
+    path, _ = quit_after(tmp_path, name="left.json")
+    rec = json.loads(path.read_text())
+    rec["moves"][1]["move"] = "tile red A1"
+    path.write_text(json.dumps(rec))
+    assert main(["play", "--resume", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "move 2" in err and err.count("\n") == 1
+    assert main(["play", "--resume", os.devnull]) == 1
+    assert main(["play", "--resume", "missing.json"]) == 1
+    assert "Traceback" not in capsys.readouterr().err

@@ -9,8 +9,10 @@ printed as they happen; a bot decides from its own player's view only (every bot
 dishonest reference ``cheat``, which a table refuses), so it never sees a human hand.
 
 The game is kept safe: the record is written after every human move (and on save, quit,
-end of input, Ctrl-C and the end of the game), replacing the file whole, so no way of
-leaving loses a move.
+end of input, Ctrl-C and the end of the game), replacing the file whole (``tigris.files``:
+never a folder or a device, never half written), so no way of leaving loses a move; a
+game left unfinished goes on from its record (``unfinished_game``, ``tigris play
+--resume``).
 
 >>> table = Table(tigris.Game(players=2, seed=1), [None, bots.load("greedy")],
 ...               ["human", "greedy"], record="game.json")          # doctest: +SKIP
@@ -25,10 +27,11 @@ import textwrap
 from pathlib import Path
 
 import tigris
+from tigris import files
 from tigris.constants import COLOURS
-from tigris.errors import IllegalActionError, UsageError
+from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
 from tigris.hint import DEFAULT_BOT, format_table
-from tigris.record import to_record
+from tigris.record import replay, to_record
 from tigris.render import render
 from tigris.runner import TURN_LIMIT, goes_on, record_of
 
@@ -72,6 +75,7 @@ class Table:
         self.colour = colour
         self.hint_bot = hint_bot
         self.shown = None                 # the number of decisions when the board was last shown
+        self.saved = {os.path.realpath(self.record)}    # files this table may write over
 
     # ----------------------------------------------------------------------------------
     # The game
@@ -207,17 +211,36 @@ class Table:
     # ----------------------------------------------------------------------------------
 
     def save(self, path=None):
-        """Write the record to `path` (default: the table's record file) in one piece: a
-        file is replaced whole, never left half written."""
+        """Write the record to `path` (default: the table's record file) in one piece
+        (``tigris.files``): a file is replaced whole, never left half written, and what is
+        not a regular file (a folder, a device) is refused with a UsageError."""
         path = Path(path) if path is not None else self.record
         game = self.game
         rec = record_of(game, self.names) if not goes_on(game) else to_record(game, bots=self.names)
-        partial = path.with_name(path.name + ".partial")
-        try:
-            partial.write_text(json.dumps(rec) + "\n", encoding="utf-8")
-            os.replace(partial, path)
-        except OSError as e:                 # named by the record's path, not the partial's
-            raise OSError(e.errno, e.strerror, str(path)) from None
+        files.write_text(path, json.dumps(rec) + "\n")
+        self.saved.add(os.path.realpath(path))
+
+
+def unfinished_game(rec):
+    """The game of a record left unfinished at a table, to be played on, and the seats'
+    names (``HUMAN`` for a person).  The record is replayed, every move checked
+    (RecordError naming the move); UsageError for a finished game or one without a human
+    seat."""
+    bots = rec.get("bots") if isinstance(rec, dict) else None
+    game = replay(rec)
+    if not isinstance(bots, list) or len(bots) != game.players \
+            or not all(isinstance(b, str) and b for b in bots):
+        raise RecordError(f"bots: expected the name of each of the {game.players} seats "
+                          f"(\"{HUMAN}\" for a person), not {excerpt(bots)}")
+    if HUMAN not in bots:
+        raise UsageError("the record's game has no human seat (its bots are "
+                         f"{', '.join(bots)}): nothing to sit down at")
+    if rec.get("result") is not None or not goes_on(game):
+        places = "; ".join(f"{k + 1}. player{'s' * (len(ps) > 1)} {', '.join(map(str, ps))}"
+                           for k, ps in enumerate(game.ranking()))
+        raise UsageError(f"the game is over after {len(game.history)} moves ({places}): "
+                         f"nothing to resume")
+    return game, bots
 
 
 # --------------------------------------------------------------------------------------
@@ -298,14 +321,19 @@ def cmd_board(table, player, rest):
 
 
 def cmd_save(table, player, rest):
-    """Write the record to FILE; a file that cannot be written is reported, the game goes on."""
+    """Write the record to FILE: a new file, or one this game saved before (never another
+    file, a folder or a device); a file that cannot be written is reported, the game goes
+    on."""
     if not rest:
         table.write("save FILE: name the file")
         return False
     try:
-        table.save(rest)
-    except OSError as e:
-        table.write(f"cannot save to {rest}: {e.strerror or e}")
+        path = files.check_target(rest, option="save")
+        if path.exists() and os.path.realpath(path) not in table.saved:
+            raise UsageError(f"{rest} exists: name a new file (save writes over no other file)")
+        table.save(path)
+    except (OSError, UsageError) as e:
+        table.write(f"cannot save to {rest}: {e.strerror or e}" if isinstance(e, OSError) else str(e))
         return False
     table.write(f"record saved to {rest}")
     return False
