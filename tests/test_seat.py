@@ -350,7 +350,8 @@ def test_a_pipe_or_a_folder_is_no_record(argv, tmp_path, capsys, monkeypatch):
     assert os.listdir(tmp_path / "folder") == []
 
 
-def test_save_to_a_folder_or_another_file_is_refused_and_leaves_nothing(tmp_path):
+def test_save_to_a_folder_or_another_file_is_refused_and_leaves_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     (tmp_path / "folder").mkdir()
     (tmp_path / "other.json").write_text("another game\n")
     script = Script("save folder", f"save {tmp_path / 'folder'}", f"save {tmp_path / 'other.json'}",
