@@ -142,8 +142,8 @@ def test_undo_takes_back_the_bots_replies(tmp_path):
     assert t.game.history == []
     assert "nothing to undo: no human decision yet" in script.text
     undone = [line for line in script.out if line.startswith("took back")]
-    assert undone[0].endswith("back to move 2") and int(undone[0].split()[2]) >= 2
-    assert undone[1] == "took back 1 move: back to move 1"
+    assert undone[0].endswith("the game stands before move 2") and int(undone[0].split()[2]) >= 2
+    assert undone[1] == "took back 1 move (move 1): the game stands before move 1"
 
 
 def test_save_writes_a_record_that_replays_and_a_bad_file_is_only_reported(tmp_path):
@@ -264,7 +264,7 @@ def test_a_game_at_the_terminal(tmp_path):
     child.expect_exact("player 1 (random): ")      # the bot's reply, printed as it happens
     child.expect_exact(PROMPT_1)
     child.sendline("undo")
-    child.expect(r"took back \d+ moves?: back to move 2")
+    child.expect(r"took back \d+ moves \(moves 2-\d+\): the game stands before move 2")
     child.expect_exact(PROMPT_2)
     child.sendline("save saved.json")
     child.expect_exact("record saved to saved.json")
@@ -429,3 +429,90 @@ def test_resume_refuses_a_finished_game_a_bots_game_and_a_record_that_does_not_r
     assert main(["play", "--resume", os.devnull]) == 1
     assert main(["play", "--resume", "missing.json"]) == 1
     assert "Traceback" not in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------------------
+# What the person reads: the board once a turn, what each move did, short answers
+# ---------------------------------------------------------------------------------------
+
+def test_the_board_is_shown_at_the_start_of_a_turn_and_on_board_only(tmp_path):
+    game = tigris.Game(players=2, seed=3)
+    first = legal_moves(game)[0]
+    game.apply(game.parse_action(first))
+    second = legal_moves(game)[0]
+    script = Script(first, second, "board", "quit")
+    t = table(script, tmp_path)
+    t.play()
+    # the first turn, the next turn (after the bot's), and the board command
+    assert script.text.count("Legend:") == 3
+    # between the two actions of a turn: one short line of the own hand and score
+    between = script.text.split(f"player 0 (you): {first}")[1].split("player 0, action 2 of 2>")[0]
+    assert "Legend:" not in between and "you (player 0): hand" in between
+    assert len(between.strip().splitlines()) <= 4
+
+
+def test_a_malformed_move_gets_one_short_line_saying_what_is_wrong(tmp_path):
+    script = Script("tile red Z99", "tile red", "fly G5")
+    t = table(script, tmp_path)
+    t.play()
+    assert "'Z99' is not a square (columns A-P, rows 1-11" in script.text
+    assert "'tile' takes 2 arguments (tile COLOUR SQ), not 1" in script.text
+    assert "'fly' is neither a move nor a command" in script.text
+    assert "tile COLOUR SQ | leader LEADER SQ" not in script.text      # no grammar blob
+    said = [line for line in script.out if "Z99" in line]
+    assert len(said) == 1 and len(said[0]) < 100 and "not a legal move" not in said[0]
+
+
+def test_undo_says_where_the_game_stands(tmp_path):
+    game = tigris.Game(players=2, seed=3)
+    first = legal_moves(game)[0]
+    script = Script(first, "undo")
+    t = table(script, tmp_path)
+    t.play()
+    assert "took back 1 move (move 1): the game stands before move 1" in script.text
+    assert "back to move" not in script.text
+
+
+def two_people(tmp_path, seed, script):
+    return Table(tigris.Game(players=2, seed=seed), [None, None], [HUMAN, HUMAN],
+                 tmp_path / "game.json", read=script.read, write=script.write)
+
+
+def test_a_revolt_is_announced_with_its_winner_the_leader_removed_and_the_points(tmp_path):
+    script = Script("leader king F4", "tile black A11", "leader king G3", "support 1", "support 0")
+    t = two_people(tmp_path, 1, script)
+    t.play()
+    after = script.text.split("player 0 (you): support 0")[1]
+    assert "player 1 wins the revolt of the kings against player 0" in after
+    assert "player 0's king leaves F4" in after
+    assert "player 1 scores 1 red" in after
+
+
+def test_every_point_treasure_monument_and_removal_of_a_game_is_announced():
+    """A whole game between bots, compared move by move: every score that grows, every
+    treasure taken, monument built and leader removed is in the words of its move."""
+    from tigris.events import what_happened
+    g = tigris.Game(players=3, seed=11)
+    players = [bots.load("greedy", seed=s) for s in range(3)]
+    wins = 0
+    while not g.is_over and g.turn < 300:
+        before = g.raw_state()
+        g.apply(players[g.current_player].choose(g))
+        after = g.raw_state()
+        text = "\n".join(what_happened(before, g))
+        for p in range(3):
+            for c, colour in enumerate(("red", "blue", "green", "black")):
+                gained = after["score"][p][c] - before["score"][p][c]
+                if gained:
+                    assert f"player {p} scores" in text and f"{gained} {colour}" in text, text
+            if after["treasures"][p] > before["treasures"][p]:
+                assert f"player {p} takes" in text, text
+            for c in range(4):
+                if before["leader"][p][c] != 255 and after["leader"][p][c] == 255 \
+                        and "withdraw" not in g.action_str(g.history[-1][0]):
+                    assert f"player {p}'s" in text and "leaves" in text, text
+        for m, at in enumerate(after["monument"]):
+            if at != before["monument"][m]:
+                assert "monument" in text and "built" in text, text
+        wins += " wins the " in text
+    assert wins >= 1

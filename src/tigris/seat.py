@@ -1,12 +1,15 @@
 """A person at the table: human seats played at the terminal (``tigris play --you 0``).
 
-At each decision of a human seat the table shows the board as that player sees it (the
-other hands and the bag by size only; in colour on a terminal that has it), then prompts
+At the start of a human seat's turn the table shows the board as that player sees it
+(the other hands and the bag by size only; in colour on a terminal that has it), before
+its other decisions a line of its hand and score (and the conflict at hand), then prompts
 for a move in the engine's notation, completing legal moves with Tab (readline).  Besides
 moves the prompt takes the commands of ``HELP``: the legal moves grouped, a hint, undo
-back to the previous human decision, the board again, save, quit.  Bots' moves are
-printed as they happen; a bot decides from its own player's view only (every bot but the
-dishonest reference ``cheat``, which a table refuses), so it never sees a human hand.
+back to the previous human decision, the board again, save, quit.  Every move is printed
+as it happens with what it did (``tigris.events``: conflicts won, leaders and tiles
+removed, points, treasures, monuments); a bot decides from its own player's view only
+(every bot but the dishonest reference ``cheat``, which a table refuses), so it never
+sees a human hand.
 
 The game is kept safe: the record is written after every human move (and on save, quit,
 end of input, Ctrl-C and the end of the game), replacing the file whole (``tigris.files``:
@@ -30,9 +33,11 @@ import tigris
 from tigris import files
 from tigris.constants import COLOURS
 from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
+from tigris.events import what_happened
 from tigris.hint import DEFAULT_BOT, format_table
+from tigris.notation import SYNTAX, str_to_action
 from tigris.record import replay, to_record
-from tigris.render import render
+from tigris.render import decision_line, render
 from tigris.runner import TURN_LIMIT, goes_on, record_of
 
 HUMAN = "human"               # the name of a human seat in the record's "bots"
@@ -74,7 +79,9 @@ class Table:
         self.write = write
         self.colour = colour
         self.hint_bot = hint_bot
-        self.shown = None                 # the number of decisions when the board was last shown
+        self.shown = None                 # (player, turn) when the board was last shown
+        self.briefed = None               # the number of moves when the person was last told
+        self.saved_at = None              # the number of moves when the record was last saved
         self.saved = {os.path.realpath(self.record)}    # files this table may write over
 
     # ----------------------------------------------------------------------------------
@@ -110,9 +117,9 @@ class Table:
 
     def human_decision(self, player):
         """Prompt until the person makes a legal move (or leaves, or undoes)."""
-        if self.shown != len(self.game.history):
-            self.show(player)
+        if self.saved_at != len(self.game.history):
             self.save()                          # every human move is on disk before the next
+        self.brief(player)
         self.complete_with(self.game)
         while True:
             try:
@@ -128,6 +135,15 @@ class Table:
                 if command(self, player, rest.strip()):
                     return                       # the position changed (undo)
                 continue
+            if word.lower() not in SYNTAX and word.lower() != "swap":
+                self.write(f"{excerpt(word)} is neither a move nor a command (help lists them; "
+                           f"moves lists the legal moves)")
+                continue
+            try:
+                str_to_action(line)
+            except IllegalActionError as e:      # malformed: the message says what is wrong
+                self.write(str(e))
+                continue
             try:
                 action = self.game.parse_action(line)
             except IllegalActionError as e:
@@ -142,11 +158,14 @@ class Table:
         tiles the human seats drew (a bot's draws by number only)."""
         game = self.game
         text = game.action_str(action)
+        before = game.raw_state()
         game.apply(action)
         _, _, forced, draws = game.history[-1]
         self.write(f"{len(game.history):4}. {who}: {text}")
         for f in forced:
             self.write(f"      then: {game.action_str(f)}")
+        for line in what_happened(before, game):
+            self.write(f"      {line}")
         drawn = {}
         for p, colour in draws:
             drawn.setdefault(p, []).append(colour)
@@ -176,10 +195,25 @@ class Table:
     # What the person sees
     # ----------------------------------------------------------------------------------
 
+    def brief(self, player):
+        """What `player` needs before deciding: the whole board at the start of the turn
+        (and after an undo or a resume), else once a line of the own hand and score, and
+        the decision at hand (a conflict's strengths) if it is not an action."""
+        game = self.game
+        if self.shown is None or (game.decision == "action" and self.shown != (player, game.turn)):
+            self.show(player)
+        elif self.briefed != len(game.history):
+            self.write(status_line(game, player))
+            if game.decision != "action":
+                for line in decision_line(game, game.raw_state()):
+                    self.write(line)
+            self.briefed = len(game.history)
+
     def show(self, player):
         """The board as `player` sees it."""
         self.write(render(self.game, viewer=player, colour=self.colour))
-        self.shown = len(self.game.history)
+        self.shown = (player, self.game.turn)
+        self.briefed = len(self.game.history)
 
     def prompt(self, player):
         game = self.game
@@ -219,6 +253,16 @@ class Table:
         rec = record_of(game, self.names) if not goes_on(game) else to_record(game, bots=self.names)
         files.write_text(path, json.dumps(rec) + "\n")
         self.saved.add(os.path.realpath(path))
+        if path == self.record:
+            self.saved_at = len(game.history)
+
+
+def status_line(game, player):
+    """One line of what `player` holds and has scored."""
+    hand, score = game.hand(player), game.score(player)
+    return (f"you (player {player}): hand {' '.join(f'{c} {hand[c]}' for c in COLOURS)}; "
+            f"score {' '.join(f'{c} {score[c]}' for c in COLOURS)}; "
+            f"treasures {score['treasures']}")
 
 
 def unfinished_game(rec):
@@ -310,7 +354,9 @@ def cmd_undo(table, player, rest):
     taken = len(history) - back
     while len(game.history) > back:
         game.undo()
-    table.write(f"took back {taken} move{'s' * (taken != 1)}: back to move {back + 1}")
+    moves = f"move {back + 1}" if taken == 1 else f"moves {back + 1}-{back + taken}"
+    table.write(f"took back {taken} move{'s' * (taken != 1)} ({moves}): the game stands "
+                f"before move {back + 1}")
     table.shown = None
     return True
 
