@@ -158,6 +158,7 @@ def test_save_writes_a_record_that_replays_and_a_bad_file_is_only_reported(tmp_p
     assert record.replay(saved).state_bytes() == t.game.state_bytes()
     assert "cannot save to" in script.text and "save FILE: name the file" in script.text
     assert "quit: the game so far is saved in" in script.text
+    assert f"go on with tigris play --resume {tmp_path / 'game.json'}" in script.text
     assert record.load(tmp_path / "game.json")["moves"] == saved["moves"]
 
 

@@ -51,8 +51,9 @@ Type a move in the engine's notation (Tab completes it), or a command:
   hint [SECONDS]   the best moves by the search (default 5 seconds)
   undo             back to the previous human decision (the bots' replies are taken back too)
   board            the board again
-  save FILE        write the game record to FILE (the record file is also kept up to date)
-  quit             save the record and stop (end of input and Ctrl-C do the same)
+  save FILE        write the game record to a new FILE (the record file is also kept up to date)
+  quit             save the record and stop (end of input and Ctrl-C do the same);
+                   tigris play --resume FILE goes on with the game
   help             this text"""
 
 
@@ -101,12 +102,13 @@ class Table:
                     self.bot_decision(player)
         except Quit as e:
             self.save()
-            self.write(f"{e}: the game so far is saved in {self.record} "
-                       f"(tigris show {shlex.quote(str(self.record))})")
+            self.write(f"{e}: the game so far is saved in {self.record}; go on with "
+                       f"tigris play --resume {shlex.quote(str(self.record))}")
             return False
         except KeyboardInterrupt:
             self.save()
-            raise KeyboardInterrupt(f"interrupted: the game so far is saved in {self.record}") from None
+            raise KeyboardInterrupt(f"interrupted: the game so far is saved in {self.record}; go on "
+                                    f"with tigris play --resume {shlex.quote(str(self.record))}") from None
         self.finish()
         return True
 
