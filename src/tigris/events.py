@@ -7,14 +7,16 @@ conflict.  The words therefore come from comparing the state before the apply wi
 state after it, and from the decisions applied (``Game.history[-1]``):
 
 >>> import tigris
+>>> from tigris.events import what_happened
 >>> g = tigris.Game(players=2, seed=1)
 >>> for move in ("leader king F4", "tile black A11", "leader king G3", "support 1"):
 ...     g.apply(move)
 >>> before = g.raw_state()
 >>> g.apply("support 0")
->>> what_happened(before, g)
-["player 1 wins the revolt of the kings against player 0: player 0's king leaves F4", \
-'player 1 scores 1 red']
+>>> for line in what_happened(before, g):
+...     print(line)
+player 1 wins the revolt of the kings against player 0: player 0's king leaves F4
+player 1 scores 1 red
 """
 
 from tigris.constants import (A_LEADER, A_SUPPORT, A_WAR, A_WITHDRAW, COLOURS,
