@@ -212,6 +212,7 @@ def test_the_bot_decides_alike_whatever_the_human_holds(tmp_path):
     (["play", "--you", "0", "--bots", "cheat"], "would see your hand"),
     (["play", "--you", "0", "--bots", "no-such-bot"], "unknown bot"),
     (["play", "--you", "0", "--hint-bot", "no-such-bot"], "--hint-bot: unknown bot"),
+    (["play", "--you", "0", "--bots", "human"], "'human' is no bot"),
     (["play", "--you", "0", "--record", "no-such-folder/game.json"],
      "no-such-folder/game.json: No such file or directory"),
 ])

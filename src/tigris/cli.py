@@ -519,6 +519,8 @@ def _play_at_the_table(args):
         raise UsageError(f"--bots names {len(names)} bots for the seats --you leaves "
                          f"({', '.join(map(str, open_seats)) or 'none'}); give one per seat, "
                          f"or one for all")
+    if seat.HUMAN in names:                  # the record's mark of a person, not a bot
+        raise UsageError(f"--bots: {seat.HUMAN!r} is no bot; --you names the people's seats")
     seed = PLAY_SEED if args.seed is None else args.seed
     table_names = [seat.HUMAN] * players
     for s, name in zip(open_seats, names):
@@ -622,7 +624,7 @@ def _check_resume_options(args, game, names, path):
          f"--seed {args.seed}: the record's game has seed {game.seed}"),
         (args.board is not None and args.board != game.board,
          f"--board {args.board}: the record's game is on the {game.board} board"),
-        (bool(args.variants) and tuple(dict.fromkeys(args.variants)) != game.variants,
+        (bool(args.variants) and set(args.variants) != set(game.variants),
          f"--variant: the record's game has "
          f"{'variants ' + ', '.join(game.variants) if game.variants else 'no variant'}"),
         (bool(args.bots) and args.bots != bots
