@@ -81,9 +81,11 @@ def test_every_command_with_a_seed_defaults_to_the_same_one():
                 for name, sub in _subparsers().items()
                 if any(a.dest == "seed" for a in sub._actions)}
     assert {"play", "hint", "analyse", "match", "tune", "tournament"} <= set(defaults)
-    # a tournament's --seed overrides its spec's, whose own default is the same
+    # a tournament's --seed overrides its spec's, whose own default is the same; play's is
+    # None so that --resume can tell a seed given from none (a new game then takes SEED)
     from tigris.tournament import Spec
     assert defaults.pop("tournament") is None and Spec(bots=["a", "b"]).seed == SEED
+    assert defaults.pop("play") is None
     assert set(defaults.values()) == {SEED}, defaults
 
 

@@ -195,3 +195,14 @@ def test_hint_refuses_a_player_whose_own_hand_is_unknown():
         tigris.hint(h, iterations=50, progress=False)
     view = from_position(g.to_position(player=0))
     assert len(tigris.hint(view, iterations=50, top=2, progress=False)) == 2
+
+
+def test_a_revolt_is_fought_with_red_support_whatever_the_leaders():
+    """A revolt of kings is fought with temples (RULES.md A-7): the diagram says red
+    support, not the kings' black."""
+    g = tigris.Game(players=2, seed=1)
+    for move in ("leader king F4", "tile black A11", "leader king G3"):
+        g.apply(move)
+    assert g.decision == "support"
+    assert "revolt of the kings (red support)" in str(g)
+    assert "black support" not in str(g)

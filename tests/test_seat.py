@@ -1,8 +1,10 @@
 """The human seat (tigris.seat, `tigris play --you`): scripted tables, and a real
 terminal driven through a pseudo-terminal."""
 
+import io
 import json
 import os
+import stat
 import sys
 
 import pexpect
@@ -140,8 +142,8 @@ def test_undo_takes_back_the_bots_replies(tmp_path):
     assert t.game.history == []
     assert "nothing to undo: no human decision yet" in script.text
     undone = [line for line in script.out if line.startswith("took back")]
-    assert undone[0].endswith("back to move 2") and int(undone[0].split()[2]) >= 2
-    assert undone[1] == "took back 1 move: back to move 1"
+    assert undone[0].endswith("the game stands before move 2") and int(undone[0].split()[2]) >= 2
+    assert undone[1] == "took back 1 move (move 1): the game stands before move 1"
 
 
 def test_save_writes_a_record_that_replays_and_a_bad_file_is_only_reported(tmp_path):
@@ -156,6 +158,7 @@ def test_save_writes_a_record_that_replays_and_a_bad_file_is_only_reported(tmp_p
     assert record.replay(saved).state_bytes() == t.game.state_bytes()
     assert "cannot save to" in script.text and "save FILE: name the file" in script.text
     assert "quit: the game so far is saved in" in script.text
+    assert f"go on with tigris play --resume {tmp_path / 'game.json'}" in script.text
     assert record.load(tmp_path / "game.json")["moves"] == saved["moves"]
 
 
@@ -209,6 +212,7 @@ def test_the_bot_decides_alike_whatever_the_human_holds(tmp_path):
     (["play", "--you", "0", "--bots", "cheat"], "would see your hand"),
     (["play", "--you", "0", "--bots", "no-such-bot"], "unknown bot"),
     (["play", "--you", "0", "--hint-bot", "no-such-bot"], "--hint-bot: unknown bot"),
+    (["play", "--you", "0", "--bots", "human"], "'human' is no bot"),
     (["play", "--you", "0", "--record", "no-such-folder/game.json"],
      "no-such-folder/game.json: No such file or directory"),
 ])
@@ -262,7 +266,7 @@ def test_a_game_at_the_terminal(tmp_path):
     child.expect_exact("player 1 (random): ")      # the bot's reply, printed as it happens
     child.expect_exact(PROMPT_1)
     child.sendline("undo")
-    child.expect(r"took back \d+ moves?: back to move 2")
+    child.expect(r"took back \d+ moves \(moves 2-\d+\): the game stands before move 2")
     child.expect_exact(PROMPT_2)
     child.sendline("save saved.json")
     child.expect_exact("record saved to saved.json")
@@ -289,3 +293,236 @@ def test_ctrl_c_at_the_terminal_saves_and_exits(tmp_path):
     child.close()
     assert child.exitstatus == 130
     assert record.load(tmp_path / "tigris-game-2.json")["moves"] == []
+
+
+# ---------------------------------------------------------------------------------------
+# The record file: never emptied, never anything but a regular file; resuming a game
+# ---------------------------------------------------------------------------------------
+
+def quit_after(tmp_path, moves=4, seed=3, name="game.json"):
+    """A game left with quit after the person played `moves` first legal moves (the bot
+    replying): its record file and the game."""
+    script = Script()
+    t = table(script, tmp_path, seed=seed)
+    t.record = tmp_path / name
+    played = []
+
+    def read(prompt):
+        if len(played) == moves:
+            return "quit"
+        played.append(legal_moves(t.game)[0])
+        return played[-1]
+    t.read = read
+    assert t.play() is False
+    return tmp_path / name, t.game
+
+
+def test_an_existing_record_is_refused_and_left_as_it_was(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path, game = quit_after(tmp_path)
+    before = path.read_bytes()
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "--you", "0", "--bots", "random", "--seed", "3",
+                 "--record", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "holds a game" in err and "--resume" in err and err.count("\n") == 1
+    assert path.read_bytes() == before
+    other = tmp_path / "notes.txt"
+    other.write_text("my notes\n")
+    assert main(["play", "--you", "0", "--record", str(other)]) == 1
+    assert "exists" in capsys.readouterr().err
+    assert other.read_text() == "my notes\n"
+
+
+@pytest.mark.parametrize("argv", [["play", "--you", "0"], ["play"]])
+def test_a_pipe_or_a_folder_is_no_record(argv, tmp_path, capsys, monkeypatch):
+    """Refused before the game, and left as it was (a pipe stands for a device: a test
+    that failed must not turn the machine's /dev/null into a file)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "folder").mkdir()
+    assert main(argv + ["--record", "folder"]) == 1
+    err = capsys.readouterr().err
+    assert "not a regular file (a folder)" in err and err.count("\n") == 1
+    if argv[-1] == "0":                      # the bots' game would wait on a pipe for ever
+        os.mkfifo(tmp_path / "pipe")
+        assert main(argv + ["--record", "pipe"]) == 1
+        assert "not a regular file (a pipe)" in capsys.readouterr().err
+        assert stat.S_ISFIFO(os.stat(tmp_path / "pipe").st_mode)
+    try:                                     # a null device of our own, where we may make one
+        os.mknod(tmp_path / "null", stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except OSError:
+        pass
+    else:
+        assert main(argv + ["--record", "null"]) == 1
+        assert "not a regular file (a device)" in capsys.readouterr().err
+        assert stat.S_ISCHR(os.stat(tmp_path / "null").st_mode)
+    assert set(os.listdir(tmp_path)) <= {"folder", "pipe", "null"}
+    assert os.listdir(tmp_path / "folder") == []
+
+
+def test_save_to_a_folder_or_another_file_is_refused_and_leaves_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "other.json").write_text("another game\n")
+    script = Script("save folder", f"save {tmp_path / 'folder'}", f"save {tmp_path / 'other.json'}",
+                    f"save {tmp_path / 'copy.json'}", f"save {tmp_path / 'copy.json'}", "quit")
+    t = table(script, tmp_path)
+    t.play()
+    assert "not a regular file (a folder)" in script.text
+    assert "other.json exists" in script.text
+    assert (tmp_path / "other.json").read_text() == "another game\n"
+    assert script.text.count(f"record saved to {tmp_path / 'copy.json'}") == 2
+    assert sorted(os.listdir(tmp_path)) == ["copy.json", "folder", "game.json", "other.json"]
+    assert os.listdir(tmp_path / "folder") == []
+
+
+def test_a_game_left_with_quit_is_resumed_in_the_same_file(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path, game = quit_after(tmp_path)
+    n = len(game.history)
+    assert n >= 4 and game.current_player == 0
+    nxt = legal_moves(game)[0]
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"{nxt}\nquit\n"))
+    assert main(["play", "--resume", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"resumed after move {n}" in out
+    rec = record.load(path)
+    assert rec["bots"] == [HUMAN, "random"]
+    assert len(rec["moves"]) > n and rec["moves"][n]["move"] == nxt
+    assert [m["move"] for m in rec["moves"][:n]] == [game.action_str(a) for a, *_ in game.history]
+    record.replay(rec)
+    assert sorted(os.listdir(tmp_path)) == ["game.json"]
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--you", "1"], "--you 1: the record's human seat is 0"),
+    (["--seed", "4"], "--seed 4: the record's game has seed 3"),
+    (["--board", "advanced"], "--board advanced: the record's game is on the classic board"),
+    (["--variant", "english"], "--variant: the record's game has no variant"),
+    (["--players", "3"], "--players 3: the record's game has 2 players"),
+    (["--bots", "greedy"], "--bots greedy: the record's bots are random"),
+    (["--record", "other.json"], "--record: a resumed game is kept in its own file"),
+])
+def test_resume_checks_the_options_against_the_record(extra, message, tmp_path, capsys,
+                                                      monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path, _ = quit_after(tmp_path)
+    before = path.read_bytes()
+    assert main(["play", "--resume", str(path)] + extra) == 1
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+    assert path.read_bytes() == before
+
+
+def test_resume_refuses_a_finished_game_a_bots_game_and_a_record_that_does_not_replay(
+        tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    script = Script()
+    t = table(script, tmp_path, seed=4)
+    t.read = lambda prompt: legal_moves(t.game)[0]
+    t.play()
+    done = tmp_path / "game.json"
+    assert main(["play", "--resume", str(done)]) == 1
+    assert "the game is over" in capsys.readouterr().err
+    bots_only = tmp_path / "bots.json"
+    assert main(["play", "--bots", "random", "random", "--record", str(bots_only)]) == 0
+    capsys.readouterr()
+    assert main(["play", "--resume", str(bots_only)]) == 1
+    assert "no human seat" in capsys.readouterr().err
+    path, _ = quit_after(tmp_path, name="left.json")
+    rec = json.loads(path.read_text())
+    rec["moves"][1]["move"] = "tile red A1"
+    path.write_text(json.dumps(rec))
+    assert main(["play", "--resume", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "move 2" in err and err.count("\n") == 1
+    assert main(["play", "--resume", os.devnull]) == 1
+    assert main(["play", "--resume", "missing.json"]) == 1
+    assert "Traceback" not in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------------------
+# What the person reads: the board once a turn, what each move did, short answers
+# ---------------------------------------------------------------------------------------
+
+def test_the_board_is_shown_at_the_start_of_a_turn_and_on_board_only(tmp_path):
+    game = tigris.Game(players=2, seed=3)
+    first = legal_moves(game)[0]
+    game.apply(game.parse_action(first))
+    second = legal_moves(game)[0]
+    script = Script(first, second, "board", "quit")
+    t = table(script, tmp_path)
+    t.play()
+    # the first turn, the next turn (after the bot's), and the board command
+    assert script.text.count("Legend:") == 3
+    # between the two actions of a turn: one short line of the own hand and score
+    between = script.text.split(f"player 0 (you): {first}")[1].split("player 0, action 2 of 2>")[0]
+    assert "Legend:" not in between and "you (player 0): hand" in between
+    assert len(between.strip().splitlines()) <= 4
+
+
+def test_a_malformed_move_gets_one_short_line_saying_what_is_wrong(tmp_path):
+    script = Script("tile red Z99", "tile red", "fly G5")
+    t = table(script, tmp_path)
+    t.play()
+    assert "'Z99' is not a square (columns A-P, rows 1-11" in script.text
+    assert "'tile' takes 2 arguments (tile COLOUR SQ), not 1" in script.text
+    assert "'fly' is neither a move nor a command" in script.text
+    assert "tile COLOUR SQ | leader LEADER SQ" not in script.text      # no grammar blob
+    said = [line for line in script.out if "Z99" in line]
+    assert len(said) == 1 and len(said[0]) < 100 and "not a legal move" not in said[0]
+
+
+def test_undo_says_where_the_game_stands(tmp_path):
+    game = tigris.Game(players=2, seed=3)
+    first = legal_moves(game)[0]
+    script = Script(first, "undo")
+    t = table(script, tmp_path)
+    t.play()
+    assert "took back 1 move (move 1): the game stands before move 1" in script.text
+    assert "back to move" not in script.text
+
+
+def two_people(tmp_path, seed, script):
+    return Table(tigris.Game(players=2, seed=seed), [None, None], [HUMAN, HUMAN],
+                 tmp_path / "game.json", read=script.read, write=script.write)
+
+
+def test_a_revolt_is_announced_with_its_winner_the_leader_removed_and_the_points(tmp_path):
+    script = Script("leader king F4", "tile black A11", "leader king G3", "support 1", "support 0")
+    t = two_people(tmp_path, 1, script)
+    t.play()
+    after = script.text.split("player 0 (you): support 0")[1]
+    assert "player 1 wins the revolt of the kings against player 0" in after
+    assert "player 0's king leaves F4" in after
+    assert "player 1 scores 1 red" in after
+
+
+def test_every_point_treasure_monument_and_removal_of_a_game_is_announced():
+    """A whole game between bots, compared move by move: every score that grows, every
+    treasure taken, monument built and leader removed is in the words of its move."""
+    from tigris.events import what_happened
+    g = tigris.Game(players=3, seed=11)
+    players = [bots.load("greedy", seed=s) for s in range(3)]
+    wins = 0
+    while not g.is_over and g.turn < 300:
+        before = g.raw_state()
+        g.apply(players[g.current_player].choose(g))
+        after = g.raw_state()
+        text = "\n".join(what_happened(before, g))
+        for p in range(3):
+            for c, colour in enumerate(("red", "blue", "green", "black")):
+                gained = after["score"][p][c] - before["score"][p][c]
+                if gained:
+                    assert f"player {p} scores" in text and f"{gained} {colour}" in text, text
+            if after["treasures"][p] > before["treasures"][p]:
+                assert f"player {p} takes" in text, text
+            for c in range(4):
+                if before["leader"][p][c] != 255 and after["leader"][p][c] == 255 \
+                        and "withdraw" not in g.action_str(g.history[-1][0]):
+                    assert f"player {p}'s" in text and "leaves" in text, text
+        for m, at in enumerate(after["monument"]):
+            if at != before["monument"][m]:
+                assert "monument" in text and "built" in text, text
+        wins += " wins the " in text
+    assert wins >= 1

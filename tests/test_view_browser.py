@@ -311,3 +311,17 @@ def test_the_index_of_a_results_folder_links_the_game_pages(browser, tmp_path_fa
     check(browser, positions, len(positions) - 1)
     browser.find_element(By.CSS_SELECTOR, "a.back").click()
     assert browser.current_url.split("#")[0].endswith("index.html")
+
+
+def test_a_revolt_is_labelled_with_red_support(browser, tmp_path_factory):
+    """A revolt of kings is fought with temples (RULES.md A-7): the page says red support,
+    not the kings' black; a war keeps its own colour."""
+    g = tigris.Game(players=2, seed=1)
+    for move in ("leader king F4", "tile black A11", "leader king G3"):
+        g.apply(move)
+    path = tmp_path_factory.mktemp("revolt") / "revolt.html"
+    view.write_game(record.to_record(g, bots=["human", "greedy"]), path, title="a revolt")
+    browser.get(path.as_uri() + "#move=3")
+    status = browser.find_element(By.ID, "status").text
+    assert "Revolt of the kings (red support)" in status
+    assert "black support" not in status

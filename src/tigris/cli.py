@@ -230,8 +230,12 @@ def build_parser():
                                    "(0 moves first) at this terminal against the bots: type moves "
                                    "in the engine's notation (Tab completes them) or the commands "
                                    "moves, hint, undo, board, save FILE, quit, help.  The record "
-                                   "is kept up to date in --record (default tigris-game-SEED.json, "
-                                   "never overwriting a file).")
+                                   "is kept up to date in --record (default tigris-game-SEED.json; "
+                                   "an existing file is refused, never written over).  A game left "
+                                   "with quit (or end of input, or Ctrl-C) goes on with --resume "
+                                   "FILE: the record is replayed and checked, its seats (humans and "
+                                   "bots), players, board, variants and seed are the game's, and "
+                                   "its moves keep being added to FILE.")
     p.add_argument("--you", nargs="+", type=COUNT, metavar="SEAT",
                    help="the seats you play (0 to 3; several for several people at one terminal)")
     p.add_argument("--bots", nargs="+", metavar="BOT",
@@ -239,14 +243,19 @@ def build_parser():
                         f"(default: random, with --you {DEFAULT_BOT})")
     p.add_argument("--players", type=int, choices=(2, 3, 4),
                    help="players (default: one per bot, or 2)")
-    p.add_argument("--seed", type=int, default=SEED, help=f"deal and bot seed (default {SEED})")
-    p.add_argument("--board", default="classic", choices=BOARD_NAMES,
+    # --seed and --board default to None so that --resume can tell what was given
+    p.add_argument("--seed", type=int, help=f"deal and bot seed (default {SEED})")
+    p.add_argument("--board", choices=BOARD_NAMES,
                    help="board side (default classic; advanced: the 14-treasure side)")
     p.add_argument("--variant", action="append", default=[], choices=tuple(VARIANTS),
                    dest="variants", help="play a variant (english, buildings); repeat for both")
     p.add_argument("--every", type=COUNT, default=10, metavar="TURNS",
                    help="show the board every TURNS turns (default 10; 0: only the end)")
     p.add_argument("--record", metavar="FILE", help="write the game record (tigris-game/1 JSON) here")
+    p.add_argument("--resume", metavar="FILE",
+                   help="go on with the game of a record left unfinished at the table (the "
+                        "seats, board, variants and seed are the record's; options given too "
+                        "must agree with it); its moves keep being added to FILE")
     p.add_argument("--hint-bot", default=DEFAULT_BOT, metavar="BOT",
                    help=f"with --you: the configuration the hint command searches with (default {DEFAULT_BOT})")
     p.set_defaults(run=cmd_play)
@@ -468,11 +477,17 @@ def cmd_demo(args):
           f"tigris replay {args.out} --game 0")
 
 
+PLAY_BOARD = "classic"       # play's default --board (None in the parser, for --resume)
+
+
 def cmd_play(args):
     """tigris play: one game between bots, shown as it goes; its record saved on request."""
     from tigris import bots as botlib
+    from tigris import files
     from tigris.runner import TURN_LIMIT, goes_on, record_of
 
+    if args.resume is not None:
+        return _resume_at_the_table(args)
     if args.you is not None:
         return _play_at_the_table(args)
     if args.bots and not 2 <= len(args.bots) <= 4:
@@ -482,11 +497,14 @@ def cmd_play(args):
     names = args.bots or ["random"] * players
     if len(names) != players:
         raise UsageError(f"--bots names {len(names)} bots for {players} players")
+    seed = SEED if args.seed is None else args.seed
+    if args.record:                          # a folder or a device stops us before the game
+        files.check_target(args.record, option="--record")
     try:
-        seats = [botlib.load(name, seed=args.seed * 10 + i) for i, name in enumerate(names)]
+        seats = [botlib.load(name, seed=seed * 10 + i) for i, name in enumerate(names)]
     except ValueError as e:
         raise ConfigError(f"--bots: {e}") from None
-    g = tigris.Game(players=players, seed=args.seed, board=args.board,
+    g = tigris.Game(players=players, seed=seed, board=args.board or PLAY_BOARD,
                     variants=tuple(dict.fromkeys(args.variants)))
     last_shown = -1
     while goes_on(g):
@@ -501,16 +519,12 @@ def cmd_play(args):
         print(f"the game did not end: {TURN_LIMIT}")
     _print_result(g)
     if args.record:
-        rec = record_of(g, names)
-        with open(args.record, "w", encoding="utf-8") as f:
-            json.dump(rec, f)
-            f.write("\n")
+        files.write_text(args.record, json.dumps(record_of(g, names)) + "\n")
         print(f"record written to {args.record}")
 
 
 def _play_at_the_table(args):
     """tigris play --you SEAT...: human seats at this terminal against bots."""
-    from tigris import bots as botlib
     from tigris import seat
 
     you = list(dict.fromkeys(args.you))
@@ -531,21 +545,17 @@ def _play_at_the_table(args):
         raise UsageError(f"--bots names {len(names)} bots for the seats --you leaves "
                          f"({', '.join(map(str, open_seats)) or 'none'}); give one per seat, "
                          f"or one for all")
-    seats, table_names = [None] * players, [seat.HUMAN] * players
-    try:
-        for s, name in zip(open_seats, names):
-            seats[s] = botlib.load(name, seed=args.seed * 10 + s)
-            table_names[s] = name
-    except ValueError as e:
-        raise ConfigError(f"--bots: {e}") from None
-    try:
-        botlib.configuration(args.hint_bot)
-    except ValueError as e:
-        raise ConfigError(f"--hint-bot: {e}") from None
-    record = Path(args.record) if args.record else _free_name(f"tigris-game-{args.seed}", ".json")
-    if record.is_dir():
-        raise UsageError(f"--record {record}: is a folder; name a file")
-    game = tigris.Game(players=players, seed=args.seed, board=args.board,
+    if seat.HUMAN in names:                  # the record's mark of a person, not a bot
+        raise UsageError(f"--bots: {seat.HUMAN!r} is no bot; --you names the people's seats")
+    seed = SEED if args.seed is None else args.seed
+    table_names = [seat.HUMAN] * players
+    for s, name in zip(open_seats, names):
+        table_names[s] = name
+    seats = _table_seats(table_names, seed, "--bots")
+    _check_hint_bot(args)
+    record = Path(args.record) if args.record else _free_name(f"tigris-game-{seed}", ".json")
+    _check_new_record(record)
+    game = tigris.Game(players=players, seed=seed, board=args.board or PLAY_BOARD,
                        variants=tuple(dict.fromkeys(args.variants)))
     seat.use_terminal()
     table = seat.Table(game, seats, table_names, record, colour=seat.colour_wanted(),
@@ -554,6 +564,111 @@ def _play_at_the_table(args):
     table.write(f"you play seat{'s' * (len(you) > 1)} {', '.join(map(str, you))} of {players}; "
                 f"the record is kept in {record}; type help for the commands")
     table.play()
+
+
+def _table_seats(names, seed, option):
+    """The bots of a table by seat (None for a human seat), each with its seed."""
+    from tigris import bots as botlib
+    from tigris import seat
+
+    try:
+        return [None if name == seat.HUMAN else botlib.load(name, seed=seed * 10 + s)
+                for s, name in enumerate(names)]
+    except ValueError as e:
+        raise ConfigError(f"{option}: {e}") from None
+
+
+def _check_hint_bot(args):
+    from tigris import bots as botlib
+
+    try:
+        botlib.configuration(args.hint_bot)
+    except ValueError as e:
+        raise ConfigError(f"--hint-bot: {e}") from None
+
+
+def _check_new_record(record):
+    """A new game's record file must not exist yet: an existing one (a game left with
+    quit, above all) would be emptied at the first prompt."""
+    from tigris import files
+    from tigris import record as records
+
+    files.check_target(record, option="--record")          # a folder, a device
+    if not record.exists():
+        return
+    try:
+        held = records.load(record)
+    except (ValueError, OSError):
+        held = None
+    if isinstance(held, dict) and str(held.get("format", "")).startswith("tigris-game/"):
+        raise UsageError(f"--record {record} holds a game already: go on with it with "
+                         f"tigris play --resume {record}, or name another file")
+    raise UsageError(f"--record {record} exists: name a new file (a record is never "
+                     f"written over)")
+
+
+def _resume_at_the_table(args):
+    """tigris play --resume FILE: the game of a record left unfinished, at this terminal;
+    its moves keep being added to FILE."""
+    from tigris import files
+    from tigris import seat
+
+    path = files.check_target(args.resume, option="--resume")
+    if not path.exists():
+        raise UsageError(f"--resume {path}: no such file")
+    rec = _load(path)
+    with _reading(path, RecordError):
+        game, names = seat.unfinished_game(rec)
+    _check_resume_options(args, game, names, path)
+    _check_hint_bot(args)
+    seats = _table_seats(names, game.seed, f"--resume {path}")
+    seat.use_terminal()
+    table = seat.Table(game, seats, names, path, colour=seat.colour_wanted(),
+                       hint_bot=args.hint_bot)
+    humans = [s for s, bot in enumerate(seats) if bot is None]
+    table.write(f"resumed after move {len(game.history)}, turn {game.turn}: you play "
+                f"seat{'s' * (len(humans) > 1)} {', '.join(map(str, humans))} of {game.players}; "
+                f"the record is kept in {path}; type help for the commands")
+    table.play()
+
+
+def _check_resume_options(args, game, names, path):
+    """Options given with --resume must say what the record says (they cannot change the
+    game); UsageError naming the first that does not."""
+    from tigris import seat
+
+    humans = [s for s, name in enumerate(names) if name == seat.HUMAN]
+    bots = [name for name in names if name != seat.HUMAN]
+    seats = ", ".join(map(str, humans))
+    checks = [
+        (args.you is not None and sorted(set(args.you)) != humans,
+         f"--you {' '.join(map(str, args.you or []))}: the record's human "
+         f"seat{'s are' if len(humans) > 1 else ' is'} {seats}"),
+        (args.players is not None and args.players != game.players,
+         f"--players {args.players}: the record's game has {game.players} players"),
+        (args.seed is not None and args.seed != game.seed,
+         f"--seed {args.seed}: the record's game has seed {game.seed}"),
+        (args.board is not None and args.board != game.board,
+         f"--board {args.board}: the record's game is on the {game.board} board"),
+        (bool(args.variants) and set(args.variants) != set(game.variants),
+         f"--variant: the record's game has "
+         f"{'variants ' + ', '.join(game.variants) if game.variants else 'no variant'}"),
+        (bool(args.bots) and args.bots != bots
+         and not (len(args.bots) == 1 and set(bots) == set(args.bots)),
+         f"--bots {' '.join(args.bots or [])}: the record's bots are {' '.join(bots)}"),
+        (args.record is not None and not _same_file(args.record, path),
+         f"--record: a resumed game is kept in its own file, {path}"),
+    ]
+    for wrong, message in checks:
+        if wrong:
+            raise UsageError(message)
+
+
+def _same_file(a, b):
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def _free_name(stem, suffix):

@@ -133,12 +133,15 @@ def str_to_action(text):
     if not isinstance(text, str):
         raise IllegalActionError(f"action {excerpt(text)}: notation is a string such as "
                                  f"'tile red G5', not {_a(type(text).__name__)}")
-    words = text.strip().lower().split()
+    words = text.strip().split()             # the readers ignore case; errors quote as typed
     try:
         return _parse(words)
     except (ValueError, IndexError) as e:
         detail = str(e) if isinstance(e, ValueError) and str(e) else "malformed"
-        raise IllegalActionError(f"{excerpt(text)}: {detail}; actions are written {USAGE}") from None
+        # the whole grammar only when the verb is unknown: otherwise the detail says it
+        known = bool(words) and (words[0].lower() in FORMS or words[0].lower() == "swap")
+        grammar = "" if known else f"; actions are written {USAGE}"
+        raise IllegalActionError(f"{excerpt(text)}: {detail}{grammar}") from None
 
 
 def support_count(text):
@@ -147,6 +150,13 @@ def support_count(text):
         raise ValueError(f"support takes a number of tiles from 0 to 6, not {excerpt(text)}")
     return int(text)
 
+
+# verb: its form, as USAGE writes it
+SYNTAX = {"tile": "tile COLOUR SQ", "leader": "leader LEADER SQ", "withdraw": "withdraw LEADER",
+          "catastrophe": "catastrophe SQ", "pass": "pass", "support": "support N",
+          "war": "war COLOUR", "monument": "monument C1-C2 SQ", "no-monument": "no-monument",
+          "nomonument": "no-monument", "treasure": "treasure SQ", "building": "building COLOUR SQ",
+          "no-building": "no-building", "nobuilding": "no-building"}
 
 # verb: (the first id of its kind, the readers of its arguments).  An action with two
 # arguments is base + first * NSQ + second (a colour, leader or monument, then a square).
@@ -171,7 +181,7 @@ FORMS = {
 def _parse(words):
     if not words:
         raise ValueError("empty action")
-    verb, args = words[0], words[1:]
+    verb, args = words[0].lower(), words[1:]
     if verb == "swap":
         if not 1 <= len(args) <= 6:
             raise ValueError("a swap discards 1 to 6 tiles")
@@ -184,8 +194,8 @@ def _parse(words):
     base, readers = FORMS[verb]
     if len(args) != len(readers):
         n = len(readers)
-        raise ValueError(f"{excerpt(verb)} takes {n} argument{'s' if n != 1 else ''}, "
-                         f"not {len(args)}")
+        raise ValueError(f"{excerpt(verb)} takes {n} argument{'s' if n != 1 else ''} "
+                         f"({SYNTAX[verb]}), not {len(args)}")
     offset = 0
     for read, word in zip(readers, args):
         offset = offset * NSQ + read(word)

@@ -14,7 +14,8 @@ size only), and ``colour=True`` paints the board's tokens with ANSI colours for 
 import re
 
 from tigris import boards
-from tigris.constants import COLOURS, LEADERS, COLS, ROWS, NONE, EMPTY, CATASTROPHE, CONFLICTS
+from tigris.constants import (COLOURS, LEADERS, COLS, ROWS, NONE, EMPTY, CATASTROPHE, CONFLICTS,
+                              RED)
 from tigris.notation import square_name, monument_name
 from tigris.squares import is_face_down, is_leader, leader_of, tile_colour
 
@@ -118,6 +119,12 @@ def player_lines(game, raw, p, viewer=None):
     return lines
 
 
+def support_colour(kind, colour):
+    """The colour of the tiles that support a conflict of leaders of `colour`: a war's own
+    colour, a revolt's always red (temples, RULES.md A-7)."""
+    return RED if kind == "revolt" else colour
+
+
 def decision_line(game, raw):
     """What happens now: the decision at hand, the conflict in progress, or the result."""
     decision = game.decision
@@ -133,7 +140,8 @@ def decision_line(game, raw):
         kind = CONFLICTS[raw["c_kind"]]
         c = raw["c_colour"]
         committed = raw["c_att_commit"] if raw["c_stage"] == 1 else "not yet"
-        lines.append(f"    {kind} of the {LEADERS[c]}s ({COLOURS[c]} support)")
+        support = COLOURS[support_colour(kind, c)]
+        lines.append(f"    {kind} of the {LEADERS[c]}s ({support} support)")
         lines.append(f"    attacker player {raw['c_attacker']}, {LEADERS[c]} on "
                      f"{square_name(raw['c_att_sq'])}: strength {raw['c_att_base']}, "
                      f"committed {committed}")

@@ -1,16 +1,21 @@
 """A person at the table: human seats played at the terminal (``tigris play --you 0``).
 
-At each decision of a human seat the table shows the board as that player sees it (the
-other hands and the bag by size only; in colour on a terminal that has it), then prompts
+At the start of a human seat's turn the table shows the board as that player sees it
+(the other hands and the bag by size only; in colour on a terminal that has it), before
+its other decisions a line of its hand and score (and the conflict at hand), then prompts
 for a move in the engine's notation, completing legal moves with Tab (readline).  Besides
 moves the prompt takes the commands of ``HELP``: the legal moves grouped, a hint, undo
-back to the previous human decision, the board again, save, quit.  Bots' moves are
-printed as they happen; a bot decides from its own player's view only (every bot but the
-dishonest reference ``cheat``, which a table refuses), so it never sees a human hand.
+back to the previous human decision, the board again, save, quit.  Every move is printed
+as it happens with what it did (``tigris.events``: conflicts won, leaders and tiles
+removed, points, treasures, monuments); a bot decides from its own player's view only
+(every bot but the dishonest reference ``cheat``, which a table refuses), so it never
+sees a human hand.
 
 The game is kept safe: the record is written after every human move (and on save, quit,
-end of input, Ctrl-C and the end of the game), replacing the file whole, so no way of
-leaving loses a move.
+end of input, Ctrl-C and the end of the game), replacing the file whole (``tigris.files``:
+never a folder or a device, never half written), so no way of leaving loses a move; a
+game left unfinished goes on from its record (``unfinished_game``, ``tigris play
+--resume``).
 
 >>> table = Table(tigris.Game(players=2, seed=1), [None, bots.load("greedy")],
 ...               ["human", "greedy"], record="game.json")          # doctest: +SKIP
@@ -25,11 +30,14 @@ import textwrap
 from pathlib import Path
 
 import tigris
+from tigris import files
 from tigris.constants import COLOURS
-from tigris.errors import IllegalActionError, UsageError
+from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
+from tigris.events import what_happened
 from tigris.hint import DEFAULT_BOT, format_table
-from tigris.record import to_record
-from tigris.render import render
+from tigris.notation import SYNTAX, str_to_action
+from tigris.record import replay, to_record
+from tigris.render import decision_line, render
 from tigris.runner import TURN_LIMIT, goes_on, record_of
 
 HUMAN = "human"               # the name of a human seat in the record's "bots"
@@ -43,8 +51,9 @@ Type a move in the engine's notation (Tab completes it), or a command:
   hint [SECONDS]   the best moves by the search (default 5 seconds)
   undo             back to the previous human decision (the bots' replies are taken back too)
   board            the board again
-  save FILE        write the game record to FILE (the record file is also kept up to date)
-  quit             save the record and stop (end of input and Ctrl-C do the same)
+  save FILE        write the game record to a new FILE (the record file is also kept up to date)
+  quit             save the record and stop (end of input and Ctrl-C do the same);
+                   tigris play --resume FILE goes on with the game
   help             this text"""
 
 
@@ -71,7 +80,10 @@ class Table:
         self.write = write
         self.colour = colour
         self.hint_bot = hint_bot
-        self.shown = None                 # the number of decisions when the board was last shown
+        self.shown = None                 # (player, turn) when the board was last shown
+        self.briefed = None               # the number of moves when the person was last told
+        self.saved_at = None              # the number of moves when the record was last saved
+        self.saved = {os.path.realpath(self.record)}    # files this table may write over
 
     # ----------------------------------------------------------------------------------
     # The game
@@ -90,12 +102,13 @@ class Table:
                     self.bot_decision(player)
         except Quit as e:
             self.save()
-            self.write(f"{e}: the game so far is saved in {self.record} "
-                       f"(tigris show {shlex.quote(str(self.record))})")
+            self.write(f"{e}: the game so far is saved in {self.record}; go on with "
+                       f"tigris play --resume {shlex.quote(str(self.record))}")
             return False
         except KeyboardInterrupt:
             self.save()
-            raise KeyboardInterrupt(f"interrupted: the game so far is saved in {self.record}") from None
+            raise KeyboardInterrupt(f"interrupted: the game so far is saved in {self.record}; go on "
+                                    f"with tigris play --resume {shlex.quote(str(self.record))}") from None
         self.finish()
         return True
 
@@ -106,9 +119,9 @@ class Table:
 
     def human_decision(self, player):
         """Prompt until the person makes a legal move (or leaves, or undoes)."""
-        if self.shown != len(self.game.history):
-            self.show(player)
+        if self.saved_at != len(self.game.history):
             self.save()                          # every human move is on disk before the next
+        self.brief(player)
         self.complete_with(self.game)
         while True:
             try:
@@ -124,6 +137,15 @@ class Table:
                 if command(self, player, rest.strip()):
                     return                       # the position changed (undo)
                 continue
+            if word.lower() not in SYNTAX and word.lower() != "swap":
+                self.write(f"{excerpt(word)} is neither a move nor a command (help lists them; "
+                           f"moves lists the legal moves)")
+                continue
+            try:
+                str_to_action(line)
+            except IllegalActionError as e:      # malformed: the message says what is wrong
+                self.write(str(e))
+                continue
             try:
                 action = self.game.parse_action(line)
             except IllegalActionError as e:
@@ -138,11 +160,14 @@ class Table:
         tiles the human seats drew (a bot's draws by number only)."""
         game = self.game
         text = game.action_str(action)
+        before = game.raw_state()
         game.apply(action)
         _, _, forced, draws = game.history[-1]
         self.write(f"{len(game.history):4}. {who}: {text}")
         for f in forced:
             self.write(f"      then: {game.action_str(f)}")
+        for line in what_happened(before, game):
+            self.write(f"      {line}")
         drawn = {}
         for p, colour in draws:
             drawn.setdefault(p, []).append(colour)
@@ -172,10 +197,25 @@ class Table:
     # What the person sees
     # ----------------------------------------------------------------------------------
 
+    def brief(self, player):
+        """What `player` needs before deciding: the whole board at the start of the turn
+        (and after an undo or a resume), else once a line of the own hand and score, and
+        the decision at hand (a conflict's strengths) if it is not an action."""
+        game = self.game
+        if self.shown is None or (game.decision == "action" and self.shown != (player, game.turn)):
+            self.show(player)
+        elif self.briefed != len(game.history):
+            self.write(status_line(game, player))
+            if game.decision != "action":
+                for line in decision_line(game, game.raw_state()):
+                    self.write(line)
+            self.briefed = len(game.history)
+
     def show(self, player):
         """The board as `player` sees it."""
         self.write(render(self.game, viewer=player, colour=self.colour))
-        self.shown = len(self.game.history)
+        self.shown = (player, self.game.turn)
+        self.briefed = len(self.game.history)
 
     def prompt(self, player):
         game = self.game
@@ -207,17 +247,46 @@ class Table:
     # ----------------------------------------------------------------------------------
 
     def save(self, path=None):
-        """Write the record to `path` (default: the table's record file) in one piece: a
-        file is replaced whole, never left half written."""
+        """Write the record to `path` (default: the table's record file) in one piece
+        (``tigris.files``): a file is replaced whole, never left half written, and what is
+        not a regular file (a folder, a device) is refused with a UsageError."""
         path = Path(path) if path is not None else self.record
         game = self.game
         rec = record_of(game, self.names) if not goes_on(game) else to_record(game, bots=self.names)
-        partial = path.with_name(path.name + ".partial")
-        try:
-            partial.write_text(json.dumps(rec) + "\n", encoding="utf-8")
-            os.replace(partial, path)
-        except OSError as e:                 # named by the record's path, not the partial's
-            raise OSError(e.errno, e.strerror, str(path)) from None
+        files.write_text(path, json.dumps(rec) + "\n")
+        self.saved.add(os.path.realpath(path))
+        if path == self.record:
+            self.saved_at = len(game.history)
+
+
+def status_line(game, player):
+    """One line of what `player` holds and has scored."""
+    hand, score = game.hand(player), game.score(player)
+    return (f"you (player {player}): hand {' '.join(f'{c} {hand[c]}' for c in COLOURS)}; "
+            f"score {' '.join(f'{c} {score[c]}' for c in COLOURS)}; "
+            f"treasures {score['treasures']}")
+
+
+def unfinished_game(rec):
+    """The game of a record left unfinished at a table, to be played on, and the seats'
+    names (``HUMAN`` for a person).  The record is replayed, every move checked
+    (RecordError naming the move); UsageError for a finished game or one without a human
+    seat."""
+    bots = rec.get("bots") if isinstance(rec, dict) else None
+    game = replay(rec)
+    if not isinstance(bots, list) or len(bots) != game.players \
+            or not all(isinstance(b, str) and b for b in bots):
+        raise RecordError(f"bots: expected the name of each of the {game.players} seats "
+                          f"(\"{HUMAN}\" for a person), not {excerpt(bots)}")
+    if HUMAN not in bots:
+        raise UsageError("the record's game has no human seat (its bots are "
+                         f"{', '.join(bots)}): nothing to sit down at")
+    if rec.get("result") is not None or not goes_on(game):
+        places = "; ".join(f"{k + 1}. player{'s' * (len(ps) > 1)} {', '.join(map(str, ps))}"
+                           for k, ps in enumerate(game.ranking()))
+        raise UsageError(f"the game is over after {len(game.history)} moves ({places}): "
+                         f"nothing to resume")
+    return game, bots
 
 
 # --------------------------------------------------------------------------------------
@@ -287,7 +356,9 @@ def cmd_undo(table, player, rest):
     taken = len(history) - back
     while len(game.history) > back:
         game.undo()
-    table.write(f"took back {taken} move{'s' * (taken != 1)}: back to move {back + 1}")
+    moves = f"move {back + 1}" if taken == 1 else f"moves {back + 1}-{back + taken}"
+    table.write(f"took back {taken} move{'s' * (taken != 1)} ({moves}): the game stands "
+                f"before move {back + 1}")
     table.shown = None
     return True
 
@@ -298,14 +369,19 @@ def cmd_board(table, player, rest):
 
 
 def cmd_save(table, player, rest):
-    """Write the record to FILE; a file that cannot be written is reported, the game goes on."""
+    """Write the record to FILE: a new file, or one this game saved before (never another
+    file, a folder or a device); a file that cannot be written is reported, the game goes
+    on."""
     if not rest:
         table.write("save FILE: name the file")
         return False
     try:
-        table.save(rest)
-    except OSError as e:
-        table.write(f"cannot save to {rest}: {e.strerror or e}")
+        path = files.check_target(rest, option="save")
+        if path.exists() and os.path.realpath(path) not in table.saved:
+            raise UsageError(f"{rest} exists: name a new file (save writes over no other file)")
+        table.save(path)
+    except (OSError, UsageError) as e:
+        table.write(f"cannot save to {rest}: {e.strerror or e}" if isinstance(e, OSError) else str(e))
         return False
     table.write(f"record saved to {rest}")
     return False

@@ -474,7 +474,9 @@
       const leader = LEADERS[COLOURS.indexOf(c.colour)];
       const side = (who, s) => who + " player " + s.player + " (" + leader + " on " + s.leader + ", strength " + s.strength +
         (s.committed === undefined ? "" : ", committed " + (s.committed === null ? "not yet" : s.committed)) + ")";
-      lines.push(h("div", {}, (c.kind === "war" ? "War" : "Revolt") + " of the " + leader + "s (" + c.colour + " support): " +
+      // a war is supported by its own colour, a revolt always by temples (red; RULES.md A-7)
+      const support = c.kind === "war" ? c.colour : "red";
+      lines.push(h("div", {}, (c.kind === "war" ? "War" : "Revolt") + " of the " + leader + "s (" + support + " support): " +
                    side("attacker", c.attacker) + " against " + side("defender", c.defender) + "."));
     }
     const extra = [];
