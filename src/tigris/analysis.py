@@ -103,6 +103,7 @@ from tigris.bots import config
 from tigris.errors import ConfigError, Interrupted, RecordError, UsageError, excerpt
 from tigris.hint import _row
 from tigris.runner import append_record, cut_torn, read_json_lines
+from tigris.sources import check_source
 
 FORMAT = "tigris-analysis/1"
 DEFAULT_BOT = "hint"             # backs up the calibrated win chance: values are chances
@@ -359,6 +360,7 @@ def read_analysis(path, repair=False):
     path = Path(path)
     if path.is_dir():
         raise UsageError(f"{path}: is a folder, not an analysis file")
+    check_source(path)                   # a pipe would block the reading
     values, torn = read_json_lines(path)
     if torn is not None and not values and not torn[2].startswith(b'{"format": "' + FORMAT.encode()):
         values, torn = [(torn[0], None)], None        # a lone line that is not ours

@@ -22,7 +22,6 @@ import json
 import math
 import os
 import signal
-import stat
 import sys
 import threading
 import warnings
@@ -34,7 +33,9 @@ from tigris._search import MAX_ITERATIONS
 from tigris.boards import BOARD_NAMES
 from tigris.bots.config import MAX_SECONDS
 from tigris.errors import ConfigError, IllegalActionError, PositionError, RecordError, UsageError
+from tigris.files import check_target
 from tigris.hint import DEFAULT_BOT
+from tigris.sources import check_source
 from tigris.tournament import MAX_GAMES
 
 MESSAGE_LIMIT = 600       # characters of an error line; the rest is cut
@@ -675,12 +676,8 @@ def _load(path):
     """The JSON of a position or record file, or of line K of FILE:K."""
     from tigris import record as records
 
-    file, sep, index = str(path).rpartition(":")
-    file = file if sep and index.isdigit() else str(path)
-    with contextlib.suppress(OSError):
-        mode = os.stat(file).st_mode
-        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):       # /dev/zero would be read forever
-            raise RecordError(f"{file}: a device, not a file")
+    # a pipe would block and /dev/zero be read forever: regular files only
+    check_source(path, RecordError)
     with _reading(path, RecordError):
         return records.load(path)
 
@@ -783,6 +780,7 @@ def cmd_view(args):
         return
     if out.is_dir():
         raise UsageError(f"--out {out} is a folder; name the HTML file to write (game.html)")
+    check_target(out, reads=[args.source, args.analysis], option="--out")
     rec = _load(args.source)
     with _reading(args.source, RecordError):
         if not isinstance(rec, dict) or rec.get("format") != records.FORMAT:
