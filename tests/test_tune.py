@@ -1,8 +1,10 @@
 """Tuning, SPSA and Bayes: each core on a synthetic objective, tiny real runs, resume, errors."""
 
 import csv
+import json
 import os
 import random
+import sys
 
 import pytest
 
@@ -188,3 +190,135 @@ def test_plot_draws_or_says_how(tmp_path, tiny_bot):
             plot(tmp_path / "p")
     else:
         assert plot(tmp_path / "p").stat().st_size > 0
+
+
+# ---------------------------------------------------------------------------------------
+# The files of a run: checked before any game is played, written so that they read back
+# ---------------------------------------------------------------------------------------
+
+def test_toml_strings_are_escaped_as_the_spec_says():
+    import tomllib
+
+    from tigris.tomlfile import toml_string
+    for text in ['plain', 'a "quoted" name', 'back\\slash', 'new\nline', 'tab\there',
+                 'nul\x00 del\x7f bell\x07', 'é \u2028 ☃', '"""', "'", '\\u0041']:
+        assert tomllib.loads(f"x = {toml_string(text)}")["x"] == text
+    lone = toml_string("lone \udcff")            # a file name that is not UTF-8
+    assert tomllib.loads(f"x = {lone}")["x"] == "lone \ufffd"
+
+
+def test_a_bot_path_with_quotes_and_newlines_gives_a_bot_file_that_loads(tmp_path):
+    folder = tmp_path / 'odd "folder"\nwith a line'
+    folder.mkdir()
+    bot = folder / "tiny.toml"
+    bot.write_text('kind = "ismcts"\niterations = 30\nrollout_depth = 2\nexploration = 0.7\n')
+    spec = TuneSpec(bot=str(bot), params=[parse_param("exploration=0.1:2.0")],
+                    opponents=["random"], budget=4, seed=1, verify_games=2)
+    result = tune(spec, tmp_path / "run", jobs=1, progress=False)
+    conf = bots.configuration(result["bot_file"])
+    assert conf.kind == "ismcts" and str(bot) in conf.description
+    text = open(result["bot_file"]).read()
+    assert all(line.startswith(("#", "kind =", "description =", "iterations =", "rollout_depth =",
+                                "exploration =")) or "=" in line for line in text.splitlines())
+    # the same run resumes (its settings and bot file read back)
+    assert tune(spec, tmp_path / "run", jobs=1, progress=False, resume=True)["theta"] == result["theta"]
+
+
+@pytest.mark.parametrize("name", ["../../escaped", "a/b", "..", ".", "", "two\nlines",
+                                  "bell\x07", "back\\slash"])
+def test_a_name_that_is_not_a_plain_file_name_is_refused_before_any_game(tmp_path, tiny_bot,
+                                                                         capsys, name):
+    argv = ["tune", tiny_bot, "--param", "exploration=0.1:2.0", "--opponent", "random",
+            "--budget", "4", "--out", str(tmp_path / "run"), "--name", name]
+    assert main(argv) == 1
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and err.startswith("tigris tune: --name") and "file name" in err
+    assert not (tmp_path / "run").exists() and not (tmp_path.parent / "escaped.toml").exists()
+
+
+def test_a_bot_file_that_cannot_be_written_is_found_before_any_game(tmp_path, tiny_bot, capsys):
+    run = tmp_path / "run"
+    (run / "tiny-tuned.toml").mkdir(parents=True)
+    argv = ["tune", tiny_bot, "--param", "exploration=0.1:2.0", "--opponent", "random",
+            "--budget", "4", "--out", str(run), "--name", "tiny-tuned"]
+    assert main(argv) == 1
+    assert "tiny-tuned.toml is not a regular file (a folder)" in capsys.readouterr().err
+    assert not (run / "history.csv").exists()
+    # nor over the bot it tunes
+    own = run / "own.toml"
+    own.write_text(open(tiny_bot).read())
+    assert main(["tune", str(own), "--param", "exploration=0.1:2.0", "--opponent", "random",
+                 "--budget", "4", "--out", str(run), "--name", "own"]) == 1
+    assert "is the file this command reads" in capsys.readouterr().err
+    assert not (run / "history.csv").exists()
+
+
+# ---------------------------------------------------------------------------------------
+# What a run tells: no signal, the verification's games and its significance, the plots
+# ---------------------------------------------------------------------------------------
+
+def test_an_opponent_that_gives_no_signal_is_warned_of(tmp_path, tiny_bot, monkeypatch, capsys):
+    import tigris.tune as tuning
+    monkeypatch.setattr(tuning, "score", lambda rec, name: 1.0 if name != "random" else 0.0)
+    argv = ["tune", tiny_bot, "--param", "exploration=0.1:2.0", "--opponent", "random",
+            "--budget", "12", "--verify-games", "2", "--jobs", "1", "--out", str(tmp_path / "run")]
+    assert main(argv) == 0
+    warned = [line for line in capsys.readouterr().err.splitlines() if "warning" in line]
+    assert len(warned) == 1
+    assert warned[0].startswith("tigris tune: warning: 3 of 3 iterations won or lost every game "
+                                "against random: they give no signal")
+
+
+def test_the_verification_games_are_saved_and_can_be_viewed(tmp_path, tiny_bot, capsys):
+    out = tmp_path / "run"
+    argv = ["tune", tiny_bot, "--param", "exploration=0.1:2.0", "--opponent", "random",
+            "--budget", "4", "--verify-games", "4", "--jobs", "1", "--out", str(out)]
+    assert main(argv) == 0
+    said = capsys.readouterr().out
+    games = out / "verification.jsonl"
+    lines = games.read_text().splitlines()
+    assert len(lines) == 4 and f"verification games: {games}" in said
+    assert {tuple(sorted(json.loads(line)["bots"])) for line in lines} == {("original", "tuned")}
+    assert main(["view", f"{games}:2", "--out", str(tmp_path / "g.html")]) == 0
+
+
+@pytest.mark.parametrize("ci95, significant", [([0.112, 0.469], True), ([0.3, 0.7], False),
+                                               ([0.52, 0.8], True)])
+def test_a_verification_says_whether_it_is_significant(tmp_path, tiny_bot, monkeypatch, capsys,
+                                                        ci95, significant):
+    import tigris.tune as tuning
+    check = {"games": 40, "score": 0.25, "ci95": ci95, "errors": 0,
+             "significant": not ci95[0] <= 0.5 <= ci95[1], "file": "v.jsonl"}
+    monkeypatch.setattr(tuning, "tune", lambda *a, **kw: {
+        "theta": {"exploration": 0.5}, "bot_file": "b.toml", "verification": check})
+    assert main(["tune", tiny_bot, "--param", "exploration=0.1:2.0", "--opponent", "random"]) == 0
+    line = next(s for s in capsys.readouterr().out.splitlines() if s.startswith("verification,"))
+    assert ("not significant" in line) is not significant
+
+
+def test_the_verification_check_marks_an_interval_around_half(tmp_path, tiny_bot):
+    spec = TuneSpec(bot=tiny_bot, params=[parse_param("exploration=0.1:2.0")],
+                    opponents=["random"], budget=4, seed=1, verify_games=2)
+    result = tune(spec, tmp_path / "run", jobs=1, progress=False)
+    v = result["verification"]
+    assert v["significant"] is (not v["ci95"][0] <= 0.5 <= v["ci95"][1])
+
+
+def test_without_matplotlib_plots_name_the_extra(tmp_path, tiny_bot, monkeypatch, capsys):
+    spec = TuneSpec(bot=tiny_bot, params=[parse_param("exploration=0.1:2.0")],
+                    opponents=["random"], budget=4, seed=1, verify_games=2)
+    tune(spec, tmp_path / "p", jobs=1, progress=False)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)          # import fails
+    assert main(["tune", "--plot", str(tmp_path / "p")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pip install 'tigris[plot]'" in err
+
+
+def test_the_plot_draws_a_png(tmp_path, tiny_bot, capsys):
+    spec = TuneSpec(bot=tiny_bot, params=[parse_param("exploration=0.1:2.0"),
+                                          parse_param("rollout_depth=0:6:int")],
+                    opponents=["random"], budget=8, seed=1, verify_games=2)
+    tune(spec, tmp_path / "p", jobs=1, progress=False)
+    assert main(["tune", "--plot", str(tmp_path / "p")]) == 0
+    png = tmp_path / "p" / "traces.png"
+    assert png.read_bytes().startswith(b"\x89PNG") and str(png) in capsys.readouterr().out

@@ -740,7 +740,7 @@ def cmd_tune(args):
         raise UsageError("name the bot to tune (or give --plot DIR)")
     spec = tune.TuneSpec(bot=args.bot, params=[tune.parse_param(p) for p in args.param],
                          opponents=args.opponent, budget=args.budget, seed=args.seed,
-                         name=args.name or "", verify_games=args.verify_games, method=args.method)
+                         name=args.name, verify_games=args.verify_games, method=args.method)
     spec.check()
     out = args.out or f"results/{spec.name}"
     result = tune.tune(spec, out, jobs=args.jobs, resume=args.resume)
@@ -748,9 +748,12 @@ def cmd_tune(args):
     print(f"tuned: {', '.join(f'{k} = {v_:.4g}' for k, v_ in result['theta'].items())}")
     print(f"bot file: {result['bot_file']}")
     if v["score"] is not None:
+        verdict = ("" if v["significant"] else
+                   "; not significant: the interval includes 50%, play more --verify-games")
         print(f"verification, tuned vs {args.bot}: {v['score']:.1%} over {v['games']} games "
-              f"(95% interval {v['ci95'][0]:.1%}-{v['ci95'][1]:.1%})")
-    print(f"history: {out}/history.csv; traces: tigris tune --plot {out}")
+              f"(95% interval {v['ci95'][0]:.1%}-{v['ci95'][1]:.1%}){verdict}")
+    print(f"verification games: {v['file']} (tigris view {v['file']}:1 --out game.html)")
+    print(f"history: {out}/{tune.HISTORY_FILE}; traces: tigris tune --plot {out}")
 
 
 def cmd_view(args):
@@ -803,8 +806,15 @@ def cmd_view(args):
 
 def cmd_calibrate(args):
     """tigris calibrate: fit the win-chance model on recorded games and measure it."""
-    from tigris import calibration
+    from tigris import calibration, plotting
 
+    # what is written is checked before the games are read: not one of them, a regular file
+    reads = [Path(s) / "games.jsonl" if Path(s).is_dir() else s for s in args.sources]
+    for target, option in ((args.out, "--out"), (args.plot, "--plot")):
+        if target:
+            check_target(target, reads=reads, option=option)
+    if args.plot:
+        plotting.pyplot(calibration.NEEDS_MATPLOTLIB)
     samples = calibration.read_samples(args.sources, every=args.every)
     result = calibration.calibrate(samples)
     if args.json:
