@@ -322,3 +322,101 @@ def test_the_plot_draws_a_png(tmp_path, tiny_bot, capsys):
     assert main(["tune", "--plot", str(tmp_path / "p")]) == 0
     png = tmp_path / "p" / "traces.png"
     assert png.read_bytes().startswith(b"\x89PNG") and str(png) in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------------------------
+# A saved run read back: its settings and history are checked, line and field
+# ---------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def saved_run(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("saved")
+    bot = folder / "tiny.toml"
+    bot.write_text('kind = "ismcts"\niterations = 30\nrollout_depth = 2\nexploration = 0.7\n')
+    spec = TuneSpec(bot=str(bot), params=[parse_param("exploration=0.1:2.0")],
+                    opponents=["random", "greedy"], budget=12, seed=3, verify_games=2)
+    tune(spec, folder / "run", jobs=1, progress=False)
+    return folder / "run", spec
+
+
+def edited(saved_run, tmp_path, history=None, settings=None):
+    """A copy of the saved run with its history text and/or settings replaced."""
+    import shutil
+    run = tmp_path / "copy"
+    shutil.copytree(saved_run[0], run)
+    if history is not None:
+        (run / "history.csv").write_text(history(open(run / "history.csv").read()))
+    if settings is not None:
+        data = json.load(open(run / "tune.json"))
+        settings(data)
+        (run / "tune.json").write_text(json.dumps(data))
+    return run
+
+
+def cell(text, line, column, value):
+    """`text` (CSV) with one field replaced."""
+    rows = list(csv.reader(text.splitlines()))
+    rows[line - 1][rows[0].index(column)] = value
+    return "".join(",".join(r) + "\r\n" for r in rows)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda t: cell(t, 3, "score_plus", "1.5"), "line 3: score_plus must be a score from 0 to 1"),
+    (lambda t: cell(t, 2, "exploration", "nan"), "line 2: exploration must be a finite number"),
+    (lambda t: cell(t, 2, "exploration", "9"), "line 2: exploration must be within its bounds"),
+    (lambda t: cell(t, 3, "score_minus", ""), "line 3: score_minus must be a number"),
+    (lambda t: cell(t, 3, "iteration", "7"), "line 3: iteration must be 2"),
+    (lambda t: cell(t, 2, "opponent", "cheat"), "line 2: opponent must be 'random'"),
+    (lambda t: cell(t, 1, "score_plus", "score"), "line 1 has no column 'score_plus'"),
+    (lambda t: t.splitlines()[0] + "\r\n" + t.splitlines()[1] + ",1\r\n", "line 2 has 9 fields"),
+    (lambda t: t + t.splitlines()[1] + "\r\n", "line 5: iteration must be 4"),
+])
+def test_a_hand_edited_history_is_refused_naming_line_and_field(saved_run, tmp_path, capsys,
+                                                                 change, message):
+    run = edited(saved_run, tmp_path, history=change)
+    before = (run / "history.csv").read_bytes()
+    assert main(["tune", "--plot", str(run)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{run / 'history.csv'}: " in err and message in err, err
+    with pytest.raises(TuneError, match=message.replace("(", r"\(").replace("[", r"\[")):
+        tune(saved_run[1], run, jobs=1, progress=False, resume=True)
+    assert (run / "history.csv").read_bytes() == before          # never cut or rewritten
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d.update(params="x"), "field params must be a list of parameters"),
+    (lambda d: d["params"][0].update(low=5), "field params[0].low/high must be finite numbers"),
+    (lambda d: d["params"][0].pop("name"), "field params[0].name must be a parameter name"),
+    (lambda d: d.update(method="grid"), "field method must be spsa or bayes"),
+    (lambda d: d.update(players=True), "field players must be 2, 3 or 4"),
+    (lambda d: d.update(opponents=[]), "field opponents must be a list of bot names"),
+    (lambda d: d.update(budget=None), "field budget must be a whole number of at least 4"),
+])
+def test_hand_edited_settings_are_refused_naming_the_field(saved_run, tmp_path, capsys,
+                                                           change, message):
+    run = edited(saved_run, tmp_path, settings=change)
+    assert main(["tune", "--plot", str(run)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{run / 'tune.json'}: {message}" in err, err
+
+
+def test_a_history_of_another_method_or_another_run_is_refused(saved_run, tmp_path):
+    run = edited(saved_run, tmp_path, settings=lambda d: d.update(method="bayes"))
+    with pytest.raises(TuneError, match="line 1 has no column 'score'"):
+        plot(run)
+
+
+def test_a_history_that_is_not_utf8_is_refused_naming_the_line(saved_run, tmp_path):
+    run = edited(saved_run, tmp_path)
+    text = (run / "history.csv").read_bytes()
+    (run / "history.csv").write_bytes(text.replace(b"greedy", b"gr\xffedy"))
+    with pytest.raises(TuneError, match="history.csv: line 3 is not UTF-8 text"):
+        plot(run)
+
+
+def test_a_fifo_in_place_of_a_history_does_not_hang(saved_run, tmp_path, capsys):
+    run = edited(saved_run, tmp_path)
+    (run / "history.csv").unlink()
+    os.mkfifo(run / "history.csv")
+    assert main(["tune", "--plot", str(run)]) == 1
+    assert "history.csv: a pipe, not a file" in capsys.readouterr().err
