@@ -33,7 +33,7 @@ from tigris._search import MAX_ITERATIONS
 from tigris.boards import BOARD_NAMES
 from tigris.bots.config import MAX_SECONDS
 from tigris.errors import ConfigError, IllegalActionError, PositionError, RecordError, UsageError
-from tigris.files import check_target
+from tigris.files import check_target, write_text
 from tigris.hint import DEFAULT_BOT
 from tigris.sources import check_source
 from tigris.tournament import MAX_GAMES
@@ -461,6 +461,8 @@ def cmd_play(args):
         seats = [botlib.load(name, seed=args.seed * 10 + i) for i, name in enumerate(names)]
     except ValueError as e:
         raise ConfigError(f"--bots: {e}") from None
+    if args.record:                      # before the game: not a bot file, a regular file
+        check_target(args.record, reads=names, option="--record")
     g = tigris.Game(players=players, seed=args.seed, board=args.board,
                     variants=tuple(dict.fromkeys(args.variants)))
     last_shown = -1
@@ -476,10 +478,7 @@ def cmd_play(args):
         print(f"the game did not end: {TURN_LIMIT}")
     _print_result(g)
     if args.record:
-        rec = record_of(g, names)
-        with open(args.record, "w", encoding="utf-8") as f:
-            json.dump(rec, f)
-            f.write("\n")
+        write_text(args.record, json.dumps(record_of(g, names)) + "\n")
         print(f"record written to {args.record}")
 
 
