@@ -420,3 +420,10 @@ def test_a_fifo_in_place_of_a_history_does_not_hang(saved_run, tmp_path, capsys)
     os.mkfifo(run / "history.csv")
     assert main(["tune", "--plot", str(run)]) == 1
     assert "history.csv: a pipe, not a file" in capsys.readouterr().err
+
+
+def test_the_plot_is_never_drawn_over_a_pipe(saved_run, tmp_path, capsys):
+    run = edited(saved_run, tmp_path)
+    os.mkfifo(run / "traces.png")
+    assert main(["tune", "--plot", str(run)]) == 1
+    assert "traces.png is not a regular file (a pipe)" in capsys.readouterr().err

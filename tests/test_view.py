@@ -380,3 +380,13 @@ def test_view_of_a_fifo_does_not_hang(files, tmp_path):
                     timeout=30)
     assert done.returncode == 1 and "a pipe" in one_line(done.stderr)
     assert not (tmp_path / "g.html").exists()
+
+
+def test_the_pages_of_a_results_folder_are_checked_before_any_is_written(results, tmp_path,
+                                                                         capsys):
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    os.mkfifo(pages / "index.html")
+    assert main(["view", str(results), "--out", str(pages)]) == 1
+    assert "index.html is not a regular file (a pipe)" in one_line(capsys.readouterr().err)
+    assert sorted(p.name for p in pages.iterdir()) == ["index.html"]
