@@ -574,6 +574,8 @@ def plot(out):
     ``plot`` extra)."""
     out = Path(out)
     path = check_target(out / "traces.png", option="--plot")
+    if not (out / HISTORY_FILE).exists():
+        raise TuneError(f"{out}: no {HISTORY_FILE} with iterations to plot")
     spec = read_settings(out)
     rows = read_history(out / HISTORY_FILE, spec["method"], spec["params"], spec["opponents"])
     if not rows:
