@@ -406,12 +406,20 @@ def test_a_history_of_another_method_or_another_run_is_refused(saved_run, tmp_pa
         plot(run)
 
 
-def test_a_history_that_is_not_utf8_is_refused_naming_the_line(saved_run, tmp_path):
-    run = edited(saved_run, tmp_path)
-    text = (run / "history.csv").read_bytes()
-    (run / "history.csv").write_bytes(text.replace(b"greedy", b"gr\xffedy"))
+def test_an_opponent_whose_file_name_is_not_utf8_is_kept_as_it_is(tmp_path, tiny_bot):
+    opponent = os.fsdecode(bytes(tmp_path) + b"/opp\xff.toml")
+    with open(os.fsencode(opponent), "w") as f:
+        f.write('kind = "random"\n')
+    spec = TuneSpec(bot=tiny_bot, params=[parse_param("exploration=0.1:2.0")],
+                    opponents=[opponent], budget=8, seed=1, verify_games=2)
+    result = tune(spec, tmp_path / "run", jobs=1, progress=False)
+    assert bots.configuration(result["bot_file"]).kind == "ismcts"
+    assert tune(spec, tmp_path / "run", jobs=1, progress=False, resume=True) == result
+    history = tmp_path / "run" / "history.csv"
+    assert "opp\ufffd.toml" in history.read_text(encoding="utf-8")
+    history.write_bytes(history.read_bytes().replace(b"\r\n2,", b"\r\n\xff,", 1))
     with pytest.raises(TuneError, match="history.csv: line 3 is not UTF-8 text"):
-        plot(run)
+        plot(tmp_path / "run")
 
 
 def test_a_fifo_in_place_of_a_history_does_not_hang(saved_run, tmp_path, capsys):

@@ -47,7 +47,7 @@ from tigris.files import check_target, write_bytes, write_text
 from tigris.runner import append_record, bot_settings, deal_games, deal_seed, game_tasks, score
 from tigris.tomlfile import toml_string
 from tigris.tunefolder import (HISTORY_FILE, METHODS, RESULT_FILE, SCORES, SPEC_FILE,
-                              VERIFICATION_FILE, read_history, read_settings)
+                              VERIFICATION_FILE, as_text, read_history, read_settings)
 
 ALPHA = 0.602            # a_k decay (Spall's recommended values)
 GAMMA = 0.101            # c_k decay
@@ -379,9 +379,10 @@ def tune(spec, out, jobs=None, progress=True, resume=False):
     out = Path(out)
     kind, base = spec.check()
     # Everything the run writes at its end is checked before its first game.
-    bot_path = check_target(out / f"{spec.name}.toml", reads=[spec.bot], option="--name")
+    reads = [spec.bot, *spec.opponents]
+    bot_path = check_target(out / f"{spec.name}.toml", reads=reads, option="--name")
     for name in (SPEC_FILE, HISTORY_FILE, RESULT_FILE, VERIFICATION_FILE):
-        check_target(out / name, reads=[spec.bot], option="--out")
+        check_target(out / name, reads=reads, option="--out")
     _check_bot_text(bot_text(spec, kind, base), kind, bot_path)
     out.mkdir(parents=True, exist_ok=True)
     spec_dict = {"bot": spec.bot, "params": [asdict(p) for p in spec.params],
@@ -438,7 +439,7 @@ def tune(spec, out, jobs=None, progress=True, resume=False):
                     scores = {label: [score(r, label) for r, job in zip(recs, js) if label in job["seats"]]
                               for label in labels}
                     values = method.update(i, memo, scores)      # the scores first
-                    writer.writerow([i, 4 * i, opponent] + values)
+                    writer.writerow([i, 4 * i, as_text(opponent)] + values)
                     f.flush()
                     outcomes.append([float(x) for x in values[:len(method.scores)]])
                     bar.update()

@@ -31,7 +31,14 @@ SCORES = {"spsa": ("score_plus", "score_minus"), "bayes": ("score",)}   # per me
 METHODS = tuple(SCORES)
 BOUNDS_SLACK = 1e-4     # of a range: values are written with 6 significant digits
 
+
 __all__ = ["read_settings", "read_history"]
+
+
+def as_text(name):
+    """A bot's name or path as the history writes it: UTF-8 text, each byte of a file name
+    that is not UTF-8 as U+FFFD (the history is text; the name itself is in tune.json)."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _whole(value):
@@ -166,9 +173,9 @@ def _checked_row(path, n, k, row, method, bounds, opponents):
     for name, expected in (("iteration", k), ("games", 4 * k)):
         if row[name].strip() != str(expected):
             raise field(name, f"{expected} (row {k} of the history)")
-    if opponents and row["opponent"] != opponents[(k - 1) % len(opponents)]:
-        raise field("opponent", f"{opponents[(k - 1) % len(opponents)]!r}, the opponent of "
-                                f"iteration {k}")
+    if opponents and row["opponent"] != as_text(opponents[(k - 1) % len(opponents)]):
+        raise field("opponent", f"{excerpt(as_text(opponents[(k - 1) % len(opponents)]))}, "
+                                f"the opponent of iteration {k}")
     for name, value in row.items():
         if name in ("iteration", "games", "opponent"):
             continue
