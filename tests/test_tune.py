@@ -435,3 +435,10 @@ def test_the_plot_is_never_drawn_over_a_pipe(saved_run, tmp_path, capsys):
     os.mkfifo(run / "traces.png")
     assert main(["tune", "--plot", str(run)]) == 1
     assert "traces.png is not a regular file (a pipe)" in capsys.readouterr().err
+
+
+def test_a_toml_file_that_is_a_pipe_is_refused_unopened(tmp_path):
+    from tigris.tomlfile import read_toml
+    os.mkfifo(tmp_path / "spec.toml")
+    with pytest.raises(ConfigError, match="spec.toml: a pipe, not a file"):
+        read_toml(tmp_path / "spec.toml")

@@ -2,9 +2,9 @@
 writing the strings of the one it writes (a tuned bot)."""
 
 import tomllib
-from pathlib import Path
 
 from tigris.errors import ConfigError
+from tigris.sources import check_source
 
 # The short escapes of TOML basic strings; other control characters are written \uXXXX.
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f",
@@ -12,9 +12,9 @@ _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f
 
 
 def read_toml(path, error=ConfigError):
-    """The table of a TOML file.  A file that is missing or unreadable, not UTF-8 text (as
-    TOML must be) or not valid TOML raises `error` naming it."""
-    path = Path(path)
+    """The table of a TOML file.  A file that is missing or unreadable, not a regular
+    file, not UTF-8 text (as TOML must be) or not valid TOML raises `error` naming it."""
+    path = check_source(path, error)      # a pipe would block the reading
     try:
         with open(path, "rb") as f:
             return tomllib.load(f)
