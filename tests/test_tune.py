@@ -221,7 +221,8 @@ def test_a_bot_path_with_quotes_and_newlines_gives_a_bot_file_that_loads(tmp_pat
     assert all(line.startswith(("#", "kind =", "description =", "iterations =", "rollout_depth =",
                                 "exploration =")) or "=" in line for line in text.splitlines())
     # the same run resumes (its settings and bot file read back)
-    assert tune(spec, tmp_path / "run", jobs=1, progress=False, resume=True)["theta"] == result["theta"]
+    again = tune(spec, tmp_path / "run", jobs=1, progress=False, resume=True)
+    assert again["theta"] == result["theta"]
 
 
 @pytest.mark.parametrize("name", ["../../escaped", "a/b", "..", ".", "", "two\nlines",

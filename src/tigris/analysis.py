@@ -482,7 +482,8 @@ def _row_problem(r, header, game=None):
     for field in ("visits", "iterations"):
         if not _whole(r[field]):
             return bad(field, "a whole number")
-    if not (isinstance(r["continuation"], list) and all(isinstance(x, str) for x in r["continuation"])):
+    moves = r["continuation"]
+    if not (isinstance(moves, list) and all(isinstance(x, str) for x in moves)):
         return bad("continuation", "a list of moves")
     if game is not None:
         player, played = game.get(r["move"], (None, None))

@@ -78,13 +78,15 @@ def read_settings(out):
             raise bad(field, "text")
     for field, least in (("budget", 4), ("seed", None), ("verify_games", 0)):
         if not _whole(spec.get(field)) or (least is not None and spec[field] < least):
-            raise bad(field, "a whole number" + (f" of at least {least}" if least is not None else ""))
+            raise bad(field, "a whole number" if least is None else
+                      f"a whole number of at least {least}")
     if spec.get("players") not in (2, 3, 4) or isinstance(spec.get("players"), bool):
         raise bad("players", "2, 3 or 4")
     if spec["method"] not in METHODS:
         raise bad("method", " or ".join(METHODS))
     opponents = spec.get("opponents")
-    if not (isinstance(opponents, list) and opponents and all(isinstance(o, str) for o in opponents)):
+    if not (isinstance(opponents, list) and opponents
+            and all(isinstance(o, str) for o in opponents)):
         raise bad("opponents", "a list of bot names")
     params = spec.get("params")
     if not (isinstance(params, list) and params):
