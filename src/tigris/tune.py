@@ -521,7 +521,8 @@ def bot_text(spec, kind, params, method="SPSA"):
             continue
         if isinstance(value, float):
             value = float(f"{value:.4g}")      # what SPSA can tell apart, not float noise
-        lines.append(f"{key} = {toml_string(value) if isinstance(value, str) else json.dumps(value)}")
+        text = toml_string(value) if isinstance(value, str) else json.dumps(value)
+        lines.append(f"{key} = {text}")
     return "\n".join(lines) + "\n"
 
 
