@@ -4,6 +4,7 @@ A pipe with no writer blocks its reader forever and a device such as ``/dev/zero
 ends, so every file a command reads (records, analyses, tuning histories, ...) is checked
 with :func:`check_source` before it is opened.
 
+>>> from tigris.sources import check_source
 >>> check_source("/dev/zero")
 Traceback (most recent call last):
     ...

@@ -8,6 +8,7 @@ part or as something else.  The one repair is a torn last row -- a run killed wh
 writing it, so the line has no end -- which is ignored, and cut off when the run is
 resumed (that iteration is played again).
 
+>>> from tigris.tunefolder import read_settings
 >>> read_settings("results/no-such-run")
 Traceback (most recent call last):
     ...
