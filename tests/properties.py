@@ -424,8 +424,190 @@ def prompt_lines(lines):
     assert all(isinstance(text, str) for text in said)
 
 
+# ---------------------------------------------------------------------------------------
+# Files read back: analyses and tuning runs
+# ---------------------------------------------------------------------------------------
+
+def _analysis_lines():
+    """A valid analysis (header and rows, as its lines) of a short game, its rows made
+    up rather than searched, and the game's decisions {move: (player, played)}."""
+    from tigris import analysis
+
+    g = _played(7, SETUPS[0], 12)
+    fields, tasks = analysis.decisions(record.to_record(g, bots=["a", "b"]))
+    header = {"format": analysis.FORMAT, "record": fields["record"], "source": "game.json",
+              "moves": fields["moves"], "decisions": fields["decisions"], "bot": "hint",
+              "iterations": 50, "seed": 0, "players": fields["players"],
+              "thresholds": dict(analysis.THRESHOLDS)}
+    rows, game = [], {}
+    for k, t in enumerate(tasks):
+        before, played = t["before"], t["before"].action_str(t["action"])
+        game[t["move"]] = (before.current_player, played)
+        forced = k == 2                 # one forced row, as a game's single legal moves are
+        chance = None if forced else round(0.3 + 0.04 * k, 4)
+        rows.append({"move": t["move"], "player": before.current_player,
+                     "decision": before.decision, "played": played, "best": played,
+                     "win_before": chance, "win_after": chance, "drop": 0.0, "rank": 1,
+                     "legal": 1 if forced else 9, "mark": None, "visits": 0 if forced else 30,
+                     "iterations": 0 if forced else 50,
+                     "after_from": "forced" if forced else "best",
+                     "continuation": [] if forced else ["player 1: pass"]})
+    return [header] + rows, game
+
+
+ANALYSIS, ANALYSED = _analysis_lines()
+
+
+def _lines_file(lines, cut):
+    """A temporary file of `lines` (JSON lines, or text lines as they are), cut to the
+    first `cut` bytes when `cut` is not None; its path."""
+    import tempfile
+
+    text = "".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines)
+    data = text.encode("utf-8", "surrogatepass")
+    fd, path = tempfile.mkstemp(suffix=".jsonl")
+    with os.fdopen(fd, "wb") as f:
+        f.write(data if cut is None else data[:cut])
+    return path
+
+
+def _one_line_naming(error, path):
+    message = str(error)
+    assert message.startswith(str(path)) and "\n" not in message, message
+    assert len(message) < 600, "the message quotes too much"
+
+
+@_settings(examples=max(50, EXAMPLES // 10))
+@given(mutated([ANALYSIS], keys=("win_before", "rank", "mark", "after_from", "players")),
+       st.one_of(st.none(), st.integers(0, 4000)))
+def analysis_files(lines, cut):
+    """An analysis file broken in generated ways (fields replaced, removed or added, lines
+    lost, the file cut short) reads back as a valid analysis whose summary prints, or
+    raises the documented one-line UsageError naming the file; held to its game, every
+    row is one of the game's decisions."""
+    import warnings
+
+    from tigris import analysis
+    from tigris.errors import UsageError
+
+    path = _lines_file(lines if isinstance(lines, list) else [lines], cut)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")            # a torn last line
+            header, rows = analysis.read_analysis(path, game=(ANALYSIS[0], ANALYSED))
+    except UsageError as e:
+        _one_line_naming(e, path)
+        return
+    finally:
+        os.unlink(path)
+    if header is None:
+        assert rows == []
+        return
+    assert len({r["move"] for r in rows}) == len(rows)
+    assert analysis.format_summary(analysis.summarize(header, rows))
+    if all(header.get(k) == ANALYSIS[0].get(k) for k in analysis.SAME):
+        assert all(ANALYSED[r["move"]] == (r["player"], r["played"]) for r in rows)
+        assert len(rows) <= header["decisions"]
+
+
+TUNE_PARAMS = [{"name": "exploration", "low": 0.1, "high": 2.0, "integer": False},
+               {"name": "rollout_depth", "low": 0.0, "high": 6.0, "integer": True}]
+TUNE_SETTINGS = {"bot": "tiny.toml", "params": TUNE_PARAMS, "opponents": ["random", "greedy"],
+                 "budget": 16, "seed": 2, "name": "tiny-tuned", "verify_games": 2, "players": 2,
+                 "method": "spsa"}
+
+
+def _history():
+    """The rows of a valid SPSA history (as lists of text, the header first)."""
+    from tigris import tune
+
+    spsa = tune.SPSA([tune.Param(**p) for p in TUNE_PARAMS], [0.7, 2], iterations=4, seed=2)
+    names = [p["name"] for p in TUNE_PARAMS]
+    rows = [["iteration", "games", "opponent", "score_plus", "score_minus", *names,
+             *(f"{n}_plus" for n in names), *(f"{n}_minus" for n in names)]]
+    for k in range(1, 5):
+        delta, plus, minus = spsa.perturb(k)
+        sp, sm = (1.0, 0.5) if k % 2 else (0.25, 0.75)
+        spsa.update(k, delta, sp, sm)
+        rows.append([str(k), str(4 * k), TUNE_SETTINGS["opponents"][(k - 1) % 2], f"{sp:.4f}",
+                     f"{sm:.4f}", *(f"{x:.6g}" for x in spsa.theta + plus + minus)])
+    return rows
+
+
+HISTORY = _history()
+
+
+def _cell(value):
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+@_settings(examples=max(50, EXAMPLES // 10))
+@given(mutated([HISTORY]), st.one_of(st.none(), st.integers(0, 600)))
+def tune_histories(rows, cut):
+    """A tuning history broken in generated ways (cells replaced, rows or columns lost or
+    added, the file cut short) reads back as rows that replay into SPSA, or raises the
+    documented one-line TuneError naming the file."""
+    import csv
+    import io
+
+    from tigris import tune
+    from tigris.errors import TuneError
+    from tigris.tunefolder import read_history
+
+    text = io.StringIO()
+    writer = csv.writer(text)
+    for row in rows if isinstance(rows, list) else [rows]:
+        writer.writerow([_cell(c) for c in row] if isinstance(row, list) else [_cell(row)])
+    path = _lines_file([text.getvalue()], cut)
+    try:
+        done = read_history(path, "spsa", TUNE_PARAMS, TUNE_SETTINGS["opponents"])
+    except TuneError as e:
+        _one_line_naming(e, path)
+        return
+    finally:
+        os.unlink(path)
+    assert [int(r["iteration"]) for r in done] == list(range(1, len(done) + 1))
+    spec = tune.TuneSpec(bot="x", params=[tune.Param(**p) for p in TUNE_PARAMS],
+                         opponents=["random"], budget=16, seed=2)
+    method = tune.GAMES["spsa"](spec, [0.7, 2])
+    for row in done:
+        assert 0 <= float(row["score_plus"]) <= 1 and 0 <= float(row["score_minus"]) <= 1
+        method.replay(int(row["iteration"]), row)
+    assert all(p["low"] <= x <= p["high"] for p, x in zip(TUNE_PARAMS, method.theta()))
+
+
+@_settings(examples=max(50, EXAMPLES // 10))
+@given(mutated([TUNE_SETTINGS], keys=("method", "players", "integer")))
+def tune_settings(doc):
+    """A run's saved settings broken in generated ways read back as settings a run can
+    be made of, or raise the documented one-line TuneError naming the file."""
+    import shutil
+    import tempfile
+
+    from tigris import tune
+    from tigris.errors import TuneError
+    from tigris.tunefolder import SPEC_FILE, read_settings
+
+    folder = tempfile.mkdtemp()
+    try:
+        with open(os.path.join(folder, SPEC_FILE), "w", encoding="utf-8") as f:
+            json.dump(doc, f)
+        try:
+            saved = read_settings(folder)
+        except TuneError as e:
+            _one_line_naming(e, os.path.join(folder, SPEC_FILE))
+            return
+    finally:
+        shutil.rmtree(folder)
+    params = [tune.Param(p["name"], p["low"], p["high"], p.get("integer", False))
+              for p in saved["params"]]
+    assert all(p.low < p.high for p in params) and saved["method"] in tune.GAMES
+    assert saved["players"] in (2, 3, 4) and saved["opponents"]
+
+
 PROPERTIES = {f.__name__: f for f in (positions, pending, records, actions, setups, bot_settings,
-                                      hints, prompt_lines)}
+                                      hints, prompt_lines, analysis_files, tune_histories,
+                                      tune_settings)}
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ jobs, honesty, and the command on bad input.  Budgets are tiny: what is checked 
 rows are made and kept, not how good the engine's judgement is."""
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -340,7 +341,7 @@ CASES = [
     (["{bad-move.json}"], "move 1"),
     (["{record.json}", "--players", "2"], "players: 2 is not a player"),
     (["{record.json}", "--out-is", "{dir}"], "is a folder"),
-    (["{record.json}", "--out-is", "{record.json}"], "not a tigris-analysis/1 file"),
+    (["{record.json}", "--out-is", "{record.json}"], "is the file this command reads"),
     (["{record.json}", "--out-is", "{analysis}", "--seed", "3"], "its iterations is 40, not 10"),
     (["{record.json}", "--bot", "greedy"], "ismcts"),
     (["{record.json}", "--bot", "nobody"], "unknown bot 'nobody'"),
@@ -388,3 +389,112 @@ def test_the_out_file_defaults_to_the_records_name_in_this_folder(files, tmp_pat
     assert main(["analyse", str(files["record.json"]), "--iterations", "10", "--players", "1"]) == 0
     assert "analysis in record.analysis.jsonl" in capsys.readouterr().out
     assert analysis.read_analysis(tmp_path / "record.analysis.jsonl")[0]["iterations"] == 10
+
+
+# ---------------------------------------------------------------------------------------
+# An analysis file read back: every row checked, and held to its game
+# ---------------------------------------------------------------------------------------
+
+def lines_of(path):
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def write_lines(path, items):
+    path.write_text("".join(json.dumps(item) + "\n" for item in items))
+    return path
+
+
+def test_rows_of_another_game_are_refused_on_resume(rec2, full, tmp_path, capsys):
+    other = tmp_path / "other.jsonl"
+    run(greedy_record(2, 14, seed=6), other)
+    mixed = write_lines(tmp_path / "mixed.jsonl", lines_of(full[0]) + lines_of(other)[1:])
+    before = mixed.read_bytes()
+    with pytest.raises(UsageError, match=r"mixed\.jsonl: line 12: .*not a decision of this game"):
+        run(rec2, mixed)
+    (tmp_path / "record.json").write_text(json.dumps(rec2))
+    argv = ["analyse", str(tmp_path / "record.json"), "--iterations", str(ITERATIONS),
+            "--seed", "3", "--out", str(mixed)]
+    assert main(argv) == 1
+    assert "not a decision of this game" in one_line(capsys.readouterr().err)
+    assert mixed.read_bytes() == before
+
+
+def test_a_row_whose_move_differs_from_the_record_is_refused(rec2, full, tmp_path):
+    items = lines_of(full[0])
+    items[3] = dict(items[3], played="pass" if items[3]["played"] != "pass" else "swap red")
+    path = write_lines(tmp_path / "a.jsonl", items)
+    with pytest.raises(UsageError, match=r"a\.jsonl: line 4: not a decision of this game"):
+        run(rec2, path)
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("win_before", None, "win_before must be a number"),
+    ("rank", "missing", "no field rank"),
+    ("rank", 0, "rank must be"),
+    ("drop", "a lot", "drop must be a number"),
+    ("mark", "oops", "mark must be"),
+    ("played", 5, "played must be"),
+    ("continuation", "x", "continuation must be"),
+    ("move", 10_000, "move must be"),
+    ("player", 7, "player must be"),
+])
+def test_a_hand_edited_row_is_refused_naming_the_line_and_field(rec2, full, tmp_path, capsys,
+                                                                field, value, message):
+    items = lines_of(full[0])
+    searched = next(k for k, r in enumerate(items) if k and r["after_from"] != "forced")
+    if value == "missing":
+        del items[searched][field]
+    else:
+        items[searched][field] = value
+    path = write_lines(tmp_path / "a.jsonl", items)
+    with pytest.raises(UsageError, match=f"a\\.jsonl: line {searched + 1}: {message}"):
+        analysis.read_analysis(path)
+    # the command that reads it says so in one line (view too)
+    (tmp_path / "record.json").write_text(json.dumps(rec2))
+    assert main(["analyse", str(tmp_path / "record.json"), "--iterations", str(ITERATIONS),
+                 "--seed", "3", "--out", str(path)]) == 1
+    assert f"line {searched + 1}: {message}" in one_line(capsys.readouterr().err)
+    assert main(["view", str(tmp_path / "record.json"), "--analysis", str(path),
+                 "--out", str(tmp_path / "g.html")]) == 1
+    assert f"line {searched + 1}: {message}" in one_line(capsys.readouterr().err, "tigris view")
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"players": "0"}, "players must be"),
+    ({"thresholds": {"blunder": "big"}}, "thresholds"),
+    ({"iterations": None}, "iterations"),
+    ({"decisions": -1}, "decisions must be"),
+    ({"record": 5}, "record must be"),
+])
+def test_a_hand_edited_header_is_refused_naming_the_field(full, tmp_path, change, message):
+    items = lines_of(full[0])
+    items[0].update(change)
+    path = write_lines(tmp_path / "a.jsonl", items)
+    with pytest.raises(UsageError, match=f"a\\.jsonl: line 1: .*{message}"):
+        analysis.read_analysis(path)
+
+
+def test_a_forced_row_reads_with_no_win_chances(full, tmp_path):
+    items = lines_of(full[0])
+    items[2].update(win_before=None, win_after=None, drop=0.0, rank=1, legal=1, mark=None,
+                    visits=0, iterations=0, after_from="forced", continuation=[])
+    rows = analysis.read_analysis(write_lines(tmp_path / "a.jsonl", items))[1]
+    assert rows[1]["win_before"] is None and analysis.summarize(items[0], rows)
+    items[2]["win_before"] = 0.5
+    with pytest.raises(UsageError, match="line 3: win_before must be null in a forced row"):
+        analysis.read_analysis(write_lines(tmp_path / "a.jsonl", items))
+
+
+def test_analyse_never_writes_over_the_record_or_a_device(rec2, tmp_path, capsys):
+    record_file = tmp_path / "record.json"
+    record_file.write_text(json.dumps(rec2))
+    before = record_file.read_bytes()
+    for out, message in ((record_file, "is the file this command reads"),
+                         ("/dev/null", "not a regular file (a device)")):
+        assert main(["analyse", str(record_file), "--iterations", "10", "--out", str(out)]) == 1
+        assert message in one_line(capsys.readouterr().err)
+    assert record_file.read_bytes() == before
+    fifo = tmp_path / "fifo.jsonl"
+    os.mkfifo(fifo)
+    assert main(["analyse", str(record_file), "--iterations", "10", "--out", str(fifo)]) == 1
+    assert "not a regular file (a pipe)" in one_line(capsys.readouterr().err)

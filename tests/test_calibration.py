@@ -4,6 +4,7 @@ model, chances add up to 1, the command runs on a tiny sample and refuses bad in
 import json
 import math
 import random
+import sys
 
 import numpy as np
 import pytest
@@ -141,3 +142,29 @@ def test_the_reliability_diagram_is_drawn_or_its_library_named(games_file, tmp_p
     else:
         assert main(["calibrate", str(games_file), "--every", "10", "--plot", str(png)]) == 0
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 5000
+
+
+def test_without_matplotlib_the_diagram_names_the_extra_before_any_work(games_file, tmp_path,
+                                                                        capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)          # import fails
+    monkeypatch.setattr(calibration, "read_samples", lambda *a, **kw: pytest.fail("read"))
+    assert main(["calibrate", str(games_file), "--plot", str(tmp_path / "r.png")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pip install 'tigris[plot]'" in err
+
+
+@pytest.mark.parametrize("option", ["--out", "--plot"])
+def test_calibrate_never_writes_over_what_it_reads_nor_a_device(games_file, tmp_path, capsys,
+                                                                option):
+    before = games_file.read_bytes()
+    for target, message in ((games_file, "is the file this command reads"),
+                            ("/dev/null", "not a regular file (a device)")):
+        assert main(["calibrate", str(games_file), "--every", "10", option, str(target)]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"{option} {target}" in err and message in err
+    assert games_file.read_bytes() == before
+    # the games of a tournament folder are among what it reads
+    assert main(["calibrate", str(games_file.parent), "--every", "10", option,
+                 str(games_file)]) == 1
+    assert "is the file this command reads" in capsys.readouterr().err
+    assert games_file.read_bytes() == before

@@ -117,3 +117,25 @@ def test_play_numbers_the_last_turn_as_the_board_does(capsys):
     over = next(line for line in out.splitlines() if line.startswith("Game over after turn"))
     turn = int(over.split("after turn ")[1].split(".")[0])
     assert header.startswith(f"--- final position, turn {turn}, after ")
+
+
+def test_play_checks_its_record_file_before_the_game(tmp_path, capsys):
+    bot = tmp_path / "mine.toml"
+    bot.write_text('kind = "greedy"\n')
+    for target, message in ((bot, "is the file this command reads"),
+                            ("/dev/null", "not a regular file (a device)"),
+                            (tmp_path, "not a regular file (a folder)")):
+        assert main(["play", "--bots", str(bot), "random", "--every", "0",
+                     "--record", str(target)]) == 1
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err.count("\n") == 1
+        assert f"--record {target}" in captured.err and message in captured.err
+    assert bot.read_text() == 'kind = "greedy"\n'
+
+
+def test_match_checks_its_games_file_before_the_first_game(tmp_path, capsys):
+    (tmp_path / "m" / "games.jsonl").mkdir(parents=True)
+    assert main(["match", "greedy", "random", "--max-games", "2", "--jobs", "1",
+                 "--out", str(tmp_path / "m")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "games.jsonl is not a regular file (a folder)" in err

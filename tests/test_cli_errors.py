@@ -125,7 +125,7 @@ CASES = [
     (["show", "{moves-not-list.json}"], "moves"),
     (["show", "{bad-move.json}"], "move 1"),
     (["show", "{deep.json}"], "deep.json"),
-    (["show", "{dir}"], "Is a directory"),
+    (["show", "{dir}"], "a folder, not a file"),
     (["show", "/dev/zero"], "a device, not a file"),
     (["show", "{dir}/missing.json"], "No such file or directory"),
     (["show", "{games.jsonl}:5"], "game 5"),

@@ -1,8 +1,10 @@
 """Tuning, SPSA and Bayes: each core on a synthetic objective, tiny real runs, resume, errors."""
 
 import csv
+import json
 import os
 import random
+import sys
 
 import pytest
 
@@ -188,3 +190,256 @@ def test_plot_draws_or_says_how(tmp_path, tiny_bot):
             plot(tmp_path / "p")
     else:
         assert plot(tmp_path / "p").stat().st_size > 0
+
+
+# ---------------------------------------------------------------------------------------
+# The files of a run: checked before any game is played, written so that they read back
+# ---------------------------------------------------------------------------------------
+
+def test_toml_strings_are_escaped_as_the_spec_says():
+    import tomllib
+
+    from tigris.tomlfile import toml_string
+    for text in ['plain', 'a "quoted" name', 'back\\slash', 'new\nline', 'tab\there',
+                 'nul\x00 del\x7f bell\x07', 'é \u2028 ☃', '"""', "'", '\\u0041']:
+        assert tomllib.loads(f"x = {toml_string(text)}")["x"] == text
+    lone = toml_string("lone \udcff")            # a file name that is not UTF-8
+    assert tomllib.loads(f"x = {lone}")["x"] == "lone \ufffd"
+
+
+def test_a_bot_path_with_quotes_and_newlines_gives_a_bot_file_that_loads(tmp_path):
+    folder = tmp_path / 'odd "folder"\nwith a line'
+    folder.mkdir()
+    bot = folder / "tiny.toml"
+    bot.write_text('kind = "ismcts"\niterations = 30\nrollout_depth = 2\nexploration = 0.7\n')
+    spec = TuneSpec(bot=str(bot), params=[parse_param("exploration=0.1:2.0")],
+                    opponents=["random"], budget=4, seed=1, verify_games=2)
+    result = tune(spec, tmp_path / "run", jobs=1, progress=False)
+    conf = bots.configuration(result["bot_file"])
+    assert conf.kind == "ismcts" and str(bot) in conf.description
+    text = open(result["bot_file"]).read()
+    assert all(line.startswith(("#", "kind =", "description =", "iterations =", "rollout_depth =",
+                                "exploration =")) or "=" in line for line in text.splitlines())
+    # the same run resumes (its settings and bot file read back)
+    again = tune(spec, tmp_path / "run", jobs=1, progress=False, resume=True)
+    assert again["theta"] == result["theta"]
+
+
+@pytest.mark.parametrize("name", ["../../escaped", "a/b", "..", ".", "", "two\nlines",
+                                  "bell\x07", "back\\slash"])
+def test_a_name_that_is_not_a_plain_file_name_is_refused_before_any_game(tmp_path, tiny_bot,
+                                                                         capsys, name):
+    argv = ["tune", tiny_bot, "--param", "exploration=0.1:2.0", "--opponent", "random",
+            "--budget", "4", "--out", str(tmp_path / "run"), "--name", name]
+    assert main(argv) == 1
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and err.startswith("tigris tune: --name") and "file name" in err
+    assert not (tmp_path / "run").exists() and not (tmp_path.parent / "escaped.toml").exists()
+
+
+def test_a_bot_file_that_cannot_be_written_is_found_before_any_game(tmp_path, tiny_bot, capsys):
+    run = tmp_path / "run"
+    (run / "tiny-tuned.toml").mkdir(parents=True)
+    argv = ["tune", tiny_bot, "--param", "exploration=0.1:2.0", "--opponent", "random",
+            "--budget", "4", "--out", str(run), "--name", "tiny-tuned"]
+    assert main(argv) == 1
+    assert "tiny-tuned.toml is not a regular file (a folder)" in capsys.readouterr().err
+    assert not (run / "history.csv").exists()
+    # nor over the bot it tunes
+    own = run / "own.toml"
+    own.write_text(open(tiny_bot).read())
+    assert main(["tune", str(own), "--param", "exploration=0.1:2.0", "--opponent", "random",
+                 "--budget", "4", "--out", str(run), "--name", "own"]) == 1
+    assert "is the file this command reads" in capsys.readouterr().err
+    assert not (run / "history.csv").exists()
+
+
+# ---------------------------------------------------------------------------------------
+# What a run tells: no signal, the verification's games and its significance, the plots
+# ---------------------------------------------------------------------------------------
+
+def test_an_opponent_that_gives_no_signal_is_warned_of(tmp_path, tiny_bot, monkeypatch, capsys):
+    import tigris.tune as tuning
+    monkeypatch.setattr(tuning, "score", lambda rec, name: 1.0 if name != "random" else 0.0)
+    argv = ["tune", tiny_bot, "--param", "exploration=0.1:2.0", "--opponent", "random",
+            "--budget", "12", "--verify-games", "2", "--jobs", "1", "--out", str(tmp_path / "run")]
+    assert main(argv) == 0
+    warned = [line for line in capsys.readouterr().err.splitlines() if "warning" in line]
+    assert len(warned) == 1
+    assert warned[0].startswith("tigris tune: warning: 3 of 3 iterations won or lost every game "
+                                "against random: they give no signal")
+
+
+def test_the_verification_games_are_saved_and_can_be_viewed(tmp_path, tiny_bot, capsys):
+    out = tmp_path / "run"
+    argv = ["tune", tiny_bot, "--param", "exploration=0.1:2.0", "--opponent", "random",
+            "--budget", "4", "--verify-games", "4", "--jobs", "1", "--out", str(out)]
+    assert main(argv) == 0
+    said = capsys.readouterr().out
+    games = out / "verification.jsonl"
+    lines = games.read_text().splitlines()
+    assert len(lines) == 4 and f"verification games: {games}" in said
+    assert {tuple(sorted(json.loads(line)["bots"])) for line in lines} == {("original", "tuned")}
+    assert main(["view", f"{games}:2", "--out", str(tmp_path / "g.html")]) == 0
+
+
+@pytest.mark.parametrize("ci95, significant", [([0.112, 0.469], True), ([0.3, 0.7], False),
+                                               ([0.52, 0.8], True)])
+def test_a_verification_says_whether_it_is_significant(tmp_path, tiny_bot, monkeypatch, capsys,
+                                                        ci95, significant):
+    import tigris.tune as tuning
+    check = {"games": 40, "score": 0.25, "ci95": ci95, "errors": 0,
+             "significant": not ci95[0] <= 0.5 <= ci95[1], "file": "v.jsonl"}
+    monkeypatch.setattr(tuning, "tune", lambda *a, **kw: {
+        "theta": {"exploration": 0.5}, "bot_file": "b.toml", "verification": check})
+    assert main(["tune", tiny_bot, "--param", "exploration=0.1:2.0", "--opponent", "random"]) == 0
+    line = next(s for s in capsys.readouterr().out.splitlines() if s.startswith("verification,"))
+    assert ("not significant" in line) is not significant
+
+
+def test_the_verification_check_marks_an_interval_around_half(tmp_path, tiny_bot):
+    spec = TuneSpec(bot=tiny_bot, params=[parse_param("exploration=0.1:2.0")],
+                    opponents=["random"], budget=4, seed=1, verify_games=2)
+    result = tune(spec, tmp_path / "run", jobs=1, progress=False)
+    v = result["verification"]
+    assert v["significant"] is (not v["ci95"][0] <= 0.5 <= v["ci95"][1])
+
+
+def test_without_matplotlib_plots_name_the_extra(tmp_path, tiny_bot, monkeypatch, capsys):
+    spec = TuneSpec(bot=tiny_bot, params=[parse_param("exploration=0.1:2.0")],
+                    opponents=["random"], budget=4, seed=1, verify_games=2)
+    tune(spec, tmp_path / "p", jobs=1, progress=False)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)          # import fails
+    assert main(["tune", "--plot", str(tmp_path / "p")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pip install 'tigris[plot]'" in err
+
+
+def test_the_plot_draws_a_png(tmp_path, tiny_bot, capsys):
+    spec = TuneSpec(bot=tiny_bot, params=[parse_param("exploration=0.1:2.0"),
+                                          parse_param("rollout_depth=0:6:int")],
+                    opponents=["random"], budget=8, seed=1, verify_games=2)
+    tune(spec, tmp_path / "p", jobs=1, progress=False)
+    assert main(["tune", "--plot", str(tmp_path / "p")]) == 0
+    png = tmp_path / "p" / "traces.png"
+    assert png.read_bytes().startswith(b"\x89PNG") and str(png) in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------------------------
+# A saved run read back: its settings and history are checked, line and field
+# ---------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def saved_run(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("saved")
+    bot = folder / "tiny.toml"
+    bot.write_text('kind = "ismcts"\niterations = 30\nrollout_depth = 2\nexploration = 0.7\n')
+    spec = TuneSpec(bot=str(bot), params=[parse_param("exploration=0.1:2.0")],
+                    opponents=["random", "greedy"], budget=12, seed=3, verify_games=2)
+    tune(spec, folder / "run", jobs=1, progress=False)
+    return folder / "run", spec
+
+
+def edited(saved_run, tmp_path, history=None, settings=None):
+    """A copy of the saved run with its history text and/or settings replaced."""
+    import shutil
+    run = tmp_path / "copy"
+    shutil.copytree(saved_run[0], run)
+    if history is not None:
+        (run / "history.csv").write_text(history(open(run / "history.csv").read()))
+    if settings is not None:
+        data = json.load(open(run / "tune.json"))
+        settings(data)
+        (run / "tune.json").write_text(json.dumps(data))
+    return run
+
+
+def cell(text, line, column, value):
+    """`text` (CSV) with one field replaced."""
+    rows = list(csv.reader(text.splitlines()))
+    rows[line - 1][rows[0].index(column)] = value
+    return "".join(",".join(r) + "\r\n" for r in rows)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda t: cell(t, 3, "score_plus", "1.5"), "line 3: score_plus must be a score from 0 to 1"),
+    (lambda t: cell(t, 2, "exploration", "nan"), "line 2: exploration must be a finite number"),
+    (lambda t: cell(t, 2, "exploration", "9"), "line 2: exploration must be within its bounds"),
+    (lambda t: cell(t, 3, "score_minus", ""), "line 3: score_minus must be a number"),
+    (lambda t: cell(t, 3, "iteration", "7"), "line 3: iteration must be 2"),
+    (lambda t: cell(t, 2, "opponent", "cheat"), "line 2: opponent must be 'random'"),
+    (lambda t: cell(t, 1, "score_plus", "score"), "line 1 has no column 'score_plus'"),
+    (lambda t: t.splitlines()[0] + "\r\n" + t.splitlines()[1] + ",1\r\n", "line 2 has 9 fields"),
+    (lambda t: t + t.splitlines()[1] + "\r\n", "line 5: iteration must be 4"),
+])
+def test_a_hand_edited_history_is_refused_naming_line_and_field(saved_run, tmp_path, capsys,
+                                                                 change, message):
+    run = edited(saved_run, tmp_path, history=change)
+    before = (run / "history.csv").read_bytes()
+    assert main(["tune", "--plot", str(run)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{run / 'history.csv'}: " in err and message in err, err
+    with pytest.raises(TuneError, match=message.replace("(", r"\(").replace("[", r"\[")):
+        tune(saved_run[1], run, jobs=1, progress=False, resume=True)
+    assert (run / "history.csv").read_bytes() == before          # never cut or rewritten
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d.update(params="x"), "field params must be a list of parameters"),
+    (lambda d: d["params"][0].update(low=5), "field params[0].low/high must be finite numbers"),
+    (lambda d: d["params"][0].pop("name"), "field params[0].name must be a parameter name"),
+    (lambda d: d.update(method="grid"), "field method must be spsa or bayes"),
+    (lambda d: d.update(players=True), "field players must be 2, 3 or 4"),
+    (lambda d: d.update(opponents=[]), "field opponents must be a list of bot names"),
+    (lambda d: d.update(budget=None), "field budget must be a whole number of at least 4"),
+])
+def test_hand_edited_settings_are_refused_naming_the_field(saved_run, tmp_path, capsys,
+                                                           change, message):
+    run = edited(saved_run, tmp_path, settings=change)
+    assert main(["tune", "--plot", str(run)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{run / 'tune.json'}: {message}" in err, err
+
+
+def test_a_history_of_another_method_or_another_run_is_refused(saved_run, tmp_path):
+    run = edited(saved_run, tmp_path, settings=lambda d: d.update(method="bayes"))
+    with pytest.raises(TuneError, match="line 1 has no column 'score'"):
+        plot(run)
+
+
+def test_an_opponent_whose_file_name_is_not_utf8_is_kept_as_it_is(tmp_path, tiny_bot):
+    opponent = os.fsdecode(bytes(tmp_path) + b"/opp\xff.toml")
+    with open(os.fsencode(opponent), "w") as f:
+        f.write('kind = "random"\n')
+    spec = TuneSpec(bot=tiny_bot, params=[parse_param("exploration=0.1:2.0")],
+                    opponents=[opponent], budget=8, seed=1, verify_games=2)
+    result = tune(spec, tmp_path / "run", jobs=1, progress=False)
+    assert bots.configuration(result["bot_file"]).kind == "ismcts"
+    assert tune(spec, tmp_path / "run", jobs=1, progress=False, resume=True) == result
+    history = tmp_path / "run" / "history.csv"
+    assert "opp\ufffd.toml" in history.read_text(encoding="utf-8")
+    history.write_bytes(history.read_bytes().replace(b"\r\n2,", b"\r\n\xff,", 1))
+    with pytest.raises(TuneError, match="history.csv: line 3 is not UTF-8 text"):
+        plot(tmp_path / "run")
+
+
+def test_a_fifo_in_place_of_a_history_does_not_hang(saved_run, tmp_path, capsys):
+    run = edited(saved_run, tmp_path)
+    (run / "history.csv").unlink()
+    os.mkfifo(run / "history.csv")
+    assert main(["tune", "--plot", str(run)]) == 1
+    assert "history.csv: a pipe, not a file" in capsys.readouterr().err
+
+
+def test_the_plot_is_never_drawn_over_a_pipe(saved_run, tmp_path, capsys):
+    run = edited(saved_run, tmp_path)
+    os.mkfifo(run / "traces.png")
+    assert main(["tune", "--plot", str(run)]) == 1
+    assert "traces.png is not a regular file (a pipe)" in capsys.readouterr().err
+
+
+def test_a_toml_file_that_is_a_pipe_is_refused_unopened(tmp_path):
+    from tigris.tomlfile import read_toml
+    os.mkfifo(tmp_path / "spec.toml")
+    with pytest.raises(ConfigError, match="spec.toml: a pipe, not a file"):
+        read_toml(tmp_path / "spec.toml")

@@ -4,6 +4,7 @@ tests/test_view_browser.py drives the pages in a real browser."""
 
 import html
 import json
+import os
 import re
 import subprocess
 import sys
@@ -296,3 +297,96 @@ def test_view_bad_input_in_a_real_process_is_one_line(files, tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert "move 4" in one_line(done.stderr)
+
+
+# ---------------------------------------------------------------------------------------
+# What view writes over: never a file it reads, never anything but a regular file
+# ---------------------------------------------------------------------------------------
+
+def run_view(argv, timeout=60):
+    """``tigris view ARGV`` in a child process (a hang then fails the test, not the run)."""
+    exe = Path(sys.executable).with_name("tigris")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "tigris.cli"]
+    return subprocess.run(cmd + ["view", *map(str, argv)], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def test_view_never_writes_over_the_record_it_reads(files, tmp_path, capsys):
+    record = tmp_path / "g.json"
+    record.write_text((files / "record.json").read_text())
+    before = record.read_bytes()
+    assert main(["view", str(record), "--out", str(record)]) == 1
+    assert "is the file this command reads" in one_line(capsys.readouterr().err)
+    assert record.read_bytes() == before
+    link = tmp_path / "link.json"
+    link.symlink_to(record)
+    assert main(["view", str(record), "--out", str(link)]) == 1
+    assert "is the file this command reads" in one_line(capsys.readouterr().err)
+    assert record.read_bytes() == before
+
+
+def test_view_never_writes_over_the_analysis_it_reads(files, tmp_path, capsys, fake_analysis):
+    analysis = tmp_path / "a.jsonl"
+    analysis.write_text("{}\n")
+    assert main(["view", str(files / "record.json"), "--analysis", str(analysis),
+                 "--out", str(analysis)]) == 1
+    assert "is the file this command reads" in one_line(capsys.readouterr().err)
+    assert analysis.read_text() == "{}\n"
+
+
+def test_view_never_writes_over_the_games_of_a_tournament(results, tmp_path, capsys):
+    games = results / "games.jsonl"
+    before = games.read_bytes()
+    assert main(["view", f"{games}:1", "--out", str(games)]) == 1
+    assert "is the file this command reads" in one_line(capsys.readouterr().err)
+    assert games.read_bytes() == before
+
+
+def test_view_writes_no_device(files, capsys):
+    assert main(["view", str(files / "record.json"), "--out", "/dev/null"]) == 1
+    assert "not a regular file" in one_line(capsys.readouterr().err)
+
+
+def test_a_lone_surrogate_in_a_record_gives_a_page_and_never_an_empty_one(files, tmp_path, capsys):
+    rec = json.loads((files / "record.json").read_text())
+    rec["bots"] = ["\ud800bad", *rec["bots"][1:]]
+    source = tmp_path / "surrogate.json"
+    source.write_text(json.dumps(rec))                 # \ud800 escaped: valid JSON
+    out = tmp_path / "old.html"
+    out.write_text("the old page")
+    assert main(["view", str(source), "--out", str(out)]) == 0
+    page = out.read_bytes().decode("utf-8")            # valid UTF-8 throughout
+    assert "\ufffdbad" in page
+
+
+def test_a_page_that_cannot_be_built_leaves_the_old_file(files, tmp_path, capsys, monkeypatch):
+    out = tmp_path / "old.html"
+    out.write_text("the old page")
+
+    def broken(*args, **kw):
+        raise UnicodeEncodeError("utf-8", "x", 0, 1, "surrogates not allowed")
+    monkeypatch.setattr(view, "game_page", broken)
+    assert main(["view", str(files / "record.json"), "--out", str(out)]) == 1
+    one_line(capsys.readouterr().err)
+    assert out.read_text() == "the old page"
+
+
+def test_view_of_a_fifo_does_not_hang(files, tmp_path):
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    done = run_view([fifo, "--out", tmp_path / "g.html"], timeout=30)
+    assert done.returncode == 1 and "a pipe" in one_line(done.stderr)
+    done = run_view([files / "record.json", "--analysis", fifo, "--out", tmp_path / "g.html"],
+                    timeout=30)
+    assert done.returncode == 1 and "a pipe" in one_line(done.stderr)
+    assert not (tmp_path / "g.html").exists()
+
+
+def test_the_pages_of_a_results_folder_are_checked_before_any_is_written(results, tmp_path,
+                                                                         capsys):
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    os.mkfifo(pages / "index.html")
+    assert main(["view", str(results), "--out", str(pages)]) == 1
+    assert "index.html is not a regular file (a pipe)" in one_line(capsys.readouterr().err)
+    assert sorted(p.name for p in pages.iterdir()) == ["index.html"]

@@ -82,7 +82,9 @@ Resuming: each row is appended (in one write) as soon as its decision is done; r
 the same analysis again skips the decisions already in the file.  A file whose header
 differs in the record, the bot, the budget, the seed, the players or the thresholds is
 refused, naming the field; a torn last line (a run killed while writing) is cut off
-with a warning.
+with a warning.  Every line read back is checked (``read_analysis``): the header's
+fields and each row's, by type and range, and on resuming each row against the
+game's decision at its move; a UsageError names the file, the line and the field.
 """
 
 import hashlib
@@ -103,6 +105,8 @@ from tigris.bots import config
 from tigris.errors import ConfigError, Interrupted, RecordError, UsageError, excerpt
 from tigris.hint import _row
 from tigris.runner import append_record, cut_torn, read_json_lines
+from tigris.files import check_target
+from tigris.sources import check_source
 
 FORMAT = "tigris-analysis/1"
 DEFAULT_BOT = "hint"             # backs up the calibrated win chance: values are chances
@@ -115,7 +119,9 @@ MAX_REPLIES = 16                 # searches of other players' decisions before t
 DECIMALS = 4
 # What a resumed analysis must share with the file's header (source may differ: the
 # same game given by another path).
-SAME = ("record", "bot", "iterations", "seconds", "seed", "players", "thresholds")
+SAME = ("record", "bot", "iterations", "seconds", "seed", "players", "thresholds", "moves",
+        "decisions")
+AFTER_FROM = ("best", "root", "end", "search", "static", "forced")   # how win_after was read
 
 
 def decision_seed(seed, move):
@@ -289,11 +295,14 @@ def run(rec, out, source="record", iterations=None, seconds=None, players=None, 
     out = Path(out)
     if out.is_dir():
         raise UsageError(f"{out}: is a folder; name a file for the analysis")
+    check_target(out, reads=[source], option="--out")    # appended to: a regular file
     fields, tasks = decisions(rec, players, source)
     header = {"format": FORMAT, "record": fields["record"], "source": str(source),
               "moves": fields["moves"], "decisions": fields["decisions"], "bot": searcher.name,
               **budget, "seed": seed, "players": fields["players"], "thresholds": thresholds}
-    header, done = _resume(out, header)
+    game = {t["move"]: (t["before"].current_player, t["before"].action_str(t["action"]))
+            for t in tasks}
+    header, done = _resume(out, header, game)
     todo = [t for t in tasks if t["move"] not in done]
     if todo:
         engine = (searcher.kind, searcher.name, searcher.params)
@@ -301,11 +310,12 @@ def run(rec, out, source="record", iterations=None, seconds=None, players=None, 
     return header, sorted(done.values(), key=lambda r: r["move"])
 
 
-def _resume(out, header):
+def _resume(out, header, game):
     """(the file's header, the rows already in it by move), after checking its header
-    against `header` (its source may differ); a new or empty file gets `header`."""
+    against `header` (its source may differ) and its rows against `game` (see
+    read_analysis); a new or empty file gets `header`."""
     if out.exists() and out.stat().st_size:
-        old, rows = read_analysis(out, repair=True)
+        old, rows = read_analysis(out, repair=True, game=(header, game))
         if old is not None:
             for key in SAME:
                 if old.get(key) != header.get(key):
@@ -349,16 +359,20 @@ def _analyse(todo, done, out, header, engine, budget, seed, thresholds, jobs, pr
         bar.close()
 
 
-def read_analysis(path, repair=False):
+def read_analysis(path, repair=False, game=None):
     """``(header, rows sorted by move)`` of an analysis file; ``(None, [])`` for an empty
     one.  A torn last line (a run killed while writing) is ignored with a warning, and
-    cut off the file when `repair` is set.  A UsageError names the file and line of
-    anything else that does not read: the first line must be a ``tigris-analysis/1``
-    header, every other one a row with a move and a player.  Of two rows of one move
-    the first is kept."""
+    cut off the file when `repair` is set.  Every line is checked: the first must be a
+    ``tigris-analysis/1`` header, every other one a row with every field of the format
+    (``_header_problem``, ``_row_problem``); a UsageError names the file, the line and
+    the field of the first that is not.  `game`, ``(header, {move: (player, played)})``
+    of an analysis and the decisions it may hold, also holds each row to those decisions
+    when the file's header agrees with that header (else the caller names the field
+    that differs).  Of two rows of one move the first is kept."""
     path = Path(path)
     if path.is_dir():
         raise UsageError(f"{path}: is a folder, not an analysis file")
+    check_source(path)                   # a pipe would block the reading
     values, torn = read_json_lines(path)
     if torn is not None and not values and not torn[2].startswith(b'{"format": "' + FORMAT.encode()):
         values, torn = [(torn[0], None)], None        # a lone line that is not ours
@@ -368,10 +382,15 @@ def read_analysis(path, repair=False):
             if not (isinstance(item, dict) and item.get("format") == FORMAT):
                 raise UsageError(f"{path}: not a {FORMAT} file (line {lineno} is not its "
                                  f"header); name another file for the analysis")
+            problem = _header_problem(item)
             header = item
-        elif not _is_row(item):
-            raise UsageError(f"{path}: line {lineno} is not an analysis row")
+            held = (game[1] if game is not None
+                    and all(item.get(k) == game[0].get(k) for k in SAME) else None)
         else:
+            problem = _row_problem(item, header, held)
+        if problem:
+            raise UsageError(f"{path}: line {lineno}: {problem}")
+        if item is not header:
             rows.setdefault(item["move"], item)
     if torn is not None:
         warnings.warn(f"{path}: the last line is torn (an interrupted write); ignoring it")
@@ -380,11 +399,101 @@ def read_analysis(path, repair=False):
     return header, sorted(rows.values(), key=lambda r: r["move"])
 
 
-def _is_row(item):
-    return (isinstance(item, dict)
-            and all(isinstance(item.get(k), int) and not isinstance(item.get(k), bool)
-                    for k in ("move", "player", "legal"))
-            and isinstance(item.get("drop"), (int, float)) and item.get("mark") in (None, *MARKS))
+def _whole(value, least=0):
+    return isinstance(value, int) and not isinstance(value, bool) and value >= least
+
+
+def _number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _header_problem(h):
+    """What is wrong with a header's fields (None if nothing): the summary and a resumed
+    run rely on each."""
+    def bad(field, what):
+        return f"header field {field} must be {what}, not {excerpt(h.get(field))}"
+
+    for field in ("record", "source", "bot"):
+        if not isinstance(h.get(field), str):
+            return bad(field, "text")
+    if not _whole(h.get("moves")):
+        return bad("moves", "a whole number")
+    if not (_whole(h.get("decisions")) and h["decisions"] <= h["moves"]):
+        return bad("decisions", f"a whole number up to moves ({h['moves']})")
+    if not _whole(h.get("seed")):
+        return bad("seed", "a whole number")
+    iterations, seconds = h.get("iterations"), h.get("seconds")
+    if not ((_whole(iterations, 1) and seconds is None)
+            or (iterations is None and _number(seconds) and seconds > 0)):
+        return bad("iterations", "a whole number (or seconds a number, not both)")
+    players = h.get("players")
+    if not (isinstance(players, list) and players and all(_whole(p) for p in players)
+            and players == sorted(set(players))):
+        return bad("players", "a sorted list of player numbers")
+    try:
+        if not isinstance(h.get("thresholds"), dict) or set(h["thresholds"]) != set(THRESHOLDS):
+            raise UsageError(f"must name {', '.join(THRESHOLDS)}")
+        check_thresholds(h["thresholds"])
+    except UsageError as e:
+        return f"header field thresholds: {e}"
+    return None
+
+
+ROW_FIELDS = ("move", "player", "decision", "played", "best", "win_before", "win_after", "drop",
+              "rank", "legal", "mark", "visits", "iterations", "after_from", "continuation")
+
+
+def _row_problem(r, header, game=None):
+    """What is wrong with a row (None if nothing): every field of the format, of a type
+    the summary can use, and the move and player within the header's; with `game`
+    (``{move: (player, played)}``), one of the game's decisions."""
+    if not isinstance(r, dict):
+        return "not an analysis row (not a JSON object)"
+    missing = [f for f in ROW_FIELDS if f not in r]
+    if missing:
+        return f"no field {missing[0]} (not an analysis row)"
+
+    def bad(field, what):
+        return f"{field} must be {what}, not {excerpt(r[field])}"
+
+    if not (_whole(r["move"], 1) and r["move"] <= header["moves"]):
+        return bad("move", f"a move number from 1 to {header['moves']}")
+    if not (_whole(r["player"]) and r["player"] in header["players"]):
+        return bad("player", f"one of the players analysed ({header['players']})")
+    for field in ("decision", "played", "best"):
+        if not isinstance(r[field], str):
+            return bad(field, "text")
+    if r["after_from"] not in AFTER_FROM:
+        return bad("after_from", " or ".join(AFTER_FROM))
+    forced = r["after_from"] == "forced"
+    for field in ("win_before", "win_after"):
+        if forced and r[field] is not None:
+            return bad(field, "null in a forced row")
+        if not forced and not _number(r[field]):
+            return bad(field, "a number")
+    if not _number(r["drop"]):
+        return bad("drop", "a number")
+    if not (r["rank"] is None or _whole(r["rank"], 1)):
+        return bad("rank", "a whole number from 1, or null")
+    if not (_whole(r["legal"], 1) and (r["legal"] == 1) == forced):
+        return bad("legal", "1 in a forced row, else above 1")
+    if r["mark"] not in (None, *MARKS):
+        return bad("mark", f"null or {', '.join(MARKS)}")
+    for field in ("visits", "iterations"):
+        if not _whole(r[field]):
+            return bad(field, "a whole number")
+    moves = r["continuation"]
+    if not (isinstance(moves, list) and all(isinstance(x, str) for x in moves)):
+        return bad("continuation", "a list of moves")
+    if game is not None:
+        player, played = game.get(r["move"], (None, None))
+        if (r["player"], r["played"]) != (player, played):
+            found = (f"the record's move {r['move']} is {excerpt(played)} by player {player}"
+                     if played is not None else f"the record has no decision {r['move']} of "
+                                                f"the players analysed")
+            return (f"not a decision of this game: {found}, the row's {excerpt(r['played'])} "
+                    f"by player {r['player']}")
+    return None
 
 
 # ---------------------------------------------------------------------------------------

@@ -33,15 +33,17 @@ from pathlib import Path
 import numpy as np
 from scipy.optimize import minimize
 
-from tigris import record as records
+from tigris import plotting, record as records
 from tigris._eval import Evaluator
 from tigris.errors import RecordError, UsageError
+from tigris.files import write_bytes, write_text
 
 SHIPPED = Path(__file__).resolve().parent / "calibration.json"
 FORMAT = "tigris-calibration/2"        # /1 files (no upset share, u = 0) still load
 FORMATS = ("tigris-calibration/1", FORMAT)
 COEFFICIENTS = 4                       # b0, b1, b2, u
 BINS = 10                # reliability bins of width 0.1
+NEEDS_MATPLOTLIB = "a reliability diagram needs matplotlib"
 LAST_TREASURES = 2       # R83: the game ends when no more than two treasures are left
 
 
@@ -229,7 +231,7 @@ def save_model(model, path, note=""):
     data = {"format": FORMAT, "model": "(1 - u) * softmax(beta * standing) + u / players, "
                                        "beta = b0 + b1*drawn + b2*taken; coefficients b0, b1, b2, u",
             "coefficients": {str(n): c for n, c in sorted(model.items())}, "note": note}
-    Path(path).write_text(json.dumps(data, indent=2) + "\n")
+    write_text(path, json.dumps(data, indent=2) + "\n")
 
 
 def load_model(path=SHIPPED):
@@ -318,13 +320,9 @@ def format_report(result):
 
 
 def plot(result, path):
-    """A reliability diagram of the held-out predictions (needs matplotlib): PNG at `path`."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise UsageError("a reliability diagram needs matplotlib: pip install matplotlib") from None
+    """A reliability diagram of the held-out predictions (needs matplotlib, the ``plot``
+    extra): PNG at `path`."""
+    plt = plotting.pyplot(NEEDS_MATPLOTLIB)
     held = result["held_out"]
     fig, ax = plt.subplots(figsize=(5.5, 5.5))
     ax.plot([0, 1], [0, 1], color="grey", lw=1, ls="--", label="perfect")
@@ -341,6 +339,5 @@ def plot(result, path):
     ax.legend(loc="upper left")
     ax.set_title("Win chance on held-out positions of bot games")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    write_bytes(path, plotting.png(fig, dpi=110))
     return path

@@ -22,7 +22,6 @@ import json
 import math
 import os
 import signal
-import stat
 import sys
 import threading
 import warnings
@@ -31,11 +30,13 @@ from pathlib import Path
 import tigris
 from tigris._game import VARIANTS
 from tigris._search import MAX_ITERATIONS
+from tigris.analysis import THRESHOLDS
 from tigris.boards import BOARD_NAMES
 from tigris.bots.config import MAX_SECONDS
 from tigris.errors import ConfigError, IllegalActionError, PositionError, RecordError, UsageError
-from tigris.analysis import THRESHOLDS
+from tigris.files import check_target, write_text
 from tigris.hint import DEFAULT_BOT
+from tigris.sources import check_source
 from tigris.tournament import MAX_GAMES
 
 MESSAGE_LIMIT = 600       # characters of an error line; the rest is cut
@@ -483,7 +484,6 @@ PLAY_BOARD = "classic"       # play's default --board (None in the parser, for -
 def cmd_play(args):
     """tigris play: one game between bots, shown as it goes; its record saved on request."""
     from tigris import bots as botlib
-    from tigris import files
     from tigris.runner import TURN_LIMIT, goes_on, record_of
 
     if args.resume is not None:
@@ -498,8 +498,8 @@ def cmd_play(args):
     if len(names) != players:
         raise UsageError(f"--bots names {len(names)} bots for {players} players")
     seed = SEED if args.seed is None else args.seed
-    if args.record:                          # a folder or a device stops us before the game
-        files.check_target(args.record, option="--record")
+    if args.record:                  # before the game: not a bot file read, a regular file
+        check_target(args.record, reads=names, option="--record")
     try:
         seats = [botlib.load(name, seed=seed * 10 + i) for i, name in enumerate(names)]
     except ValueError as e:
@@ -519,7 +519,7 @@ def cmd_play(args):
         print(f"the game did not end: {TURN_LIMIT}")
     _print_result(g)
     if args.record:
-        files.write_text(args.record, json.dumps(record_of(g, names)) + "\n")
+        write_text(args.record, json.dumps(record_of(g, names)) + "\n")
         print(f"record written to {args.record}")
 
 
@@ -590,10 +590,9 @@ def _check_hint_bot(args):
 def _check_new_record(record):
     """A new game's record file must not exist yet: an existing one (a game left with
     quit, above all) would be emptied at the first prompt."""
-    from tigris import files
     from tigris import record as records
 
-    files.check_target(record, option="--record")          # a folder, a device
+    check_target(record, option="--record")          # a folder, a device
     if not record.exists():
         return
     try:
@@ -610,10 +609,9 @@ def _check_new_record(record):
 def _resume_at_the_table(args):
     """tigris play --resume FILE: the game of a record left unfinished, at this terminal;
     its moves keep being added to FILE."""
-    from tigris import files
     from tigris import seat
 
-    path = files.check_target(args.resume, option="--resume")
+    path = check_target(args.resume, option="--resume")
     if not path.exists():
         raise UsageError(f"--resume {path}: no such file")
     rec = _load(path)
@@ -816,12 +814,8 @@ def _load(path):
     """The JSON of a position or record file, or of line K of FILE:K."""
     from tigris import record as records
 
-    file, sep, index = str(path).rpartition(":")
-    file = file if sep and index.isdigit() else str(path)
-    with contextlib.suppress(OSError):
-        mode = os.stat(file).st_mode
-        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):       # /dev/zero would be read forever
-            raise RecordError(f"{file}: a device, not a file")
+    # a pipe would block and /dev/zero be read forever: regular files only
+    check_source(path, RecordError)
     with _reading(path, RecordError):
         return records.load(path)
 
@@ -896,7 +890,7 @@ def cmd_tune(args):
         raise UsageError("name the bot to tune (or give --plot DIR)")
     spec = tune.TuneSpec(bot=args.bot, params=[tune.parse_param(p) for p in args.param],
                          opponents=args.opponent, budget=args.budget, seed=args.seed,
-                         name=args.name or "", verify_games=args.verify_games, method=args.method)
+                         name=args.name, verify_games=args.verify_games, method=args.method)
     spec.check()
     out = args.out or f"results/{spec.name}"
     result = tune.tune(spec, out, jobs=args.jobs, resume=args.resume)
@@ -904,9 +898,12 @@ def cmd_tune(args):
     print(f"tuned: {', '.join(f'{k} = {v_:.4g}' for k, v_ in result['theta'].items())}")
     print(f"bot file: {result['bot_file']}")
     if v["score"] is not None:
+        verdict = ("" if v["significant"] else
+                   "; not significant: the interval includes 50%, play more --verify-games")
         print(f"verification, tuned vs {args.bot}: {v['score']:.1%} over {v['games']} games "
-              f"(95% interval {v['ci95'][0]:.1%}-{v['ci95'][1]:.1%})")
-    print(f"history: {out}/history.csv; traces: tigris tune --plot {out}")
+              f"(95% interval {v['ci95'][0]:.1%}-{v['ci95'][1]:.1%}){verdict}")
+    print(f"verification games: {v['file']} (tigris view {v['file']}:1 --out game.html)")
+    print(f"history: {out}/{tune.HISTORY_FILE}; traces: tigris tune --plot {out}")
 
 
 def cmd_view(args):
@@ -936,6 +933,7 @@ def cmd_view(args):
         return
     if out.is_dir():
         raise UsageError(f"--out {out} is a folder; name the HTML file to write (game.html)")
+    check_target(out, reads=[args.source, args.analysis], option="--out")
     rec = _load(args.source)
     with _reading(args.source, RecordError):
         if not isinstance(rec, dict) or rec.get("format") != records.FORMAT:
@@ -958,8 +956,15 @@ def cmd_view(args):
 
 def cmd_calibrate(args):
     """tigris calibrate: fit the win-chance model on recorded games and measure it."""
-    from tigris import calibration
+    from tigris import calibration, plotting
 
+    # what is written is checked before the games are read: not one of them, a regular file
+    reads = [Path(s) / "games.jsonl" if Path(s).is_dir() else s for s in args.sources]
+    for target, option in ((args.out, "--out"), (args.plot, "--plot")):
+        if target:
+            check_target(target, reads=reads, option=option)
+    if args.plot:
+        plotting.pyplot(calibration.NEEDS_MATPLOTLIB)
     samples = calibration.read_samples(args.sources, every=args.every)
     result = calibration.calibrate(samples)
     if args.json:

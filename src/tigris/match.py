@@ -21,6 +21,7 @@ from tqdm import tqdm
 
 from tigris import ratings
 from tigris.errors import ConfigError, Interrupted, UsageError
+from tigris.files import check_target
 from tigris.runner import append_record, bot_settings, deal_games, deal_seed, game_tasks, score
 
 KEYS = ("elo0", "elo1", "alpha", "beta")
@@ -71,8 +72,9 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
     decision, llr, deal = None, 0.0, 0
     sink = None
     if out:
+        games = check_target(Path(out) / "games.jsonl", option="--out")   # appended to
         Path(out).mkdir(parents=True, exist_ok=True)
-        sink = open(Path(out) / "games.jsonl", "ab")
+        sink = open(games, "ab")
     bar = tqdm(total=max_games, desc=spec["name"], unit="game", disable=not progress, file=sys.stderr)
     try:
         with Parallel(n_jobs=n_jobs) as parallel:

@@ -1,15 +1,20 @@
-"""Reading the TOML files of the package: bot configurations and tournament specs."""
+"""Reading the TOML files of the package (bot configurations and tournament specs), and
+writing the strings of the one it writes (a tuned bot)."""
 
 import tomllib
-from pathlib import Path
 
 from tigris.errors import ConfigError
+from tigris.sources import check_source
+
+# The short escapes of TOML basic strings; other control characters are written \uXXXX.
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f",
+            "\r": "\\r"}
 
 
 def read_toml(path, error=ConfigError):
-    """The table of a TOML file.  A file that is missing or unreadable, not UTF-8 text (as
-    TOML must be) or not valid TOML raises `error` naming it."""
-    path = Path(path)
+    """The table of a TOML file.  A file that is missing or unreadable, not a regular
+    file, not UTF-8 text (as TOML must be) or not valid TOML raises `error` naming it."""
+    path = check_source(path, error)      # a pipe would block the reading
     try:
         with open(path, "rb") as f:
             return tomllib.load(f)
@@ -19,3 +24,26 @@ def read_toml(path, error=ConfigError):
         raise error(f"{path}: not a TOML file (not UTF-8 text)") from None
     except tomllib.TOMLDecodeError as e:
         raise error(f"{path}: not valid TOML ({e})") from None
+
+
+def toml_string(text):
+    """`text` as a TOML basic string, quotes included: ``"`` and ``\\`` escaped, control
+    characters (U+0000-U+001F, U+007F) as escapes, so no value can end the string or
+    the line.  A lone surrogate (from a file name that is not UTF-8), which no TOML
+    string can hold, becomes U+FFFD.
+
+    >>> print(toml_string('say "hi"\\n'))
+    "say \\"hi\\"\\n"
+    """
+    out = []
+    for ch in str(text):
+        code = ord(ch)
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif code < 0x20 or code == 0x7F:
+            out.append(f"\\u{code:04X}")
+        elif 0xD800 <= code <= 0xDFFF:
+            out.append("\ufffd")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'

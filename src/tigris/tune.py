@@ -30,6 +30,7 @@ import math
 import os
 import random
 import sys
+import tomllib
 import warnings
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -39,18 +40,20 @@ from tqdm import tqdm
 
 from tigris import bots as botlib
 from tigris import parallel as workers
+from tigris import plotting
 from tigris.bots import config
-from tigris.errors import ConfigError, Interrupted, TuneError
-from tigris.runner import bot_settings, deal_games, deal_seed, game_tasks, score
+from tigris.errors import ConfigError, Interrupted, TuneError, excerpt
+from tigris.files import check_target, write_bytes, write_text
+from tigris.runner import append_record, bot_settings, deal_games, deal_seed, game_tasks, score
+from tigris.tomlfile import toml_string
+from tigris.tunefolder import (HISTORY_FILE, METHODS, RESULT_FILE, SCORES, SPEC_FILE,
+                              VERIFICATION_FILE, as_text, read_history, read_settings)
 
 ALPHA = 0.602            # a_k decay (Spall's recommended values)
 GAMMA = 0.101            # c_k decay
-SPEC_FILE = "tune.json"
-HISTORY_FILE = "history.csv"
 VERIFY_DEALS = 500_000   # the verification's deals are numbered from here
 SECOND_DEALS = 250_000   # a Bayes trial's second deal: its number plus this
 NEIGHBOURS = 5           # Bayes.best: the trials whose scores are averaged around each
-METHODS = ("spsa", "bayes")
 
 
 # ---------------------------------------------------------------------------------------
@@ -211,7 +214,7 @@ class _SPSAGames:
     """Iteration k: theta+ and theta- on one deal, each in every seating."""
 
     label = "SPSA"
-    scores = ("score_plus", "score_minus")
+    scores = SCORES["spsa"]
 
     def __init__(self, spec, theta0):
         self.params = spec.params
@@ -251,7 +254,7 @@ class _BayesGames:
     """Iteration k: the trial's parameters on two deals, each in every seating."""
 
     label = "Bayes (optuna TPE)"
-    scores = ("score",)
+    scores = SCORES["bayes"]
 
     def __init__(self, spec, theta0):
         self.params = spec.params
@@ -295,7 +298,7 @@ class TuneSpec:
     opponents: list
     budget: int = 400
     seed: int = 0
-    name: str = ""
+    name: str | None = None        # None: BOT-tuned
     verify_games: int = 0          # 0: a tenth of the budget, at least 20
     players: int = 2
     method: str = "spsa"
@@ -335,7 +338,9 @@ class TuneSpec:
             raise TuneError(f"--method {self.method}: choose one of {', '.join(METHODS)}")
         if self.budget < 4:
             raise TuneError(f"--budget {self.budget}: an iteration plays 4 games; give at least 4")
-        self.name = self.name or f"{Path(str(self.bot)).stem}-tuned"
+        if self.name is None:
+            self.name = f"{Path(str(self.bot)).stem}-tuned"
+        check_name(self.name)
         return kind, base
 
     @property
@@ -343,6 +348,17 @@ class TuneSpec:
         """Iterations: each plays four games (SPSA: theta+ and theta- in both seatings;
         Bayes: a trial on two deals in both seatings)."""
         return max(1, self.budget // 4)
+
+
+def check_name(name):
+    """A tuned bot's name, once it is a plain file name (the bot file is DIR/NAME.toml):
+    not empty, no folder separator, not ``.`` or ``..``, no control character; else a
+    TuneError naming --name."""
+    if not isinstance(name, str) or not name or name in (".", "..") \
+            or any(c in "/\\" or ord(c) < 0x20 or ord(c) == 0x7F for c in name):
+        raise TuneError(f"--name {excerpt(name)}: the tuned bot's name must be a plain file "
+                        f"name (no folder separator, not . or .., no control character)")
+    return name
 
 
 def _bot_params(base, params, theta):
@@ -361,8 +377,14 @@ def tune(spec, out, jobs=None, progress=True, resume=False):
     bot file and verify it against the original.  Returns a dict with theta, the bot file
     and the check."""
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     kind, base = spec.check()
+    # Everything the run writes at its end is checked before its first game.
+    reads = [spec.bot, *spec.opponents]
+    bot_path = check_target(out / f"{spec.name}.toml", reads=reads, option="--name")
+    for name in (SPEC_FILE, HISTORY_FILE, RESULT_FILE, VERIFICATION_FILE):
+        check_target(out / name, reads=reads, option="--out")
+    _check_bot_text(bot_text(spec, kind, base), kind, bot_path)
+    out.mkdir(parents=True, exist_ok=True)
     spec_dict = {"bot": spec.bot, "params": [asdict(p) for p in spec.params],
                  "opponents": spec.opponents, "budget": spec.budget, "seed": spec.seed,
                  "name": spec.name, "verify_games": spec.verify_games, "players": spec.players,
@@ -372,16 +394,19 @@ def tune(spec, out, jobs=None, progress=True, resume=False):
     method = GAMES[spec.method](spec, theta0)
     done_rows = []
     if resume:
-        saved = _saved_spec(out)
+        saved = read_settings(out)
         if saved != spec_dict:
             raise TuneError(f"{out / SPEC_FILE}: the run saved there has other settings; "
                             f"resume it with the same ones (or use another --out)")
-        done_rows = _read_history(history, method.scores)
+        done_rows = read_history(history, spec.method, spec_dict["params"], spec.opponents,
+                                 repair=True)
     elif history.exists() and history.stat().st_size:
         raise TuneError(f"{out} already holds a tuning run: continue it with --resume, or choose another --out")
-    (out / SPEC_FILE).write_text(json.dumps(spec_dict, indent=2) + "\n")
+    write_text(out / SPEC_FILE, json.dumps(spec_dict, indent=2) + "\n")
+    outcomes = []                      # each iteration's scores, for the warning on no signal
     for row in done_rows:
         method.replay(int(row["iteration"]), row)
+        outcomes.append([float(row[c]) for c in method.scores])
     start = len(done_rows) + 1
     opp_settings = bot_settings(spec.opponents)
     n_jobs = jobs or os.cpu_count() or 1
@@ -413,8 +438,10 @@ def tune(spec, out, jobs=None, progress=True, resume=False):
                     recs = records[4 * n: 4 * n + 4]
                     scores = {label: [score(r, label) for r, job in zip(recs, js) if label in job["seats"]]
                               for label in labels}
-                    writer.writerow([i, 4 * i, opponent] + method.update(i, memo, scores))
+                    values = method.update(i, memo, scores)      # the scores first
+                    writer.writerow([i, 4 * i, as_text(opponent)] + values)
                     f.flush()
+                    outcomes.append([float(x) for x in values[:len(method.scores)]])
                     bar.update()
                     bar.set_postfix({p.name: f"{p.played(x):.4g}" for p, x in zip(spec.params, method.theta())})
                 k = ks[-1] + 1
@@ -423,34 +450,37 @@ def tune(spec, out, jobs=None, progress=True, resume=False):
                           f"continue with --resume") from None
     finally:
         bar.close()
+    _warn_if_no_signal(outcomes, spec)
     theta = method.theta()
     tuned = _bot_params(base, spec.params, theta)
     bot_file = write_bot(out, spec, kind, tuned, method.label)
     try:
-        check = verify(spec, kind, base, tuned, n_jobs, progress)
+        check, games = verify(spec, kind, base, tuned, n_jobs, progress)
     except KeyboardInterrupt:
         raise Interrupted(f"interrupted while verifying: the tuned bot is in {bot_file}") from None
+    check["file"] = str(write_text(out / VERIFICATION_FILE,
+                                   "".join(json.dumps(r) + "\n" for r in games)))
     result = {"theta": {p.name: p.played(x) for p, x in zip(spec.params, theta)},
               "bot_file": str(bot_file), "verification": check}
-    (out / "result.json").write_text(json.dumps(result, indent=2) + "\n")
+    write_text(out / RESULT_FILE, json.dumps(result, indent=2) + "\n")
     return result
 
 
-def _saved_spec(out):
-    """The settings a run saved in DIR/tune.json."""
-    path = Path(out) / SPEC_FILE
-    try:
-        spec = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise TuneError(f"{path}: {e.strerror}") from None
-    except ValueError as e:
-        raise TuneError(f"{path}: not JSON ({e})") from None
-    if not (isinstance(spec, dict) and isinstance(spec.get("params"), list)
-            and all(isinstance(p, dict) and {"name", "low", "high"} <= set(p) for p in spec["params"])
-            and isinstance(spec.get("opponents"), list) and "bot" in spec):
-        raise TuneError(f"{path}: not the settings of a tuning run")
-    spec.setdefault("method", "spsa")          # saved before there was a choice
-    return spec
+def no_signal(outcomes):
+    """How many iterations (each its list of scores) won every game or lost every game:
+    their theta+ and theta- (or their trial and the others) cannot be told apart."""
+    return sum(all(x == 1 for x in scores) or all(x == 0 for x in scores)
+               for scores in outcomes)
+
+
+def _warn_if_no_signal(outcomes, spec):
+    """A warning when at least half of the iterations won (or lost) every game: the
+    opponent is too weak (or too strong) for the scores to say anything."""
+    flat = no_signal(outcomes)
+    if outcomes and 2 * flat >= len(outcomes):
+        warnings.warn(f"{flat} of {len(outcomes)} iterations won or lost every game against "
+                      f"{', '.join(spec.opponents)}: they give no signal to tune by; choose an "
+                      f"opponent of about the strength of {Path(str(spec.bot)).stem}", stacklevel=2)
 
 
 def _game_spec(spec, i):
@@ -463,53 +493,52 @@ def _mean(scores):
     return sum(scores) / len(scores) if scores else 0.5
 
 
-def _read_history(path, scores=None):
-    """The complete rows of a history; a torn last row is cut off the file.  ``scores``:
-    the score columns every row must have (default: any method's)."""
-    if not path.exists():
-        return []
-    with open(path, newline="", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
-    if scores is None and rows:
-        scores = next((m.scores for m in GAMES.values() if set(m.scores) <= set(rows[0])), ("score",))
-    good = []
-    for row in rows:
-        try:
-            [float(row[c]) for c in scores], int(row["iteration"])
-        except (TypeError, ValueError, KeyError):
-            break                          # a torn last row: play that iteration again
-        good.append(row)
-    if len(good) < len(rows):
-        with open(path, "w", newline="", encoding="utf-8") as f:
-            writer = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-            writer.writeheader()
-            writer.writerows(good)
-    return good
-
-
 def write_bot(out, spec, kind, params, method="SPSA"):
-    """DIR/NAME.toml: the tuned configuration, with a comment saying how it was tuned."""
+    """DIR/NAME.toml: the tuned configuration, with a comment saying how it was tuned.
+    The text is checked to read back as this configuration before it is written."""
     path = Path(out) / f"{spec.name}.toml"
+    text = bot_text(spec, kind, params, method)
+    _check_bot_text(text, kind, path)
+    write_text(path, text)
+    botlib.load(path)                       # it must load
+    return path
+
+
+def bot_text(spec, kind, params, method="SPSA"):
+    """The TOML of a tuned bot.  Free text (the bot's path, the opponents) is written as
+    escaped TOML strings, in the comments too: a quote or a newline in a file name can
+    neither break the file nor add a line to it."""
     ranges = ", ".join(f"{p.name} in [{p.low:g}, {p.high:g}]{' (int)' if p.integer else ''}"
                        for p in spec.params)
-    lines = [f"# Tuned by {method} from {spec.bot}: {ranges};",
-             f"# {spec.budget} games against {', '.join(spec.opponents)}, seed {spec.seed}.",
+    lines = [f"# Tuned by {method} from {toml_string(spec.bot)}: {ranges};",
+             f"# {spec.budget} games against {', '.join(map(toml_string, spec.opponents))}, "
+             f"seed {spec.seed}.",
              "# Copy this file into bots/ to use it by name.",
-             f'kind = "{kind}"',
-             f'description = "{spec.bot} tuned by {method} ({spec.budget} games)"']
+             f"kind = {toml_string(kind)}",
+             f"description = {toml_string(f'{spec.bot} tuned by {method} ({spec.budget} games)')}"]
     for key, value in params.items():
         if value is None:
             continue
         if isinstance(value, float):
             value = float(f"{value:.4g}")      # what SPSA can tell apart, not float noise
-        lines.append(f"{key} = {json.dumps(value)}")
-    path.write_text("\n".join(lines) + "\n")
-    botlib.load(path)                       # it must load
-    return path
+        text = toml_string(value) if isinstance(value, str) else json.dumps(value)
+        lines.append(f"{key} = {text}")
+    return "\n".join(lines) + "\n"
+
+
+def _check_bot_text(text, kind, path):
+    """A TuneError unless `text` is TOML of a `kind` bot whose knobs check."""
+    try:
+        table = tomllib.loads(text)
+        config.check(kind, {k: v for k, v in table.items() if k not in config.META},
+                     where=str(path))
+    except (tomllib.TOMLDecodeError, ValueError) as e:
+        raise TuneError(f"{path}: the tuned bot's file would not load ({e})") from None
 
 
 def verify(spec, kind, base, tuned, n_jobs, progress):
-    """Paired games of the tuned bot against the original: score with a 95% interval."""
+    """Paired games of the tuned bot against the original: ``(check, records)``, the check
+    a score with its 95% interval, ``significant`` when the interval leaves out 50%."""
     from tigris.ratings import wilson_interval
 
     games = spec.verify_games or max(20, spec.budget // 10)
@@ -532,8 +561,10 @@ def verify(spec, kind, base, tuned, n_jobs, progress):
     scores = [s for s in (score(r, "tuned") for r in records) if s is not None]
     total = sum(scores)
     low, high = wilson_interval(total, len(scores))
-    return {"games": len(scores), "score": total / len(scores) if scores else None,
-            "ci95": [low, high], "errors": len(records) - len(scores)}
+    check = {"games": len(scores), "score": total / len(scores) if scores else None,
+             "ci95": [low, high], "errors": len(records) - len(scores),
+             "significant": bool(scores) and not low <= 0.5 <= high}
+    return check, records
 
 
 # ---------------------------------------------------------------------------------------
@@ -541,19 +572,17 @@ def verify(spec, kind, base, tuned, n_jobs, progress):
 # ---------------------------------------------------------------------------------------
 
 def plot(out):
-    """DIR/traces.png: each parameter's trace over the iterations (needs matplotlib)."""
+    """DIR/traces.png: each parameter's trace over the iterations (needs matplotlib, the
+    ``plot`` extra)."""
     out = Path(out)
-    rows = _read_history(out / HISTORY_FILE)
+    path = check_target(out / "traces.png", option="--plot")
+    if not (out / HISTORY_FILE).exists():
+        raise TuneError(f"{out}: no {HISTORY_FILE} with iterations to plot")
+    spec = read_settings(out)
+    rows = read_history(out / HISTORY_FILE, spec["method"], spec["params"], spec["opponents"])
     if not rows:
         raise TuneError(f"{out}: no {HISTORY_FILE} with iterations to plot")
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise TuneError("plotting needs matplotlib: pip install matplotlib "
-                        f"(the numbers are in {out / HISTORY_FILE})") from None
-    spec = _saved_spec(out)
+    plt = plotting.pyplot(f"plotting needs matplotlib (the numbers are in {out / HISTORY_FILE})")
     names = [p["name"] for p in spec["params"]]
     its = [int(r["iteration"]) for r in rows]
     bayes = spec["method"] == "bayes"
@@ -575,7 +604,4 @@ def plot(out):
                  f"{', '.join(spec['opponents'])}")
     if not bayes:
         fig.tight_layout()         # (the colour bar's layout is its own)
-    path = out / "traces.png"
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+    return write_bytes(path, plotting.png(fig, dpi=100))

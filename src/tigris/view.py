@@ -28,11 +28,13 @@ this module (package data, inlined into every page).
 import html
 import json
 import math
+import re
 from importlib import resources
 from pathlib import Path
 
 from tigris import boards, ratings, record as records
 from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
+from tigris.files import check_target, write_text
 from tigris.notation import square_name, str_to_action
 
 POSITION_FORMAT = "tigris-position/1"
@@ -194,6 +196,15 @@ def script_json(data):
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+def _unicode(page):
+    """`page` with every lone surrogate (JSON may escape one, ``"\\ud800"``; no UTF-8 text
+    can hold it) replaced by U+FFFD, so the page can be written as UTF-8."""
+    return _SURROGATE.sub("\ufffd", page)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _e(text):
     return html.escape(str(text), quote=True)
 
@@ -225,11 +236,11 @@ def game_page(rec, analysis=None, title=None, back=None, partial=False):
     if data["stopped"]:
         notes.append(f"The record does not replay beyond move {len(data['moves'])}: "
                      f"{data['stopped']}")
-    return _GAME_PAGE.format(
+    return _unicode(_GAME_PAGE.format(
         title=_e(title), setup=_e(setup), css=_asset("viewer.css"), js=_asset("viewer.js"),
         back=f'<a class="back" href="{_e(back)}">&larr; all games</a>' if back else "",
         notes="".join(f'<p class="note">{_e(n)}</p>' for n in notes),
-        data=script_json(data))
+        data=script_json(data)))
 
 
 def write_game(rec, path, analysis=None, **kw):
@@ -237,8 +248,9 @@ def write_game(rec, path, analysis=None, **kw):
     path = Path(path)
     if path.is_dir():
         raise UsageError(f"{path} is a folder; name the HTML file to write")
+    check_target(path, option="--out")
     page = game_page(rec, analysis, **kw)
-    path.write_text(page, encoding="utf-8")
+    write_text(path, page)              # in one piece: an old page stays until the new is whole
     return path
 
 
@@ -338,6 +350,10 @@ def write_results(results_dir, out_dir, progress=None):
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out} is a file; name a folder for the pages")
+    games = Path(results_dir) / "games.jsonl"
+    for k in [rec["game"] for rec in recs]:          # every target, before any is written
+        check_target(out / page_name(k), reads=[games], option="--out")
+    check_target(out / INDEX_FILE, reads=[games], option="--out")
     out.mkdir(parents=True, exist_ok=True)
     pages, entries, unreadable = [], [], []
     for i, rec in enumerate(recs, start=1):
@@ -349,14 +365,14 @@ def write_results(results_dir, out_dir, progress=None):
             unreadable.append(rec["game"])
         else:
             path = out / page_name(rec["game"])
-            path.write_text(page, encoding="utf-8")
+            write_text(check_target(path, reads=[games], option="--out"), page)
             pages.append(path)
             entry["page"] = path.name
         entries.append(entry)
         if progress:
             progress(i, len(recs))
     index = out / INDEX_FILE
-    index.write_text(index_page(summary, entries), encoding="utf-8")
+    write_text(check_target(index, reads=[games], option="--out"), index_page(summary, entries))
     return {"index": index, "pages": pages, "unreadable": unreadable}
 
 
@@ -382,8 +398,8 @@ def index_page(summary, entries):
             "<h2>Head to head</h2><p class=\"hint\">The row bot's score against the column "
             "bot, out of the seat pairs that met.</p>", _head_to_head_table(summary["head_to_head"]),
             "<h2>Games</h2>", _games_table(entries), "</main>"]
-    return _INDEX_PAGE.format(title=_e(spec["name"]), css=_asset("viewer.css"),
-                              body="\n".join(body))
+    return _unicode(_INDEX_PAGE.format(title=_e(spec["name"]), css=_asset("viewer.css"),
+                                       body="\n".join(body)))
 
 
 def _standings_table(st):

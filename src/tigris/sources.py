@@ -1,0 +1,35 @@
+"""Files the toolkit reads back: regular files only.
+
+A pipe with no writer blocks its reader forever and a device such as ``/dev/zero`` never
+ends, so every file a command reads (records, analyses, tuning histories, ...) is checked
+with :func:`check_source` before it is opened.
+
+>>> from tigris.sources import check_source
+>>> check_source("/dev/zero")
+Traceback (most recent call last):
+    ...
+tigris.errors.UsageError: /dev/zero: a device, not a file
+"""
+
+import os
+import stat
+from pathlib import Path
+
+from tigris.errors import UsageError
+from tigris.files import _kind, source_file
+
+__all__ = ["check_source"]
+
+
+def check_source(path, error=UsageError):
+    """The file `path` names (FILE of ``FILE:K``) as a Path, once it is a regular file
+    (through any links) or missing (opening it then says so).  Anything else -- a pipe, a
+    device, a socket, a folder -- raises `error` naming the file and what it is."""
+    file = Path(source_file(path))
+    try:
+        mode = os.stat(file).st_mode
+    except OSError:
+        return file                      # the reader's own error names it
+    if not stat.S_ISREG(mode):
+        raise error(f"{file}: {_kind(mode)}, not a file")
+    return file

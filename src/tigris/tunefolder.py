@@ -1,0 +1,199 @@
+"""A tuning run's folder (``tigris tune --out DIR``), read back and checked.
+
+``tune --resume`` and ``tune --plot`` read what a run saved: its settings (``tune.json``)
+and its history (``history.csv``, a row per iteration).  Both are checked as records and
+positions are: a file that was edited, truncated, or belongs to another run is refused
+with one line naming the file, the line and the field (a TuneError), never taken in
+part or as something else.  The one repair is a torn last row -- a run killed while
+writing it, so the line has no end -- which is ignored, and cut off when the run is
+resumed (that iteration is played again).
+
+>>> from tigris.tunefolder import read_settings
+>>> read_settings("results/no-such-run")
+Traceback (most recent call last):
+    ...
+tigris.errors.TuneError: results/no-such-run/tune.json: No such file or directory
+"""
+
+import csv
+import io
+import json
+import math
+from pathlib import Path
+
+from tigris.errors import TuneError, excerpt
+from tigris.sources import check_source
+
+SPEC_FILE = "tune.json"
+HISTORY_FILE = "history.csv"
+RESULT_FILE = "result.json"               # written at the end; not read back
+VERIFICATION_FILE = "verification.jsonl"  # the verification's games, one record a line
+SCORES = {"spsa": ("score_plus", "score_minus"), "bayes": ("score",)}   # per method
+METHODS = tuple(SCORES)
+BOUNDS_SLACK = 1e-4     # of a range: values are written with 6 significant digits
+
+
+__all__ = ["read_settings", "read_history"]
+
+
+def as_text(name):
+    """A bot's name or path as the history writes it: UTF-8 text, each byte of a file name
+    that is not UTF-8 as U+FFFD (the history is text; the name itself is in tune.json)."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def _whole(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(value):
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value))
+
+
+def read_settings(out):
+    """The settings a run saved in DIR/tune.json, checked field by field: ``bot``,
+    ``name`` (text), ``params`` (a list of ``{name, low, high, integer}`` with low below
+    high), ``opponents`` (a list of names), ``budget`` (4 or more), ``seed``,
+    ``verify_games`` (0 or more), ``players`` (2 to 4) and ``method`` (spsa or bayes;
+    spsa when missing: saved before there was a choice)."""
+    path = Path(out) / SPEC_FILE
+    check_source(path, TuneError)
+    try:
+        spec = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise TuneError(f"{path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise TuneError(f"{path}: not UTF-8 text") from None
+    except (ValueError, RecursionError) as e:
+        raise TuneError(f"{path}: not JSON ({e})") from None
+    if not isinstance(spec, dict):
+        raise TuneError(f"{path}: not the settings of a tuning run (not a JSON object)")
+    spec.setdefault("method", "spsa")
+
+    def bad(field, what):
+        return TuneError(f"{path}: field {field} must be {what}, not {excerpt(_at(spec, field))}")
+
+    for field in ("bot", "name"):
+        if not isinstance(spec.get(field), str):
+            raise bad(field, "text")
+    for field, least in (("budget", 4), ("seed", None), ("verify_games", 0)):
+        if not _whole(spec.get(field)) or (least is not None and spec[field] < least):
+            raise bad(field, "a whole number" if least is None else
+                      f"a whole number of at least {least}")
+    if spec.get("players") not in (2, 3, 4) or isinstance(spec.get("players"), bool):
+        raise bad("players", "2, 3 or 4")
+    if spec["method"] not in METHODS:
+        raise bad("method", " or ".join(METHODS))
+    opponents = spec.get("opponents")
+    if not (isinstance(opponents, list) and opponents
+            and all(isinstance(o, str) for o in opponents)):
+        raise bad("opponents", "a list of bot names")
+    params = spec.get("params")
+    if not (isinstance(params, list) and params):
+        raise bad("params", "a list of parameters")
+    for i, p in enumerate(params):
+        field = f"params[{i}]"
+        if not (isinstance(p, dict) and isinstance(p.get("name"), str) and p["name"]):
+            raise bad(f"{field}.name", "a parameter name")
+        if not (_number(p.get("low")) and _number(p.get("high")) and p["low"] < p["high"]):
+            raise bad(f"{field}.low/high", "finite numbers, low below high")
+        if not isinstance(p.get("integer", False), bool):
+            raise bad(f"{field}.integer", "true or false")
+    if len({p["name"] for p in params}) != len(params):
+        raise TuneError(f"{path}: field params names a parameter twice")
+    return spec
+
+
+def _at(spec, field):
+    """The value at a field such as ``params[1].low`` (None if there is none)."""
+    value = spec
+    for part in field.replace("]", "").replace("[", ".").split("."):
+        part = part.split("/")[0]
+        try:
+            value = value[int(part)] if isinstance(value, list) else value.get(part)
+        except (ValueError, IndexError, AttributeError):
+            return None
+    return value
+
+
+def read_history(path, method, params, opponents=None, repair=False):
+    """The rows (dicts of the written text) of a history of a `method` run over `params`
+    (``{name, low, high}`` dicts), checked: the header holds iteration, games, opponent,
+    the method's scores and each parameter; row K (from 1) is iteration K, of 4K games,
+    against ``opponents[(K - 1) % len(opponents)]`` (when given), with scores from 0 to 1
+    and every other column a finite number, each parameter's within its bounds.  A TuneError
+    names the file, line and field of the first that is not.  A torn last row is ignored
+    (cut off the file with `repair`).  A missing or empty file has no rows."""
+    path = Path(path)
+    check_source(path, TuneError)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return []
+    except OSError as e:
+        raise TuneError(f"{path}: {e.strerror}") from None
+    end = data.rfind(b"\n") + 1                # after it: a row whose write was cut short
+    if repair and end < len(data):
+        with open(path, "r+b") as f:
+            f.truncate(end)
+    try:
+        text = data[:end].decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        raise TuneError(f"{path}: line {line} is not UTF-8 text") from None
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        lines = [(reader.line_num, row) for row in reader]
+    except csv.Error as e:
+        raise TuneError(f"{path}: line {reader.line_num + 1} is not CSV ({e})") from None
+    lines = [(n, row) for n, row in lines if row]          # blank lines
+    if not lines:
+        return []
+    (_, header), body = lines[0], lines[1:]
+    names = [p["name"] for p in params]
+    for column in ["iteration", "games", "opponent", *SCORES[method], *names]:
+        if column not in header:
+            raise TuneError(f"{path}: line 1 has no column {excerpt(column)}: not the history "
+                            f"of this run")
+    if len(set(header)) != len(header):
+        raise TuneError(f"{path}: line 1 names a column twice")
+    bounds = {p["name"]: (p["low"], p["high"]) for p in params}
+    rows = []
+    for k, (n, values) in enumerate(body, start=1):
+        if len(values) != len(header):
+            raise TuneError(f"{path}: line {n} has {len(values)} fields, the header {len(header)}")
+        row = dict(zip(header, values))
+        rows.append(_checked_row(path, n, k, row, method, bounds, opponents))
+    return rows
+
+
+def _checked_row(path, n, k, row, method, bounds, opponents):
+    """`row` (line `n` of the file, iteration `k`) once every field reads; else TuneError."""
+    def field(name, what):
+        return TuneError(f"{path}: line {n}: {name} must be {what}, not {excerpt(row[name])}")
+
+    for name, expected in (("iteration", k), ("games", 4 * k)):
+        if row[name].strip() != str(expected):
+            raise field(name, f"{expected} (row {k} of the history)")
+    if opponents and row["opponent"] != as_text(opponents[(k - 1) % len(opponents)]):
+        raise field("opponent", f"{excerpt(as_text(opponents[(k - 1) % len(opponents)]))}, "
+                                f"the opponent of iteration {k}")
+    for name, value in row.items():
+        if name in ("iteration", "games", "opponent"):
+            continue
+        try:
+            x = float(value)
+        except ValueError:
+            raise field(name, "a number") from None
+        if not math.isfinite(x):
+            raise field(name, "a finite number")
+        if name in SCORES[method] and not 0 <= x <= 1:
+            raise field(name, "a score from 0 to 1")
+        param = name.removesuffix("_plus").removesuffix("_minus")     # SPSA's theta+-
+        if param in bounds:
+            low, high = bounds[param]
+            slack = BOUNDS_SLACK * (high - low)
+            if not low - slack <= x <= high + slack:
+                raise field(name, f"within its bounds [{low:g}, {high:g}]")
+    return row
