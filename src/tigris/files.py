@@ -30,7 +30,7 @@ from pathlib import Path
 
 from tigris.errors import UsageError
 
-__all__ = ["source_file", "check_target", "write_text", "write_bytes"]
+__all__ = ["source_file", "kind_of", "check_target", "write_text", "write_bytes"]
 
 _KINDS = [(stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
           (stat.S_ISFIFO, "a pipe"), (stat.S_ISSOCK, "a socket")]
@@ -43,7 +43,8 @@ def source_file(source):
     return head if sep and index.isdigit() and head else str(source)
 
 
-def _kind(mode):
+def kind_of(mode):
+    """What a file of this ``st_mode`` is, in words ("a folder", "a pipe", ...)."""
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
@@ -59,7 +60,7 @@ def check_target(path, reads=(), option="--out"):
     except OSError as e:
         raise UsageError(f"{option} {path}: {e.strerror}") from None
     if not stat.S_ISREG(st.st_mode):
-        raise UsageError(f"{option} {path} is not a regular file ({_kind(st.st_mode)}); "
+        raise UsageError(f"{option} {path} is not a regular file ({kind_of(st.st_mode)}); "
                          f"name a file")
     for source in reads:
         if source is None:

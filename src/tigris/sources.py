@@ -16,7 +16,7 @@ import stat
 from pathlib import Path
 
 from tigris.errors import UsageError
-from tigris.files import _kind, source_file
+from tigris.files import kind_of, source_file
 
 __all__ = ["check_source"]
 
@@ -31,5 +31,5 @@ def check_source(path, error=UsageError):
     except OSError:
         return file                      # the reader's own error names it
     if not stat.S_ISREG(mode):
-        raise error(f"{file}: {_kind(mode)}, not a file")
+        raise error(f"{file}: {kind_of(mode)}, not a file")
     return file
