@@ -98,11 +98,18 @@ def test_workers_end_themselves_when_the_run_is_killed(tmp_path, started):
     assert saved_games(games)
 
 
-def test_call_is_a_plain_call_in_the_parent_and_outside_its_children():
-    assert parallel.call(os.getpid(), pow, 2, 10) == 1024        # run in the parent itself
-    stranger = next(pid for pid in (1, 2, os.getppid() + 1) if pid != os.getppid())
-    parallel.watch(stranger)                  # this process is no child of it (a dask worker)
-    assert parallel._watching is None
+def test_a_worker_whose_parent_is_gone_as_it_starts_exits_at_once():
+    """``watch`` in a process whose parent is already another (it died while the process
+    started, and init adopted it) ends it; with its real parent, the process goes on."""
+    code = """
+import os
+from tigris import parallel
+parallel.watch(os.getppid() + {offset})
+print("went on", flush=True)
+"""
+    assert python(code.format(offset=0)).stdout == "went on\n"
+    orphan = python(code.format(offset=1))
+    assert orphan.returncode == 1 and orphan.stdout == ""
 
 
 def test_the_loky_shutdown_race_is_quiet_and_other_thread_errors_are_not():
