@@ -66,10 +66,12 @@ def folder(tmp_path):
 
 def start(folder, args, started, stderr=subprocess.DEVNULL):
     """``tigris ARGS`` in `folder`, in a session of its own (so that nothing it starts
-    escapes the count)."""
+    escapes the count), taking SIGINT as in a terminal (a test run started in the
+    background ignores it, and so would its children)."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     p = subprocess.Popen([sys.executable, "-m", "tigris.cli", *args], cwd=folder, env=env,
-                         stdout=subprocess.DEVNULL, stderr=stderr, text=True, start_new_session=True)
+                         stdout=subprocess.DEVNULL, stderr=stderr, text=True, start_new_session=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     started.append(psutil.Process(p.pid))
     return p
 
@@ -172,19 +174,24 @@ def test_no_process_outlives_a_killed_run_by_5_seconds(folder, started, command,
     assert gone(processes, 5), left(processes)
 
 
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
 @pytest.mark.parametrize("command", COMMANDS)
-def test_sigterm_as_a_run_starts_its_workers_says_one_line(folder, started, command):
-    """At start-up (its first child started): exit status 143, the one line of the
-    interruption, no traceback (from the run, a worker or a tracker), nothing left."""
+def test_a_signal_as_a_run_starts_its_workers_says_one_line(folder, started, command, signum):
+    """SIGTERM to the run, or Ctrl-C (SIGINT to its process group, workers included), at
+    start-up (its first child started): exit status 128 + the signal, the one line of
+    the interruption, no traceback (from the run, a worker or a tracker), nothing left."""
     args, output = COMMANDS[command]
     p = start(folder, args, started, stderr=subprocess.PIPE)
     seen = {}
     reach(p, folder, output, "process", seen)
-    p.send_signal(signal.SIGTERM)
+    if signum == signal.SIGINT:
+        os.killpg(p.pid, signum)
+    else:
+        p.send_signal(signum)
     _, err = p.communicate(timeout=60)
     lines = [line for line in err.replace("\r", "\n").splitlines()
              if line.strip() and not PROGRESS.search(line)]
-    assert p.returncode == 128 + signal.SIGTERM, err
+    assert p.returncode == 128 + signum, err
     assert "Traceback" not in err and len(lines) == 1, err
     assert lines[0].startswith(f"tigris {command}: interrupted"), err
     assert gone(list(seen.values()) + session(p.pid), 5)
