@@ -1,10 +1,12 @@
-"""Worker processes die with the run that started them: SIGTERM stops a tournament as
-Ctrl-C does (finished games kept, workers stopped), and after a SIGKILL of the run its
-workers end themselves."""
+"""Worker processes die with the run that started them: SIGTERM stops a command as
+Ctrl-C does (finished work kept, workers stopped, one line said), and after a SIGKILL of
+the run, at any moment (its workers still starting included), every process it started
+ends within 5 seconds: workers and resource trackers."""
 
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -13,45 +15,103 @@ import time
 import psutil
 import pytest
 
-from tigris import parallel
+import tigris
+from tigris import bots, parallel, record
 
 from processes import python
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="signals and /proc as on Linux")
 
+SLOW = 'kind = "ismcts"\niterations = 150\nrollout_depth = 4\n'     # about a second a game
+
+# Every command that starts worker processes, as run in a folder holding slow.toml and
+# game.json, with the file its output goes to (None: the terminal).
+COMMANDS = {
+    "tournament": (["tournament", "--bots", "slow.toml", "random", "--games", "12", "--jobs", "2",
+                    "--out", "out"], "out/games.jsonl"),
+    "analyse": (["analyse", "game.json", "--iterations", "400", "--jobs", "2", "--out", "rows.jsonl"],
+                "rows.jsonl"),
+    "tune": (["tune", "slow.toml", "--param", "exploration=0.1:2.0", "--opponent", "random",
+              "--budget", "40", "--jobs", "2", "--out", "tuning"], "tuning/history.csv"),
+    "match": (["match", "slow.toml", "random", "--max-games", "12", "--jobs", "2", "--out", "match"],
+              "match/games.jsonl"),
+    "hint": (["hint", "game.json", "--iterations", "100000", "--jobs", "2"], None),
+}
+START_UP = 120           # seconds a run may take to reach a moment on a loaded machine
+PROGRESS = re.compile(r"\d+%\|")                         # a line of a progress bar
+
 
 @pytest.fixture
 def started():
     """The processes a test starts; any still running at the end are killed (a failed
-    test must not leave them behind)."""
+    test must not leave them behind), with whatever else runs in their sessions."""
     processes = []
     yield processes
-    for proc in processes:
+    for proc in processes + [member for proc in processes for member in session(proc.pid)]:
         with contextlib.suppress(psutil.Error):
             proc.kill()
 
 
-def start_tournament(tmp_path, started):
-    """A tournament of a few games of about a second each, on two workers; returns the
-    process once its first game is saved, with every process it started."""
-    (tmp_path / "slow.toml").write_text('kind = "ismcts"\niterations = 150\nrollout_depth = 4\n')
-    (tmp_path / "random.toml").write_text('kind = "random"\n')
+@pytest.fixture
+def folder(tmp_path):
+    """A folder with what the commands read: a slow bot, a game of ten greedy moves."""
+    (tmp_path / "slow.toml").write_text(SLOW)
+    g = tigris.Game(players=2, seed=5)
+    seats = [bots.make("greedy", seed=s) for s in range(2)]
+    for _ in range(10):
+        g.apply(seats[g.current_player].choose(g))
+    (tmp_path / "game.json").write_text(json.dumps(record.to_record(g, bots=["greedy"] * 2)))
+    return tmp_path
+
+
+def start(folder, args, started, stderr=subprocess.DEVNULL):
+    """``tigris ARGS`` in `folder`, in a session of its own (so that nothing it starts
+    escapes the count), taking SIGINT as in a terminal (a test run started in the
+    background ignores it, and so would its children)."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
-    p = subprocess.Popen([sys.executable, "-m", "tigris.cli", "tournament", "--bots", "slow.toml",
-                          "random.toml", "--games", "12", "--jobs", "2", "--out", "out"],
-                         cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                         text=True)
+    p = subprocess.Popen([sys.executable, "-m", "tigris.cli", *args], cwd=folder, env=env,
+                         stdout=subprocess.DEVNULL, stderr=stderr, text=True, start_new_session=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     started.append(psutil.Process(p.pid))
-    games = tmp_path / "out" / "games.jsonl"
-    deadline = time.monotonic() + 120
-    while not (games.exists() and games.stat().st_size) and p.poll() is None:
-        assert time.monotonic() < deadline, "no game finished"
-        time.sleep(0.05)
-    assert p.poll() is None, p.communicate()
-    children = psutil.Process(p.pid).children(recursive=True)
-    started += [psutil.Process(p.pid)] + children
-    assert len(children) >= 2                          # the two workers (and resource trackers)
-    return p, children, games
+    return p
+
+
+def session(sid):
+    """The processes of session `sid`."""
+    members = []
+    for proc in psutil.process_iter():
+        with contextlib.suppress(OSError, psutil.Error):
+            if os.getsid(proc.pid) == sid:
+                members.append(proc)
+    return members
+
+
+def is_worker(proc):
+    """Whether `proc` is a worker (not one of the resource trackers of a pool)."""
+    with contextlib.suppress(psutil.Error):
+        return "resource_tracker" not in " ".join(proc.cmdline())
+    return False
+
+
+def reach(p, folder, output, moment, seen):
+    """Wait until `moment` of run `p`: "process" (its first child), "workers" (its first
+    worker), "output" (its output file exists), "result" (the file has a first result);
+    meanwhile collect in `seen` every process it has started (workers appear late, and
+    some of them start others)."""
+    parent = psutil.Process(p.pid)
+    deadline = time.monotonic() + START_UP
+    while True:
+        with contextlib.suppress(psutil.Error):
+            for child in parent.children(recursive=True):
+                seen.setdefault(child.pid, child)
+        assert p.poll() is None, f"the run ended before the moment {moment}"
+        assert time.monotonic() < deadline, f"no {moment} within {START_UP} s"
+        path = folder / output if output else None
+        if (moment == "process" and seen or moment == "workers" and any(map(is_worker, seen.values()))
+                or moment == "output" and path.exists()
+                or moment == "result" and path.exists() and path.stat().st_size):
+            return
+        time.sleep(0.01)
 
 
 def gone(processes, seconds):
@@ -71,14 +131,131 @@ def gone(processes, seconds):
         time.sleep(0.1)
 
 
+def kill_at(folder, command, moment, delay, started):
+    """SIGKILL `command` `delay` seconds after `moment`; the processes it had started
+    (those seen as its children, and any other of its session)."""
+    args, output = COMMANDS[command]
+    p = start(folder, args, started)
+    seen = {}
+    reach(p, folder, output, moment, seen)
+    end = time.monotonic() + delay
+    while time.monotonic() < end:             # collecting the children started meanwhile
+        with contextlib.suppress(psutil.Error):
+            for child in psutil.Process(p.pid).children(recursive=True):
+                seen.setdefault(child.pid, child)
+        time.sleep(0.01)
+    with contextlib.suppress(psutil.Error):
+        for child in psutil.Process(p.pid).children(recursive=True):
+            seen.setdefault(child.pid, child)
+    p.kill()
+    p.wait(timeout=10)
+    return list(seen.values()) + [proc for proc in session(p.pid) if proc.pid not in seen]
+
+
+def left(processes):
+    """What is alive of `processes`, to read in an assertion."""
+    alive = []
+    for proc in processes:
+        with contextlib.suppress(psutil.Error):
+            if proc.status() != psutil.STATUS_ZOMBIE:
+                alive.append(" ".join(proc.cmdline())[:100])
+    return alive
+
+
+# The moments of a kill: as the first worker appears (before it took a task), and 0.25 s
+# after the output file appears or the first worker (still starting, or on its first task).
+KILLS = [(command, moment, delay) for command, (_, output) in COMMANDS.items()
+         for moment, delay in (("workers", 0.0), ("output" if output else "workers", 0.25))]
+
+
+@pytest.mark.parametrize("command,moment,delay", KILLS)
+def test_no_process_outlives_a_killed_run_by_5_seconds(folder, started, command, moment, delay):
+    processes = kill_at(folder, command, moment, delay, started)
+    assert gone(processes, 5), left(processes)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_signal_as_a_run_starts_its_workers_says_one_line(folder, started, command, signum):
+    """SIGTERM to the run, or Ctrl-C (SIGINT to its process group, workers included), at
+    start-up (its first child started): exit status 128 + the signal, the one line of
+    the interruption, no traceback (from the run, a worker or a tracker), nothing left."""
+    args, output = COMMANDS[command]
+    p = start(folder, args, started, stderr=subprocess.PIPE)
+    seen = {}
+    reach(p, folder, output, "process", seen)
+    if signum == signal.SIGINT:
+        os.killpg(p.pid, signum)
+    else:
+        p.send_signal(signum)
+    _, err = p.communicate(timeout=60)
+    lines = [line for line in err.replace("\r", "\n").splitlines()
+             if line.strip() and not PROGRESS.search(line)]
+    assert p.returncode == 128 + signum, err
+    assert "Traceback" not in err and len(lines) == 1, err
+    assert lines[0].startswith(f"tigris {command}: interrupted"), err
+    assert gone(list(seen.values()) + session(p.pid), 5)
+
+
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM"])
+def test_a_signal_as_the_workers_start_is_handled_once_they_have_started(name):
+    """Ctrl-C or SIGTERM (which the command line turns into KeyboardInterrupt) arriving
+    while a worker process starts waits until the start-up is over, even when another
+    thread (tqdm's monitor) receives it: breaking into loky there gave tracebacks."""
+    code = f"""
+import os, signal, threading, time
+from joblib import delayed
+from joblib.externals.loky.backend import popen_loky_posix
+from tigris import parallel
+
+def interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+launch = popen_loky_posix.Popen._launch
+
+def launch_interrupted(self, process_obj):
+    try:
+        os.kill(os.getpid(), signal.{name})
+        time.sleep(0.2)                      # time enough for its handler to run
+        launch(self, process_obj)
+        print("started", flush=True)
+    except KeyboardInterrupt:
+        print("the start-up was interrupted", flush=True)
+        raise
+
+popen_loky_posix.Popen._launch = launch_interrupted
+signal.signal(signal.SIGINT, signal.default_int_handler)    # even if started ignoring it
+signal.signal(signal.SIGTERM, interrupt)
+threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
+try:
+    parallel.run(2, [delayed(pow)(2, k) for k in range(4)])
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+"""
+    r = python(code)
+    assert r.stdout == "started\nstarted\ninterrupted\n" and "Traceback" not in r.stderr, r
+
+
+def start_tournament(folder, started):
+    """The tournament of COMMANDS; returns the process once its first game is saved, with
+    every process it started."""
+    args, output = COMMANDS["tournament"]
+    p = start(folder, args, started, stderr=subprocess.PIPE)
+    seen = {}
+    reach(p, folder, output, "result", seen)
+    children = list(seen.values())
+    assert len(children) >= 2                          # the two workers (and resource trackers)
+    return p, children, folder / output
+
+
 def saved_games(path):
     records = [json.loads(line) for line in path.read_text().splitlines()]
     assert all(r["format"] == "tigris-game/1" and r["result"] for r in records)
     return records
 
 
-def test_sigterm_stops_a_tournament_and_its_workers_and_keeps_the_games(tmp_path, started):
-    p, children, games = start_tournament(tmp_path, started)
+def test_sigterm_stops_a_tournament_and_its_workers_and_keeps_the_games(folder, started):
+    p, children, games = start_tournament(folder, started)
     p.send_signal(signal.SIGTERM)
     _, err = p.communicate(timeout=10)
     assert p.returncode == 128 + signal.SIGTERM
@@ -90,19 +267,26 @@ def test_sigterm_stops_a_tournament_and_its_workers_and_keeps_the_games(tmp_path
     assert 1 <= n < 12 and f"{n} finished games are saved" in last
 
 
-def test_workers_end_themselves_when_the_run_is_killed(tmp_path, started):
-    p, children, games = start_tournament(tmp_path, started)
+def test_workers_end_themselves_when_the_run_is_killed(folder, started):
+    p, children, games = start_tournament(folder, started)
     p.kill()
     p.wait(timeout=10)
     assert gone(children, 5)
     assert saved_games(games)
 
 
-def test_call_is_a_plain_call_in_the_parent_and_outside_its_children():
-    assert parallel.call(os.getpid(), pow, 2, 10) == 1024        # run in the parent itself
-    stranger = next(pid for pid in (1, 2, os.getppid() + 1) if pid != os.getppid())
-    parallel.watch(stranger)                  # this process is no child of it (a dask worker)
-    assert parallel._watching is None
+def test_a_worker_whose_parent_is_gone_as_it_starts_exits_at_once():
+    """``watch`` in a process whose parent is already another (it died while the process
+    started, and init adopted it) ends it; with its real parent, the process goes on."""
+    code = """
+import os
+from tigris import parallel
+parallel.watch(os.getppid() + {offset})
+print("went on", flush=True)
+"""
+    assert python(code.format(offset=0)).stdout == "went on\n"
+    orphan = python(code.format(offset=1))
+    assert orphan.returncode == 1 and orphan.stdout == ""
 
 
 def test_the_loky_shutdown_race_is_quiet_and_other_thread_errors_are_not():

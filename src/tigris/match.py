@@ -16,9 +16,9 @@ import os
 import sys
 from pathlib import Path
 
-from joblib import Parallel
 from tqdm import tqdm
 
+from tigris import parallel as workers
 from tigris import ratings
 from tigris.errors import ConfigError, Interrupted, UsageError
 from tigris.files import check_target
@@ -77,28 +77,27 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
         sink = open(games, "ab")
     bar = tqdm(total=max_games, desc=spec["name"], unit="game", disable=not progress, file=sys.stderr)
     try:
-        with Parallel(n_jobs=n_jobs) as parallel:
-            while decision is None and wins + draws + losses < max_games:
-                batch = []
-                for _ in range(max(1, n_jobs // 2)):       # paired games: both seatings of a deal
-                    batch += deal_games([a, b], deal_seed(seed, deal), 2 * deal)
-                    deal += 1
-                for rec in parallel(game_tasks(batch, settings, spec)):
-                    if sink:
-                        append_record(sink, rec)
-                    points = score(rec, a)
-                    if points is None:
-                        continue
-                    if points == 1:
-                        wins += 1
-                    elif points == 0:
-                        losses += 1
-                    else:
-                        draws += 1
-                    bar.update()
-                llr = ratings.sprt_llr(wins, draws, losses, elo0, elo1)
-                decision = ratings.sprt_decision(llr, alpha, beta)
-                bar.set_postfix(W=wins, D=draws, L=losses, llr=f"{llr:.2f}")
+        while decision is None and wins + draws + losses < max_games:
+            batch = []
+            for _ in range(max(1, n_jobs // 2)):       # paired games: both seatings of a deal
+                batch += deal_games([a, b], deal_seed(seed, deal), 2 * deal)
+                deal += 1
+            for rec in workers.run(n_jobs, game_tasks(batch, settings, spec)):
+                if sink:
+                    append_record(sink, rec)
+                points = score(rec, a)
+                if points is None:
+                    continue
+                if points == 1:
+                    wins += 1
+                elif points == 0:
+                    losses += 1
+                else:
+                    draws += 1
+                bar.update()
+            llr = ratings.sprt_llr(wins, draws, losses, elo0, elo1)
+            decision = ratings.sprt_decision(llr, alpha, beta)
+            bar.set_postfix(W=wins, D=draws, L=losses, llr=f"{llr:.2f}")
     except KeyboardInterrupt:
         saved = f"; the finished games are saved in {Path(out) / 'games.jsonl'}" if out else ""
         raise Interrupted(f"interrupted after {wins + draws + losses} games "

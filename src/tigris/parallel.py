@@ -2,13 +2,14 @@
 
 joblib's loky workers wait for work for minutes after their parent is gone, and a busy
 one plays its game to the end first: a tournament killed with SIGKILL (or dying of any
-signal it cannot catch) would leave them running.  Every task sent to local worker
-processes therefore goes through :func:`call`, which starts, once per worker, a thread
-that ends the worker as soon as the process that sent the task has exited.
+signal it cannot catch) would leave them running, and with them the resource trackers
+that loky and multiprocessing start (each ends once no process holds its pipe).  Every
+command therefore starts its workers through :func:`run`, which has each local worker
+run :func:`watch` as it starts (loky's ``initializer``, before it takes any task): a
+thread that ends the worker as soon as the process that started it has exited.
 
->>> from joblib import Parallel, delayed
->>> import os
->>> Parallel(n_jobs=2)(delayed(call)(os.getpid(), pow, 2, k) for k in range(4))
+>>> from joblib import delayed
+>>> run(2, [delayed(pow)(2, k) for k in range(4)])
 [1, 2, 4, 8]
 """
 
@@ -29,24 +30,35 @@ POLL = 0.2           # seconds between two looks at the parent
 # and the warning would follow the run's own one-line report of the interruption.
 QUIET_TRACKER = "ignore::UserWarning:joblib.externals.loky.backend.resource_tracker"
 
-_watching = None     # the parent pid this process watches, once its thread runs
+# Held back while the workers start: SIGINT for good in the workers (Ctrl-C is the
+# parent's to handle), SIGTERM only until they watch their parent.
+START_UP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
 _previous_hook = None  # threading.excepthook before _quiet_shutdown_race
 _lock = threading.Lock()
 
 
-def run(n_jobs, tasks, generator=False):
+def run(n_jobs, tasks, generator=False, ordered=True):
     """``joblib.Parallel(n_jobs)`` over `tasks` (``delayed(fn)(...)`` calls): a list of
-    results, or a generator of them.  Each task goes through :func:`call`, so the workers
-    end with this process; and they start with SIGINT blocked, leaving Ctrl-C to this
-    process, which has joblib stop them (a terminal's Ctrl-C signals the whole process
-    group, and a worker interrupted while it starts prints a traceback of its own)."""
-    parent = os.getpid()
-    wrapped = [(call, (parent, fn) + tuple(args), kwargs) for fn, args, kwargs in tasks]
+    results, or a generator of them (``ordered=False``: in the order they finish).  The
+    active joblib backend is used (``joblib.parallel_config``: loky by default, or dask).
+    Local workers run :func:`watch` as they start, so they end with this process however
+    it ends; and they start with SIGINT blocked, leaving Ctrl-C to this process, which
+    has joblib stop them (a terminal's Ctrl-C signals the whole process group, and a
+    worker interrupted while it starts prints a traceback of its own).  Each call may
+    reuse the workers of the previous one."""
     _quiet_shutdown_race()
     _quiet_tracker()
-    with _sigint_blocked():
-        runs = Parallel(n_jobs=n_jobs, return_as="generator")(wrapped)    # starts the workers
-    return runs if generator else list(runs)
+    runs = None
+    try:
+        with _start_up_signals_held():
+            # starts the workers (or reuses those of the last run) and sends the first tasks
+            runs = Parallel(n_jobs=n_jobs, return_as="generator" if ordered else "generator_unordered",
+                            initializer=watch, initargs=(os.getpid(),))(tasks)
+        return runs if generator else list(runs)
+    except KeyboardInterrupt:        # held back during the start-up, or in list(runs)
+        stop(runs)
+        raise
 
 
 def _quiet_shutdown_race():
@@ -78,39 +90,45 @@ def _quiet_tracker():
 
 
 @contextmanager
-def _sigint_blocked():
-    """SIGINT held back in this thread (so in the processes and threads it starts); one
-    that arrives meanwhile is delivered on leaving."""
+def _start_up_signals_held():
+    """START_UP_SIGNALS held back while the workers start; one that arrives meanwhile is
+    handled on leaving.  Blocked in this thread, so in the processes and threads it
+    starts; and their handlers here deferred, since the kernel hands a signal to any
+    thread that does not block it (tqdm's monitor, a pool's threads), and Python then
+    runs the handler in the main thread at once.  A SIGTERM (which the command line
+    turns into KeyboardInterrupt) would break into loky as it starts a process or a
+    thread, and loky's clean-up then fails with a traceback of its own."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     # Starting its process, the standard library's resource tracker (which joblib's workers
     # use) unblocks SIGINT in Python 3.11, whatever the mask was: start it first.
     resource_tracker.ensure_running()
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    handlers = {signum: signal.getsignal(signum) for signum in START_UP_SIGNALS}
+    handlers = {signum: handler for signum, handler in handlers.items() if callable(handler)}
+    arrived = []
+    for signum in handlers:
+        signal.signal(signum, lambda signum, frame: arrived.append(signum))
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, START_UP_SIGNALS)
     try:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
-
-
-def call(parent, fn, *args, **kwargs):
-    """``fn(*args, **kwargs)`` in a worker of process `parent` (pass ``os.getpid()``
-    from the process that starts the workers); the worker exits when `parent` does.
-    Run in `parent` itself (joblib runs a single job in-process), this is a plain call."""
-    watch(parent)
-    return fn(*args, **kwargs)
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+        for signum in dict.fromkeys(arrived):
+            handlers[signum](signum, None)
 
 
 def watch(parent):
-    """End this process when `parent`, its parent process, is gone.  Does nothing in
-    `parent` itself, in a process that `parent` did not start directly (a dask worker:
-    its parent is the nanny), or when already watching."""
-    global _watching
-    with _lock:
-        if _watching == parent or parent == os.getpid() or os.getppid() != parent:
-            return
-        _watching = parent
+    """End this process when `parent`, the process that started it, is gone: at once if
+    it is gone already (it died while this worker started), else from a thread that
+    looks every POLL seconds.  Run by each local worker of :func:`run` as it starts
+    (never in a dask worker, whose parent is its nanny); SIGTERM, held back while the
+    worker started, reaches it again."""
+    if os.getppid() != parent:
+        os._exit(1)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     threading.Thread(target=_watch, args=(parent,), name="tigris-parent-watch", daemon=True).start()
 
 
@@ -124,7 +142,7 @@ def _watch(parent):
 
 
 def stop(results):
-    """Stop the workers of an interrupted ``Parallel(return_as="generator...")``.  An
+    """Stop the workers of an interrupted ``run(..., generator=True)``.  An
     interruption inside the generator has already done so; one between two results (in
     the caller's loop) has not, and closing the generator does it, without joblib's
     warning about the tasks left undone."""

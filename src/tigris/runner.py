@@ -22,7 +22,6 @@ from joblib import delayed
 
 import tigris
 from tigris import bots as botlib
-from tigris import parallel
 from tigris.record import result, to_record
 
 DEALS_PER_SEED = 1_000_003    # deals of one base seed before they would meet the next seed's
@@ -115,10 +114,8 @@ def play_game(job, settings, spec_dict):
 
 
 def game_tasks(jobs, settings, spec_dict):
-    """``play_game`` of each job, as joblib tasks (a generator) for local worker processes,
-    which end themselves if this process dies without stopping them (``tigris.parallel``)."""
-    parent = os.getpid()
-    return (delayed(parallel.call)(parent, play_game, job, settings, spec_dict) for job in jobs)
+    """``play_game`` of each job, as joblib tasks (a generator) for ``parallel.run``."""
+    return (delayed(play_game)(job, settings, spec_dict) for job in jobs)
 
 
 def append_record(f, rec):

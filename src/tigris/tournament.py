@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from joblib import Parallel, delayed, parallel_config
+from joblib import delayed, parallel_config
 from tqdm import tqdm
 
 import tigris
@@ -258,8 +258,7 @@ def _play(todo, done, settings, spec_dict, out, jobs, backend, scheduler, progre
     results = None
     try:
         with open(path, "ab") as f, config:
-            runner = Parallel(n_jobs=n_jobs if backend == "loky" else -1, return_as="generator_unordered")
-            results = runner(tasks)
+            results = parallel.run(n_jobs if backend == "loky" else -1, tasks, generator=True, ordered=False)
             for rec in results:
                 append_record(f, rec)
                 done[rec["game"]] = rec

@@ -35,7 +35,6 @@ import warnings
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from joblib import Parallel
 from tqdm import tqdm
 
 from tigris import bots as botlib
@@ -416,7 +415,7 @@ def tune(spec, out, jobs=None, progress=True, resume=False):
     bar = tqdm(total=spec.iterations, initial=start - 1, desc=f"tuning {spec.bot} ({spec.method})",
                unit="iter", disable=not progress, file=sys.stderr)
     try:
-        with open(history, "a", newline="", encoding="utf-8") as f, Parallel(n_jobs=n_jobs) as parallel:
+        with open(history, "a", newline="", encoding="utf-8") as f:
             writer = csv.writer(f)
             if new_file:
                 writer.writerow(header)
@@ -433,7 +432,7 @@ def tune(spec, out, jobs=None, progress=True, resume=False):
                     plan.append((i, memo, opponent, list(thetas), settings, method.jobs(i, spec, opponent)))
                 tasks = [task for i, _, _, _, settings, js in plan
                          for task in game_tasks(js, settings, _game_spec(spec, i))]
-                records = parallel(tasks)
+                records = workers.run(n_jobs, tasks)
                 for n, (i, memo, opponent, labels, _, js) in enumerate(plan):
                     recs = records[4 * n: 4 * n + 4]
                     scores = {label: [score(r, label) for r, job in zip(recs, js) if label in job["seats"]]
@@ -549,8 +548,7 @@ def verify(spec, kind, base, tuned, n_jobs, progress):
     with tqdm(total=len(jobs), desc="verification", unit="game", disable=not progress,
               file=sys.stderr) as bar:
         records = []
-        results = Parallel(n_jobs=n_jobs, return_as="generator")(
-            game_tasks(jobs, settings, _game_spec(spec, -1)))
+        results = workers.run(n_jobs, game_tasks(jobs, settings, _game_spec(spec, -1)), generator=True)
         try:
             for rec in results:
                 records.append(rec)
