@@ -8,7 +8,7 @@
 
 # The one version number: the package metadata reads it from here (pyproject.toml),
 # ``tigris --version`` prints it, CHANGELOG.md says what each version added.
-__version__ = "1.0.0"
+__version__ = "2.0.0"
 
 from tigris.errors import IllegalActionError, PositionError, RecordError
 from tigris import _game, legality, position, render
