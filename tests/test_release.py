@@ -115,3 +115,16 @@ def test_the_readme_first_screen_gives_the_two_commands_for_a_fresh_machine():
     assert ". .venv/bin/activate" in first_screen
     assert re.search(r"about \d+ minutes", first_screen)        # how long the tests take
     assert "the issue" not in readme.lower()                     # written for users
+
+
+def test_the_readme_is_a_short_guide_and_the_measurements_are_on_the_results_page():
+    """The README tours the toolkit; the figures live on the site's results page."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 300
+    assert "](docs/results.md" in readme
+    index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    toctrees = re.findall(r"```\{toctree\}\n(.*?)```", index, flags=re.S)
+    entries = [line.strip() for tree in toctrees for line in tree.splitlines()
+               if line.strip() and not line.startswith(":")]
+    assert "results" in entries
+    assert (ROOT / "docs" / "results.md").is_file()

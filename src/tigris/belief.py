@@ -56,7 +56,7 @@ from tigris._eval import Evaluator
 from tigris.constants import A_SWAP, N_SWAPS, SWAPS
 
 PARTICLES = 64
-TEMPERATURE = 0.75          # fitted on ismcts-fast games (README, "Belief")
+TEMPERATURE = 0.75          # fitted on ismcts-fast games (docs/results.md, "Belief")
 
 
 def observations(game, player):

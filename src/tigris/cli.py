@@ -292,7 +292,8 @@ def build_parser():
     p = sub.add_parser("match", help="paired games between two bots until an SPRT decides",
                        description="Play paired games (each deal in both seatings) between bots A "
                                    "and B until a sequential probability ratio test accepts H1 (A is "
-                                   "elo1 stronger) or H0 (A is elo0 stronger), or --max-games.")
+                                   "elo1 stronger) or H0 (A is elo0 stronger), or --max-games; "
+                                   "prints the score, the LLR and the decision.")
     p.add_argument("a", metavar="A", help="first bot (the candidate)")
     p.add_argument("b", metavar="B", help="second bot (the reference)")
     p.add_argument("--sprt", nargs="+", metavar="KEY=VALUE", default=["elo0=0", "elo1=20"],
@@ -300,7 +301,7 @@ def build_parser():
     p.add_argument("--max-games", type=_whole(1, MAX_GAMES), default=2000,
                    help="stop after this many games")
     p.add_argument("--jobs", type=JOBS, help="parallel games (default: all cores)")
-    p.add_argument("--seed", type=int, default=0, help="base seed of the deals")
+    p.add_argument("--seed", type=int, default=0, help="base seed of the deals (default 0)")
     p.add_argument("--out", metavar="DIR", help="also save the games in DIR/games.jsonl")
     p.set_defaults(run=cmd_match)
 
@@ -391,7 +392,8 @@ def build_parser():
                    help="spsa (default) or bayes (optuna's TPE sampler; pip install optuna)")
     p.add_argument("--budget", type=_whole(4), default=400, help="games to play (4 per iteration; default 400)")
     p.add_argument("--jobs", type=JOBS, help="parallel games (default: all cores)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the deals and the perturbations")
+    p.add_argument("--seed", type=int, default=0,
+                   help="seed of the deals and the perturbations (default 0)")
     p.add_argument("--name", help="name of the tuned bot (default BOT-tuned)")
     p.add_argument("--verify-games", type=_whole(0, MAX_GAMES), default=0,
                    help="games of the final check, tuned vs BOT (default: a tenth of the budget, >= 20)")
