@@ -268,7 +268,7 @@ def build_parser():
                    help="stop after this many games")
     p.add_argument("--jobs", type=JOBS, help="parallel games (default: all cores)")
     p.add_argument("--seed", type=int, default=0, help="base seed of the deals")
-    p.add_argument("--out", metavar="DIR", help="also save the games in DIR/games.jsonl")
+    p.add_argument("--out", metavar="DIR", help="save the games and the standings in DIR, a results folder")
     p.set_defaults(run=cmd_match)
 
     p = sub.add_parser("replay", help="step through a finished game",

@@ -20,6 +20,7 @@ soon as the game ends, so a killed run loses no finished game), ``summary.json``
 import contextlib
 import itertools
 import json
+import logging
 import os
 import sys
 import time
@@ -270,7 +271,9 @@ def read_spec_file(path):
     return spec, settings
 
 
-def _writable(out: str | os.PathLike[str]) -> Path:
+def writable_folder(out: str | os.PathLike[str]) -> Path:
+    """The results folder `out`, created if needed, once a file can be written in it;
+    else TournamentError."""
     out = Path(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -294,7 +297,7 @@ def run(spec: Spec | None = None, out: str | os.PathLike[str] = "results",
         if spec is None:
             raise UsageError("no tournament given: name bots or a spec file")
         spec.check()
-    folder = _writable(out)
+    folder = writable_folder(out)
     spec_path = folder / SPEC_FILE
     if resume:
         if not spec_path.exists():
@@ -324,13 +327,23 @@ def _play(todo, missing, tally, settings, spec_dict, out, jobs, backend, schedul
     client = None
     if backend == "dask":
         client = _dask_client(scheduler)
-        config = parallel_config(backend="dask")
+        # this client alone: without it joblib would ask dask for a default client, and a
+        # lost scheduler would move the run onto a new local cluster without a word
+        config = parallel_config(backend="dask", client=client)
         tasks = (delayed(play_game)(job, settings, spec_dict) for job in todo)
     elif backend == "loky":
         config = parallel_config(backend="loky", n_jobs=n_jobs)
         tasks = game_tasks(todo, settings, spec_dict)
     else:
         raise UsageError(f"unknown backend {backend!r}: use loky (this machine) or dask")
+    with _quiet(client is not None):
+        _collect(tasks, missing, tally, spec_dict, out, n_jobs, backend, client, scheduler, config,
+                 progress)
+
+
+def _collect(tasks, missing, tally, spec_dict, out, n_jobs, backend, client, scheduler, config,
+             progress):
+    """Run the tasks; append each record to games.jsonl and count it as it comes."""
     started = time.perf_counter()
     bar = tqdm(total=missing, desc=spec_dict["name"], unit="game", disable=not progress,
                file=sys.stderr, smoothing=0.1)
@@ -358,6 +371,20 @@ def _play(todo, missing, tally, settings, spec_dict, out, jobs, backend, schedul
         if client is not None and not hasattr(scheduler, "submit"):
             with contextlib.suppress(Exception):
                 client.close(timeout=5)
+
+
+@contextlib.contextmanager
+def _quiet(dask):
+    """With dask, logging held back for the run: its client logs a lost scheduler, with
+    tracebacks, from its own thread, and the run reports it in one line."""
+    if not dask:
+        yield
+        return
+    logging.disable(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logging.disable(logging.NOTSET)
 
 
 def _end_last_line(path):
