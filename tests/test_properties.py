@@ -15,7 +15,7 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 NAMES = ("positions", "pending", "records", "actions", "setups", "bot_settings", "hints",
-         "prompt_lines")
+         "prompt_lines", "results_folders")
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -262,7 +262,8 @@ def read_spec_file(path):
         if name not in saved["bots"]:
             raise TournamentError(f"{path}: bots: no settings for {name}")
         value = saved["bots"][name]
-        if not (isinstance(value, list) and len(value) == 2 and isinstance(value[1], dict)):
+        if not (isinstance(value, list) and len(value) == 2 and isinstance(value[0], str)
+                and isinstance(value[1], dict)):
             raise TournamentError(f"{where} must be [kind, knobs], not {excerpt(value)}")
         try:
             settings[name] = (value[0], botconfig.check(value[0], value[1], where=where))
