@@ -598,7 +598,7 @@ def cmd_replay(args):
     if Path(args.source).is_dir():
         if args.game is None:
             raise UsageError("name the game with --game K")
-        recs = [r for r in read_games(args.source, repair=False) if r.get("game") == args.game]
+        recs = read_games(args.source, repair=False, game=args.game)
         if not recs:
             raise UsageError(f"{args.source}: no game {args.game} in games.jsonl")
         rec, source = recs[0], f"{args.source}/games.jsonl, game {args.game}"

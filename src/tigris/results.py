@@ -144,10 +144,10 @@ class Tally:
         self._done = bytearray(len(Schedule(spec.bots, spec.players, spec.games, spec.seed)))
         self._count = 0
         self._number = array("q")      # per rated game: its number,
-        self._seating = array("H")     # its seats (an index into _seatings),
-        self._ranking = array("H")     # its ranking (an index into _rankings),
+        self._seating = array("I")     # its seats (an index into _seatings),
+        self._ranking = array("I")     # its ranking (an index into _rankings),
         self._final = array("d")       # `players` final scores,
-        self._decisions = array("L")   # its decisions,
+        self._decisions = array("I")   # its decisions,
         self._seconds = array("d")     # `players` mean seconds per move,
         self._deal = array("q")        # and its deal's seed
         self._seatings, self._rankings = {}, {}
@@ -191,11 +191,7 @@ class Tally:
 
     @staticmethod
     def _index(table, key):
-        if key not in table:
-            if len(table) >= 65535:
-                raise TournamentError("more than 65,535 different seatings or rankings")
-            table[key] = len(table)
-        return table[key]
+        return table.setdefault(key, len(table))
 
     def leader(self):
         """"NAME RATE" of the bot with the best share of first places so far, or "-"."""

@@ -165,17 +165,24 @@ def schedule(spec):
 # The results folder
 # ---------------------------------------------------------------------------------------
 
-def read_games(out, repair=True):
+def read_games(out, repair=True, game=None):
     """The records in DIR/games.jsonl, each held to the tournament of DIR/tournament.json
-    (``tigris.results``).  A torn last line (a run killed while writing) is reported with
-    a warning, ignored, and cut off the file when `repair` is set."""
+    (``tigris.results``); with `game`, only that game's (a list of one, or empty), the
+    others read and checked but not kept.  A torn last line (a run killed while writing)
+    is reported with a warning, ignored, and cut off the file when `repair` is set."""
     out = Path(out)
     records = []
+
+    def keep(rec):
+        if game is None or rec["game"] == game:
+            records.append(rec)
+
     if (out / SPEC_FILE).exists():
         spec, _ = read_spec_file(out / SPEC_FILE)
-        scan(out / GAMES_FILE, spec, repair=repair, each=records.append)
+        scan(out / GAMES_FILE, spec, repair=repair, each=keep)
     elif (out / GAMES_FILE).exists():
-        records = _unscheduled_games(out / GAMES_FILE, repair)
+        records = [r for r in _unscheduled_games(out / GAMES_FILE, repair)
+                   if game is None or r["game"] == game]
     return records
 
 
