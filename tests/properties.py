@@ -458,7 +458,7 @@ def _games_lines():
     return st.lists(line, max_size=6)
 
 
-@_settings(examples=max(30, EXAMPLES // 20))
+@_settings(examples=max(30, EXAMPLES // 40))
 @given(st.deferred(_spec_files), st.deferred(_games_lines), st.booleans())
 def results_folders(spec, lines, newline):
     """A results folder with a broken tournament.json or games.jsonl (lines of another
