@@ -245,6 +245,21 @@ def test_view_reads_a_results_folder_held_to_its_tournament(folder):
         view.read_results(folder)
 
 
+def test_a_folder_without_its_tournament_json_refuses_a_repeated_game(folder):
+    from tigris import view
+
+    (folder / "tournament.json").unlink()
+    summary, recs = view.read_results(folder)          # a match folder of an earlier version
+    assert summary["games"] == len(recs) == 6
+    lines = _lines(folder)
+    _write_lines(folder, lines + [lines[3]])
+    with pytest.raises(TournamentError, match=r"games.jsonl:7: game \d+ again \(first on line 4\)"):
+        view.read_results(folder)
+    _write_lines(folder, lines[:1] + [json.dumps(dict(json.loads(lines[1]), game=-3))])
+    with pytest.raises(TournamentError, match="games.jsonl:2: not a game record"):
+        view.read_results(folder)
+
+
 def test_a_match_folder_is_a_results_folder(tmp_path, capsys):
     from tigris.match import sprt_match
 

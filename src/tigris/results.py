@@ -33,7 +33,7 @@ from tigris.errors import TournamentError, excerpt
 from tigris.runner import first_places
 from tigris.schedule import Schedule
 
-__all__ = ["JsonLines", "Tally", "check_game", "scan", "cut_torn"]
+__all__ = ["JsonLines", "Tally", "check_game", "check_fields", "lines_of", "scan", "cut_torn"]
 
 
 class JsonLines:
@@ -104,6 +104,14 @@ def check_game(rec, spec, schedule, where):
             f"tournament {excerpt(rec.get('tournament'))}) is not a game of this tournament"
             + (f" (its game {game} is {job['seats']}, deal {job['deal_seed']}, tournament "
                f"{excerpt(spec.name)})" if job else f" (games 0 to {len(schedule) - 1})"))
+    check_fields(rec, where)
+
+
+def check_fields(rec, where):
+    """Raise TournamentError(`where`: ...) unless the fields of game record `rec` (a dict
+    with a game number and bots) that the standings read are sound: moves and their
+    timings, the error, the result's ranking and final scores."""
+    game, bots = rec["game"], rec["bots"]
     moves = rec.get("moves", [])
     if not isinstance(moves, list) or not all(isinstance(m, dict) for m in moves):
         raise TournamentError(f"{where}: game {game}: moves must be a list of moves")
@@ -231,6 +239,17 @@ def _plain(x):
 # A whole games.jsonl
 # ---------------------------------------------------------------------------------------
 
+def lines_of(path, repair=True):
+    """``(line number, value)`` of each line of a games.jsonl (``JsonLines``); a torn last
+    line is reported with a warning, ignored, and cut off the file when `repair` is set."""
+    lines = JsonLines(path)
+    yield from lines
+    if lines.torn is not None:
+        warnings.warn(f"{path}: the last line is torn (an interrupted write); ignoring it")
+        if repair:
+            cut_torn(path, lines.torn)
+
+
 def scan(path, spec, repair=True, each=None):
     """The Tally of the games in `path` (a games.jsonl; none if it is missing), each line
     checked against `spec`'s schedule; `each(record)` is called for every game (for the
@@ -241,8 +260,7 @@ def scan(path, spec, repair=True, each=None):
     tally = Tally(spec)
     if not path.exists():
         return tally
-    lines = JsonLines(path)
-    for lineno, rec in lines:
+    for lineno, rec in lines_of(path, repair):
         where = f"{path}:{lineno}"
         check_game(rec, spec, schedule, where)
         if rec["game"] in tally:
@@ -252,10 +270,6 @@ def scan(path, spec, repair=True, each=None):
         tally.add(rec)
         if each is not None:
             each(rec)
-    if lines.torn is not None:
-        warnings.warn(f"{path}: the last line is torn (an interrupted write); ignoring it")
-        if repair:
-            cut_torn(path, lines.torn)
     return tally
 
 

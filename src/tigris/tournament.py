@@ -24,10 +24,8 @@ import logging
 import os
 import sys
 import time
-import warnings
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from joblib import Parallel, delayed, parallel_config
@@ -39,7 +37,7 @@ from tigris import parallel
 from tigris.bots import config as botconfig
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError, excerpt
 from tigris.files import write_text
-from tigris.results import Tally, check_game, scan
+from tigris.results import check_fields, lines_of, scan
 from tigris.runner import append_record, bot_settings, game_tasks, play_game
 from tigris.schedule import Schedule
 from tigris.tomlfile import read_toml
@@ -190,45 +188,20 @@ def _unscheduled_games(path, repair):
     """The records of a games.jsonl without its tournament.json (a match folder of an
     earlier version): game records, a game number at most once."""
     records, first = [], {}
-    for lineno, rec in _json_lines(path, repair):
-        if not (isinstance(rec, dict) and _whole(rec.get("game")) and isinstance(rec.get("bots"), list)
-                and rec["bots"] and all(isinstance(b, str) for b in rec["bots"])):
-            raise TournamentError(f"{path}:{lineno}: not a game record")
+    for lineno, rec in lines_of(path, repair):
+        where = f"{path}:{lineno}"
+        if not (isinstance(rec, dict) and _whole(rec.get("game")) and rec["game"] >= 0
+                and isinstance(rec.get("bots"), list) and rec["bots"]
+                and all(isinstance(b, str) for b in rec["bots"])):
+            raise TournamentError(f"{where}: not a game record (it needs a game number and bots)")
         if rec["game"] in first:
-            raise TournamentError(f"{path}:{lineno}: game {rec['game']} again (first on line "
+            raise TournamentError(f"{where}: game {rec['game']} again (first on line "
                                   f"{first[rec['game']]}); a game is kept once: remove one of the "
                                   f"two lines")
         first[rec["game"]] = lineno
-        spec = SimpleNamespace(name=rec.get("tournament"))
-        job = {"game": rec["game"], "deal_seed": rec.get("deal_seed"), "seats": rec["bots"]}
-        check_game(rec, spec, _OneGame(job), f"{path}:{lineno}")
+        check_fields(rec, where)
         records.append(rec)
     return records
-
-
-class _OneGame:
-    """A schedule that holds a single game at its own number (to check a record's fields
-    where no tournament says what its game should be)."""
-
-    def __init__(self, job):
-        self.job = job
-
-    def __len__(self):
-        return self.job["game"] + 1
-
-    def __getitem__(self, game):
-        return self.job
-
-
-def _json_lines(path, repair):
-    from tigris.results import JsonLines, cut_torn
-
-    lines = JsonLines(path)
-    yield from lines
-    if lines.torn is not None:
-        warnings.warn(f"{path}: the last line is torn (an interrupted write); ignoring it")
-        if repair:
-            cut_torn(path, lines.torn)
 
 
 def read_spec_file(path):
