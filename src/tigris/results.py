@@ -102,7 +102,7 @@ def check_game(rec, spec, schedule, where):
         raise TournamentError(
             f"{where}: game {excerpt(game)} ({excerpt(bots)}, deal {excerpt(rec.get('deal_seed'))}, "
             f"tournament {excerpt(rec.get('tournament'))}) is not a game of this tournament"
-            + (f" (its game {game} is {job['seats']}, deal {job['deal_seed']}, tournament "
+            + (f" (its game {game} is {excerpt(job['seats'])}, deal {job['deal_seed']}, tournament "
                f"{excerpt(spec.name)})" if job else f" (games 0 to {len(schedule) - 1})"))
     check_fields(rec, where)
 
@@ -111,7 +111,7 @@ def check_fields(rec, where):
     """Raise TournamentError(`where`: ...) unless the fields of game record `rec` (a dict
     with a game number and bots) that the standings read are sound: moves and their
     timings, the error, the result's ranking and final scores."""
-    game, bots = rec["game"], rec["bots"]
+    game, bots = excerpt(rec["game"]), rec["bots"]
     moves = rec.get("moves", [])
     if not isinstance(moves, list) or not all(isinstance(m, dict) for m in moves):
         raise TournamentError(f"{where}: game {game}: moves must be a list of moves")

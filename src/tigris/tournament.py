@@ -195,7 +195,7 @@ def _unscheduled_games(path, repair):
                 and all(isinstance(b, str) for b in rec["bots"])):
             raise TournamentError(f"{where}: not a game record (it needs a game number and bots)")
         if rec["game"] in first:
-            raise TournamentError(f"{where}: game {rec['game']} again (first on line "
+            raise TournamentError(f"{where}: game {excerpt(rec['game'])} again (first on line "
                                   f"{first[rec['game']]}); a game is kept once: remove one of the "
                                   f"two lines")
         first[rec["game"]] = lineno
