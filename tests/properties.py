@@ -444,7 +444,7 @@ def _played_folder():
 
 
 def _spec_files():
-    return st.one_of(st.just(_played_folder()["spec"]),
+    return st.one_of(st.just(_played_folder()["spec"]), values,
                      mutated([_played_folder()["spec"]],
                              keys=("games", "players", "seed", "bots", "name", "board", "variants")))
 
