@@ -610,6 +610,80 @@ PROPERTIES = {f.__name__: f for f in (positions, pending, records, actions, setu
                                       tune_settings)}
 
 
+_PLAYED = {}
+
+
+def _played_folder():
+    """A finished tournament's files (tournament.json as a dict, the records), played once."""
+    if not _PLAYED:
+        import tempfile
+
+        from tigris import tournament
+
+        out = os.path.join(tempfile.mkdtemp(), "t")
+        tournament.run(tournament.Spec(bots=["random", "greedy"], games=4, seed=3, name="t"),
+                       out=out, jobs=1, progress=False)
+        with open(os.path.join(out, "tournament.json"), encoding="utf-8") as f:
+            _PLAYED["spec"] = json.load(f)
+        _PLAYED["records"] = tournament.read_games(out)
+    return _PLAYED
+
+
+def _spec_files():
+    return st.one_of(st.just(_played_folder()["spec"]), values,
+                     mutated([_played_folder()["spec"]],
+                             keys=("games", "players", "seed", "bots", "name", "board", "variants")))
+
+
+def _games_lines():
+    records = _played_folder()["records"]
+    line = st.one_of(st.sampled_from(records).map(json.dumps),
+                     mutated(records, keys=("game", "deal_seed", "tournament", "result", "error",
+                                            "final", "ranking", "seconds")).map(json.dumps),
+                     st.text(max_size=20), st.sampled_from(["", "null", "[]", "{}", "\udcff"]))
+    return st.lists(line, max_size=6)
+
+
+@_settings(examples=max(30, EXAMPLES // 40))
+@given(st.deferred(_spec_files), st.deferred(_games_lines), st.booleans())
+def results_folders(spec, lines, newline):
+    """A results folder with a broken tournament.json or games.jsonl (lines of another
+    tournament, repeated, half written, not JSON): ``tigris standings``, ``load_summary``
+    and ``view.read_results`` give the standings of its games or the one-line error."""
+    import contextlib
+    import io
+    import tempfile
+
+    from tigris import tournament, view
+    from tigris.cli import main
+    from tigris.errors import UsageError
+
+    folder = tempfile.mkdtemp()
+    with open(os.path.join(folder, "tournament.json"), "w", encoding="utf-8") as f:
+        f.write(json.dumps(spec))
+    with open(os.path.join(folder, "games.jsonl"), "w", encoding="utf-8", errors="surrogateescape") as f:
+        f.write("\n".join(lines) + ("\n" if newline and lines else ""))
+    for read in (tournament.load_summary, view.read_results):
+        try:
+            summary = read(folder)
+        except UsageError as e:                    # TournamentError among them
+            assert str(e) and len(str(e)) < 600 and "\n" not in str(e), str(e)
+            continue
+        summary = summary[0] if isinstance(summary, tuple) else summary
+        rows = summary["standings"]["bots"]
+        assert summary["games"] <= summary["scheduled"]
+        assert all(0 <= r["wins"] <= r["games"] <= summary["games"] for r in rows)
+        tournament.format_summary(summary).encode("utf-8")
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        code = main(["standings", folder])
+    assert code in (0, 1) and (code == 0 or len(err.getvalue().strip().splitlines()) == 1), err.getvalue()
+
+
+PROPERTIES = {f.__name__: f for f in (positions, pending, records, actions, setups, bot_settings,
+                                      hints, prompt_lines, results_folders)}
+
+
 if __name__ == "__main__":
     names = sys.argv[1:2] or list(PROPERTIES)
     for name in names:

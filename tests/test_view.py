@@ -148,15 +148,15 @@ def test_write_game_refuses_a_folder(rec, tmp_path):
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
-    """A small results folder: two games of random against greedy, and a game that failed."""
+    """A small results folder: two games of random against greedy, a game that failed,
+    and the last game of the schedule not played."""
     out = tmp_path_factory.mktemp("results")
-    tournament.run(tournament.Spec(bots=["random", "greedy"], games=2, name=EVIL), out=out,
+    tournament.run(tournament.Spec(bots=["random", "greedy"], games=4, name=EVIL), out=out,
                    jobs=1, progress=False)
-    good = tournament.read_games(out, repair=False)[0]
-    failed = dict(good, game=2, result=None, error="RuntimeError: <boom>",
-                  moves=good["moves"][:7])
-    with open(out / tournament.GAMES_FILE, "a") as f:
-        f.write(json.dumps(failed) + "\n")
+    games = sorted(tournament.read_games(out, repair=False), key=lambda r: r["game"])
+    failed = dict(games[2], result=None, error="RuntimeError: <boom>", moves=games[2]["moves"][:7])
+    (out / tournament.GAMES_FILE).write_text("".join(json.dumps(r) + "\n"
+                                                     for r in games[:2] + [failed]))
     return out
 
 
@@ -181,13 +181,15 @@ def test_a_record_that_sets_up_no_game_is_listed_without_a_page(results, tmp_pat
     d.mkdir()
     for name in (tournament.SPEC_FILE, tournament.GAMES_FILE):
         (d / name).write_bytes((results / name).read_bytes())
+    job = tournament.schedule(tournament.read_spec_file(d / tournament.SPEC_FILE)[0])[3]
     with open(d / tournament.GAMES_FILE, "a") as f:
-        f.write(json.dumps({"format": "tigris-game/1", "bots": ["random", "greedy"], "game": 7,
+        f.write(json.dumps({"format": "tigris-game/1", "bots": job["seats"], "game": 3,
+                            "deal_seed": job["deal_seed"], "tournament": EVIL,
                             "result": None, "error": "ValueError: no deal"}) + "\n")
     written = view.write_results(d, d / "pages")
-    assert written["unreadable"] == [7]
+    assert written["unreadable"] == [3]
     index = written["index"].read_text()
-    assert "no page: players: missing" in index and 'href="game-7.html"' not in index
+    assert "no page: players: missing" in index and 'href="game-3.html"' not in index
 
 
 # ---------------------------------------------------------------------------------------

@@ -301,8 +301,8 @@ def build_parser():
     p.add_argument("--max-games", type=_whole(1, MAX_GAMES), default=2000,
                    help="stop after this many games")
     p.add_argument("--jobs", type=JOBS, help="parallel games (default: all cores)")
-    p.add_argument("--seed", type=int, default=0, help="base seed of the deals (default 0)")
-    p.add_argument("--out", metavar="DIR", help="also save the games in DIR/games.jsonl")
+    p.add_argument("--seed", type=int, default=SEED, help=f"base seed of the deals (default {SEED})")
+    p.add_argument("--out", metavar="DIR", help="save the games and the standings in DIR, a results folder")
     p.set_defaults(run=cmd_match)
 
     p = sub.add_parser("replay", help="step through a finished game",
@@ -739,7 +739,7 @@ def cmd_replay(args):
     if Path(args.source).is_dir():
         if args.game is None:
             raise UsageError("name the game with --game K")
-        recs = [r for r in read_games(args.source, repair=False) if r.get("game") == args.game]
+        recs = read_games(args.source, repair=False, game=args.game)
         if not recs:
             raise UsageError(f"{args.source}: no game {args.game} in games.jsonl")
         rec, source = recs[0], f"{args.source}/games.jsonl, game {args.game}"

@@ -11,17 +11,19 @@ stronger), as engine-testing frameworks do, or until `max_games`.
 ('H1', True)
 """
 
+import json
 import math
 import os
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 from tqdm import tqdm
 
 from tigris import parallel as workers
-from tigris import ratings
-from tigris.errors import ConfigError, Interrupted, UsageError
-from tigris.files import check_target
+from tigris import ratings, tournament
+from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError
+from tigris.files import check_target, write_text
 from tigris.runner import append_record, bot_settings, deal_games, deal_seed, game_tasks, score
 
 KEYS = ("elo0", "elo1", "alpha", "beta")
@@ -49,7 +51,12 @@ def parse_sprt(words):
 def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000, jobs=None,
                seed=0, out=None, players=2, progress=True):
     """Play paired games of A against B until the SPRT decides; returns a dict with the
-    counts, the LLR, its bounds and the decision ("H1", "H0" or None at max_games)."""
+    counts, the LLR, its bounds and the decision ("H1", "H0" or None at max_games).
+
+    With `out`, the folder is a results folder (``tigris standings``, ``tigris view``): a
+    match is the 2-player tournament of A and B with `max_games` games, whose
+    tournament.json is written first; the games go to games.jsonl as they end, and the
+    summary at the end.  A folder that already holds games is refused."""
     if elo1 <= elo0:
         raise UsageError(f"--sprt: elo1 ({elo1}) must be above elo0 ({elo0})")
     if not (0 < alpha < 1 and 0 < beta < 1):
@@ -71,15 +78,18 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
     wins = draws = losses = 0
     decision, llr, deal = None, 0.0, 0
     sink = None
+    as_tournament = tournament.Spec(bots=[a, b], players=2, games=max_games, seed=seed,
+                                    name=spec["name"])
+    scheduled = len(tournament.schedule(as_tournament.check(where="match", bots=False)))
     if out:
-        games = check_target(Path(out) / "games.jsonl", option="--out")   # appended to
-        Path(out).mkdir(parents=True, exist_ok=True)
-        sink = open(games, "ab")
+        sink = _results_folder(out, as_tournament, settings)
     bar = tqdm(total=max_games, desc=spec["name"], unit="game", disable=not progress, file=sys.stderr)
     try:
-        while decision is None and wins + draws + losses < max_games:
+        while decision is None and wins + draws + losses < max_games and 2 * deal < scheduled:
             batch = []
             for _ in range(max(1, n_jobs // 2)):       # paired games: both seatings of a deal
+                if 2 * deal >= scheduled:                # the folder's schedule ends here
+                    break
                 batch += deal_games([a, b], deal_seed(seed, deal), 2 * deal)
                 deal += 1
             for rec in workers.run(n_jobs, game_tasks(batch, settings, spec)):
@@ -106,9 +116,23 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
         bar.close()
         if sink:
             sink.close()
+    if out:
+        tournament.write_summary(out, tournament.load_summary(out))
     return {"a": a, "b": b, "wins": wins, "draws": draws, "losses": losses,
             "games": wins + draws + losses, "llr": llr, "bounds": (lower, upper),
             "elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta, "decision": decision}
+
+
+def _results_folder(out, spec, settings):
+    """Start the results folder of a match: its tournament.json; the games file opened
+    for appending."""
+    folder = tournament.writable_folder(out)
+    games = check_target(folder / tournament.GAMES_FILE, option="--out")     # appended to
+    if games.exists() and games.stat().st_size > 0:
+        raise TournamentError(f"{folder} already holds games: choose another --out")
+    write_text(folder / tournament.SPEC_FILE,
+               json.dumps({"spec": asdict(spec), "bots": settings}, indent=2) + "\n")
+    return open(games, "ab")
 
 
 def format_result(r):

@@ -51,11 +51,14 @@ SPRT
 
 import itertools
 import math
+from array import array
 from collections import Counter
+from typing import Any, NamedTuple
 
-import choix
 import numpy as np
-from scipy import optimize, stats
+from choix.convergence import NormOfDifferenceTest
+from choix.utils import exp_transform, log_transform, statdist
+from scipy import optimize, sparse, stats
 
 from tigris.runner import first_places
 
@@ -100,15 +103,16 @@ def standings(games, bots=None, *, anchor=None, resamples=RESAMPLES, seed=SEED,
     resample: a single deal (or game), or ``resamples=0``.
     """
     played, errors = _parse(games)
-    names = list(dict.fromkeys(list(bots or []) + [n for g in played for n in g["bots"]]))
+    names = list(dict.fromkeys(list(bots or []) + [n for seats in dict.fromkeys(g.bots for g in played)
+                                                   for n in seats]))
     if anchor is not None and anchor not in names:
         raise ValueError(f"anchor bot {anchor!r} played no game")
 
     model = None
     if played:
-        model = BRADLEY_TERRY if all(len(g["bots"]) == 2 for g in played) else PLACKETT_LUCE
+        model = BRADLEY_TERRY if all(len(g.bots) == 2 for g in played) else PLACKETT_LUCE
     elo, elo_ci = _elo(played, model, anchor, resamples, seed, alpha, confidence)
-    unit = "deals" if played and all(g["deal"] is not None for g in played) else "games"
+    unit = "deals" if played and all(g.deal is not None for g in played) else "games"
 
     rows = [_row(name, played, elo.get(name), elo_ci.get(name), confidence) for name in names]
     rows.sort(key=lambda r: (r["elo"] is None, -(r["elo"] or 0.0),
@@ -118,15 +122,26 @@ def standings(games, bots=None, *, anchor=None, resamples=RESAMPLES, seed=SEED,
             "confidence": confidence}
 
 
+class _Played(NamedTuple):
+    """A rated game as the standings keep it; its bots and ranking tuples are shared with
+    every game that has the same (the standings of many games hold little per game)."""
+    bots: tuple
+    ranking: tuple
+    final: Any
+    decisions: Any
+    seconds_per_move: Any
+    deal: Any
+
+
 def _parse(games):
     """The games without an error, checked and normalised, and the number of errors."""
-    played, errors = [], 0
+    played, errors, shared = [], 0, {}
     for i, game in enumerate(games):
         if "error" in game:
             errors += 1
             continue
-        names = list(game["bots"])
-        ranking = [sorted(int(s) for s in place) for place in game["ranking"]]
+        names = tuple(game["bots"])
+        ranking = tuple(tuple(sorted(int(s) for s in place)) for place in game["ranking"])
         seats = [s for place in ranking for s in place]
         if sorted(seats) != list(range(len(names))) or not all(ranking):
             raise ValueError(f"game {i}: ranking {game['ranking']!r} does not place each of "
@@ -134,10 +149,10 @@ def _parse(games):
         final = game.get("final")
         if final is not None and len(final) != len(names):
             raise ValueError(f"game {i}: {len(final)} final scores for {len(names)} seats")
-        played.append({"bots": names, "ranking": ranking, "final": final,
-                       "decisions": game.get("decisions"),
-                       "seconds_per_move": game.get("seconds_per_move"),
-                       "deal": game.get("deal")})
+        names = shared.setdefault(names, names)
+        ranking = shared.setdefault(ranking, ranking)
+        played.append(_Played(names, ranking, final, game.get("decisions"),
+                              game.get("seconds_per_move"), game.get("deal")))
     return played, errors
 
 
@@ -145,15 +160,14 @@ def _row(name, played, elo, elo_ci, confidence):
     games, wins = 0, 0.0
     finals, decisions, seconds = [], [], []
     for g in played:
-        seats = [s for s, n in enumerate(g["bots"]) if n == name]
-        if not seats:
+        if name not in g.bots:
             continue
+        seats = [s for s, n in enumerate(g.bots) if n == name]
         games += 1
-        wins += first_places(g["bots"], g["ranking"], name)
-        if g["final"] is not None:
-            finals += [g["final"][s] for s in seats]
-        for key, out in (("decisions", decisions), ("seconds_per_move", seconds)):
-            value = g[key]
+        wins += first_places(g.bots, g.ranking, name)
+        if g.final is not None:
+            finals += [g.final[s] for s in seats]
+        for value, out in ((g.decisions, decisions), (g.seconds_per_move, seconds)):
             if isinstance(value, (list, tuple)):
                 value = _mean([value[s] for s in seats if value[s] is not None])
             if value is not None:
@@ -185,56 +199,97 @@ def _orderings(ids, ranking):
 
 
 def _elo(played, model, anchor, resamples, seed, alpha, confidence):
-    """Elo and bootstrap interval per rated bot (see the module docstring)."""
-    per_game = []     # (Counter of orders of item indices, total) per game
+    """Elo and bootstrap interval per rated bot (see the module docstring).
+
+    The fits read counts, not games: each game adds its share (its orders, each
+    ``count / total``) to the row of its deal (or of itself) in a sparse matrix of deals
+    by distinct orders, and a bootstrap resample is the deals' multiplicities times that
+    matrix.  Thousands of games cost no more per fit than a handful of distinct orders."""
     items = {}        # bot name -> item index, for bots in informative games
     for g in played:
-        if len(set(g["bots"])) >= 2:
-            for n in g["bots"]:
+        if len(set(g.bots)) >= 2:
+            for n in g.bots:
                 items.setdefault(n, len(items))
-        ids = [items.get(n, -1) for n in g["bots"]]
-        per_game.append(_orderings(ids, g["ranking"]))
     if len(items) < 2:
         return {}, {}
-    # every game gets the same total weight: replicate its orders up to a common multiple
-    weight = math.lcm(*(total for _, total in per_game if total))
-    data = [[order for order, count in orders.items() for _ in range(count * weight // total)]
-            if total else [] for orders, total in per_game]
-    fit = choix.ilsr_pairwise if model == BRADLEY_TERRY else choix.ilsr_rankings
     if anchor is not None and anchor not in items:
         raise ValueError(f"anchor bot {anchor!r} has no rated game (none against another bot)")
     ref = items[anchor] if anchor is not None else None
+    # resample whole deals when the games say which deal they are, else single games
+    by_deal = all(g.deal is not None for g in played)
+    clusters, orders, shares = {}, {}, {}
+    rows, cols, vals = array("l"), array("l"), array("d")
+    for i, g in enumerate(played):
+        key = (g.bots, g.ranking)
+        if key not in shares:
+            counts, total = _orderings([items.get(n, -1) for n in g.bots], g.ranking)
+            shares[key] = [(orders.setdefault(o, len(orders)), c / total)
+                           for o, c in counts.items()]
+        row = clusters.setdefault(g.deal if by_deal else i, len(clusters))
+        for col, share in shares[key]:
+            rows.append(row)
+            cols.append(col)
+            vals.append(share)
+    weights = sparse.csr_matrix((np.frombuffer(vals), (np.frombuffer(rows, dtype=np.int_),
+                                                       np.frombuffer(cols, dtype=np.int_))),
+                                shape=(len(clusters), len(orders)))
+    by_length = {}
+    for order, col in orders.items():
+        by_length.setdefault(len(order), []).append((order, col))
+    groups = [(np.array([o for o, _ in group], dtype=np.intp), np.array([c for _, c in group]))
+              for group in by_length.values()]
 
-    def elos(indices, initial=None):
-        sample = [order for i in indices for order in data[i]]
-        params = fit(len(items), sample, alpha=alpha * weight, initial_params=initial,
-                     max_iter=_MAX_ITER, tol=_TOL)
+    def elos(counts, initial=None):
+        params = _ilsr(len(items), groups, counts, alpha, initial)
         shift = params[ref] if ref is not None else params.mean()
         return params, ELO_PER_NATURAL_LOG * (params - shift)
 
-    params, point = elos(range(len(data)))
-    # resample whole deals when the games say which deal they are, else single games
-    if all(g["deal"] is not None for g in played):
-        clusters = list(dict.fromkeys(g["deal"] for g in played))
-        index = {deal: k for k, deal in enumerate(clusters)}
-        groups = [[] for _ in clusters]
-        for i, g in enumerate(played):
-            groups[index[g["deal"]]].append(i)
-    else:
-        groups = [[i] for i in range(len(played))]
+    params, point = elos(np.asarray(weights.sum(axis=0)).ravel())
     elo = {n: float(point[k]) for n, k in items.items()}
-    if resamples < 1 or len(groups) < 2:
+    if resamples < 1 or len(clusters) < 2:
         # one deal (or game) resampled is the same deal every time: no interval
         return elo, {n: None for n in items}
     rng = np.random.default_rng(seed)
     boot = np.empty((resamples, len(items)))
     for r in range(resamples):
-        picks = rng.integers(0, len(groups), size=len(groups))
-        boot[r] = elos([i for k in picks for i in groups[k]], initial=params)[1]
+        picks = rng.integers(0, len(clusters), size=len(clusters))
+        times = np.bincount(picks, minlength=len(clusters)).astype(float)
+        boot[r] = elos(weights.T @ times, initial=params)[1]
     tail = 100 * (1 - confidence) / 2
     low, high = np.percentile(boot, [tail, 100 - tail], axis=0)
     ci = {n: (float(low[k]), float(high[k])) for n, k in items.items()}
     return elo, ci
+
+
+def _ilsr(n_items, groups, counts, alpha, initial):
+    """choix's iterative Luce spectral ranking (``ilsr_rankings``; a 2-player order is a
+    pairwise comparison, which ``ilsr_pairwise`` counts the same way) over weighted
+    orders: `groups` holds ``(orders, columns)`` per order length, `counts` each order's
+    weight."""
+    converged = NormOfDifferenceTest(_TOL, order=1)
+    params = initial
+    for _ in range(_MAX_ITER):
+        params = _lsr(n_items, groups, counts, alpha, params)
+        if converged(params):
+            return params
+    raise RuntimeError(f"the Elo fit did not converge in {_MAX_ITER} iterations")
+
+
+def _lsr(n_items, groups, counts, alpha, params):
+    """One step of Luce spectral ranking: the Markov chain whose rate from each order's
+    loser to its winner is the order's weight over the remaining strengths."""
+    strength = np.ones(n_items) if params is None else exp_transform(params)
+    chain = alpha * np.ones((n_items, n_items))
+    for orders, cols in groups:
+        weight = counts[cols]
+        remaining = strength[orders].sum(axis=1)
+        for i in range(orders.shape[1] - 1):
+            rate = weight / remaining
+            for j in range(i + 1, orders.shape[1]):
+                np.add.at(chain, (orders[:, j], orders[:, i]), rate)
+            remaining = remaining - strength[orders[:, i]]
+    chain -= np.diag(chain.sum(axis=1))
+    return log_transform(statdist(chain))
 
 
 def wilson_interval(successes, n, confidence=CONFIDENCE):
@@ -274,9 +329,9 @@ def head_to_head(games):
     played, _ = _parse(games)
     table = {}
     for g in played:
-        place = {s: k for k, seats in enumerate(g["ranking"]) for s in seats}
-        for i, j in itertools.permutations(range(len(g["bots"])), 2):
-            a, b = g["bots"][i], g["bots"][j]
+        place = {s: k for k, seats in enumerate(g.ranking) for s in seats}
+        for i, j in itertools.permutations(range(len(g.bots)), 2):
+            a, b = g.bots[i], g.bots[j]
             if a == b:
                 continue
             cell = table.setdefault(a, {}).setdefault(b, {"games": 0, "score": 0.0})

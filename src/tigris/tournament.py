@@ -17,13 +17,13 @@ soon as the game ends, so a killed run loses no finished game), ``summary.json``
 ``summary.md``.  ``run(..., resume=True)`` plays only the games that are missing.
 """
 
+import contextlib
 import itertools
 import json
-import math
+import logging
 import os
 import sys
 import time
-import warnings
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -34,14 +34,18 @@ from tqdm import tqdm
 import tigris
 from tigris import bots as botlib
 from tigris import parallel
-from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError
-from tigris.runner import (append_record, bot_settings, cut_torn, deal_games, deal_seed,
-                           first_places, game_tasks, play_game, read_json_lines)
+from tigris.bots import config as botconfig
+from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError, excerpt
+from tigris.files import write_text
+from tigris.results import check_fields, lines_of, scan
+from tigris.runner import append_record, bot_settings, game_tasks, play_game
+from tigris.schedule import Schedule
 from tigris.tomlfile import read_toml
 
 SPEC_FILE = "tournament.json"
 GAMES_FILE = "games.jsonl"
-MAX_GAMES = 1_000_000     # the schedule is built in memory
+MAX_GAMES = 1_000_000     # games of one tournament (the schedule is computed game by game)
+MAX_SEED = 10**12         # base seeds from -MAX_SEED to MAX_SEED: every deal seed stays a plain number
 
 
 @dataclass
@@ -61,27 +65,36 @@ class Spec:
         """Raise ConfigError naming `where` and the field for anything wrong; with
         `bots`, also load every bot's configuration."""
         pre = f"{where}: " if where else ""
-        if not isinstance(self.bots, list) or not all(isinstance(b, str) for b in self.bots):
-            raise ConfigError(f"{pre}bots must be a list of bot names, not {self.bots!r}")
+        if (not isinstance(self.bots, list)
+                or not all(isinstance(b, str) and b for b in self.bots)):
+            raise ConfigError(f"{pre}bots must be a list of bot names, not {excerpt(self.bots)}")
         if len(self.bots) < 2:
-            raise ConfigError(f"{pre}a tournament needs at least two bots, got {self.bots}")
+            raise ConfigError(f"{pre}bots: a tournament needs at least two bots, got "
+                              f"{excerpt(self.bots)}")
         if len(set(self.bots)) != len(self.bots):
-            raise ConfigError(f"{pre}a bot is listed twice in {self.bots}")
+            raise ConfigError(f"{pre}bots: a bot is listed twice in {excerpt(self.bots)}")
+        for name in self.bots:
+            _text(name, f"{pre}bots: the bot name")
         if not _whole(self.players) or self.players not in (2, 3, 4):
-            raise ConfigError(f"{pre}players must be 2, 3 or 4, not {self.players!r}")
+            raise ConfigError(f"{pre}players must be 2, 3 or 4, not {excerpt(self.players)}")
         if not _whole(self.games) or not 1 <= self.games <= MAX_GAMES:
             raise ConfigError(f"{pre}games must be a whole number from 1 to {MAX_GAMES:,}, "
-                                  f"not {self.games!r}")
-        if not _whole(self.seed):
-            raise ConfigError(f"{pre}seed must be a whole number, not {self.seed!r}")
+                              f"not {excerpt(self.games)}")
+        if not _whole(self.seed) or not -MAX_SEED <= self.seed <= MAX_SEED:
+            raise ConfigError(f"{pre}seed must be a whole number from {-MAX_SEED:,} to "
+                              f"{MAX_SEED:,}, not {excerpt(self.seed)}")
+        if not isinstance(self.board, str):
+            raise ConfigError(f"{pre}board must be classic or advanced, not {excerpt(self.board)}")
         if not isinstance(self.variants, list) or not all(isinstance(v, str) for v in self.variants):
-            raise ConfigError(f"{pre}variants must be a list of names, not {self.variants!r}")
+            raise ConfigError(f"{pre}variants must be a list of names, not {excerpt(self.variants)}")
         if not isinstance(self.name, str) or not self.name:
-            raise ConfigError(f"{pre}name must be a non-empty string, not {self.name!r}")
+            raise ConfigError(f"{pre}name must be a non-empty string, not {excerpt(self.name)}")
+        _text(self.name, f"{pre}name")
         try:
             tigris.Game(players=self.players, seed=0, board=self.board, variants=tuple(self.variants))
         except (ValueError, TypeError) as e:
-            raise ConfigError(f"{pre}{e}") from None
+            field_name = "variants" if "variant" in str(e) else "board"
+            raise ConfigError(f"{pre}{field_name}: {e}") from None
         for name in self.bots if bots else ():
             try:
                 botlib.describe(name)          # the file exists and its settings are valid
@@ -97,6 +110,17 @@ class Spec:
 
 def _whole(x):
     return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _text(name, what):
+    """Refuse a name that is not text (a file name in another encoding is read with lone
+    surrogates for its bytes): the records, the summary and the pages could not be
+    written as UTF-8."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ConfigError(f"{what} {excerpt(name)} is not UTF-8 text (a file name in another "
+                          f"encoding?): rename it") from None
 
 
 def load_spec(path):
@@ -120,76 +144,117 @@ def load_spec(path):
 
 def tables(spec):
     """The line-ups that share the deals: every pair for 2 players; for 3-4 players every
-    combination of bots (or, with fewer bots than seats, bots repeated in turn)."""
+    combination of bots (or, with fewer bots than seats, bots repeated in turn).  A list:
+    for the few bots of a person's look; the schedule computes a deal's table alone."""
     if len(spec.bots) >= spec.players:
         return [list(t) for t in itertools.combinations(spec.bots, spec.players)]
     return [[spec.bots[i % len(spec.bots)] for i in range(spec.players)]]
 
 
 def schedule(spec):
-    """Every game of the tournament: game number, deal seed, bot per seat.  Deals go to
-    the tables in turn, so each bot meets each other bot about equally often; each deal
-    is played in every seating of its table."""
-    lineups = tables(spec)
-    games = []
-    for d in range(math.ceil(spec.games / spec.players)):
-        games += deal_games(lineups[d % len(lineups)], deal_seed(spec.seed, d), len(games))
-    return games
+    """Every game of the tournament (game number, deal seed, bot per seat) as a
+    ``tigris.schedule.Schedule``: computed game by game, never listed.  Deals go to the
+    tables in turn, so each bot meets each other bot about equally often; each deal is
+    played in every seating of its table."""
+    return Schedule(spec.bots, spec.players, spec.games, spec.seed)
 
 
 # ---------------------------------------------------------------------------------------
 # The results folder
 # ---------------------------------------------------------------------------------------
 
-def read_games(out, repair=True):
-    """The records in DIR/games.jsonl.  A torn last line (a run killed while writing) is
-    reported with a warning, ignored, and cut off the file when `repair` is set."""
-    path = Path(out) / GAMES_FILE
-    if not path.exists():
-        return []
-    values, torn = read_json_lines(path)
-    for lineno, rec in values:
-        if rec is None or not _is_record(rec):
-            raise TournamentError(f"{path}: line {lineno} is not a game record")
-    if torn is not None:
-        warnings.warn(f"{path}: the last line is torn (an interrupted write); ignoring it")
-        if repair:
-            cut_torn(path, torn)
-    return [rec for _, rec in values]
+def read_games(out, repair=True, game=None):
+    """The records in DIR/games.jsonl, each held to the tournament of DIR/tournament.json
+    (``tigris.results``); with `game`, only that game's (a list of one, or empty), the
+    others read and checked but not kept.  A torn last line (a run killed while writing)
+    is reported with a warning, ignored, and cut off the file when `repair` is set."""
+    out = Path(out)
+    records = []
+
+    def keep(rec):
+        if game is None or rec["game"] == game:
+            records.append(rec)
+
+    if (out / SPEC_FILE).exists():
+        spec, _ = read_spec_file(out / SPEC_FILE)
+        scan(out / GAMES_FILE, spec, repair=repair, each=keep)
+    elif (out / GAMES_FILE).exists():
+        records = [r for r in _unscheduled_games(out / GAMES_FILE, repair)
+                   if game is None or r["game"] == game]
+    return records
 
 
-def _read_spec_file(path):
-    """(Spec, bot settings) saved in a results folder's tournament.json."""
+def _unscheduled_games(path, repair):
+    """The records of a games.jsonl without its tournament.json (a match folder of an
+    earlier version): game records, a game number at most once."""
+    records, first = [], {}
+    for lineno, rec in lines_of(path, repair):
+        where = f"{path}:{lineno}"
+        if not (isinstance(rec, dict) and _whole(rec.get("game")) and rec["game"] >= 0
+                and isinstance(rec.get("bots"), list) and rec["bots"]
+                and all(isinstance(b, str) for b in rec["bots"])):
+            raise TournamentError(f"{where}: not a game record (it needs a game number and bots)")
+        if rec["game"] in first:
+            raise TournamentError(f"{where}: game {excerpt(rec['game'])} again (first on line "
+                                  f"{first[rec['game']]}); a game is kept once: remove one of the "
+                                  f"two lines")
+        first[rec["game"]] = lineno
+        check_fields(rec, where)
+        records.append(rec)
+    return records
+
+
+def read_spec_file(path):
+    """(Spec, bot settings) of a results folder's tournament.json, every field checked:
+    a TournamentError names the file and the field."""
+    path = Path(path)
     try:
-        saved = json.loads(Path(path).read_text(encoding="utf-8"))
-        spec = Spec(**saved["spec"])
-        settings = {k: tuple(v) for k, v in saved["bots"].items()}
+        saved = json.loads(path.read_bytes().decode("utf-8"))
     except OSError as e:
         raise TournamentError(f"{path}: {e.strerror}") from None
-    except (ValueError, TypeError, KeyError, AttributeError) as e:
-        raise TournamentError(f"{path}: not a tournament file written by tigris "
-                              f"({type(e).__name__}: {e})") from None
+    except UnicodeDecodeError:
+        raise TournamentError(f"{path}: not UTF-8 text") from None
+    except (ValueError, RecursionError) as e:
+        raise TournamentError(f"{path}: not JSON ({e})") from None
+    if not isinstance(saved, dict):
+        raise TournamentError(f"{path}: not a tournament file (an object with spec and bots)")
+    unknown = [k for k in saved if k not in ("spec", "bots")]
+    if unknown:
+        raise TournamentError(f"{path}: unknown key {excerpt(unknown[0])}; valid keys: spec, bots")
+    for key in ("spec", "bots"):
+        if not isinstance(saved.get(key), dict):
+            raise TournamentError(f"{path}: {key} must be an object, not {excerpt(saved.get(key))}")
+    known = [f.name for f in fields(Spec)]
+    unknown = [k for k in saved["spec"] if k not in known]
+    if unknown:
+        raise TournamentError(f"{path}: spec: unknown key {excerpt(unknown[0])}; valid keys: "
+                              f"{', '.join(known)}")
+    if "bots" not in saved["spec"]:
+        raise TournamentError(f"{path}: spec: missing 'bots'")
+    spec = Spec(**saved["spec"])
+    try:
+        spec.check(where=f"{path}: spec", bots=False)      # the bots' settings are saved
+    except ConfigError as e:
+        raise TournamentError(str(e)) from None
+    settings = {}
+    for name in spec.bots:
+        where = f"{path}: bots.{name}"
+        if name not in saved["bots"]:
+            raise TournamentError(f"{path}: bots: no settings for {name}")
+        value = saved["bots"][name]
+        if not (isinstance(value, list) and len(value) == 2 and isinstance(value[0], str)
+                and isinstance(value[1], dict)):
+            raise TournamentError(f"{where} must be [kind, knobs], not {excerpt(value)}")
+        try:
+            settings[name] = (value[0], botconfig.check(value[0], value[1], where=where))
+        except ValueError as e:
+            raise TournamentError(str(e)) from None
     return spec, settings
 
 
-def _is_record(rec):
-    """Whether a games.jsonl entry has what the standings read: a game number, the bots,
-    and a result (ranking and final scores per seat) unless the game failed."""
-    if not (isinstance(rec, dict) and _whole(rec.get("game")) and isinstance(rec.get("bots"), list)
-            and all(isinstance(b, str) for b in rec["bots"]) and isinstance(rec.get("moves", []), list)
-            and all(isinstance(m, dict) for m in rec.get("moves", []))):
-        return False
-    result = rec.get("result")
-    if rec.get("error") or result is None:
-        return True
-    seats = len(rec["bots"])
-    return (isinstance(result, dict) and isinstance(result.get("ranking"), list)
-            and all(isinstance(p, list) and p and all(_whole(s) and 0 <= s < seats for s in p)
-                    for p in result["ranking"])
-            and isinstance(result.get("final"), list) and len(result["final"]) == seats)
-
-
-def _writable(out: str | os.PathLike[str]) -> Path:
+def writable_folder(out: str | os.PathLike[str]) -> Path:
+    """The results folder `out`, created if needed, once a file can be written in it;
+    else TournamentError."""
     out = Path(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -206,75 +271,135 @@ def run(spec: Spec | None = None, out: str | os.PathLike[str] = "results",
         scheduler: Any = None, progress: bool = True) -> dict[str, Any]:
     """Play the tournament (or the missing games of one, with `resume`); returns the
     summary.  `jobs` defaults to all cores; `backend="dask"` sends the games to the
-    dask.distributed scheduler at `scheduler` (an address, or a Client)."""
+    dask.distributed scheduler at `scheduler` (an address, or a Client).  A resumed
+    folder's games.jsonl is read line by line and held to its tournament before any game
+    is played; the run keeps a Tally of the games, not their records."""
     if not resume:
         if spec is None:
             raise UsageError("no tournament given: name bots or a spec file")
         spec.check()
-    folder = _writable(out)
+    folder = writable_folder(out)
     spec_path = folder / SPEC_FILE
     if resume:
         if not spec_path.exists():
             raise TournamentError(f"{folder}: no {SPEC_FILE} here, nothing to resume")
-        spec, settings = _read_spec_file(spec_path)
-        spec.check(where=str(spec_path), bots=False)      # the bots' settings are saved
-        missing = [b for b in spec.bots if b not in settings]
-        if missing:
-            raise TournamentError(f"{spec_path}: no saved settings for {', '.join(missing)}")
+        spec, settings = read_spec_file(spec_path)
     else:
         assert spec is not None                           # refused above
         if (folder / GAMES_FILE).exists() and (folder / GAMES_FILE).stat().st_size > 0:
             raise TournamentError(f"{folder} already holds games of a tournament: continue it "
                                   f"with --resume {folder}, or choose another --out")
         settings = bot_settings(spec.bots)
-        spec_path.write_text(json.dumps({"spec": asdict(spec), "bots": settings}, indent=2) + "\n")
-    done = {rec["game"]: rec for rec in read_games(folder)}
-    todo = [job for job in schedule(spec) if job["game"] not in done]
-    spec_dict = asdict(spec)
-    if todo:
-        _play(todo, done, settings, spec_dict, folder, jobs, backend, scheduler, progress)
-    return write_summary(folder, spec, list(done.values()))
+        write_text(spec_path, json.dumps({"spec": asdict(spec), "bots": settings}, indent=2) + "\n")
+    games = schedule(spec)
+    tally = scan(folder / GAMES_FILE, spec)
+    missing = len(games) - len(tally)
+    if missing:
+        todo = (job for job in games if job["game"] not in tally)
+        _play(todo, missing, tally, settings, asdict(spec), folder, jobs, backend, scheduler,
+              progress)
+    summary = summarize(spec, tally)
+    write_summary(folder, summary)
+    return summary
 
 
-def _play(todo, done, settings, spec_dict, out, jobs, backend, scheduler, progress):
+def _play(todo, missing, tally, settings, spec_dict, out, jobs, backend, scheduler, progress):
     n_jobs = jobs or os.cpu_count() or 1
     client = None
     if backend == "dask":
         client = _dask_client(scheduler)
-        config = parallel_config(backend="dask")
+        # this client alone: without it joblib would ask dask for a default client, and a
+        # lost scheduler would move the run onto a new local cluster without a word
+        config = parallel_config(backend="dask", client=client)
         tasks = (delayed(play_game)(job, settings, spec_dict) for job in todo)
     elif backend == "loky":
         config = parallel_config(backend="loky", n_jobs=n_jobs)
         tasks = game_tasks(todo, settings, spec_dict)
     else:
         raise UsageError(f"unknown backend {backend!r}: use loky (this machine) or dask")
+    with _quiet(client is not None):
+        _collect(tasks, missing, tally, spec_dict, out, n_jobs, backend, client, scheduler, config,
+                 progress)
+
+
+def _collect(tasks, missing, tally, spec_dict, out, n_jobs, backend, client, scheduler, config,
+             progress):
+    """Run the tasks; append each record to games.jsonl and count it as it comes."""
     started = time.perf_counter()
-    bar = tqdm(total=len(todo), desc=spec_dict["name"], unit="game", disable=not progress,
+    bar = tqdm(total=missing, desc=spec_dict["name"], unit="game", disable=not progress,
                file=sys.stderr, smoothing=0.1)
     path = out / GAMES_FILE
-    if path.exists() and path.stat().st_size and not path.read_bytes().endswith(b"\n"):
-        with open(path, "ab") as f:
-            f.write(b"\n")                   # a last record whose newline was lost
+    _end_last_line(path)
     results = None
     try:
         with open(path, "ab") as f, config:
-            results = parallel.run(n_jobs if backend == "loky" else -1, tasks, generator=True, ordered=False)
-            for rec in results:
+            results = parallel.run(n_jobs if backend == "loky" else -1, tasks, generator=True,
+                                   ordered=False)
+            for rec in _received(results, client, scheduler, tally, out):
                 append_record(f, rec)
-                done[rec["game"]] = rec
+                tally.add(rec)
                 bar.update()
                 minutes = (time.perf_counter() - started) / 60
                 bar.set_postfix(per_min=f"{bar.n / minutes:.1f}" if minutes else "-",
-                                leader=_leader(done.values()))
+                                leader=tally.leader())
     except KeyboardInterrupt:
         parallel.stop(results)
         bar.close()
-        raise Interrupted(f"interrupted: {len(done)} finished games are saved in {out / GAMES_FILE}; "
+        raise Interrupted(f"interrupted: {len(tally)} finished games are saved in {out / GAMES_FILE}; "
                           f"continue with --resume {out}") from None
     finally:
         bar.close()
         if client is not None and not hasattr(scheduler, "submit"):
-            client.close()
+            with contextlib.suppress(Exception):
+                client.close(timeout=5)
+
+
+@contextlib.contextmanager
+def _quiet(dask):
+    """With dask, logging held back for the run: its client logs a lost scheduler, with
+    tracebacks, from its own thread, and the run reports it in one line."""
+    if not dask:
+        yield
+        return
+    logging.disable(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logging.disable(logging.NOTSET)
+
+
+def _end_last_line(path):
+    """End a last record whose newline was lost, so the next one starts a line."""
+    if path.exists() and path.stat().st_size:
+        with open(path, "rb+") as f:
+            f.seek(-1, os.SEEK_END)
+            if f.read(1) != b"\n":
+                f.write(b"\n")
+
+
+def _received(results, client, scheduler, tally, out):
+    """The records as the workers return them; with dask, a scheduler or a connection lost
+    mid-run becomes one TournamentError that says what is kept and how to go on."""
+    games = iter(results)
+    while True:
+        try:
+            rec = next(games)
+        except StopIteration:
+            return
+        except Exception as e:
+            if client is None:
+                raise
+            raise TournamentError(
+                f"lost the dask scheduler at {_address(client, scheduler)} "
+                f"({type(e).__name__}): {len(tally)} finished games are saved in "
+                f"{out / GAMES_FILE}; continue with --resume {out}") from None
+        yield rec
+
+
+def _address(client, scheduler):
+    if isinstance(scheduler, str):
+        return scheduler
+    return str(getattr(getattr(client, "scheduler", None), "address", "") or "the cluster")
 
 
 def _dask_client(scheduler):
@@ -289,23 +414,10 @@ def _dask_client(scheduler):
         return scheduler
     try:
         return Client(scheduler, timeout="10s")
-    except OSError as e:
-        raise TournamentError(f"cannot reach the dask scheduler at {scheduler}: {e}") from None
-
-
-def _leader(records):
-    """The bot with the best share of wins so far (for the progress bar)."""
-    wins, played = {}, {}
-    for rec in records:
-        if not rec.get("result"):
-            continue
-        for name in set(rec["bots"]):
-            played[name] = played.get(name, 0) + rec["bots"].count(name)
-            wins[name] = wins.get(name, 0) + first_places(rec["bots"], rec["result"]["ranking"], name)
-    if not played:
-        return "-"
-    best = max(played, key=lambda n: wins.get(n, 0) / played[n])
-    return f"{best} {wins.get(best, 0) / played[best]:.0%}"
+    except Exception as e:            # a bad address, a protocol without its keys, no answer
+        detail = " ".join(str(e).split()) or type(e).__name__
+        raise TournamentError(f"cannot reach the dask scheduler at {excerpt(scheduler)}: "
+                              f"{detail[:200]}") from None
 
 
 # ---------------------------------------------------------------------------------------
@@ -331,28 +443,24 @@ def results_of(records):
     return games
 
 
-def summarize(spec, records):
-    """The summary of a tournament's records: standings, head to head, failed games."""
+def summarize(spec, tally):
+    """The summary of a tournament's games (a ``results.Tally``): standings, head to
+    head, failed games."""
     from tigris import ratings
 
-    try:
-        games = results_of(sorted(records, key=lambda r: r["game"]))
-        table = ratings.standings(games, bots=spec.bots)
-        h2h = ratings.head_to_head([g for g in games if "error" not in g])
-    except (ValueError, TypeError, KeyError, IndexError) as e:     # an edited games.jsonl
-        raise TournamentError(f"{GAMES_FILE}: a game record is malformed ({e})") from None
-    errors = [{"game": r["game"], "deal_seed": r.get("deal_seed"), "bots": r["bots"],
-               "error": str(r["error"])} for r in records if r.get("error")]
-    return {"tournament": asdict(spec), "games": len(records), "scheduled": len(schedule(spec)),
+    table = ratings.standings(tally.games(), bots=spec.bots)
+    h2h = ratings.head_to_head(tally.games(failed=False))
+    errors = sorted(tally.failed, key=lambda e: e["game"])
+    return {"tournament": asdict(spec), "games": len(tally), "scheduled": len(schedule(spec)),
             "standings": table, "head_to_head": h2h, "errors": errors}
 
 
-def write_summary(out, spec, records):
-    """Write OUT/summary.json and OUT/summary.md; returns the summary."""
-    summary = summarize(spec, records)
+def write_summary(out, summary):
+    """Write OUT/summary.json and OUT/summary.md of a summary; returns it.  Text that is
+    not UTF-8 (a lone surrogate in a failed game's message) is written escaped."""
     out = Path(out)
-    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-    (out / "summary.md").write_text(format_summary(summary) + "\n")
+    write_text(out / "summary.json", json.dumps(summary, indent=2) + "\n")
+    write_text(out / "summary.md", format_summary(summary) + "\n")
     return summary
 
 
@@ -371,14 +479,17 @@ def format_summary(summary: dict[str, Any]) -> str:
         lines += ["", "## Games that failed", ""]
         lines += [f"- game {e['game']} (deal {e['deal_seed']}, {', '.join(e['bots'])}): {e['error']}"
                   for e in summary["errors"]]
-    return "\n".join(lines)
+    # a lone surrogate (a failed game's message) is escaped: the text is always UTF-8
+    return "\n".join(lines).encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def load_summary(out: str | os.PathLike[str]) -> dict[str, Any]:
-    """Standings recomputed from a results folder (``tigris standings DIR``)."""
+    """Standings recomputed from a results folder (``tigris standings DIR``): its
+    tournament.json and every line of its games.jsonl are checked, and the lines are
+    read one at a time."""
     out = Path(out)
     spec_path = out / SPEC_FILE
     if not spec_path.exists():
         raise TournamentError(f"{out}: no {SPEC_FILE}; is this a tournament results folder?")
-    spec, _ = _read_spec_file(spec_path)
-    return summarize(spec, read_games(out, repair=False))
+    spec, _ = read_spec_file(spec_path)
+    return summarize(spec, scan(out / GAMES_FILE, spec, repair=False))

@@ -1,0 +1,443 @@
+"""Results folders held to their tournament: tournament.json checked field by field, every
+line of games.jsonl held to the schedule, a lazy schedule, names that are not text, the
+streaming summary, and the dask backend's failures -- each a one-line error, never a
+traceback, and never a lost game."""
+
+import json
+import math
+import os
+import re
+import shutil
+import threading
+import time
+import tracemalloc
+
+import pytest
+
+from tigris import tournament
+from tigris.cli import main
+from tigris.errors import ConfigError, TournamentError
+from tigris.runner import deal_games, deal_seed
+from tigris.tournament import MAX_GAMES, Spec, load_summary, read_games, run, schedule
+
+
+@pytest.fixture(autouse=True)
+def in_repo(monkeypatch):
+    monkeypatch.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """A finished 2-player tournament of 6 games (random against greedy)."""
+    out = tmp_path_factory.mktemp("played") / "t"
+    old = os.getcwd()
+    os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    try:
+        run(Spec(bots=["random", "greedy"], games=6, seed=2, name="six"), out=out, jobs=1,
+            progress=False)
+    finally:
+        os.chdir(old)
+    return out
+
+
+@pytest.fixture
+def folder(played, tmp_path):
+    """A copy of the played folder to spoil."""
+    return shutil.copytree(played, tmp_path / "copy")
+
+
+def one_line(err):
+    """The one line of an error on stderr (progress bars aside)."""
+    lines = [line.split("\r")[-1] for line in err.split("\n")]
+    lines = [line for line in lines if line.strip() and not re.search(r"\d+%\|", line)]
+    assert len(lines) == 1 and "Traceback" not in err, err[-3000:]
+    return lines[0]
+
+
+def listed_schedule(spec):
+    """The schedule as it was built in memory before: every deal's games in turn."""
+    import itertools
+    if len(spec.bots) >= spec.players:
+        lineups = [list(t) for t in itertools.combinations(spec.bots, spec.players)]
+    else:
+        lineups = [[spec.bots[i % len(spec.bots)] for i in range(spec.players)]]
+    games = []
+    for d in range(math.ceil(spec.games / spec.players)):
+        games += deal_games(lineups[d % len(lineups)], deal_seed(spec.seed, d), len(games))
+    return games
+
+
+# ---------------------------------------------------------------------------------------
+# The schedule, computed game by game
+# ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("bots,players,games", [
+    (["a", "b"], 2, 7), (["a", "b", "c"], 2, 12), (["a", "b", "c", "d", "e"], 4, 40),
+    (["a", "b"], 3, 9), (["a", "b", "c", "d", "e", "f", "g"], 3, 200), (["a", "b", "c"], 4, 8)])
+def test_the_schedule_is_the_listed_one_game_by_game(bots, players, games):
+    spec = Spec(bots=bots, players=players, games=games, seed=3)
+    listed = listed_schedule(spec)
+    lazy = schedule(spec)
+    assert len(lazy) == len(listed)
+    assert list(lazy) == listed
+    assert [lazy[k] for k in range(len(listed))] == listed
+    with pytest.raises(IndexError):
+        lazy[len(listed)]
+
+
+def test_a_huge_schedule_is_not_built_in_memory():
+    spec = Spec(bots=[f"b{k}" for k in range(30)], players=4, games=MAX_GAMES, seed=1)
+    tracemalloc.start()
+    try:
+        lazy = schedule(spec)
+        last = lazy[len(lazy) - 1]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(lazy) == MAX_GAMES and last["game"] == MAX_GAMES - 1
+    assert peak < 1_000_000
+
+
+# ---------------------------------------------------------------------------------------
+# tournament.json, field by field
+# ---------------------------------------------------------------------------------------
+
+def _spoil(folder, change):
+    path = folder / "tournament.json"
+    saved = json.loads(path.read_text())
+    change(saved)
+    path.write_text(json.dumps(saved))
+
+
+BAD_SPEC_FILES = [
+    ("players is text", lambda s: s["spec"].update(players="2"), "players"),
+    ("no bots", lambda s: s["spec"].update(bots=[]), "bots"),
+    ("an empty bot name", lambda s: s["spec"].update(bots=["random", ""]), "bots"),
+    ("bots is text", lambda s: s["spec"].update(bots="random"), "bots"),
+    ("games too many", lambda s: s["spec"].update(games=10**7), "games"),
+    ("games huge", lambda s: s["spec"].update(games=10**400), "games"),
+    ("games a float", lambda s: s["spec"].update(games=6.0), "games"),
+    ("seed text", lambda s: s["spec"].update(seed="0"), "seed"),
+    ("seed huge", lambda s: s["spec"].update(seed=10**30), "seed"),
+    ("board unknown", lambda s: s["spec"].update(board=7), "board"),
+    ("variants text", lambda s: s["spec"].update(variants="english"), "variants"),
+    ("name a list", lambda s: s["spec"].update(name=["x"]), "name"),
+    ("an unknown field", lambda s: s["spec"].update(rounds=3), "rounds"),
+    ("spec a list", lambda s: s.update(spec=[1]), "spec"),
+    ("no spec", lambda s: s.pop("spec"), "spec"),
+    ("settings missing", lambda s: s["bots"].pop("greedy"), "greedy"),
+    ("settings a list", lambda s: s.update(bots=[]), "bots"),
+    ("a kind unknown", lambda s: s["bots"].update(greedy=["clever", {}]), "kind"),
+    ("knobs wrong", lambda s: s["bots"].update(greedy=["greedy", {"eval_leader": "x"}]),
+     "eval_leader"),
+    ("settings of three parts", lambda s: s["bots"].update(greedy=["greedy", {}, 1]), "greedy"),
+]
+
+
+@pytest.mark.parametrize("what,change,field", BAD_SPEC_FILES, ids=[b[0] for b in BAD_SPEC_FILES])
+def test_tournament_json_is_checked_field_by_field(folder, capsys, what, change, field):
+    _spoil(folder, change)
+    with pytest.raises(TournamentError, match=f"tournament.json.*{field}"):
+        load_summary(folder)
+    assert main(["standings", str(folder)]) == 1
+    line = one_line(capsys.readouterr().err)
+    assert line.startswith("tigris standings: ") and "tournament.json" in line and field in line
+    assert main(["tournament", "--resume", str(folder), "--jobs", "1"]) == 1
+    assert "tournament.json" in one_line(capsys.readouterr().err)
+
+
+def test_tournament_json_that_is_not_an_object(folder, capsys):
+    for text in ("[]", "null", '"x"', "{", "\xff"):
+        (folder / "tournament.json").write_bytes(text.encode("latin-1"))
+        with pytest.raises(TournamentError, match="tournament.json"):
+            load_summary(folder)
+
+
+# ---------------------------------------------------------------------------------------
+# games.jsonl held to the schedule
+# ---------------------------------------------------------------------------------------
+
+def _lines(folder):
+    return (folder / "games.jsonl").read_text().splitlines()
+
+
+def _write_lines(folder, lines):
+    (folder / "games.jsonl").write_text("\n".join(lines) + "\n")
+
+
+def test_a_repeated_game_is_refused_naming_both_lines(folder, capsys):
+    lines = _lines(folder)
+    _write_lines(folder, lines + [lines[1]])
+    game = json.loads(lines[1])["game"]
+    with pytest.raises(TournamentError, match=rf"games.jsonl:7: game {game} again \(first on line 2\)"):
+        load_summary(folder)
+    assert main(["standings", str(folder)]) == 1
+    assert "games.jsonl:7" in one_line(capsys.readouterr().err)
+
+
+def _foreign(rec, how):
+    rec = dict(rec)
+    if how == "number":
+        rec["game"] = 6
+    elif how == "negative":
+        rec["game"] = -1
+    elif how == "bots":
+        rec["bots"] = rec["bots"][::-1]
+    elif how == "deal":
+        rec["deal_seed"] += 1
+    elif how == "tournament":
+        rec["tournament"] = "another"
+    elif how == "players":
+        rec["bots"] = rec["bots"] + ["random"]
+    return rec
+
+
+@pytest.mark.parametrize("how", ["number", "negative", "bots", "deal", "tournament", "players"])
+def test_a_game_of_another_tournament_is_refused_naming_the_line(folder, capsys, how):
+    lines = _lines(folder)
+    lines[2] = json.dumps(_foreign(json.loads(lines[2]), how))
+    _write_lines(folder, lines)
+    with pytest.raises(TournamentError, match=r"games.jsonl:3: .*not a game of this tournament"):
+        load_summary(folder)
+    assert main(["standings", str(folder)]) == 1
+    assert "games.jsonl:3" in one_line(capsys.readouterr().err)
+
+
+def test_resume_never_lets_a_foreign_or_repeated_game_in(folder, capsys):
+    before = (folder / "summary.json").read_text()
+    lines = _lines(folder)
+    del lines[4:]                               # two games to play again
+    foreign = _foreign(json.loads(lines[0]), "tournament")
+    _write_lines(folder, lines + [json.dumps(foreign)])
+    assert main(["tournament", "--resume", str(folder), "--jobs", "1"]) == 1
+    assert "games.jsonl:5" in one_line(capsys.readouterr().err)
+    assert len(_lines(folder)) == 5              # nothing played, nothing rewritten
+    assert (folder / "summary.json").read_text() == before
+    _write_lines(folder, lines + [lines[0]])
+    assert main(["tournament", "--resume", str(folder), "--jobs", "1"]) == 1
+    assert "games.jsonl:5: game" in one_line(capsys.readouterr().err)
+    _write_lines(folder, lines)
+    assert main(["tournament", "--resume", str(folder), "--jobs", "1"]) == 0
+    assert json.loads((folder / "summary.json").read_text())["games"] == 6
+
+
+def test_a_malformed_result_is_one_line(folder, capsys):
+    lines = _lines(folder)
+    rec = json.loads(lines[0])
+    for result in ({"ranking": [[0], [0]], "final": [1, 2]}, {"ranking": [[0], [1]], "final": ["x", 1]},
+                   {"ranking": [[0], [1]], "final": [1]}, {"ranking": [[0, 1, 1]], "final": [1, 1]}):
+        _write_lines(folder, [json.dumps(dict(rec, result=result))] + lines[1:])
+        with pytest.raises(TournamentError, match="games.jsonl:1: "):
+            load_summary(folder)
+    _write_lines(folder, [json.dumps(dict(rec, moves=[{"player": 0, "seconds": "slow"}]))] + lines[1:])
+    with pytest.raises(TournamentError, match="games.jsonl:1: "):
+        load_summary(folder)
+
+
+def test_view_reads_a_results_folder_held_to_its_tournament(folder):
+    from tigris import view
+
+    summary, recs = view.read_results(folder)
+    assert summary["games"] == len(recs) == 6
+    lines = _lines(folder)
+    _write_lines(folder, lines + [lines[0]])
+    with pytest.raises(TournamentError, match="games.jsonl:7"):
+        view.read_results(folder)
+
+
+def test_a_folder_without_its_tournament_json_refuses_a_repeated_game(folder):
+    from tigris import view
+
+    (folder / "tournament.json").unlink()
+    summary, recs = view.read_results(folder)          # a match folder of an earlier version
+    assert summary["games"] == len(recs) == 6
+    lines = _lines(folder)
+    _write_lines(folder, lines + [lines[3]])
+    with pytest.raises(TournamentError, match=r"games.jsonl:7: game \d+ again \(first on line 4\)"):
+        view.read_results(folder)
+    _write_lines(folder, lines[:1] + [json.dumps(dict(json.loads(lines[1]), game=-3))])
+    with pytest.raises(TournamentError, match="games.jsonl:2: not a game record"):
+        view.read_results(folder)
+
+
+def test_a_match_folder_is_a_results_folder(tmp_path, capsys):
+    from tigris.match import sprt_match
+
+    out = tmp_path / "m"
+    r = sprt_match("greedy", "random", elo0=0, elo1=200, max_games=6, jobs=2, out=out,
+                   progress=False)
+    summary = load_summary(out)
+    assert summary["games"] == r["games"] == len(read_games(out))
+    with pytest.raises(TournamentError, match="already holds games"):
+        sprt_match("greedy", "random", max_games=4, jobs=1, out=out, progress=False)
+    lines = _lines(out)
+    _write_lines(out, lines + [lines[0]])
+    assert main(["standings", str(out)]) == 1
+    assert "games.jsonl" in one_line(capsys.readouterr().err)
+
+
+# ---------------------------------------------------------------------------------------
+# Names that are not text
+# ---------------------------------------------------------------------------------------
+
+def test_a_bot_file_name_that_is_not_utf8_is_refused_before_playing(tmp_path, capsys):
+    name = os.fsdecode(b"caf\xe9.toml")
+    bot = tmp_path / name
+    bot.write_text('kind = "random"\n')
+    out = tmp_path / "t"
+    with pytest.raises(ConfigError, match=r"caf\\udce9"):
+        run(Spec(bots=["greedy", str(bot)], games=2), out=out, jobs=1, progress=False)
+    assert not (out / "games.jsonl").exists()
+    assert main(["tournament", "--bots", "greedy", str(bot), "--games", "2", "--jobs", "1",
+                 "--out", str(out)]) == 1
+    assert "not UTF-8" in one_line(capsys.readouterr().err)
+
+
+def test_a_failed_game_whose_message_is_not_text_keeps_the_summary(tmp_path, monkeypatch):
+    from tigris.bots.simple import GreedyBot
+
+    def broken(self, game):
+        raise RuntimeError("bad \udcff byte \ud800")
+
+    monkeypatch.setattr(GreedyBot, "choose", broken)
+    out = tmp_path / "t"
+    summary = run(Spec(bots=["random", "greedy"], games=2), out=out, jobs=1, progress=False)
+    assert summary["games"] == 2 and len(read_games(out)) == 2
+    md = (out / "summary.md").read_text(encoding="utf-8")
+    assert "bad \\udcff byte \\ud800" in md
+    assert json.loads((out / "summary.json").read_text())["errors"]
+
+
+def test_a_lone_surrogate_in_a_record_keeps_the_summary(folder):
+    lines = _lines(folder)
+    rec = json.loads(lines[0])
+    rec["moves"][0]["note"] = "\ud800"
+    rec["error"] = "lost \ud800"
+    rec["result"] = None
+    _write_lines(folder, [json.dumps(rec)] + lines[1:])
+    summary = load_summary(folder)
+    text = tournament.format_summary(summary)
+    text.encode("utf-8")                          # printable and writable
+    tournament.write_summary(folder, summary)
+    assert "lost \\ud800" in (folder / "summary.md").read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------------------
+# The streaming summary
+# ---------------------------------------------------------------------------------------
+
+def test_standings_read_games_jsonl_without_holding_the_records(folder):
+    spec = Spec(bots=["random", "greedy"], games=3000, seed=2, name="six")
+    saved = json.loads((folder / "tournament.json").read_text())
+    saved["spec"]["games"] = spec.games
+    (folder / "tournament.json").write_text(json.dumps(saved))
+    model = json.loads(_lines(folder)[0])
+    with open(folder / "games.jsonl", "w") as f:
+        for job in schedule(spec):
+            rec = dict(model, game=job["game"], deal_seed=job["deal_seed"], bots=job["seats"])
+            seat = job["seats"].index("greedy")
+            rec["result"] = dict(model["result"], ranking=[[seat], [1 - seat]] if job["game"] % 3
+                                 else [[1 - seat], [seat]])
+            f.write(json.dumps(rec) + "\n")
+    size = (folder / "games.jsonl").stat().st_size
+    tracemalloc.start()
+    try:
+        summary = load_summary(folder)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert summary["games"] == 3000
+    best = summary["standings"]["bots"][0]
+    assert best["name"] == "greedy" and best["wins"] == 2000
+    assert peak < size / 4, f"{peak:,} bytes at the peak for a file of {size:,}"
+
+
+def test_the_tally_holds_a_few_tens_of_bytes_a_game():
+    from tigris.results import Tally
+
+    spec = Spec(bots=["random", "greedy", "ismcts-fast"], games=30_000)
+    tally = Tally(spec)
+    jobs = schedule(spec)
+    rec = {"moves": [{"player": 0, "seconds": 0.01}, {"player": 1, "seconds": 0.02}] * 50}
+    tracemalloc.start()
+    try:
+        for job in jobs:
+            tally.add(dict(rec, game=job["game"], deal_seed=job["deal_seed"], bots=job["seats"],
+                           result={"ranking": [[0], [1]], "final": [5, 3]}))
+        size = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert size / len(jobs) < 100, f"{size / len(jobs):.0f} bytes a game"
+    assert tally.leader() in ("random 50%", "greedy 50%", "ismcts-fast 50%")
+    assert len(tally) == 30_000
+
+
+def test_the_summary_from_the_tally_is_the_summary_of_the_records(played):
+    summary = load_summary(played)
+    again = json.loads((played / "summary.json").read_text())
+    assert json.loads(json.dumps(summary)) == again
+    assert summary["games"] == 6 and summary["scheduled"] == 6
+
+
+# ---------------------------------------------------------------------------------------
+# dask
+# ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("address", ["tls://127.0.0.1:1", "nonsense://x", "tcp://", "127.0.0.1:notaport",
+                                     "tcp://127.0.0.1:1"])
+def test_a_bad_scheduler_address_is_one_line(tmp_path, capsys, address):
+    pytest.importorskip("dask.distributed")
+    assert main(["tournament", "--bots", "random", "greedy", "--games", "2", "--backend", "dask",
+                 "--scheduler", address, "--out", str(tmp_path / "t")]) == 1
+    line = one_line(capsys.readouterr().err)
+    assert address in line or "scheduler" in line
+
+
+def _free_port():
+    import socket
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_a_scheduler_killed_mid_run_ends_in_one_line_and_keeps_the_games(tmp_path, capsys):
+    import signal
+    import subprocess
+    import sys
+
+    distributed = pytest.importorskip("dask.distributed")
+    out = tmp_path / "t"
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host",
+                                  "127.0.0.1", "--port", address.rsplit(":", 1)[1],
+                                  "--no-dashboard"], **quiet)
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
+                               "--nthreads", "2", "--nworkers", "1", "--no-dashboard",
+                               "--death-timeout", "5"], **quiet)
+    try:
+        with distributed.Client(address, timeout="60s") as client:
+            client.wait_for_workers(1, timeout=60)
+
+        def kill_after_the_first_game():
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                path = out / "games.jsonl"
+                if path.exists() and path.stat().st_size > 0:
+                    break
+                time.sleep(0.05)
+            scheduler.send_signal(signal.SIGKILL)
+
+        killer = threading.Thread(target=kill_after_the_first_game)
+        killer.start()
+        code = main(["tournament", "--bots", "random", "greedy", "--games", "100", "--backend",
+                     "dask", "--scheduler", address, "--out", str(out)])
+        killer.join()
+    finally:
+        for process in (scheduler, worker):
+            process.kill()
+            process.wait()
+    line = one_line(capsys.readouterr().err)
+    assert code == 1 and "--resume" in line and "scheduler" in line
+    kept = read_games(out)
+    assert 0 < len(kept) < 100
