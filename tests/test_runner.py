@@ -5,7 +5,8 @@ import pytest
 from tigris import ratings, runner, tune
 from tigris.errors import ConfigError, UsageError
 from tigris.tomlfile import read_toml
-from tigris.tournament import Spec, _leader, schedule
+from tigris.results import Tally
+from tigris.tournament import Spec, schedule
 
 
 def test_deal_seeds_and_seatings():
@@ -21,7 +22,7 @@ def test_deal_seeds_and_seatings():
 def test_the_runners_deal_with_the_shared_formula():
     games = schedule(Spec(bots=["a", "b", "c"], players=3, games=9, seed=4))
     assert [g["deal_seed"] for g in games] == [runner.deal_seed(4, d) for d in range(3) for _ in range(3)]
-    assert [g["seats"] for g in games[:3]] == runner.seatings(["a", "b", "c"])
+    assert [games[k]["seats"] for k in range(3)] == runner.seatings(["a", "b", "c"])
     # SPSA iteration k: theta+ and theta- each in both seatings of deal k; a Bayes trial
     # in both seatings of deal k and of a second deal of its own.
     spec = tune.TuneSpec(bot="ismcts-fast", params=[], opponents=["greedy"], seed=1)
@@ -60,7 +61,10 @@ def test_ratings_and_the_progress_leader_count_wins_alike():
                                                      resamples=0)["bots"]}
     assert rows["a"]["wins"] == 1 + 0.5 + 0 and rows["b"]["wins"] == 0 + 0.5 + 1
     # the progress bar counts per seat: a won 1.5 of 4 seats, b 1.5 of 3
-    assert _leader(games) == "b 50%"
+    tally = Tally(Spec(bots=["a", "b"], players=2, games=4))
+    for number, game in enumerate(games):
+        tally.add(dict(game, game=number, deal_seed=0))
+    assert tally.leader() == "b 50%"
 
 
 def test_read_toml_names_the_file(tmp_path):
