@@ -605,11 +605,6 @@ def tune_settings(doc):
     assert saved["players"] in (2, 3, 4) and saved["opponents"]
 
 
-PROPERTIES = {f.__name__: f for f in (positions, pending, records, actions, setups, bot_settings,
-                                      hints, prompt_lines, analysis_files, tune_histories,
-                                      tune_settings)}
-
-
 _PLAYED = {}
 
 
@@ -681,7 +676,8 @@ def results_folders(spec, lines, newline):
 
 
 PROPERTIES = {f.__name__: f for f in (positions, pending, records, actions, setups, bot_settings,
-                                      hints, prompt_lines, results_folders)}
+                                      hints, prompt_lines, analysis_files, tune_histories,
+                                      tune_settings, results_folders)}
 
 
 if __name__ == "__main__":
