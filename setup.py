@@ -1,5 +1,6 @@
-"""Builds the compiled core (cython_core/*.pyx -> tigris._*, declarations in src/tigris/*.pxd)
-and ships the bot configurations of bots/ inside the package as tigris.bot_configs."""
+"""Builds the compiled core (cython_core/tigris/*.pyx -> tigris._*, each module's
+declarations in the .pxd beside it) and ships the bot configurations of bots/ inside the
+package as tigris.bot_configs."""
 
 import glob
 import os
@@ -7,6 +8,14 @@ import platform
 
 from Cython.Build import cythonize
 from setuptools import Extension, find_packages, setup
+from setuptools.command.build_py import build_py
+
+# cython_core/tigris/ mirrors the package: `cimport tigris._core` finds
+# cython_core/tigris/_core.pxd through the include path, and each module's .pxd sits beside
+# its .pyx, so cythonize follows every cimport and include and regenerates only what a
+# change reaches.
+COMPILED = "cython_core"
+DECLARATIONS = glob.glob(os.path.join(COMPILED, "tigris", "*.pxd"))
 
 # The core counts square sets with popcount: one instruction on every x86-64 processor
 # since 2008 when the compiler may use it, a library call otherwise.
@@ -18,28 +27,35 @@ extensions = [
         [path],
         extra_compile_args=FLAGS,
     )
-    for path in sorted(glob.glob("cython_core/*.pyx"))
+    for path in sorted(glob.glob(os.path.join(COMPILED, "tigris", "*.pyx")))
 ]
 
 
-def _declarations_changed():
-    """True when a .pxd is newer than a generated C file.  cythonize follows what a .pyx
-    cimports, but not the module's own .pxd (in src/tigris/, not beside the .pyx): after
-    a change to one, every module is regenerated, or they would disagree on the layout."""
-    newest = max(os.path.getmtime(p) for p in glob.glob("src/tigris/*.pxd"))
-    generated = [os.path.splitext(p)[0] + ".c" for p in glob.glob("cython_core/*.pyx")]
-    return any(not os.path.exists(c) or os.path.getmtime(c) < newest for c in generated)
+class BuildPyWithDeclarations(build_py):
+    """Installs the .pxd files beside the compiled modules, so that other Cython code can
+    cimport tigris._core as this package's modules do."""
+
+    def run(self):
+        super().run()
+        target = os.path.join(self.build_lib, "tigris")
+        self.mkpath(target)
+        for path in DECLARATIONS:
+            self.copy_file(path, os.path.join(target, os.path.basename(path)))
+
+    def get_outputs(self, include_bytecode=True):
+        return super().get_outputs(include_bytecode) + [
+            os.path.join(self.build_lib, "tigris", os.path.basename(p)) for p in DECLARATIONS]
 
 
 setup(
+    cmdclass={"build_py": BuildPyWithDeclarations},
     packages=find_packages("src") + ["tigris.bot_configs"],
     package_dir={"": "src", "tigris.bot_configs": "bots"},
-    package_data={"tigris": ["*.pxd", "*.pyi", "py.typed", "calibration.json", "viewer.js", "viewer.css"],
+    package_data={"tigris": ["*.pyi", "py.typed", "calibration.json", "viewer.js", "viewer.css"],
                   "tigris.bot_configs": ["*.toml"]},
     ext_modules=cythonize(
         extensions,
-        include_path=["src"],
+        include_path=[COMPILED],
         compiler_directives={"language_level": 3},
-        force=_declarations_changed(),
     ),
 )

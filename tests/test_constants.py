@@ -196,7 +196,8 @@ def test_no_module_writes_a_constant_again(path):
     assert not found, f"written again (import them from tigris.constants): {found}"
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "cython_core").glob("*.pyx")),
+@pytest.mark.parametrize("path", sorted(p for p in (ROOT / "cython_core").rglob("*")
+                                         if p.suffix in (".pyx", ".pxi")),
                          ids=lambda p: p.name)
 def test_no_compiled_module_writes_a_constant_again(path):
     """The compiled modules cimport the numbers from _core.pxd; of the Python names, only

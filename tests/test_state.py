@@ -36,7 +36,7 @@ def played(players, seed, moves=40):
 def test_the_compiled_game_imports_nothing_from_above():
     """_game.pyx used to import legality, render and position inside its methods (a
     hidden import cycle with position.py)."""
-    source = (ROOT / "cython_core" / "_game.pyx").read_text(encoding="utf-8")
+    source = (ROOT / "cython_core" / "tigris" / "_game.pyx").read_text(encoding="utf-8")
     imported = set(re.findall(r"^\s*(?:from|c?import)\s+(tigris(?:\.\w+)?)", source, re.M))
     imported |= {f"tigris.{m.strip()}" for line in re.findall(r"^\s*from tigris import (.+)$",
                                                               source, re.M)

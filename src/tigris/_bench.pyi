@@ -1,4 +1,4 @@
-"""Type information for the compiled timing loops (cython_core/_bench.pyx) behind
+"""Type information for the compiled timing loops (cython_core/tigris/_bench.pyx) behind
 ``tigris bench``."""
 
 def random_games(players: int, games: int, seed: int, board: int = 0,

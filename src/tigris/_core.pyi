@@ -1,4 +1,4 @@
-"""Type information for the compiled rules module (cython_core/_core.pyx): the numbers of
+"""Type information for the compiled rules module (cython_core/tigris/_core.pyx): the numbers of
 the C state that tigris.constants re-exports with their meanings, and the tables of the
 core.  Users read them through ``tigris.constants``."""
 

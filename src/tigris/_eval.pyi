@@ -1,4 +1,4 @@
-"""Type information for the compiled evaluator (cython_core/_eval.pyx): the rewards the
+"""Type information for the compiled evaluator (cython_core/tigris/_eval.pyx): the rewards the
 search backs up, the expansion priors, the calibrated win chance, and their weights."""
 
 from collections.abc import Mapping, Sequence

@@ -1,4 +1,4 @@
-"""Type information for the compiled ``tigris.Game`` (cython_core/_game.pyx).
+"""Type information for the compiled ``tigris.Game`` (cython_core/tigris/_game.pyx).
 
 The docstrings live in the compiled module; these are the types only.  ``Action`` is an
 action id, an int in 0..3746 (``tigris.constants`` lays out the space), or its notation

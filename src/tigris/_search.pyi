@@ -1,4 +1,4 @@
-"""Type information for the compiled search (cython_core/_search.pyx): ``Search``, a tree
+"""Type information for the compiled search (cython_core/tigris/_search.pyx): ``Search``, a tree
 grown in steps, and the helpers around it.  Bots (``tigris.bots``) and hints
 (``tigris.hint``) are the usual way in."""
 

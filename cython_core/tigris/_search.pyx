@@ -1,0 +1,240 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Single-observer information set MCTS (Cowling, Powley & Whitehouse 2012) in compiled code.
+
+One tree over the searching player's information set.  Every iteration deals a fresh
+determinization of what that player cannot see, descends only through actions legal in
+it, and ranks children by UCB over *availability* counts (how often the child's action
+was legal when its parent was visited).  Each node keeps a reward per player, and the
+player to move at a node maximises their own: the defender's support and the trader
+owner's treasure choice inside another player's turn included.
+
+The root may instead share its visits out by sequential halving (``root="halving"``,
+``halving_pick``): a best-arm identification that spends the budget on a few candidates
+and ends with one clear choice, where UCB spreads it over every move tried.
+
+The same loop serves the perfect-information baselines: `determinize = 0` searches the
+given state as it is (the `cheat` reference and each tree of `pimc`), re-drawing only the
+bag order per iteration.
+
+Python sees this module through `Search` / `run(game, ...)` only; the game is reached
+through the core's C interface (legal_actions, apply_action, copy_state, determinize), the
+rewards, priors and greedy rollout policy through the evaluator's (_eval.pxd), whose
+weights are knobs of the search.  The declarations with their fields are in _search.pxd;
+the parts (the tree and UCB, the halving root, the deals, the loop) are the _search_*.pxi
+files included below, and this file holds the Python face.  `Search` checks every knob
+and budget before the compiled loop sees it (ValueError naming the knob), and a running
+search polls for signals about ten times a second, so Ctrl-C stops it.
+"""
+
+import math
+
+from libc.math cimport sqrt, log
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memset
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from tigris._core cimport *
+from tigris._core cimport determinize as c_determinize
+from tigris._eval cimport Weights, evaluate, priors, prior, scorer_table, greedy_action
+from tigris._game cimport Game
+from tigris import checks
+from tigris._eval import check_weights
+from tigris.errors import IllegalActionError, excerpt
+
+# Node ids, visit and availability counts are int32.  Every iteration adds at most one node
+# and one root visit, so a tree takes at most this many iterations in all.
+MAX_ITERATIONS = 2**31 - 2
+cdef int32_t C_MAX_ITERATIONS = MAX_ITERATIONS
+cdef int32_t MAX_NODES = C_MAX_ITERATIONS + 1
+MAX_ROLLOUT_DEPTH = 2**31 - 1                  # a C int
+
+
+# The search's parts, one concept each, are files included into this one module rather
+# than modules of their own: one module is one C file, in which the C compiler may inline
+# the per-node steps (UCB, a child's selection, an expansion) into the loop, and every call
+# between the parts is a direct call.  A cdef function cimported from another module is
+# called through a pointer, never inlined.  They share the declarations of _search.pxd.
+include "_search_tree.pxi"          # the tree and UCB: nodes, selection, widening, expansion
+include "_search_halving.pxi"       # the sequential-halving root
+include "_search_deals.pxi"         # the deals from a belief: each iteration's determinization
+include "_search_loop.pxi"          # the loop: deal, descend, roll out, back up
+
+
+# ---------------------------------------------------------------------------
+# Python face
+# ---------------------------------------------------------------------------
+
+cdef class Search:
+    """A search tree over the information set of the player to move in `game`, grown in
+    steps so callers can show progress:
+
+    >>> import tigris
+    >>> from tigris._search import Search
+    >>> game = tigris.Game(players=2, seed=7)
+    >>> s = Search(game, exploration=0.7, rollout_depth=10, seed=1)
+    >>> s.step(iterations=500)
+    500
+    >>> s.step(seconds=0.05) > 0
+    True
+    >>> stats = s.stats()
+    >>> stats["iterations"] == s.iterations, game.is_legal(stats["best"])
+    (True, True)
+
+    Knobs: ``exploration`` >= 0, ``epsilon`` in [0, 1], ``widening`` >= 0 (finite numbers);
+    ``root``: "ucb" (the root as any node) or "halving" (sequential halving over the
+    ``candidates`` moves best after a UCB phase, ranked by
+    ``log prior + halving_scale * (50 + most visits) * mean reward``, in phases of the
+    tree's whole budget:
+    ``plan_iterations`` or ``plan_seconds``, else the first step's budget);
+    ``rollout_depth`` from -1 (to the end) to MAX_ROLLOUT_DEPTH; ``seed`` any int, of which
+    the low 64 bits are used (seeds equal modulo 2**64 search alike); and the evaluator's
+    weights by name (``tigris._eval.WEIGHTS``: ``eval_leader=0.5``, ``prior_pass=0.0``...).
+    Anything else raises a ValueError naming the knob.  A tree takes at most
+    MAX_ITERATIONS iterations in all.
+
+    Attributes: ``player`` (the searching player, to move at the root), ``iterations``
+    (run in all steps) and ``final`` (how ``stats()`` picks ``best``: "visits" or "value").
+    """
+
+    def __cinit__(self):
+        memset(&self.tree, 0, sizeof(Tree))
+        self.tree.nsurvivors = -1
+
+    def __dealloc__(self):
+        free(self.deals)
+        free(self.deal_cum)
+        free(self.tree.nodes)
+        free(self.tree.order)
+        free(self.tree.survivors)
+        free(self.tree.survivor_prior)
+        free(self.tree.order_prior)
+
+    def __init__(self, Game game not None, *, exploration=0.7, rollout="random", epsilon=0.1,
+                 rollout_depth=10, final="visits", widening=0.0, root="ucb", candidates=16,
+                 halving_scale=0.1, plan_iterations=0, plan_seconds=0.0, bint determinize=True,
+                 deals=None, seed=0, **weights):
+        if rollout not in ("random", "greedy"):
+            raise ValueError(f"rollout must be 'random' or 'greedy', not {excerpt(rollout)}")
+        if root not in ("ucb", "halving"):
+            raise ValueError(f"root must be 'ucb' or 'halving', not {excerpt(root)}")
+        candidates = checks.whole("candidates", candidates, 1, N_ACTIONS)
+        halving_scale = checks.number("halving_scale", halving_scale, 0.0)
+        plan_iterations = checks.whole("plan_iterations", plan_iterations, 0, MAX_ITERATIONS)
+        plan_seconds = checks.number("plan_seconds", plan_seconds, 0.0)
+        if final not in ("visits", "value"):
+            raise ValueError(f"final must be 'visits' or 'value', not {excerpt(final)}")
+        exploration = checks.number("exploration", exploration, 0.0)
+        epsilon = checks.number("epsilon", epsilon, 0.0, 1.0)
+        widening = checks.number("widening", widening, 0.0)
+        rollout_depth = checks.whole("rollout_depth", rollout_depth, -1, MAX_ROLLOUT_DEPTH)
+        seed = checks.whole("seed", seed, -math.inf, math.inf)
+        self.cfg.weights = check_weights(weights)
+        if game.is_over:
+            raise ValueError("the game is over: there is nothing to search")
+        copy_state(&self.root, &game.s)
+        self.player = current_player(&self.root)
+        self.final = final
+        self.iterations = 0
+        self.cfg.exploration = exploration
+        self.cfg.rollout = ROLLOUT_RANDOM if rollout == "random" else ROLLOUT_GREEDY
+        self.cfg.epsilon = epsilon
+        self.cfg.rollout_depth = rollout_depth
+        self.cfg.widening = widening
+        self.cfg.root = ROOT_UCB if root == "ucb" else ROOT_HALVING
+        self.cfg.candidates = candidates
+        self.cfg.halving_scale = halving_scale
+        self.cfg.plan_iterations = plan_iterations
+        self.cfg.plan_seconds = plan_seconds
+        self.cfg.determinize = determinize
+        keep_deals(self, deals)
+        self.cfg.timing = 0
+        self.cfg.rollout_seconds = 0
+        self.cfg.seed = (<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)) ^ <uint64_t>0xA0761D6478BD642F
+
+    def measure_rollouts(self, bint on=True):
+        """Time the rollouts from now on (rollout_seconds), for benchmarks."""
+        self.cfg.timing = on
+
+    @property
+    def rollout_seconds(self):
+        """Seconds spent in rollouts while measure_rollouts was on."""
+        return self.cfg.rollout_seconds
+
+    def step(self, iterations=0, seconds=0.0):
+        """Grow the tree by `iterations`, or for `seconds` (0: no limit of that kind); returns
+        the iterations run.  A time budget runs at least one iteration, and ends early if the
+        tree is full.  Ctrl-C (any signal handler that raises) stops the search within about
+        0.1 s and propagates; the tree keeps the iterations that completed."""
+        cdef int32_t used = self.tree.nodes[0].visits if self.tree.n else 0
+        iterations = checks.whole("iterations", iterations, 0, MAX_ITERATIONS)
+        if iterations > MAX_ITERATIONS - used:
+            raise ValueError(f"iterations must be at most {MAX_ITERATIONS - used} (a tree takes "
+                             f"{MAX_ITERATIONS} in all and has run {used}), not {iterations}")
+        seconds = checks.number("seconds", seconds, 0.0)
+        if iterations <= 0 and seconds <= 0:
+            raise ValueError("give iterations or seconds (a budget) for the search")
+        if self.cfg.plan_iterations == 0 and self.cfg.plan_seconds == 0:
+            # Halving shares out a whole budget: unless planned, the first step's.
+            self.cfg.plan_iterations = iterations
+            self.cfg.plan_seconds = seconds
+        self.cfg.iterations = iterations
+        self.cfg.seconds = seconds
+        try:
+            with nogil:
+                search(&self.tree, &self.root, self.player, &self.cfg)
+        finally:
+            self.iterations += self.cfg.done
+        return self.cfg.done
+
+    def stats(self, int pv_depth=6):
+        """Root statistics: ``children`` (action, visits, avail, value = mean reward of the
+        searching player, pv = the most visited line after it), ``best``, ``nodes``."""
+        children = []
+        c = self.tree.nodes[0].first_child if self.tree.n else NO_NODE
+        while c != NO_NODE:
+            nd = self.tree.nodes[c]
+            children.append({"action": nd.action, "visits": nd.visits, "avail": nd.avail,
+                             "value": nd.reward[self.player] / nd.visits if nd.visits else 0.0,
+                             "pv": self._line(c, pv_depth)})
+            c = nd.next_sibling
+        children.sort(key=lambda ch: (-ch["visits"], -ch["value"], ch["action"]))   # as choose() ranks
+        return {"iterations": self.iterations, "nodes": self.tree.n, "player": self.player,
+                "children": children, "best": choose(children, self.final) if children else None}
+
+    cdef list _line(self, int32_t node, int depth):
+        """The most visited continuation below `node`: (action, player) pairs."""
+        cdef int32_t c, best
+        cdef int best_v
+        line = []
+        while len(line) < depth:
+            best, best_v = NO_NODE, 1
+            c = self.tree.nodes[node].first_child
+            while c != NO_NODE:
+                if self.tree.nodes[c].visits > best_v:
+                    best, best_v = c, self.tree.nodes[c].visits
+                c = self.tree.nodes[c].next_sibling
+            if best == NO_NODE:
+                break
+            line.append((self.tree.nodes[best].action, self.tree.nodes[best].mover))
+            node = best
+        return line
+
+
+def run(Game game not None, *, iterations=0, seconds=0.0, **options):
+    """Search the decision of `game` for its current player in one go; see Search."""
+    s = Search(game, **options)
+    s.step(iterations, seconds)
+    return s.stats()
+
+
+def choose(children, final="visits"):
+    """The action to play from (merged) root statistics: most visits, or the best mean
+    value among the children visited at least a tenth as often as the most visited one."""
+    if not children:
+        raise ValueError("no root statistics to choose from")
+    if final == "value":
+        most = max(ch["visits"] for ch in children)
+        pool = [ch for ch in children if ch["visits"] * 10 >= most]
+        return max(pool, key=lambda ch: (ch["value"], ch["visits"], -ch["action"]))["action"]
+    return max(children, key=lambda ch: (ch["visits"], ch["value"], -ch["action"]))["action"]

@@ -1,0 +1,164 @@
+# The search loop (included by _search.pyx: one C file, see there): each iteration deals
+# a determinization (_search_deals.pxi), descends the tree (_search_tree.pxi; at a
+# halving root, _search_halving.pxi picks the child), plays a rollout and backs the
+# rewards up, until the step's budget is spent.
+
+cdef extern from "Python.h":
+    # Declared without an exception clause: search() records the failure and returns
+    # through its clean-up before the exception propagates.
+    int check_signals "PyErr_CheckSignals" ()
+
+cdef double POLL_SECONDS = 0.1                 # how often a running search checks for signals
+
+
+cdef double now() noexcept nogil:
+    cdef timespec t
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return t.tv_sec + t.tv_nsec * 1e-9
+
+
+cdef void rollout(State* s, const Config* cfg, uint64_t* x) noexcept nogil:
+    """Play the simulation phase: up to cfg.rollout_depth decisions, each uniformly random
+    or, in greedy rollouts, the policy's choice except for a share epsilon of them."""
+    cdef int played = 0, a
+    while s.phase != PH_OVER and (cfg.rollout_depth < 0 or played < cfg.rollout_depth):
+        # The core's samplers: no list of legal actions is made.
+        if cfg.rollout == ROLLOUT_GREEDY and (splitmix(x) % 1000000) >= cfg.epsilon * 1000000:
+            a = greedy_action(s, x)
+        else:
+            a = random_action(s, x)
+        if a < 0:
+            break               # never in a valid game
+        apply_action(s, a)
+        played += 1
+
+
+cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 nogil:
+    """Run iterations until the budget is spent, the tree is full (MAX_ITERATIONS) or a
+    signal handler raises; cfg.done counts the iterations that ran.  Returns -1 with the
+    exception set (KeyboardInterrupt, MemoryError, ...) if it stopped on an error; the tree
+    then holds the iterations that completed."""
+    cdef State d
+    cdef int32_t* legal = <int32_t*>malloc(N_ACTIONS * sizeof(int32_t))
+    cdef uint32_t* legal_mark = <uint32_t*>malloc(N_ACTIONS * sizeof(uint32_t))
+    cdef uint32_t* child_mark = <uint32_t*>malloc(N_ACTIONS * sizeof(uint32_t))
+    cdef uint64_t x = cfg.seed
+    cdef uint32_t stamp = 0
+    cdef float reward[MAXP]
+    cdef long it = 0, room
+    cdef int32_t node
+    cdef int p
+    cdef bint expanded
+    cdef double start = now()
+    cdef double deadline = start + cfg.seconds
+    cdef double poll = start + POLL_SECONDS
+    cdef double t0, clock
+    cdef uint64_t paired = 0               # a halving round's stream, shared by its visits
+    cdef uint64_t* rng
+    cdef int32_t pick
+    cfg.done = 0
+    t.error = STOP_NONE
+    x ^= <uint64_t>t.n * <uint64_t>0x9E3779B97F4A7C15      # a later step continues, not repeats
+    if legal == NULL or legal_mark == NULL or child_mark == NULL:
+        t.error = STOP_MEMORY
+    else:
+        memset(legal_mark, 0, N_ACTIONS * sizeof(uint32_t))
+        memset(child_mark, 0, N_ACTIONS * sizeof(uint32_t))
+    if t.error == STOP_NONE and t.n == 0:
+        copy_state(&d, root)
+        if cfg.determinize:
+            deal_unseen(&d, player, cfg, splitmix(&x))
+        free(t.order)                    # left by a step that ran out of memory
+        free(t.order_prior)
+        t.order = <int32_t*>malloc(N_ACTIONS * sizeof(int32_t))
+        t.order_prior = <double*>malloc(N_ACTIONS * sizeof(double))
+        if t.order != NULL and t.order_prior != NULL:
+            t.norder = root_order(&d, &cfg.weights, t.order, t.order_prior, &x)
+            new_node(t, NO_NODE, -1, player)     # sets t.error if out of memory
+        else:
+            free(t.order)
+            free(t.order_prior)
+            t.order = NULL
+            t.order_prior = NULL
+            t.error = STOP_MEMORY
+    room = C_MAX_ITERATIONS - t.nodes[0].visits if t.error == STOP_NONE else 0
+    while t.error == STOP_NONE:
+        if cfg.iterations > 0 and it >= cfg.iterations:
+            break
+        if it >= room:
+            break                           # the tree is full (the caller's budget allowed for it)
+        if (it & 15) == 0 and it > 0:
+            clock = now()
+            if cfg.seconds > 0 and clock >= deadline:
+                break
+            if clock >= poll:
+                # Ctrl-C: the loop runs without the GIL, so Python's handlers run here.
+                poll = clock + POLL_SECONDS
+                with gil:
+                    if check_signals() != 0:
+                        t.error = STOP_SIGNAL
+                if t.error != STOP_NONE:
+                    break
+        rng = &x
+        pick = NO_NODE
+        if cfg.root == ROOT_HALVING:
+            pick = halving_pick(t, cfg, player, plan_spent(t, cfg, start), &paired)
+            if t.error != STOP_NONE:
+                break
+            if pick != NO_NODE:
+                rng = &paired
+        copy_state(&d, root)
+        if cfg.determinize:
+            deal_unseen(&d, player, cfg, splitmix(rng))
+        else:
+            d.rng = splitmix(rng)        # the bag order is chance, even for a perfect-information search
+        node = 0
+        expanded = False
+        while d.phase != PH_OVER and not expanded:
+            stamp += 1
+            if stamp == 0:
+                # 2**32 steps: clear the marks, or stale ones would pass for current.
+                memset(legal_mark, 0, N_ACTIONS * sizeof(uint32_t))
+                memset(child_mark, 0, N_ACTIONS * sizeof(uint32_t))
+                stamp = 1
+            node = select_or_expand(t, node, &d, cfg, rng, legal, t.order if node == 0 else NULL, t.norder,
+                                    legal_mark, child_mark, stamp, pick if node == 0 else NO_NODE,
+                                    &expanded)
+            if node == NO_NODE:
+                break
+        if node == NO_NODE:
+            break                        # t.error says why; this iteration is not counted
+        if cfg.timing:
+            t0 = now()
+            rollout(&d, cfg, rng)
+            cfg.rollout_seconds += now() - t0
+        else:
+            rollout(&d, cfg, rng)
+        if d.error != ERR_NONE:
+            t.error = STOP_INCONSISTENT      # not counted: the rewards of a broken state mean nothing
+            break
+        evaluate(&d, &cfg.weights, reward)
+        while node != NO_NODE:
+            t.nodes[node].visits += 1
+            for p in range(d.nplayers):
+                t.nodes[node].reward[p] += reward[p]
+            node = t.nodes[node].parent
+        it += 1
+    free(legal)
+    free(legal_mark)
+    free(child_mark)
+    cfg.done = it
+    t.elapsed += now() - start
+    if t.error == STOP_SIGNAL:
+        return -1                        # the handler's exception is set
+    if t.error == STOP_MEMORY:
+        with gil:
+            raise MemoryError("the search tree cannot grow: out of memory")
+    if t.error == STOP_NO_ACTION:
+        with gil:
+            raise RuntimeError("the search reached a position without a legal action")
+    if t.error == STOP_INCONSISTENT:
+        with gil:
+            raise IllegalActionError("the search cannot go on: the game state is inconsistent "
+                                     "(a rule step found no leader, trader or tile it needs)")
+    return 0

@@ -1,0 +1,187 @@
+# The tree and UCB (included by _search.pyx: one C file, see there): the node arena, the
+# selection of a child by UCB over availability counts, progressive widening, and the
+# expansion of untried actions in prior order.
+
+# Ties between equal priors are broken by a random jitter far below any prior's step.
+cdef double ROOT_JITTER = 1e-9                 # times a draw in [0, 1e6): the root's order
+cdef double NODE_JITTER = 1e-6                 # times a draw in [0, 1e3): an inner expansion
+
+cdef enum:
+    NLOG = 1 << 16
+cdef float LOG[NLOG]                 # log(n) for UCB: one lookup instead of a log per child
+cdef int _k
+LOG[0] = 0
+for _k in range(1, NLOG):
+    LOG[_k] = log(<double>_k)
+
+
+cdef inline double log_count(int32_t n) noexcept nogil:
+    return LOG[n] if n < NLOG else log(<double>n)
+
+
+cdef int32_t new_node(Tree* t, int32_t parent, int action, int mover) noexcept nogil:
+    """The new node's id, or NO_NODE (t.error set) if the tree cannot grow."""
+    cdef Node* nd
+    cdef Node* grown
+    cdef int64_t cap
+    if t.n == t.cap:
+        cap = <int64_t>t.cap * 2 if t.cap else 1024
+        if cap > MAX_NODES:
+            cap = MAX_NODES
+        grown = <Node*>realloc(t.nodes, <size_t>cap * sizeof(Node)) if cap > t.n else NULL
+        if grown == NULL:
+            t.error = STOP_MEMORY
+            return NO_NODE
+        t.nodes = grown
+        t.cap = <int32_t>cap
+    nd = &t.nodes[t.n]
+    memset(nd, 0, sizeof(Node))
+    nd.parent = parent
+    nd.first_child = NO_NODE
+    nd.next_sibling = NO_NODE
+    nd.action = action
+    nd.mover = mover
+    if parent != NO_NODE:
+        nd.next_sibling = t.nodes[parent].first_child
+        t.nodes[parent].first_child = t.n
+        t.nodes[parent].nchildren += 1
+    t.n += 1
+    return t.n - 1
+
+
+cdef inline double ucb(const Node* nd, int mover, double exploration) noexcept nogil:
+    """UCB over availability: the mover's mean reward plus exploration * sqrt(ln(avail) /
+    visits).  Every ranked child has been visited: the iteration that expands a child
+    also visits it (one that fails halfway stops the search)."""
+    return nd.reward[mover] / nd.visits + exploration * sqrt(log_count(nd.avail) / nd.visits)
+
+
+cdef inline int32_t best_child(Tree* t, int32_t node, int mover, double exploration,
+                               const uint32_t* legal_mark, uint32_t stamp,
+                               bint count_avail) noexcept nogil:
+    """The child of `node` with the mover's highest UCB among those legal now
+    (legal_mark[action] == stamp; all children when legal_mark is NULL), the first one
+    if every score is NaN; NO_NODE if none is legal.  With `count_avail`, each child
+    looked at is counted available first (the root: one pass instead of two)."""
+    cdef int32_t c = t.nodes[node].first_child, best = NO_NODE
+    cdef double score, best_score = -1e300
+    cdef Node* nd
+    while c != NO_NODE:
+        nd = &t.nodes[c]
+        if legal_mark == NULL or legal_mark[nd.action] == stamp:
+            if count_avail:
+                nd.avail += 1
+            score = ucb(nd, mover, exploration)
+            if best == NO_NODE or score > best_score:
+                best_score = score
+                best = c
+        c = nd.next_sibling
+    return best
+
+
+cdef inline bint may_widen(const Node* nd, int32_t legal_children, const Config* cfg) noexcept nogil:
+    """Progressive widening: whether a node with `legal_children` children legal now may
+    take one more (always when none is legal)."""
+    return (cfg.widening <= 0 or legal_children == 0 or
+            nd.nchildren < cfg.widening * sqrt(nd.visits + 1.0))
+
+
+cdef inline int32_t expand(Tree* t, int32_t node, int action, int mover, State* d,
+                           bint* expanded) noexcept nogil:
+    """Add the child for `action` (available once: now) and play it in d."""
+    cdef int32_t c = new_node(t, node, action, mover)
+    if c == NO_NODE:
+        return NO_NODE
+    t.nodes[c].avail = 1
+    apply_action(d, action)
+    expanded[0] = True
+    return c
+
+
+cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg, uint64_t* x,
+                              int32_t* legal, const int32_t* order, int norder,
+                              uint32_t* legal_mark, uint32_t* child_mark,
+                              uint32_t stamp, int32_t pick, bint* expanded) noexcept nogil:
+    """One step down from `node` in determinization d: count availability, then either
+    expand an untried legal action or pick the best child by UCB (at a halving root,
+    `pick` unless it is NO_NODE).  Applies the action.  At the root, `order` holds its
+    legal actions best prior first (they are the same in every determinization: the
+    decision is the searching player's).  Returns NO_NODE (t.error set) when it cannot go
+    on: no legal action, or no memory for a child."""
+    cdef int n, k, a, mover = current_player(d), best_a = -1
+    cdef int32_t c, best, legal_children = 0
+    cdef double pr, best_pr = -1.0
+    cdef Node* nd
+    cdef uint8_t scorer[4 * NSQ]
+    if order != NULL:
+        # The root: every child is legal in every determinization, and children were
+        # expanded in `order`, so the next untried action is order[nchildren].
+        legal_children = t.nodes[node].nchildren
+        if pick != NO_NODE:
+            c = t.nodes[node].first_child
+            while c != NO_NODE:
+                t.nodes[c].avail += 1
+                c = t.nodes[c].next_sibling
+            apply_action(d, t.nodes[pick].action)
+            return pick
+        # A halving root tries every move in its UCB phase: the halving does the narrowing.
+        if ((cfg.root == ROOT_HALVING or may_widen(&t.nodes[node], legal_children, cfg))
+                and legal_children < norder):
+            c = t.nodes[node].first_child
+            while c != NO_NODE:
+                t.nodes[c].avail += 1
+                c = t.nodes[c].next_sibling
+            return expand(t, node, order[legal_children], mover, d, expanded)
+        best = best_child(t, node, mover, cfg.exploration, NULL, 0, True)
+    else:
+        n = legal_actions(d, legal)
+        for k in range(n):
+            legal_mark[legal[k]] = stamp
+        c = t.nodes[node].first_child
+        while c != NO_NODE:
+            nd = &t.nodes[c]
+            child_mark[nd.action] = stamp
+            if legal_mark[nd.action] == stamp:
+                nd.avail += 1
+                legal_children += 1
+            c = nd.next_sibling
+        if may_widen(&t.nodes[node], legal_children, cfg) and legal_children < n:
+            scorer_table(d, scorer)
+            for k in range(n):
+                a = legal[k]
+                if child_mark[a] == stamp:
+                    continue
+                pr = prior(d, &cfg.weights, scorer, a, mover) + (splitmix(x) % 1000) * NODE_JITTER
+                if pr > best_pr:
+                    best_pr = pr
+                    best_a = a
+            return expand(t, node, best_a, mover, d, expanded)
+        best = best_child(t, node, mover, cfg.exploration, legal_mark, stamp, False)
+    if best == NO_NODE:
+        t.error = STOP_NO_ACTION
+        return NO_NODE
+    apply_action(d, t.nodes[best].action)
+    return best
+
+
+cdef int root_order(State* d, const Weights* w, int32_t* order, double* key, uint64_t* x) noexcept nogil:
+    """The root's legal actions sorted by prior, best first, ties in random order, and
+    their priors in key (each with its jitter); how many."""
+    cdef int n, k, j
+    cdef int32_t a
+    cdef double v
+    n = legal_actions(d, order)
+    priors(d, w, order, n, key)
+    for k in range(n):
+        key[k] += (splitmix(x) % 1000000) * ROOT_JITTER
+    for k in range(1, n):               # insertion sort: a few hundred actions, once a search
+        a = order[k]
+        v = key[k]
+        j = k
+        while j > 0 and key[j - 1] < v:
+            key[j] = key[j - 1]
+            order[j] = order[j - 1]
+            j -= 1
+        key[j] = v
+        order[j] = a
+    return n
