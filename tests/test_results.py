@@ -153,6 +153,13 @@ def test_tournament_json_that_is_not_an_object(folder, capsys):
             load_summary(folder)
 
 
+def test_a_tournament_json_that_is_a_pipe_is_refused_unopened(folder):
+    (folder / "tournament.json").unlink()
+    os.mkfifo(folder / "tournament.json")          # no writer: opening it would block
+    with pytest.raises(TournamentError, match=r"tournament.json: a pipe, not a file"):
+        load_summary(folder)
+
+
 # ---------------------------------------------------------------------------------------
 # games.jsonl held to the schedule
 # ---------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ Traceback (most recent call last):
 tigris.errors.UsageError: /dev/zero: a device, not a file
 """
 
+import json
 import os
 import stat
 from pathlib import Path
@@ -18,7 +19,7 @@ from pathlib import Path
 from tigris.errors import UsageError
 from tigris.files import kind_of, source_file
 
-__all__ = ["check_source"]
+__all__ = ["check_source", "read_json"]
 
 
 def check_source(path, error=UsageError):
@@ -33,3 +34,17 @@ def check_source(path, error=UsageError):
     if not stat.S_ISREG(mode):
         raise error(f"{file}: {kind_of(mode)}, not a file")
     return file
+
+
+def read_json(path, error=UsageError):
+    """The JSON value of the file `path`, once :func:`check_source` has found it a regular
+    file; a file that cannot be read, is not UTF-8 or is not JSON raises `error` naming it."""
+    path = check_source(path, error)
+    try:
+        return json.loads(path.read_bytes().decode("utf-8"))
+    except OSError as e:
+        raise error(f"{path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise error(f"{path}: not UTF-8 text") from None
+    except (ValueError, RecursionError) as e:
+        raise error(f"{path}: not JSON ({e})") from None

@@ -40,6 +40,7 @@ from tigris.files import write_text
 from tigris.results import check_fields, lines_of, scan
 from tigris.runner import append_record, bot_settings, game_tasks, play_game
 from tigris.schedule import Schedule
+from tigris.sources import read_json
 from tigris.tomlfile import read_toml
 
 SPEC_FILE = "tournament.json"
@@ -208,14 +209,7 @@ def read_spec_file(path):
     """(Spec, bot settings) of a results folder's tournament.json, every field checked:
     a TournamentError names the file and the field."""
     path = Path(path)
-    try:
-        saved = json.loads(path.read_bytes().decode("utf-8"))
-    except OSError as e:
-        raise TournamentError(f"{path}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise TournamentError(f"{path}: not UTF-8 text") from None
-    except (ValueError, RecursionError) as e:
-        raise TournamentError(f"{path}: not JSON ({e})") from None
+    saved = read_json(path, TournamentError)          # a pipe or a device refused unopened
     if not isinstance(saved, dict):
         raise TournamentError(f"{path}: not a tournament file (an object with spec and bots)")
     unknown = [k for k in saved if k not in ("spec", "bots")]

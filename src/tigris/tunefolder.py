@@ -17,12 +17,11 @@ tigris.errors.TuneError: results/no-such-run/tune.json: No such file or director
 
 import csv
 import io
-import json
 import math
 from pathlib import Path
 
 from tigris.errors import TuneError, excerpt
-from tigris.sources import check_source
+from tigris.sources import check_source, read_json
 
 SPEC_FILE = "tune.json"
 HISTORY_FILE = "history.csv"
@@ -58,15 +57,7 @@ def read_settings(out):
     ``verify_games`` (0 or more), ``players`` (2 to 4) and ``method`` (spsa or bayes;
     spsa when missing: saved before there was a choice)."""
     path = Path(out) / SPEC_FILE
-    check_source(path, TuneError)
-    try:
-        spec = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise TuneError(f"{path}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise TuneError(f"{path}: not UTF-8 text") from None
-    except (ValueError, RecursionError) as e:
-        raise TuneError(f"{path}: not JSON ({e})") from None
+    spec = read_json(path, TuneError)
     if not isinstance(spec, dict):
         raise TuneError(f"{path}: not the settings of a tuning run (not a JSON object)")
     spec.setdefault("method", "spsa")
