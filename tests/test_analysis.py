@@ -428,7 +428,7 @@ def test_a_row_whose_move_differs_from_the_record_is_refused(rec2, full, tmp_pat
 
 
 @pytest.mark.parametrize("field, value, message", [
-    ("win_before", None, "win_before must be a number"),
+    ("win_before", None, "win_before must be a win chance from 0 to 1"),
     ("rank", "missing", "no field rank"),
     ("rank", 0, "rank must be"),
     ("drop", "a lot", "drop must be a number"),
@@ -498,3 +498,17 @@ def test_analyse_never_writes_over_the_record_or_a_device(rec2, tmp_path, capsys
     os.mkfifo(fifo)
     assert main(["analyse", str(record_file), "--iterations", "10", "--out", str(fifo)]) == 1
     assert "not a regular file (a pipe)" in one_line(capsys.readouterr().err)
+
+
+def test_a_row_whose_win_chance_is_not_a_chance_is_refused():
+    from tigris.analysis import _row_problem
+
+    header = {"moves": 3, "players": [0, 1]}
+    row = {"move": 1, "player": 0, "decision": "action", "played": "pass", "best": "pass",
+           "win_before": 0.5, "win_after": 0.5, "drop": 0.0, "rank": 1, "legal": 5,
+           "mark": None, "visits": 1, "iterations": 1, "after_from": "best",
+           "continuation": []}
+    assert _row_problem(row, header) is None
+    for value in (-1, 1.5, 1e308):
+        assert "win_before must be a win chance" in _row_problem(dict(row, win_before=value), header)
+        assert "win_after must be a win chance" in _row_problem(dict(row, win_after=value), header)

@@ -469,8 +469,8 @@ def _row_problem(r, header, game=None):
     for field in ("win_before", "win_after"):
         if forced and r[field] is not None:
             return bad(field, "null in a forced row")
-        if not forced and not _number(r[field]):
-            return bad(field, "a number")
+        if not forced and not (_number(r[field]) and 0 <= r[field] <= 1):
+            return bad(field, "a win chance from 0 to 1")
     if not _number(r["drop"]):
         return bad("drop", "a number")
     if not (r["rank"] is None or _whole(r["rank"], 1)):
