@@ -407,6 +407,13 @@ def _free_port():
         return sock.getsockname()[1]
 
 
+def test_a_scheduler_without_the_dask_backend_is_refused(tmp_path, capsys):
+    assert main(["tournament", "--bots", "random", "greedy", "--games", "2",
+                 "--scheduler", "tls://127.0.0.1:1", "--out", str(tmp_path / "t")]) == 1
+    assert "give --backend dask with it" in one_line(capsys.readouterr().err)
+    assert not (tmp_path / "t").exists()                 # before any game
+
+
 def test_a_scheduler_killed_mid_run_ends_in_one_line_and_keeps_the_games(tmp_path, capsys):
     import signal
     import subprocess

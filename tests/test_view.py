@@ -344,6 +344,17 @@ def test_view_never_writes_over_the_games_of_a_tournament(results, tmp_path, cap
     assert games.read_bytes() == before
 
 
+def test_view_never_writes_over_the_files_of_the_results_folder_it_reads(results, capsys):
+    for name in ("tournament.json", "summary.json", "summary.md"):
+        target = results / name
+        if not target.exists():
+            target.write_text("{}\n")
+        before = target.read_bytes()
+        assert main(["view", f"{results / 'games.jsonl'}:1", "--out", str(target)]) == 1
+        assert "is a file of the results folder" in one_line(capsys.readouterr().err)
+        assert target.read_bytes() == before
+
+
 def test_view_writes_no_device(files, capsys):
     assert main(["view", str(files / "record.json"), "--out", "/dev/null"]) == 1
     assert "not a regular file" in one_line(capsys.readouterr().err)

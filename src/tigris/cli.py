@@ -684,6 +684,8 @@ def cmd_tournament(args):
     """tigris tournament: run (or resume) a tournament and print its standings."""
     from tigris import tournament
 
+    if args.scheduler is not None and args.backend != "dask":
+        raise UsageError("--scheduler names the dask scheduler: give --backend dask with it")
     if args.resume:
         given = [f"--{k}" for k in ("games", "players", "seed", "board", "name", "out")
                  if getattr(args, k) is not None]
@@ -936,6 +938,7 @@ def cmd_view(args):
     if out.is_dir():
         raise UsageError(f"--out {out} is a folder; name the HTML file to write (game.html)")
     check_target(out, reads=[args.source, args.analysis], option="--out")
+    _not_a_folder_file(out, args.source)
     rec = _load(args.source)
     with _reading(args.source, RecordError):
         if not isinstance(rec, dict) or rec.get("format") != records.FORMAT:
@@ -954,6 +957,21 @@ def cmd_view(args):
                                   f"{analyses.record_hash(game)!r})")
     title = view.game_title(rec) if "game" in rec else Path(args.source).name
     print(f"page written to {view.write_game(rec, out, analysis, title=title)}")
+
+
+def _not_a_folder_file(out, source):
+    """Refuse an --out that is a file of the results folder a source such as
+    DIR/games.jsonl:K belongs to (its spec or summaries): a page there breaks the folder."""
+    from tigris import tournament
+    from tigris.files import source_file
+
+    file = Path(source_file(source))
+    if file.name != tournament.GAMES_FILE or not out.exists():
+        return
+    for name in (tournament.SPEC_FILE, "summary.json", "summary.md"):
+        if (file.parent / name).exists() and os.path.samefile(out, file.parent / name):
+            raise UsageError(f"--out {out} is a file of the results folder {file.parent}; "
+                             f"name another file")
 
 
 def cmd_calibrate(args):
