@@ -271,7 +271,7 @@ def build_parser():
     p.add_argument("--games", type=_whole(1, MAX_GAMES),
                    help="total games (default 20; rounded up to full seatings)")
     p.add_argument("--players", type=int, choices=(2, 3, 4), help="players per game (default 2)")
-    p.add_argument("--seed", type=int, help="base seed of the deals (default 0)")
+    p.add_argument("--seed", type=int, help=f"base seed of the deals (default {SEED})")
     p.add_argument("--board", choices=("classic", "advanced"), help="board side (default classic)")
     p.add_argument("--name", help="tournament name (default: the spec's file name)")
     p.add_argument("--jobs", type=JOBS, help="parallel games (default: all cores)")
@@ -392,8 +392,8 @@ def build_parser():
                    help="spsa (default) or bayes (optuna's TPE sampler; pip install optuna)")
     p.add_argument("--budget", type=_whole(4), default=400, help="games to play (4 per iteration; default 400)")
     p.add_argument("--jobs", type=JOBS, help="parallel games (default: all cores)")
-    p.add_argument("--seed", type=int, default=0,
-                   help="seed of the deals and the perturbations (default 0)")
+    p.add_argument("--seed", type=int, default=SEED,
+                   help=f"seed of the deals and the perturbations (default {SEED})")
     p.add_argument("--name", help="name of the tuned bot (default BOT-tuned)")
     p.add_argument("--verify-games", type=_whole(0, MAX_GAMES), default=0,
                    help="games of the final check, tuned vs BOT (default: a tenth of the budget, >= 20)")
