@@ -13,7 +13,7 @@ put right.
 ranking, final scores, decisions, mean seconds per seat, deal), not the ~80 KB of its
 record, and the first places so far, so a run's leader costs nothing per game.
 
->>> from tigris.schedule import Schedule
+>>> from tigris.results import Tally
 >>> from types import SimpleNamespace
 >>> spec = SimpleNamespace(bots=["a", "b"], players=2, games=2, seed=0, name="t")
 >>> tally = Tally(spec)
