@@ -969,7 +969,7 @@ def _not_a_folder_file(out, source):
     if file.name != tournament.GAMES_FILE or not out.exists():
         return
     for name in (tournament.SPEC_FILE, "summary.json", "summary.md"):
-        if (file.parent / name).exists() and os.path.samefile(out, file.parent / name):
+        if _same_file(out, file.parent / name):
             raise UsageError(f"--out {out} is a file of the results folder {file.parent}; "
                              f"name another file")
 

@@ -24,13 +24,14 @@ tigris.errors.UsageError: --out /dev/null is not a regular file (a device); name
 """
 
 import os
+import re
 import stat
 import tempfile
 from pathlib import Path
 
 from tigris.errors import UsageError
 
-__all__ = ["source_file", "kind_of", "check_target", "write_text", "write_bytes"]
+__all__ = ["source_file", "kind_of", "check_target", "write_text", "write_bytes", "utf8_text"]
 
 _KINDS = [(stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
           (stat.S_ISFIFO, "a pipe"), (stat.S_ISSOCK, "a socket")]
@@ -107,6 +108,20 @@ def write_bytes(path, data):
             pass
         raise
     return path
+
+
+def utf8_text(text):
+    """`text` with every lone surrogate replaced by U+FFFD, so that it can be written as
+    UTF-8: a file name that is not UTF-8 reaches Python as surrogates, and JSON may escape
+    one (``"\\ud800"``).
+
+    >>> utf8_text("bad\\udcff name") == "bad\\ufffd name"
+    True
+    """
+    return _SURROGATE.sub("\ufffd", text)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def write_text(path, text, encoding="utf-8"):

@@ -4,6 +4,7 @@ writing the strings of the one it writes (a tuned bot)."""
 import tomllib
 
 from tigris.errors import ConfigError
+from tigris.files import utf8_text
 from tigris.sources import check_source
 
 # The short escapes of TOML basic strings; other control characters are written \uXXXX.
@@ -36,14 +37,12 @@ def toml_string(text):
     "say \\"hi\\"\\n"
     """
     out = []
-    for ch in str(text):
+    for ch in utf8_text(str(text)):
         code = ord(ch)
         if ch in _ESCAPES:
             out.append(_ESCAPES[ch])
         elif code < 0x20 or code == 0x7F:
             out.append(f"\\u{code:04X}")
-        elif 0xD800 <= code <= 0xDFFF:
-            out.append("\ufffd")
         else:
             out.append(ch)
     return '"' + "".join(out) + '"'

@@ -21,6 +21,7 @@ import math
 from pathlib import Path
 
 from tigris.errors import TuneError, excerpt
+from tigris.files import utf8_text
 from tigris.sources import check_source, read_json
 
 SPEC_FILE = "tune.json"
@@ -38,7 +39,7 @@ __all__ = ["read_settings", "read_history"]
 def as_text(name):
     """A bot's name or path as the history writes it: UTF-8 text, each byte of a file name
     that is not UTF-8 as U+FFFD (the history is text; the name itself is in tune.json)."""
-    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return utf8_text(name)
 
 
 def _whole(value):

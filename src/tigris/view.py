@@ -28,13 +28,12 @@ this module (package data, inlined into every page).
 import html
 import json
 import math
-import re
 from importlib import resources
 from pathlib import Path
 
 from tigris import boards, ratings, record as records
 from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
-from tigris.files import check_target, write_text
+from tigris.files import check_target, utf8_text, write_text
 from tigris.notation import square_name, str_to_action
 
 POSITION_FORMAT = "tigris-position/1"
@@ -196,13 +195,6 @@ def script_json(data):
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _unicode(page):
-    """`page` with every lone surrogate (JSON may escape one, ``"\\ud800"``; no UTF-8 text
-    can hold it) replaced by U+FFFD, so the page can be written as UTF-8."""
-    return _SURROGATE.sub("\ufffd", page)
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _e(text):
@@ -236,7 +228,7 @@ def game_page(rec, analysis=None, title=None, back=None, partial=False):
     if data["stopped"]:
         notes.append(f"The record does not replay beyond move {len(data['moves'])}: "
                      f"{data['stopped']}")
-    return _unicode(_GAME_PAGE.format(
+    return utf8_text(_GAME_PAGE.format(
         title=_e(title), setup=_e(setup), css=_asset("viewer.css"), js=_asset("viewer.js"),
         back=f'<a class="back" href="{_e(back)}">&larr; all games</a>' if back else "",
         notes="".join(f'<p class="note">{_e(n)}</p>' for n in notes),
@@ -398,7 +390,7 @@ def index_page(summary, entries):
             "<h2>Head to head</h2><p class=\"hint\">The row bot's score against the column "
             "bot, out of the seat pairs that met.</p>", _head_to_head_table(summary["head_to_head"]),
             "<h2>Games</h2>", _games_table(entries), "</main>"]
-    return _unicode(_INDEX_PAGE.format(title=_e(spec["name"]), css=_asset("viewer.css"),
+    return utf8_text(_INDEX_PAGE.format(title=_e(spec["name"]), css=_asset("viewer.css"),
                                        body="\n".join(body)))
 
 
