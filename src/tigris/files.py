@@ -115,6 +115,7 @@ def utf8_text(text):
     UTF-8: a file name that is not UTF-8 reaches Python as surrogates, and JSON may escape
     one (``"\\ud800"``).
 
+    >>> from tigris.files import utf8_text
     >>> utf8_text("bad\\udcff name") == "bad\\ufffd name"
     True
     """
