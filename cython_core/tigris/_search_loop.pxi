@@ -33,72 +33,139 @@ cdef void rollout(State* s, const Config* cfg, uint64_t* x) noexcept nogil:
         played += 1
 
 
+cdef struct Scratch:
+    # Per-step buffers of the descent: the legal actions of a node, and the marks (stamped
+    # per node visited) of which actions are legal and which have a child.
+    int32_t* legal
+    uint32_t* legal_mark
+    uint32_t* child_mark
+    uint32_t stamp
+
+
+cdef inline void new_root(Tree* t, const State* root, int player, Config* cfg, uint64_t* x) noexcept nogil:
+    """Create the root of an empty tree, with its actions in prior order (t.order), from
+    one determinization; sets t.error if out of memory."""
+    cdef State d
+    copy_state(&d, root)
+    if cfg.determinize:
+        deal_unseen(&d, player, cfg, splitmix(x))
+    free(t.order)                    # left by a step that ran out of memory
+    free(t.order_prior)
+    t.order = <int32_t*>malloc(N_ACTIONS * sizeof(int32_t))
+    t.order_prior = <double*>malloc(N_ACTIONS * sizeof(double))
+    if t.order != NULL and t.order_prior != NULL:
+        t.norder = root_order(&d, &cfg.weights, t.order, t.order_prior, x)
+        new_node(t, NO_NODE, -1, player)     # sets t.error if out of memory
+    else:
+        free(t.order)
+        free(t.order_prior)
+        t.order = NULL
+        t.order_prior = NULL
+        t.error = STOP_MEMORY
+
+
+cdef inline int32_t descend(Tree* t, State* d, Config* cfg, uint64_t* rng, Scratch* sc,
+                            int32_t pick) noexcept nogil:
+    """Walk down from the root in the determinization `d`, applying the actions chosen,
+    until a node is expanded or the game ends; the node reached, or NO_NODE (t.error says
+    why).  `pick`: the halving root's choice of child, or NO_NODE."""
+    cdef int32_t node = 0
+    cdef bint expanded = False
+    while d.phase != PH_OVER and not expanded:
+        sc.stamp += 1
+        if sc.stamp == 0:
+            # 2**32 steps: clear the marks, or stale ones would pass for current.
+            memset(sc.legal_mark, 0, N_ACTIONS * sizeof(uint32_t))
+            memset(sc.child_mark, 0, N_ACTIONS * sizeof(uint32_t))
+            sc.stamp = 1
+        node = select_or_expand(t, node, d, cfg, rng, sc.legal, t.order if node == 0 else NULL, t.norder,
+                                sc.legal_mark, sc.child_mark, sc.stamp, pick if node == 0 else NO_NODE,
+                                &expanded)
+        if node == NO_NODE:
+            break
+    return node
+
+
+cdef inline void back_up(Tree* t, int32_t node, const float* reward, int nplayers) noexcept nogil:
+    """Add one visit and the rewards to `node` and every node above it."""
+    cdef int p
+    while node != NO_NODE:
+        t.nodes[node].visits += 1
+        for p in range(nplayers):
+            t.nodes[node].reward[p] += reward[p]
+        node = t.nodes[node].parent
+
+
+cdef int raise_stop(int error) except -1 with gil:
+    """Raise the exception that a search's stop `error` stands for (STOP_SIGNAL: the
+    signal handler's is already set); 0 for STOP_NONE."""
+    if error == STOP_SIGNAL:
+        return -1
+    if error == STOP_MEMORY:
+        raise MemoryError("the search tree cannot grow: out of memory")
+    if error == STOP_NO_ACTION:
+        raise RuntimeError("the search reached a position without a legal action")
+    if error == STOP_INCONSISTENT:
+        raise IllegalActionError("the search cannot go on: the game state is inconsistent "
+                                 "(a rule step found no leader, trader or tile it needs)")
+    return 0
+
+
+cdef inline bint time_is_up(Tree* t, const Config* cfg, double deadline, double* poll) noexcept nogil:
+    """Whether the step's time is spent, or a signal handler raised (t.error = STOP_SIGNAL);
+    the signals are checked every POLL_SECONDS."""
+    cdef double clock = now()
+    if cfg.seconds > 0 and clock >= deadline:
+        return True
+    if clock >= poll[0]:
+        # Ctrl-C: the loop runs without the GIL, so Python's handlers run here.
+        poll[0] = clock + POLL_SECONDS
+        with gil:
+            if check_signals() != 0:
+                t.error = STOP_SIGNAL
+    return t.error != STOP_NONE
+
+
 cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 nogil:
     """Run iterations until the budget is spent, the tree is full (MAX_ITERATIONS) or a
     signal handler raises; cfg.done counts the iterations that ran.  Returns -1 with the
     exception set (KeyboardInterrupt, MemoryError, ...) if it stopped on an error; the tree
     then holds the iterations that completed."""
     cdef State d
-    cdef int32_t* legal = <int32_t*>malloc(N_ACTIONS * sizeof(int32_t))
-    cdef uint32_t* legal_mark = <uint32_t*>malloc(N_ACTIONS * sizeof(uint32_t))
-    cdef uint32_t* child_mark = <uint32_t*>malloc(N_ACTIONS * sizeof(uint32_t))
+    cdef Scratch sc
     cdef uint64_t x = cfg.seed
-    cdef uint32_t stamp = 0
     cdef float reward[MAXP]
     cdef long it = 0, room
     cdef int32_t node
-    cdef int p
-    cdef bint expanded
     cdef double start = now()
     cdef double deadline = start + cfg.seconds
     cdef double poll = start + POLL_SECONDS
-    cdef double t0, clock
+    cdef double t0
     cdef uint64_t paired = 0               # a halving round's stream, shared by its visits
     cdef uint64_t* rng
     cdef int32_t pick
+    sc.legal = <int32_t*>malloc(N_ACTIONS * sizeof(int32_t))
+    sc.legal_mark = <uint32_t*>malloc(N_ACTIONS * sizeof(uint32_t))
+    sc.child_mark = <uint32_t*>malloc(N_ACTIONS * sizeof(uint32_t))
+    sc.stamp = 0
     cfg.done = 0
     t.error = STOP_NONE
     x ^= <uint64_t>t.n * <uint64_t>0x9E3779B97F4A7C15      # a later step continues, not repeats
-    if legal == NULL or legal_mark == NULL or child_mark == NULL:
+    if sc.legal == NULL or sc.legal_mark == NULL or sc.child_mark == NULL:
         t.error = STOP_MEMORY
     else:
-        memset(legal_mark, 0, N_ACTIONS * sizeof(uint32_t))
-        memset(child_mark, 0, N_ACTIONS * sizeof(uint32_t))
+        memset(sc.legal_mark, 0, N_ACTIONS * sizeof(uint32_t))
+        memset(sc.child_mark, 0, N_ACTIONS * sizeof(uint32_t))
     if t.error == STOP_NONE and t.n == 0:
-        copy_state(&d, root)
-        if cfg.determinize:
-            deal_unseen(&d, player, cfg, splitmix(&x))
-        free(t.order)                    # left by a step that ran out of memory
-        free(t.order_prior)
-        t.order = <int32_t*>malloc(N_ACTIONS * sizeof(int32_t))
-        t.order_prior = <double*>malloc(N_ACTIONS * sizeof(double))
-        if t.order != NULL and t.order_prior != NULL:
-            t.norder = root_order(&d, &cfg.weights, t.order, t.order_prior, &x)
-            new_node(t, NO_NODE, -1, player)     # sets t.error if out of memory
-        else:
-            free(t.order)
-            free(t.order_prior)
-            t.order = NULL
-            t.order_prior = NULL
-            t.error = STOP_MEMORY
+        new_root(t, root, player, cfg, &x)
     room = C_MAX_ITERATIONS - t.nodes[0].visits if t.error == STOP_NONE else 0
     while t.error == STOP_NONE:
         if cfg.iterations > 0 and it >= cfg.iterations:
             break
         if it >= room:
             break                           # the tree is full (the caller's budget allowed for it)
-        if (it & 15) == 0 and it > 0:
-            clock = now()
-            if cfg.seconds > 0 and clock >= deadline:
-                break
-            if clock >= poll:
-                # Ctrl-C: the loop runs without the GIL, so Python's handlers run here.
-                poll = clock + POLL_SECONDS
-                with gil:
-                    if check_signals() != 0:
-                        t.error = STOP_SIGNAL
-                if t.error != STOP_NONE:
-                    break
+        if (it & 15) == 0 and it > 0 and time_is_up(t, cfg, deadline, &poll):
+            break
         rng = &x
         pick = NO_NODE
         if cfg.root == ROOT_HALVING:
@@ -112,20 +179,7 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
             deal_unseen(&d, player, cfg, splitmix(rng))
         else:
             d.rng = splitmix(rng)        # the bag order is chance, even for a perfect-information search
-        node = 0
-        expanded = False
-        while d.phase != PH_OVER and not expanded:
-            stamp += 1
-            if stamp == 0:
-                # 2**32 steps: clear the marks, or stale ones would pass for current.
-                memset(legal_mark, 0, N_ACTIONS * sizeof(uint32_t))
-                memset(child_mark, 0, N_ACTIONS * sizeof(uint32_t))
-                stamp = 1
-            node = select_or_expand(t, node, &d, cfg, rng, legal, t.order if node == 0 else NULL, t.norder,
-                                    legal_mark, child_mark, stamp, pick if node == 0 else NO_NODE,
-                                    &expanded)
-            if node == NO_NODE:
-                break
+        node = descend(t, &d, cfg, rng, &sc, pick)
         if node == NO_NODE:
             break                        # t.error says why; this iteration is not counted
         if cfg.timing:
@@ -138,27 +192,11 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
             t.error = STOP_INCONSISTENT      # not counted: the rewards of a broken state mean nothing
             break
         evaluate(&d, &cfg.weights, reward)
-        while node != NO_NODE:
-            t.nodes[node].visits += 1
-            for p in range(d.nplayers):
-                t.nodes[node].reward[p] += reward[p]
-            node = t.nodes[node].parent
+        back_up(t, node, reward, d.nplayers)
         it += 1
-    free(legal)
-    free(legal_mark)
-    free(child_mark)
+    free(sc.legal)
+    free(sc.legal_mark)
+    free(sc.child_mark)
     cfg.done = it
     t.elapsed += now() - start
-    if t.error == STOP_SIGNAL:
-        return -1                        # the handler's exception is set
-    if t.error == STOP_MEMORY:
-        with gil:
-            raise MemoryError("the search tree cannot grow: out of memory")
-    if t.error == STOP_NO_ACTION:
-        with gil:
-            raise RuntimeError("the search reached a position without a legal action")
-    if t.error == STOP_INCONSISTENT:
-        with gil:
-            raise IllegalActionError("the search cannot go on: the game state is inconsistent "
-                                     "(a rule step found no leader, trader or tile it needs)")
-    return 0
+    return raise_stop(t.error)
