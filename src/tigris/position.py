@@ -662,9 +662,25 @@ def _read_pending(pending, raw, n, variants):
         _fail("actions_left", f"2 actions left, but a {decision!r} decision is pending: an "
                               "action is being resolved, so 1 (the turn's first action) or 0 "
                               "(its second) is left")
+    _read_pending_squares(pending, raw, phase)
+    conflict = pending.get("conflict")
+    strengths = None
+    if phase == PH_SUPPORT:
+        if conflict is None:
+            _fail("pending.conflict", "a support decision needs the conflict being resolved")
+        strengths = _read_conflict(conflict, raw, n)
+    elif conflict is not None:
+        _fail("pending.conflict", f"a conflict is resolved only in a support decision, not in "
+                                  f"{decision!r}")
+    _check_pending_fits(raw, phase, decision)
+    return strengths
+
+
+def _read_pending_squares(pending, raw, phase):
+    """The squares a pending decision names: the tile just placed, the unification tile
+    and its wars, the trader whose owner takes treasures."""
     squares = raw["squares"]
     sq = notation.square_name
-
     if "placed" in pending:
         i = _square(pending["placed"], "pending.placed")
         # After a monument the placed tile is face down while the treasures are handed out.
@@ -698,14 +714,9 @@ def _read_pending(pending, raw, n, variants):
             _fail("pending.trader", f"{sq(i)} holds {describe(squares[i])}, not a trader")
         raw["t_trader"] = i
 
-    conflict = pending.get("conflict")
-    if phase == PH_SUPPORT:
-        if conflict is None:
-            _fail("pending.conflict", "a support decision needs the conflict being resolved")
-        strengths = _read_conflict(conflict, raw, n)
-    elif conflict is not None:
-        _fail("pending.conflict", f"a conflict is resolved only in a support decision, not in "
-                                  f"{decision!r}")
+
+def _check_pending_fits(raw, phase, decision):
+    """What each kind of decision needs of the squares named, and what it cannot have."""
     if phase == PH_WAR_ORDER:
         if raw["unif"] == NONE:
             _fail("pending.unification", "a war_order decision needs the unification tile")
@@ -726,7 +737,6 @@ def _read_pending(pending, raw, n, variants):
         _fail("pending.placed", "no tile is being placed " + (
             "once the game is over" if phase == PH_OVER else
             "in a revolt: it follows a leader's move (R47)"))
-    return strengths if phase == PH_SUPPORT else None
 
 
 def _read_conflict(conflict, raw, n):
