@@ -8,7 +8,8 @@ import json
 import sys
 
 import tigris
-from tigris import bots
+from tigris import bots, files
+from tigris.errors import UsageError
 from tigris.record import to_record
 
 
@@ -23,23 +24,21 @@ def play(seed: int = 3) -> tigris.Game:
 
 
 def main() -> None:
-    path = sys.argv[1] if len(sys.argv) > 1 else None
-    if path:
-        open(path, "w").close()           # a path that cannot be written: refused before the game
+    # A path that cannot be written is refused before the game; the record is written in
+    # one piece (a temporary file moved over the target).
+    path = files.check_target(sys.argv[1], option="RECORD") if len(sys.argv) > 1 else None
     game = play()
     print(game)                           # the final board
     for place, players in enumerate(game.ranking(), start=1):
         for p in players:
             print(f"{place}. player {p}: final score {game.final_score(p)}, {game.score(p)}")
     if path:
-        record = to_record(game, bots=["greedy", "ismcts-fast"])
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(record, f)
+        files.write_text(path, json.dumps(to_record(game, bots=["greedy", "ismcts-fast"])))
         print(f"record written to {path} ({len(game.history)} moves)")
 
 
 if __name__ == "__main__":
     try:
         main()
-    except (OSError, ValueError) as e:      # a path that cannot be written: one line
+    except (OSError, UsageError) as e:     # a path that cannot be written: one line
         sys.exit(f"{sys.argv[0]}: {e}")
