@@ -35,7 +35,7 @@ from tigris.boards import BOARD_NAMES
 from tigris.bots.config import MAX_SECONDS
 from tigris.errors import ConfigError, IllegalActionError, PositionError, RecordError, UsageError
 from tigris.files import check_target, write_text
-from tigris.hint import DEFAULT_BOT
+from tigris.hints import DEFAULT_BOT
 from tigris.sources import check_source
 from tigris.tournament import MAX_GAMES
 
@@ -846,7 +846,7 @@ def _reading(path, error):
 
 def cmd_hint(args):
     """tigris hint: the best moves for the player to move in a position or a record."""
-    from tigris.hint import format_table, hint
+    from tigris.hints import format_table, hint
 
     g = _game_of(args.file, args.move)
     hints = hint(g, seconds=args.seconds, iterations=args.iterations, top=args.top,

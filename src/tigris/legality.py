@@ -3,8 +3,9 @@
 ``why_illegal(game, action_id)`` is called by ``Game.apply`` and ``Game.parse_action`` for
 an action that is not among ``game.legal_actions()``; the engine's legality lives in the
 compiled core, and this module only explains a refusal.  It reads the state through
-``game.raw_state()`` and ``game.regions()`` and changes nothing.  The package attaches it
-to ``Game`` (tigris/__init__.py), which does not import it.
+``game.raw_state()`` and ``game.regions()`` and changes nothing.  ``Game`` imports it
+inside the method that refuses an action, when called: the compiled module imports
+nothing above it as it is imported.
 """
 
 from tigris import boards, notation

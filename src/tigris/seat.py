@@ -34,7 +34,7 @@ from tigris import files
 from tigris.constants import COLOURS
 from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
 from tigris.events import what_happened
-from tigris.hint import DEFAULT_BOT, format_table
+from tigris.hints import DEFAULT_BOT, format_table
 from tigris.notation import SYNTAX, str_to_action
 from tigris.record import replay, to_record
 from tigris.render import decision_line, render

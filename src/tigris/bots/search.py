@@ -8,10 +8,7 @@ is a reference ceiling and says so (``honest = False``).
 
 import random
 
-from joblib import delayed
-
 from tigris import _search
-from tigris import parallel as workers
 from tigris.belief import Belief
 from tigris._eval import WEIGHTS
 
@@ -154,6 +151,11 @@ class ISMCTSBot:
                                    steps, report if progress is not None else None, deals))
                 ran += trees[-1]["iterations"]
             return trees
+        # The worker machinery is loaded only when workers start: a bot that searches in
+        # this process (and ``import tigris``) never loads joblib.
+        from joblib import delayed
+
+        from tigris import parallel as workers
         runs, trees = None, []
         try:
             runs = workers.run(n, [delayed(_grow)(view, self.options, share, seconds, self.determinize, seed,
