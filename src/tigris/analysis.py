@@ -108,6 +108,11 @@ from tigris.runner import append_record, cut_torn, read_json_lines
 from tigris.files import check_target
 from tigris.sources import check_source
 
+__all__ = ["FORMAT", "DEFAULT_BOT", "THRESHOLDS", "RELIABLE_VISITS", "RELIABLE_SHARE",
+           "MAX_REPLIES", "SAME", "decision_seed", "record_hash", "mark",
+           "check_thresholds", "decisions", "analyse_decision", "run", "read_analysis",
+           "summarize", "format_summary"]
+
 FORMAT = "tigris-analysis/1"
 DEFAULT_BOT = "hint"             # backs up the calibrated win chance: values are chances
 DEFAULT_ITERATIONS = 10_000      # per search: about a tenth of a second

@@ -16,6 +16,10 @@ from tigris import _bench
 from tigris.constants import VARIANTS
 from tigris.boards import BOARD_NAMES
 
+__all__ = ["machine", "core_runs", "bench_core", "search_runs", "bench_search",
+           "midgame_positions", "check_hint_bot", "decisive_runs", "bench_decisive",
+           "format_rows"]
+
 
 def machine():
     """A one-line description of this machine."""

@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from tigris import bots
     from tigris._game import Game
 
+__all__ = ["CHUNKS", "DEFAULT_BOT", "Hints", "continuation", "format_table", "hint",
+           "shown_continuation"]
+
 CHUNKS = 20          # progress steps of a search in this process (one worker)
 DEFAULT_BOT = "ismcts-fast"   # the configuration hints search with unless told otherwise
 

@@ -17,6 +17,8 @@ from tigris.constants import (A_TILE, A_LEADER, A_WITHDRAW, A_CATASTROPHE, A_SWA
 from tigris.notation import square_name, monument_name
 from tigris.squares import block, describe, is_face_down, is_leader, is_tile, neighbours
 
+__all__ = ["why_illegal"]
+
 
 def _kind(a):
     if a < A_LEADER:

@@ -40,6 +40,8 @@ from tigris.record import replay, to_record
 from tigris.render import decision_line, render
 from tigris.runner import TURN_LIMIT, goes_on, record_of
 
+__all__ = ["Table", "unfinished_game", "use_terminal", "colour_wanted", "HUMAN", "HELP"]
+
 HUMAN = "human"               # the name of a human seat in the record's "bots"
 HINT_SECONDS = 5.0            # a hint's default search time, as `tigris hint`'s
 MAX_HINT_SECONDS = 600.0

@@ -12,6 +12,8 @@ from tigris import _search
 from tigris.belief import Belief
 from tigris._eval import WEIGHTS
 
+__all__ = ["ISMCTSBot", "PIMCBot", "CheatBot", "merge"]
+
 # The most visited line kept after each root child: long enough to reach past the
 # searching player's own next decision, where the tree is that deep.
 PV_DEPTH = 12
