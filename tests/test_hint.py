@@ -7,7 +7,7 @@ import pytest
 import tigris
 from tigris import bots
 from tigris.cli import main
-from tigris.hint import format_table, shown_continuation
+from tigris.hints import format_table, shown_continuation
 from tigris.record import to_record
 
 from processes import ROOT, interrupt, python
@@ -185,7 +185,7 @@ def test_hint_is_the_bots_analysis(monkeypatch):
     import tomllib
 
     from tigris import bots
-    from tigris.hint import CHUNKS
+    from tigris.hints import CHUNKS
 
     monkeypatch.chdir(ROOT)
     g = tigris.Game(players=2, seed=6)

@@ -4,11 +4,12 @@
 Rules live in _core.pyx; notation, positions, records and rendering live in the pure
 Python modules of the package.  This class only moves data across the boundary.
 
-Layers: this module imports only what lies below it (the core, constants, notation,
-errors, boards).  Positions, the diagram and the reasons for a refusal read a game through
-its public state interface (``raw_state``, ``regions``) from the modules above it; the
-package attaches them here (``attach``, called by tigris/__init__.py) for
-``Game.from_position``, ``to_position``, ``str(game)`` and the messages of ``apply``.
+Layers: at its own import this module imports only what lies below it (the core,
+constants, notation, errors, boards).  Positions, the diagram and the reasons for a
+refusal read a game through its public state interface (``raw_state``, ``regions``) from
+the modules above it; ``Game.from_position``, ``to_position``, ``str(game)`` and the
+messages of ``apply`` import them inside the method, when called: by then the package is
+loaded, so importing this module loads nothing above it and no import cycle can form.
 """
 
 import operator
@@ -37,38 +38,6 @@ STATE_ERRORS = {
     ERR_TRADER: "the treasure decision names no trader on the board",
     ERR_STUCK: "a decision has no legal option",
 }
-
-
-# The functions the modules above attach (see attach): name -> function.
-_ATTACHED = {}
-_ATTACHABLE = {
-    "to_position": "tigris.position.to_position(game, player)",
-    "from_position": "tigris.position.from_position(d, seed)",
-    "render": "tigris.render.render(game)",
-    "why_illegal": "tigris.legality.why_illegal(game, action)",
-}
-
-
-def attach(**functions):
-    """Give Game the text forms that live above this module: ``to_position``,
-    ``from_position``, ``render`` (``str(game)``) and ``why_illegal`` (the reason in an
-    IllegalActionError).  tigris/__init__.py attaches the package's own; importing this
-    module always imports the package first."""
-    for name, function in functions.items():
-        if name not in _ATTACHABLE:
-            raise ValueError(f"Game has no attachable {name!r} (attachable: "
-                             f"{', '.join(_ATTACHABLE)})")
-        if not callable(function):
-            raise ValueError(f"{name}: expected a function, not {excerpt(function)}")
-    _ATTACHED.update(functions)
-
-
-cdef object _attached(str name):
-    try:
-        return _ATTACHED[name]
-    except KeyError:
-        raise RuntimeError(f"Game.{name} needs {_ATTACHABLE[name]}, which the tigris package "
-                           "attaches when it is imported") from None
 
 
 def _whole(v, what):
@@ -262,8 +231,8 @@ cdef class Game:
         return a
 
     cdef _refuse(self, int a):
-        raise IllegalActionError(f"{notation.action_to_str(a)}: "
-                                 f"{_attached('why_illegal')(self, a)}")
+        from tigris.legality import why_illegal     # above this module: see the docstring
+        raise IllegalActionError(f"{notation.action_to_str(a)}: {why_illegal(self, a)}")
 
     # -- playing ----------------------------------------------------------------------
 
@@ -621,22 +590,25 @@ cdef class Game:
                 return False
         return True
 
-    # -- text (attached from the modules above: see attach) ---------------------------
+    # -- text (from the modules above, imported when called: see the docstring) ------
 
     def to_position(self, player=None):
         """The position of this game as a ``tigris-position/1`` dict: full knowledge, or
         what ``player`` can see (tigris.position)."""
-        return _attached("to_position")(self, player)
+        from tigris.position import to_position
+        return to_position(self, player)
 
     @staticmethod
     def from_position(d, seed=0):
         """A game from a ``tigris-position/1`` dict; PositionError naming the field and
         the reason for a malformed or impossible one (tigris.position)."""
-        return _attached("from_position")(d, seed)
+        from tigris.position import from_position
+        return from_position(d, seed)
 
     def __str__(self):
         """The board diagram (tigris.render)."""
-        return _attached("render")(self)
+        from tigris.render import render
+        return render(self)
 
     def __repr__(self):
         return (f"<tigris.Game {self.s.nplayers} players, turn {self.s.turn}, "

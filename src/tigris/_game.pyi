@@ -5,7 +5,7 @@ action id, an int in 0..3746 (``tigris.constants`` lays out the space), or its n
 where a method reads one (``"tile red G5"``).
 """
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from typing_extensions import disjoint_base
@@ -22,8 +22,6 @@ _Draw = tuple[int, int]
 _HistoryEntry = tuple[int, int, list[int], list[_Draw]]
 
 STATE_ERRORS: dict[int, str]
-
-def attach(**functions: Callable[..., Any]) -> None: ...
 
 @disjoint_base          # a C struct: no class can derive from it and another such class
 class Game:

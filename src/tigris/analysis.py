@@ -103,10 +103,15 @@ from tigris import record as records
 from tigris._eval import Evaluator
 from tigris.bots import config
 from tigris.errors import ConfigError, Interrupted, RecordError, UsageError, excerpt
-from tigris.hint import _row
+from tigris.hints import continuation
 from tigris.runner import append_record, cut_torn, read_json_lines
 from tigris.files import check_target
 from tigris.sources import check_source
+
+__all__ = ["FORMAT", "DEFAULT_BOT", "THRESHOLDS", "RELIABLE_VISITS", "RELIABLE_SHARE",
+           "MAX_REPLIES", "SAME", "decision_seed", "record_hash", "mark",
+           "check_thresholds", "decisions", "analyse_decision", "run", "read_analysis",
+           "summarize", "format_summary"]
 
 FORMAT = "tigris-analysis/1"
 DEFAULT_BOT = "hint"             # backs up the calibrated win chance: values are chances
@@ -240,7 +245,7 @@ def analyse_decision(task, engine, budget, seed, thresholds):
                 win_after=win_after, drop=drop, rank=ranks.get(played), legal=len(legal),
                 mark=mark(drop, thresholds), visits=mine["visits"] if mine else 0,
                 iterations=stats["iterations"], after_from=how,
-                continuation=_row(before, best, total)["continuation"])
+                continuation=continuation(before, best))
 
 
 def _searched_after(bot, p, after, budget):

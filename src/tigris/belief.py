@@ -55,6 +55,8 @@ from tigris import _search
 from tigris._eval import Evaluator
 from tigris.constants import A_SWAP, N_SWAPS, SWAPS
 
+__all__ = ["Belief", "observations", "move_likelihood"]
+
 PARTICLES = 64
 TEMPERATURE = 0.75          # fitted on ismcts-fast games (docs/results.md, "Belief")
 

@@ -16,6 +16,10 @@ from tigris import _bench
 from tigris.constants import VARIANTS
 from tigris.boards import BOARD_NAMES
 
+__all__ = ["machine", "core_runs", "bench_core", "search_runs", "bench_search",
+           "midgame_positions", "check_hint_bot", "decisive_runs", "bench_decisive",
+           "format_rows"]
+
 
 def machine():
     """A one-line description of this machine."""
@@ -189,7 +193,7 @@ def bench_decisive(bot="ismcts-fast", iterations=20_000, per_count=8, seeds=(1, 
     """How decisive the hints are: on the positions of ``midgame_positions``, whether the
     searches with each seed name the same top move, and the top move's share of the root
     visits (median over every search).  Rows per player count and in all."""
-    from tigris.hint import hint
+    from tigris.hints import hint
 
     check_hint_bot(bot)                 # a bad bot is named before any game is played
     rows, agree, shares = [], {}, {}

@@ -9,6 +9,8 @@ The compiled core reads these layouts when it is imported, so this module import
 of the package: the grids' shape is the core's ROWS x COLS (tests/test_boards.py checks).
 """
 
+__all__ = ["BOARDS", "BOARD_NAMES", "layout"]
+
 BOARDS = {
     "classic": (
         "....~~~~~.T.~...",

@@ -38,6 +38,10 @@ from tigris._eval import Evaluator
 from tigris.errors import RecordError, UsageError
 from tigris.files import write_bytes, write_text
 
+__all__ = ["NEEDS_MATPLOTLIB", "Sample", "progress", "first_shares", "samples_of",
+           "read_samples", "fit", "predict", "expected_calibration_error", "save_model",
+           "load_model", "calibrate", "format_report", "plot"]
+
 SHIPPED = Path(__file__).resolve().parent / "calibration.json"
 FORMAT = "tigris-calibration/2"        # /1 files (no upset share, u = 0) still load
 FORMATS = ("tigris-calibration/1", FORMAT)

@@ -7,6 +7,8 @@ import numbers
 
 from tigris.errors import excerpt
 
+__all__ = ["number", "whole", "within"]
+
 
 def number(key, value, low, high=math.inf):
     """`value` as a finite float in [low, high]."""

@@ -35,9 +35,11 @@ from tigris.boards import BOARD_NAMES
 from tigris.bots.config import MAX_SECONDS
 from tigris.errors import ConfigError, IllegalActionError, PositionError, RecordError, UsageError
 from tigris.files import check_target, write_text
-from tigris.hint import DEFAULT_BOT
+from tigris.hints import DEFAULT_BOT
 from tigris.sources import check_source
 from tigris.tournament import MAX_GAMES
+
+__all__ = ["main", "build_parser", "SEED", "THRESHOLD_POINTS", "MESSAGE_LIMIT"]
 
 MESSAGE_LIMIT = 600       # characters of an error line; the rest is cut
 SEED = 0                  # the default --seed of every command
@@ -846,7 +848,7 @@ def _reading(path, error):
 
 def cmd_hint(args):
     """tigris hint: the best moves for the player to move in a position or a record."""
-    from tigris.hint import format_table, hint
+    from tigris.hints import format_table, hint
 
     g = _game_of(args.file, args.move)
     hints = hint(g, seconds=args.seconds, iterations=args.iterations, top=args.top,
@@ -885,7 +887,7 @@ def _analysis_name(source):
 
 def cmd_tune(args):
     """tigris tune: SPSA or Bayes over numeric bot knobs, then a verification match."""
-    from tigris import tune
+    from tigris import tune, tunefolder
 
     if args.plot:
         print(f"traces drawn in {tune.plot(args.plot)}")
@@ -907,7 +909,7 @@ def cmd_tune(args):
         print(f"verification, tuned vs {args.bot}: {v['score']:.1%} over {v['games']} games "
               f"(95% interval {v['ci95'][0]:.1%}-{v['ci95'][1]:.1%}){verdict}")
     print(f"verification games: {v['file']} (tigris view {v['file']}:1 --out game.html)")
-    print(f"history: {out}/{tune.HISTORY_FILE}; traces: tigris tune --plot {out}")
+    print(f"history: {out}/{tunefolder.HISTORY_FILE}; traces: tigris tune --plot {out}")
 
 
 def cmd_view(args):

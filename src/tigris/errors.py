@@ -2,6 +2,9 @@
 
 import reprlib
 
+__all__ = ["IllegalActionError", "PositionError", "RecordError", "UsageError",
+           "ConfigError", "TournamentError", "TuneError", "Interrupted", "excerpt"]
+
 EXCERPT = 40        # characters of a bad value that an error message quotes
 
 

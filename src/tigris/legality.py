@@ -3,8 +3,9 @@
 ``why_illegal(game, action_id)`` is called by ``Game.apply`` and ``Game.parse_action`` for
 an action that is not among ``game.legal_actions()``; the engine's legality lives in the
 compiled core, and this module only explains a refusal.  It reads the state through
-``game.raw_state()`` and ``game.regions()`` and changes nothing.  The package attaches it
-to ``Game`` (tigris/__init__.py), which does not import it.
+``game.raw_state()`` and ``game.regions()`` and changes nothing.  ``Game`` imports it
+inside the method that refuses an action, when called: the compiled module imports
+nothing above it as it is imported.
 """
 
 from tigris import boards, notation
@@ -15,6 +16,8 @@ from tigris.constants import (A_TILE, A_LEADER, A_WITHDRAW, A_CATASTROPHE, A_SWA
                               REVOLT)
 from tigris.notation import square_name, monument_name
 from tigris.squares import block, describe, is_face_down, is_leader, is_tile, neighbours
+
+__all__ = ["why_illegal"]
 
 
 def _kind(a):

@@ -26,6 +26,8 @@ from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError
 from tigris.files import check_target, write_text
 from tigris.runner import append_record, bot_settings, deal_games, deal_seed, game_tasks, score
 
+__all__ = ["sprt_match", "parse_sprt", "format_result"]
+
 KEYS = ("elo0", "elo1", "alpha", "beta")
 MAX_ELO = 2000           # an Elo difference beyond this is a sure win: nothing to test
 

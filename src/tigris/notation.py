@@ -17,6 +17,9 @@ from tigris.constants import (ROWS, COLS, NSQ, COLOURS, LEADERS, MONUMENTS, SWAP
                               A_SUPPORT, A_WAR, A_MONUMENT, A_NO_MONUMENT, A_TREASURE,
                               A_BUILDING, A_NO_BUILDING, N_ACTIONS)
 
+__all__ = ["action_to_str", "str_to_action", "action_id", "square_name", "square_index",
+           "monument_name", "monument_index", "SYNTAX"]
+
 USAGE = ("tile COLOUR SQ | leader LEADER SQ | withdraw LEADER | catastrophe SQ | "
          "swap COLOUR... | pass | support N | war COLOUR | monument C1-C2 SQ | no-monument | "
          "treasure SQ | building COLOUR SQ | no-building")

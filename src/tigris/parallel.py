@@ -23,6 +23,8 @@ from multiprocessing import resource_tracker
 
 from joblib import Parallel
 
+__all__ = ["run", "stop", "watch", "QUIET_TRACKER"]
+
 POLL = 0.2           # seconds between two looks at the parent
 
 # loky's resource tracker, a process of its own, warns as it exits about the semaphores of

@@ -6,6 +6,8 @@ import io
 
 from tigris.errors import UsageError
 
+__all__ = ["pyplot", "png"]
+
 EXTRA = "pip install 'tigris[plot]' (or pip install matplotlib)"
 
 

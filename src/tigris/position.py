@@ -92,6 +92,8 @@ from tigris.errors import PositionError, excerpt
 from tigris.squares import (block, describe, is_face_down, is_leader, is_tile, leader_code,
                             leader_of, neighbours, tile_colour)
 
+__all__ = ["FORMAT", "to_position", "from_position"]
+
 FORMAT = "tigris-position/1"
 KINDS = {name: kind for kind, name in enumerate(CONFLICTS) if name}      # "revolt", "war"
 

@@ -63,8 +63,8 @@ from scipy import optimize, sparse, stats
 from tigris.runner import first_places
 
 __all__ = ["standings", "head_to_head", "format_standings", "format_head_to_head",
-           "wilson_interval", "expected_score", "sprt_llr", "sprt_bounds", "sprt_decision",
-           "BRADLEY_TERRY", "PLACKETT_LUCE"]
+           "standings_cells", "head_to_head_cells", "wilson_interval", "expected_score",
+           "sprt_llr", "sprt_bounds", "sprt_decision", "BRADLEY_TERRY", "PLACKETT_LUCE"]
 
 BRADLEY_TERRY = "bradley-terry"
 PLACKETT_LUCE = "plackett-luce"

@@ -25,6 +25,8 @@ from tigris.boards import BOARD_NAMES
 from tigris.errors import IllegalActionError, RecordError, excerpt
 from tigris.constants import COLOURS
 
+__all__ = ["FORMAT", "to_record", "replay", "load", "result", "steps"]
+
 FORMAT = "tigris-game/1"
 
 

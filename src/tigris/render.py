@@ -19,6 +19,8 @@ from tigris.constants import (COLOURS, LEADERS, COLS, ROWS, NONE, EMPTY, CATASTR
 from tigris.notation import square_name, monument_name
 from tigris.squares import is_face_down, is_leader, leader_of, tile_colour
 
+__all__ = ["render", "decision_line"]
+
 TILE_LETTERS = "rbgk"           # red, blue, green, black (k: black, as in CMYK)
 LEADER_LETTERS = "PFTK"         # priest, farmer, trader, king
 CELL = 4

@@ -24,6 +24,10 @@ import tigris
 from tigris import bots as botlib
 from tigris.record import result, to_record
 
+__all__ = ["TURN_LIMIT", "deal_seed", "seatings", "deal_games", "bot_settings", "goes_on",
+           "record_of", "play_game", "game_tasks", "append_record", "read_json_lines",
+           "cut_torn", "first_places", "score"]
+
 DEALS_PER_SEED = 1_000_003    # deals of one base seed before they would meet the next seed's
 # Bots may shuffle leaders about for ever without playing a tile (nothing then ends the
 # game); a game that reaches this many turns, several times the longest seen, is stopped

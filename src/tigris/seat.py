@@ -34,11 +34,13 @@ from tigris import files
 from tigris.constants import COLOURS
 from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
 from tigris.events import what_happened
-from tigris.hint import DEFAULT_BOT, format_table
+from tigris.hints import DEFAULT_BOT, format_table
 from tigris.notation import SYNTAX, str_to_action
 from tigris.record import replay, to_record
 from tigris.render import decision_line, render
 from tigris.runner import TURN_LIMIT, goes_on, record_of
+
+__all__ = ["Table", "unfinished_game", "use_terminal", "colour_wanted", "HUMAN", "HELP"]
 
 HUMAN = "human"               # the name of a human seat in the record's "bots"
 HINT_SECONDS = 5.0            # a hint's default search time, as `tigris hint`'s

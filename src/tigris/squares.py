@@ -8,6 +8,9 @@ the codes themselves are in ``tigris.constants``.
 from tigris.constants import (ROWS, COLS, NSQ, COLOURS, LEADERS, EMPTY, TILE0, DOWN0,
                               CATASTROPHE, LEADER0)
 
+__all__ = ["neighbours", "block", "is_tile", "is_face_down", "is_leader", "tile_colour",
+           "leader_of", "leader_code", "describe"]
+
 
 def _neighbour_table():
     table = []

@@ -7,6 +7,8 @@ from tigris.errors import ConfigError
 from tigris.files import utf8_text
 from tigris.sources import check_source
 
+__all__ = ["read_toml", "toml_string"]
+
 # The short escapes of TOML basic strings; other control characters are written \uXXXX.
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f",
             "\r": "\\r"}

@@ -43,6 +43,10 @@ from tigris.schedule import Schedule
 from tigris.sources import read_json
 from tigris.tomlfile import read_toml
 
+__all__ = ["Spec", "run", "load_spec", "load_summary", "read_spec_file", "format_summary",
+           "summarize", "SPEC_FILE", "GAMES_FILE", "MAX_GAMES", "schedule", "read_games",
+           "writable_folder", "results_of", "write_summary"]
+
 SPEC_FILE = "tournament.json"
 GAMES_FILE = "games.jsonl"
 MAX_GAMES = 1_000_000     # games of one tournament (the schedule is computed game by game)

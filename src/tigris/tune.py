@@ -48,6 +48,9 @@ from tigris.tomlfile import toml_string
 from tigris.tunefolder import (HISTORY_FILE, METHODS, RESULT_FILE, SCORES, SPEC_FILE,
                               VERIFICATION_FILE, as_text, read_history, read_settings)
 
+__all__ = ["TuneSpec", "Param", "tune", "SPSA", "Bayes", "check_name", "no_signal",
+           "parse_param", "tunable", "plot", "GAMES", "SECOND_DEALS"]
+
 ALPHA = 0.602            # a_k decay (Spall's recommended values)
 GAMMA = 0.101            # c_k decay
 VERIFY_DEALS = 500_000   # the verification's deals are numbered from here

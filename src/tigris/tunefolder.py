@@ -33,7 +33,8 @@ METHODS = tuple(SCORES)
 BOUNDS_SLACK = 1e-4     # of a range: values are written with 6 significant digits
 
 
-__all__ = ["read_settings", "read_history"]
+__all__ = ["read_settings", "read_history", "as_text", "SPEC_FILE", "HISTORY_FILE", "RESULT_FILE",
+           "VERIFICATION_FILE", "SCORES", "METHODS"]
 
 
 def as_text(name):

@@ -36,6 +36,9 @@ from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
 from tigris.files import check_target, utf8_text, write_text
 from tigris.notation import square_name, str_to_action
 
+__all__ = ["write_game", "write_results", "game_page", "check_analysis", "script_json",
+           "game_title", "read_results"]
+
 POSITION_FORMAT = "tigris-position/1"
 ANALYSIS_FORMAT = "tigris-analysis/1"
 MARKS = ("inaccuracy", "mistake", "blunder")

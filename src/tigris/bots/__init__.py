@@ -30,6 +30,9 @@ from tigris.tomlfile import read_toml
 if TYPE_CHECKING:
     from tigris._game import Game
 
+__all__ = ["Bot", "CLASSES", "KINDS", "make", "load", "Configuration", "configuration",
+           "find", "available", "describe", "PACKAGED"]
+
 
 class Bot(Protocol):
     """What every bot is: ``choose(game)`` returns the action id it plays for

@@ -15,6 +15,9 @@ from tigris._search import MAX_ITERATIONS, MAX_ROLLOUT_DEPTH
 from tigris.constants import N_ACTIONS
 from tigris.errors import excerpt
 
+__all__ = ["KINDS", "META", "MAX_TREES", "MAX_SECONDS", "is_default_weight", "defaults",
+           "check", "check_value"]
+
 # The evaluator's weights (tigris._eval.WEIGHTS): knobs of every bot that evaluates.
 EVALUATOR = {name: (float, default, meaning) for name, (default, _, _, meaning) in WEIGHTS.items()}
 

@@ -8,12 +8,11 @@ is a reference ceiling and says so (``honest = False``).
 
 import random
 
-from joblib import delayed
-
 from tigris import _search
-from tigris import parallel as workers
 from tigris.belief import Belief
 from tigris._eval import WEIGHTS
+
+__all__ = ["ISMCTSBot", "PIMCBot", "CheatBot", "merge"]
 
 # The most visited line kept after each root child: long enough to reach past the
 # searching player's own next decision, where the tree is that deep.
@@ -154,6 +153,11 @@ class ISMCTSBot:
                                    steps, report if progress is not None else None, deals))
                 ran += trees[-1]["iterations"]
             return trees
+        # The worker machinery is loaded only when workers start: a bot that searches in
+        # this process (and ``import tigris``) never loads joblib.
+        from joblib import delayed
+
+        from tigris import parallel as workers
         runs, trees = None, []
         try:
             runs = workers.run(n, [delayed(_grow)(view, self.options, share, seconds, self.determinize, seed,

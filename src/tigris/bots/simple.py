@@ -3,7 +3,9 @@
 import random
 
 from tigris._eval import Evaluator
-from tigris.notation import A_SUPPORT
+from tigris.constants import A_SUPPORT
+
+__all__ = ["RandomBot", "GreedyBot"]
 
 SUPPORT_DECISION = "support"
 

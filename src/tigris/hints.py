@@ -1,5 +1,6 @@
 """Move hints for the player to move: the best moves by ISMCTS, with visit share, an
-estimated win probability and the expected continuation.
+estimated win probability and the expected continuation (``hint``, also ``tigris.hint``,
+returns ``Hints``; ``format_table`` writes them as text).
 
 >>> import tigris
 >>> g = tigris.Game(players=2, seed=7)
@@ -17,14 +18,14 @@ import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from tqdm import tqdm
-
-from tigris import bots
-from tigris.bots import config
 from tigris.errors import ConfigError, UsageError, excerpt
 
 if TYPE_CHECKING:
+    from tigris import bots
     from tigris._game import Game
+
+__all__ = ["CHUNKS", "DEFAULT_BOT", "Hints", "continuation", "format_table", "hint",
+           "shown_continuation"]
 
 CHUNKS = 20          # progress steps of a search in this process (one worker)
 DEFAULT_BOT = "ismcts-fast"   # the configuration hints search with unless told otherwise
@@ -46,6 +47,9 @@ def hint(game: "Game", seconds: float | None = None, iterations: int | None = No
     ``continuation`` (the expected next decisions, as "player N: move" strings, as deep as
     the tree reaches); with the search's ``iterations``, ``seconds``, ``bot`` and ``seed``
     as attributes."""
+    # The bots (and their search) load at the first hint: ``import tigris`` stays light.
+    from tigris.bots import config
+
     if game.is_over:
         raise ValueError("the game is over: there is no move to hint")
     if game.current_player in game.unknown["hands"]:
@@ -100,6 +104,9 @@ class Hints(list[dict[str, Any]]):
 def _engine(bot, jobs, seed):
     """The ISMCTS bot that searches: a configuration, read once, with `jobs` workers and
     `seed`; or a bot object as it is."""
+    from tigris import bots
+    from tigris.bots import config
+
     if not isinstance(bot, str):
         kind = getattr(bot, "kind", None)
         if kind != "ismcts":
@@ -120,6 +127,8 @@ def _engine(bot, jobs, seed):
 def _analyse(engine, game, seconds, iterations, show):
     """The bot's analysis of the decision, with a progress bar (shown if `show`) that
     counts the steps of a search in this process, or the workers that are done."""
+    from tqdm import tqdm        # loaded by the first search, not by ``import tigris``
+
     bar = None
 
     def report(done, total, ran):
@@ -139,12 +148,20 @@ def _analyse(engine, game, seconds, iterations, show):
 
 
 def _row(game, ch, total):
-    line, g = [], game.copy(stack=False)
-    g.apply(ch["action"])
-    for action, player in ch.get("pv", []):
-        line.append(f"player {player}: {g.action_str(action)}")
     return {"move": game.action_str(ch["action"]), "action": ch["action"], "visits": ch["visits"],
-            "share": ch["visits"] / total, "win": ch["value"], "continuation": line}
+            "share": ch["visits"] / total, "win": ch["value"],
+            "continuation": continuation(game, ch)}
+
+
+def continuation(game, child):
+    """The expected continuation after a root child of a search of ``game`` (a dict with
+    its ``action`` and its most visited line, ``pv``: (action, player) pairs), as
+    "player N: move" strings."""
+    line, g = [], game.copy(stack=False)
+    g.apply(child["action"])
+    for action, player in child.get("pv", []):
+        line.append(f"player {player}: {g.action_str(action)}")
+    return line
 
 
 def format_table(game, hints):
