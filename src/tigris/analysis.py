@@ -90,16 +90,14 @@ game's decision at its move; a UsageError names the file, the line and the field
 import hashlib
 import json
 import math
-import sys
 import warnings
 from pathlib import Path
 
 from joblib import delayed
-from tqdm import tqdm
 
 from tigris import bots as botlib
-from tigris import parallel
 from tigris import record as records
+from tigris import work
 from tigris._eval import Evaluator
 from tigris.bots import config
 from tigris.errors import ConfigError, Interrupted, RecordError, UsageError, excerpt
@@ -341,27 +339,25 @@ def _resume(out, header, game):
 def _analyse(todo, done, out, header, engine, budget, seed, thresholds, jobs, progress):
     """Search the decisions of `todo` in `jobs` processes, appending each row to `out`
     as it comes and adding it to `done`."""
-    bar = tqdm(total=header["decisions"], initial=len(done), desc="analysis", unit="decision",
-               disable=not progress, file=sys.stderr, smoothing=0.1)
     tasks = [delayed(analyse_decision)(task, engine, budget, seed, thresholds) for task in todo]
-    results = None
     serious = sum(r["mark"] in ("mistake", "blunder") for r in done.values())
+
+    def save(row):
+        nonlocal serious
+        append_record(f, row)
+        done[row["move"]] = row
+        serious += row["mark"] in ("mistake", "blunder")
+        run.bar.update()
+        run.bar.set_postfix_str(f"{serious} mistakes and blunders")
+
     try:
-        with open(out, "ab") as f:
-            results = parallel.run(jobs, tasks, generator=True)
-            for row in results:
-                append_record(f, row)
-                done[row["move"]] = row
-                serious += row["mark"] in ("mistake", "blunder")
-                bar.update()
-                bar.set_postfix_str(f"{serious} mistakes and blunders")
+        with open(out, "ab") as f, work.Run(jobs, progress, total=header["decisions"],
+                                            initial=len(done), desc="analysis", unit="decision",
+                                            smoothing=0.1) as run:
+            run.tasks(tasks, save)
     except KeyboardInterrupt:
-        parallel.stop(results)
-        bar.close()
         raise Interrupted(f"interrupted: {len(done)} of {header['decisions']} decisions are "
                           f"analysed in {out}; run the same command again to continue") from None
-    finally:
-        bar.close()
 
 
 def read_analysis(path, repair=False, game=None):

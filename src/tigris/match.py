@@ -14,14 +14,10 @@ stronger), as engine-testing frameworks do, or until `max_games`.
 import json
 import math
 import os
-import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from tqdm import tqdm
-
-from tigris import parallel as workers
-from tigris import ratings, tournament
+from tigris import ratings, tournament, work
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError
 from tigris.files import check_target, write_text
 from tigris.runner import append_record, bot_settings, deal_games, deal_seed, game_tasks, score
@@ -76,53 +72,68 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
     spec = {"players": players, "board": "classic", "variants": [], "seed": seed,
             "name": f"{a}-vs-{b}"}
     n_jobs = jobs or os.cpu_count() or 1
-    lower, upper = ratings.sprt_bounds(alpha, beta)
-    wins = draws = losses = 0
-    decision, llr, deal = None, 0.0, 0
-    sink = None
     as_tournament = tournament.Spec(bots=[a, b], players=2, games=max_games, seed=seed,
                                     name=spec["name"])
     scheduled = len(tournament.schedule(as_tournament.check(where="match", bots=False)))
-    if out:
-        sink = _results_folder(out, as_tournament, settings)
-    bar = tqdm(total=max_games, desc=spec["name"], unit="game", disable=not progress, file=sys.stderr)
+    sink = _results_folder(out, as_tournament, settings) if out else None
+    deals = (job for deal in range(scheduled // 2)       # paired games: both seatings of a deal
+             for job in deal_games([a, b], deal_seed(seed, deal), 2 * deal))
+    sprt = _SPRT(a, elo0, elo1, alpha, beta, max_games, scheduled, batch=2 * max(1, n_jobs // 2))
     try:
-        while decision is None and wins + draws + losses < max_games and 2 * deal < scheduled:
-            batch = []
-            for _ in range(max(1, n_jobs // 2)):       # paired games: both seatings of a deal
-                if 2 * deal >= scheduled:                # the folder's schedule ends here
-                    break
-                batch += deal_games([a, b], deal_seed(seed, deal), 2 * deal)
-                deal += 1
-            for rec in workers.run(n_jobs, game_tasks(batch, settings, spec)):
-                if sink:
-                    append_record(sink, rec)
-                points = score(rec, a)
-                if points is None:
-                    continue
-                if points == 1:
-                    wins += 1
-                elif points == 0:
-                    losses += 1
-                else:
-                    draws += 1
-                bar.update()
-            llr = ratings.sprt_llr(wins, draws, losses, elo0, elo1)
-            decision = ratings.sprt_decision(llr, alpha, beta)
-            bar.set_postfix(W=wins, D=draws, L=losses, llr=f"{llr:.2f}")
+        with work.Run(n_jobs, progress, total=max_games, desc=spec["name"], unit="game") as run:
+            run.tasks(game_tasks(deals, settings, spec), lambda rec: sprt.add(rec, sink, run.bar),
+                      until=lambda: sprt.over)
     except KeyboardInterrupt:
         saved = f"; the finished games are saved in {Path(out) / 'games.jsonl'}" if out else ""
-        raise Interrupted(f"interrupted after {wins + draws + losses} games "
-                          f"(+{wins} ={draws} -{losses}, LLR {llr:.2f}){saved}") from None
+        llr = ratings.sprt_llr(sprt.wins, sprt.draws, sprt.losses, elo0, elo1)  # of every game saved
+        raise Interrupted(f"interrupted after {sprt.games} games (+{sprt.wins} ={sprt.draws} "
+                          f"-{sprt.losses}, LLR {llr:.2f}){saved}") from None
     finally:
-        bar.close()
         if sink:
             sink.close()
     if out:
         tournament.write_summary(out, tournament.load_summary(out))
-    return {"a": a, "b": b, "wins": wins, "draws": draws, "losses": losses,
-            "games": wins + draws + losses, "llr": llr, "bounds": (lower, upper),
-            "elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta, "decision": decision}
+    return {"a": a, "b": b, "wins": sprt.wins, "draws": sprt.draws, "losses": sprt.losses,
+            "games": sprt.games, "llr": sprt.llr, "bounds": ratings.sprt_bounds(alpha, beta),
+            "elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta, "decision": sprt.decision}
+
+
+class _SPRT:
+    """A match's games as they come, in the order of the schedule: A's wins, draws and
+    losses (a failed game is not counted), and the test's verdict after every `batch`
+    games (and the last), as a match run a batch at a time would give it: so the games
+    played do not depend on how fast the workers are."""
+
+    def __init__(self, a, elo0, elo1, alpha, beta, max_games, scheduled, batch):
+        self.a, self.elo0, self.elo1, self.alpha, self.beta = a, elo0, elo1, alpha, beta
+        self.max_games, self.scheduled, self.batch = max_games, scheduled, batch
+        self.wins = self.draws = self.losses = self.received = 0
+        self.llr, self.decision, self.over = 0.0, None, False
+
+    @property
+    def games(self):
+        return self.wins + self.draws + self.losses
+
+    def add(self, rec, sink, bar):
+        """Count a game's record (appended to `sink` first, if given); at the end of a
+        batch, the test's look: LLR, decision, and whether the match is over."""
+        self.received += 1
+        if sink:
+            append_record(sink, rec)
+        points = score(rec, self.a)
+        if points is not None:
+            if points == 1:
+                self.wins += 1
+            elif points == 0:
+                self.losses += 1
+            else:
+                self.draws += 1
+            bar.update()
+        if self.received % self.batch == 0 or self.received == self.scheduled:
+            self.llr = ratings.sprt_llr(self.wins, self.draws, self.losses, self.elo0, self.elo1)
+            self.decision = ratings.sprt_decision(self.llr, self.alpha, self.beta)
+            self.over = self.decision is not None or self.games >= self.max_games
+            bar.set_postfix(W=self.wins, D=self.draws, L=self.losses, llr=f"{self.llr:.2f}")
 
 
 def _results_folder(out, spec, settings):

@@ -22,18 +22,16 @@ import itertools
 import json
 import logging
 import os
-import sys
 import time
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from joblib import delayed, parallel_config
-from tqdm import tqdm
 
 import tigris
 from tigris import bots as botlib
-from tigris import parallel
+from tigris import work
 from tigris.bots import config as botconfig
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError, excerpt
 from tigris.files import write_text
@@ -324,29 +322,29 @@ def _collect(tasks, missing, tally, spec_dict, out, n_jobs, backend, client, sch
              progress):
     """Run the tasks; append each record to games.jsonl and count it as it comes."""
     started = time.perf_counter()
-    bar = tqdm(total=missing, desc=spec_dict["name"], unit="game", disable=not progress,
-               file=sys.stderr, smoothing=0.1)
     path = out / GAMES_FILE
     _end_last_line(path)
-    results = None
+
+    def save(rec):
+        append_record(f, rec)
+        tally.add(rec)
+        run.bar.update()
+        minutes = (time.perf_counter() - started) / 60
+        run.bar.set_postfix(per_min=f"{run.bar.n / minutes:.1f}" if minutes else "-",
+                            leader=tally.leader())
+
+    def lost(e):
+        return _lost(e, client, scheduler, tally, out)
+
     try:
-        with open(path, "ab") as f, config:
-            results = parallel.run(n_jobs if backend == "loky" else -1, tasks, generator=True,
-                                   ordered=False)
-            for rec in _received(results, client, scheduler, tally, out):
-                append_record(f, rec)
-                tally.add(rec)
-                bar.update()
-                minutes = (time.perf_counter() - started) / 60
-                bar.set_postfix(per_min=f"{bar.n / minutes:.1f}" if minutes else "-",
-                                leader=tally.leader())
+        with open(path, "ab") as f, config, work.Run(
+                n_jobs if backend == "loky" else -1, progress, total=missing,
+                desc=spec_dict["name"], unit="game", smoothing=0.1) as run:
+            run.tasks(tasks, save, ordered=False, errors=lost)
     except KeyboardInterrupt:
-        parallel.stop(results)
-        bar.close()
         raise Interrupted(f"interrupted: {len(tally)} finished games are saved in {out / GAMES_FILE}; "
                           f"continue with --resume {out}") from None
     finally:
-        bar.close()
         if client is not None and not hasattr(scheduler, "submit"):
             with contextlib.suppress(Exception):
                 client.close(timeout=5)
@@ -375,23 +373,15 @@ def _end_last_line(path):
                 f.write(b"\n")
 
 
-def _received(results, client, scheduler, tally, out):
-    """The records as the workers return them; with dask, a scheduler or a connection lost
-    mid-run becomes one TournamentError that says what is kept and how to go on."""
-    games = iter(results)
-    while True:
-        try:
-            rec = next(games)
-        except StopIteration:
-            return
-        except Exception as e:
-            if client is None:
-                raise
-            raise TournamentError(
-                f"lost the dask scheduler at {_address(client, scheduler)} "
-                f"({type(e).__name__}): {len(tally)} finished games are saved in "
-                f"{out / GAMES_FILE}; continue with --resume {out}") from None
-        yield rec
+def _lost(e, client, scheduler, tally, out):
+    """With dask, a scheduler or a connection lost mid-run (`e`, raised by the workers'
+    results) as one TournamentError that says what is kept and how to go on; else None."""
+    if client is None:
+        return None
+    return TournamentError(
+        f"lost the dask scheduler at {_address(client, scheduler)} "
+        f"({type(e).__name__}): {len(tally)} finished games are saved in "
+        f"{out / GAMES_FILE}; continue with --resume {out}")
 
 
 def _address(client, scheduler):

@@ -29,17 +29,13 @@ import json
 import math
 import os
 import random
-import sys
 import tomllib
 import warnings
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from tqdm import tqdm
-
 from tigris import bots as botlib
-from tigris import parallel as workers
-from tigris import plotting
+from tigris import plotting, work
 from tigris.bots import config
 from tigris.errors import ConfigError, Interrupted, TuneError, excerpt
 from tigris.files import check_target, write_bytes, write_text
@@ -409,49 +405,8 @@ def tune(spec, out, jobs=None, progress=True, resume=False):
     for row in done_rows:
         method.replay(int(row["iteration"]), row)
         outcomes.append([float(row[c]) for c in method.scores])
-    start = len(done_rows) + 1
-    opp_settings = bot_settings(spec.opponents)
     n_jobs = jobs or os.cpu_count() or 1
-    batch = max(1, n_jobs // 4 + (n_jobs % 4 > 0))
-    header = ["iteration", "games", "opponent"] + method.columns()
-    new_file = not history.exists() or history.stat().st_size == 0
-    bar = tqdm(total=spec.iterations, initial=start - 1, desc=f"tuning {spec.bot} ({spec.method})",
-               unit="iter", disable=not progress, file=sys.stderr)
-    try:
-        with open(history, "a", newline="", encoding="utf-8") as f:
-            writer = csv.writer(f)
-            if new_file:
-                writer.writerow(header)
-            k = start
-            while k <= spec.iterations:
-                ks = list(range(k, min(spec.iterations, k + batch - 1) + 1))
-                plan = []
-                for i in ks:
-                    thetas, memo = method.propose(i)
-                    opponent = spec.opponents[(i - 1) % len(spec.opponents)]
-                    settings = dict(opp_settings)
-                    for label, theta in thetas.items():
-                        settings[label] = (kind, _bot_params(base, spec.params, theta))
-                    plan.append((i, memo, opponent, list(thetas), settings, method.jobs(i, spec, opponent)))
-                tasks = [task for i, _, _, _, settings, js in plan
-                         for task in game_tasks(js, settings, _game_spec(spec, i))]
-                records = workers.run(n_jobs, tasks)
-                for n, (i, memo, opponent, labels, _, js) in enumerate(plan):
-                    recs = records[4 * n: 4 * n + 4]
-                    scores = {label: [score(r, label) for r, job in zip(recs, js) if label in job["seats"]]
-                              for label in labels}
-                    values = method.update(i, memo, scores)      # the scores first
-                    writer.writerow([i, 4 * i, as_text(opponent)] + values)
-                    f.flush()
-                    outcomes.append([float(x) for x in values[:len(method.scores)]])
-                    bar.update()
-                    bar.set_postfix({p.name: f"{p.played(x):.4g}" for p, x in zip(spec.params, method.theta())})
-                k = ks[-1] + 1
-    except KeyboardInterrupt:
-        raise Interrupted(f"interrupted: the history so far is in {history}; "
-                          f"continue with --resume") from None
-    finally:
-        bar.close()
+    _iterate(spec, method, kind, base, history, len(done_rows) + 1, outcomes, n_jobs, progress)
     _warn_if_no_signal(outcomes, spec)
     theta = method.theta()
     tuned = _bot_params(base, spec.params, theta)
@@ -466,6 +421,61 @@ def tune(spec, out, jobs=None, progress=True, resume=False):
               "bot_file": str(bot_file), "verification": check}
     write_text(out / RESULT_FILE, json.dumps(result, indent=2) + "\n")
     return result
+
+
+def _iterate(spec, method, kind, base, history, start, outcomes, n_jobs, progress):
+    """Iterations `start` to the last, a batch at a time (a batch's bots are proposed
+    before any of its games): each iteration's row goes to the history, and its scores
+    to `outcomes`, as soon as its four games are in."""
+    opp_settings = bot_settings(spec.opponents)
+    batch = max(1, n_jobs // 4 + (n_jobs % 4 > 0))
+    header = ["iteration", "games", "opponent"] + method.columns()
+    new_file = not history.exists() or history.stat().st_size == 0
+    try:
+        with work.Run(n_jobs, progress, total=spec.iterations, initial=start - 1,
+                      desc=f"tuning {spec.bot} ({spec.method})", unit="iter") as run, \
+                open(history, "a", newline="", encoding="utf-8") as f:
+            writer = csv.writer(f)
+            if new_file:
+                writer.writerow(header)
+            for k in range(start, spec.iterations + 1, batch):
+                plan = []
+                for i in range(k, min(spec.iterations, k + batch - 1) + 1):
+                    thetas, memo = method.propose(i)
+                    opponent = spec.opponents[(i - 1) % len(spec.opponents)]
+                    settings = dict(opp_settings)
+                    for label, theta in thetas.items():
+                        settings[label] = (kind, _bot_params(base, spec.params, theta))
+                    plan.append((i, memo, opponent, list(thetas), settings, method.jobs(i, spec, opponent)))
+                _play_batch(run, plan, spec, method, writer, f, outcomes)
+    except KeyboardInterrupt:
+        raise Interrupted(f"interrupted: the history so far is in {history}; "
+                          f"continue with --resume") from None
+
+
+def _play_batch(run, plan, spec, method, writer, f, outcomes):
+    """The games of a batch's iterations (`plan`, in order); an iteration's four records
+    update the method, and its row is written to the history (the file `f`) at once."""
+    tasks = [task for i, _, _, _, settings, js in plan
+             for task in game_tasks(js, settings, _game_spec(spec, i))]
+    records = []
+
+    def save(rec):
+        records.append(rec)
+        if len(records) % 4:
+            return
+        i, memo, opponent, labels, _, js = plan[len(records) // 4 - 1]
+        recs = records[-4:]
+        scores = {label: [score(r, label) for r, job in zip(recs, js) if label in job["seats"]]
+                  for label in labels}
+        values = method.update(i, memo, scores)      # the scores first
+        writer.writerow([i, 4 * i, as_text(opponent)] + values)
+        f.flush()
+        outcomes.append([float(x) for x in values[:len(method.scores)]])
+        run.bar.update()
+        run.bar.set_postfix({p.name: f"{p.played(x):.4g}" for p, x in zip(spec.params, method.theta())})
+
+    run.tasks(tasks, save)
 
 
 def no_signal(outcomes):
@@ -548,17 +558,14 @@ def verify(spec, kind, base, tuned, n_jobs, progress):
     jobs = []
     for d in range(math.ceil(games / 2)):          # deals apart from the tuning's
         jobs += deal_games(["tuned", "original"], deal_seed(spec.seed, VERIFY_DEALS + d), len(jobs))
-    with tqdm(total=len(jobs), desc="verification", unit="game", disable=not progress,
-              file=sys.stderr) as bar:
-        records = []
-        results = workers.run(n_jobs, game_tasks(jobs, settings, _game_spec(spec, -1)), generator=True)
-        try:
-            for rec in results:
-                records.append(rec)
-                bar.update()
-        except KeyboardInterrupt:
-            workers.stop(results)
-            raise
+    records = []
+
+    def save(rec):
+        records.append(rec)
+        run.bar.update()
+
+    with work.Run(n_jobs, progress, total=len(jobs), desc="verification", unit="game") as run:
+        run.tasks(game_tasks(jobs, settings, _game_spec(spec, -1)), save)
     scores = [s for s in (score(r, "tuned") for r in records) if s is not None]
     total = sum(scores)
     low, high = wilson_interval(total, len(scores))
