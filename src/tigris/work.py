@@ -20,6 +20,8 @@ caller, which says in one line what is kept.
 
 import sys
 
+__all__ = ["Run"]
+
 
 class Run:
     """One progress bar over one or more batches of tasks (``tasks``), run by `jobs`
