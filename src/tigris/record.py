@@ -23,6 +23,8 @@ from typing import Any
 from tigris._game import Game
 from tigris.boards import BOARD_NAMES
 from tigris.errors import IllegalActionError, RecordError, excerpt
+from tigris.files import split_source
+from tigris.sources import check_source
 from tigris.constants import COLOURS
 
 FORMAT = "tigris-game/1"
@@ -210,11 +212,11 @@ def _replay_move(game, n, move):
 
 def load(path: str | os.PathLike[str]) -> Any:
     """Read a JSON file (a record or a position), or one game of a tournament's
-    games.jsonl as ``FILE:K`` (the K-th game, 1-based)."""
-    text_path, index = str(path), None
-    head, sep, tail = text_path.rpartition(":")
-    if sep and tail.isascii() and tail.isdigit():
-        text_path, index = head, int(tail) if len(tail) < 19 else -1     # never int() 5,000 digits
+    games.jsonl as ``FILE:K`` (the K-th game, 1-based).  Only a regular file is read (a
+    pipe would block, a device never end): RecordError names anything else."""
+    text_path, tail = split_source(path)
+    index = None if tail is None else int(tail) if len(tail) < 19 else -1   # never int() 5,000 digits
+    check_source(path, RecordError)
     try:
         with open(text_path, encoding="utf-8") as f:
             text = f.read()
