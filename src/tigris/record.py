@@ -140,14 +140,22 @@ def replay(rec: dict[str, Any] | str | bytes, upto: int | None = None) -> Game:
                           f"moves (ask for 0 to {len(moves)})")
     for n, move in enumerate(moves[:upto] if upto is not None else moves, start=1):
         _replay_move(game, n, move)
+    if upto is None:
+        check_result(rec, game)
+    return game
+
+
+def check_result(rec, game):
+    """RecordError unless the record's result (if it has one) is that of `game`, the game
+    after all its moves: what ``replay`` checks last, for a caller that went through the
+    moves with ``steps``."""
     said = rec.get("result")
-    if upto is None and said is not None:
+    if said is not None:
         why = said.get("adjudicated") if isinstance(said, dict) else None
         replayed = result(game, why if isinstance(why, str) else None)
         if replayed != said:
             raise RecordError(f"result: the replay ends with {replayed}, the record says "
                               f"{excerpt(said, 200)}")
-    return game
 
 
 def _setup(rec):
