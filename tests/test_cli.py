@@ -106,8 +106,8 @@ def test_analyse_writes_beside_the_current_folder_by_default(tmp_path, monkeypat
     assert main(["analyse", "g.json", "--iterations", "10", "--players", "0"]) == 0
     assert "analysis in g.analysis.jsonl" in capsys.readouterr().out
     assert (tmp_path / "g.analysis.jsonl").is_file()
-    from tigris.cli import _analysis_name
-    assert str(_analysis_name("results/t/games.jsonl:3")) == "games-3.analysis.jsonl"
+    from tigris.commands.analyse import analysis_name
+    assert str(analysis_name("results/t/games.jsonl:3")) == "games-3.analysis.jsonl"
 
 
 def test_play_numbers_the_last_turn_as_the_board_does(capsys):
@@ -139,3 +139,25 @@ def test_match_checks_its_games_file_before_the_first_game(tmp_path, capsys):
                  "--out", str(tmp_path / "m")]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "games.jsonl is not a regular file (a folder)" in err
+
+
+@pytest.mark.parametrize("command", [["show", "{record}", "--moves"], ["show", "{games}:2"],
+                                     ["replay", "{record}", "--every", "0"],
+                                     ["replay", "{folder}", "--game", "0", "--every", "0"],
+                                     ["hint", "{record}", "--move", "3", "--iterations", "20"],
+                                     ["analyse", "{record}", "--iterations", "10", "--players", "0"]])
+def test_a_command_replays_its_record_once(command, tmp_path, monkeypatch, capsys):
+    from tigris import record, tournament
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["play", "--bots", "random", "random", "--record", "g.json", "--every", "0"]) == 0
+    rec = json.loads((tmp_path / "g.json").read_text())
+    (tmp_path / "t").mkdir()
+    (tmp_path / "t" / tournament.GAMES_FILE).write_text(
+        "".join(json.dumps(dict(rec, game=k)) + "\n" for k in range(2)))
+    replays = []
+    real = record.replay
+    monkeypatch.setattr(record, "replay", lambda rec, upto=None: replays.append(upto) or real(rec, upto))
+    paths = {"record": "g.json", "games": f"t/{tournament.GAMES_FILE}", "folder": "t"}
+    assert main([part.format(**paths) for part in command]) == 0
+    assert len(replays) == 1, command

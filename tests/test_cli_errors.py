@@ -285,10 +285,10 @@ def test_standings_of_a_single_deal_have_no_elo_interval(files, capsys):
 
 
 def test_an_error_line_is_one_short_line_without_a_repeated_prefix(capsys):
-    from tigris.cli import MESSAGE_LIMIT, _report
+    from tigris.cli import MESSAGE_LIMIT, report
 
-    _report("tigris tournament", "tournament: a message\non two lines")
-    _report("tigris show", "x" * 10 * MESSAGE_LIMIT)
+    report("tigris tournament", "tournament: a message\non two lines")
+    report("tigris show", "x" * 10 * MESSAGE_LIMIT)
     first, second = capsys.readouterr().err.splitlines()
     assert first == "tigris tournament: a message on two lines"
     assert second.startswith("tigris show: xxx") and len(second) < MESSAGE_LIMIT + 20

@@ -252,6 +252,18 @@ def test_view_with_an_analysis(files, tmp_path, capsys, fake_analysis):
     assert len(embedded(out.read_text())["analysis"]) == len(fake_analysis[1])
 
 
+def test_view_with_an_analysis_replays_the_record_once(files, tmp_path, monkeypatch,
+                                                        fake_analysis):
+    """The page, the analysis's rows and its record hash all come from one replay (a
+    record.steps is a replay too: it starts with replay(rec, upto=0))."""
+    replays = []
+    real = record.replay
+    monkeypatch.setattr(record, "replay", lambda rec, upto=None: replays.append(upto) or real(rec, upto))
+    assert main(["view", str(files / "record.json"), "--analysis", str(files / "analysis.json"),
+                 "--out", str(tmp_path / "once.html")]) == 0
+    assert len(replays) == 1
+
+
 def test_view_refuses_an_analysis_of_another_game(files, tmp_path, capsys, fake_analysis):
     module, rows = fake_analysis
     argv = ["view", str(files / "record.json"), "--analysis", str(files / "analysis.json"),

@@ -1,6 +1,6 @@
 """Type information for the compiled search (cython_core/tigris/_search.pyx): ``Search``, a tree
 grown in steps, and the helpers around it.  Bots (``tigris.bots``) and hints
-(``tigris.hint``) are the usual way in."""
+(``tigris.hint()``) are the usual way in."""
 
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal

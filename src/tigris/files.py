@@ -31,17 +31,30 @@ from pathlib import Path
 
 from tigris.errors import UsageError
 
-__all__ = ["source_file", "kind_of", "check_target", "write_text", "write_bytes", "utf8_text"]
+__all__ = ["split_source", "source_file", "kind_of", "check_target", "write_text", "write_bytes", "utf8_text"]
 
 _KINDS = [(stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
           (stat.S_ISFIFO, "a pipe"), (stat.S_ISSOCK, "a socket")]
 
 
+def split_source(source):
+    """``(FILE, K)`` of a source ``FILE:K`` (line K of a JSON-lines file: K in the digits
+    0-9, as text), else ``(source, None)``; every reader of a source splits it here.
+
+    >>> from tigris.files import split_source
+    >>> split_source("results/t/games.jsonl:3"), split_source("g.json")
+    (('results/t/games.jsonl', '3'), ('g.json', None))
+    """
+    head, sep, index = str(source).rpartition(":")
+    if sep and head and index.isascii() and index.isdigit():
+        return head, index
+    return str(source), None
+
+
 def source_file(source):
     """The file a source names: FILE of ``FILE:K`` (line K of a JSON-lines file), else
     the source itself."""
-    head, sep, index = str(source).rpartition(":")
-    return head if sep and index.isdigit() and head else str(source)
+    return split_source(source)[0]
 
 
 def kind_of(mode):

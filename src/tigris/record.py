@@ -23,6 +23,8 @@ from typing import Any
 from tigris._game import Game
 from tigris.boards import BOARD_NAMES
 from tigris.errors import IllegalActionError, RecordError, excerpt
+from tigris.files import split_source
+from tigris.sources import check_source
 from tigris.constants import COLOURS
 
 __all__ = ["FORMAT", "to_record", "replay", "load", "result", "steps"]
@@ -140,14 +142,22 @@ def replay(rec: dict[str, Any] | str | bytes, upto: int | None = None) -> Game:
                           f"moves (ask for 0 to {len(moves)})")
     for n, move in enumerate(moves[:upto] if upto is not None else moves, start=1):
         _replay_move(game, n, move)
+    if upto is None:
+        check_result(rec, game)
+    return game
+
+
+def check_result(rec, game):
+    """RecordError unless the record's result (if it has one) is that of `game`, the game
+    after all its moves: what ``replay`` checks last, for a caller that went through the
+    moves with ``steps``."""
     said = rec.get("result")
-    if upto is None and said is not None:
+    if said is not None:
         why = said.get("adjudicated") if isinstance(said, dict) else None
         replayed = result(game, why if isinstance(why, str) else None)
         if replayed != said:
             raise RecordError(f"result: the replay ends with {replayed}, the record says "
                               f"{excerpt(said, 200)}")
-    return game
 
 
 def _setup(rec):
@@ -212,11 +222,11 @@ def _replay_move(game, n, move):
 
 def load(path: str | os.PathLike[str]) -> Any:
     """Read a JSON file (a record or a position), or one game of a tournament's
-    games.jsonl as ``FILE:K`` (the K-th game, 1-based)."""
-    text_path, index = str(path), None
-    head, sep, tail = text_path.rpartition(":")
-    if sep and tail.isascii() and tail.isdigit():
-        text_path, index = head, int(tail) if len(tail) < 19 else -1     # never int() 5,000 digits
+    games.jsonl as ``FILE:K`` (the K-th game, 1-based).  Only a regular file is read (a
+    pipe would block, a device never end): RecordError names anything else."""
+    text_path, tail = split_source(path)
+    index = None if tail is None else int(tail) if len(tail) < 19 else -1   # never int() 5,000 digits
+    check_source(path, RecordError)
     try:
         with open(text_path, encoding="utf-8") as f:
             text = f.read()

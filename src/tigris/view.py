@@ -30,6 +30,7 @@ import json
 import math
 from importlib import resources
 from pathlib import Path
+from typing import Any, NamedTuple
 
 from tigris import boards, ratings, record as records
 from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
@@ -55,18 +56,23 @@ def page_name(k):
 # The data a game page draws from
 # ---------------------------------------------------------------------------------------
 
-def game_data(rec, analysis=None, partial=False):
-    """The JSON-ready data of a game page: the setup, the board layout, the moves, and
-    after every move the position (each step's squares as the change from the step
-    before, to keep the page small), the player to decide and each player's final score
-    so far.  ``analysis`` is ``(header, rows)`` or None, checked against the record
-    (``check_analysis``).  A record that does not replay raises RecordError naming the
-    move, unless ``partial``: then the data stops at the last good move and says why in
-    ``"stopped"``."""
-    if not partial:
-        records.replay(rec)              # every move and the result checked first
+class Replayed(NamedTuple):
+    """One replay of a record, as a page draws it: ``steps`` (the page's data after 0, 1,
+    2, ... moves), ``moves`` (player, notation and forced follow-ups of each), ``game``
+    (the game after the last good move) and ``stopped`` (why the replay stopped early, or
+    None)."""
+    steps: list
+    moves: list
+    game: Any
+    stopped: str | None
+
+
+def replay_steps(rec, partial=False):
+    """The record replayed once for its page (see ``Replayed``), every move and the result
+    checked: RecordError names the first that is wrong, unless ``partial``: then the
+    steps stop at the last good move and ``stopped`` says why (the result is not
+    checked).  A record that does not even set up its game raises RecordError."""
     squares_before, steps, moves = {}, [], []
-    stopped = None
     game = None
     try:
         for n, game in records.steps(rec):
@@ -76,10 +82,25 @@ def game_data(rec, analysis=None, partial=False):
                               "forced": [game.action_str(f) for f in forced]})
             step, squares_before = _step(game, squares_before)
             steps.append(step)
+        if not partial:
+            records.check_result(rec, game)
     except RecordError as e:
         if not partial or game is None:
             raise
-        stopped = str(e)
+        return Replayed(steps, moves, game, str(e))
+    return Replayed(steps, moves, game, None)
+
+
+def game_data(rec, analysis=None, partial=False, replayed=None):
+    """The JSON-ready data of a game page: the setup, the board layout, the moves, and
+    after every move the position (each step's squares as the change from the step
+    before, to keep the page small), the player to decide and each player's final score
+    so far.  ``analysis`` is ``(header, rows)`` or None, checked against the record
+    (``check_analysis``).  A record that does not replay raises RecordError naming the
+    move, unless ``partial``: then the data stops at the last good move and says why in
+    ``"stopped"``.  ``replayed``: the record's ``replay_steps`` if the caller has them
+    (else the record is replayed here)."""
+    steps, moves, game, stopped = replayed or replay_steps(rec, partial)
     rivers = boards.layout(game.board)[0]
     bots = rec.get("bots")
     bots = [str(b) for b in bots] if isinstance(bots, list) else []
@@ -212,12 +233,12 @@ def game_title(rec):
     return "Tigris & Euphrates game"
 
 
-def game_page(rec, analysis=None, title=None, back=None, partial=False):
+def game_page(rec, analysis=None, title=None, back=None, partial=False, replayed=None):
     """The HTML of a game's page.  ``analysis``: ``(header, rows)`` of a
     ``tigris-analysis/1`` file, or None; ``title``: the page's heading (default
-    ``game_title(rec)``); ``back``: a link to an index page; ``partial``: see
-    ``game_data``."""
-    data = game_data(rec, analysis, partial)
+    ``game_title(rec)``); ``back``: a link to an index page; ``partial`` and
+    ``replayed``: see ``game_data``."""
+    data = game_data(rec, analysis, partial, replayed)
     title = game_title(rec) if title is None else title
     bots = data["bots"]
     seats = ", ".join(f"player {p}: {bots[p] if p < len(bots) else '?'}"

@@ -1,0 +1,66 @@
+"""tigris analyse: every decision of a recorded game searched again, then a summary."""
+
+from pathlib import Path
+
+from tigris.commands.games import load
+from tigris.commands.options import (COUNT, THRESHOLD_POINTS, add_budget, add_command, add_jobs,
+                                     add_seed, points)
+from tigris.files import split_source
+
+__all__ = ["DESCRIPTION", "add_to", "run", "analysis_name"]
+
+
+DESCRIPTION = """\
+Search every decision of the chosen players in a game record (tigris-game/1, or
+games.jsonl:K) from what the player could see, and write per decision the engine's best
+move, the calibrated chance to finish first before and after the move played, the played
+move's rank and a mark when the chance drops by at least a threshold; then print a
+summary per player. Rows go to --out as they finish: running the same command again
+continues it, or reprints the summary.
+"""
+
+
+def add_to(sub):
+    p = add_command(sub, "analyse", run,
+                    help="computer analysis of a finished game: best moves, win chances, mistakes",
+                    description=DESCRIPTION)
+    p.add_argument("record", metavar="RECORD", help="game record JSON file, or games.jsonl:K")
+    add_budget(p, "time of each search",
+               "iterations of each search (default 10,000); a decision takes one "
+               "search, more if the move played was not among the engine's finalists")
+    p.add_argument("--players", nargs="+", type=COUNT, metavar="P",
+                   help="the players whose decisions to analyse (default: all)")
+    add_jobs(p, "decisions searched in parallel (default 1)", default=1)
+    p.add_argument("--bot", help="ISMCTS configuration to search with (default hint: its values "
+                                 "are calibrated win chances)")
+    add_seed(p, "base seed of the searches")
+    for mark, least in THRESHOLD_POINTS.items():
+        p.add_argument(f"--{mark}", type=points(mark), metavar="POINTS",
+                       help=f"least drop of win chance, in percentage points, marked {mark} "
+                            f"(default {least})")
+    p.add_argument("--out", metavar="FILE",
+                   help="the analysis (tigris-analysis/1 JSON lines), continued if it exists "
+                        "(default: RECORD's name with .analysis.jsonl, in this folder)")
+
+
+def run(args):
+    """tigris analyse: every decision of a recorded game searched again, then a summary."""
+    from tigris import analysis
+
+    rec = load(args.record)
+    out = args.out or analysis_name(args.record)
+    header, rows = analysis.run(
+        rec, out, source=args.record, iterations=args.iterations, seconds=args.seconds,
+        players=args.players, jobs=args.jobs, bot=args.bot or analysis.DEFAULT_BOT,
+        seed=args.seed, thresholds={"inaccuracy": args.inaccuracy, "mistake": args.mistake,
+                                    "blunder": args.blunder})
+    print(analysis.format_summary(analysis.summarize(header, rows)))
+    print(f"\nanalysis in {out} ({analysis.FORMAT}, a line per decision)")
+
+
+def analysis_name(source):
+    """The default analysis file of a record: its name with .analysis.jsonl, in the current
+    folder; line K of a JSON-lines file gives NAME-K (a results folder's games.jsonl:3 gives
+    games-3.analysis.jsonl)."""
+    file, line = split_source(source)
+    return Path(Path(file).stem + (f"-{line}" if line else "") + ".analysis.jsonl")

@@ -1,0 +1,47 @@
+"""tigris bots: the bot configurations and their settings, or every knob of every kind."""
+
+from tigris.commands.options import add_command
+
+__all__ = ["DESCRIPTION", "add_to", "run"]
+
+
+DESCRIPTION = """\
+List the bot configurations found in ./bots/ and among those that come with tigris, with
+their kind, description and settings (the evaluator's weights only where they differ
+from the defaults); --knobs lists every knob of every kind instead.
+"""
+
+
+def add_to(sub):
+    p = add_command(sub, "bots", run, help="list the bot configurations and their settings",
+                    description=DESCRIPTION)
+    p.add_argument("--knobs", action="store_true",
+                   help="list every knob a bot file may set: kind, name, default and meaning")
+
+
+def run(args):
+    """tigris bots: the named bot configurations, or with --knobs every knob of every kind."""
+    from tigris import bots
+    from tigris.bots import config
+    from tigris.cli import report
+
+    if args.knobs:
+        for kind, knobs in config.KINDS.items():
+            print(f"{kind}:")
+            for key, (typ, default, meaning) in knobs.items():
+                print(f"  {key:<20} {typ.__name__:<5} {str(default):<6} {meaning}")
+        return 0
+    broken = []
+    for name in bots.available():
+        try:
+            kind, params, description = bots.describe(name)
+        except ValueError as e:          # listed below the good ones, one line each
+            broken.append(str(e))
+            continue
+        settings = ", ".join(f"{k}={v}" for k, v in params.items()
+                             if v is not None and not config.is_default_weight(k, v))
+        print(f"{name:<16} {kind:<7} {description}")
+        print(f"{'':<16} {'':<7} {settings}")
+    for message in broken:
+        report("tigris bots", message)
+    return 1 if broken else 0

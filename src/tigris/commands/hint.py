@@ -1,0 +1,44 @@
+"""tigris hint: the best moves for the player to move in a position or a record."""
+
+import json
+
+from tigris.commands.games import game_of
+from tigris.commands.options import (POSITIVE, add_budget, add_command, add_game_source, add_jobs,
+                                     add_json, add_seed)
+from tigris.hints import DEFAULT_BOT
+
+__all__ = ["DESCRIPTION", "add_to", "run"]
+
+
+DESCRIPTION = """\
+Search the decision at hand in a position (tigris-position/1) or a game record (after
+its last move, or --move N) with ISMCTS, from what the player to move can see, and print
+the best moves with visit share, estimated win probability and the expected
+continuation.
+"""
+
+
+def add_to(sub):
+    p = add_command(sub, "hint", run,
+                    help="the best moves for the player to move in a position or record",
+                    description=DESCRIPTION)
+    add_game_source(p, "for a record: hint after N moves")
+    add_budget(p, "search time (default 5 seconds)", "search iterations instead of time")
+    p.add_argument("--top", type=POSITIVE, default=5, help="moves to show (default 5)")
+    add_jobs(p, "parallel search workers (default 1)", default=1)
+    p.add_argument("--bot", default=DEFAULT_BOT, help=f"ISMCTS configuration to search with (default {DEFAULT_BOT})")
+    add_seed(p, "search seed")
+    add_json(p, "the hints")
+
+
+def run(args):
+    """tigris hint: the best moves for the player to move in a position or a record."""
+    from tigris.hints import format_table, hint
+
+    g = game_of(args.file, args.move)
+    hints = hint(g, seconds=args.seconds, iterations=args.iterations, top=args.top,
+                 jobs=args.jobs, bot=args.bot, seed=args.seed)
+    if args.json:
+        print(json.dumps(hints.as_dict(g), indent=2))
+    else:
+        print(format_table(g, hints))

@@ -1,0 +1,37 @@
+"""tigris match: paired games between two bots until a sequential test decides."""
+
+from tigris.commands.options import add_command, add_jobs, add_results_folder, add_seed, whole
+from tigris.tournament import MAX_GAMES
+
+__all__ = ["DESCRIPTION", "add_to", "run"]
+
+
+DESCRIPTION = """\
+Play paired games (each deal in both seatings) between bots A and B until a sequential
+probability ratio test accepts H1 (A is elo1 stronger) or H0 (A is elo0 stronger), or
+--max-games; prints the score, the LLR and the decision.
+"""
+
+
+def add_to(sub):
+    p = add_command(sub, "match", run, help="paired games between two bots until an SPRT decides",
+                    description=DESCRIPTION)
+    p.add_argument("a", metavar="A", help="first bot (the candidate)")
+    p.add_argument("b", metavar="B", help="second bot (the reference)")
+    p.add_argument("--sprt", nargs="+", metavar="KEY=VALUE", default=["elo0=0", "elo1=20"],
+                   help="elo0=.. elo1=.. [alpha=0.05] [beta=0.05] (default elo0=0 elo1=20)")
+    p.add_argument("--max-games", type=whole(1, MAX_GAMES), default=2000,
+                   help="stop after this many games")
+    add_jobs(p)
+    add_seed(p, "base seed of the deals")
+    add_results_folder(p, "save the games and the standings in DIR, a results folder")
+
+
+def run(args):
+    """tigris match: paired games between two bots, with an SPRT if asked."""
+    from tigris import match
+
+    params = match.parse_sprt(args.sprt)
+    result = match.sprt_match(args.a, args.b, max_games=args.max_games, jobs=args.jobs,
+                              seed=args.seed, out=args.out, **params)
+    print(match.format_result(result))

@@ -1,0 +1,127 @@
+"""The argument types and the options that several commands declare alike."""
+
+import argparse
+import math
+import os
+
+from tigris._search import MAX_ITERATIONS
+from tigris.analysis import THRESHOLDS
+from tigris.boards import BOARD_NAMES
+from tigris.bots.config import MAX_SECONDS
+
+__all__ = ["SEED", "MAX_JOBS", "THRESHOLD_POINTS", "POSITIVE", "JOBS", "COUNT", "whole",
+           "seconds", "points", "add_command", "add_seed", "add_jobs", "add_players", "add_board", "add_bots",
+           "add_json", "add_budget", "add_game_source", "add_results_folder"]
+
+SEED = 0                  # the default --seed of every command
+
+
+def whole(low=None, high=None):
+    """An argparse type: a whole number in [low, high]."""
+    def parse(text):
+        """The whole number `text` writes, within the bounds; ArgumentTypeError otherwise."""
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if (low is not None and value < low) or (high is not None and value > high):
+            if high is None:
+                raise argparse.ArgumentTypeError(f"must be {low} or more, not {value}")
+            raise argparse.ArgumentTypeError(f"must be from {low} to {high:,}, not {value}")
+        return value
+    return parse
+
+
+def seconds(text):
+    """An argparse type: a positive, finite number of seconds (at most a day)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not (math.isfinite(value) and 0 < value <= MAX_SECONDS):
+        raise argparse.ArgumentTypeError(f"must be above 0 and at most {MAX_SECONDS:g}, not {text}")
+    return value
+
+
+def points(mark):
+    """An argparse type: a drop of win chance in percentage points, from 1 to 100, as the
+    fraction the analysis takes."""
+    def parse(text):
+        """`text` percentage points as a fraction; ArgumentTypeError if out of range."""
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not (math.isfinite(value) and 0 < value <= 100):
+            raise argparse.ArgumentTypeError(f"{mark} must be above 0 and at most 100 points, "
+                                             f"not {text}")
+        if value < 1:           # a fraction, as thresholds were once given: say so, not guess
+            raise argparse.ArgumentTypeError(f"{mark} is in percentage points ({value * 100:g} "
+                                             f"for a drop of {value:g}); give at least 1")
+        return value / 100
+    return parse
+
+
+# The marks' default thresholds, as the analysis's help and its report give them: points.
+THRESHOLD_POINTS = {name: round(drop * 100) for name, drop in THRESHOLDS.items()}
+MAX_JOBS = max(64, 4 * (os.cpu_count() or 1))
+POSITIVE = whole(1)                 # argparse types: a count of at least 1,
+JOBS = whole(1, MAX_JOBS)           # a number of worker processes,
+COUNT = whole(0)                    # a count that may be 0
+
+
+def add_command(sub, name, run, help, description):
+    """The parser of the command `name` among the subparsers `sub`, run by `run`;
+    `description` is a paragraph whose lines are joined by spaces."""
+    p = sub.add_parser(name, help=help, description=description.strip().replace("\n", " "))
+    p.set_defaults(run=run)
+    return p
+
+
+def add_seed(p, what, default=SEED):
+    """--seed: `what` the seed seeds.  A default of None lets the command tell a seed
+    given from none (the help still names SEED, which the command then takes)."""
+    p.add_argument("--seed", type=int, default=default, help=f"{what} (default {SEED})")
+
+
+def add_jobs(p, what="parallel games (default: all cores)", default=None):
+    """--jobs: how many worker processes."""
+    p.add_argument("--jobs", type=JOBS, default=default, help=what)
+
+
+def add_players(p, what):
+    """--players: 2, 3 or 4 players a game."""
+    p.add_argument("--players", type=int, choices=(2, 3, 4), help=what)
+
+
+def add_board(p, what):
+    """--board: the side of the board (default None: the command's own default)."""
+    p.add_argument("--board", choices=BOARD_NAMES, help=what)
+
+
+def add_bots(p, what):
+    """--bots BOT...: bot names or files."""
+    p.add_argument("--bots", nargs="+", metavar="BOT", help=what)
+
+
+def add_json(p, what):
+    """--json: print `what` as JSON instead of text."""
+    p.add_argument("--json", action="store_true", help=f"print {what} as JSON")
+
+
+def add_results_folder(p, what="results folder (default results/NAME)", default=None):
+    """--out DIR: a results folder."""
+    p.add_argument("--out", metavar="DIR", default=default, help=what)
+
+
+def add_budget(p, seconds_help, iterations_help):
+    """--seconds or --iterations (one of them): the budget of a search."""
+    budget = p.add_mutually_exclusive_group()
+    budget.add_argument("--seconds", type=seconds, help=seconds_help)
+    budget.add_argument("--iterations", type=whole(1, MAX_ITERATIONS), help=iterations_help)
+
+
+def add_game_source(p, move_help):
+    """The arguments that name a game: FILE, and --move N within a record."""
+    p.add_argument("file", metavar="FILE", help="position or record JSON file, or games.jsonl:K")
+    p.add_argument("--move", type=int, metavar="N", help=move_help)
