@@ -27,7 +27,7 @@ from tigris.files import split_source
 from tigris.sources import check_source
 from tigris.constants import COLOURS
 
-__all__ = ["FORMAT", "to_record", "replay", "load", "result", "steps"]
+__all__ = ["FORMAT", "to_record", "replay", "load", "result", "steps", "check_result"]
 
 FORMAT = "tigris-game/1"
 

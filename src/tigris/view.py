@@ -38,7 +38,7 @@ from tigris.files import check_target, utf8_text, write_text
 from tigris.notation import square_name, str_to_action
 
 __all__ = ["write_game", "write_results", "game_page", "check_analysis", "script_json",
-           "game_title", "read_results"]
+           "game_title", "read_results", "replay_steps"]
 
 POSITION_FORMAT = "tigris-position/1"
 ANALYSIS_FORMAT = "tigris-analysis/1"

@@ -6,3 +6,5 @@ options, and ``run(args)``, its handler; ``tigris.cli`` lists them in the order 
 stays quick.  ``options`` holds the argument types and the options several commands
 share, ``games`` the reading of a game or position named on the command line.
 """
+
+__all__ = []      # the command modules are imported by name (tigris.cli.COMMANDS)
