@@ -100,7 +100,7 @@ from tqdm import tqdm
 from tigris import bots as botlib
 from tigris import parallel
 from tigris import record as records
-from tigris._eval import Evaluator
+from tigris.evaluator import Evaluator
 from tigris.bots import config
 from tigris.errors import ConfigError, Interrupted, RecordError, UsageError, excerpt
 from tigris.hint import _row

@@ -10,18 +10,17 @@ import random
 
 from joblib import delayed
 
-from tigris import _search
 from tigris import parallel as workers
 from tigris.belief import Belief
-from tigris._eval import WEIGHTS
+from tigris.knobs import SEARCH_CONFIG
+from tigris.search import Search, choose
 
 # The most visited line kept after each root child: long enough to reach past the
 # searching player's own next decision, where the tree is that deep.
 PV_DEPTH = 12
 
-# The knobs a bot hands to each _search.Search (the evaluator's weights among them).
-SEARCH_KEYS = ("exploration", "rollout", "epsilon", "rollout_depth", "final", "widening", "root",
-               "candidates", "halving_scale", *WEIGHTS)
+# The knobs a bot hands to each Search (the evaluator's weights among them).
+SEARCH_KEYS = SEARCH_CONFIG
 
 
 def _grow(view, options, iterations, seconds, determinize, seed, steps=1, report=None, deals=None):
@@ -32,7 +31,7 @@ def _grow(view, options, iterations, seconds, determinize, seed, steps=1, report
     (each reproducible)."""
     # A halving root shares out the whole budget: the first step's unless told otherwise.
     plan = {"plan_iterations": iterations or 0, "plan_seconds": seconds or 0.0} if steps > 1 else {}
-    s = _search.Search(view, determinize=determinize, deals=deals, seed=seed, **plan, **options)
+    s = Search(view, determinize=determinize, deals=deals, seed=seed, **plan, **options)
     # One step takes the budget as it is, for the search to check.
     share = seconds if steps == 1 else seconds / steps if seconds else None
     for k in range(steps):
@@ -102,7 +101,7 @@ class ISMCTSBot:
 
     def pick(self, stats):
         """The action to play from the root statistics."""
-        return _search.choose(stats["children"], self.params["final"])
+        return choose(stats["children"], self.params["final"])
 
     def analyse(self, game, iterations=None, seconds=None, progress=None, steps=1):
         """Root statistics for the decision at hand, merged over the trees: ``iterations``
@@ -231,7 +230,7 @@ class PIMCBot(ISMCTSBot):
         votes = {}
         for tree in trees:
             if tree["children"]:
-                best = _search.choose(tree["children"], self.params["final"])
+                best = choose(tree["children"], self.params["final"])
                 votes[best] = votes.get(best, 0) + 1
         for ch in merged["children"]:
             ch["votes"] = votes.get(ch["action"], 0)

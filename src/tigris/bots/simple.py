@@ -2,7 +2,7 @@
 
 import random
 
-from tigris._eval import Evaluator
+from tigris.evaluator import Evaluator
 from tigris.notation import A_SUPPORT
 
 SUPPORT_DECISION = "support"
@@ -33,7 +33,7 @@ class RandomBot(SeededBot):
 class GreedyBot(SeededBot):
     """One ply: tries every legal decision on a determinization of what the player to move
     cannot see (apply, evaluate, undo) and keeps the best by the evaluator the search uses
-    (``tigris._eval``, with the weights given as knobs); ties go to the expansion prior
+    (``tigris.evaluator``, with the weights given as knobs); ties go to the expansion prior
     (points now first, swaps and passing last).  Conflicts use a support rule rather than
     the evaluation, which cannot see a commitment pay off."""
 
