@@ -729,7 +729,7 @@ def test_search_refuses_a_finished_game_and_an_empty_budget():
     with pytest.raises(ValueError, match="budget"):
         search.Search(a, **PLAIN).step()
     with pytest.raises(ValueError, match="no root statistics"):
-        search.choose([])
+        search.choose([], "visits")
 
 
 def test_search_grows_in_steps():

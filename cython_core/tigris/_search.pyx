@@ -193,9 +193,10 @@ cdef class Search:
         return line
 
 
-def choose(children, final="visits"):
-    """The action to play from (merged) root statistics: most visits, or the best mean
-    value among the children visited at least a tenth as often as the most visited one."""
+def choose(children, final):
+    """The action to play from (merged) root statistics by the knob `final`: "visits",
+    the most visited, or "value", the best mean value among the children visited at least
+    a tenth as often as the most visited one."""
     if not children:
         raise ValueError("no root statistics to choose from")
     if final == "value":

@@ -32,7 +32,7 @@ from tigris.errors import excerpt
 
 __all__ = ["Knob", "TABLE", "WEIGHTS", "SEARCH_CONFIG", "KINDS", "CHOICES", "RANGES", "META",
            "MAX_ITERATIONS", "MAX_ROLLOUT_DEPTH", "MAX_TREES", "MAX_SECONDS",
-           "defaults", "check", "check_value", "check_knob", "check_weights", "default_weights",
+           "defaults", "valid", "check", "check_value", "check_knob", "check_weights", "default_weights",
            "search_config", "is_default_weight"]
 
 # What the compiled search holds: node ids and visit counts are int32, and every iteration
@@ -161,6 +161,21 @@ META = ("kind", "description")
 def is_default_weight(key: str, value: Any) -> bool:
     """Whether `key` is an evaluator weight at its default (listings leave those out)."""
     return key in _WEIGHT_ROWS and value == TABLE[key].default
+
+
+def valid(key: str) -> str:
+    """A knob's valid values in words (the documentation's tables): its choices, or its
+    range ("any" for every finite number)."""
+    knob = TABLE[key]
+    if knob.choices:
+        return " or ".join(knob.choices)
+    if knob.low is None:
+        return "any"
+    if key == "seconds":
+        return f"above 0, at most {knob.high:g}"
+    if knob.low == -INF:
+        return "any finite number" if knob.high == INF else f"at most {knob.high}"
+    return f"at least {knob.low}" if knob.high == INF else f"{knob.low} to {knob.high}"
 
 
 def defaults(kind: str) -> dict[str, Any]:
