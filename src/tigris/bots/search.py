@@ -19,9 +19,6 @@ from tigris.search import Search, choose
 # searching player's own next decision, where the tree is that deep.
 PV_DEPTH = 12
 
-# The knobs a bot hands to each Search (the evaluator's weights among them).
-SEARCH_KEYS = SEARCH_CONFIG
-
 
 def _grow(view, options, iterations, seconds, determinize, seed, steps=1, report=None, deals=None):
     """One tree: its root statistics.  It grows in `steps` steps, the iterations shared
@@ -85,7 +82,7 @@ class ISMCTSBot:
         self.name = name
         self.params = params
         self.rng = random.Random(params["seed"])
-        self.options = {k: params[k] for k in SEARCH_KEYS}
+        self.options = {k: params[k] for k in SEARCH_CONFIG}     # what each Search takes
         self.last = None            # root statistics of the last decision
         self.belief = None          # determinization = belief: the Belief of the player to move
 
