@@ -42,24 +42,25 @@ html_theme = "furo"
 html_title = f"tigris {release}"
 
 
-# -- the knobs of the bot kinds, drawn from tigris.bots.config -------------------------
+# -- the knobs of the bot kinds, drawn from the table of knobs (tigris.knobs) -----------
 
 from docutils import nodes                                  # noqa: E402
 from sphinx.util.docutils import SphinxDirective            # noqa: E402
 
 
 class BotKnobs(SphinxDirective):
-    """A table per bot kind of its knobs, their defaults and meanings: the same tables
-    as ``tigris bots --knobs``, so the page cannot disagree with the code."""
+    """A table per bot kind of its knobs, their defaults, valid values and meanings: the
+    rows of ``tigris.knobs``, as ``tigris bots --knobs`` lists them, so the page cannot
+    disagree with the code."""
 
     def run(self):
-        from tigris.bots import config
+        from tigris import knobs
 
         sections = []
-        for kind, knobs in config.KINDS.items():
-            rows = [("knob", "default", "meaning")]
-            rows += [(key, "none" if default is None else repr(default), meaning)
-                     for key, (_, default, meaning) in knobs.items()]
+        for kind, kind_knobs in knobs.KINDS.items():
+            rows = [("knob", "default", "values", "meaning")]
+            rows += [(key, "none" if default is None else repr(default), knobs.valid(key), meaning)
+                     for key, (_, default, meaning) in kind_knobs.items()]
             sections += [nodes.paragraph("", "", nodes.strong(text=kind)), _table(rows)]
         return sections
 
@@ -68,7 +69,7 @@ def _table(rows):
     table = nodes.table()
     group = nodes.tgroup(cols=len(rows[0]))
     table += group
-    for width in (2, 1, 6):
+    for width in (2, 1, 2, 6):
         group += nodes.colspec(colwidth=width)
     head, body = nodes.thead(), nodes.tbody()
     group += [head, body]

@@ -3,7 +3,7 @@
 import pytest
 
 import tigris
-from tigris import _search, bots
+from tigris import bots, search
 from tigris.belief import Belief, observations
 from tigris.constants import COLOURS, CONFLICTS
 
@@ -85,7 +85,7 @@ def scripted_declines(turns=16, seed=21):
     """A game in which player 1 places its priest by a temple, then passes every action
     although red tiles next to its kingdom would score it red points; player 0 passes.
     No tile is placed or drawn: only the declines tell about player 1's hand."""
-    from tigris._eval import Evaluator
+    from tigris.evaluator import Evaluator
     ev = Evaluator()
     g = tigris.Game(players=2, seed=seed)
     declined = 0
@@ -205,17 +205,17 @@ def test_the_belief_sees_only_what_the_player_saw(kind):
 def test_search_deals_are_checked():
     g = greedy_game(13, 60)
     view = g.determinize(g.current_player, 1)
-    row = _search.deal_row(g.determinize(g.current_player, 2))
+    row = search.deal_row(g.determinize(g.current_player, 2))
     with pytest.raises(ValueError, match="weights"):
-        _search.Search(view, deals=([row], [0.0]))
+        search.Search(view, deals=([row], [0.0]), **search.PLAIN)
     bad = list(row)
     other = 1 - g.current_player
     bad[8 * other] += 1
     with pytest.raises(ValueError, match="another size"):
-        _search.Search(view, deals=([bad], [1.0]))
+        search.Search(view, deals=([bad], [1.0]), **search.PLAIN)
     with pytest.raises(ValueError, match="without determinization"):
-        _search.Search(view, deals=([row], [1.0]), determinize=False)
-    s = _search.Search(view, deals=([row], [1.0]), seed=1)
+        search.Search(view, deals=([row], [1.0]), determinize=False, **search.PLAIN)
+    s = search.Search(view, deals=([row], [1.0]), seed=1, **search.PLAIN)
     assert s.step(200) == 200
 
 

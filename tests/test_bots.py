@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import tigris
-from tigris._eval import default_weights
+from tigris.knobs import default_weights
 from tigris import bots
 from tigris.bots import config, search
 

@@ -11,7 +11,7 @@ import pytest
 
 import tigris
 from tigris import calibration
-from tigris._eval import Evaluator
+from tigris.evaluator import Evaluator
 from tigris.cli import main
 from tigris.errors import UsageError
 from tigris.record import to_record

@@ -1,4 +1,4 @@
-"""The evaluator (tigris._eval): its weights struct against the table of knobs, what each
+"""The evaluator (tigris.evaluator): its weights struct against the table of knobs, what each
 weight changes, and the weights reaching the search and the bots as knobs."""
 
 import math
@@ -6,9 +6,10 @@ import math
 import pytest
 
 import tigris
-from tigris import _search, bots
-from tigris._eval import WEIGHTS, Evaluator, check_weights, default_weights
+from tigris import bots, knobs, search
 from tigris.bots import config
+from tigris.evaluator import Evaluator
+from tigris.knobs import WEIGHTS, check_weights, default_weights
 from tigris.constants import A_LEADER, A_PASS, A_SWAP, A_TILE, A_WITHDRAW, NSQ, RED
 from tigris.tune import tunable
 
@@ -21,17 +22,18 @@ def load(d, seed=0):
 
 def test_the_weights_struct_and_the_table_agree():
     # The struct (_eval.pxd) comes back as a dict of its fields: the same names as the
-    # table of knobs, each at its default.
+    # table of knobs, in its order, each at its default.
     assert Evaluator().weights == default_weights()
     assert list(Evaluator().weights) == list(WEIGHTS)
-    for name, (default, low, high, meaning) in WEIGHTS.items():
-        assert low <= default <= high and meaning, name
+    for name in WEIGHTS:
+        knob = knobs.TABLE[name]
+        assert knob.type is float and knob.low <= knob.default <= knob.high and knob.meaning, name
 
 
 def test_every_weight_is_a_knob_of_the_bots_that_evaluate_and_is_tunable():
     for kind in ("ismcts", "pimc", "cheat", "greedy"):
-        for name, (default, _, _, _) in WEIGHTS.items():
-            assert config.KINDS[kind][name][:2] == (float, default), (kind, name)
+        for name in WEIGHTS:
+            assert config.KINDS[kind][name][:2] == (float, knobs.TABLE[name].default), (kind, name)
         assert set(WEIGHTS) <= set(tunable(kind))
     assert not set(WEIGHTS) & set(config.KINDS["random"])
 
@@ -70,7 +72,7 @@ def test_each_prior_weight_is_the_prior_of_its_kind_of_action():
              "prior_tile": next(a for a in legal if A_TILE <= a < A_LEADER)}
     for name, action in kinds.items():
         assert Evaluator(**{name: 7.5}).prior(g, action) == 7.5, name
-        assert Evaluator().prior(g, action) == WEIGHTS[name][0], name
+        assert Evaluator().prior(g, action) == knobs.TABLE[name].default, name
 
 
 def test_a_scoring_tile_gets_its_own_prior():
@@ -92,7 +94,7 @@ def test_bad_weights_are_refused_naming_them(key, value):
     with pytest.raises(ValueError, match=f"^{key}"):
         Evaluator(**{key: value})
     with pytest.raises(ValueError, match=f"^{key}"):
-        _search.Search(tigris.Game(players=2, seed=1), **{key: value})
+        search.Search(tigris.Game(players=2, seed=1), **{key: value})
     with pytest.raises(tigris.errors.ConfigError, match=key):
         bots.make("ismcts", **{key: value})
     with pytest.raises(tigris.errors.ConfigError, match=key):
@@ -102,15 +104,17 @@ def test_bad_weights_are_refused_naming_them(key, value):
 def test_unknown_weights_and_knobs_are_refused():
     with pytest.raises(ValueError, match="unknown weight 'eval_colour'"):
         check_weights({"eval_colour": 1.0})
+    with pytest.raises(ValueError, match="unknown knob 'explore' of the search"):
+        search.Search(tigris.Game(players=2, seed=1), explore=1.0)
     with pytest.raises(ValueError, match="unknown weight 'explore'"):
-        _search.Search(tigris.Game(players=2, seed=1), explore=1.0)
+        Evaluator(explore=1.0)
 
 
 def test_the_search_expands_by_the_priors_it_is_given():
     g = tigris.Game(players=2, seed=7)
-    first = _search.run(g, iterations=1, prior_pass=100.0)["children"][0]["action"]
+    first = search.run(g, iterations=1, prior_pass=100.0, **search.PLAIN)["children"][0]["action"]
     assert first == A_PASS
-    assert _search.run(g, iterations=1)["children"][0]["action"] != A_PASS
+    assert search.run(g, iterations=1, **search.PLAIN)["children"][0]["action"] != A_PASS
 
 
 def test_bots_take_weights_from_their_files_and_arguments(tmp_path):

@@ -104,7 +104,7 @@ def greedy_support(g):
     """What the greedy rollout policy chooses among, by its definition: the tiles that score
     for the mover at once (the evaluator's prior marks them), else every legal action but
     the swaps and the pass, else every legal action."""
-    from tigris._eval import Evaluator
+    from tigris.evaluator import Evaluator
     from tigris.constants import A_LEADER as FIRST_LEADER, A_SWAP
 
     legal = g.legal_actions()

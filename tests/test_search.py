@@ -13,8 +13,9 @@ import math
 import pytest
 
 import tigris
-from tigris import bots, _search
-from tigris._eval import Evaluator
+from tigris import bots, search
+from tigris.evaluator import Evaluator
+from tigris.search import PLAIN
 from tigris.constants import N_ACTIONS
 
 from helpers import COLOURS, TEMPLES, finished_random_games, hand, position, score, tiles, unseen_pool
@@ -164,7 +165,7 @@ def treasure_choice(hand0=None):
 def search_stats(g, iterations=400, seed=5, **options):
     options = {"exploration": 0.7, "rollout": "greedy", "epsilon": 0.2, "rollout_depth": 10,
                "widening": 2.0, **options}
-    return _search.run(g, iterations=iterations, seed=seed, **options)
+    return search.run(g, iterations=iterations, seed=seed, **options)
 
 
 HONEST_KINDS = [("ismcts", dict(iterations=300)),
@@ -330,7 +331,7 @@ def test_root_statistics_are_consistent():
         assert 0.0 <= ch["value"] <= 1.0
     # progressive widening (2 sqrt(n)) keeps the root far below its 600+ legal actions
     assert len(children) <= 2.0 * (500 + 1) ** 0.5 + 1
-    assert stats["best"] == _search.choose(children, "visits")
+    assert stats["best"] == search.choose(children, "visits")
     assert children[0]["visits"] == max(ch["visits"] for ch in children)
 
 
@@ -410,17 +411,17 @@ def test_halving_root_shares_its_planned_budget_out_in_phases(budget):
     before, the runner-up a share of that phase, and only the candidates have more
     visits than the whole UCB phase."""
     a, _ = midgame_pair()
-    options = dict(exploration=0.7, rollout="greedy", rollout_depth=4, widening=2.0, root="halving",
+    options = dict(PLAIN, exploration=0.7, rollout="greedy", rollout_depth=4, widening=2.0, root="halving",
                    candidates=8, seed=2)
     if budget == "one step":
-        s = _search.Search(a, **options)
+        s = search.Search(a, **options)
         s.step(iterations=2400)
     elif budget == "four steps":
-        s = _search.Search(a, plan_iterations=2400, **options)
+        s = search.Search(a, plan_iterations=2400, **options)
         for _ in range(4):
             s.step(iterations=600)
     else:
-        s = _search.Search(a, **options)
+        s = search.Search(a, **options)
         s.step(seconds=0.4)
     visits = sorted((ch["visits"] for ch in s.stats()["children"]), reverse=True)
     n = sum(visits)
@@ -436,7 +437,7 @@ def test_halving_plan_knobs_are_checked():
     for key, value in (("plan_iterations", -1), ("plan_iterations", 2 ** 63), ("plan_iterations", 1.5),
                        ("plan_seconds", NAN), ("plan_seconds", -1.0), ("plan_seconds", INF)):
         with pytest.raises(ValueError, match=f"^{key}"):
-            _search.Search(a, root="halving", **{key: value})
+            search.Search(a, root="halving", **{key: value})
 
 
 @pytest.mark.parametrize("kind", ["pimc", "cheat"])
@@ -723,17 +724,17 @@ def test_evaluation_and_prior_do_not_change_the_game():
 def test_search_refuses_a_finished_game_and_an_empty_budget():
     g = finished([score(red=5), score(red=4)], [4, 4])
     with pytest.raises(ValueError, match="over"):
-        _search.run(g, iterations=10)
+        search.run(g, iterations=10, **PLAIN)
     a, _ = midgame_pair()
     with pytest.raises(ValueError, match="budget"):
-        _search.Search(a).step()
+        search.Search(a, **PLAIN).step()
     with pytest.raises(ValueError, match="no root statistics"):
-        _search.choose([])
+        search.choose([], "visits")
 
 
 def test_search_grows_in_steps():
     a, _ = midgame_pair()
-    s = _search.Search(a, seed=3)
+    s = search.Search(a, seed=3, **PLAIN)
     assert s.step(100) == 100
     assert s.step(150) == 150
     stats = s.stats()
@@ -769,13 +770,13 @@ def knob_id(case):
 def test_search_refuses_bad_knobs_naming_them(key, value):
     a, _ = midgame_pair()
     with pytest.raises(ValueError) as e:
-        _search.Search(a, **{key: value})
+        search.Search(a, **{key: value})
     assert str(e.value).startswith(key), str(e.value)
     assert len(str(e.value)) < 120                   # a huge value is quoted by its size
 
 
 BAD_BUDGETS = [
-    ("iterations", 2 ** 63), ("iterations", _search.MAX_ITERATIONS + 1), ("iterations", -1),
+    ("iterations", 2 ** 63), ("iterations", search.MAX_ITERATIONS + 1), ("iterations", -1),
     ("iterations", 2.5), ("iterations", True), ("iterations", "10"),
     ("seconds", NAN), ("seconds", INF), ("seconds", -INF), ("seconds", -1.0), ("seconds", HUGE),
     ("seconds", "1"),
@@ -785,7 +786,7 @@ BAD_BUDGETS = [
 @pytest.mark.parametrize("key,value", BAD_BUDGETS, ids=map(knob_id, BAD_BUDGETS))
 def test_search_step_refuses_bad_budgets_naming_them(key, value):
     a, _ = midgame_pair()
-    s = _search.Search(a, seed=1)
+    s = search.Search(a, seed=1, **PLAIN)
     # Both budgets, so that a search which wrongly accepts the value still ends.
     budget = {"iterations": 10, "seconds": 0.05, key: value}
     with pytest.raises(ValueError) as e:
@@ -793,22 +794,22 @@ def test_search_step_refuses_bad_budgets_naming_them(key, value):
     assert str(e.value).startswith(key), str(e.value)
     assert s.iterations == 0 and s.stats()["nodes"] == 0
     with pytest.raises(ValueError, match=f"^{key}"):
-        _search.run(a, **budget)
+        search.run(a, **budget, **PLAIN)
 
 
 def test_a_tree_takes_at_most_max_iterations_in_all():
     a, _ = midgame_pair()
-    s = _search.Search(a, seed=1)
+    s = search.Search(a, seed=1, **PLAIN)
     s.step(iterations=10)
     with pytest.raises(ValueError) as e:
-        s.step(iterations=_search.MAX_ITERATIONS - 5, seconds=0.05)
+        s.step(iterations=search.MAX_ITERATIONS - 5, seconds=0.05)
     assert "iterations must be at most 2147483636" in str(e.value) and "has run 10" in str(e.value)
     assert s.iterations == 10
 
 
 def test_a_time_budget_runs_at_least_one_iteration():
     a, _ = midgame_pair()
-    s = _search.Search(a, seed=1)
+    s = search.Search(a, seed=1, **PLAIN)
     assert s.step(seconds=1e-12) >= 1
     assert s.stats()["best"] in a.legal_actions()
 
@@ -828,7 +829,7 @@ def test_no_knob_or_budget_crashes_the_search_or_the_search_bots():
     them), is refused with a ValueError; extreme but valid knobs search normally."""
     code = f"""
 import math, tigris
-from tigris import _search
+from tigris import search
 from tigris.bots import CLASSES, config
 nan, inf, HUGE = math.nan, math.inf, 10 ** 400
 g = tigris.Game(players=2, seed=3)
@@ -855,7 +856,7 @@ for options in ({{"exploration": 1e308}}, {{"exploration": 0.0}}, {{"widening": 
                                         "epsilon": 0.0}}, {{"seed": -2 ** 200}},
                 {{"root": "halving", "candidates": 1}},
                 {{"root": "halving", "candidates": {N_ACTIONS}, "widening": 0.0}}):
-    assert _search.run(g, iterations=300, **options)["best"] in legal, options
+    assert search.run(g, iterations=300, **{{**search.PLAIN, **options}})["best"] in legal, options
 print("ok")
 """
     r = python(code)
@@ -864,8 +865,8 @@ print("ok")
 
 SEARCH_FOR_TEN_MINUTES = """
 import sys, tigris
-from tigris import _search
-s = _search.Search(tigris.Game(players=2, seed=1), seed=1)
+from tigris import search
+s = search.Search(tigris.Game(players=2, seed=1), seed=1, **search.PLAIN)
 print("searching", flush=True)
 try:
     s.step(seconds=600)
@@ -889,8 +890,8 @@ def test_choose_final_rule():
     children = [{"action": 1, "visits": 100, "value": 0.5},
                 {"action": 2, "visits": 20, "value": 0.9},
                 {"action": 3, "visits": 5, "value": 1.0}]
-    assert _search.choose(children, "visits") == 1
-    assert _search.choose(children, "value") == 2        # 3 has too few visits to count
+    assert search.choose(children, "visits") == 1
+    assert search.choose(children, "value") == 2        # 3 has too few visits to count
 
 
 # ---------------------------------------------------------------------------

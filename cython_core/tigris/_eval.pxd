@@ -9,9 +9,9 @@ from libc.stdint cimport int32_t, uint8_t, uint64_t
 from tigris._core cimport *
 
 
-# Every number the evaluator weighs with.  The defaults (and each field's range and
-# meaning as a bot knob) are in _eval.pyx's WEIGHTS; each field is a knob of the same name
-# in bot files, bots.make and tigris tune --param.
+# Every number the evaluator weighs with.  Each field is a knob of the same name (bot
+# files, bots.make, tigris tune --param), whose default, range and meaning are a row of
+# tigris.knobs' table, in the order of these fields.
 cdef struct Weights:
     # standing(p): how well p stands, in points of the final score.
     double eval_second_colour   # per point of p's second weakest colour (after treasures)

@@ -3,16 +3,10 @@
 
 What the search knows of Tigris & Euphrates beyond its rules lives here, apart from the
 tree search (as OpenSpiel keeps its Evaluator apart from MCTS).  Every number it weighs
-with is a field of one ``Weights`` struct (``_eval.pxd``); ``WEIGHTS`` below gives each
-its default, range and meaning, and each is a bot knob of the same name.
-
->>> import tigris
->>> from tigris._eval import Evaluator
->>> g = tigris.Game(players=2, seed=7)
->>> Evaluator().rewards(g)                      # even at the start
-[0.5, 0.5]
->>> Evaluator(prior_pass=2.0).prior(g, g.parse_action("pass"))
-2.0
+with is a field of one ``Weights`` struct (``_eval.pxd``), and each is a knob of the
+same name: ``tigris.knobs`` gives each its default, range and meaning, and this module
+takes them checked from there, with no defaults of its own.  Python sees it through
+``tigris.evaluator``.
 """
 
 import json
@@ -28,29 +22,6 @@ from tigris._game cimport Game
 from tigris import checks
 
 INF = math.inf
-
-# name: (default, lowest, highest, meaning).  The defaults are the values the evaluator
-# was built with; the ranges keep the search sound (a prior below 0 could never be
-# expanded first, a scale of 0 would divide by zero).
-WEIGHTS = {
-    "eval_second_colour": (0.25, -INF, INF, "evaluation: weight of a point of the second weakest colour"),
-    "eval_third_colour": (0.05, -INF, INF, "evaluation: weight of a point of the third weakest colour"),
-    "eval_fourth_colour": (0.01, -INF, INF, "evaluation: weight of a point of the strongest colour"),
-    "eval_leader": (0.3, -INF, INF, "evaluation: worth of each leader on the board, in points"),
-    "eval_scale": (2.0, 0.01, INF, "evaluation: the standing gap (points) that a reward's logistic divides by"),
-    "eval_calibrated": (0.0, 0.0, 1.0, "evaluation: share of the calibrated win chance in a reward (0: the logistic alone)"),
-    "prior_scoring_tile": (3.0, 0.0, INF, "expansion prior of a tile that scores at once"),
-    "prior_tile": (1.0, 0.0, INF, "expansion prior of any other tile"),
-    "prior_leader": (1.5, 0.0, INF, "expansion prior of placing or moving a leader"),
-    "prior_withdraw": (0.3, 0.0, INF, "expansion prior of withdrawing a leader"),
-    "prior_catastrophe": (0.4, 0.0, INF, "expansion prior of a catastrophe"),
-    "prior_swap": (0.2, 0.0, INF, "expansion prior of a swap"),
-    "prior_pass": (0.1, 0.0, INF, "expansion prior of passing"),
-    "prior_monument": (1.2, 0.0, INF, "expansion prior of building a monument"),
-    "prior_no_monument": (0.8, 0.0, INF, "expansion prior of declining a monument"),
-    "prior_other": (1.0, 0.0, INF, "expansion prior of support, war order, treasure and building decisions"),
-}
-
 
 # The calibrated win chance (tigris.calibration): per player count, beta = b0 + b1 * drawn
 # + b2 * taken and the upset share u, from the shipped calibration.json; and per board and
@@ -94,24 +65,6 @@ def _shipped_calibration():
 
 _starting_tables()
 set_calibration(_shipped_calibration())
-
-
-def default_weights():
-    """Every weight at its default: name -> value."""
-    return {name: spec[0] for name, spec in WEIGHTS.items()}
-
-
-def check_weights(weights):
-    """Every weight, those given checked (finite, in range) and the rest at their defaults;
-    a ValueError names an unknown or bad one."""
-    unknown = [k for k in weights if k not in WEIGHTS]
-    if unknown:
-        raise ValueError(f"unknown weight{'s' if len(unknown) > 1 else ''} "
-                         f"{', '.join(map(repr, unknown))}; weights: {', '.join(WEIGHTS)}")
-    out = default_weights()
-    for name, value in weights.items():
-        out[name] = checks.number(name, value, WEIGHTS[name][1], WEIGHTS[name][2])
-    return out
 
 
 # ---------------------------------------------------------------------------
@@ -294,26 +247,16 @@ def _policy_draws(Game game not None, int draws, uint64_t seed=0, bint greedy=Fa
 
 
 cdef class Evaluator:
-    """The evaluation with these weights (the others at their defaults; see WEIGHTS):
+    """The evaluation with these weights: every field of the Weights struct by name,
+    checked by ``tigris.knobs.check_weights`` (``tigris.evaluator.Evaluator`` takes them
+    by name, the others at the table's defaults)."""
 
-    >>> import tigris
-    >>> from tigris._eval import Evaluator
-    >>> ev = Evaluator(eval_leader=0.5)
-    >>> game = tigris.Game(players=2, seed=7)
-    >>> [0 <= r <= 1 for r in ev.rewards(game)]         # one reward per player
-    [True, True]
-    >>> ev.prior(game, game.parse_action("leader king F9")) > ev.prior(game, game.parse_action("pass"))
-    True
-    >>> ev.weights["eval_leader"]                       # every weight: name -> value
-    0.5
-    """
-
-    def __init__(self, **weights):
-        self.w = check_weights(weights)
+    def __init__(self, dict weights not None):
+        self.w = weights
 
     @property
     def weights(self):
-        """Every weight of this evaluator: name -> value (WEIGHTS gives their meanings)."""
+        """Every weight of this evaluator: name -> value (``tigris.knobs`` gives their meanings)."""
         return self.w
 
     def rewards(self, Game game not None):

@@ -16,14 +16,15 @@ The same loop serves the perfect-information baselines: `determinize = 0` search
 given state as it is (the `cheat` reference and each tree of `pimc`), re-drawing only the
 bag order per iteration.
 
-Python sees this module through `Search` / `run(game, ...)` only; the game is reached
-through the core's C interface (legal_actions, apply_action, copy_state, determinize), the
-rewards, priors and greedy rollout policy through the evaluator's (_eval.pxd), whose
-weights are knobs of the search.  The declarations with their fields are in _search.pxd;
-the parts (the tree and UCB, the halving root, the deals, the loop) are the _search_*.pxi
-files included below, and this file holds the Python face.  `Search` checks every knob
-and budget before the compiled loop sees it (ValueError naming the knob), and a running
-search polls for signals about ten times a second, so Ctrl-C stops it.
+Python sees this module through `tigris.search` only; the game is reached through the
+core's C interface (legal_actions, apply_action, copy_state, determinize), the rewards,
+priors and greedy rollout policy through the evaluator's (_eval.pxd), whose weights are
+knobs of the search.  The declarations with their fields are in _search.pxd; the parts
+(the tree and UCB, the halving root, the deals, the loop) are the _search_*.pxi files
+included below, and this file holds the Python face.  `Search` takes its knobs checked by
+the table (tigris.knobs) and has no defaults of its own; it checks its other arguments
+and the budgets before the compiled loop sees them (ValueError naming them), and a
+running search polls for signals about ten times a second, so Ctrl-C stops it.
 """
 
 import math
@@ -39,15 +40,17 @@ from tigris._core cimport determinize as c_determinize
 from tigris._eval cimport Weights, evaluate, priors, prior, scorer_table, greedy_action
 from tigris._game cimport Game
 from tigris import checks
-from tigris._eval import check_weights
-from tigris.errors import IllegalActionError, excerpt
+from tigris.errors import IllegalActionError
+from tigris.knobs import MAX_ITERATIONS
 
-# Node ids, visit and availability counts are int32.  Every iteration adds at most one node
-# and one root visit, so a tree takes at most this many iterations in all.
-MAX_ITERATIONS = 2**31 - 2
+# Node ids, visit and availability counts are int32: the limits of a tree and of a
+# rollout's depth are the knobs' (tigris.knobs states them, with their reasons).
 cdef int32_t C_MAX_ITERATIONS = MAX_ITERATIONS
 cdef int32_t MAX_NODES = C_MAX_ITERATIONS + 1
-MAX_ROLLOUT_DEPTH = 2**31 - 1                  # a C int
+
+# The knobs' strings as the C side holds them.
+ROLLOUTS = {"random": ROLLOUT_RANDOM, "greedy": ROLLOUT_GREEDY}
+ROOTS = {"ucb": ROOT_UCB, "halving": ROOT_HALVING}
 
 
 # The search's parts, one concept each, are files included into this one module rather
@@ -67,31 +70,14 @@ include "_search_loop.pxi"          # the loop: deal, descend, roll out, back up
 
 cdef class Search:
     """A search tree over the information set of the player to move in `game`, grown in
-    steps so callers can show progress:
+    steps (``tigris.search.Search`` is the way in: it checks the knobs against the table).
 
-    >>> import tigris
-    >>> from tigris._search import Search
-    >>> game = tigris.Game(players=2, seed=7)
-    >>> s = Search(game, exploration=0.7, rollout_depth=10, seed=1)
-    >>> s.step(iterations=500)
-    500
-    >>> s.step(seconds=0.05) > 0
-    True
-    >>> stats = s.stats()
-    >>> stats["iterations"] == s.iterations, game.is_legal(stats["best"])
-    (True, True)
-
-    Knobs: ``exploration`` >= 0, ``epsilon`` in [0, 1], ``widening`` >= 0 (finite numbers);
-    ``root``: "ucb" (the root as any node) or "halving" (sequential halving over the
-    ``candidates`` moves best after a UCB phase, ranked by
-    ``log prior + halving_scale * (50 + most visits) * mean reward``, in phases of the
-    tree's whole budget:
-    ``plan_iterations`` or ``plan_seconds``, else the first step's budget);
-    ``rollout_depth`` from -1 (to the end) to MAX_ROLLOUT_DEPTH; ``seed`` any int, of which
-    the low 64 bits are used (seeds equal modulo 2**64 search alike); and the evaluator's
-    weights by name (``tigris._eval.WEIGHTS``: ``eval_leader=0.5``, ``prior_pass=0.0``...).
-    Anything else raises a ValueError naming the knob.  A tree takes at most
-    MAX_ITERATIONS iterations in all.
+    ``config`` is every knob of ``tigris.knobs.SEARCH_CONFIG`` (the evaluator's weights
+    among them), already checked by ``tigris.knobs.search_config``: this module has no
+    defaults of its own and trusts those values.  The other arguments are checked here:
+    ``seed`` any int, of which the low 64 bits are used; ``plan_iterations`` or
+    ``plan_seconds``, the tree's whole budget for a halving root (0: the first step's);
+    ``determinize`` (False: the state as given); ``deals``, a belief's deals.
 
     Attributes: ``player`` (the searching player, to move at the root), ``iterations``
     (run in all steps) and ``final`` (how ``stats()`` picks ``best``: "visits" or "value").
@@ -110,40 +96,26 @@ cdef class Search:
         free(self.tree.survivor_prior)
         free(self.tree.order_prior)
 
-    def __init__(self, Game game not None, *, exploration=0.7, rollout="random", epsilon=0.1,
-                 rollout_depth=10, final="visits", widening=0.0, root="ucb", candidates=16,
-                 halving_scale=0.1, plan_iterations=0, plan_seconds=0.0, bint determinize=True,
-                 deals=None, seed=0, **weights):
-        if rollout not in ("random", "greedy"):
-            raise ValueError(f"rollout must be 'random' or 'greedy', not {excerpt(rollout)}")
-        if root not in ("ucb", "halving"):
-            raise ValueError(f"root must be 'ucb' or 'halving', not {excerpt(root)}")
-        candidates = checks.whole("candidates", candidates, 1, N_ACTIONS)
-        halving_scale = checks.number("halving_scale", halving_scale, 0.0)
+    def __init__(self, Game game not None, dict config not None, *, seed, plan_iterations=0,
+                 plan_seconds=0.0, bint determinize=True, deals=None):
         plan_iterations = checks.whole("plan_iterations", plan_iterations, 0, MAX_ITERATIONS)
         plan_seconds = checks.number("plan_seconds", plan_seconds, 0.0)
-        if final not in ("visits", "value"):
-            raise ValueError(f"final must be 'visits' or 'value', not {excerpt(final)}")
-        exploration = checks.number("exploration", exploration, 0.0)
-        epsilon = checks.number("epsilon", epsilon, 0.0, 1.0)
-        widening = checks.number("widening", widening, 0.0)
-        rollout_depth = checks.whole("rollout_depth", rollout_depth, -1, MAX_ROLLOUT_DEPTH)
         seed = checks.whole("seed", seed, -math.inf, math.inf)
-        self.cfg.weights = check_weights(weights)
         if game.is_over:
             raise ValueError("the game is over: there is nothing to search")
         copy_state(&self.root, &game.s)
         self.player = current_player(&self.root)
-        self.final = final
+        self.final = config["final"]
         self.iterations = 0
-        self.cfg.exploration = exploration
-        self.cfg.rollout = ROLLOUT_RANDOM if rollout == "random" else ROLLOUT_GREEDY
-        self.cfg.epsilon = epsilon
-        self.cfg.rollout_depth = rollout_depth
-        self.cfg.widening = widening
-        self.cfg.root = ROOT_UCB if root == "ucb" else ROOT_HALVING
-        self.cfg.candidates = candidates
-        self.cfg.halving_scale = halving_scale
+        self.cfg.exploration = config["exploration"]
+        self.cfg.rollout = ROLLOUTS[config["rollout"]]
+        self.cfg.epsilon = config["epsilon"]
+        self.cfg.rollout_depth = config["rollout_depth"]
+        self.cfg.widening = config["widening"]
+        self.cfg.root = ROOTS[config["root"]]
+        self.cfg.candidates = config["candidates"]
+        self.cfg.halving_scale = config["halving_scale"]
+        self.cfg.weights = config          # the struct's fields by name (Weights, _eval.pxd)
         self.cfg.plan_iterations = plan_iterations
         self.cfg.plan_seconds = plan_seconds
         self.cfg.determinize = determinize
@@ -221,16 +193,10 @@ cdef class Search:
         return line
 
 
-def run(Game game not None, *, iterations=0, seconds=0.0, **options):
-    """Search the decision of `game` for its current player in one go; see Search."""
-    s = Search(game, **options)
-    s.step(iterations, seconds)
-    return s.stats()
-
-
-def choose(children, final="visits"):
-    """The action to play from (merged) root statistics: most visits, or the best mean
-    value among the children visited at least a tenth as often as the most visited one."""
+def choose(children, final):
+    """The action to play from (merged) root statistics by the knob `final`: "visits",
+    the most visited, or "value", the best mean value among the children visited at least
+    a tenth as often as the most visited one."""
     if not children:
         raise ValueError("no root statistics to choose from")
     if final == "value":

@@ -1,5 +1,6 @@
 """Type information for the compiled evaluator (cython_core/tigris/_eval.pyx): the rewards the
-search backs up, the expansion priors, the calibrated win chance, and their weights."""
+search backs up, the expansion priors, the calibrated win chance.  ``tigris.evaluator`` is the
+way in; the weights' defaults are the table's (``tigris.knobs``), never this module's."""
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -9,17 +10,14 @@ from typing_extensions import disjoint_base
 from tigris._game import Game
 
 INF: float
-#: name -> (default, lowest, highest, meaning)
-WEIGHTS: dict[str, tuple[float, float, float, str]]
 CALIBRATION_FILE: Path
 
 def set_calibration(coefficients: Mapping[int, Sequence[float]]) -> None: ...
-def default_weights() -> dict[str, float]: ...
-def check_weights(weights: Mapping[str, float]) -> dict[str, float]: ...
 
 @disjoint_base
 class Evaluator:
-    def __init__(self, **weights: float) -> None: ...
+    # weights: every weight of tigris.knobs.WEIGHTS, checked by tigris.knobs.check_weights.
+    def __init__(self, weights: dict[str, float]) -> None: ...
     @property
     def weights(self) -> dict[str, float]: ...
     def rewards(self, game: Game) -> list[float]: ...

@@ -98,7 +98,7 @@ from joblib import delayed
 from tigris import bots as botlib
 from tigris import record as records
 from tigris import work
-from tigris._eval import Evaluator
+from tigris.evaluator import Evaluator
 from tigris.bots import config
 from tigris.errors import ConfigError, Interrupted, RecordError, UsageError, excerpt
 from tigris.hints import continuation

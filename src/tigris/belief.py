@@ -40,7 +40,7 @@ uniformly.
 ...     game.apply(bot.choose(game))
 >>> belief = Belief(player=0, particles=64, temperature=1.0, seed=1)
 >>> belief = belief.update(game)         # the history so far, as player 0 saw it
->>> rows, weights = belief.deals()       # for _search.Search(..., deals=...)
+>>> rows, weights = belief.deals()       # for tigris.search.Search(..., deals=...)
 >>> len(rows) == len(weights) and 0 < len(rows) <= 64   # the particles of weight > 0
 True
 >>> shares = belief.colour_shares(1)     # expected share of each colour in player 1's hand
@@ -51,14 +51,16 @@ True
 import math
 import random
 
-from tigris import _search
-from tigris._eval import Evaluator
 from tigris.constants import A_SWAP, N_SWAPS, SWAPS
+from tigris.evaluator import Evaluator
+from tigris.knobs import TABLE
+from tigris.search import deal_row
 
 __all__ = ["Belief", "observations", "move_likelihood"]
 
-PARTICLES = 64
-TEMPERATURE = 0.75          # fitted on ismcts-fast games (docs/results.md, "Belief")
+# The bots' knobs belief_particles and belief_temperature, at their defaults.
+PARTICLES = TABLE["belief_particles"].default
+TEMPERATURE = TABLE["belief_temperature"].default
 
 
 def observations(game, player):
@@ -239,12 +241,12 @@ class Belief:
 
     def deals(self):
         """The particles' hidden tiles and weights, ``(rows, weights)`` for
-        ``_search.Search(..., deals=...)``; None when the belief is not usable (a game
+        ``tigris.search.Search(..., deals=...)``; None when the belief is not usable (a game
         without its history)."""
         if not self.usable:
             return None
         live = [(w, world) for w, world in zip(self.weights, self.worlds) if w > 0]
-        return [_search.deal_row(world) for _, world in live], [w for w, _ in live]
+        return [deal_row(world) for _, world in live], [w for w, _ in live]
 
     def world(self, rng):
         """One particle's world, drawn by weight (a copy: the search may play on it)."""

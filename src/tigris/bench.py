@@ -118,10 +118,10 @@ def search_runs(repeats=5):
 def bench_search(repeats=5, iterations=20_000, seed=3, progress=None):
     """ISMCTS iterations per second on a fixed mid-game 2-player position, one core, with
     uniformly random rollouts cut off after 0 and 10 decisions and at the game's end, and
-    with the bots' greedy rollouts (epsilon 0.2) cut off after 10; and at cut-off 10 the
-    share of the time spent outside the random rollouts (determinization, tree descent,
-    expansion, evaluation, backup)."""
-    from tigris._search import Search
+    with greedy rollouts (the plain configuration's epsilon, 0.1) cut off after 10, all
+    with progressive widening 2.0; and at cut-off 10 the share of the time spent outside
+    the random rollouts (determinization, tree descent, expansion, evaluation, backup)."""
+    from tigris.search import PLAIN, Search
 
     g = tigris.Game(players=2, seed=seed)
     _midgame(g, seed, decisions=30)
@@ -130,7 +130,7 @@ def bench_search(repeats=5, iterations=20_000, seed=3, progress=None):
         its = iterations // 20 if depth < 0 else iterations     # whole games are slow
         rates = []
         for r in range(repeats):
-            s = Search(g, rollout_depth=depth, rollout=rollout, widening=2.0, seed=r)
+            s = Search(g, **{**PLAIN, "rollout_depth": depth, "rollout": rollout, "widening": 2.0}, seed=r)
             s.measure_rollouts()
             t = time.perf_counter()
             s.step(iterations=its)

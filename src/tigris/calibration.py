@@ -18,7 +18,7 @@ probabilities add up to 1 by construction, for 2, 3 and 4 players alike.  One
 positions of recorded games; ``calibration.json`` in the package holds the shipped fit.
 
 The compiled evaluator computes the same chances with the shipped coefficients
-(``tigris._eval.Evaluator().win_chances(game)``), and blends them into the search's
+(``tigris.evaluator.Evaluator().win_chances(game)``), and blends them into the search's
 rewards by the knob ``eval_calibrated``.
 
 >>> from tigris import calibration
@@ -34,7 +34,7 @@ import numpy as np
 from scipy.optimize import minimize
 
 from tigris import plotting, record as records
-from tigris._eval import Evaluator
+from tigris.evaluator import Evaluator
 from tigris.errors import RecordError, UsageError
 from tigris.files import write_bytes, write_text
 

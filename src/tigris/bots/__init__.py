@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from tigris.bots import config
+from tigris import knobs
 from tigris.bots.search import CheatBot, ISMCTSBot, PIMCBot
 from tigris.bots.simple import GreedyBot, RandomBot
 from tigris.errors import ConfigError
@@ -58,7 +58,7 @@ def make(kind: str, name: str | None = None, **params: Any) -> Bot:
     """A bot of `kind` with these knobs (the rest default); a ConfigError lists the valid
     keys."""
     with _config_errors():
-        checked = config.check(kind, params, where=f"bots.make({kind!r})")
+        checked = knobs.check(kind, params, where=f"bots.make({kind!r})")
     return CLASSES[kind](name=name or kind, **checked)
 
 
@@ -91,7 +91,7 @@ class Configuration:
                 if budget in overrides and other not in overrides:
                     given.pop(other, None)
             with _config_errors():
-                params = config.check(self.kind, {**given, **overrides}, where=str(self.path))
+                params = knobs.check(self.kind, {**given, **overrides}, where=str(self.path))
         return CLASSES[self.kind](name=self.name, **params)
 
 
@@ -101,10 +101,10 @@ def configuration(name_or_path: str | Path) -> Configuration:
     path = find(name_or_path)
     data = read_toml(path)
     if "kind" not in data:
-        raise ConfigError(f"{path}: missing 'kind' (one of {', '.join(config.KINDS)})")
-    given = {k: v for k, v in data.items() if k not in config.META}
+        raise ConfigError(f"{path}: missing 'kind' (one of {', '.join(knobs.KINDS)})")
+    given = {k: v for k, v in data.items() if k not in knobs.META}
     with _config_errors():
-        params = config.check(data["kind"], given, where=str(path))
+        params = knobs.check(data["kind"], given, where=str(path))
     return Configuration(name=Path(path).stem, path=Path(path), kind=data["kind"], given=given,
                          params=params, description=data.get("description", ""))
 

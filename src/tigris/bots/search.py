@@ -8,19 +8,15 @@ is a reference ceiling and says so (``honest = False``).
 
 import random
 
-from tigris import _search
 from tigris.belief import Belief
-from tigris._eval import WEIGHTS
+from tigris.knobs import SEARCH_CONFIG
+from tigris.search import Search, choose
 
 __all__ = ["ISMCTSBot", "PIMCBot", "CheatBot", "merge"]
 
 # The most visited line kept after each root child: long enough to reach past the
 # searching player's own next decision, where the tree is that deep.
 PV_DEPTH = 12
-
-# The knobs a bot hands to each _search.Search (the evaluator's weights among them).
-SEARCH_KEYS = ("exploration", "rollout", "epsilon", "rollout_depth", "final", "widening", "root",
-               "candidates", "halving_scale", *WEIGHTS)
 
 
 def _grow(view, options, iterations, seconds, determinize, seed, steps=1, report=None, deals=None):
@@ -31,7 +27,7 @@ def _grow(view, options, iterations, seconds, determinize, seed, steps=1, report
     (each reproducible)."""
     # A halving root shares out the whole budget: the first step's unless told otherwise.
     plan = {"plan_iterations": iterations or 0, "plan_seconds": seconds or 0.0} if steps > 1 else {}
-    s = _search.Search(view, determinize=determinize, deals=deals, seed=seed, **plan, **options)
+    s = Search(view, determinize=determinize, deals=deals, seed=seed, **plan, **options)
     # One step takes the budget as it is, for the search to check.
     share = seconds if steps == 1 else seconds / steps if seconds else None
     for k in range(steps):
@@ -85,7 +81,7 @@ class ISMCTSBot:
         self.name = name
         self.params = params
         self.rng = random.Random(params["seed"])
-        self.options = {k: params[k] for k in SEARCH_KEYS}
+        self.options = {k: params[k] for k in SEARCH_CONFIG}     # what each Search takes
         self.last = None            # root statistics of the last decision
         self.belief = None          # determinization = belief: the Belief of the player to move
 
@@ -101,7 +97,7 @@ class ISMCTSBot:
 
     def pick(self, stats):
         """The action to play from the root statistics."""
-        return _search.choose(stats["children"], self.params["final"])
+        return choose(stats["children"], self.params["final"])
 
     def analyse(self, game, iterations=None, seconds=None, progress=None, steps=1):
         """Root statistics for the decision at hand, merged over the trees: ``iterations``
@@ -235,7 +231,7 @@ class PIMCBot(ISMCTSBot):
         votes = {}
         for tree in trees:
             if tree["children"]:
-                best = _search.choose(tree["children"], self.params["final"])
+                best = choose(tree["children"], self.params["final"])
                 votes[best] = votes.get(best, 0) + 1
         for ch in merged["children"]:
             ch["votes"] = votes.get(ch["action"], 0)

@@ -2,8 +2,8 @@
 
 import random
 
-from tigris._eval import Evaluator
 from tigris.constants import A_SUPPORT
+from tigris.evaluator import Evaluator
 
 __all__ = ["RandomBot", "GreedyBot"]
 
@@ -35,7 +35,7 @@ class RandomBot(SeededBot):
 class GreedyBot(SeededBot):
     """One ply: tries every legal decision on a determinization of what the player to move
     cannot see (apply, evaluate, undo) and keeps the best by the evaluator the search uses
-    (``tigris._eval``, with the weights given as knobs); ties go to the expansion prior
+    (``tigris.evaluator``, with the weights given as knobs); ties go to the expansion prior
     (points now first, swaps and passing last).  Conflicts use a support rule rather than
     the evaluation, which cannot see a commitment pay off."""
 

@@ -3,7 +3,7 @@
 import json
 import sys
 
-from tigris._search import MAX_ITERATIONS
+from tigris.knobs import MAX_ITERATIONS
 from tigris.commands.options import add_command, add_json, whole
 from tigris.hints import DEFAULT_BOT
 

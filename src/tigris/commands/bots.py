@@ -21,14 +21,13 @@ def add_to(sub):
 
 def run(args):
     """tigris bots: the named bot configurations, or with --knobs every knob of every kind."""
-    from tigris import bots
-    from tigris.bots import config
+    from tigris import bots, knobs
     from tigris.cli import report
 
-    if args.knobs:
-        for kind, knobs in config.KINDS.items():
+    if args.knobs:                      # the table of knobs (tigris.knobs), kind by kind
+        for kind, kind_knobs in knobs.KINDS.items():
             print(f"{kind}:")
-            for key, (typ, default, meaning) in knobs.items():
+            for key, (typ, default, meaning) in kind_knobs.items():
                 print(f"  {key:<20} {typ.__name__:<5} {str(default):<6} {meaning}")
         return 0
     broken = []
@@ -39,7 +38,7 @@ def run(args):
             broken.append(str(e))
             continue
         settings = ", ".join(f"{k}={v}" for k, v in params.items()
-                             if v is not None and not config.is_default_weight(k, v))
+                             if v is not None and not knobs.is_default_weight(k, v))
         print(f"{name:<16} {kind:<7} {description}")
         print(f"{'':<16} {'':<7} {settings}")
     for message in broken:

@@ -1,0 +1,276 @@
+"""The knobs: every setting of the bots, the search and the evaluator, stated once.
+
+``TABLE`` holds a row per knob: its type, default, range (numbers), choices (strings) and
+meaning.  Everything else reads it: which bot kinds have which knobs (``KINDS``), the
+checks of bot files, ``bots.make`` and ``tigris tune --param`` (``check``), the compiled
+search and evaluator, which take their knobs checked here and have no defaults of their
+own (``search_config``, ``check_weights``), ``tigris bots --knobs`` and the
+documentation's tables.  The evaluator's weights are rows like any other (``WEIGHTS``
+names them): knobs of every bot that evaluates.
+
+A bot file (TOML) names its kind and sets knobs; everything else takes the defaults:
+
+    kind = "ismcts"
+    description = "fast ISMCTS for tournaments"
+    iterations = 1000
+    exploration = 0.7
+
+>>> from tigris import knobs
+>>> knobs.TABLE["widening"].default, knobs.TABLE["epsilon"].low, knobs.TABLE["epsilon"].high
+(2.0, 0.0, 1.0)
+>>> knobs.check("ismcts", {"iterations": 50, "rollout": "random"})["rollout"]
+'random'
+>>> knobs.check_weights({"eval_leader": 0.5})["eval_leader"]
+0.5
+"""
+
+import math
+from typing import Any, NamedTuple
+
+from tigris.constants import N_ACTIONS
+from tigris.errors import excerpt
+
+__all__ = ["Knob", "TABLE", "WEIGHTS", "SEARCH_CONFIG", "KINDS", "CHOICES", "RANGES", "META",
+           "MAX_ITERATIONS", "MAX_ROLLOUT_DEPTH", "MAX_TREES", "MAX_SECONDS",
+           "defaults", "valid", "check", "check_value", "check_knob", "check_weights", "default_weights",
+           "search_config", "is_default_weight"]
+
+# What the compiled search holds: node ids and visit counts are int32, and every iteration
+# adds at most one node and one root visit, so a tree takes at most MAX_ITERATIONS
+# iterations in all; the rollout depth is a C int.
+MAX_ITERATIONS = 2**31 - 2
+MAX_ROLLOUT_DEPTH = 2**31 - 1
+# Trees per decision: a sane limit on processes and memory.  A time budget: at most a day,
+# as a longer one is a typo that never ends.
+MAX_TREES = 1024
+MAX_SECONDS = 86_400.0
+INF = math.inf
+
+
+class Knob(NamedTuple):
+    """A knob's row: a number lies in [low, high] (floats also finite), a string is one of
+    ``choices``; None as a default means "not set" (seconds: a budget of iterations)."""
+
+    type: type
+    default: Any
+    meaning: str
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] = ()
+
+
+def _weight(default: float, low: float, high: float, meaning: str) -> Knob:
+    return Knob(float, default, meaning, low, high)
+
+
+# The evaluator's weights (fields of the Weights struct in _eval.pxd, in its order).  The
+# defaults are the values the evaluator was built with; the ranges keep the search sound (a
+# prior below 0 could never be expanded first, a scale of 0 would divide by zero).
+_WEIGHT_ROWS = {
+    "eval_second_colour": _weight(0.25, -INF, INF, "evaluation: weight of a point of the second weakest colour"),
+    "eval_third_colour": _weight(0.05, -INF, INF, "evaluation: weight of a point of the third weakest colour"),
+    "eval_fourth_colour": _weight(0.01, -INF, INF, "evaluation: weight of a point of the strongest colour"),
+    "eval_leader": _weight(0.3, -INF, INF, "evaluation: worth of each leader on the board, in points"),
+    "eval_scale": _weight(2.0, 0.01, INF, "evaluation: the standing gap (points) that a reward's logistic divides by"),
+    "eval_calibrated": _weight(0.0, 0.0, 1.0, "evaluation: share of the calibrated win chance in a reward (0: the logistic alone)"),
+    "prior_scoring_tile": _weight(3.0, 0.0, INF, "expansion prior of a tile that scores at once"),
+    "prior_tile": _weight(1.0, 0.0, INF, "expansion prior of any other tile"),
+    "prior_leader": _weight(1.5, 0.0, INF, "expansion prior of placing or moving a leader"),
+    "prior_withdraw": _weight(0.3, 0.0, INF, "expansion prior of withdrawing a leader"),
+    "prior_catastrophe": _weight(0.4, 0.0, INF, "expansion prior of a catastrophe"),
+    "prior_swap": _weight(0.2, 0.0, INF, "expansion prior of a swap"),
+    "prior_pass": _weight(0.1, 0.0, INF, "expansion prior of passing"),
+    "prior_monument": _weight(1.2, 0.0, INF, "expansion prior of building a monument"),
+    "prior_no_monument": _weight(0.8, 0.0, INF, "expansion prior of declining a monument"),
+    "prior_other": _weight(1.0, 0.0, INF, "expansion prior of support, war order, treasure and building decisions"),
+}
+
+# A seed is any 64-bit value, signed or unsigned (a TOML integer); bots derive the
+# searches' seeds from it.
+TABLE = {
+    "iterations": Knob(int, 1000, "search iterations per decision (or give seconds)", 1, MAX_ITERATIONS),
+    "seconds": Knob(float, None, "wall-clock seconds per decision instead of iterations", 0.0, MAX_SECONDS),
+    "exploration": Knob(float, 0.7, "UCB exploration constant", 0.0, INF),
+    "rollout": Knob(str, "greedy", "rollout policy: random or greedy (epsilon-greedy)",
+                    choices=("random", "greedy")),
+    "epsilon": Knob(float, 0.2, "share of random decisions in greedy rollouts", 0.0, 1.0),
+    "rollout_depth": Knob(int, 10, "decisions played before the evaluation; 0 evaluates the leaf, "
+                                   "-1 plays to the end", -1, MAX_ROLLOUT_DEPTH),
+    "final": Knob(str, "visits", "final move choice: visits (most visited) or value (best mean)",
+                  choices=("visits", "value")),
+    "widening": Knob(float, 2.0, "progressive widening: at most widening * sqrt(visits) children; 0 is off",
+                     0.0, INF),
+    "root": Knob(str, "ucb", "how the root shares out its visits: ucb (as any node) or halving "
+                             "(sequential halving)", choices=("ucb", "halving")),
+    "candidates": Knob(int, 16, "root = halving: the moves it starts from, the best after a phase of UCB",
+                       1, N_ACTIONS),
+    "halving_scale": Knob(float, 0.1, "root = halving: weight of a move's mean reward against its log prior",
+                          0.0, INF),
+    "workers": Knob(int, 1, "root-parallel workers (processes) whose statistics are merged", 1, MAX_TREES),
+    "seed": Knob(int, 0, "random seed: with one worker and iterations, choices are reproducible",
+                 -2**63, 2**64 - 1),
+    **_WEIGHT_ROWS,
+    "determinizations": Knob(int, 8, "determinizations, each searched as perfect information", 1, MAX_TREES),
+    "determinization": Knob(str, "uniform", "how determinizations deal the unseen tiles: uniform, or "
+                                            "belief (weighted by what the others' play reveals)",
+                            choices=("uniform", "belief")),
+    "belief_particles": Knob(int, 64, "determinization = belief: the particles (worlds) it keeps", 1, 4096),
+    # Fitted on ismcts-fast games (docs/results.md, "Belief").
+    "belief_temperature": Knob(float, 0.75, "determinization = belief: the temperature of the softmax "
+                                           "over priors that weighs the others' moves", 0.001, 1000.0),
+}
+
+#: The evaluator's weights, in the order of the Weights struct's fields.
+WEIGHTS = tuple(_WEIGHT_ROWS)
+#: What the compiled search takes as its configuration, every one of them (its seed, budget
+#: and deals are arguments of their own).
+SEARCH_CONFIG = ("exploration", "rollout", "epsilon", "rollout_depth", "final", "widening", "root",
+                 "candidates", "halving_scale", *WEIGHTS)
+
+# Which kinds of bot have which knobs (docs/DESIGN.md).  The search bots share the search
+# knobs; the honest ones (ismcts, pimc) also choose how their determinizations deal the
+# tiles their player cannot see (tigris.belief).
+_SEARCH_BOT = ("iterations", "seconds", "exploration", "rollout", "epsilon", "rollout_depth", "final",
+               "widening", "root", "candidates", "halving_scale", "workers", "seed", *WEIGHTS)
+_BELIEF = ("determinization", "belief_particles", "belief_temperature")
+
+
+def _kind(names: tuple[str, ...], **meanings: str) -> dict[str, tuple[type, Any, str]]:
+    """A kind's knobs as name -> (type, default, meaning), a meaning given here replacing
+    the table's (a seed means less to a bot without a search)."""
+    return {name: (TABLE[name].type, TABLE[name].default, meanings.get(name, TABLE[name].meaning))
+            for name in names}
+
+
+KINDS = {
+    "random": _kind(("seed",), seed="random seed"),
+    "greedy": _kind(("seed", *WEIGHTS), seed="random seed (determinization and ties)"),
+    "ismcts": _kind(_SEARCH_BOT + _BELIEF),
+    "pimc": _kind(_SEARCH_BOT + ("determinizations",) + _BELIEF),
+    "cheat": _kind(_SEARCH_BOT),
+}
+
+#: The strings a knob may be: name -> choices.
+CHOICES = {name: knob.choices for name, knob in TABLE.items() if knob.choices}
+#: The range of each numeric knob (floats must also be finite, seconds above 0).
+RANGES = {name: (knob.low, knob.high) for name, knob in TABLE.items() if knob.low is not None}
+#: The keys of a bot file that are not knobs.
+META = ("kind", "description")
+
+
+def is_default_weight(key: str, value: Any) -> bool:
+    """Whether `key` is an evaluator weight at its default (listings leave those out)."""
+    return key in _WEIGHT_ROWS and value == TABLE[key].default
+
+
+def valid(key: str) -> str:
+    """A knob's valid values in words (the documentation's tables): its choices, or its
+    range ("any" for every finite number)."""
+    knob = TABLE[key]
+    if knob.choices:
+        return " or ".join(knob.choices)
+    if knob.low is None:
+        return "any"
+    if key == "seconds":
+        return f"above 0, at most {knob.high:g}"
+    if knob.low == -INF:
+        return "any finite number" if knob.high == INF else f"at most {knob.high}"
+    return f"at least {knob.low}" if knob.high == INF else f"{knob.low} to {knob.high}"
+
+
+def defaults(kind: str) -> dict[str, Any]:
+    """Every knob of a `kind` bot at its default: name -> value."""
+    return {key: spec[1] for key, spec in KINDS[kind].items()}
+
+
+def default_weights() -> dict[str, float]:
+    """Every weight of the evaluator at its default: name -> value."""
+    return {name: TABLE[name].default for name in WEIGHTS}
+
+
+def check(kind: str, params: dict[str, Any], where: str = "bot") -> dict[str, Any]:
+    """Return the full, checked parameters of a bot of `kind`; raise ValueError naming
+    `where`, the key and the valid values for anything wrong."""
+    if kind not in KINDS:
+        raise ValueError(f"{where}: unknown kind {kind!r}; kinds: {', '.join(KINDS)}")
+    spec = KINDS[kind]
+    _refuse_unknown(params, spec, f"{where}: unknown key", f" for a {kind} bot; valid keys")
+    out = defaults(kind)
+    for key, value in params.items():
+        out[key] = check_value(kind, key, value, where)
+    if "seconds" in spec and "seconds" in params and out["seconds"] is not None and "iterations" not in params:
+        out["iterations"] = None
+    if "seconds" in spec and out.get("iterations") is None and out.get("seconds") is None:
+        raise ValueError(f"{where}: give iterations or seconds")
+    return out
+
+
+def check_value(kind: str, key: str, value: Any, where: str | None = None) -> Any:
+    """One knob of a `kind` bot, checked (ints given for floats become floats); the
+    ValueError names `where` (if given) and the key."""
+    return check_knob(key, value, where, meaning=KINDS[kind][key][2])
+
+
+def check_knob(key: str, value: Any, where: str | None = None, meaning: str | None = None) -> Any:
+    """One knob of the table, checked (ints given for floats become floats); the
+    ValueError names `where` (if given) and the key, and says what the knob means."""
+    if key == "seconds" and value is None:
+        return None
+    checked, problem = _checked(TABLE[key], key, value, meaning or TABLE[key].meaning)
+    if problem:
+        raise ValueError(f"{where}: {problem}" if where else problem)
+    return checked
+
+
+def check_weights(weights: dict[str, Any]) -> dict[str, float]:
+    """Every weight of the evaluator: those given checked, the rest at their defaults; a
+    ValueError names an unknown or bad one."""
+    _refuse_unknown(weights, _WEIGHT_ROWS, "unknown weight", "; weights")
+    return {name: check_knob(name, weights[name]) if name in weights else TABLE[name].default
+            for name in WEIGHTS}
+
+
+def search_config(knobs: dict[str, Any]) -> dict[str, Any]:
+    """The configuration of the compiled search: every knob of ``SEARCH_CONFIG``, those
+    given checked, the rest at their defaults (the bots'); a ValueError names an unknown
+    or bad one."""
+    _refuse_unknown(knobs, SEARCH_CONFIG, "unknown knob", " of the search; its knobs")
+    return {name: check_knob(name, knobs[name]) if name in knobs else TABLE[name].default
+            for name in SEARCH_CONFIG}
+
+
+def _refuse_unknown(given, known, noun, tail):
+    """A ValueError "NOUN[s] 'a', 'b'TAIL: the known keys" for the keys of `given` that
+    are not in `known`."""
+    unknown = [k for k in given if k not in known]
+    if unknown:
+        raise ValueError(f"{noun}{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}"
+                         f"{tail}: {', '.join(known)}")
+
+
+def _checked(knob, key, value, meaning):
+    """(the value, None) or (None, what is wrong with it)."""
+    typ = knob.type
+    given = value
+    if typ is float and isinstance(value, int) and not isinstance(value, bool):
+        try:
+            value = float(value)
+        except OverflowError:                   # an int beyond any double
+            value = math.inf
+    if not isinstance(value, typ) or isinstance(value, bool):
+        return None, (f"{key} must be {typ.__name__ if typ is not str else 'a string'} ({meaning}), "
+                      f"not {excerpt(given)}")
+    if knob.choices and value not in knob.choices:
+        return None, f"{key} must be one of {', '.join(knob.choices)}, not {excerpt(given)}"
+    if typ is float and not math.isfinite(value):
+        return None, f"{key} must be a finite number ({meaning}), not {excerpt(given)}"
+    if knob.low is None:
+        return value, None
+    low, high = knob.low, knob.high
+    if key == "epsilon" and not low <= value <= high:
+        return None, f"epsilon must be between 0 and 1, not {excerpt(given)}"
+    if value < low or (key == "seconds" and value <= 0):
+        return None, f"{key} must be {'>' if key == 'seconds' else '>='} {low}, not {excerpt(given)}"
+    if value > high:
+        return None, f"{key} must be <= {high}, not {excerpt(given)}"
+    return value, None

@@ -1,0 +1,76 @@
+"""The search: single-observer ISMCTS over the information set of the player to move.
+
+``Search`` grows one tree in steps; ``run`` searches a decision in one go.  Its knobs are
+rows of the table in ``tigris.knobs`` (``SEARCH_CONFIG``): those given by name are checked
+there, the others take the table's defaults, which are the bots' (greedy rollouts,
+progressive widening).  ``PLAIN`` names the plain configuration: uniformly random
+rollouts and no widening.  The tree itself is compiled (``tigris._search``).
+
+>>> import tigris
+>>> from tigris.search import PLAIN, Search, run
+>>> game = tigris.Game(players=2, seed=7)
+>>> s = Search(game, exploration=0.7, rollout_depth=10, seed=1, **PLAIN)
+>>> s.step(iterations=500)
+500
+>>> s.step(seconds=0.05) > 0
+True
+>>> stats = s.stats()
+>>> stats["iterations"] == s.iterations, game.is_legal(stats["best"])
+(True, True)
+>>> game.is_legal(run(game, iterations=200, seed=2)["best"])
+True
+"""
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from tigris import _search
+from tigris._game import Game
+from tigris._search import MAX_DEALS, choose, deal_row
+from tigris.knobs import MAX_ITERATIONS, MAX_ROLLOUT_DEPTH, search_config
+
+__all__ = ["Search", "run", "choose", "deal_row", "PLAIN", "MAX_ITERATIONS", "MAX_ROLLOUT_DEPTH",
+           "MAX_DEALS"]
+
+#: The plain configuration: uniformly random rollouts, no progressive widening (the
+#: other knobs at the table's defaults).  The benchmarks and the tests search with it.
+PLAIN = {"rollout": "random", "epsilon": 0.1, "widening": 0.0}
+
+
+class Search(_search.Search):
+    """A search tree over the information set of the player to move in `game`, grown in
+    steps so callers can show progress (see the module's example).
+
+    Knobs by name (``tigris.knobs.SEARCH_CONFIG``, the evaluator's weights among them),
+    each checked by the table, the others at its defaults: ``exploration`` >= 0,
+    ``rollout`` "random" or "greedy", ``epsilon`` in [0, 1], ``rollout_depth`` from -1 (to
+    the end) to MAX_ROLLOUT_DEPTH, ``final``, ``widening`` >= 0, ``root``: "ucb" (the root
+    as any node) or "halving" (sequential halving over the ``candidates`` moves best after
+    a UCB phase, ranked by ``log prior + halving_scale * (50 + most visits) * mean
+    reward``, in phases of the tree's whole budget: ``plan_iterations`` or
+    ``plan_seconds``, else the first step's budget).  Anything else raises a ValueError
+    naming the knob.
+
+    ``seed`` is any int, of which the low 64 bits are used (seeds equal modulo 2**64
+    search alike); ``determinize`` False searches the state as given (the perfect-
+    information baselines); ``deals`` are a belief's (``tigris.belief.Belief.deals``).
+    A tree takes at most MAX_ITERATIONS iterations in all.
+
+    Attributes: ``player`` (the searching player, to move at the root), ``iterations``
+    (run in all steps) and ``final`` (how ``stats()`` picks ``best``: "visits" or "value").
+    """
+
+    def __init__(self, game: Game, *, seed: int = 0, plan_iterations: int = 0, plan_seconds: float = 0.0,
+                 determinize: bool = True,
+                 deals: tuple[Iterable[Sequence[int]], Iterable[float]] | None = None,
+                 **knobs: Any) -> None:
+        super().__init__(game, search_config(knobs), seed=seed, plan_iterations=plan_iterations,
+                         plan_seconds=plan_seconds, determinize=determinize, deals=deals)
+
+
+def run(game: Game, *, iterations: int = 0, seconds: float = 0.0, **options: Any) -> dict[str, Any]:
+    """Search the decision of `game` for its current player in one go: the root
+    statistics (``Search.stats``); `options` as ``Search`` takes them."""
+    s = Search(game, **options)
+    s.step(iterations, seconds)
+    return s.stats()
