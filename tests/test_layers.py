@@ -1,0 +1,153 @@
+"""The package's layers: docs/DESIGN.md's table ("Layers") is the contract, and every
+import of every module (compiled ones and imports inside functions included) points to
+the module's own layer or one below it."""
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "src" / "tigris"
+COMPILED = ROOT / "cython_core" / "tigris"
+DESIGN = ROOT / "docs" / "DESIGN.md"
+
+# A Cython module's Python and C imports of the package: `from tigris.X import`,
+# `from tigris.X cimport`, `from tigris import X`, `cimport tigris.X`, `import tigris.X`.
+CYTHON_IMPORT = re.compile(r"^\s*(?:from\s+(tigris(?:\.\w+)*)\s+c?import\s+([\w, *]+)|c?import\s+(tigris(?:\.\w+)*))",
+                           re.MULTILINE)
+
+
+def layer_table():
+    """The layers from the top down, as DESIGN.md's table gives them: a list of
+    (layer, [module patterns])."""
+    text = DESIGN.read_text(encoding="utf-8")
+    section = text.split("## Layers\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ") and "---" not in line]
+    layers = []
+    for row in rows[1:]:                       # the first row is the header
+        layer, modules = [cell.strip() for cell in row.strip("|").split("|")][:2]
+        layers.append((layer, re.findall(r"`([\w.*]+)`", modules)))
+    return layers
+
+
+def package_modules():
+    """Every module of the package by dotted name without the ``tigris.`` prefix (the
+    package itself is ``tigris``), with its source file."""
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        found[".".join(parts) or "tigris"] = path
+    for path in COMPILED.glob("*.pyx"):
+        found[path.stem] = path
+    return found
+
+
+def imported_modules(name, path):
+    """The package's modules that `path` imports anywhere in it (a name imported from a
+    package counts as its module where it is one)."""
+    modules = package_modules()
+    targets = set()
+
+    def add(module, names=()):
+        dotted = module.removeprefix("tigris").removeprefix(".")
+        for n in names:
+            sub = f"{dotted}.{n}" if dotted else n
+            if sub in modules:
+                targets.add(sub)
+                break
+        else:
+            targets.add(dotted or "tigris")
+
+    if path.suffix == ".py":
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.split(".")[0] == "tigris":
+                        add(alias.name)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module \
+                    and node.module.split(".")[0] == "tigris":
+                for alias in node.names:
+                    add(node.module, [alias.name])
+    else:
+        sources = [path] + sorted(COMPILED.glob(f"{path.stem}_*.pxi"))
+        for source in sources:
+            for module, names, plain in CYTHON_IMPORT.findall(source.read_text(encoding="utf-8")):
+                if plain:
+                    add(plain)
+                for n in [n.strip() for n in names.split(",") if n.strip()] or [None]:
+                    if module:
+                        add(module, [n] if n else [])
+    targets.discard(name)
+    return {t for t in targets if t in modules}
+
+
+def layer_of(table):
+    """Module name -> its layer's rank (0 at the bottom) in `table` (see layer_table)."""
+    modules = package_modules()
+    rank = {}
+    for height, (layer, patterns) in enumerate(reversed(table)):
+        for pattern in patterns:
+            if pattern.endswith(".*"):
+                base = pattern[:-2]
+                names = [m for m in modules if m == base or m.startswith(base + ".")]
+            else:
+                names = [pattern] if pattern in modules else []
+            assert names, f"DESIGN.md's layer {layer!r} names {pattern!r}, which is no module"
+            for m in names:
+                assert m not in rank, f"{m} stands in two layers of DESIGN.md's table"
+                rank[m] = height
+    return rank
+
+
+def upward_imports(table):
+    """Every import that points from a module to a layer above its own in `table`."""
+    rank = layer_of(table)
+    names = [layer for layer, _ in reversed(table)]
+    upward = []
+    for name, path in sorted(package_modules().items()):
+        for target in sorted(imported_modules(name, path)):
+            if rank[target] > rank[name]:
+                upward.append(f"{name} ({names[rank[name]]}) imports {target} ({names[rank[target]]})")
+    return upward
+
+
+def test_the_table_names_every_module_once():
+    rank = layer_of(layer_table())
+    missing = sorted(set(package_modules()) - set(rank))
+    assert not missing, f"modules in no layer of DESIGN.md's table: {', '.join(missing)}"
+    assert len(layer_table()) >= 5
+
+
+def test_no_module_imports_a_layer_above_its_own():
+    upward = upward_imports(layer_table())
+    assert not upward, "imports that point up the layers:\n" + "\n".join(upward)
+
+
+def test_a_module_placed_too_low_is_caught():
+    table = [(layer, [m for m in modules if m != "position"]) for layer, modules in layer_table()]
+    table[-1][1].append("position")                # among the foundations, below Game
+    assert "position (foundations) imports _game (the game and its formats)" in upward_imports(table)
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("from tigris.position import to_position\n", {"position"}),
+    ("from tigris import record, errors\n", {"record", "errors"}),
+    ("def f():\n    import tigris.view\n", {"view"}),
+    ("import tigris\n", {"tigris"}),
+    ("from tigris.commands.options import SEED\n", {"commands.options"}),
+])
+def test_the_reader_finds_imports_anywhere(tmp_path, source, expected):
+    path = tmp_path / "m.py"
+    path.write_text(source)
+    assert imported_modules("m", path) == expected
+
+
+def test_the_reader_finds_compiled_imports(tmp_path):
+    path = tmp_path / "_x.pyx"
+    path.write_text("from tigris._core cimport *\nfrom tigris import checks\n"
+                    "def f():\n    from tigris.legality import why_illegal\n")
+    assert imported_modules("_x", path) == {"_core", "checks", "legality"}
