@@ -13,7 +13,8 @@ import pytest
 import tigris
 from tigris.knobs import default_weights
 from tigris import bots
-from tigris.bots import config, search
+from tigris import knobs
+from tigris.bots import search
 
 from helpers import game, hand, legal, play
 from processes import interrupt, python
@@ -140,7 +141,7 @@ OUT_OF_REACH = [
     ("seconds", NAN), ("seconds", INF), ("seconds", HUGE),
     ("iterations", 2 ** 31 - 1), ("iterations", 2 ** 63), ("iterations", HUGE),
     ("rollout_depth", 2 ** 31), ("rollout_depth", HUGE),
-    ("workers", config.MAX_TREES + 1), ("workers", 2 ** 63),
+    ("workers", knobs.MAX_TREES + 1), ("workers", 2 ** 63),
     ("seed", 2 ** 64), ("seed", -2 ** 63 - 1), ("seed", HUGE),
 ]
 
@@ -161,10 +162,10 @@ def test_make_refuses_knobs_out_of_reach(kind, key, value):
 
 
 def test_make_accepts_the_limits():
-    bot = bots.make("ismcts", iterations=2 ** 31 - 2, rollout_depth=2 ** 31 - 1, workers=config.MAX_TREES,
+    bot = bots.make("ismcts", iterations=2 ** 31 - 2, rollout_depth=2 ** 31 - 1, workers=knobs.MAX_TREES,
                     exploration=1e300, widening=1e300, seed=2 ** 64 - 1)
     assert bot.params["iterations"] == 2 ** 31 - 2
-    assert bots.make("pimc", determinizations=config.MAX_TREES).params["determinizations"] == 1024
+    assert bots.make("pimc", determinizations=knobs.MAX_TREES).params["determinizations"] == 1024
     for seed in (-2 ** 63, 2 ** 64 - 1):
         g = tigris.Game(players=2, seed=1)
         assert bots.make("ismcts", iterations=30, seed=seed).choose(g) in g.legal_actions()

@@ -7,7 +7,6 @@ import pytest
 
 import tigris
 from tigris import bots, knobs, search
-from tigris.bots import config
 from tigris.evaluator import Evaluator
 from tigris.knobs import WEIGHTS, check_weights, default_weights
 from tigris.constants import A_LEADER, A_PASS, A_SWAP, A_TILE, A_WITHDRAW, NSQ, RED
@@ -33,9 +32,9 @@ def test_the_weights_struct_and_the_table_agree():
 def test_every_weight_is_a_knob_of_the_bots_that_evaluate_and_is_tunable():
     for kind in ("ismcts", "pimc", "cheat", "greedy"):
         for name in WEIGHTS:
-            assert config.KINDS[kind][name][:2] == (float, knobs.TABLE[name].default), (kind, name)
+            assert knobs.KINDS[kind][name][:2] == (float, knobs.TABLE[name].default), (kind, name)
         assert set(WEIGHTS) <= set(tunable(kind))
-    assert not set(WEIGHTS) & set(config.KINDS["random"])
+    assert not set(WEIGHTS) & set(knobs.KINDS["random"])
 
 
 def test_standing_weighs_the_colours_after_the_weakest_and_the_leaders():

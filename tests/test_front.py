@@ -105,7 +105,7 @@ def test_no_module_uses_what_another_keeps_to_itself():
 
 def test_the_check_sees_private_names_and_names_beyond_all():
     source = ("from tigris.hints import _engine\nfrom tigris import hints as h\n"
-              "h._analyse\nimport tigris.bots.config\ntigris.bots.config.KINDS\n"
+              "h._analyse\nimport tigris.knobs\ntigris.knobs.KINDS\n"
               "tigris.hints.nothing_public\nfrom tigris import _game\n_game.Game\n")
     found = {problem(module, name) for module, name in uses(ast.parse(source))} - {None}
     assert found == {"private name tigris.hints._engine", "private name tigris.hints._analyse",
@@ -129,6 +129,16 @@ def test_import_tigris_is_light():
     loaded = set(done.stdout.split())
     assert "tigris._game" in loaded and "tigris.hints" in loaded
     assert not loaded & HEAVY, sorted(loaded & HEAVY)
+
+
+def test_the_command_line_parses_without_the_parallel_machinery():
+    # tigris --help and every command's options: the handlers import what they run
+    done = python("import sys\nfrom tigris import cli\ncli.build_parser()\n"
+                  "print(' '.join(sorted(sys.modules)))")
+    assert done.returncode == 0, done.stderr
+    loaded = set(done.stdout.split())
+    assert "tigris.commands.tournament" in loaded
+    assert not loaded & {"joblib", "tqdm", "numpy", "scipy", "tigris.parallel"}, loaded
 
 
 def test_what_import_tigris_leaves_out_still_works_when_used():

@@ -830,12 +830,13 @@ def test_no_knob_or_budget_crashes_the_search_or_the_search_bots():
     code = f"""
 import math, tigris
 from tigris import search
-from tigris.bots import CLASSES, config
+from tigris import knobs
+from tigris.bots import CLASSES
 nan, inf, HUGE = math.nan, math.inf, 10 ** 400
 g = tigris.Game(players=2, seed=3)
 for key, value in {[(k, v) for k, v in BAD_KNOBS if k != "seed"]!r}:
     for kind in ("ismcts", "pimc", "cheat"):
-        params = dict(config.defaults(kind), iterations=200)
+        params = dict(knobs.defaults(kind), iterations=200)
         params[key] = value
         try:
             CLASSES[kind](**params).choose(g)
@@ -845,7 +846,7 @@ for key, value in {[(k, v) for k, v in BAD_KNOBS if k != "seed"]!r}:
             raise SystemExit(f"{{kind}} accepted {{key}}={{value!r}}")
 for seconds in (nan, inf, -1.0, HUGE):
     try:
-        CLASSES["ismcts"](**dict(config.defaults("ismcts"), iterations=None, seconds=seconds)).choose(g)
+        CLASSES["ismcts"](**dict(knobs.defaults("ismcts"), iterations=None, seconds=seconds)).choose(g)
     except ValueError as e:
         assert str(e).startswith("seconds"), e
     else:

@@ -93,13 +93,11 @@ import math
 import warnings
 from pathlib import Path
 
-from joblib import delayed
-
 from tigris import bots as botlib
 from tigris import record as records
 from tigris import work
 from tigris.evaluator import Evaluator
-from tigris.bots import config
+from tigris import knobs
 from tigris.errors import ConfigError, Interrupted, RecordError, UsageError, excerpt
 from tigris.hints import continuation
 from tigris.runner import append_record, cut_torn, read_json_lines
@@ -284,12 +282,12 @@ def run(rec, out, source="record", iterations=None, seconds=None, players=None, 
     if iterations is not None and seconds is not None:
         raise UsageError("give iterations or seconds, not both")
     if seconds is not None:
-        budget = {"seconds": config.check_value("ismcts", "seconds", seconds, where="seconds")}
+        budget = {"seconds": knobs.check_value("ismcts", "seconds", seconds, where="seconds")}
     else:
         iterations = DEFAULT_ITERATIONS if iterations is None else iterations
-        budget = {"iterations": config.check_value("ismcts", "iterations", iterations,
+        budget = {"iterations": knobs.check_value("ismcts", "iterations", iterations,
                                                    where="iterations")}
-    seed = config.check_value("ismcts", "seed", seed, where="seed")
+    seed = knobs.check_value("ismcts", "seed", seed, where="seed")
     thresholds = check_thresholds(thresholds)
     searcher = botlib.configuration(bot)     # read once; the workers get its knobs
     if searcher.kind != "ismcts":
@@ -339,6 +337,8 @@ def _resume(out, header, game):
 def _analyse(todo, done, out, header, engine, budget, seed, thresholds, jobs, progress):
     """Search the decisions of `todo` in `jobs` processes, appending each row to `out`
     as it comes and adding it to `done`."""
+    from joblib import delayed         # imported when workers run: the command line stays quick
+
     tasks = [delayed(analyse_decision)(task, engine, budget, seed, thresholds) for task in todo]
     serious = sum(r["mark"] in ("mistake", "blunder") for r in done.values())
 

@@ -48,7 +48,7 @@ def hint(game: "Game", seconds: float | None = None, iterations: int | None = No
     the tree reaches); with the search's ``iterations``, ``seconds``, ``bot`` and ``seed``
     as attributes."""
     # The bots (and their search) load at the first hint: ``import tigris`` stays light.
-    from tigris.bots import config
+    from tigris import knobs
 
     if game.is_over:
         raise ValueError("the game is over: there is no move to hint")
@@ -60,9 +60,9 @@ def hint(game: "Game", seconds: float | None = None, iterations: int | None = No
         seconds = 5.0
     # A bot's budget checks: finite positive seconds, an iteration count a tree holds.
     if seconds is not None:
-        seconds = config.check_value("ismcts", "seconds", seconds)
+        seconds = knobs.check_value("ismcts", "seconds", seconds)
     if iterations is not None:
-        iterations = config.check_value("ismcts", "iterations", iterations)
+        iterations = knobs.check_value("ismcts", "iterations", iterations)
     if not isinstance(top, int) or isinstance(top, bool) or top < 1:
         raise ValueError(f"top must be a whole number of moves, at least 1, not {excerpt(top)}")
     engine = _engine(bot, jobs, seed)
@@ -105,7 +105,7 @@ def _engine(bot, jobs, seed):
     """The ISMCTS bot that searches: a configuration, read once, with `jobs` workers and
     `seed`; or a bot object as it is."""
     from tigris import bots
-    from tigris.bots import config
+    from tigris import knobs
 
     if not isinstance(bot, str):
         kind = getattr(bot, "kind", None)
@@ -115,9 +115,9 @@ def _engine(bot, jobs, seed):
             raise UsageError("jobs and seed apply to a bot configuration name: a bot object "
                              "searches with its own workers and random numbers")
         return bot
-    overrides = {"workers": config.check_value("ismcts", "workers", jobs, where="jobs")}
+    overrides = {"workers": knobs.check_value("ismcts", "workers", jobs, where="jobs")}
     if seed is not None:
-        overrides["seed"] = config.check_value("ismcts", "seed", seed, where="seed")
+        overrides["seed"] = knobs.check_value("ismcts", "seed", seed, where="seed")
     conf = bots.configuration(bot)
     if conf.kind != "ismcts":
         raise ConfigError(f"hints need an ismcts bot configuration, not a {conf.kind} one")

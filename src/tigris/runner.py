@@ -18,8 +18,6 @@ import time
 import traceback
 from pathlib import Path
 
-from joblib import delayed
-
 import tigris
 from tigris import bots as botlib
 from tigris.record import result, to_record
@@ -119,6 +117,8 @@ def play_game(job, settings, spec_dict):
 
 def game_tasks(jobs, settings, spec_dict):
     """``play_game`` of each job, as joblib tasks (a generator) for ``parallel.run``."""
+    from joblib import delayed         # imported when games run: ``import tigris.runner`` stays light
+
     return (delayed(play_game)(job, settings, spec_dict) for job in jobs)
 
 

@@ -27,12 +27,10 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from joblib import delayed, parallel_config
-
 import tigris
 from tigris import bots as botlib
 from tigris import work
-from tigris.bots import config as botconfig
+from tigris import knobs
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError, excerpt
 from tigris.files import write_text
 from tigris.results import check_fields, lines_of, scan
@@ -242,7 +240,7 @@ def read_spec_file(path):
                 and isinstance(value[1], dict)):
             raise TournamentError(f"{where} must be [kind, knobs], not {excerpt(value)}")
         try:
-            settings[name] = (value[0], botconfig.check(value[0], value[1], where=where))
+            settings[name] = (value[0], knobs.check(value[0], value[1], where=where))
         except ValueError as e:
             raise TournamentError(str(e)) from None
     return spec, settings
@@ -300,6 +298,8 @@ def run(spec: Spec | None = None, out: str | os.PathLike[str] = "results",
 
 
 def _play(todo, missing, tally, settings, spec_dict, out, jobs, backend, scheduler, progress):
+    from joblib import parallel_config   # imported when games run: the command line stays quick
+
     n_jobs = jobs or os.cpu_count() or 1
     client = None
     if backend == "dask":
@@ -307,12 +307,11 @@ def _play(todo, missing, tally, settings, spec_dict, out, jobs, backend, schedul
         # this client alone: without it joblib would ask dask for a default client, and a
         # lost scheduler would move the run onto a new local cluster without a word
         config = parallel_config(backend="dask", client=client)
-        tasks = (delayed(play_game)(job, settings, spec_dict) for job in todo)
     elif backend == "loky":
         config = parallel_config(backend="loky", n_jobs=n_jobs)
-        tasks = game_tasks(todo, settings, spec_dict)
     else:
         raise UsageError(f"unknown backend {backend!r}: use loky (this machine) or dask")
+    tasks = game_tasks(todo, settings, spec_dict)
     with _quiet(client is not None):
         _collect(tasks, missing, tally, spec_dict, out, n_jobs, backend, client, scheduler, config,
                  progress)

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from tigris import bots as botlib
 from tigris import plotting, work
-from tigris.bots import config
+from tigris import knobs
 from tigris.errors import ConfigError, Interrupted, TuneError, excerpt
 from tigris.files import check_target, write_bytes, write_text
 from tigris.runner import append_record, bot_settings, deal_games, deal_seed, game_tasks, score
@@ -94,7 +94,7 @@ def parse_param(text):
 
 def tunable(kind):
     """The numeric knobs of a bot kind, which can be tuned."""
-    return [k for k, (typ, _, _) in config.KINDS[kind].items()
+    return [k for k, (typ, _, _) in knobs.KINDS[kind].items()
             if typ in (int, float) and k not in ("seed", "workers")]
 
 
@@ -307,18 +307,18 @@ class TuneSpec:
             kind, base, _ = botlib.describe(self.bot)
         except ValueError as e:
             raise ConfigError(str(e)) from None
-        knobs = tunable(kind)
-        if not knobs:
+        names = tunable(kind)
+        if not names:
             raise TuneError(f"{self.bot}: a {kind} bot has no numeric parameters to tune")
         for p in self.params:
-            if p.name not in knobs:
+            if p.name not in names:
                 raise TuneError(f"--param {p.name}: not a numeric parameter of a {kind} bot; "
-                                f"tunable: {', '.join(knobs)}")
-            if config.KINDS[kind][p.name][0] is int and not p.integer:
+                                f"tunable: {', '.join(names)}")
+            if knobs.KINDS[kind][p.name][0] is int and not p.integer:
                 p.integer = True            # an int knob is played rounded, whatever was written
             try:
-                config.check(kind, {p.name: p.played(p.low)}, where=f"--param {p.name}")
-                config.check(kind, {p.name: p.played(p.high)}, where=f"--param {p.name}")
+                knobs.check(kind, {p.name: p.played(p.low)}, where=f"--param {p.name}")
+                knobs.check(kind, {p.name: p.played(p.high)}, where=f"--param {p.name}")
             except ValueError as e:
                 raise TuneError(str(e)) from None
         if len({p.name for p in self.params}) != len(self.params):
@@ -542,7 +542,7 @@ def _check_bot_text(text, kind, path):
     """A TuneError unless `text` is TOML of a `kind` bot whose knobs check."""
     try:
         table = tomllib.loads(text)
-        config.check(kind, {k: v for k, v in table.items() if k not in config.META},
+        knobs.check(kind, {k: v for k, v in table.items() if k not in knobs.META},
                      where=str(path))
     except (tomllib.TOMLDecodeError, ValueError) as e:
         raise TuneError(f"{path}: the tuned bot's file would not load ({e})") from None
