@@ -42,14 +42,10 @@ class Search(_search.Search):
     steps so callers can show progress (see the module's example).
 
     Knobs by name (``tigris.knobs.SEARCH_CONFIG``, the evaluator's weights among them),
-    each checked by the table, the others at its defaults: ``exploration`` >= 0,
-    ``rollout`` "random" or "greedy", ``epsilon`` in [0, 1], ``rollout_depth`` from -1 (to
-    the end) to MAX_ROLLOUT_DEPTH, ``final``, ``widening`` >= 0, ``root``: "ucb" (the root
-    as any node) or "halving" (sequential halving over the ``candidates`` moves best after
-    a UCB phase, ranked by ``log prior + halving_scale * (50 + most visits) * mean
-    reward``, in phases of the tree's whole budget: ``plan_iterations`` or
-    ``plan_seconds``, else the first step's budget).  Anything else raises a ValueError
-    naming the knob.
+    each checked by the table, which gives its range or choices and meaning; the others
+    at the table's defaults.  Anything else raises a ValueError naming the knob.
+    ``root="halving"`` shares out the tree's whole budget in phases: ``plan_iterations``
+    or ``plan_seconds``, else the first step's budget.
 
     ``seed`` is any int, of which the low 64 bits are used (seeds equal modulo 2**64
     search alike); ``determinize`` False searches the state as given (the perfect-
