@@ -94,14 +94,13 @@ import warnings
 from pathlib import Path
 
 from tigris import bots as botlib
+from tigris import knobs, work
 from tigris import record as records
-from tigris import work
-from tigris.evaluator import Evaluator
-from tigris import knobs
 from tigris.errors import ConfigError, Interrupted, RecordError, UsageError, excerpt
+from tigris.evaluator import Evaluator
+from tigris.files import check_target
 from tigris.hints import continuation
 from tigris.runner import append_record, cut_torn, read_json_lines
-from tigris.files import check_target
 from tigris.sources import check_source
 
 __all__ = ["FORMAT", "DEFAULT_BOT", "THRESHOLDS", "RELIABLE_VISITS", "RELIABLE_SHARE",

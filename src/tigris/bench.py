@@ -13,8 +13,8 @@ import timeit
 
 import tigris
 from tigris import _bench
-from tigris.constants import VARIANTS
 from tigris.boards import BOARD_NAMES
+from tigris.constants import VARIANTS
 
 __all__ = ["machine", "core_runs", "bench_core", "search_runs", "bench_search",
            "midgame_positions", "check_hint_bot", "decisive_runs", "bench_decisive",

@@ -29,8 +29,7 @@ from typing import Any
 
 import tigris
 from tigris import bots as botlib
-from tigris import work
-from tigris import knobs
+from tigris import knobs, work
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError, excerpt
 from tigris.files import write_text
 from tigris.results import check_fields, lines_of, scan

@@ -35,8 +35,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from tigris import bots as botlib
-from tigris import plotting, work
-from tigris import knobs
+from tigris import knobs, plotting, work
 from tigris.errors import ConfigError, Interrupted, TuneError, excerpt
 from tigris.files import check_target, write_bytes, write_text
 from tigris.runner import append_record, bot_settings, deal_games, deal_seed, game_tasks, score

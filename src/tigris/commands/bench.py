@@ -3,9 +3,9 @@
 import json
 import sys
 
-from tigris.knobs import MAX_ITERATIONS
 from tigris.commands.options import add_command, add_json, whole
 from tigris.hints import DEFAULT_BOT
+from tigris.knobs import MAX_ITERATIONS
 
 __all__ = ["DESCRIPTION", "add_to", "run"]
 

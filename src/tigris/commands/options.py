@@ -4,10 +4,9 @@ import argparse
 import math
 import os
 
-from tigris.knobs import MAX_ITERATIONS
 from tigris.analysis import THRESHOLDS
 from tigris.boards import BOARD_NAMES
-from tigris.knobs import MAX_SECONDS
+from tigris.knobs import MAX_ITERATIONS, MAX_SECONDS
 
 __all__ = ["SEED", "MAX_JOBS", "THRESHOLD_POINTS", "POSITIVE", "JOBS", "COUNT", "whole",
            "seconds", "points", "add_command", "add_seed", "add_jobs", "add_players", "add_board", "add_bots",

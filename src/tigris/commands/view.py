@@ -4,10 +4,9 @@ import sys
 from pathlib import Path
 
 from tigris.commands.games import load, reading, same_file
+from tigris.commands.options import add_command
 from tigris.errors import RecordError, UsageError
 from tigris.files import check_target, source_file
-
-from tigris.commands.options import add_command
 
 __all__ = ["DESCRIPTION", "add_to", "run"]
 
