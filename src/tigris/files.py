@@ -27,17 +27,20 @@ import os
 import re
 import stat
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from tigris.errors import UsageError
 
 __all__ = ["split_source", "source_file", "kind_of", "check_target", "write_text", "write_bytes", "utf8_text"]
 
+_PathLike = str | os.PathLike[str]      # a file named as text or as a path
+
 _KINDS = [(stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
           (stat.S_ISFIFO, "a pipe"), (stat.S_ISSOCK, "a socket")]
 
 
-def split_source(source):
+def split_source(source: "_PathLike") -> tuple[str, str | None]:
     """``(FILE, K)`` of a source ``FILE:K`` (line K of a JSON-lines file: K in the digits
     0-9, as text), else ``(source, None)``; every reader of a source splits it here.
 
@@ -51,18 +54,19 @@ def split_source(source):
     return str(source), None
 
 
-def source_file(source):
+def source_file(source: "_PathLike") -> str:
     """The file a source names: FILE of ``FILE:K`` (line K of a JSON-lines file), else
     the source itself."""
     return split_source(source)[0]
 
 
-def kind_of(mode):
+def kind_of(mode: int) -> str:
     """What a file of this ``st_mode`` is, in words ("a folder", "a pipe", ...)."""
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
-def check_target(path, reads=(), option="--out"):
+def check_target(path: "_PathLike", reads: Iterable["_PathLike | None"] = (),
+                 option: str = "--out") -> Path:
     """`path` as a Path, once it is fit to be written: missing, or a regular file (through
     any links) that is none of the files in `reads` (sources such as ``FILE:K`` name
     FILE).  Else UsageError naming `option` and the path."""
@@ -89,7 +93,7 @@ def check_target(path, reads=(), option="--out"):
     return path
 
 
-def write_bytes(path, data):
+def write_bytes(path: "_PathLike", data: bytes) -> Path:
     """Write `data` to `path` in one piece: into a temporary file beside it, then moved
     over it.  A link is followed (the file it points to is replaced, the link kept); a
     target that is not a regular file is refused (UsageError) and left as it was.  An
@@ -123,7 +127,7 @@ def write_bytes(path, data):
     return path
 
 
-def utf8_text(text):
+def utf8_text(text: str) -> str:
     """`text` with every lone surrogate replaced by U+FFFD, so that it can be written as
     UTF-8: a file name that is not UTF-8 reaches Python as surrogates, and JSON may escape
     one (``"\\ud800"``).
@@ -138,6 +142,6 @@ def utf8_text(text):
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def write_text(path, text, encoding="utf-8"):
+def write_text(path: "_PathLike", text: str, encoding: str = "utf-8") -> Path:
     """:func:`write_bytes` of `text` encoded (UTF-8 by default)."""
     return write_bytes(path, text.encode(encoding))

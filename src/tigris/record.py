@@ -225,7 +225,6 @@ def load(path: str | os.PathLike[str]) -> Any:
     games.jsonl as ``FILE:K`` (the K-th game, 1-based).  Only a regular file is read (a
     pipe would block, a device never end): RecordError names anything else."""
     text_path, tail = split_source(path)
-    index = None if tail is None else int(tail) if len(tail) < 19 else -1   # never int() 5,000 digits
     check_source(path, RecordError)
     try:
         with open(text_path, encoding="utf-8") as f:
@@ -234,9 +233,9 @@ def load(path: str | os.PathLike[str]) -> Any:
         raise RecordError(f"{text_path}: {e.strerror}") from None
     except UnicodeDecodeError as e:
         raise RecordError(f"{text_path}: not UTF-8 text (byte {e.start})") from None
-    if index is not None:
+    if tail is not None:
         lines = [line for line in text.splitlines() if line.strip()]
-        k = index
+        k = int(tail) if len(tail) < 19 else -1      # never int() 5,000 digits
         if not 1 <= k <= len(lines):
             raise RecordError(f"{text_path}: game {tail if len(tail) < 19 else excerpt(tail, 12)} "
                               f"asked for, the file holds {len(lines)}")
