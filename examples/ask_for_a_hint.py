@@ -14,8 +14,9 @@ def main() -> None:
     print(f"player {game.current_player} to move; {hints.iterations:,} iterations")
     for row in hints:
         line = ", ".join(row["continuation"][:2])
+        chances = " ".join(f"P{p} {c:.0%}" for p, c in enumerate(row["chances"]))
         print(f"{row['move']:<24} {row['share']:6.1%} of the visits, "
-              f"win {row['win']:.2f}, then {line}")
+              f"chances of finishing first {chances}, then {line}")
 
 
 if __name__ == "__main__":

@@ -445,17 +445,22 @@ def test_pimc_iterations_are_shared_by_the_determinizations():
     assert bot.last["children"][0]["votes"] == max(ch["votes"] for ch in bot.last["children"])
 
 
-def test_merge_weights_values_by_visits():
+def test_merge_weights_values_and_chances_by_visits():
     a = {"iterations": 10, "nodes": 5, "player": 1,
-         "children": [{"action": 7, "visits": 6, "avail": 10, "value": 1.0, "pv": []},
-                      {"action": 8, "visits": 4, "avail": 9, "value": 0.0, "pv": []}]}
+         "children": [{"action": 7, "visits": 6, "avail": 10, "value": 1.0, "chances": [0.0, 1.0],
+                       "pv": []},
+                      {"action": 8, "visits": 4, "avail": 9, "value": 0.0, "chances": [1.0, 0.0],
+                       "pv": []}]}
     b = {"iterations": 10, "nodes": 6, "player": 1,
-         "children": [{"action": 7, "visits": 2, "avail": 10, "value": 0.0, "pv": []},
-                      {"action": 9, "visits": 8, "avail": 10, "value": 0.5, "pv": [(1, 0)]}]}
+         "children": [{"action": 7, "visits": 2, "avail": 10, "value": 0.0, "chances": [1.0, 0.0],
+                       "pv": []},
+                      {"action": 9, "visits": 8, "avail": 10, "value": 0.5, "chances": [0.5, 0.5],
+                       "pv": [(1, 0)]}]}
     m = search.merge([a, b])
     assert m["iterations"] == 20 and m["nodes"] == 11 and m["player"] == 1
-    got = {c["action"]: (c["visits"], c["avail"], c["value"]) for c in m["children"]}
-    assert got == {7: (8, 20, 0.75), 8: (4, 9, 0.0), 9: (8, 10, 0.5)}
+    got = {c["action"]: (c["visits"], c["avail"], c["value"], c["chances"]) for c in m["children"]}
+    assert got == {7: (8, 20, 0.75, [0.25, 0.75]), 8: (4, 9, 0.0, [1.0, 0.0]),
+                   9: (8, 10, 0.5, [0.5, 0.5])}
     assert [c["action"] for c in m["children"]] == [7, 9, 8]
 
 

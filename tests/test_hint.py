@@ -63,7 +63,11 @@ def test_hint_command_on_a_position_and_a_record(tmp_path, capsys):
     assert data["player"] == g.current_player and data["hints"]
     assert data["bot"] == "ismcts-fast" and data["seed"] == 0
     assert data["iterations"] == 600 and data["seconds"] > 0
-    assert set(data["hints"][0]) == {"move", "action", "visits", "share", "win", "continuation"}
+    assert set(data["hints"][0]) == {"move", "action", "visits", "share", "win", "chances",
+                                     "continuation"}
+    for h in data["hints"]:
+        assert len(h["chances"]) == 2 and sum(h["chances"]) == pytest.approx(1.0, abs=1e-6)
+        assert h["win"] == h["chances"][data["player"]]
     assert main(["hint", str(rec), "--move", "3", "--iterations", "300", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["hints"]
 
@@ -197,7 +201,8 @@ def test_hint_is_the_bots_analysis(monkeypatch):
     stats = bots.load("ismcts-fast", seed=3).analyse(g, iterations=700, steps=CHUNKS)
     assert [(h["action"], h["visits"]) for h in hints] == \
            [(ch["action"], ch["visits"]) for ch in stats["children"]]
-    assert [h["win"] for h in hints] == pytest.approx([ch["value"] for ch in stats["children"]])
+    assert [h["chances"] for h in hints] == [ch["chances"] for ch in stats["children"]]
+    assert [h["win"] for h in hints] == [ch["chances"][g.current_player] for ch in stats["children"]]
 
 
 def test_hint_budget_is_exact_with_several_workers():

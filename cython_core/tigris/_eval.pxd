@@ -38,8 +38,16 @@ cdef struct Weights:
 # Rewards, one per player in [0, 1]: the final ranking once the game is over (first 1,
 # last 0, ties share), else each player's standing against the best opponent's.
 cdef void evaluate(const State* s, const Weights* w, float* reward) noexcept nogil
-cdef void terminal_rewards(const State* s, double first_share, float* reward) noexcept nogil
-cdef void heuristic_rewards(const State* s, const Weights* w, float* reward) noexcept nogil
+# The same rewards and, beside them, each player's chance of finishing first (a finished
+# game: its first place, 1/k for each of k tied winners; else win_chances), from one
+# computation of the standings; `chance` NULL: the rewards alone.
+cdef void evaluate_chances(const State* s, const Weights* w, float* reward, double* chance) noexcept nogil
+# Each player's chance of finishing first, as evaluate_chances gives it.
+cdef void state_chances(const State* s, const Weights* w, double* chance) noexcept nogil
+# `first`, unless NULL: each player's share of the first place.
+cdef void terminal_rewards(const State* s, double first_share, float* reward, double* first) noexcept nogil
+# `chance`, unless NULL: the calibrated win chances (win_chances).
+cdef void heuristic_rewards(const State* s, const Weights* w, float* reward, double* chance) noexcept nogil
 cdef double standing(const State* s, const Weights* w, int p) noexcept nogil
 # The calibrated chance of each player to finish first, from their standings.
 cdef void win_chances(const State* s, const double* standings, double* chance) noexcept nogil

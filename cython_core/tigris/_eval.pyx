@@ -93,10 +93,10 @@ cdef int compare_vectors(const int* a, const int* b) noexcept nogil:
     return 0
 
 
-cdef void terminal_rewards(const State* s, double first_share, float* reward) noexcept nogil:
+cdef void terminal_rewards(const State* s, double first_share, float* reward, double* first) noexcept nogil:
     """Final ranking as rewards in [0, 1]: first 1, last 0, ties share their places; with
     `first_share` > 0, blended with the first place as a win chance (1, or 1/k for k tied
-    winners) by that share."""
+    winners) by that share.  `first`, unless NULL, gets that first place per player."""
     cdef int v[MAXP][4]
     cdef int better[MAXP]
     cdef int p, q, n = s.nplayers, equal, cmp, winners = 0
@@ -120,19 +120,25 @@ cdef void terminal_rewards(const State* s, double first_share, float* reward) no
         for p in range(n):
             rank = reward[p]
             reward[p] = (1.0 - first_share) * rank + (first_share / winners if better[p] == 0 else 0.0)
+    if first != NULL:
+        for p in range(n):
+            first[p] = 1.0 / winners if better[p] == 0 else 0.0
 
 
-cdef void heuristic_rewards(const State* s, const Weights* w, float* reward) noexcept nogil:
+cdef void heuristic_rewards(const State* s, const Weights* w, float* reward, double* chance) noexcept nogil:
     """A non-final position: each player's standing against the best opponent's, squashed
     into (0, 1) so it is comparable with terminal rewards; blended with the calibrated win
-    chance by eval_calibrated."""
+    chance by eval_calibrated.  `chance`, unless NULL, gets those win chances (the
+    standings computed once for both)."""
     cdef double f[MAXP]
-    cdef double chance[MAXP]
+    cdef double own[MAXP]
     cdef double best, logistic
     cdef int p, q, n = s.nplayers
     for p in range(n):
         f[p] = standing(s, w, p)
-    if w.eval_calibrated > 0:
+    if chance == NULL and w.eval_calibrated > 0:
+        chance = own
+    if chance != NULL:
         win_chances(s, f, chance)
     for p in range(n):
         best = -INFINITY
@@ -170,10 +176,19 @@ cdef void win_chances(const State* s, const double* standings, double* chance) n
 
 
 cdef void evaluate(const State* s, const Weights* w, float* reward) noexcept nogil:
+    evaluate_chances(s, w, reward, NULL)
+
+
+cdef void evaluate_chances(const State* s, const Weights* w, float* reward, double* chance) noexcept nogil:
     if s.phase == PH_OVER:
-        terminal_rewards(s, w.eval_calibrated, reward)
+        terminal_rewards(s, w.eval_calibrated, reward, chance)
     else:
-        heuristic_rewards(s, w, reward)
+        heuristic_rewards(s, w, reward, chance)
+
+
+cdef void state_chances(const State* s, const Weights* w, double* chance) noexcept nogil:
+    cdef float reward[MAXP]             # computed beside them, not wanted
+    evaluate_chances(s, w, reward, chance)
 
 
 # ---------------------------------------------------------------------------
@@ -277,16 +292,10 @@ cdef class Evaluator:
     def win_chances(self, Game game not None):
         """Each player's calibrated chance to finish first (the model of tigris.calibration
         with the shipped coefficients); a finished game gives its first place, shared
-        among tied winners."""
+        among tied winners.  The search backs these up beside its rewards."""
         cdef double chance[MAXP]
-        cdef double f[MAXP]
         cdef int p
-        if game.s.phase == PH_OVER:
-            first = game.ranking()[0]
-            return [1.0 / len(first) if p in first else 0.0 for p in range(game.s.nplayers)]
-        for p in range(game.s.nplayers):
-            f[p] = standing(&game.s, &self.w, p)
-        win_chances(&game.s, f, chance)
+        state_chances(&game.s, &self.w, chance)
         return [chance[p] for p in range(game.s.nplayers)]
 
     def priors(self, Game game not None):

@@ -32,6 +32,9 @@ cdef struct Node:
     uint8_t mover               # the player who chose `action` (to move at the parent)
     int16_t nchildren           # children expanded so far
     float reward[MAXP]          # summed rewards of the iterations through this node, per player
+    # ... and their summed chances of finishing first at the rollouts' ends (reported, never
+    # steering: UCB reads the rewards alone)
+    float chance[MAXP]
 
 
 cdef struct Config:

@@ -37,7 +37,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from tigris._core cimport *
 from tigris._core cimport determinize as c_determinize
-from tigris._eval cimport Weights, evaluate, priors, prior, scorer_table, greedy_action
+from tigris._eval cimport Weights, evaluate_chances, priors, prior, scorer_table, greedy_action
 from tigris._game cimport Game
 from tigris import checks
 from tigris.errors import IllegalActionError
@@ -62,6 +62,55 @@ include "_search_tree.pxi"          # the tree and UCB: nodes, selection, wideni
 include "_search_halving.pxi"       # the sequential-halving root
 include "_search_deals.pxi"         # the deals from a belief: each iteration's determinization
 include "_search_loop.pxi"          # the loop: deal, descend, roll out, back up
+
+
+# ---------------------------------------------------------------------------
+# What a tree reports
+# ---------------------------------------------------------------------------
+
+# A root child's chances are read at the end of its best line: the most visited child is
+# followed while it holds at least LINE_MIN_VISITS visits (fewer: its mean is noise, a
+# standard error of about 0.06 on a chance) and LINE_MIN_SHARE of its parent's (less:
+# its mover has not settled on it; under progressive widening a decision among many
+# near-equal moves spreads its visits over them, and the most visited is one of many).
+cdef int32_t LINE_MIN_VISITS = 64
+cdef double LINE_MIN_SHARE = 0.25
+
+
+cdef int32_t most_visited_child(const Tree* t, int32_t node) noexcept nogil:
+    """The child of `node` with the most visits (the first of equals), or NO_NODE."""
+    cdef int32_t c = t.nodes[node].first_child, best = NO_NODE
+    while c != NO_NODE:
+        if best == NO_NODE or t.nodes[c].visits > t.nodes[best].visits:
+            best = c
+        c = t.nodes[c].next_sibling
+    return best
+
+
+cdef int32_t best_line_end(const Tree* t, int32_t node) noexcept nogil:
+    """The deepest node of `node`'s best line: the most visited child followed while it
+    has LINE_MIN_VISITS visits and LINE_MIN_SHARE of its parent's."""
+    cdef int32_t c = most_visited_child(t, node)
+    while (c != NO_NODE and t.nodes[c].visits >= LINE_MIN_VISITS
+           and t.nodes[c].visits >= LINE_MIN_SHARE * t.nodes[node].visits):
+        node = c
+        c = most_visited_child(t, node)
+    return node
+
+
+cdef list line_chances(const Tree* t, int32_t node, int nplayers):
+    """Each player's chance of finishing first after `node`, read at the end of its best
+    line.  Not `node`'s own mean: that mixes in every reply tried below it, the bad ones
+    that exploration visits too, while the most visited reply is its mover's best.  The
+    float sums are scaled to add up to 1, as each rollout's chances do."""
+    cdef const Node* end = &t.nodes[best_line_end(t, node)]
+    cdef double total = 0.0
+    cdef int p
+    for p in range(nplayers):
+        total += end.chance[p]
+    if total <= 0:
+        return [1.0 / nplayers] * nplayers          # never visited: nothing known
+    return [end.chance[p] / total for p in range(nplayers)]
 
 
 # ---------------------------------------------------------------------------
@@ -161,13 +210,16 @@ cdef class Search:
 
     def stats(self, int pv_depth=6):
         """Root statistics: ``children`` (action, visits, avail, value = mean reward of the
-        searching player, pv = the most visited line after it), ``best``, ``nodes``."""
+        searching player, chances = each player's chance of finishing first, a shared
+        first as its share, estimated along the child's best line (``line_chances``),
+        pv = the most visited line after it), ``best``, ``nodes``."""
         children = []
         c = self.tree.nodes[0].first_child if self.tree.n else NO_NODE
         while c != NO_NODE:
             nd = self.tree.nodes[c]
             children.append({"action": nd.action, "visits": nd.visits, "avail": nd.avail,
                              "value": nd.reward[self.player] / nd.visits if nd.visits else 0.0,
+                             "chances": line_chances(&self.tree, c, self.root.nplayers),
                              "pv": self._line(c, pv_depth)})
             c = nd.next_sibling
         children.sort(key=lambda ch: (-ch["visits"], -ch["value"], ch["action"]))   # as choose() ranks
@@ -176,17 +228,11 @@ cdef class Search:
 
     cdef list _line(self, int32_t node, int depth):
         """The most visited continuation below `node`: (action, player) pairs."""
-        cdef int32_t c, best
-        cdef int best_v
+        cdef int32_t best
         line = []
         while len(line) < depth:
-            best, best_v = NO_NODE, 1
-            c = self.tree.nodes[node].first_child
-            while c != NO_NODE:
-                if self.tree.nodes[c].visits > best_v:
-                    best, best_v = c, self.tree.nodes[c].visits
-                c = self.tree.nodes[c].next_sibling
-            if best == NO_NODE:
+            best = most_visited_child(&self.tree, node)
+            if best == NO_NODE or self.tree.nodes[best].visits <= 1:
                 break
             line.append((self.tree.nodes[best].action, self.tree.nodes[best].mover))
             node = best

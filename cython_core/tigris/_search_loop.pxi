@@ -1,7 +1,8 @@
 # The search loop (included by _search.pyx: one C file, see there): each iteration deals
 # a determinization (_search_deals.pxi), descends the tree (_search_tree.pxi; at a
 # halving root, _search_halving.pxi picks the child), plays a rollout and backs the
-# rewards up, until the step's budget is spent.
+# rewards up, each player's chance of finishing first beside them, until the step's
+# budget is spent.
 
 cdef extern from "Python.h":
     # Declared without an exception clause: search() records the failure and returns
@@ -86,13 +87,18 @@ cdef inline int32_t descend(Tree* t, State* d, Config* cfg, uint64_t* rng, Scrat
     return node
 
 
-cdef inline void back_up(Tree* t, int32_t node, const float* reward, int nplayers) noexcept nogil:
-    """Add one visit and the rewards to `node` and every node above it."""
+cdef inline void back_up(Tree* t, int32_t node, const float* reward, const double* chance,
+                         int nplayers) noexcept nogil:
+    """Add one visit, the rewards and the chances to `node` and every node above it."""
     cdef int p
+    cdef float c[MAXP]
+    for p in range(nplayers):
+        c[p] = <float>chance[p]
     while node != NO_NODE:
         t.nodes[node].visits += 1
         for p in range(nplayers):
             t.nodes[node].reward[p] += reward[p]
+            t.nodes[node].chance[p] += c[p]
         node = t.nodes[node].parent
 
 
@@ -135,6 +141,7 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
     cdef Scratch sc
     cdef uint64_t x = cfg.seed
     cdef float reward[MAXP]
+    cdef double chance[MAXP]
     cdef long it = 0, room
     cdef int32_t node
     cdef double start = now()
@@ -191,8 +198,8 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
         if d.error != ERR_NONE:
             t.error = STOP_INCONSISTENT      # not counted: the rewards of a broken state mean nothing
             break
-        evaluate(&d, &cfg.weights, reward)
-        back_up(t, node, reward, d.nplayers)
+        evaluate_chances(&d, &cfg.weights, reward, chance)
+        back_up(t, node, reward, chance, d.nplayers)
         it += 1
     free(sc.legal)
     free(sc.legal_mark)

@@ -16,7 +16,9 @@ ROLLOUTS: dict[str, int]
 ROOTS: dict[str, int]
 
 #: One child of the root in ``Search.stats()["children"]``: action, visits, avail,
-#: value (mean reward of the searching player) and pv (a list of (action, player)).
+#: value (mean reward of the searching player), chances (each player's chance of
+#: finishing first, read at the end of the child's best line; they add up to 1) and pv
+#: (a list of (action, player)).
 _Child = dict[str, Any]
 
 @disjoint_base

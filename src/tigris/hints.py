@@ -1,14 +1,21 @@
-"""Move hints for the player to move: the best moves by ISMCTS, with visit share, an
-estimated win probability and the expected continuation (``hint``, also ``tigris.hint``,
-returns ``Hints``; ``format_table`` writes them as text).
+"""Move hints for the player to move: the best moves by ISMCTS, with visit share, each
+player's chance of finishing first and the expected continuation (``hint``, also
+``tigris.hint``, returns ``Hints``; ``format_table`` writes them as text).
+
+The chances are those of the calibrated model of ``tigris.calibration`` (a shared first
+counted as its share), estimated by the search along each move's best line: the mean
+at the end of its most visited line (``tigris.search``), not a mean over the
+exploration.  How well calibrated they are as a search's estimate is not measured here.
 
 >>> import tigris
 >>> g = tigris.Game(players=2, seed=7)
 >>> hints = tigris.hint(g, iterations=2000, top=3, seed=1, progress=False)
 >>> [h["move"] for h in hints] == [g.action_str(h["action"]) for h in hints]
 True
->>> sorted(hints[0])         # also share, win (the estimated chance) and continuation
-['action', 'continuation', 'move', 'share', 'visits', 'win']
+>>> sorted(hints[0])         # also share, chances, win (the mover's chance), continuation
+['action', 'chances', 'continuation', 'move', 'share', 'visits', 'win']
+>>> abs(sum(hints[0]["chances"]) - 1) < 1e-6, hints[0]["win"] == hints[0]["chances"][g.current_player]
+(True, True)
 >>> hints.iterations, hints.bot, hints.seed       # what the search spent (and .seconds)
 (2000, 'ismcts-fast', 1)
 """
@@ -42,11 +49,14 @@ def hint(game: "Game", seconds: float | None = None, iterations: int | None = No
     searches with its own workers and random numbers instead.  ``progress``
     shows a progress bar (default: for searches of a second or 20,000 iterations and
     more).  Returns ``Hints``: a list of up to ``top`` dicts, best first: ``move``
-    (notation), ``action``, ``visits``, ``share`` (of the root visits), ``win`` (mean
-    reward of the player: the estimated chance to win in 2-player games) and
+    (notation), ``action``, ``visits``, ``share`` (of the root visits), ``chances`` (each
+    player's chance of finishing first, a shared first counted as its share, estimated
+    from the search's best line with the calibrated model of ``tigris.calibration``; they
+    add up to 1), ``win`` (the chance of the player to move, from ``chances``) and
     ``continuation`` (the expected next decisions, as "player N: move" strings, as deep as
     the tree reaches); with the search's ``iterations``, ``seconds``, ``bot`` and ``seed``
-    as attributes."""
+    as attributes.  A decision with one legal move is not searched: its row has NaN
+    chances."""
     # The bots (and their search) load at the first hint: ``import tigris`` stays light.
     from tigris import knobs
 
@@ -68,7 +78,7 @@ def hint(game: "Game", seconds: float | None = None, iterations: int | None = No
     engine = _engine(bot, jobs, seed)
     legal = game.legal_actions()
     if len(legal) == 1:
-        only = {"action": legal[0], "visits": 1, "value": float("nan"), "pv": []}
+        only = {"action": legal[0], "visits": 1, "chances": [float("nan")] * game.players, "pv": []}
         return Hints([_row(game, only, 1)], iterations=0, seconds=0.0, bot=engine.name,
                      seed=engine.params["seed"])
     show = progress if progress is not None else (seconds or 0) >= 1 or (iterations or 0) >= 20_000
@@ -149,8 +159,8 @@ def _analyse(engine, game, seconds, iterations, show):
 
 def _row(game, ch, total):
     return {"move": game.action_str(ch["action"]), "action": ch["action"], "visits": ch["visits"],
-            "share": ch["visits"] / total, "win": ch["value"],
-            "continuation": continuation(game, ch)}
+            "share": ch["visits"] / total, "win": ch["chances"][game.current_player],
+            "chances": ch["chances"], "continuation": continuation(game, ch)}
 
 
 def continuation(game, child):
@@ -165,16 +175,21 @@ def continuation(game, child):
 
 
 def format_table(game, hints):
-    """The hints as a text table: a line on the search, then a row a move."""
-    rows = [f"player {game.current_player} to decide ({game.decision}); best moves:"]
+    """The hints as a text table: a line on the search, then a row a move, with each
+    player's chance of finishing first in a column per player (the mover's marked *)."""
+    mover = game.current_player
+    rows = [f"player {mover} to decide ({game.decision}); best moves:"]
     if isinstance(hints, Hints):
         rows.append(f"{hints.bot}, seed {hints.seed}: {hints.iterations:,} iterations in "
                     f"{hints.seconds:.1f} s")
-    rows.append(f"{'#':>2}  {'move':<24} {'visits':>8} {'share':>6} {'win':>6}  continuation")
+    rows.append("P0, P1, ...: each player's chance of finishing first (a shared first as "
+                "its share); * decides")
+    players = "".join(f"{f'P{p}' + ('*' if p == mover else ''):>7}" for p in range(game.players))
+    rows.append(f"{'#':>2}  {'move':<24} {'visits':>8} {'share':>6}{players}  continuation")
     for k, h in enumerate(hints, start=1):
-        cont = "; ".join(shown_continuation(h["continuation"], game.current_player))
-        rows.append(f"{k:>2}  {h['move']:<24} {h['visits']:>8} {h['share']:>6.1%} "
-                    f"{h['win']:>6.1%}  {cont}")
+        cont = "; ".join(shown_continuation(h["continuation"], mover))
+        chances = "".join(f"{c:>7.1%}" for c in h["chances"])
+        rows.append(f"{k:>2}  {h['move']:<24} {h['visits']:>8} {h['share']:>6.1%}{chances}  {cont}")
     return "\n".join(rows)
 
 

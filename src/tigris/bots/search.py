@@ -48,20 +48,28 @@ def split(iterations, parts):
 
 
 def merge(stats_list):
-    """Root-parallel merge: visits and availability add up, values are visit-weighted."""
+    """Root-parallel merge: visits and availability add up, values and each player's
+    chances are visit-weighted."""
     by_action = {}
     for stats in stats_list:
         for ch in stats["children"]:
             m = by_action.setdefault(ch["action"], {"action": ch["action"], "visits": 0, "avail": 0,
-                                                    "value_sum": 0.0, "pv": ch["pv"]})
+                                                    "value_sum": 0.0,
+                                                    "chance_sums": [0.0] * len(ch["chances"]),
+                                                    "pv": ch["pv"]})
             m["visits"] += ch["visits"]
             m["avail"] += ch["avail"]
             m["value_sum"] += ch["value"] * ch["visits"]
+            for p, chance in enumerate(ch["chances"]):
+                m["chance_sums"][p] += chance * ch["visits"]
             if ch["visits"] > 0 and len(ch["pv"]) > len(m["pv"]):
                 m["pv"] = ch["pv"]
     children = []
     for m in by_action.values():
-        m["value"] = m.pop("value_sum") / m["visits"] if m["visits"] else 0.0
+        visits = m["visits"]
+        m["value"] = m.pop("value_sum") / visits if visits else 0.0
+        sums = m.pop("chance_sums")
+        m["chances"] = [c / visits for c in sums] if visits else [1.0 / len(sums)] * len(sums)
         children.append(m)
     children.sort(key=lambda ch: (-ch["visits"], -ch["value"], ch["action"]))
     return {"iterations": sum(s["iterations"] for s in stats_list),
@@ -103,8 +111,10 @@ class ISMCTSBot:
         """Root statistics for the decision at hand, merged over the trees: ``iterations``
         (run), ``nodes``, ``player`` and ``children``, best first, each with its
         ``action``, ``visits``, ``avail`` (the visits in which it was legal), ``value``
-        (the player's mean reward) and ``pv`` (the most visited line after it, as
-        (action, player) pairs).
+        (the player's mean reward, which ``final = "value"`` plays by), ``chances`` (each
+        player's chance of finishing first, a shared first as its share, estimated along
+        the child's best line: ``tigris.search``) and ``pv`` (the most visited line after
+        it, as (action, player) pairs).
 
         ``iterations`` or ``seconds``, if given, is the budget of this decision instead of
         the bot's.  ``progress(done, total, iterations)`` is called once the trees have

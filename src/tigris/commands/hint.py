@@ -13,8 +13,9 @@ __all__ = ["DESCRIPTION", "add_to", "run"]
 DESCRIPTION = """\
 Search the decision at hand in a position (tigris-position/1) or a game record (after
 its last move, or --move N) with ISMCTS, from what the player to move can see, and print
-the best moves with visit share, estimated win probability and the expected
-continuation.
+the best moves with visit share, each player's chance of finishing first (a shared first
+counted as its share, estimated from the search's best line with the calibrated model of
+tigris.calibration) and the expected continuation.
 """
 
 

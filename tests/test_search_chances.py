@@ -1,0 +1,98 @@
+"""Each player's chance of finishing first, backed up beside the rewards: the chances of
+every root child add up to 1, a winning move reads as a certain win, and the rewards,
+visits and choices of the search are those it had before the chances were added."""
+
+import hashlib
+import json
+import random
+
+import pytest
+
+import tigris
+from tigris.bots.search import merge
+from tigris.search import PLAIN, run
+
+from test_search import WINNING_MOVE, forced_win, load
+
+
+def played(players, board, seed, moves):
+    """A position after `moves` random moves (drawn by Python's generator from `seed`)."""
+    g = tigris.Game(players=players, seed=seed, board=board)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if g.is_over:
+            break
+        g.apply(rng.choice(g.legal_actions()))
+    return g
+
+
+POSITIONS = {"2c": (2, "classic", 3, 40), "3a": (3, "advanced", 4, 25),
+             "4c": (4, "classic", 5, 30), "2a": (2, "advanced", 6, 10)}
+CONFIGS = {"default": {}, "plain": dict(PLAIN), "halving": {"root": "halving", "candidates": 8},
+           "calib": {"eval_calibrated": 0.5, "rollout_depth": -1}, "value": {"final": "value"}}
+
+
+@pytest.mark.parametrize("name", POSITIONS)
+@pytest.mark.parametrize("config", ["default", "halving", "calib"])
+def test_every_childs_chances_add_up_to_one(name, config):
+    g = played(*POSITIONS[name])
+    stats = run(g, iterations=2000, seed=3, **CONFIGS[config])
+    for ch in stats["children"]:
+        assert len(ch["chances"]) == g.players
+        assert all(0.0 <= c <= 1.0 for c in ch["chances"])
+        assert sum(ch["chances"]) == pytest.approx(1.0, abs=1e-6)
+
+
+def test_merged_chances_are_weighted_by_visits_and_add_up_to_one():
+    g = played(*POSITIONS["3a"])
+    trees = [run(g, iterations=1000, seed=seed) for seed in (1, 2)]
+    merged = {ch["action"]: ch for ch in merge(trees)["children"]}
+    for action, ch in merged.items():
+        parts = [c for t in trees for c in t["children"] if c["action"] == action]
+        for p in range(3):
+            want = sum(c["chances"][p] * c["visits"] for c in parts) / ch["visits"]
+            assert ch["chances"][p] == pytest.approx(want)
+        assert sum(ch["chances"]) == pytest.approx(1.0, abs=1e-6)
+
+
+@pytest.mark.parametrize("root", ["ucb", "halving"])
+def test_the_winning_move_reads_as_a_certain_win(root):
+    # Every move ends the game; only the winning one puts player 0 first.
+    g = load(forced_win())
+    stats = run(g, iterations=2000, seed=1, widening=0.0, root=root)
+    top, others = stats["children"][0], stats["children"][1:]
+    assert g.action_str(top["action"]) == WINNING_MOVE
+    assert top["chances"] == [1.0, 0.0]
+    assert others and all(ch["chances"][0] < 0.5 for ch in others)
+
+
+def digest(stats):
+    """What the search decided from: each child's visits, availability and mean reward,
+    the best move and the tree's size."""
+    rows = [(c["action"], c["visits"], c["avail"], repr(c["value"])) for c in stats["children"]]
+    return hashlib.sha256(json.dumps([rows, stats["best"], stats["nodes"]]).encode()).hexdigest()[:16]
+
+
+# Recorded from the search before it backed up the chances (seed 1, 3,000 iterations):
+# backing them up must leave every figure the search decides from as it was.
+DIGESTS = {
+    "2c-default": "469089333e6f9e4b", "2c-plain": "f0474debf79646ca",
+    "2c-halving": "51941338ab5c314e", "2c-calib": "ae8abaaf6d06117e",
+    "2c-value": "469089333e6f9e4b",
+    "3a-default": "f66b35009b3d6891", "3a-plain": "a6d9c5a05d62cf95",
+    "3a-halving": "8cc1262ed32ef900", "3a-calib": "a910600797e0a4a5",
+    "3a-value": "b820c54007015d67",
+    "4c-default": "d8156a5a0441cf5e", "4c-plain": "5b1c0816bcb9e2cd",
+    "4c-halving": "91c7fcaefd662bad", "4c-calib": "0a7865089e0a83cf",
+    "4c-value": "d8156a5a0441cf5e",
+    "2a-default": "097f8e3bbf3f5f3a", "2a-plain": "b014bac155b8d6b3",
+    "2a-halving": "7c710eaa635cd0a5", "2a-calib": "367b36ef83b87f17",
+    "2a-value": "0a7ecb6128723332",
+}
+
+
+@pytest.mark.parametrize("key", DIGESTS)
+def test_the_chances_change_nothing_the_search_decides_from(key):
+    name, config = key.split("-")
+    stats = run(played(*POSITIONS[name]), iterations=3000, seed=1, **CONFIGS[config])
+    assert digest(stats) == DIGESTS[key]
