@@ -225,7 +225,8 @@ def bench_decisive(bot="ismcts-fast", iterations=20_000, per_count=8, seeds=(1, 
 #: The bots that play the games of ``bench calibration``: ismcts-fast at a small budget,
 #: whose games are like the tournament games the win chance was fitted on (an ismcts-fast
 #: game of some 160 decisions takes under a second at 300 iterations, against about three
-#: at its own 1,000), while greedy games are played by the evaluation the chance reads.
+#: at its own 1,000); greedy games would be played by the very evaluation the chance is
+#: read from.
 CALIBRATION_BOT = "ismcts-fast"
 CALIBRATION_BOT_ITERATIONS = 300
 #: The first game seed of ``bench calibration``.  Tournaments deal seed * 1,000,000 +
@@ -337,10 +338,10 @@ def _calibration_hint(position, bot, iterations, seed):
     return {"win": row["win"], "chances": row.get("chances")}
 
 
-def bench_calibration(positions=1000, iterations=20_000, seed=0, jobs=1, bot="ismcts-fast", progress=True):
+def bench_calibration(positions=1000, iterations=20_000, seed=0, jobs=1, bot=None, progress=True):
     """How well the hint's win chance is calibrated: on ``calibration_positions``
     (`positions` per player count, from seed `seed`), a hint of `iterations` with
-    configuration `bot` and seed `seed`, its top row's ``win`` read as the chance of the
+    configuration `bot` (default: the default hint's) and seed `seed`, its top row's ``win`` read as the chance of the
     player to move to finish first, against the share of the first place the player
     took.  Games and hints run on `jobs` workers under one progress bar.  Rows per player
     count and in all: positions, expected calibration error (ten bins, as ``tigris
@@ -348,8 +349,10 @@ def bench_calibration(positions=1000, iterations=20_000, seed=0, jobs=1, bot="is
     ``chances``, the largest deviation of their sum from 1; then the time taken."""
     from joblib import delayed
 
+    from tigris.hints import DEFAULT_BOT
     from tigris.work import Run
 
+    bot = bot or DEFAULT_BOT
     check_hint_bot(bot)                 # a bad bot is named before any game is played
     start = time.perf_counter()
     with Run(jobs, progress, total=calibration_runs(positions), desc="games, then hints", unit="task") as run:
