@@ -29,7 +29,8 @@ and whether every player's chances sum to 1.
 
 def add_to(sub):
     p = add_command(sub, "bench", run,
-                    help="measure the speed of the core and the search, and how decisive hints are",
+                    help="measure the speed of the core and the search, and how decisive and how "
+                         "well calibrated hints are",
                     description=DESCRIPTION)
     p.add_argument("part", nargs="?", default="core", choices=("core", "search", "decisive", "calibration"),
                    help="core: random games, copy, apply+undo; search: ISMCTS iterations per "
@@ -55,7 +56,7 @@ def add_to(sub):
 
 def run(args):
     """tigris bench: the speed of the core (random games, copies, apply+undo) or of the
-    search, or how decisive the hints are."""
+    search, how decisive the hints are, or how well their win chance is calibrated."""
     from tqdm import tqdm
 
     from tigris import bench
