@@ -1,12 +1,16 @@
 """Benchmarks, on one core: the speed of the compiled core (``tigris bench core``) and of
-the search (``bench search``), and how decisive the hints are (``bench decisive``).
+the search (``bench search``), and how decisive the hints are (``bench decisive``); and,
+on worker processes, how well the hint's win chance is calibrated (``bench calibration``).
 
-Every figure is the median of several repeats; the machine is reported with it, since
-absolute numbers mean little without it.
+Every speed figure is the median of several repeats; the machine is reported with it,
+since absolute numbers mean little without it.
 """
 
+import itertools
+import math
 import os
 import platform
+import random
 import statistics
 import time
 import timeit
@@ -18,7 +22,9 @@ from tigris.constants import VARIANTS
 
 __all__ = ["machine", "core_runs", "bench_core", "search_runs", "bench_search",
            "midgame_positions", "check_hint_bot", "decisive_runs", "bench_decisive",
-           "format_rows"]
+           "CALIBRATION_BOT", "CALIBRATION_BOT_ITERATIONS", "CALIBRATION_SEEDS", "POSITIONS_PER_GAME",
+           "SUM_TOLERANCE", "calibration_seed", "calibration_games", "calibration_runs",
+           "calibration_positions", "bench_calibration", "format_rows"]
 
 
 def machine():
@@ -216,6 +222,178 @@ def bench_decisive(bot="ismcts-fast", iterations=20_000, per_count=8, seeds=(1, 
     return rows
 
 
+#: The bots that play the games of ``bench calibration``: ismcts-fast at a small budget,
+#: whose games are like the tournament games the win chance was fitted on (an ismcts-fast
+#: game of some 160 decisions takes under a second at 300 iterations, against about three
+#: at its own 1,000); greedy games would be played by the very evaluation the chance is
+#: read from.
+CALIBRATION_BOT = "ismcts-fast"
+CALIBRATION_BOT_ITERATIONS = 300
+#: The first game seed of ``bench calibration``.  Tournaments deal seed * 1,000,000 +
+#: deal (the fits of calibration.json saw seeds 22 to 34, so deals of 22 to 35 million)
+#: and midgame_positions seeds below 2**31: games from here on are games no fit saw.
+CALIBRATION_SEEDS = 7_000_000_000
+SEED_STRIDE = 1_000_000          # game seeds per --seed: 100,000 per player count
+MAX_GAMES = 100_000              # games per player count that the seed layout holds
+POSITIONS_PER_GAME = 3           # one early, one in the middle, one late
+SUM_TOLERANCE = 0.001            # how far every player's chances may sum from 1
+
+
+def calibration_seed(seed, players, game):
+    """The deal seed of game number `game` with `players` players of a calibration run
+    with base `seed` (0 to 1,000,000)."""
+    if not 0 <= game < MAX_GAMES:
+        raise ValueError(f"a calibration run holds at most {MAX_GAMES:,} games per player count")
+    return CALIBRATION_SEEDS + seed * SEED_STRIDE + players * (SEED_STRIDE // 10) + game
+
+
+def calibration_games(positions):
+    """How many games per player count give `positions` positions."""
+    return -(-positions // POSITIONS_PER_GAME)
+
+
+def calibration_runs(positions=1000):
+    """How many tasks bench_calibration's progress bar counts: 3 player counts' games and
+    positions."""
+    return 3 * (calibration_games(positions) + positions)
+
+
+def _calibration_game(players, game_seed):
+    """Play one calibration game to its end with CALIBRATION_BOT in every seat and pick
+    POSITIONS_PER_GAME of its decisions: one at random in each part of its action
+    decisions with a choice (early, middle, late).  A game stopped at MAX_TURNS is
+    played again with other bot seeds, so every outcome is a real one.  Returns the
+    moves, the picked decisions (numbers of moves played before them) and each player's
+    share of the first place."""
+    from tigris import bots
+    from tigris.calibration import first_shares
+    from tigris.runner import goes_on
+
+    for attempt in itertools.count():
+        g = tigris.Game(players=players, seed=game_seed)
+        seats = [bots.load(CALIBRATION_BOT, iterations=CALIBRATION_BOT_ITERATIONS,
+                           seed=attempt * players + p) for p in range(players)]
+        choices = []
+        while goes_on(g):
+            if g.decision == "action" and len(g.legal_actions()) >= 2:
+                choices.append(len(g.history))
+            g.apply(seats[g.current_player].choose(g))
+        if g.is_over:
+            break
+    rng = random.Random(game_seed)
+    parts = [choices[k * len(choices) // POSITIONS_PER_GAME:(k + 1) * len(choices) // POSITIONS_PER_GAME]
+             for k in range(POSITIONS_PER_GAME)]
+    return {"players": players, "seed": game_seed, "moves": [a for a, _, _, _ in g.history],
+            "picked": [rng.choice(part) for part in parts if part],
+            "outcome": first_shares(g.ranking(), players)}
+
+
+def _replayed(players, game_seed, moves):
+    g = tigris.Game(players=players, seed=game_seed)
+    for a in moves:
+        g.apply(a)
+    return g
+
+
+def calibration_positions(per_count=1000, seed=0, run=None):
+    """``per_count`` positions each with 2, 3 and 4 players from calibration games
+    (seeds from ``calibration_seed``), in order: dicts of ``players``, ``seed`` (the
+    game's), ``moves`` (played up to the position), ``mover`` and ``outcome`` (each
+    player's share of the first place in the finished game).  The games are played by
+    `run` (a ``work.Run``; default one worker and no progress bar), each advancing its
+    bar.  Reproducible from `seed`."""
+    from joblib import delayed
+
+    from tigris.work import Run
+
+    if run is None:
+        with Run(1, progress=False) as run:
+            return calibration_positions(per_count, seed, run)
+    games = []
+
+    def save(game):
+        games.append(game)
+        run.bar.update()
+
+    run.tasks([delayed(_calibration_game)(n, calibration_seed(seed, n, k))
+               for n in (2, 3, 4) for k in range(calibration_games(per_count))], save)
+    out = []
+    for n in (2, 3, 4):
+        picked = [(game, stop) for game in games if game["players"] == n for stop in game["picked"]]
+        for game, stop in picked[:per_count]:
+            moves = game["moves"][:stop]
+            out.append({"players": n, "seed": game["seed"], "moves": moves,
+                        "mover": _replayed(n, game["seed"], moves).current_player,
+                        "outcome": game["outcome"]})
+    return out
+
+
+def _calibration_hint(position, bot, iterations, seed):
+    """The default hint's figures for one calibration position: the top row's ``win``
+    and, when the rows have them, every player's ``chances``."""
+    from tigris.hints import hint
+
+    g = _replayed(position["players"], position["seed"], position["moves"])
+    row = hint(g, iterations=iterations, bot=bot, seed=seed, top=1, progress=False)[0]
+    return {"win": row["win"], "chances": row.get("chances")}
+
+
+def bench_calibration(positions=1000, iterations=20_000, seed=0, jobs=1, bot=None, progress=True):
+    """How well the hint's win chance is calibrated: on ``calibration_positions``
+    (`positions` per player count, from seed `seed`), a hint of `iterations` with
+    configuration `bot` (default: the default hint's) and seed `seed`, its top row's ``win`` read as the chance of the
+    player to move to finish first, against the share of the first place the player
+    took.  Games and hints run on `jobs` workers under one progress bar.  Rows per player
+    count and in all: positions, expected calibration error (ten bins, as ``tigris
+    calibrate``), mean chance, mean outcome, and, when the rows give every player's
+    ``chances``, the largest deviation of their sum from 1; then the time taken."""
+    from joblib import delayed
+
+    from tigris.hints import DEFAULT_BOT
+    from tigris.work import Run
+
+    bot = bot or DEFAULT_BOT
+    check_hint_bot(bot)                 # a bad bot is named before any game is played
+    start = time.perf_counter()
+    with Run(jobs, progress, total=calibration_runs(positions), desc="games, then hints", unit="task") as run:
+        found = calibration_positions(positions, seed, run)
+        hints = []
+
+        def save(result):
+            hints.append(result)
+            run.bar.update()
+
+        run.tasks([delayed(_calibration_hint)(p, bot, iterations, seed) for p in found], save)
+    seconds = time.perf_counter() - start
+    rows = []
+    for label, which in [(f"{n} players", (n,)) for n in (2, 3, 4)] + [("all", (2, 3, 4))]:
+        chosen = [(p, h) for p, h in zip(found, hints) if p["players"] in which]
+        rows.extend(_calibration_rows(label, chosen))
+    rows.append((f"time, {len(found)} positions on {jobs} worker{'s' * (jobs > 1)}", seconds / 60, "minutes"))
+    return rows
+
+
+def _calibration_rows(label, chosen):
+    """The calibration figures of (position, hint) pairs, labelled `label`."""
+    from tigris.calibration import expected_calibration_error
+
+    chances = [h["win"] for _, h in chosen]
+    outcomes = [p["outcome"][p["mover"]] for p, _ in chosen]
+    rows = [(f"positions, {label}", len(chosen), "positions"),
+            (f"expected calibration error of the mover's chance, {label}",
+             expected_calibration_error(chances, outcomes), "chance"),
+            (f"mean chance of the mover, {label}", statistics.fmean(chances), "chance"),
+            (f"mean outcome of the mover (first place; shared: its share), {label}",
+             statistics.fmean(outcomes), "share")]
+    if all(h["chances"] is not None for _, h in chosen):
+        deviations = [abs(math.fsum(h["chances"]) - 1) for _, h in chosen]
+        rows.append((f"largest deviation of the players' chances' sum from 1, {label}",
+                     max(deviations), "chance"))
+        rows.append((f"positions whose chances sum to 1 within {SUM_TOLERANCE}, {label}",
+                     100 * sum(d <= SUM_TOLERANCE for d in deviations) / len(deviations), "%"))
+    return rows
+
+
 def _midgame(g, seed, decisions=40):
     import random
     rng = random.Random(seed)
@@ -226,11 +404,15 @@ def _midgame(g, seed, decisions=40):
     return g.legal_actions()
 
 
-def format_rows(rows, column="median"):
-    """The bench figures (name, value, unit) as a text table; `column` heads the values."""
+def format_rows(rows, column="median", decimals=2):
+    """The bench figures (name, value, unit) as a text table; `column` heads the values,
+    shown with `decimals` decimals below 100 (whole numbers from 100 on, and counts)."""
     width = max(len(name) for name, _, _ in rows)
     lines = [f"{'figure':<{width}}  {column:>12}  unit", f"{'-' * width}  {'-' * 12}  ----"]
     for name, value, unit in rows:
-        shown = f"{value:,.0f}" if value >= 100 else f"{value:,.2f}"
+        if isinstance(value, int):
+            shown = f"{value:,}"              # a count
+        else:
+            shown = f"{value:,.0f}" if value >= 100 else f"{value:,.{decimals}f}"
         lines.append(f"{name:<{width}}  {shown:>12}  {unit}")
     return "\n".join(lines)

@@ -1,13 +1,17 @@
-"""tigris bench: the speed of the core and the search, and how decisive hints are."""
+"""tigris bench: the speed of the core and the search, how decisive hints are, and how
+well their win chance is calibrated."""
 
 import json
 import sys
 
-from tigris.commands.options import add_command, add_json, whole
+from tigris.commands.options import add_command, add_jobs, add_json, whole
 from tigris.hints import DEFAULT_BOT
 from tigris.knobs import MAX_ITERATIONS
 
 __all__ = ["DESCRIPTION", "add_to", "run"]
+
+MAX_POSITIONS = 30_000   # per player count: 10,000 games, well within a seed's deals
+MAX_SEED = 1_000_000
 
 
 DESCRIPTION = """\
@@ -15,21 +19,33 @@ core: random games per second, decisions per second, copy and apply+undo times o
 core; search: ISMCTS iterations per second; every figure is a median. decisive: on 24
 mid-game positions of greedy games (8 each with 2, 3 and 4 players), how often hints
 with seeds 1, 2 and 3 name the same top move, and the top move's share of the root
-visits.
+visits. calibration: on positions of ismcts-fast games (300 iterations a move) with 2,
+3 and 4 players, from deal seeds no fit saw (7,000,000,000 + 1,000,000 x SEED + ...),
+three a game (early, middle, late), the expected calibration error of the hint's win
+chance of the player to move against the share of the first place that player took,
+and whether every player's chances sum to 1.
 """
 
 
 def add_to(sub):
     p = add_command(sub, "bench", run,
-                    help="measure the speed of the core and the search, and how decisive hints are",
+                    help="measure the speed of the core and the search, and how decisive and how "
+                         "well calibrated hints are",
                     description=DESCRIPTION)
-    p.add_argument("part", nargs="?", default="core", choices=("core", "search", "decisive"),
+    p.add_argument("part", nargs="?", default="core", choices=("core", "search", "decisive", "calibration"),
                    help="core: random games, copy, apply+undo; search: ISMCTS iterations per "
-                        "second; decisive: agreement of hints between seeds")
+                        "second; decisive: agreement of hints between seeds; calibration: "
+                        "calibration of the hint's win chance")
     p.add_argument("--bot", default=DEFAULT_BOT,
-                   help=f"decisive: the configuration the hints search with (default {DEFAULT_BOT}, as tigris hint)")
+                   help="decisive, calibration: the configuration the hints search with "
+                        f"(default {DEFAULT_BOT}, as tigris hint)")
     p.add_argument("--iterations", type=whole(1, MAX_ITERATIONS), default=20_000,
-                   help="decisive: iterations per hint (default 20000)")
+                   help="decisive, calibration: iterations per hint (default 20000)")
+    p.add_argument("--positions", type=whole(1, MAX_POSITIONS), default=1000,
+                   help=f"calibration: positions per player count (default 1000, at most {MAX_POSITIONS:,})")
+    p.add_argument("--seed", type=whole(0, MAX_SEED), default=0,
+                   help="calibration: seed of the games and the hints (default 0, at most 1,000,000)")
+    add_jobs(p, "calibration: parallel workers (default 1)", default=1)
     # Bounded so that a typo cannot start a run of days (or overflow a C int).
     p.add_argument("--games", type=whole(1, 1_000_000), default=1000,
                    help="random games per repeat (default 1000, at most 1,000,000)")
@@ -40,12 +56,12 @@ def add_to(sub):
 
 def run(args):
     """tigris bench: the speed of the core (random games, copies, apply+undo) or of the
-    search, or how decisive the hints are."""
+    search, how decisive the hints are, or how well their win chance is calibrated."""
     from tqdm import tqdm
 
     from tigris import bench
 
-    if args.part == "decisive":
+    if args.part in ("decisive", "calibration"):
         bench.check_hint_bot(args.bot)
     print(f"machine: {bench.machine()}", file=sys.stderr)
     if args.part == "search":
@@ -54,15 +70,18 @@ def run(args):
     elif args.part == "decisive":
         with tqdm(total=bench.decisive_runs(), desc="hints", unit="hint", file=sys.stderr) as bar:
             rows = bench.bench_decisive(bot=args.bot, iterations=args.iterations, progress=bar.update)
+    elif args.part == "calibration":
+        rows = bench.bench_calibration(positions=args.positions, iterations=args.iterations, seed=args.seed,
+                                       jobs=args.jobs, bot=args.bot)
     else:
         with tqdm(total=bench.core_runs(args.repeats), desc="random games", unit="run",
                   file=sys.stderr) as bar:
             rows = bench.bench_core(games=args.games, repeats=args.repeats, progress=bar.update)
-    column = "value" if args.part == "decisive" else "median"
+    column = "value" if args.part in ("decisive", "calibration") else "median"
     if args.json:
         print(json.dumps({"machine": bench.machine(),
                           "figures": [{"figure": n, column: v, "unit": u} for n, v, u in rows]},
                          indent=2))
     else:
         print(f"machine: {bench.machine()}")
-        print(bench.format_rows(rows, column))
+        print(bench.format_rows(rows, column, decimals=3 if args.part == "calibration" else 2))

@@ -1,0 +1,89 @@
+"""tigris bench calibration: its positions from seeded bot games no fit saw, their
+outcomes, and the calibration rows, on a few positions searched briefly."""
+
+import json
+import math
+
+import pytest
+
+import tigris
+from tigris import bench
+from tigris.cli import main
+from tigris.runner import deal_seed
+
+
+@pytest.fixture(scope="module")
+def positions():
+    return bench.calibration_positions(per_count=2, seed=5)
+
+
+def test_positions_are_reproducible_decisions_with_a_choice(positions):
+    again = bench.calibration_positions(per_count=2, seed=5)
+    assert positions == again
+    assert [p["players"] for p in positions] == [2, 2, 3, 3, 4, 4]
+    for p in positions:
+        g = tigris.Game(players=p["players"], seed=p["seed"])
+        for a in p["moves"]:
+            g.apply(a)
+        assert not g.is_over and g.decision == "action" and len(g.legal_actions()) >= 2
+        assert p["mover"] == g.current_player
+    assert bench.calibration_positions(per_count=2, seed=6) != positions
+
+
+def test_positions_spread_over_the_game(positions):
+    first, second = positions[:2]                     # the first two of one 2-player game
+    assert first["seed"] == second["seed"] and len(first["moves"]) < len(second["moves"])
+
+
+def test_outcomes_are_shares_of_the_first_place_that_sum_to_1(positions):
+    for p in positions:
+        assert len(p["outcome"]) == p["players"]
+        assert math.isclose(sum(p["outcome"]), 1.0)
+        assert all(share in (0.0, 1.0) or 0 < share < 1 for share in p["outcome"])
+
+
+def test_game_seeds_are_none_a_tournament_deals():
+    lowest = bench.calibration_seed(0, 2, 0)
+    # A tournament's deals of seeds up to 6,999 lie below; midgame_positions' below 2**31.
+    assert deal_seed(6_999, 999_999) < lowest and 2**31 < lowest
+    assert bench.calibration_seed(0, 4, bench.MAX_GAMES - 1) < bench.calibration_seed(1, 2, 0)
+    with pytest.raises(ValueError, match="at most"):
+        bench.calibration_seed(0, 2, bench.MAX_GAMES)
+
+
+def test_calibration_rows_per_player_count_and_in_all():
+    rows = bench.bench_calibration(positions=1, iterations=100, seed=5, progress=False)
+    figures = {name: value for name, value, _ in rows}
+    for label in ("2 players", "3 players", "4 players", "all"):
+        ece = figures[f"expected calibration error of the mover's chance, {label}"]
+        assert 0 <= ece <= 1
+        assert 0 <= figures[f"mean chance of the mover, {label}"] <= 1
+    assert figures["positions, all"] == 3
+    assert not any("sum" in name for name in figures)       # today's rows have no chances
+
+
+def test_every_players_chances_are_checked_when_the_rows_give_them(monkeypatch):
+    from tigris import hints
+
+    def with_chances(game, **kw):
+        n = game.players
+        return [{"win": 0.5, "chances": [0.5] + [0.5 / (n - 1)] * (n - 2) + [0.5 / (n - 1) + 0.01]}]
+
+    monkeypatch.setattr(hints, "hint", with_chances)        # one worker: searched in this process
+    rows = bench.bench_calibration(positions=1, iterations=100, seed=5, progress=False)
+    figures = {name: value for name, value, _ in rows}
+    assert math.isclose(figures["largest deviation of the players' chances' sum from 1, all"], 0.01)
+    assert figures["positions whose chances sum to 1 within 0.001, all"] == 0
+
+
+def test_bench_calibration_command_runs_small(capsys):
+    assert main(["bench", "calibration", "--positions", "1", "--iterations", "50", "--json"]) == 0
+    figures = {f["figure"]: f["value"] for f in json.loads(capsys.readouterr().out)["figures"]}
+    assert figures["positions, all"] == 3
+    assert "expected calibration error of the mover's chance, all" in figures
+
+
+def test_format_rows_shows_counts_whole_and_chances_to_three_decimals():
+    text = bench.format_rows([("positions", 3, "positions"), ("error", 0.1514, "chance")],
+                             "value", decimals=3)
+    assert " 3  positions" in text and "0.151  chance" in text
