@@ -59,7 +59,9 @@ def test_calibration_rows_per_player_count_and_in_all():
         assert 0 <= ece <= 1
         assert 0 <= figures[f"mean chance of the mover, {label}"] <= 1
     assert figures["positions, all"] == 3
-    assert not any("sum" in name for name in figures)       # today's rows have no chances
+    # the hints give every player's chance: they sum to 1
+    assert figures["largest deviation of the players' chances' sum from 1, all"] <= 0.001
+    assert figures["positions whose chances sum to 1 within 0.001, all"] == 100      # percent
 
 
 def test_every_players_chances_are_checked_when_the_rows_give_them(monkeypatch):
