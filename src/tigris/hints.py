@@ -114,8 +114,7 @@ class Hints(list[dict[str, Any]]):
 def _engine(bot, jobs, seed):
     """The ISMCTS bot that searches: a configuration, read once, with `jobs` workers and
     `seed`; or a bot object as it is."""
-    from tigris import bots
-    from tigris import knobs
+    from tigris import bots, knobs
 
     if not isinstance(bot, str):
         kind = getattr(bot, "kind", None)
