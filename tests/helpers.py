@@ -5,6 +5,8 @@ Squares are board labels (``"G5"``); RULES.md's ``(row, col)`` converts with ``s
 Players are plain indices.  The tests import what they use: ``from helpers import ...``.
 """
 
+import random
+
 import tigris
 from tigris import constants, notation
 # Square codes and names, re-exported for the tests; NONE: a leader or building off the board.
@@ -239,3 +241,15 @@ def same_region(g, a, b, skip=None):
     """R3: a and b both connect (tiles face up or down, leaders) and are connected."""
     labels, _ = regions(g, skip)
     return labels.get(idx(a)) is not None and labels.get(idx(a)) == labels.get(idx(b))
+
+
+def random_game(seed, moves, **setup):
+    """A game of `setup` (players, board, variants) dealt from `seed` after `moves` random
+    decisions, drawn by Python's generator from `seed` (fewer if the game ends)."""
+    g = tigris.Game(seed=seed, **setup)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if g.is_over:
+            break
+        g.apply(rng.choice(g.legal_actions()))
+    return g

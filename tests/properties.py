@@ -24,6 +24,8 @@ import tigris
 from tigris import bots, constants, notation, record
 from tigris.constants import COLOURS, DECISIONS, LEADERS, N_ACTIONS, NSQ
 
+from helpers import random_game
+
 SUPPLY = list(constants.SUPPLY)
 SQUARES = [notation.square_name(i) for i in range(NSQ)]
 
@@ -49,13 +51,7 @@ SETUPS = [dict(players=2), dict(players=3, variants=("english",)),
 
 def _played(seed, setup, moves):
     """A game after `moves` random decisions (fewer if it ends)."""
-    g = tigris.Game(seed=seed, **setup)
-    rnd = random.Random(seed)
-    for _ in range(moves):
-        if g.is_over:
-            break
-        g.apply(rnd.choice(g.legal_actions()))
-    return g
+    return random_game(seed, moves, **setup)
 
 
 def _games():

@@ -4,7 +4,6 @@ visits and choices of the search are those it had before the chances were added.
 
 import hashlib
 import json
-import random
 
 import pytest
 
@@ -12,18 +11,13 @@ import tigris
 from tigris.bots.search import merge
 from tigris.search import PLAIN, run
 
+from helpers import random_game
 from test_search import WINNING_MOVE, forced_win, load
 
 
 def played(players, board, seed, moves):
     """A position after `moves` random moves (drawn by Python's generator from `seed`)."""
-    g = tigris.Game(players=players, seed=seed, board=board)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if g.is_over:
-            break
-        g.apply(rng.choice(g.legal_actions()))
-    return g
+    return random_game(seed, moves, players=players, board=board)
 
 
 POSITIONS = {"2c": (2, "classic", 3, 40), "3a": (3, "advanced", 4, 25),

@@ -13,7 +13,7 @@ from tigris import _game
 from tigris.constants import NSQ
 from tigris.notation import square_name
 
-from helpers import game, hand
+from helpers import game, hand, random_game
 from helpers import regions as reference_regions
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,13 +26,7 @@ TEXT_FORMS = {"tigris.legality", "tigris.position", "tigris.render"}
 
 
 def played(players, seed, moves=40):
-    rng = random.Random(seed)
-    g = tigris.Game(players=players, seed=seed)
-    for _ in range(moves):
-        if g.is_over:
-            break
-        g.apply(rng.choice(g.legal_actions()))
-    return g
+    return random_game(seed, moves, players=players)
 
 
 def imports(source, indent):
