@@ -313,6 +313,12 @@ def test_load_missing_file():
         bots.load("no/such/bot.toml")
 
 
+def test_a_folder_named_as_a_bot_file_is_said_to_be_one(tmp_path):
+    (tmp_path / "bot.toml").mkdir()
+    with pytest.raises(ValueError, match=r"is not a regular file \(a folder\)"):
+        bots.load(tmp_path / "bot.toml")
+
+
 def test_load_with_overrides(in_repo):
     bot = bots.load("ismcts-fast", seed=3)
     base = bots.load("ismcts-fast")

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from tigris import knobs
+from tigris import files, knobs
 from tigris.bots.search import CheatBot, ISMCTSBot, PIMCBot
 from tigris.bots.simple import GreedyBot, RandomBot
 from tigris.errors import ConfigError
@@ -126,6 +126,9 @@ def find(name_or_path: str | Path) -> Path:
     if p.suffix == ".toml" or p.parent != Path("."):
         if p.is_file():
             return p
+        if p.exists():
+            raise ConfigError(f"bot file {name_or_path} is not a regular file "
+                              f"({files.kind_of(p.stat().st_mode)})")
         raise ConfigError(f"bot file {name_or_path} does not exist")
     for folder in _folders():
         candidate = folder / f"{name_or_path}.toml"
