@@ -454,20 +454,25 @@ def test_pimc_iterations_are_shared_by_the_determinizations():
 def test_merge_weights_values_and_chances_by_visits():
     a = {"iterations": 10, "nodes": 5, "player": 1,
          "children": [{"action": 7, "visits": 6, "avail": 10, "value": 1.0, "chances": [0.0, 1.0],
-                       "pv": []},
+                       "error": 0.03, "line": 0, "pv": []},
                       {"action": 8, "visits": 4, "avail": 9, "value": 0.0, "chances": [1.0, 0.0],
-                       "pv": []}]}
+                       "error": 0.1, "line": 0, "pv": []}]}
     b = {"iterations": 10, "nodes": 6, "player": 1,
          "children": [{"action": 7, "visits": 2, "avail": 10, "value": 0.0, "chances": [1.0, 0.0],
-                       "pv": []},
+                       "error": 0.04, "line": 0, "pv": []},
                       {"action": 9, "visits": 8, "avail": 10, "value": 0.5, "chances": [0.5, 0.5],
-                       "pv": [(1, 0)]}]}
+                       "error": 0.02, "line": 1, "pv": [(1, 0)]}]}
     m = search.merge([a, b])
     assert m["iterations"] == 20 and m["nodes"] == 11 and m["player"] == 1
     got = {c["action"]: (c["visits"], c["avail"], c["value"], c["chances"]) for c in m["children"]}
     assert got == {7: (8, 20, 0.75, [0.25, 0.75]), 8: (4, 9, 0.0, [1.0, 0.0]),
                    9: (8, 10, 0.5, [0.5, 0.5])}
     assert [c["action"] for c in m["children"]] == [7, 9, 8]
+    # The errors of a visit-weighted mean of independent estimates: (6/8)^2 0.03^2 + (2/8)^2 0.04^2.
+    errors = {c["action"]: c["error"] for c in m["children"]}
+    assert errors[7] == pytest.approx((0.75 ** 2 * 0.03 ** 2 + 0.25 ** 2 * 0.04 ** 2) ** 0.5)
+    assert errors[8] == pytest.approx(0.1) and errors[9] == pytest.approx(0.02)
+    assert {c["action"]: c["line"] for c in m["children"]} == {7: 0, 8: 0, 9: 1}
 
 
 def test_installed_package_brings_its_bots(tmp_path, monkeypatch):

@@ -90,3 +90,41 @@ def test_the_chances_change_nothing_the_search_decides_from(key):
     name, config = key.split("-")
     stats = run(played(*POSITIONS[name]), iterations=3000, seed=1, **CONFIGS[config])
     assert digest(stats) == DIGESTS[key]
+
+
+# ---------------------------------------------------------------------------
+# Each child's standard error, its line, and a root held to some actions
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", POSITIONS)
+def test_each_childs_error_shrinks_with_its_visits(name):
+    g = played(*POSITIONS[name])
+    stats = run(g, iterations=4000, seed=3, root="halving")
+    children = stats["children"]
+    for ch in children:
+        assert 0 < ch["error"] <= 0.5 and ch["line"] >= 0
+    # The most visited child, read along its best line, is known far better than a move
+    # the search tried a few times (a prior of eight visits of spread 0.2 keeps the
+    # latter wide).
+    few = [ch for ch in children if 1 <= ch["visits"] <= 4]
+    if few:
+        assert children[0]["error"] < min(ch["error"] for ch in few)
+        assert all(ch["error"] > 0.05 for ch in few)
+
+
+def test_a_root_held_to_one_action_searches_it_alone():
+    g = played(*POSITIONS["2c"])
+    legal = g.legal_actions()
+    stats = run(g, iterations=1500, seed=3, only=[legal[-1]])
+    assert [ch["action"] for ch in stats["children"]] == [legal[-1]]
+    assert stats["children"][0]["visits"] == 1500 and stats["best"] == legal[-1]
+    two = run(g, iterations=1500, seed=3, only=[legal[0], legal[1]], root="halving")
+    assert {ch["action"] for ch in two["children"]} == {legal[0], legal[1]}
+
+
+@pytest.mark.parametrize("only, message", [([], "at least one action"), ([-1], "only: .*outside"),
+                                           ([True], "not a legal"), (["pass"], "not a legal")])
+def test_a_root_held_to_no_legal_action_is_refused(only, message):
+    g = played(*POSITIONS["2c"])
+    with pytest.raises(ValueError, match=message):
+        run(g, iterations=10, seed=3, only=only)

@@ -35,6 +35,7 @@ cdef struct Node:
     # ... and their summed chances of finishing first at the rollouts' ends (reported, never
     # steering: UCB reads the rewards alone)
     float chance[MAXP]
+    float chance_sq             # the searching player's chances squared, summed: their spread
 
 
 cdef struct Config:
@@ -54,6 +55,8 @@ cdef struct Config:
     int ndeals                  # > 0: each determinization is one of these deals (a belief)...
     const uint8_t* deals        # ... DEAL_BYTES each: the others' hands and discards, the bag
     const double* deal_cum      # ... drawn by these cumulative weights (the last is 1)
+    int nroot_only              # > 0: the root searches only these of its legal actions...
+    const int32_t* root_only    # ... (the analysis of a move played: its chance, searched alike)
     int timing                  # 1: measure the time spent in rollouts
     double rollout_seconds      # out: that time, summed over the steps
     uint64_t seed               # the stream of random numbers (mixed with the tree's size per step)
@@ -92,4 +95,5 @@ cdef class Search:
     cdef public str final       # how stats() picks "best": "visits" or "value"
     cdef uint8_t* deals         # the belief's deals (Config.deals), owned here
     cdef double* deal_cum       # their cumulative weights (Config.deal_cum), owned here
+    cdef int32_t* root_only     # the root's actions searched (Config.root_only), owned here
     cdef list _line(self, int32_t node, int depth)

@@ -98,6 +98,16 @@ cdef int32_t best_line_end(const Tree* t, int32_t node) noexcept nogil:
     return node
 
 
+cdef int line_length(const Tree* t, int32_t node) noexcept nogil:
+    """How many moves below `node` its best line takes (best_line_end)."""
+    cdef int32_t end = best_line_end(t, node)
+    cdef int k = 0
+    while end != node:
+        end = t.nodes[end].parent
+        k += 1
+    return k
+
+
 cdef list line_chances(const Tree* t, int32_t node, int nplayers):
     """Each player's chance of finishing first after `node`, read at the end of its best
     line.  Not `node`'s own mean: that mixes in every reply tried below it, the bad ones
@@ -113,6 +123,31 @@ cdef list line_chances(const Tree* t, int32_t node, int nplayers):
     return [end.chance[p] / total for p in range(nplayers)]
 
 
+# A chance's spread over a node's visits is measured, but from few visits it may read 0,
+# and a move visited a few times is read at itself, a mean over the replies exploration
+# tried, not along a best line: its spread is taken as PRIOR_WEIGHT visits of spread
+# PRIOR_SPREAD more (a chance's spread between moves of one position), so a move seen a
+# few times is never certain.
+cdef double PRIOR_SPREAD = 0.2
+cdef double PRIOR_WEIGHT = 8.0
+
+
+cdef double line_error(const Tree* t, int32_t node, int player):
+    """The standard error of the searching `player`'s chance read at the end of `node`'s
+    best line: the spread of the chances its visits backed up (with the prior above)
+    over the root of their number.  The visits are each a determinization of their own;
+    those of one tree are not independent, so this is the search's own measure, not a
+    bound."""
+    cdef const Node* end = &t.nodes[best_line_end(t, node)]
+    cdef double n = end.visits, mean, var
+    if n < 1:
+        return 0.5                                  # nothing known: a chance's widest spread
+    mean = end.chance[player] / n
+    var = max(end.chance_sq / n - mean * mean, 0.0)
+    var = (n * var + PRIOR_WEIGHT * PRIOR_SPREAD * PRIOR_SPREAD) / (n + PRIOR_WEIGHT)
+    return sqrt(var / n)
+
+
 # ---------------------------------------------------------------------------
 # Python face
 # ---------------------------------------------------------------------------
@@ -126,7 +161,8 @@ cdef class Search:
     defaults of its own and trusts those values.  The other arguments are checked here:
     ``seed`` any int, of which the low 64 bits are used; ``plan_iterations`` or
     ``plan_seconds``, the tree's whole budget for a halving root (0: the first step's);
-    ``determinize`` (False: the state as given); ``deals``, a belief's deals.
+    ``determinize`` (False: the state as given); ``deals``, a belief's deals; ``only``,
+    the legal actions the root searches (None: all).
 
     Attributes: ``player`` (the searching player, to move at the root), ``iterations``
     (run in all steps) and ``final`` (how ``stats()`` picks ``best``: "visits" or "value").
@@ -144,9 +180,10 @@ cdef class Search:
         free(self.tree.survivors)
         free(self.tree.survivor_prior)
         free(self.tree.order_prior)
+        free(self.root_only)
 
     def __init__(self, Game game not None, dict config not None, *, seed, plan_iterations=0,
-                 plan_seconds=0.0, bint determinize=True, deals=None):
+                 plan_seconds=0.0, bint determinize=True, deals=None, only=None):
         plan_iterations = checks.whole("plan_iterations", plan_iterations, 0, MAX_ITERATIONS)
         plan_seconds = checks.number("plan_seconds", plan_seconds, 0.0)
         seed = checks.whole("seed", seed, -math.inf, math.inf)
@@ -169,6 +206,7 @@ cdef class Search:
         self.cfg.plan_seconds = plan_seconds
         self.cfg.determinize = determinize
         keep_deals(self, deals)
+        keep_only_actions(self, game, only)
         self.cfg.timing = 0
         self.cfg.rollout_seconds = 0
         self.cfg.seed = (<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)) ^ <uint64_t>0xA0761D6478BD642F
@@ -212,7 +250,9 @@ cdef class Search:
         """Root statistics: ``children`` (action, visits, avail, value = mean reward of the
         searching player, chances = each player's chance of finishing first, a shared
         first as its share, estimated along the child's best line (``line_chances``),
-        pv = the most visited line after it), ``best``, ``nodes``."""
+        error = the standard error of the searching player's chance there
+        (``line_error``), line = how many moves of pv that best line takes, pv = the
+        most visited line after it), ``best``, ``nodes``."""
         children = []
         c = self.tree.nodes[0].first_child if self.tree.n else NO_NODE
         while c != NO_NODE:
@@ -220,6 +260,8 @@ cdef class Search:
             children.append({"action": nd.action, "visits": nd.visits, "avail": nd.avail,
                              "value": nd.reward[self.player] / nd.visits if nd.visits else 0.0,
                              "chances": line_chances(&self.tree, c, self.root.nplayers),
+                             "error": line_error(&self.tree, c, self.player),
+                             "line": line_length(&self.tree, c),
                              "pv": self._line(c, pv_depth)})
             c = nd.next_sibling
         children.sort(key=lambda ch: (-ch["visits"], -ch["value"], ch["action"]))   # as choose() ranks
@@ -237,6 +279,29 @@ cdef class Search:
             line.append((self.tree.nodes[best].action, self.tree.nodes[best].mover))
             node = best
         return line
+
+
+cdef keep_only_actions(Search search, Game game, only):
+    """Hold the root to the actions of `only` (None: every legal one), each legal."""
+    if only is None:
+        return
+    actions = list(only)
+    if not actions:
+        raise ValueError("only: give at least one action for the root to search")
+    for a in actions:
+        try:
+            legal = not isinstance(a, bool) and isinstance(a, int) and game.is_legal(a)
+        except ValueError as e:                    # an id outside the action space
+            raise ValueError(f"only: {e}") from None
+        if not legal:
+            raise ValueError(f"only: {a!r} is not a legal action of the position searched")
+    search.root_only = <int32_t*>malloc(len(actions) * sizeof(int32_t))
+    if search.root_only == NULL:
+        raise MemoryError()
+    for k, a in enumerate(actions):
+        search.root_only[k] = a
+    search.cfg.root_only = search.root_only
+    search.cfg.nroot_only = len(actions)
 
 
 def choose(children, final):

@@ -43,6 +43,20 @@ cdef struct Scratch:
     uint32_t stamp
 
 
+cdef int keep_only(int32_t* order, double* prior, int n, const int32_t* only, int nonly) noexcept nogil:
+    """Keep, in their order, the actions of `order` (and their priors) that are in
+    `only`; how many are left."""
+    cdef int k, j, kept = 0
+    for k in range(n):
+        for j in range(nonly):
+            if order[k] == only[j]:
+                order[kept] = order[k]
+                prior[kept] = prior[k]
+                kept += 1
+                break
+    return kept
+
+
 cdef inline void new_root(Tree* t, const State* root, int player, Config* cfg, uint64_t* x) noexcept nogil:
     """Create the root of an empty tree, with its actions in prior order (t.order), from
     one determinization; sets t.error if out of memory."""
@@ -56,6 +70,8 @@ cdef inline void new_root(Tree* t, const State* root, int player, Config* cfg, u
     t.order_prior = <double*>malloc(N_ACTIONS * sizeof(double))
     if t.order != NULL and t.order_prior != NULL:
         t.norder = root_order(&d, &cfg.weights, t.order, t.order_prior, x)
+        if cfg.nroot_only > 0:
+            t.norder = keep_only(t.order, t.order_prior, t.norder, cfg.root_only, cfg.nroot_only)
         new_node(t, NO_NODE, -1, player)     # sets t.error if out of memory
     else:
         free(t.order)
@@ -88,10 +104,12 @@ cdef inline int32_t descend(Tree* t, State* d, Config* cfg, uint64_t* rng, Scrat
 
 
 cdef inline void back_up(Tree* t, int32_t node, const float* reward, const double* chance,
-                         int nplayers) noexcept nogil:
-    """Add one visit, the rewards and the chances to `node` and every node above it."""
+                         int nplayers, int player) noexcept nogil:
+    """Add one visit, the rewards and the chances (and the square of the searching
+    `player`'s) to `node` and every node above it."""
     cdef int p
     cdef float c[MAXP]
+    cdef float sq = <float>(chance[player] * chance[player])
     for p in range(nplayers):
         c[p] = <float>chance[p]
     while node != NO_NODE:
@@ -99,6 +117,7 @@ cdef inline void back_up(Tree* t, int32_t node, const float* reward, const doubl
         for p in range(nplayers):
             t.nodes[node].reward[p] += reward[p]
             t.nodes[node].chance[p] += c[p]
+        t.nodes[node].chance_sq += sq
         node = t.nodes[node].parent
 
 
@@ -199,7 +218,7 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
             t.error = STOP_INCONSISTENT      # not counted: the rewards of a broken state mean nothing
             break
         evaluate_chances(&d, &cfg.weights, reward, chance)
-        back_up(t, node, reward, chance, d.nplayers)
+        back_up(t, node, reward, chance, d.nplayers, player)
         it += 1
     free(sc.legal)
     free(sc.legal_mark)

@@ -17,8 +17,9 @@ ROOTS: dict[str, int]
 
 #: One child of the root in ``Search.stats()["children"]``: action, visits, avail,
 #: value (mean reward of the searching player), chances (each player's chance of
-#: finishing first, read at the end of the child's best line; they add up to 1) and pv
-#: (a list of (action, player)).
+#: finishing first, read at the end of the child's best line; they add up to 1), error
+#: (the standard error of the searching player's chance there), line (how many moves of
+#: pv that best line takes) and pv (a list of (action, player)).
 _Child = dict[str, Any]
 
 @disjoint_base
@@ -29,7 +30,8 @@ class Search:
     # config: every knob of tigris.knobs.SEARCH_CONFIG, checked by tigris.knobs.search_config.
     def __init__(self, game: Game, config: dict[str, Any], *, seed: int, plan_iterations: int = 0,
                  plan_seconds: float = 0.0, determinize: bool = True,
-                 deals: tuple[Iterable[Sequence[int]], Iterable[float]] | None = None) -> None: ...
+                 deals: tuple[Iterable[Sequence[int]], Iterable[float]] | None = None,
+                 only: Iterable[int] | None = None) -> None: ...
     def measure_rollouts(self, on: bool = True) -> None: ...
     @property
     def rollout_seconds(self) -> float: ...

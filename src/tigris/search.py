@@ -49,7 +49,9 @@ class Search(_search.Search):
 
     ``seed`` is any int, of which the low 64 bits are used (seeds equal modulo 2**64
     search alike); ``determinize`` False searches the state as given (the perfect-
-    information baselines); ``deals`` are a belief's (``tigris.belief.Belief.deals``).
+    information baselines); ``deals`` are a belief's (``tigris.belief.Belief.deals``);
+    ``only`` holds the root to some of its legal actions (an analysis searches the move
+    played alone this way).
     A tree takes at most MAX_ITERATIONS iterations in all.
 
     Attributes: ``player`` (the searching player, to move at the root), ``iterations``
@@ -59,9 +61,9 @@ class Search(_search.Search):
     def __init__(self, game: Game, *, seed: int = 0, plan_iterations: int = 0, plan_seconds: float = 0.0,
                  determinize: bool = True,
                  deals: tuple[Iterable[Sequence[int]], Iterable[float]] | None = None,
-                 **knobs: Any) -> None:
+                 only: Iterable[int] | None = None, **knobs: Any) -> None:
         super().__init__(game, search_config(knobs), seed=seed, plan_iterations=plan_iterations,
-                         plan_seconds=plan_seconds, determinize=determinize, deals=deals)
+                         plan_seconds=plan_seconds, determinize=determinize, deals=deals, only=only)
 
 
 def run(game: Game, *, iterations: int = 0, seconds: float = 0.0, **options: Any) -> dict[str, Any]:

@@ -6,6 +6,7 @@ what that player cannot see (docs/DESIGN.md).  ``cheat`` alone searches the true
 is a reference ceiling and says so (``honest = False``).
 """
 
+import math
 import random
 
 from tigris.belief import Belief
@@ -19,15 +20,16 @@ __all__ = ["ISMCTSBot", "PIMCBot", "CheatBot", "merge"]
 PV_DEPTH = 12
 
 
-def _grow(view, options, iterations, seconds, determinize, seed, steps=1, report=None, deals=None):
-    """One tree: its root statistics.  It grows in `steps` steps, the iterations shared
-    out exactly (a time budget: each step its share of the time), with
-    ``report(iterations so far)`` after each.  Every step continues the tree with a random
-    stream of its own: the same budget in one step or in several grows different trees
-    (each reproducible)."""
+def _grow(view, options, iterations, seconds, determinize, seed, steps=1, report=None, deals=None,
+          only=None):
+    """One tree: its root statistics (with `only`, the root searching those actions
+    alone).  It grows in `steps` steps, the iterations shared out exactly (a time budget:
+    each step its share of the time), with ``report(iterations so far)`` after each.
+    Every step continues the tree with a random stream of its own: the same budget in
+    one step or in several grows different trees (each reproducible)."""
     # A halving root shares out the whole budget: the first step's unless told otherwise.
     plan = {"plan_iterations": iterations or 0, "plan_seconds": seconds or 0.0} if steps > 1 else {}
-    s = Search(view, determinize=determinize, deals=deals, seed=seed, **plan, **options)
+    s = Search(view, determinize=determinize, deals=deals, seed=seed, only=only, **plan, **options)
     # One step takes the budget as it is, for the search to check.
     share = seconds if steps == 1 else seconds / steps if seconds else None
     for k in range(steps):
@@ -49,27 +51,31 @@ def split(iterations, parts):
 
 def merge(stats_list):
     """Root-parallel merge: visits and availability add up, values and each player's
-    chances are visit-weighted."""
+    chances are visit-weighted, and so the standard errors of the searching player's
+    chance add up as those of independent estimates."""
     by_action = {}
     for stats in stats_list:
         for ch in stats["children"]:
             m = by_action.setdefault(ch["action"], {"action": ch["action"], "visits": 0, "avail": 0,
                                                     "value_sum": 0.0,
                                                     "chance_sums": [0.0] * len(ch["chances"]),
-                                                    "pv": ch["pv"]})
+                                                    "error_sum": 0.0, "pv": ch["pv"],
+                                                    "line": ch["line"]})
             m["visits"] += ch["visits"]
             m["avail"] += ch["avail"]
             m["value_sum"] += ch["value"] * ch["visits"]
+            m["error_sum"] += (ch["error"] * ch["visits"]) ** 2
             for p, chance in enumerate(ch["chances"]):
                 m["chance_sums"][p] += chance * ch["visits"]
             if ch["visits"] > 0 and len(ch["pv"]) > len(m["pv"]):
-                m["pv"] = ch["pv"]
+                m["pv"], m["line"] = ch["pv"], ch["line"]
     children = []
     for m in by_action.values():
         visits = m["visits"]
         m["value"] = m.pop("value_sum") / visits if visits else 0.0
         sums = m.pop("chance_sums")
         m["chances"] = [c / visits for c in sums] if visits else [1.0 / len(sums)] * len(sums)
+        m["error"] = math.sqrt(m.pop("error_sum")) / visits if visits else 0.5
         children.append(m)
     children.sort(key=lambda ch: (-ch["visits"], -ch["value"], ch["action"]))
     return {"iterations": sum(s["iterations"] for s in stats_list),
@@ -107,14 +113,17 @@ class ISMCTSBot:
         """The action to play from the root statistics."""
         return choose(stats["children"], self.params["final"])
 
-    def analyse(self, game, iterations=None, seconds=None, progress=None, steps=1):
+    def analyse(self, game, iterations=None, seconds=None, progress=None, steps=1, *,
+                only=None):
         """Root statistics for the decision at hand, merged over the trees: ``iterations``
         (run), ``nodes``, ``player`` and ``children``, best first, each with its
         ``action``, ``visits``, ``avail`` (the visits in which it was legal), ``value``
         (the player's mean reward, which ``final = "value"`` plays by), ``chances`` (each
         player's chance of finishing first, a shared first as its share, estimated along
-        the child's best line: ``tigris.search``) and ``pv`` (the most visited line after
-        it, as (action, player) pairs).
+        the child's best line: ``tigris.search``), ``error`` (the standard error of the
+        player's chance there), ``line`` (how many moves of ``pv`` that best line takes)
+        and ``pv`` (the most visited line after it, as (action, player) pairs).  ``only``
+        holds the root to those of its legal actions.
 
         ``iterations`` or ``seconds``, if given, is the budget of this decision instead of
         the bot's.  ``progress(done, total, iterations)`` is called once the trees have
@@ -130,7 +139,7 @@ class ISMCTSBot:
         seeds = [self.rng.getrandbits(63) for _ in range(n)]
         deals = self.deals(game)
         return merge(self._trees([view] * n, split(iterations, n), seconds, seeds, progress, steps,
-                                 deals))
+                                 deals, only=only))
 
     def _budget(self, iterations, seconds):
         """The budget of a decision: the one given, else the bot's."""
@@ -138,7 +147,7 @@ class ISMCTSBot:
             return self.params["iterations"], self.params["seconds"]
         return iterations, seconds
 
-    def _trees(self, views, shares, seconds, seeds, progress, steps, deals=None):
+    def _trees(self, views, shares, seconds, seeds, progress, steps, deals=None, only=None):
         """The root statistics of a tree per view (grown with its share of the iterations,
         `seconds` and its seed, determinizing from `deals` if given), in the order of the
         views: in this process with one worker, else by the worker processes (root
@@ -156,7 +165,8 @@ class ISMCTSBot:
                 progress(0, total, 0)
             for view, share, seed in zip(views, shares, seeds):
                 trees.append(_grow(view, self.options, share, seconds, self.determinize, seed,
-                                   steps, report if progress is not None else None, deals))
+                                   steps, report if progress is not None else None, deals,
+                                   only=only))
                 ran += trees[-1]["iterations"]
             return trees
         # The worker machinery is loaded only when workers start: a bot that searches in
@@ -167,7 +177,7 @@ class ISMCTSBot:
         runs, trees = None, []
         try:
             runs = workers.run(n, [delayed(_grow)(view, self.options, share, seconds, self.determinize, seed,
-                                                  deals=deals)
+                                                  deals=deals, only=only)
                                    for view, share, seed in zip(views, shares, seeds)], generator=True)
             if progress is not None:
                 progress(0, len(views), 0)
@@ -223,7 +233,8 @@ class PIMCBot(ISMCTSBot):
     kind = "pimc"
     determinize = False
 
-    def analyse(self, game, iterations=None, seconds=None, progress=None, steps=1):
+    def analyse(self, game, iterations=None, seconds=None, progress=None, steps=1, *,
+                only=None):
         """As ISMCTSBot.analyse, with each child's ``votes``: the trees that chose it.
         Children are ranked by votes, then visits."""
         iterations, seconds = self._budget(iterations, seconds)
@@ -236,7 +247,8 @@ class PIMCBot(ISMCTSBot):
             worlds = [game.determinize(p, self.rng.getrandbits(63)) for _ in range(k)]
         seeds = [self.rng.getrandbits(63) for _ in range(k)]
         secs = seconds / k if seconds else None
-        trees = self._trees(worlds, split(iterations, k), secs, seeds, progress, steps)
+        trees = self._trees(worlds, split(iterations, k), secs, seeds, progress, steps,
+                            only=only)
         merged = merge(trees)
         votes = {}
         for tree in trees:
