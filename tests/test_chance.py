@@ -1,0 +1,88 @@
+"""The calibration of the search's chances (tigris.chance): the map, its errors, its fit
+and its file."""
+
+import json
+import math
+import random
+
+import pytest
+
+from tigris import chance
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_chances_shown_add_up_to_one_and_keep_their_order(players):
+    rng = random.Random(players)
+    for _ in range(200):
+        raw = [rng.random() for _ in range(players)]
+        raw = [c / sum(raw) for c in raw]
+        mover = rng.randrange(players)
+        shown = chance.calibrated(raw, mover)
+        assert math.fsum(shown) == pytest.approx(1, abs=1e-12)
+        assert all(0 < c < 1 for c in shown)
+        others = [p for p in range(players) if p != mover]
+        # Among the players who do not decide, the map keeps the order of their chances.
+        for p in others:
+            for q in others:
+                if raw[p] < raw[q]:
+                    assert shown[p] <= shown[q]
+
+
+def test_a_decision_not_searched_stays_unknown():
+    assert all(math.isnan(c) for c in chance.calibrated([math.nan, math.nan], 0))
+    assert math.isnan(chance.error([math.nan, math.nan], 0, 0.01))
+
+
+def test_the_identity_shows_the_search_as_it_is():
+    model = {n: chance.IDENTITY for n in (2, 3, 4)}
+    assert chance.calibrated([0.25, 0.5, 0.25], 1, model) == pytest.approx([0.25, 0.5, 0.25])
+    assert chance.error([0.3, 0.7], 0, 0.02, model) == pytest.approx(0.02, rel=1e-3)
+
+
+def test_the_error_follows_the_maps_slope():
+    # A flattening map (a < 1) shrinks differences, and so errors.
+    flat = {n: (0.5, 0.0, 0.0) for n in (2, 3, 4)}
+    assert chance.error([0.6, 0.4], 0, 0.02, flat) < 0.02
+    # A certain chance moves nowhere: its error is 0 (to the step of the derivative).
+    assert chance.error([1.0, 0.0], 0, 0.02) == pytest.approx(0, abs=1e-3)
+
+
+def test_a_fit_recovers_the_map_that_made_the_outcomes():
+    truth = {2: (0.8, -0.3, 0.1), 3: (1.2, -0.1, 0.05), 4: chance.IDENTITY}
+    rng = random.Random(5)
+    samples = []
+    for players in (2, 3):
+        for _ in range(4000):
+            raw = [rng.random() ** 2 for _ in range(players)]
+            raw = [c / sum(raw) for c in raw]
+            mover = rng.randrange(players)
+            p = chance.calibrated(raw, mover, truth)
+            first = rng.choices(range(players), weights=p)[0]
+            outcome = [1.0 if q == first else 0.0 for q in range(players)]
+            samples.append({"players": players, "raw": raw, "mover": mover, "outcome": outcome})
+    model = chance.fit(samples)
+    for players in (2, 3):
+        assert model[players] == pytest.approx(truth[players], abs=0.12)
+    assert model[4] == chance.IDENTITY                 # no samples: left as it is
+
+
+def test_the_file_round_trips_and_a_bad_one_is_named(tmp_path):
+    model = {2: (1.0, -0.2, 0.1), 3: (0.8, -0.1, 0.0), 4: (0.7, 0.0, 0.2)}
+    path = tmp_path / "chance.json"
+    chance.save(model, path, note="test")
+    assert chance.load(path) == model
+    data = json.loads(path.read_text())
+    data["coefficients"]["3"] = [1.0, 0.0, 1.5]
+    path.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match="3 players must be \\[a, b, u\\]"):
+        chance.load(path)
+    path.write_text(json.dumps({"format": "something else"}))
+    with pytest.raises(ValueError, match="not a tigris-chance/1 file"):
+        chance.load(path)
+
+
+def test_the_shipped_fit_loads_and_pulls_the_movers_estimate_down():
+    model = chance.load()
+    assert set(model) == {2, 3, 4}
+    for players, (a, b, u) in model.items():
+        assert 0 < a < 2 and b < 0 and 0 <= u < 1
