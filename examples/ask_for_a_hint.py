@@ -1,4 +1,4 @@
-"""Ranked moves for the player to move, as ``tigris hint`` shows them.
+"""Ranked plans for the player to move, as ``tigris hint`` shows them.
 
     python examples/ask_for_a_hint.py
 """
@@ -12,11 +12,12 @@ def main() -> None:
         game.apply(move)
     hints = tigris.hint(game, iterations=4000, seed=1, top=3)
     print(f"player {game.current_player} to move; {hints.iterations:,} iterations")
+    print(f"{hints.equals} plans the search cannot tell apart from its choice (rank 1)")
     for row in hints:
         line = ", ".join(row["continuation"][:2])
         chances = " ".join(f"P{p} {c:.0%}" for p, c in enumerate(row["chances"]))
-        print(f"{row['move']:<24} {row['share']:6.1%} of the visits, "
-              f"chances of finishing first {chances}, then {line}")
+        print(f"{row['rank']:>2} {' + '.join(row['plan']):<40} chances of finishing first "
+              f"{chances} (+-{row['error']:.1%}), then {line}")
 
 
 if __name__ == "__main__":

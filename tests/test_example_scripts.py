@@ -34,9 +34,10 @@ def test_ask_for_a_hint_ranks_legal_moves(tmp_path):
     game = tigris.Game(players=2, seed=11)
     game.apply("tile red G4")
     game.apply("tile black H5")
-    moves = [line.split("  ")[0].strip() for line in lines[1:]]
-    assert len(moves) == 3
-    assert all(game.parse_action(m) in game.legal_actions() for m in moves)
+    assert lines[1].endswith("plans the search cannot tell apart from its choice (rank 1)")
+    plans = [line[3:].split("  ")[0].strip().split(" + ") for line in lines[2:]]
+    assert len(plans) == 3 and all(line[:2].strip().isdigit() for line in lines[2:])
+    assert all(game.parse_action(plan[0]) in game.legal_actions() for plan in plans)
 
 
 def test_flat_monte_carlo_plays_a_legal_move(tmp_path):

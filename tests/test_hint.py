@@ -19,8 +19,6 @@ def test_hint_ranks_legal_moves_with_statistics():
     assert len(hints) == 4
     legal = set(g.legal_actions())
     assert all(h["action"] in legal and g.parse_action(h["move"]) == h["action"] for h in hints)
-    visits = [h["visits"] for h in hints]
-    assert visits == sorted(visits, reverse=True)
     assert all(0 < h["share"] <= 1 and 0 <= h["win"] <= 1 for h in hints)
     assert sum(h["visits"] for h in hints) <= 1500
     # The continuation is a line of decisions after the move, by named players.
@@ -63,8 +61,9 @@ def test_hint_command_on_a_position_and_a_record(tmp_path, capsys):
     assert data["player"] == g.current_player and data["hints"]
     assert data["bot"] == "ismcts-fast" and data["seed"] == 0
     assert data["iterations"] == 600 and data["seconds"] > 0
-    assert set(data["hints"][0]) == {"move", "action", "visits", "share", "win", "chances",
-                                     "continuation"}
+    assert list(data["hints"][0]) == ["rank", "equal", "move", "action", "plan", "visits", "share",
+                                      "win", "error", "chances", "continuation"]
+    assert data["equals"] >= 1
     for h in data["hints"]:
         assert len(h["chances"]) == 2 and sum(h["chances"]) == pytest.approx(1.0, abs=1e-6)
         assert h["win"] == h["chances"][data["player"]]
@@ -112,11 +111,16 @@ def test_bench_decisive_runs_small():
                                 progress=lambda: calls.append(1))
     assert len(calls) == bench.decisive_runs(per_count=1) == 9
     figures = dict((name, value) for name, value, _ in rows)
-    assert set(figures) >= {"same top move for seeds 1, 2, 3, 2 players",
-                            "same top move, all 3 positions",
-                            "median share of the root visits on the top move"}
-    assert figures["same top move, all 3 positions"] in (0, 100 / 3, 200 / 3, 100)
-    assert 0 < figures["median share of the root visits on the top move"] <= 100
+    assert set(figures) >= {"same top plan for seeds 1, 2, 3, 2 players",
+                            "same top plan, all 3 positions",
+                            "each seed's top plan among the other seeds' equals, all 3 positions",
+                            "median number of equal plans",
+                            "median share of the root visits on the top plan"}
+    assert figures["same top plan, all 3 positions"] in (0, 100 / 3, 200 / 3, 100)
+    # The same top plan for every seed is among every seed's equals.
+    assert figures["each seed's top plan among the other seeds' equals, all 3 positions"] >= \
+        figures["same top plan, all 3 positions"]
+    assert 0 < figures["median share of the root visits on the top plan"] <= 100
 
 
 # ---------------------------------------------------------------------------
@@ -188,8 +192,8 @@ def test_hint_is_the_bots_analysis(monkeypatch):
     from the same seed; the bot file is read once."""
     import tomllib
 
-    from tigris import bots
-    from tigris.hints import CHUNKS
+    from tigris import bots, chance
+    from tigris.hints import CHUNKS, ranked
 
     monkeypatch.chdir(ROOT)
     g = tigris.Game(players=2, seed=6)
@@ -199,10 +203,12 @@ def test_hint_is_the_bots_analysis(monkeypatch):
     hints = tigris.hint(g, iterations=700, seed=3, top=10_000, progress=False)
     assert len(reads) == 1 and reads[0].endswith("ismcts-fast.toml")
     stats = bots.load("ismcts-fast", seed=3).analyse(g, iterations=700, steps=CHUNKS)
-    assert [(h["action"], h["visits"]) for h in hints] == \
-           [(ch["action"], ch["visits"]) for ch in stats["children"]]
-    assert [h["chances"] for h in hints] == [ch["chances"] for ch in stats["children"]]
-    assert [h["win"] for h in hints] == [ch["chances"][g.current_player] for ch in stats["children"]]
+    assert hints == ranked(g, stats["children"]) and hints.equals == sum(h["equal"] for h in hints)
+    # The search's choice first, its chances calibrated.
+    first = stats["children"][0]
+    assert hints[0]["action"] == first["action"] and hints[0]["visits"] == first["visits"]
+    assert hints[0]["chances"] == chance.calibrated(first["chances"], g.current_player)
+    assert {h["action"] for h in hints} <= {ch["action"] for ch in stats["children"]}
 
 
 def test_hint_budget_is_exact_with_several_workers():
@@ -256,9 +262,155 @@ def test_a_move_that_wins_outright_takes_most_visits_and_a_certain_win(bot):
     # Both search with sequential halving at the root: the winner takes the last of its
     # six phases (UCB, four halvings of 16 candidates, the winner alone) and its share
     # of the others, so it holds far more visits than any other move.
+    from tigris import chance
+
     g = load(forced_win())
     hints = tigris.hint(g, iterations=2000, bot=bot, progress=False)
     assert hints[0]["move"] == WINNING_MOVE
     assert hints[0]["share"] > 0.25 and hints[0]["visits"] > 2 * hints[1]["visits"]
-    assert hints[0]["win"] == 1.0
+    certain = [0.0] * g.players
+    certain[g.current_player] = 1.0
+    assert hints[0]["chances"] == chance.calibrated(certain, g.current_player)   # a certain win
     assert all(h["win"] < 0.5 for h in hints[1:])
+    # The one winning move stands alone in the top group.
+    assert hints.equals == 1 and [h["equal"] for h in hints] == [True] + [False] * (len(hints) - 1)
+
+
+# ---------------------------------------------------------------------------
+# Plans, equals and the ranking
+# ---------------------------------------------------------------------------
+
+def two_actions_either_order(game):
+    """Two actions of the player to move, each legal after the other, that lead to the
+    same position in either order."""
+    legal = game.legal_actions()
+    for a in legal:
+        for b in legal:
+            if b <= a:
+                continue
+            ab, ba = game.copy(stack=False), game.copy(stack=False)
+            ab.apply(a)
+            ba.apply(b)
+            if ab.current_player == ba.current_player == game.current_player and \
+                    ab.is_legal(b) and ba.is_legal(a):
+                ab.apply(b)
+                ba.apply(a)
+                if ab.state_bytes() == ba.state_bytes():
+                    return a, b
+    raise AssertionError("no two actions commute here")
+
+
+def child(action, visits, chances, error=0.005, pv=(), line=0):
+    return {"action": action, "visits": visits, "avail": visits, "value": chances[0],
+            "chances": list(chances), "error": error, "line": line, "pv": list(pv)}
+
+
+def test_two_orders_of_one_turn_are_one_plan_shown_once():
+    from tigris.hints import plans, ranked
+
+    g = tigris.Game(players=2, seed=7)
+    p = g.current_player
+    a, b = two_actions_either_order(g)
+    children = [child(a, 900, (0.55, 0.45), pv=[(b, p)], line=1),
+                child(b, 800, (0.54, 0.46), pv=[(a, p)], line=1),
+                child(g.legal_actions()[-1], 100, (0.40, 0.60))]
+    rows = plans(g, children)
+    assert [r["plan"] for r in rows] == [[g.action_str(a), g.action_str(b)],
+                                         [g.action_str(g.legal_actions()[-1])]]
+    assert rows[0]["visits"] == 900
+    shown = ranked(g, children)
+    assert sum(set(r["plan"]) == {g.action_str(a), g.action_str(b)} for r in shown) == 1
+    # A second action the search has not settled on (its line stops at the move) is left open.
+    assert plans(g, [child(a, 900, (0.5, 0.5), pv=[(b, p)], line=0)])[0]["plan"] == [g.action_str(a)]
+
+
+def test_a_real_search_shows_each_plan_once():
+    g = tigris.Game(players=2, seed=7)
+    hints = tigris.hint(g, iterations=5000, top=1000, seed=2, progress=False)
+    keys = [tuple(sorted(h["plan"])) for h in hints]
+    assert len(keys) == len(set(keys))
+
+
+def test_one_winning_move_stands_alone_in_the_top_group(monkeypatch):
+    from tigris import chance
+    from tigris.hints import ranked
+
+    monkeypatch.setattr(chance, "_shipped", {n: chance.IDENTITY for n in (2, 3, 4)})
+    g = tigris.Game(players=2, seed=7)
+    legal = g.legal_actions()
+    mover = g.current_player
+    win = [0.0, 0.0]
+    win[mover] = 1.0
+    lose = [0.6, 0.6]
+    lose[mover] = 0.4
+    children = [child(legal[0], 5000, win, error=0.0)] + \
+        [child(a, 300 - k, lose, error=0.02) for k, a in enumerate(legal[1:20])]
+    rows = ranked(g, children)
+    assert [r["equal"] for r in rows] == [True] + [False] * 19
+    assert [r["rank"] for r in rows] == list(range(1, 21))
+
+
+def test_equals_come_first_then_the_others_by_the_movers_chance(monkeypatch):
+    from tigris import chance
+    from tigris.hints import EQUAL, ranked
+
+    monkeypatch.setattr(chance, "_shipped", {n: chance.IDENTITY for n in (2, 3, 4)})
+    g = tigris.Game(players=2, seed=7)
+    legal = g.legal_actions()
+    m = g.current_player
+
+    def ch(x):
+        c = [1 - x, 1 - x]
+        c[m] = x
+        return c
+
+    children = [child(legal[0], 5000, ch(0.50), error=0.001),
+                child(legal[1], 3000, ch(0.51), error=0.001),     # better, within the noise
+                child(legal[2], 2000, ch(0.40), error=0.001),     # clearly worse
+                child(legal[3], 10, ch(0.47), error=0.05),        # rough: cannot be told apart
+                child(legal[4], 1000, ch(0.45), error=0.001)]
+    rows = ranked(g, children)
+    assert [r["action"] for r in rows] == [legal[0], legal[1], legal[3], legal[4], legal[2]]
+    assert [r["rank"] for r in rows] == [1, 1, 1, 4, 5]
+    best = rows[0]
+    for r in rows:
+        within = best["win"] - r["win"] <= EQUAL * (best["error"] ** 2 + r["error"] ** 2) ** 0.5
+        assert r["equal"] == within
+    # Outside the equals, the ranking follows the chance shown.
+    others = [r["win"] for r in rows if not r["equal"]]
+    assert others == sorted(others, reverse=True)
+
+
+def test_the_table_ranks_equals_as_one():
+    g = tigris.Game(players=2, seed=7)
+    hints = tigris.hint(g, iterations=3000, top=4, seed=1, progress=False)
+    text = format_table(g, hints)
+    assert "+-" in text and " + ".join(hints[0]["plan"]) in text
+    if hints.equals > 1:
+        assert f"{hints.equals} plans within the search's noise" in text and " 1=" in text
+
+
+def test_every_field_of_a_hint_is_documented_in_formats():
+    from tigris.hints import ROW_KEYS
+
+    text = (ROOT / "docs" / "FORMATS.md").read_text()
+    section = text[text.index("## Hints (`tigris hint --json`)"):text.index("## Chance calibrations")]
+    for key in ("player", "decision", "bot", "seed", "iterations", "seconds", "equals", "hints"):
+        assert f"`{key}`" in section.split("|")[0], key
+    documented = {line.split("|")[1].strip().strip("`") for line in section.splitlines()
+                  if line.startswith("| `")}
+    assert documented == set(ROW_KEYS)
+
+
+def test_bench_regret_runs_small():
+    from tigris import bench
+
+    calls = []
+    rows = bench.bench_regret(per_count=1, budgets=(200, 400), reference=1500,
+                              progress=lambda: calls.append(1))
+    assert len(calls) == 3 * 3
+    figures = {name: value for name, value, _ in rows}
+    within = [v for n, v in figures.items() if n.startswith("top plan within")]
+    assert len(within) == 2 and all(v in (0, 100 / 3, 200 / 3, 100) for v in within)
+    for b in ("200", "400"):
+        assert 0 <= figures[f"mean regret, {b} iterations"] <= figures[f"largest regret, {b} iterations"] <= 1

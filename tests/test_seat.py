@@ -176,7 +176,7 @@ def test_a_hint_at_the_prompt_and_a_bad_hint_time(tmp_path):
     script = Script("hint 0.05", "hint soon", "hint -1")
     t = table(script, tmp_path)
     t.play()
-    assert "best moves:" in script.text
+    assert "best plans:" in script.text
     assert script.text.count("hint SECONDS: a number above 0") == 2
 
 
@@ -252,7 +252,7 @@ def test_a_game_at_the_terminal(tmp_path):
     child = spawn(tmp_path, "--bots", "random", "--seed", str(seed), "--record", "kept.json")
     child.expect_exact(PROMPT_1)
     child.sendline("hint 0.2")
-    child.expect_exact("best moves:")
+    child.expect_exact("best plans:")
     child.expect_exact(PROMPT_1)
     child.sendline("leader king A1")
     child.expect(r"not a legal move: .*\(R\d+\)")

@@ -21,10 +21,11 @@ from tigris.boards import BOARD_NAMES
 from tigris.constants import VARIANTS
 
 __all__ = ["machine", "core_runs", "bench_core", "search_runs", "bench_search",
-           "midgame_positions", "check_hint_bot", "decisive_runs", "bench_decisive",
+           "midgame_positions", "check_hint_bot", "decisive_runs", "bench_decisive", "plan_key",
+           "REGRET_BUDGETS", "REGRET_REFERENCE", "REGRET_WITHIN", "regret_runs", "bench_regret",
            "CALIBRATION_BOT", "CALIBRATION_BOT_ITERATIONS", "CALIBRATION_SEEDS", "POSITIONS_PER_GAME",
            "SUM_TOLERANCE", "calibration_seed", "calibration_games", "calibration_runs",
-           "calibration_positions", "bench_calibration", "format_rows"]
+           "calibration_positions", "calibration_sample", "bench_calibration", "format_rows"]
 
 
 def machine():
@@ -196,30 +197,112 @@ def decisive_runs(per_count=8, seeds=3):
 
 
 def bench_decisive(bot="ismcts-fast", iterations=20_000, per_count=8, seeds=(1, 2, 3), progress=None):
-    """How decisive the hints are: on the positions of ``midgame_positions``, whether the
-    searches with each seed name the same top move, and the top move's share of the root
-    visits (median over every search).  Rows per player count and in all."""
+    """How decisive the hints are, and whether their groups of equals hold what another
+    seed finds: on the positions of ``midgame_positions``, a hint with each seed
+    (every move); whether they name the same top plan, whether each seed's top plan is
+    among every other seed's equals (``hints.ranked``), how many equals a hint shows and
+    how often two or more, and the top plan's share of the root visits (median over
+    every search).  Rows per player count and in all."""
     from tigris.hints import hint
 
     check_hint_bot(bot)                 # a bad bot is named before any game is played
-    rows, agree, shares = [], {}, {}
+    same, held, pairs, sizes, shares = {}, {}, [], [], []
     for g in midgame_positions(per_count):
-        tops = []
+        tops, groups = [], []
         for seed in seeds:
-            h = hint(g, iterations=iterations, bot=bot, seed=seed, top=1, progress=False)
-            tops.append(h[0]["action"])
-            shares.setdefault(g.players, []).append(h[0]["share"])
+            rows = hint(g, iterations=iterations, bot=bot, seed=seed, top=10_000, progress=False)
+            tops.append(plan_key(g, rows[0]["plan"]))
+            groups.append({plan_key(g, r["plan"]) for r in rows if r["equal"]})
+            sizes.append(len(groups[-1]))
+            shares.append(rows[0]["share"])
             if progress:
                 progress()
-        agree.setdefault(g.players, []).append(len(set(tops)) == 1)
+        inside = [tops[i] in groups[j] for i in range(len(seeds)) for j in range(len(seeds)) if i != j]
+        pairs.extend(inside)
+        same.setdefault(g.players, []).append(len(set(tops)) == 1)
+        held.setdefault(g.players, []).append(all(inside))
+    named = ", ".join(map(str, seeds))
+    rows = []
     for n in (2, 3, 4):
-        rows.append((f"same top move for seeds {', '.join(map(str, seeds))}, {n} players",
-                     100 * sum(agree[n]) / len(agree[n]), "%"))
-    every = [a for n in agree for a in agree[n]]
-    rows.append((f"same top move, all {len(every)} positions", 100 * sum(every) / len(every), "%"))
-    rows.append(("median share of the root visits on the top move",
-                 100 * _median([x for n in shares for x in shares[n]]), "%"))
+        rows.append((f"same top plan for seeds {named}, {n} players", 100 * _mean(same[n]), "%"))
+        rows.append((f"each seed's top plan among the other seeds' equals, {n} players",
+                     100 * _mean(held[n]), "%"))
+    every = [a for n in same for a in same[n]]
+    rows.append((f"same top plan, all {len(every)} positions", 100 * _mean(every), "%"))
+    rows.append((f"each seed's top plan among the other seeds' equals, all {len(every)} positions",
+                 100 * _mean([a for n in held for a in held[n]]), "%"))
+    rows.append(("a seed's top plan among another seed's equals, all pairs", 100 * _mean(pairs), "%"))
+    rows.append(("hints with two or more equal plans", 100 * _mean([k >= 2 for k in sizes]), "%"))
+    rows.append(("median number of equal plans", _median(sizes), "plans"))
+    rows.append(("median share of the root visits on the top plan", 100 * _median(shares), "%"))
     return rows
+
+
+REGRET_BUDGETS = (20_000, 100_000)     # the hints' iterations whose regret is measured
+REGRET_REFERENCE = 400_000             # the deep reference's
+REGRET_WITHIN = 0.02                   # a top plan this close to the reference's best is as good
+
+
+def regret_runs(per_count=8):
+    """How many times bench_regret calls its progress callback."""
+    return 3 * per_count * (len(REGRET_BUDGETS) + 1)
+
+
+def bench_regret(bot="ismcts-fast", per_count=8, seed=1, budgets=REGRET_BUDGETS,
+                 reference=REGRET_REFERENCE, progress=None):
+    """What a hint's top plan costs against a deep search: on the positions of
+    ``midgame_positions``, a hint of each of `budgets` iterations (seed `seed`), and the
+    reference, an analysis of its top move at `reference` iterations
+    (``analysis.analyse_decision``: the reference's best against the move searched alone,
+    as deeply): the regret is the drop, the mover's chance lost by playing the hint's
+    move instead of the reference's best (0 when they agree).  Rows per budget: the share
+    of positions within REGRET_WITHIN, the mean and the largest regret, and how many
+    equal plans the hints showed (median)."""
+    from tigris import analysis, bots
+    from tigris.hints import hint
+
+    check_hint_bot(bot)
+    conf = bots.configuration(bot)
+    engine = (conf.kind, conf.name, conf.params)
+    regrets = {b: [] for b in budgets}
+    equals = {b: [] for b in budgets}
+    for g in midgame_positions(per_count):
+        tops = {}
+        for b in budgets:
+            h = hint(g, iterations=b, bot=bot, seed=seed, top=1, progress=False)
+            tops[b] = h[0]["action"]
+            equals[b].append(h.equals)
+            if progress:
+                progress()
+        judged = {}
+        for action in tops.values():
+            if action not in judged:
+                task = {"move": len(g.history) + 1, "before": g, "action": action}
+                judged[action] = analysis.analyse_decision(task, engine, {"iterations": reference},
+                                                           seed, analysis.THRESHOLDS)["drop"]
+        if progress:
+            progress()
+        for b in budgets:
+            regrets[b].append(max(0.0, judged[tops[b]]))
+    rows = []
+    for b in budgets:
+        r = regrets[b]
+        rows.append((f"top plan within {REGRET_WITHIN} of a {reference:,}-iteration search's best, "
+                     f"{b:,} iterations, {len(r)} positions", 100 * _mean([x <= REGRET_WITHIN for x in r]), "%"))
+        rows.append((f"mean regret, {b:,} iterations", _mean(r), "chance"))
+        rows.append((f"largest regret, {b:,} iterations", max(r), "chance"))
+        rows.append((f"median number of equal plans, {b:,} iterations", _median(equals[b]), "plans"))
+    return rows
+
+
+def plan_key(game, plan):
+    """What makes two plans (their moves' notation, as a hint's row gives it) one: the
+    same actions, in either order (``hints.plans``)."""
+    return tuple(sorted(plan))
+
+
+def _mean(values):
+    return sum(values) / len(values) if values else float("nan")
 
 
 #: The bots that play the games of ``bench calibration``: ismcts-fast at a small budget,
@@ -336,6 +419,20 @@ def _calibration_hint(position, bot, iterations, seed):
     g = _replayed(position["players"], position["seed"], position["moves"])
     row = hint(g, iterations=iterations, bot=bot, seed=seed, top=1, progress=False)[0]
     return {"win": row["win"], "chances": row.get("chances")}
+
+
+def calibration_sample(position, bot, iterations, seed):
+    """What a fit of the hint's chances learns from at one calibration position: the
+    search's own estimate of every player's chance along its chosen move's best line
+    (``raw``: before the calibration of ``tigris.chance``), with the position's
+    ``players``, ``mover``, ``outcome``, ``seed`` and ``move`` (moves played)."""
+    from tigris.hints import searched, searcher
+
+    g = _replayed(position["players"], position["seed"], position["moves"])
+    stats, _ = searched(g, searcher(bot, 1, seed), iterations=iterations, progress=False)
+    return {"players": position["players"], "seed": position["seed"],
+            "move": len(position["moves"]), "mover": position["mover"],
+            "outcome": position["outcome"], "raw": stats["children"][0]["chances"]}
 
 
 def bench_calibration(positions=1000, iterations=20_000, seed=0, jobs=1, bot=None, progress=True):

@@ -1,25 +1,33 @@
-"""Move hints for the player to move: the best moves by ISMCTS, with visit share, each
-player's chance of finishing first and the expected continuation (``hint``, also
-``tigris.hint``, returns ``Hints``; ``format_table`` writes them as text).
+"""Hints for the player to move: the best plans by ISMCTS, each with its visits, every
+player's chance of finishing first, the standard error of the mover's and the expected
+continuation, the plans the search cannot tell apart from its choice ranked as equals
+(``hint``, also ``tigris.hint``, returns ``Hints``; ``format_table`` writes them as text).
 
-The chances are those of the calibrated model of ``tigris.calibration`` (a shared first
-counted as its share), estimated by the search along each move's best line: the mean
-at the end of its most visited line (``tigris.search``), not a mean over the
-exploration.  How well calibrated they are as a search's estimate is not measured here.
+A plan is the mover's actions of the turn: a move and the second action the search has
+settled on after it (``plans``), so "tile red G5 + leader king C8" is one row, whichever
+order the search tried.  Its chances are the search's own estimate along the plan's best
+line (``tigris.search``), calibrated against the outcomes of games (``tigris.chance``):
+one figure, the same in ``tigris hint``, the terminal seat, ``tigris analyse`` and the
+viewer.  The plans within ``EQUAL`` standard errors of the difference from the search's
+choice (its most visited plan) are its equals, ``rank`` 1 and ``equal`` true, most
+visited first; the others follow by the mover's chance.
 
 >>> import tigris
 >>> g = tigris.Game(players=2, seed=7)
 >>> hints = tigris.hint(g, iterations=2000, top=3, seed=1, progress=False)
 >>> [h["move"] for h in hints] == [g.action_str(h["action"]) for h in hints]
 True
->>> sorted(hints[0])         # also share, chances, win (the mover's chance), continuation
-['action', 'chances', 'continuation', 'move', 'share', 'visits', 'win']
+>>> list(hints[0])           # win: the mover's chance; error: its standard error
+['rank', 'equal', 'move', 'action', 'plan', 'visits', 'share', 'win', 'error', 'chances', 'continuation']
 >>> abs(sum(hints[0]["chances"]) - 1) < 1e-6, hints[0]["win"] == hints[0]["chances"][g.current_player]
 (True, True)
+>>> hints[0]["rank"], hints[0]["equal"], hints.equals >= 1      # the choice and its equals
+(1, True, True)
 >>> hints.iterations, hints.bot, hints.seed       # what the search spent (and .seconds)
 (2000, 'ismcts-fast', 1)
 """
 
+import math
 import sys
 import time
 from collections.abc import Iterable
@@ -31,11 +39,21 @@ if TYPE_CHECKING:
     from tigris import bots
     from tigris._game import Game
 
-__all__ = ["CHUNKS", "DEFAULT_BOT", "Hints", "continuation", "format_table", "hint",
+__all__ = ["CHUNKS", "DEFAULT_BOT", "EQUAL", "ROW_KEYS", "SEED_SPREAD", "Hints", "continuation",
+           "format_table", "hint", "plans", "ranked", "searched", "searcher",
            "shown_continuation"]
 
 CHUNKS = 20          # progress steps of a search in this process (one worker)
 DEFAULT_BOT = "ismcts-fast"   # the configuration hints search with unless told otherwise
+EQUAL = 2.0          # standard errors of a difference within which two plans are equals
+# A tree's standard error of a chance counts its own visits' spread; searches of one
+# position with other seeds differ by this much more (the spread between seeds 1-3 of
+# a well-visited plan's chance at 20,000 iterations, beyond the trees' own errors:
+# docs/results.md), which every error shown includes.
+SEED_SPREAD = 0.009
+# A row of a hint, in this order (docs/FORMATS.md describes each).
+ROW_KEYS = ("rank", "equal", "move", "action", "plan", "visits", "share", "win", "error",
+            "chances", "continuation")
 
 
 def hint(game: "Game", seconds: float | None = None, iterations: int | None = None,
@@ -48,15 +66,17 @@ def hint(game: "Game", seconds: float | None = None, iterations: int | None = No
     are used, ``seed`` replaces its seed; a bot object (an ISMCTS bot made or loaded)
     searches with its own workers and random numbers instead.  ``progress``
     shows a progress bar (default: for searches of a second or 20,000 iterations and
-    more).  Returns ``Hints``: a list of up to ``top`` dicts, best first: ``move``
-    (notation), ``action``, ``visits``, ``share`` (of the root visits), ``chances`` (each
-    player's chance of finishing first, a shared first counted as its share, estimated
-    from the search's best line with the calibrated model of ``tigris.calibration``; they
-    add up to 1), ``win`` (the chance of the player to move, from ``chances``) and
-    ``continuation`` (the expected next decisions, as "player N: move" strings, as deep as
-    the tree reaches); with the search's ``iterations``, ``seconds``, ``bot`` and ``seed``
-    as attributes.  A decision with one legal move is not searched: its row has NaN
-    chances."""
+    more).  Returns ``Hints``: a list of up to ``top`` dicts, best first (``ranked``):
+    ``rank`` (1 for the equals of the search's choice, else 2, 3, ...), ``equal``,
+    ``move`` (the plan's first move, in notation), ``action`` (its id), ``plan`` (the
+    notation of the mover's actions of this turn, the first move first), ``visits``,
+    ``share`` (of the root visits), ``win`` (the mover's chance of finishing first),
+    ``error`` (its standard error), ``chances`` (every player's chance, a shared first
+    counted as its share; they add up to 1) and ``continuation`` (the expected decisions
+    after the plan, as "player N: move" strings, as deep as the tree reaches); with the
+    search's ``iterations``, ``seconds``, ``bot``, ``seed`` and ``equals`` (how many
+    plans are equals, shown or not) as attributes.  A decision with one legal move is
+    not searched: its row has NaN chances and error."""
     # The bots (and their search) load at the first hint: ``import tigris`` stays light.
     from tigris import knobs
 
@@ -75,20 +95,17 @@ def hint(game: "Game", seconds: float | None = None, iterations: int | None = No
         iterations = knobs.check_value("ismcts", "iterations", iterations)
     if not isinstance(top, int) or isinstance(top, bool) or top < 1:
         raise ValueError(f"top must be a whole number of moves, at least 1, not {excerpt(top)}")
-    engine = _engine(bot, jobs, seed)
+    engine = searcher(bot, jobs, seed)
     legal = game.legal_actions()
     if len(legal) == 1:
-        only = {"action": legal[0], "visits": 1, "chances": [float("nan")] * game.players, "pv": []}
-        return Hints([_row(game, only, 1)], iterations=0, seconds=0.0, bot=engine.name,
-                     seed=engine.params["seed"])
-    show = progress if progress is not None else (seconds or 0) >= 1 or (iterations or 0) >= 20_000
-    start = time.perf_counter()
-    stats = _analyse(engine, game, seconds, iterations, show)
-    spent = time.perf_counter() - start
-    total = sum(ch["visits"] for ch in stats["children"]) or 1
-    return Hints([_row(game, ch, total) for ch in stats["children"][:top]],
-                 iterations=stats["iterations"], seconds=spent, bot=engine.name,
-                 seed=engine.params["seed"])
+        only = {"action": legal[0], "visits": 1, "chances": [float("nan")] * game.players,
+                "error": float("nan"), "pv": []}
+        return Hints(ranked(game, [only]), iterations=0, seconds=0.0, bot=engine.name,
+                     seed=engine.params["seed"], equals=1)
+    stats, spent = searched(game, engine, seconds, iterations, progress)
+    rows = ranked(game, stats["children"])
+    return Hints(rows[:top], iterations=stats["iterations"], seconds=spent, bot=engine.name,
+                 seed=engine.params["seed"], equals=sum(r["equal"] for r in rows))
 
 
 class Hints(list[dict[str, Any]]):
@@ -97,21 +114,23 @@ class Hints(list[dict[str, Any]]):
     configuration's name) and ``seed`` (the bot's seed)."""
 
     def __init__(self, rows: Iterable[dict[str, Any]], iterations: int, seconds: float,
-                 bot: str, seed: int) -> None:
+                 bot: str, seed: int, equals: int = 1) -> None:
         super().__init__(rows)
         self.iterations = iterations
         self.seconds = seconds
         self.bot = bot
         self.seed = seed
+        self.equals = equals
 
     def as_dict(self, game: "Game") -> dict[str, Any]:
-        """The hint as JSON-ready data: who decides, the search's budget, the moves."""
+        """The hint as JSON-ready data: who decides, the search's budget, how many plans
+        are equals of its choice (shown or not), the plans."""
         return {"player": game.current_player, "decision": game.decision, "bot": self.bot,
                 "seed": self.seed, "iterations": self.iterations,
-                "seconds": round(self.seconds, 3), "hints": list(self)}
+                "seconds": round(self.seconds, 3), "equals": self.equals, "hints": list(self)}
 
 
-def _engine(bot, jobs, seed):
+def searcher(bot, jobs, seed):
     """The ISMCTS bot that searches: a configuration, read once, with `jobs` workers and
     `seed`; or a bot object as it is."""
     from tigris import bots, knobs
@@ -131,6 +150,16 @@ def _engine(bot, jobs, seed):
     if conf.kind != "ismcts":
         raise ConfigError(f"hints need an ismcts bot configuration, not a {conf.kind} one")
     return conf.bot(**overrides)
+
+
+def searched(game, engine, seconds=None, iterations=None, progress=None):
+    """(the root statistics of `engine`'s search of the decision, as the hint searches
+    it, the seconds taken): the chances in them are the search's own estimates, before
+    calibration.  `progress` as ``hint`` takes it."""
+    show = progress if progress is not None else (seconds or 0) >= 1 or (iterations or 0) >= 20_000
+    start = time.perf_counter()
+    stats = _analyse(engine, game, seconds, iterations, show)
+    return stats, time.perf_counter() - start
 
 
 def _analyse(engine, game, seconds, iterations, show):
@@ -156,10 +185,72 @@ def _analyse(engine, game, seconds, iterations, show):
             bar.close()
 
 
-def _row(game, ch, total):
-    return {"move": game.action_str(ch["action"]), "action": ch["action"], "visits": ch["visits"],
-            "share": ch["visits"] / total, "win": ch["chances"][game.current_player],
-            "chances": ch["chances"], "continuation": continuation(game, ch)}
+def plans(game, children):
+    """The plans of a search of `game` from its root statistics (``children``, the
+    search's choice first): a dict a plan, in the children's order.  A plan is the
+    mover's actions of this turn: a root move and, if its best line goes on with the
+    mover's next action of the same turn as far as the search has settled it (``line``:
+    the line its chances are read at), that action too; the mover's other decisions on
+    the way (a war to resolve, a treasure to take) are part of the continuation.  So a
+    second action among many near-equal ones is left open.  ``chances`` and ``error`` are
+    the search's own; the same actions in the other order are one plan, the first kept."""
+    total = sum(ch["visits"] for ch in children) or 1
+    rows, seen = [], set()
+    for ch in children:
+        row = _plan(game, ch, total)
+        key = tuple(sorted(row["plan"]))
+        if key not in seen:
+            seen.add(key)
+            rows.append(row)
+    return rows
+
+
+def _plan(game, child, total):
+    """The plan that begins with the root `child`."""
+    g = game.copy(stack=False)
+    mover, turn = game.current_player, game.turn
+    plan, steps = [game.action_str(child["action"])], 1
+    g.apply(child["action"])
+    for k, (action, player) in enumerate(child.get("pv", [])[:child.get("line", 0)], start=1):
+        if g.is_over or player != mover or g.current_player != mover or g.turn != turn \
+                or not g.is_legal(action):
+            break                 # another player decides, or a deal the mover cannot see
+        if g.decision == "action":
+            plan.append(g.action_str(action))
+            steps = k + 1
+        g.apply(action)
+    return {"move": plan[0], "action": child["action"], "plan": plan, "visits": child["visits"],
+            "share": child["visits"] / total, "chances": child["chances"], "error": child["error"],
+            "continuation": continuation(game, child)[steps - 1:]}
+
+
+def ranked(game, children):
+    """The rows of a hint from the root statistics of a search of `game` (``plans``):
+    every player's chance calibrated (``tigris.chance``), the plans within the search's
+    noise of its choice (the first) first, as equals (``equal``, rank 1), by visits, then
+    the others by the mover's chance, ranked 2, 3, ..."""
+    from tigris import chance
+
+    mover = game.current_player
+    rows = plans(game, children)
+    for row in rows:
+        raw = row["chances"]
+        row["chances"] = chance.calibrated(raw, mover)
+        row["win"] = row["chances"][mover]
+        row["error"] = chance.error(raw, mover, math.hypot(row["error"], SEED_SPREAD))
+    if not rows or math.isnan(rows[0]["win"]):
+        for row in rows:
+            row.update(rank=1, equal=True)
+        return rows
+    best = rows[0]                    # the search's choice
+    for row in rows:
+        noise = math.hypot(best["error"], row["error"])
+        row["equal"] = row is best or best["win"] - row["win"] <= EQUAL * noise
+    rows = [r for r in rows if r["equal"]] + sorted((r for r in rows if not r["equal"]),
+                                                    key=lambda r: -r["win"])
+    for k, row in enumerate(rows, start=1):
+        row["rank"] = 1 if row["equal"] else k
+    return [{k: row[k] for k in ROW_KEYS} for row in rows]
 
 
 def continuation(game, child):
@@ -174,21 +265,30 @@ def continuation(game, child):
 
 
 def format_table(game, hints):
-    """The hints as a text table: a line on the search, then a row a move, with each
-    player's chance of finishing first in a column per player (the mover's marked *)."""
+    """The hints as a text table: a line on the search, then a row a plan, with each
+    player's chance of finishing first in a column per player (the mover's marked *) and
+    the standard error of the mover's; equals ranked ``1=``."""
     mover = game.current_player
-    rows = [f"player {mover} to decide ({game.decision}); best moves:"]
+    rows = [f"player {mover} to decide ({game.decision}); best plans:"]
     if isinstance(hints, Hints):
         rows.append(f"{hints.bot}, seed {hints.seed}: {hints.iterations:,} iterations in "
                     f"{hints.seconds:.1f} s")
     rows.append("P0, P1, ...: each player's chance of finishing first (a shared first as "
-                "its share); * decides")
+                "its share); * decides; +-: the standard error of its chance, in points")
+    equals = getattr(hints, "equals", sum(h["equal"] for h in hints))
+    if equals > 1:
+        rows.append(f"1=: {equals} plans within the search's noise of its choice (the first "
+                    "shown here, most visited first): it cannot tell them apart at this budget")
+    width = max([24] + [len(" + ".join(h["plan"])) for h in hints])
     players = "".join(f"{f'P{p}' + ('*' if p == mover else ''):>7}" for p in range(game.players))
-    rows.append(f"{'#':>2}  {'move':<24} {'visits':>8} {'share':>6}{players}  continuation")
-    for k, h in enumerate(hints, start=1):
+    rows.append(f"{'#':>3}  {'plan':<{width}} {'visits':>8} {'share':>6}{players}{'+-':>6}  continuation")
+    for h in hints:
+        rank = f"{h['rank']}{'=' if h['equal'] and equals > 1 else ''}"
         cont = "; ".join(shown_continuation(h["continuation"], mover))
         chances = "".join(f"{c:>7.1%}" for c in h["chances"])
-        rows.append(f"{k:>2}  {h['move']:<24} {h['visits']:>8} {h['share']:>6.1%}{chances}  {cont}")
+        error = "" if math.isnan(h["error"]) else f"{100 * h['error']:.1f}"
+        rows.append(f"{rank:>3}  {' + '.join(h['plan']):<{width}} {h['visits']:>8} "
+                    f"{h['share']:>6.1%}{chances}{error:>6}  {cont}")
     return "\n".join(rows)
 
 

@@ -18,8 +18,11 @@ DESCRIPTION = """\
 core: random games per second, decisions per second, copy and apply+undo times on one
 core; search: ISMCTS iterations per second; every figure is a median. decisive: on 24
 mid-game positions of greedy games (8 each with 2, 3 and 4 players), how often hints
-with seeds 1, 2 and 3 name the same top move, and the top move's share of the root
-visits. calibration: on positions of ismcts-fast games (300 iterations a move) with 2,
+with seeds 1, 2 and 3 name the same top plan, how often each seed's top plan is among
+the other seeds' equals, how many equals a hint shows, and the top plan's share of the
+root visits. regret: on the same positions, how much of the mover's chance the top plan
+of a hint of 20,000 and of 100,000 iterations gives up against a search of 400,000
+(the best move of that search against the hint's, searched alone as deeply). calibration: on positions of ismcts-fast games (300 iterations a move) with 2,
 3 and 4 players, from deal seeds no fit saw (7,000,000,000 + 1,000,000 x SEED + ...),
 three a game (early, middle, late), the expected calibration error of the hint's win
 chance of the player to move against the share of the first place that player took,
@@ -32,12 +35,13 @@ def add_to(sub):
                     help="measure the speed of the core and the search, and how decisive and how "
                          "well calibrated hints are",
                     description=DESCRIPTION)
-    p.add_argument("part", nargs="?", default="core", choices=("core", "search", "decisive", "calibration"),
+    p.add_argument("part", nargs="?", default="core",
+                   choices=("core", "search", "decisive", "regret", "calibration"),
                    help="core: random games, copy, apply+undo; search: ISMCTS iterations per "
-                        "second; decisive: agreement of hints between seeds; calibration: "
-                        "calibration of the hint's win chance")
+                        "second; decisive: agreement of hints between seeds; regret: hints "
+                        "against a deep search; calibration: calibration of the hint's win chance")
     p.add_argument("--bot", default=DEFAULT_BOT,
-                   help="decisive, calibration: the configuration the hints search with "
+                   help="decisive, regret, calibration: the configuration the hints search with "
                         f"(default {DEFAULT_BOT}, as tigris hint)")
     p.add_argument("--iterations", type=whole(1, MAX_ITERATIONS), default=20_000,
                    help="decisive, calibration: iterations per hint (default 20000)")
@@ -61,7 +65,7 @@ def run(args):
 
     from tigris import bench
 
-    if args.part in ("decisive", "calibration"):
+    if args.part in ("decisive", "regret", "calibration"):
         bench.check_hint_bot(args.bot)
     print(f"machine: {bench.machine()}", file=sys.stderr)
     if args.part == "search":
@@ -70,6 +74,9 @@ def run(args):
     elif args.part == "decisive":
         with tqdm(total=bench.decisive_runs(), desc="hints", unit="hint", file=sys.stderr) as bar:
             rows = bench.bench_decisive(bot=args.bot, iterations=args.iterations, progress=bar.update)
+    elif args.part == "regret":
+        with tqdm(total=bench.regret_runs(), desc="searches", unit="search", file=sys.stderr) as bar:
+            rows = bench.bench_regret(bot=args.bot, progress=bar.update)
     elif args.part == "calibration":
         rows = bench.bench_calibration(positions=args.positions, iterations=args.iterations, seed=args.seed,
                                        jobs=args.jobs, bot=args.bot)
@@ -77,11 +84,11 @@ def run(args):
         with tqdm(total=bench.core_runs(args.repeats), desc="random games", unit="run",
                   file=sys.stderr) as bar:
             rows = bench.bench_core(games=args.games, repeats=args.repeats, progress=bar.update)
-    column = "value" if args.part in ("decisive", "calibration") else "median"
+    column = "value" if args.part in ("decisive", "regret", "calibration") else "median"
     if args.json:
         print(json.dumps({"machine": bench.machine(),
                           "figures": [{"figure": n, column: v, "unit": u} for n, v, u in rows]},
                          indent=2))
     else:
         print(f"machine: {bench.machine()}")
-        print(bench.format_rows(rows, column, decimals=3 if args.part == "calibration" else 2))
+        print(bench.format_rows(rows, column, decimals=3 if args.part in ("regret", "calibration") else 2))

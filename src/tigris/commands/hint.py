@@ -13,9 +13,12 @@ __all__ = ["DESCRIPTION", "add_to", "run"]
 DESCRIPTION = """\
 Search the decision at hand in a position (tigris-position/1) or a game record (after
 its last move, or --move N) with ISMCTS, from what the player to move can see, and print
-the best moves with visit share, each player's chance of finishing first (a shared first
-counted as its share, estimated from the search's best line with the calibrated model of
-tigris.calibration) and the expected continuation.
+the best plans (the mover's actions of the turn, the same actions in either order one
+plan), each with its visits, every player's chance of finishing first (a shared first
+counted as its share: the search's estimate along the plan's best line, calibrated
+against the outcomes of games), the standard error of the mover's chance and the
+expected continuation. The plans within the search's noise of its choice are ranked
+1=, as equals: it cannot tell them apart at this budget.
 """
 
 
@@ -25,7 +28,7 @@ def add_to(sub):
                     description=DESCRIPTION)
     add_game_source(p, "for a record: hint after N moves")
     add_budget(p, "search time (default 5 seconds)", "search iterations instead of time")
-    p.add_argument("--top", type=POSITIVE, default=5, help="moves to show (default 5)")
+    p.add_argument("--top", type=POSITIVE, default=5, help="plans to show (default 5)")
     add_jobs(p, "parallel search workers (default 1)", default=1)
     p.add_argument("--bot", default=DEFAULT_BOT, help=f"ISMCTS configuration to search with (default {DEFAULT_BOT})")
     add_seed(p, "search seed")
