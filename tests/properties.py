@@ -432,7 +432,7 @@ def _analysis_lines():
     g = _played(7, SETUPS[0], 12)
     fields, tasks = analysis.decisions(record.to_record(g, bots=["a", "b"]))
     header = {"format": analysis.FORMAT, "record": fields["record"], "source": "game.json",
-              "moves": fields["moves"], "decisions": fields["decisions"], "bot": "hint",
+              "moves": fields["moves"], "decisions": fields["decisions"], "bot": "ismcts-fast",
               "iterations": 50, "seed": 0, "players": fields["players"],
               "thresholds": dict(analysis.THRESHOLDS)}
     rows, game = [], {}
@@ -441,9 +441,14 @@ def _analysis_lines():
         game[t["move"]] = (before.current_player, played)
         forced = k == 2                 # one forced row, as a game's single legal moves are
         chance = None if forced else round(0.3 + 0.04 * k, 4)
+        chances = None
+        if not forced:
+            chances = [round(1 - chance, 4)] * 2
+            chances[before.current_player] = chance
         rows.append({"move": t["move"], "player": before.current_player,
                      "decision": before.decision, "played": played, "best": played,
-                     "win_before": chance, "win_after": chance, "drop": 0.0, "rank": 1,
+                     "chances": chances, "win_before": chance, "win_after": chance,
+                     "drop": 0.0, "noise": None if forced else 0.0, "rank": 1, "equal": True,
                      "legal": 1 if forced else 9, "mark": None, "visits": 0 if forced else 30,
                      "iterations": 0 if forced else 50,
                      "after_from": "forced" if forced else "best",
@@ -474,7 +479,8 @@ def _one_line_naming(error, path):
 
 
 @_settings(examples=max(50, EXAMPLES // 10))
-@given(mutated([ANALYSIS], keys=("win_before", "rank", "mark", "after_from", "players")),
+@given(mutated([ANALYSIS], keys=("win_before", "chances", "noise", "equal", "rank", "mark",
+                                  "after_from", "players")),
        st.one_of(st.none(), st.integers(0, 4000)))
 def analysis_files(lines, cut):
     """An analysis file broken in generated ways (fields replaced, removed or added, lines

@@ -31,17 +31,20 @@ def play(players=3, seed=2, names=None, variants=()):
 
 
 def analysis_of(rec, every=3):
-    """Hand-made analysis rows (tigris-analysis/1) of every `every`-th move of `rec`."""
+    """Hand-made analysis rows (tigris-analysis/2) of every `every`-th move of `rec`."""
     rows = []
+    players = rec["players"]
     for n, move in enumerate(rec["moves"], start=1):
         if n % every:
             continue
         mark = ("inaccuracy", "mistake", "blunder", None)[n % 4]
+        chances = [0.5 / (players - 1)] * players
+        chances[move["player"]] = 0.5
         rows.append({"move": n, "player": move["player"], "played": move["move"],
-                     "best": move["move"] if mark is None else "pass", "win_before": 0.5,
-                     "win_after": 0.4 if mark else 0.5, "drop": 0.1 if mark else 0.0,
-                     "rank": 2 if mark else 1, "mark": mark})
-    return {"format": "tigris-analysis/1", "record": "0" * 16}, rows
+                     "best": move["move"] if mark is None else "pass", "chances": chances,
+                     "win_before": 0.5, "win_after": 0.4 if mark else 0.5,
+                     "drop": 0.1 if mark else 0.0, "rank": 2 if mark else 1, "mark": mark})
+    return {"format": "tigris-analysis/2", "record": "0" * 16}, rows
 
 
 def embedded(page):

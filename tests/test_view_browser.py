@@ -70,12 +70,15 @@ def game():
         g.apply((a if g.current_player == 0 else b).choose(g))
     rec = record.to_record(g, bots=NAMES)
     positions = [gm.to_position() for _, gm in record.steps(rec)]
-    rows = [{"move": n, "player": m["player"], "played": m["move"], "best": "pass",
-             "win_before": 0.5 + 0.3 * (1 if m["player"] else -1) * n / len(rec["moves"]),
-             "win_after": 0.5, "drop": 0.02, "rank": 1,
-             "mark": {7: "blunder", 20: "mistake", 33: "inaccuracy"}.get(n)}
-            for n, m in enumerate(rec["moves"], start=1)]
-    return rec, positions, ({"format": "tigris-analysis/1", "record": "-"}, rows)
+    rows = []
+    for n, m in enumerate(rec["moves"], start=1):
+        first = 0.5 + 0.3 * n / len(rec["moves"])            # player 1 pulls ahead
+        win = first if m["player"] else 1 - first
+        rows.append({"move": n, "player": m["player"], "played": m["move"], "best": "pass",
+                     "chances": [1 - first, first], "win_before": win, "win_after": win - 0.02,
+                     "drop": 0.02, "rank": 1,
+                     "mark": {7: "blunder", 20: "mistake", 33: "inaccuracy"}.get(n)})
+    return rec, positions, ({"format": "tigris-analysis/2", "record": "-"}, rows)
 
 
 @pytest.fixture(scope="module")

@@ -11,40 +11,35 @@ it, and a mark where the move played lost much of it.
 
 The win chance
 --------------
-The search is the ``hint`` configuration by default: ISMCTS backing up the calibrated
-win chance (``eval_calibrated = 1``), so a root child's value is the mover's chance to
-finish first (a shared first place counts as its share) after that move.  Each decision
-is searched from the position before the move, as the mover saw it: the bot deals
-afresh everything the mover could not see, so the analysis never uses the real hidden
-tiles.
+Each decision is searched as ``tigris hint`` searches it (the ``ismcts-fast``
+configuration by default, ``tigris.hints.ranked``): from the position before the move, as
+the mover saw it (the bot deals afresh everything the mover could not see, so the
+analysis never uses the real hidden tiles), and every figure is the calibrated chance of
+finishing first of ``tigris.chance`` (a shared first place counts as its share).
 
-- ``win_before``: the value of the engine's best move (the root's most visited child).
-- ``win_after``: the mover's chance after the move played, read in the first way that
-  applies (the row's ``after_from`` says which):
-
-  1. ``best``: the move played is the engine's best; ``win_after = win_before``.
-  2. ``root``: the move played got at least ``RELIABLE_VISITS`` visits and
-     ``RELIABLE_SHARE`` of the root's: its own value at the root.  Sequential halving
-     at the root gives the few finalists most of the budget and the other moves a
-     handful of visits each, whose mean is noise; so only a finalist's value is read.
-  3. ``end``: the move ended the game: the mover's share of the first place.
-  4. ``search``: a second search, with the same budget, of the position after the
-     move, from a world dealt anew from what the mover could see then
-     (``Game.determinize``): if the mover decides next, the value of the best move
-     there; in a 2-player game where the opponent decides next, 1 minus the
-     opponent's best value (calibrated chances of the players add up to 1); with 3
-     or 4 players, the other players' decisions are played by their own searches,
-     each its best move, up to the mover's next decision, whose best value is read
-     (or the game's end, read as in 3).
-  5. ``static``: a safeguard, if that walk needs more than ``MAX_REPLIES`` searches:
-     the calibrated chance of the position reached, without search.
-
-- ``drop = win_before - win_after``.  A negative drop (the move played looks better
-  than the engine's pick, within the noise) counts as 0 for the marks and the means.
+- ``chances``: every player's chance before the move, with the engine's best plan (they
+  add up to 1: the viewer's graph draws them); ``win_before`` is the mover's.  The best
+  plan is the search's choice, unless a move it passed over (one it tried a few times,
+  whose rough chance reads above its choice's; the ``RIVALS`` best such) reads better
+  when searched alone as below.
+- ``win_after``: the mover's chance after the move played.  The engine's best move
+  played: ``win_after = win_before`` (``after_from = "best"``).  Any other move is
+  searched alone (``after_from = "searched"``): the same search from the same position,
+  from the mover's point of view, its root held to the move played (``only``) and
+  given as many iterations as the best move had in the first search, so that both are
+  read along lines of the same depth.  What kind of decision it is does not matter: a
+  move that ends the turn is judged like any other, the other players' replies searched
+  within the mover's tree, never by another player's search.
+- ``drop = win_before - win_after`` and ``noise``, its standard error (the two
+  chances' errors, each with the spread between seeds: ``tigris.hints.SEED_SPREAD``).
 - ``mark``: ``"blunder"`` for a drop of at least 0.20 (of win chance: 20 percentage
   points), ``"mistake"`` from 0.10, ``"inaccuracy"`` from 0.05 (``THRESHOLDS``;
   ``run(..., thresholds=...)`` and ``tigris analyse --inaccuracy/--mistake/--blunder``
-  change them), else null.
+  change them), and only where the drop is beyond the noise (more than
+  ``tigris.hints.EQUAL`` times it), else null.  A negative drop (the move played looks
+  better than the engine's pick, within the noise) counts as 0 for the marks and means.
+- ``rank``: the move played in the hint's order (1 for the engine's plans within its
+  noise, ``equal``); null if the search never tried it.
 - A decision with a single legal move is not searched: a ``forced`` row.
 
 Every decision is searched by one process with a seed of its own (``decision_seed``:
@@ -52,11 +47,11 @@ the base seed and the move number), so the rows do not depend on the order of th
 decisions or the number of jobs (with an iteration budget; a time budget is not
 reproducible).
 
-The file (``tigris-analysis/1``)
+The file (``tigris-analysis/2``)
 --------------------------------
 JSON lines.  Line 1 is the header::
 
-    {"format": "tigris-analysis/1", "record": hash of the game's setup and moves,
+    {"format": "tigris-analysis/2", "record": hash of the game's setup and moves,
      "source": the record as given, "moves": moves in the record, "decisions": the
      decisions of the chosen players, "bot": configuration name, "iterations": N or
      "seconds": S (per search), "seed": base seed, "players": [chosen players],
@@ -67,16 +62,20 @@ then one line per decision analysed, in any order (the jobs finish in any order;
 
     {"move": n (1-based number of the move in the record: the position before it is
      the state after n - 1 moves, tigris show --move n-1), "player": p, "decision":
-     "action", "support", ..., "played": notation, "best": notation, "win_before":
-     float, "win_after": float, "drop": float, "rank": the move played in the engine's
-     order (1 = its best; null if the search never visited it), "legal": legal moves,
-     "mark": null | "inaccuracy" | "mistake" | "blunder", "visits": the move played's
-     root visits, "iterations": the root's, "after_from": "best" | "root" | "end" |
-     "search" | "static" | "forced", "continuation": the engine's expected line after
-     its best move, as "player N: move" strings}
+     "action", "support", ..., "played": notation, "best": notation (the first move of
+     the engine's best plan), "chances": [every player's chance before the move],
+     "win_before": float, "win_after": float, "drop": float, "noise": float, "rank":
+     the move played in the hint's order, "equal": whether it is among the engine's
+     equals, "legal": legal moves, "mark": null | "inaccuracy" | "mistake" |
+     "blunder", "visits": the move played's root visits in the first search,
+     "iterations": its searches' in all, "after_from": "best" | "searched" | "forced",
+     "continuation": the engine's expected line after its best plan, as "player N:
+     move" strings}
 
-Floats are rounded to 4 decimals.  A forced row has ``win_before`` and ``win_after``
-null, ``drop`` 0, ``rank`` 1 and ``legal`` 1.
+Floats are rounded to 4 decimals.  A forced row has ``chances``, ``win_before``,
+``win_after`` and ``noise`` null, ``drop`` 0, ``rank`` 1, ``equal`` true and ``legal`` 1.
+Files of the first format (``tigris-analysis/1``, whose chances were read another way)
+are refused with a word to analyse the game again.
 
 Resuming: each row is appended (in one write) as soon as its decision is done; running
 the same analysis again skips the decisions already in the file.  A file whose header
@@ -97,31 +96,29 @@ from tigris import bots as botlib
 from tigris import knobs, work
 from tigris import record as records
 from tigris.errors import ConfigError, Interrupted, RecordError, UsageError, excerpt
-from tigris.evaluator import Evaluator
 from tigris.files import check_target
-from tigris.hints import continuation
+from tigris.hints import DEFAULT_BOT as DEFAULT_HINT_BOT
+from tigris.hints import EQUAL, ranked
 from tigris.runner import append_record, cut_torn, read_json_lines
 from tigris.sources import check_source
 
-__all__ = ["FORMAT", "DEFAULT_BOT", "THRESHOLDS", "RELIABLE_VISITS", "RELIABLE_SHARE",
-           "MAX_REPLIES", "SAME", "decision_seed", "record_hash", "mark",
-           "check_thresholds", "decisions", "analyse_decision", "run", "read_analysis",
-           "summarize", "format_summary"]
+__all__ = ["FORMAT", "DEFAULT_BOT", "THRESHOLDS", "SAME", "ROW_FIELDS", "RIVALS",
+           "decision_seed", "record_hash", "mark", "check_thresholds", "decisions",
+           "analyse_decision", "run", "read_analysis", "summarize", "format_summary"]
 
-FORMAT = "tigris-analysis/1"
-DEFAULT_BOT = "hint"             # backs up the calibrated win chance: values are chances
+FORMAT = "tigris-analysis/2"
+OLD_FORMATS = ("tigris-analysis/1",)      # refused, with a word to analyse again
+DEFAULT_BOT = DEFAULT_HINT_BOT   # searched as the hints search: the same figures
 DEFAULT_ITERATIONS = 10_000      # per search: about a tenth of a second
+RIVALS = 3                       # moves the search passed over, searched alone to check
 THRESHOLDS = {"inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.20}   # least drop of each mark
 MARKS = ("blunder", "mistake", "inaccuracy")                          # worst first
-RELIABLE_VISITS = 30             # a non-best move's root value is read from this many visits
-RELIABLE_SHARE = 0.05            # ... and this share of the root's visits
-MAX_REPLIES = 16                 # searches of other players' decisions before the mover's next
 DECIMALS = 4
 # What a resumed analysis must share with the file's header (source may differ: the
 # same game given by another path).
 SAME = ("record", "bot", "iterations", "seconds", "seed", "players", "thresholds", "moves",
         "decisions")
-AFTER_FROM = ("best", "root", "end", "search", "static", "forced")   # how win_after was read
+AFTER_FROM = ("best", "searched", "forced")                          # how win_after was read
 
 
 def decision_seed(seed, move):
@@ -138,8 +135,12 @@ def record_hash(game):
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode("utf-8")).hexdigest()[:16]
 
 
-def mark(drop, thresholds=THRESHOLDS):
-    """The mark of a drop of win chance: the worst whose threshold it reaches, else None."""
+def mark(drop, thresholds=THRESHOLDS, noise=0.0):
+    """The mark of a drop of win chance: the worst whose threshold it reaches, else None;
+    None too for a drop within the search's noise (at most EQUAL times `noise`, the
+    drop's standard error)."""
+    if drop <= EQUAL * noise:
+        return None
     for name in MARKS:
         if drop >= thresholds[name]:
             return name
@@ -209,57 +210,63 @@ def analyse_decision(task, engine, budget, seed, thresholds):
     """The row of one decision (see the module's docstring).  `engine` is the search bot's
     ``(kind, name, params)``, `budget` ``{"iterations": N}`` or ``{"seconds": S}``, `seed`
     the analysis's base seed."""
-    before, after, played = task["before"], task["after"], task["action"]
+    before, played = task["before"], task["action"]
     p = before.current_player
     legal = before.legal_actions()
     row = {"move": task["move"], "player": p, "decision": before.decision,
            "played": before.action_str(played)}
     if len(legal) == 1:
-        return dict(row, best=row["played"], win_before=None, win_after=None, drop=0.0, rank=1,
-                    legal=1, mark=None, visits=0, iterations=0, after_from="forced",
-                    continuation=[])
+        return dict(row, best=row["played"], chances=None, win_before=None, win_after=None,
+                    drop=0.0, noise=None, rank=1, equal=True, legal=1, mark=None, visits=0,
+                    iterations=0, after_from="forced", continuation=[])
     kind, name, params = engine
     bot = botlib.CLASSES[kind](name=name, **dict(params, seed=decision_seed(seed, task["move"]),
                                                 workers=1))
     stats = bot.analyse(before, **budget)
-    children = stats["children"]
-    total = sum(ch["visits"] for ch in children) or 1
-    best = children[0]
-    ranks = {ch["action"]: k for k, ch in enumerate(children, start=1) if ch["visits"] > 0}
-    mine = next((ch for ch in children if ch["action"] == played), None)
-    win_before = best["value"]
+    rows = ranked(before, stats["children"])
+    choice = rows[0]
+    # The move played begins a row's plan, or is the later action of one whose other
+    # order was kept.
+    mine = next((r for r in rows if r["action"] == played), None) or \
+        next((r for r in rows if row["played"] in r["plan"]), None)
+    # A move searched alone, as deeply as the search's choice was: its row.
+    alone = ({"iterations": max(1, choice["visits"])} if "iterations" in budget
+             else {"seconds": budget["seconds"] * max(choice["share"], 0.01)})
+    iterations = stats["iterations"]
+    searched = {}
+
+    def search_alone(action):
+        nonlocal iterations
+        if action not in searched:
+            again = bot.analyse(before, only=[action], **alone)
+            iterations += again["iterations"]
+            searched[action] = ranked(before, again["children"])[0]
+        return searched[action]
+
+    # Moves the search barely tried whose rough chance reads above its choice's may be
+    # better moves it passed over: the best of them are searched alone, as deeply.
+    best = choice
+    rivals = sorted((r for r in rows[1:] if r["equal"] and r["win"] > choice["win"]),
+                    key=lambda r: -r["win"])
+    for rival in rivals[:RIVALS]:
+        verified = search_alone(rival["action"])
+        if verified["win"] > best["win"]:
+            best = verified
     if played == best["action"]:
-        win_after, how = win_before, "best"
-    elif mine is not None and mine["visits"] >= max(RELIABLE_VISITS, RELIABLE_SHARE * total):
-        win_after, how = mine["value"], "root"
+        win_after, how, noise = best["win"], "best", 0.0
     else:
-        win_after, how = _searched_after(bot, p, after, budget)
-    win_before, win_after = round(win_before, DECIMALS), round(win_after, DECIMALS)
+        after = search_alone(played)
+        win_after, how = after["win"], "searched"
+        noise = math.hypot(best["error"], after["error"])
+    win_before = round(best["win"], DECIMALS)
+    win_after = round(win_after, DECIMALS)
     drop = round(win_before - win_after, DECIMALS)
-    return dict(row, best=before.action_str(best["action"]), win_before=win_before,
-                win_after=win_after, drop=drop, rank=ranks.get(played), legal=len(legal),
-                mark=mark(drop, thresholds), visits=mine["visits"] if mine else 0,
-                iterations=stats["iterations"], after_from=how,
-                continuation=continuation(before, best))
-
-
-def _searched_after(bot, p, after, budget):
-    """(player p's chance after the move, how it was read) by searching on from a world
-    dealt from what p could see: the module docstring's steps 3 to 5."""
-    if after.is_over:
-        return Evaluator().win_chances(after)[p], "end"
-    world = after.determinize(p, bot.rng.getrandbits(63))
-    for _ in range(MAX_REPLIES):
-        stats = bot.analyse(world, **budget)        # searched by whoever decides in the world
-        best = stats["children"][0]
-        if world.current_player == p:
-            return best["value"], "search"
-        if world.players == 2:
-            return 1.0 - best["value"], "search"
-        world.apply(best["action"])
-        if world.is_over:
-            return Evaluator().win_chances(world)[p], "end"
-    return Evaluator().win_chances(world)[p], "static"
+    return dict(row, best=best["move"], chances=[round(c, DECIMALS) for c in best["chances"]],
+                win_before=win_before, win_after=win_after, drop=drop,
+                noise=round(noise, DECIMALS), rank=mine["rank"] if mine else None,
+                equal=bool(mine and mine["equal"]), legal=len(legal),
+                mark=mark(drop, thresholds, noise), visits=mine["visits"] if mine else 0,
+                iterations=iterations, after_from=how, continuation=best["continuation"])
 
 
 # ---------------------------------------------------------------------------------------
@@ -379,6 +386,10 @@ def read_analysis(path, repair=False, game=None):
     header, rows = None, {}
     for lineno, item in values:
         if header is None:
+            if isinstance(item, dict) and item.get("format") in OLD_FORMATS:
+                raise UsageError(f"{path}: an analysis of an earlier tigris ({item['format']}, "
+                                 f"whose chances were read another way); analyse the game "
+                                 f"again into another file")
             if not (isinstance(item, dict) and item.get("format") == FORMAT):
                 raise UsageError(f"{path}: not a {FORMAT} file (line {lineno} is not its "
                                  f"header); name another file for the analysis")
@@ -439,8 +450,10 @@ def _header_problem(h):
     return None
 
 
-ROW_FIELDS = ("move", "player", "decision", "played", "best", "win_before", "win_after", "drop",
-              "rank", "legal", "mark", "visits", "iterations", "after_from", "continuation")
+ROW_FIELDS = ("move", "player", "decision", "played", "best", "chances", "win_before", "win_after",
+              "drop", "noise", "rank", "equal", "legal", "mark", "visits", "iterations",
+              "after_from", "continuation")
+SUM_TOLERANCE = 0.001               # how far a row's chances, rounded, may add up from 1
 
 
 def _row_problem(r, header, game=None):
@@ -466,11 +479,21 @@ def _row_problem(r, header, game=None):
     if r["after_from"] not in AFTER_FROM:
         return bad("after_from", " or ".join(AFTER_FROM))
     forced = r["after_from"] == "forced"
-    for field in ("win_before", "win_after"):
+    for field in ("win_before", "win_after", "noise"):
         if forced and r[field] is not None:
             return bad(field, "null in a forced row")
         if not forced and not (_number(r[field]) and 0 <= r[field] <= 1):
-            return bad(field, "a win chance from 0 to 1")
+            return bad(field, "a win chance from 0 to 1" if field != "noise" else "a number from 0 to 1")
+    chances = r["chances"]
+    if forced and chances is not None:
+        return bad("chances", "null in a forced row")
+    if not forced and not (isinstance(chances, list) and chances
+                           and all(_number(c) and 0 <= c <= 1 for c in chances)
+                           and abs(math.fsum(chances) - 1) <= SUM_TOLERANCE
+                           and r["player"] < len(chances)):
+        return bad("chances", "every player's chance from 0 to 1, adding up to 1")
+    if not isinstance(r["equal"], bool):
+        return bad("equal", "true or false")
     if not _number(r["drop"]):
         return bad("drop", "a number")
     if not (r["rank"] is None or _whole(r["rank"], 1)):

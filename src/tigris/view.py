@@ -4,8 +4,8 @@ A game page is one HTML file that opens offline: its style, its script and the g
 inlined (no network, no server, no other file).  The board is drawn as SVG from the
 position after every move, which the page holds as ``tigris-position/1`` data; so the
 "copy position" button gives exactly the position ``tigris hint`` reads.  With an
-analysis (``tigris-analysis/1``: a header and one row per analysed move), the page also
-draws each player's win chance over the game and marks the moves (?! ? ??).
+analysis (``tigris-analysis/2``: a header and one row per analysed move), the page also
+draws every player's win chance over the game (they add up to 100% at each move) and marks the moves (?! ? ??).
 
 >>> from tigris import record, view
 >>> rec = record.load("game.json")                           # doctest: +SKIP
@@ -41,7 +41,7 @@ __all__ = ["write_game", "write_results", "game_page", "check_analysis", "script
            "game_title", "read_results", "replay_steps"]
 
 POSITION_FORMAT = "tigris-position/1"
-ANALYSIS_FORMAT = "tigris-analysis/1"
+ANALYSIS_FORMAT = "tigris-analysis/2"
 MARKS = ("inaccuracy", "mistake", "blunder")
 INDEX_FILE = "index.html"
 CONTINUATION = 4          # moves of an analysis row's expected continuation shown
@@ -175,6 +175,14 @@ def check_analysis(rec, header, rows, moves=None):
             if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
                                       or not math.isfinite(value)):
                 raise RecordError(f"analysis move {n}: {key} is a number, not {excerpt(value)}")
+        chances = row.get("chances")
+        if chances is not None and not (
+                isinstance(chances, list) and len(chances) == rec.get("players")
+                and all(isinstance(c, (int, float)) and not isinstance(c, bool)
+                        and math.isfinite(c) and 0 <= c <= 1 for c in chances)
+                and abs(math.fsum(chances) - 1) <= 0.001):
+            raise RecordError(f"analysis move {n}: chances must be every player's chance from "
+                              f"0 to 1, adding up to 1, not {excerpt(chances)}")
         if row.get("mark") is not None and row["mark"] not in MARKS:
             raise RecordError(f"analysis move {n}: mark is null or one of {', '.join(MARKS)}, "
                               f"not {excerpt(row['mark'])}")
@@ -193,7 +201,7 @@ def _record_moves(rec):
 def _analysis_row(row):
     """What the page shows of an analysis row: the moves, the win chances, the mark, and
     the start of the engine's expected continuation."""
-    keys = ("move", "player", "played", "win_before", "win_after", "drop", "mark")  # checked
+    keys = ("move", "player", "played", "chances", "win_before", "win_after", "drop", "mark")  # checked
     out = {k: row.get(k) for k in keys}
     out["best"] = None if row.get("best") is None else str(row["best"])
     rank = row.get("rank")
@@ -297,8 +305,8 @@ _GAME_PAGE = _HEAD + """<body class="game-page">
     <span id="where">move <b id="move-number">0</b> of <span id="move-count">0</span></span>
   </div>
   <div id="legend"></div>
-  <div id="graph-wrap" hidden><h2>Win chance of the player to move <span class="hint">(dots:
-    ?! inaccuracy, ? mistake, ?? blunder; click to go there)</span></h2><svg id="graph"></svg></div>
+  <div id="graph-wrap" hidden><h2>Each player's chance of finishing first <span class="hint">(they
+    add up to 100%; dots: ?! inaccuracy, ? mistake, ?? blunder; click to go there)</span></h2><svg id="graph"></svg></div>
 </section>
 <aside id="side">
   <div id="status"></div>

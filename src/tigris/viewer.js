@@ -334,17 +334,15 @@
     for (let n = 0; n <= N; n += tick) {
       svgText(graph, gx(n), GH - 7, String(n), { "text-anchor": "middle", "font-size": 10, fill: "#666" });
     }
-    const byPlayer = {};
-    for (const row of D.analysis) {
-      if (typeof row.win_before !== "number") continue;
-      (byPlayer[row.player] = byPlayer[row.player] || []).push(row);
-    }
+    // Every player's chance at every analysed decision, whoever decides: they add up to
+    // 100% at each move.
+    const rows = D.analysis.filter(r => Array.isArray(r.chances)).sort((a, b) => a.move - b.move);
+    const players = rows.length ? rows[0].chances.length : 0;
     let lx = GL;                                 // the key, above the plot
-    for (const [p, rows] of Object.entries(byPlayer)) {
-      rows.sort((a, b) => a.move - b.move);
+    for (let p = 0; p < players; p++) {
       svg("polyline", { class: "win-line", "data-player": p, fill: "none", stroke: PLAYER[p] || "#333",
                         "stroke-width": 2, "stroke-linejoin": "round",
-                        points: rows.map(r => gx(r.move - 1) + "," + gy(r.win_before)).join(" ") }, graph);
+                        points: rows.map(r => gx(r.move - 1) + "," + gy(r.chances[p])).join(" ") }, graph);
       svg("line", { x1: lx, x2: lx + 16, y1: GT - 9, y2: GT - 9, stroke: PLAYER[p] || "#333", "stroke-width": 3 }, graph);
       svgText(graph, lx + 20, GT - 5, "player " + p + playerBot(p), { "font-size": 11, fill: "#333" });
       lx += 180;

@@ -12,10 +12,11 @@ __all__ = ["DESCRIPTION", "add_to", "run", "analysis_name"]
 
 DESCRIPTION = """\
 Search every decision of the chosen players in a game record (tigris-game/1, or
-games.jsonl:K) from what the player could see, and write per decision the engine's best
-move, the calibrated chance to finish first before and after the move played, the played
-move's rank and a mark when the chance drops by at least a threshold; then print a
-summary per player. Rows go to --out as they finish: running the same command again
+games.jsonl:K) from what the player could see, as tigris hint searches it, and write per
+decision the engine's best move, every player's chance to finish first before the move,
+the mover's after the move played (that move searched alone from the same position), the
+played move's rank and a mark when the chance drops by at least a threshold and by more
+than the search's noise; then print a summary per player. Rows go to --out as they finish: running the same command again
 continues it, or reprints the summary.
 """
 
@@ -27,19 +28,20 @@ def add_to(sub):
     p.add_argument("record", metavar="RECORD", help="game record JSON file, or games.jsonl:K")
     add_budget(p, "time of each search",
                "iterations of each search (default 10,000); a decision takes one "
-               "search, more if the move played was not among the engine's finalists")
+               "search, and a shorter one of the move played if it was not the engine's "
+               "best (and of up to three moves the search passed over)")
     p.add_argument("--players", nargs="+", type=COUNT, metavar="P",
                    help="the players whose decisions to analyse (default: all)")
     add_jobs(p, "decisions searched in parallel (default 1)", default=1)
-    p.add_argument("--bot", help="ISMCTS configuration to search with (default hint: its values "
-                                 "are calibrated win chances)")
+    p.add_argument("--bot", help="ISMCTS configuration to search with (default ismcts-fast, as "
+                                 "tigris hint)")
     add_seed(p, "base seed of the searches")
     for mark, least in THRESHOLD_POINTS.items():
         p.add_argument(f"--{mark}", type=points(mark), metavar="POINTS",
                        help=f"least drop of win chance, in percentage points, marked {mark} "
                             f"(default {least})")
     p.add_argument("--out", metavar="FILE",
-                   help="the analysis (tigris-analysis/1 JSON lines), continued if it exists "
+                   help="the analysis (tigris-analysis/2 JSON lines), continued if it exists "
                         "(default: RECORD's name with .analysis.jsonl, in this folder)")
 
 
