@@ -251,7 +251,7 @@ def test_the_summary_counts_the_rows(rec2, tmp_path):
         for key, name in (("inaccuracies", "inaccuracy"), ("mistakes", "mistake"),
                           ("blunders", "blunder")):
             assert s[key] == sum(r["mark"] == name for r in mine)
-        assert s["best_share"] == round(sum(r["rank"] == 1 for r in mine) / len(mine), 4)
+        assert s["best_share"] == round(sum(r["after_from"] == "best" for r in mine) / len(mine), 4)
         assert s["mean_drop"] == round(sum(max(0, r["drop"]) for r in mine) / len(mine), 4)
     assert summary["marked"] == [r for r in rows if r["mark"]]
     assert sum(s["decisions"] for s in summary["players"]) == len(rows)

@@ -527,7 +527,7 @@ def summarize(header, rows):
     """Per player of the header: ``decisions`` (rows), ``forced``, ``inaccuracies``,
     ``mistakes``, ``blunders``, ``mean_drop`` (over the searched decisions, a negative
     drop counted as 0) and ``best_share`` (the searched decisions where the move played
-    was the engine's best); with the header's source, bot and budget and the count of
+    was the engine's best, not only one of its equals); with the header's source, bot and budget and the count of
     ``analysed`` and ``marked`` rows (those with a mark, by move)."""
     def mean(values):
         return round(sum(values) / len(values), DECIMALS) if values else None
@@ -542,7 +542,7 @@ def summarize(header, rows):
             "mistakes": sum(r["mark"] == "mistake" for r in mine),
             "blunders": sum(r["mark"] == "blunder" for r in mine),
             "mean_drop": mean([max(0.0, r["drop"]) for r in searched]),
-            "best_share": mean([r["rank"] == 1 for r in searched])})
+            "best_share": mean([r["after_from"] == "best" for r in searched])})
     return {"source": header.get("source"), "bot": header.get("bot"),
             "iterations": header.get("iterations"), "seconds": header.get("seconds"),
             "seed": header.get("seed"), "decisions": header.get("decisions"), "analysed": len(rows),

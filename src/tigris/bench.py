@@ -288,7 +288,8 @@ def bench_regret(bot="ismcts-fast", per_count=8, seed=1, budgets=REGRET_BUDGETS,
     for b in budgets:
         r = regrets[b]
         rows.append((f"top plan within {REGRET_WITHIN} of a {reference:,}-iteration search's best, "
-                     f"{b:,} iterations, {len(r)} positions", 100 * _mean([x <= REGRET_WITHIN for x in r]), "%"))
+                     f"{b:,} iterations, {len(r)} positions",
+                     100 * _mean([x <= REGRET_WITHIN for x in r]), "%"))
         rows.append((f"mean regret, {b:,} iterations", _mean(r), "chance"))
         rows.append((f"largest regret, {b:,} iterations", max(r), "chance"))
         rows.append((f"median number of equal plans, {b:,} iterations", _median(equals[b]), "plans"))
