@@ -20,8 +20,8 @@ finishing first of ``tigris.chance`` (a shared first place counts as its share).
 - ``chances``: every player's chance before the move, with the engine's best plan (they
   add up to 1: the viewer's graph draws them); ``win_before`` is the mover's.  The best
   plan is the search's choice, unless a move it passed over (one it tried a few times,
-  whose rough chance reads above its choice's; the ``RIVALS`` best such) reads better
-  when searched alone as below.
+  whose rough chance, with ``EQUAL`` standard errors, reads above its choice's; the
+  ``RIVALS`` highest such) reads better when searched alone as below.
 - ``win_after``: the mover's chance after the move played.  The engine's best move
   played: ``win_after = win_before`` (``after_from = "best"``).  Any other move is
   searched alone (``after_from = "searched"``): the same search from the same position,
@@ -110,7 +110,7 @@ FORMAT = "tigris-analysis/2"
 OLD_FORMATS = ("tigris-analysis/1",)      # refused, with a word to analyse again
 DEFAULT_BOT = DEFAULT_HINT_BOT   # searched as the hints search: the same figures
 DEFAULT_ITERATIONS = 10_000      # per search: about a tenth of a second
-RIVALS = 3                       # moves the search passed over, searched alone to check
+RIVALS = 6                       # moves the search passed over, searched alone to check
 THRESHOLDS = {"inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.20}   # least drop of each mark
 MARKS = ("blunder", "mistake", "inaccuracy")                          # worst first
 DECIMALS = 4
@@ -243,11 +243,15 @@ def analyse_decision(task, engine, budget, seed, thresholds):
             searched[action] = ranked(before, again["children"])[0]
         return searched[action]
 
-    # Moves the search barely tried whose rough chance reads above its choice's may be
-    # better moves it passed over: the best of them are searched alone, as deeply.
+    # Moves the search barely tried whose rough chance may read above its choice's (within
+    # their noise) may be better moves it passed over: the most promising of them are
+    # searched alone, as deeply.
     best = choice
-    rivals = sorted((r for r in rows[1:] if r["equal"] and r["win"] > choice["win"]),
-                    key=lambda r: -r["win"])
+    def hope(r):
+        return r["win"] + EQUAL * r["error"]
+
+    rivals = sorted((r for r in rows[1:] if r["equal"] and hope(r) > choice["win"]),
+                    key=lambda r: -hope(r))
     for rival in rivals[:RIVALS]:
         verified = search_alone(rival["action"])
         if verified["win"] > best["win"]:

@@ -29,7 +29,7 @@ def add_to(sub):
     add_budget(p, "time of each search",
                "iterations of each search (default 10,000); a decision takes one "
                "search, and a shorter one of the move played if it was not the engine's "
-               "best (and of up to three moves the search passed over)")
+               "best (and of up to six moves the search passed over)")
     p.add_argument("--players", nargs="+", type=COUNT, metavar="P",
                    help="the players whose decisions to analyse (default: all)")
     add_jobs(p, "decisions searched in parallel (default 1)", default=1)
