@@ -414,3 +414,20 @@ def test_bench_regret_runs_small():
     assert len(within) == 2 and all(v in (0, 100 / 3, 200 / 3, 100) for v in within)
     for b in ("200", "400"):
         assert 0 <= figures[f"mean regret, {b} iterations"] <= figures[f"largest regret, {b} iterations"] <= 1
+
+
+def test_a_decision_not_searched_is_one_row_of_unknown_chances():
+    """What a hint gives for a single legal move (the search is skipped): one row, rank 1,
+    NaN chances and error, and a table that prints it."""
+    import math
+
+    from tigris.hints import Hints, ranked
+
+    g = tigris.Game(players=3, seed=7)
+    only = {"action": g.legal_actions()[0], "visits": 1, "chances": [math.nan] * 3,
+            "error": math.nan, "pv": []}
+    rows = ranked(g, [only])
+    assert len(rows) == 1 and (rows[0]["rank"], rows[0]["equal"]) == (1, True)
+    assert all(math.isnan(c) for c in rows[0]["chances"]) and math.isnan(rows[0]["error"])
+    text = format_table(g, Hints(rows, iterations=0, seconds=0.0, bot="ismcts-fast", seed=0))
+    assert rows[0]["move"] in text and "nan" in text.lower()
