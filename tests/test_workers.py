@@ -36,6 +36,8 @@ COMMANDS = {
     "match": (["match", "slow.toml", "random", "--max-games", "12", "--jobs", "2", "--out", "match"],
               "match/games.jsonl"),
     "hint": (["hint", "game.json", "--iterations", "100000", "--jobs", "2"], None),
+    "selfplay": (["selfplay", "--bot", "slow.toml", "--games", "12", "--label-iterations", "2000",
+                  "--jobs", "2", "--out", "data"], "data/positions.jsonl"),
 }
 START_UP = 120           # seconds a run may take to reach a moment on a loaded machine
 PROGRESS = re.compile(r"\d+%\|")                         # a line of a progress bar

@@ -1,0 +1,56 @@
+"""tigris selfplay: bots' games with their positions labelled, data for a learned evaluation."""
+
+from tigris.commands.options import POSITIVE, add_board, add_command, add_jobs, add_seed, whole
+
+__all__ = ["DESCRIPTION", "add_to", "run"]
+
+
+DESCRIPTION = """\
+Play games between copies of one bot in parallel worker processes, pick positions spread
+over each game's decisions, and label every position with the game's result (each
+player's share of the first place) and with a search's chances there (every player's
+chance of finishing first, as tigris hint gives it, searched from what the player to
+move can see). Each game is appended to OUT/positions.jsonl as it finishes; the same
+command again continues the run (docs/FORMATS.md: tigris-selfplay/1).
+"""
+
+
+def add_to(sub):
+    from tigris.selfplay import DEFAULT_BOT, LABEL_ITERATIONS, MAX_GAMES, POSITIONS
+
+    p = add_command(sub, "selfplay", run,
+                    help="bots' games with their positions labelled, for a learned evaluation",
+                    description=DESCRIPTION)
+    p.add_argument("--out", required=True, metavar="DIR", help="the run's folder, continued if it exists")
+    p.add_argument("--games", type=whole(1, MAX_GAMES), default=100,
+                   help=f"games to play (default 100, at most {MAX_GAMES:,})")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="players a game (default 2)")
+    p.add_argument("--bot", default=DEFAULT_BOT, help=f"the bot in every seat (default {DEFAULT_BOT})")
+    add_board(p, "the side of the board (default classic)")
+    p.add_argument("--variants", nargs="*", default=[], metavar="VARIANT",
+                   help="english, buildings (default none)")
+    p.add_argument("--positions", type=whole(1, 1000), default=POSITIONS,
+                   help=f"positions labelled a game (default {POSITIONS})")
+    p.add_argument("--label-iterations", type=POSITIVE, default=LABEL_ITERATIONS,
+                   help=f"iterations of each label's search (default {LABEL_ITERATIONS})")
+    p.add_argument("--label-bot", metavar="BOT",
+                   help="the ismcts configuration the labels search with (default as tigris hint)")
+    add_seed(p, "base seed of the deals and the bots")
+    add_jobs(p)
+
+
+def run(args):
+    """tigris selfplay: play and label games into a folder, or continue it."""
+    import os
+
+    from tigris import selfplay
+
+    s = selfplay.settings(games=args.games, players=args.players, bot=args.bot,
+                          board=args.board or "classic", variants=args.variants, seed=args.seed,
+                          positions=args.positions, label_bot=args.label_bot,
+                          label_iterations=args.label_iterations)
+    lines = selfplay.run(s, args.out, jobs=args.jobs or os.cpu_count() or 1)
+    positions = sum(len(line.get("positions", [])) for line in lines)
+    failed = sum("error" in line for line in lines)
+    print(f"{len(lines)} games, {positions:,} labelled positions in {args.out}/positions.jsonl"
+          + (f" ({failed} games failed: their lines say why)" if failed else ""))

@@ -1,0 +1,269 @@
+"""Self-play data for a learned evaluation (``tigris selfplay``): games between copies of
+one bot, positions picked from each, every position labelled with the game's result and
+with a search's chances there.
+
+>>> from tigris import selfplay
+>>> settings = selfplay.settings(games=2, label_iterations=500)    # doctest: +SKIP
+>>> selfplay.run(settings, "data/selfplay", jobs=2)                # doctest: +SKIP
+
+The folder (``tigris-selfplay/1``)
+----------------------------------
+``selfplay.json`` holds the run's settings (``SETTINGS``: the bot and its knobs, players,
+board, variants, games, base seed, positions a game, the label search's bot and
+iterations); ``positions.jsonl`` one line a game, in the order they finish::
+
+    {"game": k, "deal_seed": the deal's seed, "record": the game (tigris-game/1),
+     "first": each player's share of the first place (1/k for k tied winners),
+     "scores": each player's final score,
+     "positions": [{"move": n (the position after the record's first n moves),
+                    "player": who decides there, "decision": its kind,
+                    "search": every player's chance of finishing first from a search
+                              of the position as that player sees it (the hint's
+                              figure: tigris.hints.ranked, calibrated), adding up to 1},
+                   ...]}
+
+A game that failed is kept as ``{"game": k, "deal_seed": .., "error": message}``, so a
+rerun does not play it again.  Each position has two labels, the outcome (``first``)
+and the search's estimate (``search``): training mixes them by a weight of its own.
+The labels' search decides only from what the player to move can see (a determinization
+of the others' tiles), so a position's ``search`` never uses the hidden tiles of the
+game it comes from.
+
+Running the same command again continues the run: the games already in the file are
+skipped (with more ``games``, the new ones are played); other settings that differ from
+the folder's are refused, naming the field; a torn
+last line (a run killed while writing) is cut off with a warning; every line read back
+is checked (``read``), and a UsageError names the file, the line and the field.
+"""
+
+import json
+import math
+import warnings
+from pathlib import Path
+
+from tigris import bots as botlib
+from tigris import knobs, work
+from tigris import record as records
+from tigris.errors import Interrupted, UsageError, excerpt
+from tigris.files import check_target, write_text
+from tigris.runner import append_record, cut_torn, deal_seed, play_game, read_json_lines
+from tigris.sources import check_source
+
+__all__ = ["FORMAT", "SETTINGS", "DEFAULT_BOT", "POSITIONS", "LABEL_ITERATIONS", "MAX_GAMES",
+           "settings", "pick", "label", "play_and_label", "run", "read"]
+
+FORMAT = "tigris-selfplay/1"
+DEFAULT_BOT = "ismcts-fast"        # plays the games (about 1.5 s a game on one core)
+POSITIONS = 16                     # positions labelled per game, spread over its decisions
+LABEL_ITERATIONS = 5_000           # the label search's (about 0.05 s a position)
+MAX_GAMES = 1_000_000
+SUM_TOLERANCE = 1e-6               # how far a position's chances may add up from 1
+# The settings a run is made of, in selfplay.json; a rerun must give the same (the
+# number of games may grow: a rerun with more plays the ones that are new).
+SETTINGS = ("format", "bot", "params", "players", "board", "variants", "seed", "positions",
+            "label_bot", "label_params", "label_iterations")
+
+
+def settings(games, players=2, bot=DEFAULT_BOT, board="classic", variants=(), seed=0,
+             positions=POSITIONS, label_bot=None, label_iterations=LABEL_ITERATIONS):
+    """A run's settings, checked: `games` games of `players` copies of `bot` (a name or
+    a file; its knobs are read now, so the workers need no file), `positions` positions
+    labelled a game by a search of `label_iterations` with `label_bot` (an ismcts
+    configuration, default the hints')."""
+    from tigris.constants import VARIANTS
+    from tigris.hints import DEFAULT_BOT as HINT_BOT
+
+    for name, value, low, high in (("games", games, 1, MAX_GAMES), ("players", players, 2, 4),
+                                   ("positions", positions, 1, 1000)):
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise UsageError(f"{name} must be a whole number from {low} to {high:,}, "
+                             f"not {excerpt(value)}")
+    if board not in ("classic", "advanced"):
+        raise UsageError(f"board must be classic or advanced, not {excerpt(board)}")
+    unknown = [v for v in variants if v not in VARIANTS]
+    if unknown:
+        raise UsageError(f"variants: unknown {excerpt(unknown[0])}; known: {', '.join(VARIANTS)}")
+    seed = knobs.check_value("ismcts", "seed", seed, where="seed")
+    label_iterations = knobs.check_value("ismcts", "iterations", label_iterations,
+                                         where="label_iterations")
+    conf = botlib.configuration(bot)
+    labeller = botlib.configuration(label_bot or HINT_BOT)
+    if labeller.kind != "ismcts":
+        raise UsageError(f"the labels need an ismcts bot configuration, not a {labeller.kind} "
+                         f"one ({labeller.name})")
+    return {"format": FORMAT, "bot": conf.name, "kind": conf.kind, "params": conf.params,
+            "players": players, "board": board, "variants": sorted(variants), "games": games,
+            "seed": seed, "positions": positions, "label_bot": labeller.name,
+            "label_params": labeller.params, "label_iterations": label_iterations}
+
+
+def pick(choices, count):
+    """`count` of the decisions `choices` (in order), spread evenly from the first to
+    the last; all of them if there are no more."""
+    if len(choices) <= count:
+        return list(choices)
+    if count == 1:
+        return [choices[len(choices) // 2]]
+    return [choices[round(k * (len(choices) - 1) / (count - 1))] for k in range(count)]
+
+
+def label(game, label_params, iterations, seed):
+    """Every player's chance of finishing first at `game`'s decision, as a hint of that
+    many iterations gives it (``hints.ranked``: the search's choice, calibrated), from a
+    search that sees only what the player to move can see."""
+    from tigris.bots.search import ISMCTSBot
+    from tigris.hints import ranked
+
+    bot = ISMCTSBot(name="label", **dict(label_params, seed=seed, workers=1))
+    return ranked(game, bot.analyse(game, iterations=iterations)["children"])[0]["chances"]
+
+
+def play_and_label(game_number, s):
+    """Play game `game_number` of the run with settings `s` and label its positions: the
+    line of ``positions.jsonl`` (see the module's docstring)."""
+    job = {"game": game_number, "deal_seed": deal_seed(s["seed"], game_number),
+           "seats": [s["bot"]] * s["players"]}
+    spec = {"players": s["players"], "board": s["board"], "variants": s["variants"],
+            "seed": s["seed"], "name": "selfplay"}
+    rec = play_game(job, {s["bot"]: (s["kind"], s["params"])}, spec)
+    line = {"game": game_number, "deal_seed": job["deal_seed"]}
+    if rec.get("error"):
+        return dict(line, error=rec["error"])
+    choices = [n for n, g in records.steps(rec) if not g.is_over and len(g.legal_actions()) >= 2]
+    picked = set(pick(choices, s["positions"]))
+    positions, g = [], None
+    for n, g in records.steps(rec):
+        if n in picked:
+            seed = (s["seed"] * 1_000_003 + game_number * 7_919 + n) % (1 << 62)
+            chances = label(g, s["label_params"], s["label_iterations"], seed)
+            positions.append({"move": n, "player": g.current_player, "decision": g.decision,
+                              "search": [round(c, 6) for c in chances]})
+    ranking = rec["result"]["ranking"]
+    first = [1 / len(ranking[0]) if p in ranking[0] else 0.0 for p in range(s["players"])]
+    scores = [g.final_score(p) for p in range(s["players"])]
+    return dict(line, record=rec, first=first, scores=scores, positions=positions)
+
+
+def run(s, out, jobs=1, progress=True):
+    """Play and label the games of settings `s` (``settings``) that the folder `out` does
+    not hold yet, `jobs` at a time, appending each game's line as it finishes; returns
+    the lines, old and new, by game.  Ctrl-C stops the workers and raises Interrupted
+    saying what is kept."""
+    from joblib import delayed         # imported when workers run: the command line stays quick
+
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{out}: is not a folder; name a folder for the self-play data")
+    out.mkdir(parents=True, exist_ok=True)
+    done = _resume(out, s)
+    todo = [k for k in range(s["games"]) if k not in done]
+    data = out / "positions.jsonl"
+    check_target(data, option="--out")
+    if todo:
+        try:
+            with open(data, "ab") as f, work.Run(jobs, progress, total=s["games"], initial=len(done),
+                                                desc="self-play", unit="game") as w:
+                def save(line):
+                    append_record(f, line)
+                    done[line["game"]] = line
+                    w.bar.update()
+
+                w.tasks([delayed(play_and_label)(k, s) for k in todo], save, ordered=False)
+        except KeyboardInterrupt:
+            raise Interrupted(f"interrupted: {len(done)} of {s['games']} games are in {data}; "
+                              f"run the same command again to continue") from None
+    return [done[k] for k in sorted(done) if k < s["games"]]
+
+
+def _resume(out, s):
+    """The lines already in `out` by game, after holding its settings to `s` (a new
+    folder gets them)."""
+    path = out / "selfplay.json"
+    if path.exists():
+        check_source(path)
+        try:
+            old = json.loads(path.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError) as e:
+            raise UsageError(f"{path}: not JSON ({e})") from None
+        if not isinstance(old, dict) or old.get("format") != FORMAT:
+            raise UsageError(f"{path}: not a {FORMAT} folder's settings")
+        for key in SETTINGS:
+            if old.get(key) != s.get(key):
+                raise UsageError(f"{out} holds another run: its {key} is {excerpt(old.get(key), 60)}, "
+                                 f"not {excerpt(s.get(key), 60)}; choose another folder, or the "
+                                 f"same {key} to continue it")
+    if not path.exists() or old.get("games") != s["games"]:
+        write_text(path, json.dumps(s, indent=2) + "\n")
+    data = out / "positions.jsonl"
+    if not data.exists():
+        return {}
+    return {line["game"]: line for line in read(data, s, repair=True)}
+
+
+def read(path, s, repair=False):
+    """The lines of a ``positions.jsonl`` of a run with settings `s`, each checked
+    (``_problem``): a UsageError names the file, the line and the field.  A torn last
+    line is ignored with a warning, and cut off the file when `repair` is set; of two
+    lines of one game the first is kept."""
+    path = Path(path)
+    check_source(path)
+    values, torn = read_json_lines(path)
+    lines = {}
+    for lineno, item in values:
+        problem = _problem(item, s)
+        if problem:
+            raise UsageError(f"{path}: line {lineno}: {problem}")
+        lines.setdefault(item["game"], item)
+    if torn is not None:
+        warnings.warn(f"{path}: the last line is torn (an interrupted write); ignoring it")
+        if repair:
+            cut_torn(path, torn)
+    return list(lines.values())
+
+
+def _whole(value, low, high):
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _problem(line, s):
+    """What is wrong with a line of a run with settings `s`, or None."""
+    if not isinstance(line, dict):
+        return "not a self-play line (not a JSON object)"
+    if not _whole(line.get("game"), 0, MAX_GAMES - 1):
+        return f"game must be a game number (0 to {MAX_GAMES - 1:,}), not {excerpt(line.get('game'))}"
+    if line.get("deal_seed") != deal_seed(s["seed"], line["game"]):
+        return f"deal_seed {excerpt(line.get('deal_seed'))} is not game {line['game']}'s of this run"
+    if "error" in line:
+        return None if isinstance(line["error"], str) else "error must be text"
+    n = s["players"]
+    for field in ("first", "scores"):
+        values = line.get(field)
+        if not (isinstance(values, list) and len(values) == n
+                and all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                        for v in values)):
+            return f"{field} must be a number per player, not {excerpt(values)}"
+    if abs(math.fsum(line["first"]) - 1) > SUM_TOLERANCE:
+        return f"first must add up to 1, not {excerpt(line['first'])}"
+    rec = line.get("record")
+    if not (isinstance(rec, dict) and isinstance(rec.get("moves"), list)):
+        return "record must be a game record"
+    positions = line.get("positions")
+    if not isinstance(positions, list) or len(positions) > s["positions"]:
+        return f"positions must be a list of at most {s['positions']}"
+    for k, p in enumerate(positions):
+        where = f"positions[{k}]"
+        if not isinstance(p, dict):
+            return f"{where} must be an object"
+        if not _whole(p.get("move"), 0, len(rec["moves"])):
+            return f"{where}.move must be a move number of the record, not {excerpt(p.get('move'))}"
+        if not _whole(p.get("player"), 0, n - 1):
+            return f"{where}.player must be a player, not {excerpt(p.get('player'))}"
+        if not isinstance(p.get("decision"), str):
+            return f"{where}.decision must be text"
+        chances = p.get("search")
+        if not (isinstance(chances, list) and len(chances) == n
+                and all(isinstance(c, (int, float)) and not isinstance(c, bool) and 0 <= c <= 1
+                        for c in chances)
+                and abs(math.fsum(chances) - 1) <= 1e-4):
+            return f"{where}.search must be every player's chance, adding up to 1, not {excerpt(chances)}"
+    return None

@@ -1,0 +1,146 @@
+"""tigris selfplay: bots' games with labelled positions, resumed, checked when read back,
+and labelled from what the player to move could see."""
+
+import json
+
+import pytest
+
+import tigris
+from tigris import record, selfplay
+from tigris.cli import main
+from tigris.errors import UsageError
+
+FAST = 'kind = "ismcts"\niterations = 60\nrollout_depth = 4\n'
+
+
+@pytest.fixture
+def fast(tmp_path):
+    path = tmp_path / "fast.toml"
+    path.write_text(FAST)
+    return str(path)
+
+
+def small(fast, games=2, **kw):
+    return selfplay.settings(games=games, bot=fast, positions=5, label_iterations=150, **kw)
+
+
+def test_every_game_gives_labelled_positions_of_its_record(tmp_path, fast):
+    lines = selfplay.run(small(fast), tmp_path / "data", progress=False)
+    assert [line["game"] for line in lines] == [0, 1]
+    for line in lines:
+        assert "error" not in line and sum(line["first"]) == pytest.approx(1)
+        seen = {n: (g.current_player, g.decision, len(g.legal_actions()))
+                for n, g in record.steps(line["record"])}
+        assert 1 <= len(line["positions"]) <= 5
+        for p in line["positions"]:
+            player, decision, legal = seen[p["move"]]
+            assert (player, decision) == (p["player"], p["decision"]) and legal >= 2
+            assert sum(p["search"]) == pytest.approx(1, abs=1e-4) and len(p["search"]) == 2
+        final = record.replay(line["record"])
+        assert line["scores"] == [final.final_score(q) for q in range(2)]
+    assert selfplay.read(tmp_path / "data" / "positions.jsonl", small(fast)) == lines
+
+
+def test_positions_are_spread_over_the_game():
+    assert selfplay.pick(list(range(10)), 3) in ([0, 4, 9], [0, 5, 9])
+    assert selfplay.pick(list(range(4)), 16) == [0, 1, 2, 3]
+    assert selfplay.pick([7, 8, 9], 1) == [8]
+
+
+def test_a_run_continues_where_it_stopped_and_grows(tmp_path, fast):
+    out = tmp_path / "data"
+    first = selfplay.run(small(fast, games=1), out, progress=False)
+    lines = selfplay.run(small(fast, games=3), out, progress=False)
+    assert [line["game"] for line in lines] == [0, 1, 2] and lines[0] == first[0]
+    assert (out / "positions.jsonl").read_text().count("\n") == 3
+    # The same games again: nothing is played, nothing is added.
+    assert selfplay.run(small(fast, games=3), out, progress=False) == lines
+    assert (out / "positions.jsonl").read_text().count("\n") == 3
+    assert json.loads((out / "selfplay.json").read_text())["games"] == 3
+
+
+def test_a_torn_last_line_is_cut_with_a_warning(tmp_path, fast):
+    out = tmp_path / "data"
+    lines = selfplay.run(small(fast), out, progress=False)
+    data = out / "positions.jsonl"
+    text = data.read_text()
+    data.write_text(text[:len(text) - 40])             # the last game's line cut short
+    with pytest.warns(UserWarning, match="torn"):
+        again = selfplay.run(small(fast), out, progress=False)
+    assert again[0] == lines[0] and len(again) == 2 and data.read_text().count("\n") == 2
+
+
+@pytest.mark.parametrize("change, field", [({"players": 3}, "players"), ({"seed": 4}, "seed"),
+                                           ({"positions": 6}, "positions"),
+                                           ({"label_iterations": 151}, "label_iterations")])
+def test_another_run_in_the_folder_is_refused_and_kept(tmp_path, fast, change, field):
+    out = tmp_path / "data"
+    selfplay.run(small(fast, games=1), out, progress=False)
+    before = (out / "positions.jsonl").read_bytes()
+    s = small(fast, games=1)
+    s.update(change)
+    with pytest.raises(UsageError, match=f"holds another run: its {field}"):
+        selfplay.run(s, out, progress=False)
+    assert (out / "positions.jsonl").read_bytes() == before
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda line: line.update(game="1"), "game must be a game number"),
+    (lambda line: line.update(deal_seed=5), "deal_seed 5 is not game 0's"),
+    (lambda line: line.update(first=[1.0, 1.0]), "first must add up to 1"),
+    (lambda line: line["positions"][0].update(search=[0.9, 0.9]), r"positions\[0\].search must"),
+    (lambda line: line["positions"][0].update(move=10_000), r"positions\[0\].move must"),
+    (lambda line: line["positions"][0].update(player=2), r"positions\[0\].player must"),
+    (lambda line: line.pop("record"), "record must be a game record"),
+])
+def test_a_hand_edited_line_is_refused_naming_the_line_and_field(tmp_path, fast, edit, message):
+    out = tmp_path / "data"
+    selfplay.run(small(fast, games=1), out, progress=False)
+    data = out / "positions.jsonl"
+    line = json.loads(data.read_text())
+    edit(line)
+    data.write_text(json.dumps(line) + "\n")
+    with pytest.raises(UsageError, match=f"positions.jsonl: line 1: {message}"):
+        selfplay.run(small(fast, games=1), out, progress=False)
+
+
+def test_bad_settings_are_named():
+    with pytest.raises(UsageError, match="games must be a whole number"):
+        selfplay.settings(games=0)
+    with pytest.raises(UsageError, match="players must be"):
+        selfplay.settings(games=1, players=5)
+    with pytest.raises(UsageError, match="variants: unknown"):
+        selfplay.settings(games=1, variants=["chess"])
+    with pytest.raises(UsageError, match="ismcts"):
+        selfplay.settings(games=1, label_bot="greedy")
+
+
+def test_a_label_sees_only_what_the_player_to_move_sees():
+    """Two deals that differ only in player 1's hand (and so in the bag) look the same to
+    player 0 at the start: player 0's label is the same in both."""
+    g = tigris.Game(players=2, seed=8)
+    rec = record.to_record(g)
+    other = json.loads(json.dumps(rec))
+    colours = ["red", "blue", "green", "black"]
+    for d in other["deal"]:
+        if d[0] == 1:
+            d[1] = colours[(colours.index(d[1]) + 1) % 4]
+    a, b = record.replay(rec), record.replay(other)
+    assert a.state_bytes() != b.state_bytes() and a.current_player == 0
+    params = selfplay.settings(games=1)["label_params"]
+    assert selfplay.label(a, params, 300, seed=5) == selfplay.label(b, params, 300, seed=5)
+
+
+def test_the_command_writes_and_reports(tmp_path, fast, capsys):
+    out = tmp_path / "data"
+    argv = ["selfplay", "--out", str(out), "--games", "2", "--bot", fast, "--positions", "3",
+            "--label-iterations", "100", "--jobs", "2"]
+    assert main(argv) == 0
+    said = capsys.readouterr().out
+    assert said.startswith("2 games, ") and "labelled positions" in said
+    assert main(argv[:4] + ["3"] + argv[5:]) == 0                 # one game more
+    assert capsys.readouterr().out.startswith("3 games, ")
+    (tmp_path / "file").write_text("x")
+    assert main(["selfplay", "--out", str(tmp_path / "file"), "--games", "1"]) == 1
+    assert "is not a folder" in capsys.readouterr().err
+    assert main(["selfplay", "--out", str(out), "--games", "0"]) == 2
