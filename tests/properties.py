@@ -512,6 +512,54 @@ def analysis_files(lines, cut):
         assert len(rows) <= header["decisions"]
 
 
+def _selfplay_lines():
+    """Two valid lines of a self-play run of 2 players (a game and a failed one), as
+    ``selfplay.read`` takes them, and the run's settings."""
+    from tigris import selfplay
+    from tigris.runner import deal_seed
+
+    g = _played(7, SETUPS[0], 12)
+    rec = record.to_record(g, bots=["a", "b"])
+    s = {"players": 2, "positions": 16, "seed": 0, "games": 4, "format": selfplay.FORMAT}
+    line = {"game": 0, "deal_seed": deal_seed(0, 0), "record": rec, "first": [1.0, 0.0],
+            "scores": [3, 1], "positions": [
+                {"move": 2, "player": 0, "decision": "action", "search": [0.6, 0.4]},
+                {"move": 9, "player": 1, "decision": "action", "search": [0.25, 0.75]}]}
+    failed = {"game": 1, "deal_seed": deal_seed(0, 1), "error": "RuntimeError: lost"}
+    return [line, failed], s
+
+
+SELFPLAY, SELFPLAY_SETTINGS = _selfplay_lines()
+
+
+@_settings(examples=max(50, EXAMPLES // 10))
+@given(st.lists(mutated([SELFPLAY[0]], keys=("search", "first", "move", "player", "error")) |
+                st.sampled_from(SELFPLAY), min_size=1, max_size=3),
+       st.one_of(st.none(), st.integers(0, 4000)))
+def selfplay_files(lines, cut):
+    """A self-play file broken in generated ways (fields replaced, removed or added, the
+    file cut short) reads back as lines that each pass the format's checks, or raises
+    the documented one-line UsageError naming the file."""
+    import warnings
+
+    from tigris import selfplay
+    from tigris.errors import UsageError
+
+    path = _lines_file(lines, cut)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")            # a torn last line
+            read = selfplay.read(path, SELFPLAY_SETTINGS)
+    except UsageError as e:
+        _one_line_naming(e, path)
+        return
+    finally:
+        os.unlink(path)
+    assert len({line["game"] for line in read}) == len(read)
+    for line in read:
+        assert selfplay._problem(line, SELFPLAY_SETTINGS) is None
+
+
 TUNE_PARAMS = [{"name": "exploration", "low": 0.1, "high": 2.0, "integer": False},
                {"name": "rollout_depth", "low": 0.0, "high": 6.0, "integer": True}]
 TUNE_SETTINGS = {"bot": "tiny.toml", "params": TUNE_PARAMS, "opponents": ["random", "greedy"],
@@ -678,8 +726,8 @@ def results_folders(spec, lines, newline):
 
 
 PROPERTIES = {f.__name__: f for f in (positions, pending, records, actions, setups, bot_settings,
-                                      hints, prompt_lines, analysis_files, tune_histories,
-                                      tune_settings, results_folders)}
+                                      hints, prompt_lines, analysis_files, selfplay_files,
+                                      tune_histories, tune_settings, results_folders)}
 
 
 if __name__ == "__main__":

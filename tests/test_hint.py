@@ -394,7 +394,8 @@ def test_every_field_of_a_hint_is_documented_in_formats():
     from tigris.hints import ROW_KEYS
 
     text = (ROOT / "docs" / "FORMATS.md").read_text()
-    section = text[text.index("## Hints (`tigris hint --json`)"):text.index("## Chance calibrations")]
+    start = text.index("## Hints (`tigris hint --json`)")
+    section = text[start:text.index("\n## ", start)]
     for key in ("player", "decision", "bot", "seed", "iterations", "seconds", "equals", "hints"):
         assert f"`{key}`" in section.split("|")[0], key
     documented = {line.split("|")[1].strip().strip("`") for line in section.splitlines()

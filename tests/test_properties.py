@@ -15,7 +15,8 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 NAMES = ("positions", "pending", "records", "actions", "setups", "bot_settings", "hints",
-         "prompt_lines", "analysis_files", "tune_histories", "tune_settings", "results_folders")
+         "prompt_lines", "analysis_files", "selfplay_files", "tune_histories", "tune_settings",
+         "results_folders")
 
 
 @pytest.mark.parametrize("name", NAMES)
