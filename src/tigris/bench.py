@@ -21,7 +21,7 @@ from tigris.boards import BOARD_NAMES
 from tigris.constants import VARIANTS
 
 __all__ = ["machine", "core_runs", "bench_core", "search_runs", "bench_search",
-           "midgame_positions", "check_hint_bot", "decisive_runs", "bench_decisive", "plan_key",
+           "midgame_positions", "check_hint_bot", "decisive_runs", "bench_decisive",
            "REGRET_BUDGETS", "REGRET_REFERENCE", "REGRET_WITHIN", "regret_runs", "bench_regret",
            "CALIBRATION_BOT", "CALIBRATION_BOT_ITERATIONS", "CALIBRATION_SEEDS", "POSITIONS_PER_GAME",
            "SUM_TOLERANCE", "calibration_seed", "calibration_games", "calibration_runs",
@@ -203,7 +203,7 @@ def bench_decisive(bot="ismcts-fast", iterations=20_000, per_count=8, seeds=(1, 
     among every other seed's equals (``hints.ranked``), how many equals a hint shows and
     how often two or more, and the top plan's share of the root visits (median over
     every search).  Rows per player count and in all."""
-    from tigris.hints import hint
+    from tigris.hints import hint, plan_key
 
     check_hint_bot(bot)                 # a bad bot is named before any game is played
     same, held, pairs, sizes, shares = {}, {}, [], [], []
@@ -211,8 +211,8 @@ def bench_decisive(bot="ismcts-fast", iterations=20_000, per_count=8, seeds=(1, 
         tops, groups = [], []
         for seed in seeds:
             rows = hint(g, iterations=iterations, bot=bot, seed=seed, top=10_000, progress=False)
-            tops.append(plan_key(g, rows[0]["plan"]))
-            groups.append({plan_key(g, r["plan"]) for r in rows if r["equal"]})
+            tops.append(plan_key(rows[0]["plan"]))
+            groups.append({plan_key(r["plan"]) for r in rows if r["equal"]})
             sizes.append(len(groups[-1]))
             shares.append(rows[0]["share"])
             if progress:
@@ -224,15 +224,18 @@ def bench_decisive(bot="ismcts-fast", iterations=20_000, per_count=8, seeds=(1, 
     named = ", ".join(map(str, seeds))
     rows = []
     for n in (2, 3, 4):
-        rows.append((f"same top plan for seeds {named}, {n} players", 100 * _mean(same[n]), "%"))
+        rows.append((f"same top plan for seeds {named}, {n} players",
+                     100 * statistics.fmean(same[n]), "%"))
         rows.append((f"each seed's top plan among the other seeds' equals, {n} players",
-                     100 * _mean(held[n]), "%"))
+                     100 * statistics.fmean(held[n]), "%"))
     every = [a for n in same for a in same[n]]
-    rows.append((f"same top plan, all {len(every)} positions", 100 * _mean(every), "%"))
+    rows.append((f"same top plan, all {len(every)} positions", 100 * statistics.fmean(every), "%"))
     rows.append((f"each seed's top plan among the other seeds' equals, all {len(every)} positions",
-                 100 * _mean([a for n in held for a in held[n]]), "%"))
-    rows.append(("a seed's top plan among another seed's equals, all pairs", 100 * _mean(pairs), "%"))
-    rows.append(("hints with two or more equal plans", 100 * _mean([k >= 2 for k in sizes]), "%"))
+                 100 * statistics.fmean([a for n in held for a in held[n]]), "%"))
+    rows.append(("a seed's top plan among another seed's equals, all pairs",
+                 100 * statistics.fmean(pairs), "%"))
+    rows.append(("hints with two or more equal plans",
+                 100 * statistics.fmean([k >= 2 for k in sizes]), "%"))
     rows.append(("median number of equal plans", _median(sizes), "plans"))
     rows.append(("median share of the root visits on the top plan", 100 * _median(shares), "%"))
     return rows
@@ -289,21 +292,11 @@ def bench_regret(bot="ismcts-fast", per_count=8, seed=1, budgets=REGRET_BUDGETS,
         r = regrets[b]
         rows.append((f"top plan within {REGRET_WITHIN} of a {reference:,}-iteration search's best, "
                      f"{b:,} iterations, {len(r)} positions",
-                     100 * _mean([x <= REGRET_WITHIN for x in r]), "%"))
-        rows.append((f"mean regret, {b:,} iterations", _mean(r), "chance"))
+                     100 * statistics.fmean([x <= REGRET_WITHIN for x in r]), "%"))
+        rows.append((f"mean regret, {b:,} iterations", statistics.fmean(r), "chance"))
         rows.append((f"largest regret, {b:,} iterations", max(r), "chance"))
         rows.append((f"median number of equal plans, {b:,} iterations", _median(equals[b]), "plans"))
     return rows
-
-
-def plan_key(game, plan):
-    """What makes two plans (their moves' notation, as a hint's row gives it) one: the
-    same actions, in either order (``hints.plans``)."""
-    return tuple(sorted(plan))
-
-
-def _mean(values):
-    return sum(values) / len(values) if values else float("nan")
 
 
 #: The bots that play the games of ``bench calibration``: ismcts-fast at a small budget,

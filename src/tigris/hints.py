@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from tigris._game import Game
 
 __all__ = ["CHUNKS", "DEFAULT_BOT", "EQUAL", "ROW_KEYS", "SEED_SPREAD", "Hints", "continuation",
-           "format_table", "hint", "plans", "ranked", "searched", "searcher",
+           "format_table", "hint", "plan_key", "plans", "ranked", "searched", "searcher",
            "shown_continuation"]
 
 CHUNKS = 20          # progress steps of a search in this process (one worker)
@@ -198,11 +198,17 @@ def plans(game, children):
     rows, seen = [], set()
     for ch in children:
         row = _plan(game, ch, total)
-        key = tuple(sorted(row["plan"]))
+        key = plan_key(row["plan"])
         if key not in seen:
             seen.add(key)
             rows.append(row)
     return rows
+
+
+def plan_key(plan):
+    """What makes two plans (their moves' notation, as a row gives it) one: the same
+    actions, in either order."""
+    return tuple(sorted(plan))
 
 
 def _plan(game, child, total):
