@@ -50,13 +50,16 @@ def test_positions_are_spread_over_the_game():
 def test_a_run_continues_where_it_stopped_and_grows(tmp_path, fast):
     out = tmp_path / "data"
     first = selfplay.run(small(fast, games=1), out, progress=False)
+    settings = (out / "selfplay.json").read_bytes()
     lines = selfplay.run(small(fast, games=3), out, progress=False)
     assert [line["game"] for line in lines] == [0, 1, 2] and lines[0] == first[0]
     assert (out / "positions.jsonl").read_text().count("\n") == 3
     # The same games again: nothing is played, nothing is added.
     assert selfplay.run(small(fast, games=3), out, progress=False) == lines
     assert (out / "positions.jsonl").read_text().count("\n") == 3
-    assert json.loads((out / "selfplay.json").read_text())["games"] == 3
+    # The settings are written once: a run that grows writes over nothing it reads.
+    assert (out / "selfplay.json").read_bytes() == settings
+    assert "games" not in json.loads(settings)
 
 
 def test_a_torn_last_line_is_cut_with_a_warning(tmp_path, fast):
@@ -105,7 +108,7 @@ def test_a_hand_edited_line_is_refused_naming_the_line_and_field(tmp_path, fast,
 
 
 def test_bad_settings_are_named():
-    with pytest.raises(UsageError, match="games must be a whole number"):
+    with pytest.raises(UsageError, match="games must be between 1 and"):
         selfplay.settings(games=0)
     with pytest.raises(UsageError, match="players must be"):
         selfplay.settings(games=1, players=5)
@@ -144,3 +147,13 @@ def test_the_command_writes_and_reports(tmp_path, fast, capsys):
     assert main(["selfplay", "--out", str(tmp_path / "file"), "--games", "1"]) == 1
     assert "is not a folder" in capsys.readouterr().err
     assert main(["selfplay", "--out", str(out), "--games", "0"]) == 2
+
+
+def test_a_bot_file_in_the_folder_is_never_written_over(tmp_path, capsys):
+    out = tmp_path / "data"
+    out.mkdir()
+    bot = out / "positions.jsonl"
+    bot.write_text(FAST)
+    assert main(["selfplay", "--out", str(out), "--games", "1", "--bot", str(bot)]) == 1
+    assert "is the file this command reads" in capsys.readouterr().err
+    assert bot.read_text() == FAST and not (out / "selfplay.json").exists()

@@ -9,8 +9,8 @@ with a search's chances there.
 The folder (``tigris-selfplay/1``)
 ----------------------------------
 ``selfplay.json`` holds the run's settings (``SETTINGS``: the bot and its knobs, players,
-board, variants, games, base seed, positions a game, the label search's bot and
-iterations); ``positions.jsonl`` one line a game, in the order they finish::
+board, variants, base seed, positions a game, the label search's bot, knobs and
+iterations), written once when the run starts; ``positions.jsonl`` one line a game, in the order they finish::
 
     {"game": k, "deal_seed": the deal's seed, "record": the game (tigris-game/1),
      "first": each player's share of the first place (1/k for k tied winners),
@@ -42,7 +42,7 @@ import warnings
 from pathlib import Path
 
 from tigris import bots as botlib
-from tigris import knobs, work
+from tigris import checks, knobs, work
 from tigris import record as records
 from tigris.errors import Interrupted, UsageError, excerpt
 from tigris.files import check_target, write_text
@@ -73,11 +73,12 @@ def settings(games, players=2, bot=DEFAULT_BOT, board="classic", variants=(), se
     from tigris.constants import VARIANTS
     from tigris.hints import DEFAULT_BOT as HINT_BOT
 
-    for name, value, low, high in (("games", games, 1, MAX_GAMES), ("players", players, 2, 4),
-                                   ("positions", positions, 1, 1000)):
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise UsageError(f"{name} must be a whole number from {low} to {high:,}, "
-                             f"not {excerpt(value)}")
+    try:
+        for name, value, low, high in (("games", games, 1, MAX_GAMES), ("players", players, 2, 4),
+                                       ("positions", positions, 1, 1000)):
+            checks.whole(name, value, low, high)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
     if board not in ("classic", "advanced"):
         raise UsageError(f"board must be classic or advanced, not {excerpt(board)}")
     unknown = [v for v in variants if v not in VARIANTS]
@@ -125,40 +126,42 @@ def play_and_label(game_number, s):
            "seats": [s["bot"]] * s["players"]}
     spec = {"players": s["players"], "board": s["board"], "variants": s["variants"],
             "seed": s["seed"], "name": "selfplay"}
+    from tigris.calibration import first_shares
+
     rec = play_game(job, {s["bot"]: (s["kind"], s["params"])}, spec)
     line = {"game": game_number, "deal_seed": job["deal_seed"]}
     if rec.get("error"):
         return dict(line, error=rec["error"])
-    choices = [n for n, g in records.steps(rec) if not g.is_over and len(g.legal_actions()) >= 2]
-    picked = set(pick(choices, s["positions"]))
-    positions, g = [], None
-    for n, g in records.steps(rec):
-        if n in picked:
-            seed = (s["seed"] * 1_000_003 + game_number * 7_919 + n) % (1 << 62)
-            chances = label(g, s["label_params"], s["label_iterations"], seed)
-            positions.append({"move": n, "player": g.current_player, "decision": g.decision,
-                              "search": [round(c, 6) for c in chances]})
-    ranking = rec["result"]["ranking"]
-    first = [1 / len(ranking[0]) if p in ranking[0] else 0.0 for p in range(s["players"])]
-    scores = [g.final_score(p) for p in range(s["players"])]
-    return dict(line, record=rec, first=first, scores=scores, positions=positions)
+    choices, final = [], None
+    for n, final in records.steps(rec):              # one replay: the decisions with a choice
+        if not final.is_over and len(final.legal_actions()) >= 2:
+            choices.append((n, final.copy(stack=False)))
+    positions = []
+    for n, g in pick(choices, s["positions"]):
+        seed = (s["seed"] * 1_000_003 + game_number * 7_919 + n) % (1 << 62)
+        chances = label(g, s["label_params"], s["label_iterations"], seed)
+        positions.append({"move": n, "player": g.current_player, "decision": g.decision,
+                          "search": [round(c, 6) for c in chances]})
+    return dict(line, record=rec, first=first_shares(final.ranking(), s["players"]),
+                scores=[final.final_score(p) for p in range(s["players"])], positions=positions)
 
 
-def run(s, out, jobs=1, progress=True):
+def run(s, out, jobs=1, progress=True, reads=()):
     """Play and label the games of settings `s` (``settings``) that the folder `out` does
     not hold yet, `jobs` at a time, appending each game's line as it finishes; returns
-    the lines, old and new, by game.  Ctrl-C stops the workers and raises Interrupted
-    saying what is kept."""
+    the lines, old and new, by game.  The files of `reads` (the bots' files) are never
+    written to.  Ctrl-C stops the workers and raises Interrupted saying what is kept."""
     from joblib import delayed         # imported when workers run: the command line stays quick
 
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out}: is not a folder; name a folder for the self-play data")
+    for name in ("selfplay.json", "positions.jsonl"):
+        check_target(out / name, reads=reads, option="--out")
     out.mkdir(parents=True, exist_ok=True)
     done = _resume(out, s)
     todo = [k for k in range(s["games"]) if k not in done]
     data = out / "positions.jsonl"
-    check_target(data, option="--out")
     if todo:
         try:
             with open(data, "ab") as f, work.Run(jobs, progress, total=s["games"], initial=len(done),
@@ -192,8 +195,8 @@ def _resume(out, s):
                 raise UsageError(f"{out} holds another run: its {key} is {excerpt(old.get(key), 60)}, "
                                  f"not {excerpt(s.get(key), 60)}; choose another folder, or the "
                                  f"same {key} to continue it")
-    if not path.exists() or old.get("games") != s["games"]:
-        write_text(path, json.dumps(s, indent=2) + "\n")
+    else:
+        write_text(path, json.dumps({k: v for k, v in s.items() if k != "games"}, indent=2) + "\n")
     data = out / "positions.jsonl"
     if not data.exists():
         return {}

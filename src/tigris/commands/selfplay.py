@@ -49,7 +49,8 @@ def run(args):
                           board=args.board or "classic", variants=args.variants, seed=args.seed,
                           positions=args.positions, label_bot=args.label_bot,
                           label_iterations=args.label_iterations)
-    lines = selfplay.run(s, args.out, jobs=args.jobs or os.cpu_count() or 1)
+    lines = selfplay.run(s, args.out, jobs=args.jobs or os.cpu_count() or 1,
+                         reads=[args.bot, args.label_bot])
     positions = sum(len(line.get("positions", [])) for line in lines)
     failed = sum("error" in line for line in lines)
     print(f"{len(lines)} games, {positions:,} labelled positions in {args.out}/positions.jsonl"
