@@ -86,3 +86,12 @@ def test_the_shipped_fit_loads_and_pulls_the_movers_estimate_down():
     assert set(model) == {2, 3, 4}
     for players, (a, b, u) in model.items():
         assert 0 < a < 2 and b < 0 and 0 <= u < 1
+
+
+def test_a_sample_is_checked_before_a_fit_learns_from_it():
+    good = {"players": 2, "mover": 1, "raw": [0.4, 0.6], "outcome": [0.0, 1.0]}
+    assert chance.sample_problem(good) is None
+    for bad, what in ((dict(good, players=5), "players"), (dict(good, mover=2), "mover"),
+                      (dict(good, raw=[0.4, 0.7]), "raw"), (dict(good, outcome=[1.0]), "outcome"),
+                      (dict(good, raw=[math.nan, 1.0]), "raw"), ([good], "not a sample")):
+        assert what in chance.sample_problem(bad)

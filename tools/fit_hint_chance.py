@@ -19,33 +19,50 @@ cores for the samples).
 """
 
 import argparse
-import json
 import sys
+import warnings
 from pathlib import Path
 
 from joblib import delayed
 
-from tigris import bench
+from tigris import bench, chance
+from tigris.commands.options import JOBS, POSITIVE, whole
+from tigris.errors import UsageError
+from tigris.files import check_target
 from tigris.hints import DEFAULT_BOT
+from tigris.runner import append_record, cut_torn, read_json_lines
+from tigris.sources import check_source
 from tigris.work import Run
 
 
+def read(path, repair=False):
+    """The samples of a file, each checked (``chance.sample_problem``); a UsageError names
+    the file, the line and what is wrong.  A torn last line (a killed collection) is
+    ignored with a warning, and cut off when `repair` is set."""
+    check_source(path)
+    values, torn = read_json_lines(path)
+    for lineno, sample in values:
+        problem = chance.sample_problem(sample)
+        if problem:
+            raise UsageError(f"{path}: line {lineno}: {problem}")
+    if torn is not None:
+        warnings.warn(f"{path}: the last line is torn (an interrupted write); ignoring it")
+        if repair:
+            cut_torn(path, torn)
+    return [sample for _, sample in values]
+
+
 def collect(path, positions, seed, iterations, jobs):
-    done = set()
-    if path.exists():
-        for line in path.read_text().splitlines():
-            if line.strip():
-                s = json.loads(line)
-                done.add((s["seed"], s["move"]))
+    done = {(s["seed"], s["move"]) for s in read(path, repair=True)} if path.exists() else set()
+    check_target(path, option="SAMPLES")
     with Run(jobs, True, total=bench.calibration_runs(positions), desc="games, then searches",
              unit="task") as run:
         found = bench.calibration_positions(positions, seed, run)
         todo = [p for p in found if (p["seed"], len(p["moves"])) not in done]
         run.bar.update(len(found) - len(todo))
-        with open(path, "a") as f:
+        with open(path, "ab") as f:
             def save(sample):
-                f.write(json.dumps(sample) + "\n")
-                f.flush()
+                append_record(f, sample)
                 run.bar.update()
 
             run.tasks([delayed(bench.calibration_sample)(p, DEFAULT_BOT, iterations, seed)
@@ -56,22 +73,30 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("samples", type=Path, nargs="+",
                     help="the samples file (JSON lines) to collect into, or the files to fit")
-    ap.add_argument("--positions", type=int, default=500, help="per player count (default 500)")
-    ap.add_argument("--seed", type=int, default=1, help="of the games and the searches (default 1)")
-    ap.add_argument("--iterations", type=int, default=20_000, help="per search (default 20000)")
-    ap.add_argument("--jobs", type=int, default=1, help="parallel workers (default 1)")
+    ap.add_argument("--positions", type=whole(1, 30_000), default=500,
+                    help="per player count (default 500)")
+    ap.add_argument("--seed", type=whole(0, 1_000_000), default=1,
+                    help="of the games and the searches (default 1)")
+    ap.add_argument("--iterations", type=POSITIVE, default=20_000, help="per search (default 20000)")
+    ap.add_argument("--jobs", type=JOBS, default=1, help="parallel workers (default 1)")
     ap.add_argument("--fit", type=Path, metavar="OUT", help="fit the samples and write the coefficients")
     args = ap.parse_args(argv)
-    if args.fit is None:
-        if len(args.samples) != 1:
-            ap.error("collect into one samples file (several are for --fit)")
-        collect(args.samples[0], args.positions, args.seed, args.iterations, args.jobs)
-        return 0
-    samples = [json.loads(line) for path in args.samples
-               for line in path.read_text().splitlines() if line.strip()]
-    from tigris import chance
-
-    model = chance.fit(samples)
+    try:
+        if args.fit is None:
+            if len(args.samples) != 1:
+                ap.error("collect into one samples file (several are for --fit)")
+            collect(args.samples[0], args.positions, args.seed, args.iterations, args.jobs)
+            return 0
+        check_target(args.fit, reads=args.samples, option="--fit")
+        samples = [sample for path in args.samples for sample in read(path)]
+        model = chance.fit(samples)
+    except (UsageError, OSError) as e:
+        print(f"fit_hint_chance: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("fit_hint_chance: interrupted; the samples collected are kept: run the same "
+              "command again to continue", file=sys.stderr)
+        return 130
     names = ", ".join(path.name for path in args.samples)
     chance.save(model, args.fit, note=f"fitted by tools/fit_hint_chance.py on {len(samples)} "
                                        f"positions of {names}")

@@ -27,7 +27,7 @@ import json
 import math
 from pathlib import Path
 
-__all__ = ["FORMAT", "IDENTITY", "load", "calibrated", "error", "fit", "save"]
+__all__ = ["FORMAT", "IDENTITY", "load", "calibrated", "error", "sample_problem", "fit", "save"]
 
 FORMAT = "tigris-chance/1"
 SHIPPED = Path(__file__).resolve().parent / "chance.json"
@@ -91,6 +91,29 @@ def error(raw, mover, raw_error, model=None):
         up = [c - h / (n - 1) if p != mover else c + h for p, c in enumerate(raw)]
     slope = (calibrated(up, mover, model)[mover] - calibrated(raw, mover, model)[mover]) / h
     return abs(slope) * raw_error
+
+
+def sample_problem(sample):
+    """What is wrong with a sample that ``fit`` learns from, or None: a dict of the
+    ``players`` (2 to 4), the search's chances ``raw`` and each player's share of the
+    first place ``outcome`` (a number per player, from 0 to 1, adding up to 1), and the
+    ``mover`` (a player)."""
+    if not isinstance(sample, dict):
+        return "not a sample (not a JSON object)"
+    n = sample.get("players")
+    if n not in (2, 3, 4) or isinstance(n, bool):
+        return f"players must be 2, 3 or 4, not {sample.get('players')!r:.40}"
+    mover = sample.get("mover")
+    if isinstance(mover, bool) or not isinstance(mover, int) or not 0 <= mover < n:
+        return f"mover must be a player from 0 to {n - 1}, not {mover!r:.40}"
+    for field in ("raw", "outcome"):
+        values = sample.get(field)
+        if not (isinstance(values, list) and len(values) == n
+                and all(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1
+                        for v in values)
+                and abs(math.fsum(values) - 1) <= 1e-6):
+            return f"{field} must be a chance per player adding up to 1, not {values!r:.60}"
+    return None
 
 
 def fit(samples):
