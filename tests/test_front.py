@@ -14,7 +14,7 @@ from processes import python
 
 PACKAGE = Path(tigris.__file__).resolve().parent
 # The compiled modules: the package's own modules may import them, not their private names.
-COMPILED = {"tigris._core", "tigris._game", "tigris._search", "tigris._eval", "tigris._bench"}
+COMPILED = {"tigris._core", "tigris._game", "tigris._search", "tigris._eval", "tigris._net", "tigris._bench"}
 # What ``import tigris`` must not load: the workers, the progress bars, the numerics, and
 # the package's modules that only a search, a text form or a command needs.
 HEAVY = {"joblib", "tqdm", "numpy", "scipy", "choix", "tigris.parallel", "tigris.bots",

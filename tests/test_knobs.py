@@ -21,7 +21,9 @@ STUBS = ROOT / "src" / "tigris"
 def test_every_row_is_whole_and_its_default_valid():
     for name, knob in knobs.TABLE.items():
         assert knob.meaning and knob.type in (int, float, str), name
-        if knob.type is str:
+        if knob.type is str and name in knobs.PATHS:
+            assert knob.default == "" and not knob.choices, name       # a file; empty: the shipped one
+        elif knob.type is str:
             assert knob.choices and knob.default in knob.choices, name
         elif knob.default is not None:                  # seconds: not set by default
             assert knob.low <= knob.default <= knob.high, name
@@ -112,7 +114,7 @@ def test_bots_knobs_lists_the_table(capsys):
             continue
         name, typ, default = line.split()[:3]
         listed[kind, name] = (typ, default)
-    expected = {(kind, name): (typ.__name__, str(default))
+    expected = {(kind, name): (typ.__name__, '""' if default == "" else str(default))
                 for kind, kind_knobs in knobs.KINDS.items()
                 for name, (typ, default, _) in kind_knobs.items()}
     assert listed == expected

@@ -16,7 +16,7 @@ from tigris import cli
 
 from processes import ROOT
 
-COMPILED = ["tigris._core", "tigris._game", "tigris._search", "tigris._eval", "tigris._bench"]
+COMPILED = ["tigris._core", "tigris._game", "tigris._search", "tigris._eval", "tigris._net", "tigris._bench"]
 
 
 def test_the_version_is_one_number_everywhere(capsys):

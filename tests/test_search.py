@@ -175,7 +175,11 @@ HONEST_KINDS = [("ismcts", dict(iterations=300)),
                 # honesty over a history is tests/test_belief.py's)
                 ("ismcts", dict(iterations=300, determinization="belief")),
                 ("pimc", dict(iterations=300, determinizations=4, determinization="belief")),
-                ("greedy", {})]
+                ("greedy", {}),
+                # the learned evaluation judges determinizations alone
+                ("ismcts", dict(iterations=300, evaluator="net", rollout_depth=0)),
+                ("pimc", dict(iterations=300, determinizations=4, evaluator="net")),
+                ("greedy", dict(evaluator="net"))]
 
 
 # ---------------------------------------------------------------------------
@@ -211,7 +215,8 @@ def test_forced_win_position_has_exactly_one_winning_action():
 # ---------------------------------------------------------------------------
 
 HONEST_IDS = [k + ("-halving" if p.get("root") == "halving" else "")
-              + ("-belief" if p.get("determinization") == "belief" else "") for k, p in HONEST_KINDS]
+              + ("-belief" if p.get("determinization") == "belief" else "")
+              + ("-net" if p.get("evaluator") == "net" else "") for k, p in HONEST_KINDS]
 
 
 @pytest.mark.parametrize("kind,params", HONEST_KINDS, ids=HONEST_IDS)

@@ -6,6 +6,7 @@ from libc.stdint cimport int16_t, int32_t, uint8_t, uint64_t
 
 from tigris._core cimport MAXP, State
 from tigris._eval cimport Weights
+from tigris._net cimport Net, Network
 
 
 cdef enum:
@@ -62,6 +63,7 @@ cdef struct Config:
     uint64_t seed               # the stream of random numbers (mixed with the tree's size per step)
     long done                   # out: the iterations the last step ran
     Weights weights             # the evaluator's rewards and priors
+    const Net* net              # the learned evaluation of a rollout's end; NULL: the heuristic
 
 
 cdef struct Tree:
@@ -96,4 +98,5 @@ cdef class Search:
     cdef uint8_t* deals         # the belief's deals (Config.deals), owned here
     cdef double* deal_cum       # their cumulative weights (Config.deal_cum), owned here
     cdef int32_t* root_only     # the root's actions searched (Config.root_only), owned here
+    cdef Network network        # keeps Config.net's weights alive (None: the heuristic)
     cdef list _line(self, int32_t node, int depth)

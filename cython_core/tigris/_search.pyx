@@ -37,8 +37,9 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from tigris._core cimport *
 from tigris._core cimport determinize as c_determinize
-from tigris._eval cimport Weights, evaluate_chances, priors, prior, scorer_table, greedy_action
+from tigris._eval cimport Weights, evaluate_chances, terminal_rewards, priors, prior, scorer_table, greedy_action
 from tigris._game cimport Game
+from tigris._net cimport Network, net_chances
 from tigris import checks
 from tigris.errors import IllegalActionError
 from tigris.knobs import MAX_ITERATIONS
@@ -162,7 +163,8 @@ cdef class Search:
     ``seed`` any int, of which the low 64 bits are used; ``plan_iterations`` or
     ``plan_seconds``, the tree's whole budget for a halving root (0: the first step's);
     ``determinize`` (False: the state as given); ``deals``, a belief's deals; ``only``,
-    the legal actions the root searches (None: all).
+    the legal actions the root searches (None: all); ``net``, a learned evaluation
+    (``tigris.network``) that judges the rollouts' ends instead of the heuristic.
 
     Attributes: ``player`` (the searching player, to move at the root), ``iterations``
     (run in all steps) and ``final`` (how ``stats()`` picks ``best``: "visits" or "value").
@@ -183,7 +185,8 @@ cdef class Search:
         free(self.root_only)
 
     def __init__(self, Game game not None, dict config not None, *, seed, plan_iterations=0,
-                 plan_seconds=0.0, bint determinize=True, deals=None, only=None):
+                 plan_seconds=0.0, bint determinize=True, deals=None, only=None,
+                 Network net=None):
         plan_iterations = checks.whole("plan_iterations", plan_iterations, 0, MAX_ITERATIONS)
         plan_seconds = checks.number("plan_seconds", plan_seconds, 0.0)
         seed = checks.whole("seed", seed, -math.inf, math.inf)
@@ -202,6 +205,13 @@ cdef class Search:
         self.cfg.candidates = config["candidates"]
         self.cfg.halving_scale = config["halving_scale"]
         self.cfg.weights = config          # the struct's fields by name (Weights, _eval.pxd)
+        # The network itself comes read (tigris.search.Search reads the file the knob names).
+        if (config["evaluator"] == "net") != (net is not None) or not isinstance(config["network"], str):
+            raise ValueError(f"evaluator {config['evaluator']!r} with "
+                             f"{'a network' if net is not None else 'no network'}: a network "
+                             f"goes with evaluator 'net' alone")
+        self.network = net
+        self.cfg.net = &net.net if net is not None else NULL
         self.cfg.plan_iterations = plan_iterations
         self.cfg.plan_seconds = plan_seconds
         self.cfg.determinize = determinize

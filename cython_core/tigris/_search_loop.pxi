@@ -34,6 +34,21 @@ cdef void rollout(State* s, const Config* cfg, uint64_t* x) noexcept nogil:
         played += 1
 
 
+cdef inline void leaf_value(const State* d, const Config* cfg, float* reward, double* chance) noexcept nogil:
+    """The rewards and chances a rollout's end backs up: the evaluator's, or with a
+    network every player's chance of finishing first as both (a finished game: its first
+    place, shared among tied winners)."""
+    cdef int p
+    if cfg.net == NULL:
+        evaluate_chances(d, &cfg.weights, reward, chance)
+    elif d.phase == PH_OVER:
+        terminal_rewards(d, 1.0, reward, chance)
+    else:
+        net_chances(cfg.net, d, chance, NULL)
+        for p in range(d.nplayers):
+            reward[p] = <float>chance[p]
+
+
 cdef struct Scratch:
     # Per-step buffers of the descent: the legal actions of a node, and the marks (stamped
     # per node visited) of which actions are legal and which have a child.
@@ -217,7 +232,7 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
         if d.error != ERR_NONE:
             t.error = STOP_INCONSISTENT      # not counted: the rewards of a broken state mean nothing
             break
-        evaluate_chances(&d, &cfg.weights, reward, chance)
+        leaf_value(&d, cfg, reward, chance)
         back_up(t, node, reward, chance, d.nplayers, player)
         it += 1
     free(sc.legal)

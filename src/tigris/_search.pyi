@@ -8,6 +8,7 @@ from typing import Any
 from typing_extensions import disjoint_base
 
 from tigris._game import Game
+from tigris._net import Network
 from tigris.errors import IllegalActionError as IllegalActionError
 
 MAX_ITERATIONS: int
@@ -31,7 +32,7 @@ class Search:
     def __init__(self, game: Game, config: dict[str, Any], *, seed: int, plan_iterations: int = 0,
                  plan_seconds: float = 0.0, determinize: bool = True,
                  deals: tuple[Iterable[Sequence[int]], Iterable[float]] | None = None,
-                 only: Iterable[int] | None = None) -> None: ...
+                 only: Iterable[int] | None = None, net: Network | None = None) -> None: ...
     def measure_rollouts(self, on: bool = True) -> None: ...
     @property
     def rollout_seconds(self) -> float: ...

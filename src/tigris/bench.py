@@ -110,34 +110,50 @@ def bench_core(games=1000, repeats=5, seed=1, progress=None):
 
 #: The search figures: (rollout policy, cut-off in decisions (-1: the game's end), label).
 SEARCH_SETUPS = (
-    ("random", 0, "0 (evaluate the leaf)"),
-    ("random", 10, "10"),
-    ("random", -1, "full game"),
-    ("greedy", 10, "10, greedy rollouts"),
+    ("random", 0, "heuristic", "0 (evaluate the leaf)"),
+    ("random", 10, "heuristic", "10"),
+    ("random", -1, "heuristic", "full game"),
+    ("greedy", 10, "heuristic", "10, greedy rollouts"),
+    ("random", 0, "net", "0, the network"),
+    ("greedy", 10, "net", "10, greedy rollouts, the network"),
 )
+EVALUATIONS = 200_000           # evaluations timed, per repeat
 
 
 def search_runs(repeats=5):
     """How many times bench_search calls its progress callback."""
-    return len(SEARCH_SETUPS) * repeats
+    return (len(SEARCH_SETUPS) + 2) * repeats
 
 
 def bench_search(repeats=5, iterations=20_000, seed=3, progress=None):
     """ISMCTS iterations per second on a fixed mid-game 2-player position, one core, with
     uniformly random rollouts cut off after 0 and 10 decisions and at the game's end, and
     with greedy rollouts (the plain configuration's epsilon, 0.1) cut off after 10, all
-    with progressive widening 2.0; and at cut-off 10 the share of the time spent outside
-    the random rollouts (determinization, tree descent, expansion, evaluation, backup)."""
+    with progressive widening 2.0, by the heuristic evaluation and by the shipped network;
+    at cut-off 10 the share of the time spent outside the random rollouts (determinization,
+    tree descent, expansion, evaluation, backup); and evaluations per second of the
+    position, by the heuristic and by the network (its features and forward pass)."""
+    from tigris import network
+    from tigris._net import time_evaluations
     from tigris.search import PLAIN, Search
 
     g = tigris.Game(players=2, seed=seed)
     _midgame(g, seed, decisions=30)
     rows, overhead = [], []
-    for rollout, depth, label in SEARCH_SETUPS:
+    net = network.load()
+    for label, which in (("the heuristic", None), ("the network", net)):
+        rates = []
+        for r in range(repeats):
+            rates.append(EVALUATIONS / time_evaluations(which, g, EVALUATIONS))
+            if progress:
+                progress()
+        rows.append((f"evaluations per second, {label}", _median(rates), "evaluations/s"))
+    for rollout, depth, evaluator, label in SEARCH_SETUPS:
         its = iterations // 20 if depth < 0 else iterations     # whole games are slow
         rates = []
         for r in range(repeats):
-            s = Search(g, **{**PLAIN, "rollout_depth": depth, "rollout": rollout, "widening": 2.0}, seed=r)
+            s = Search(g, **{**PLAIN, "rollout_depth": depth, "rollout": rollout, "widening": 2.0,
+                             "evaluator": evaluator}, seed=r)
             s.measure_rollouts()
             t = time.perf_counter()
             s.step(iterations=its)

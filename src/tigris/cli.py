@@ -14,6 +14,7 @@ its options beside its handler) and ``main``, which turns every error into one l
     tigris view RECORD|DIR --out P   a game (or a results folder) as HTML pages to step through
     tigris calibrate SOURCE...       the win-chance model fitted on recorded games
     tigris selfplay --out DIR        bots' games with their positions labelled, for training
+    tigris train DIR... --out NET    a learned evaluation fitted to self-play data
     tigris tune BOT --param ...      tuning of a bot's numeric parameters (SPSA or Bayes)
     tigris bots                      the bot configurations and their settings
     tigris bench [PART]              speed of the core or the search; how decisive hints are
@@ -39,7 +40,7 @@ MESSAGE_LIMIT = 600       # characters of an error line; the rest is cut
 # The commands in the order of tigris --help: each a module of tigris.commands, which
 # declares it (add_to) and runs it (run).
 COMMANDS = ("demo", "play", "tournament", "standings", "match", "replay", "show", "hint",
-            "analyse", "tune", "view", "calibrate", "selfplay", "bots", "bench")
+            "analyse", "tune", "view", "calibrate", "selfplay", "train", "bots", "bench")
 
 
 def main(argv=None):

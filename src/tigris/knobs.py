@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 from tigris.constants import N_ACTIONS
 from tigris.errors import excerpt
 
-__all__ = ["Knob", "TABLE", "WEIGHTS", "SEARCH_CONFIG", "KINDS", "CHOICES", "RANGES", "META",
+__all__ = ["Knob", "TABLE", "WEIGHTS", "PATHS", "SEARCH_CONFIG", "KINDS", "CHOICES", "RANGES", "META",
            "MAX_ITERATIONS", "MAX_ROLLOUT_DEPTH", "MAX_TREES", "MAX_SECONDS",
            "defaults", "valid", "check", "check_value", "check_knob", "check_weights", "default_weights",
            "search_config", "is_default_weight"]
@@ -110,6 +110,10 @@ TABLE = {
     "seed": Knob(int, 0, "random seed: with one worker and iterations, choices are reproducible",
                  -2**63, 2**64 - 1),
     **_WEIGHT_ROWS,
+    "evaluator": Knob(str, "heuristic", "what judges a position: heuristic (the standing, with the weights "
+                                        "above) or net (the learned evaluation, tigris.network)",
+                      choices=("heuristic", "net")),
+    "network": Knob(str, "", "evaluator = net: the weights file (tigris-network/1); empty: the shipped network"),
     "determinizations": Knob(int, 8, "determinizations, each searched as perfect information", 1, MAX_TREES),
     "determinization": Knob(str, "uniform", "how determinizations deal the unseen tiles: uniform, or "
                                             "belief (weighted by what the others' play reveals)",
@@ -120,18 +124,21 @@ TABLE = {
                                            "over priors that weighs the others' moves", 0.001, 1000.0),
 }
 
+#: The knobs that name a file (a string of any value; empty: the shipped file).
+PATHS = ("network",)
 #: The evaluator's weights, in the order of the Weights struct's fields.
 WEIGHTS = tuple(_WEIGHT_ROWS)
 #: What the compiled search takes as its configuration, every one of them (its seed, budget
 #: and deals are arguments of their own).
 SEARCH_CONFIG = ("exploration", "rollout", "epsilon", "rollout_depth", "final", "widening", "root",
-                 "candidates", "halving_scale", *WEIGHTS)
+                 "candidates", "halving_scale", *WEIGHTS, "evaluator", "network")
 
 # Which kinds of bot have which knobs (docs/DESIGN.md).  The search bots share the search
 # knobs; the honest ones (ismcts, pimc) also choose how their determinizations deal the
 # tiles their player cannot see (tigris.belief).
 _SEARCH_BOT = ("iterations", "seconds", "exploration", "rollout", "epsilon", "rollout_depth", "final",
-               "widening", "root", "candidates", "halving_scale", "workers", "seed", *WEIGHTS)
+               "widening", "root", "candidates", "halving_scale", "workers", "seed", *WEIGHTS, "evaluator",
+               "network")
 _BELIEF = ("determinization", "belief_particles", "belief_temperature")
 
 
@@ -144,7 +151,7 @@ def _kind(names: tuple[str, ...], **meanings: str) -> dict[str, tuple[type, Any,
 
 KINDS = {
     "random": _kind(("seed",), seed="random seed"),
-    "greedy": _kind(("seed", *WEIGHTS), seed="random seed (determinization and ties)"),
+    "greedy": _kind(("seed", *WEIGHTS, "evaluator", "network"), seed="random seed (determinization and ties)"),
     "ismcts": _kind(_SEARCH_BOT + _BELIEF),
     "pimc": _kind(_SEARCH_BOT + ("determinizations",) + _BELIEF),
     "cheat": _kind(_SEARCH_BOT),
@@ -167,6 +174,8 @@ def valid(key: str) -> str:
     """A knob's valid values in words (the documentation's tables): its choices, or its
     range ("any" for every finite number)."""
     knob = TABLE[key]
+    if key in PATHS:
+        return "a file, or empty for the shipped one"
     if knob.choices:
         return " or ".join(knob.choices)
     if knob.low is None:

@@ -51,7 +51,8 @@ class Search(_search.Search):
     search alike); ``determinize`` False searches the state as given (the perfect-
     information baselines); ``deals`` are a belief's (``tigris.belief.Belief.deals``);
     ``only`` holds the root to some of its legal actions (an analysis searches the move
-    played alone this way).
+    played alone this way).  ``evaluator="net"`` judges the rollouts' ends by a learned
+    evaluation (``tigris.network``; ``network`` names its file, the shipped one if empty).
     A tree takes at most MAX_ITERATIONS iterations in all.
 
     Attributes: ``player`` (the searching player, to move at the root), ``iterations``
@@ -62,8 +63,12 @@ class Search(_search.Search):
                  determinize: bool = True,
                  deals: tuple[Iterable[Sequence[int]], Iterable[float]] | None = None,
                  only: Iterable[int] | None = None, **knobs: Any) -> None:
-        super().__init__(game, search_config(knobs), seed=seed, plan_iterations=plan_iterations,
-                         plan_seconds=plan_seconds, determinize=determinize, deals=deals, only=only)
+        from tigris.network import from_knobs      # numpy: only when a search is made
+
+        config = search_config(knobs)
+        super().__init__(game, config, seed=seed, plan_iterations=plan_iterations,
+                         plan_seconds=plan_seconds, determinize=determinize, deals=deals, only=only,
+                         net=from_knobs(config["evaluator"], config["network"]))
 
 
 def run(game: Game, *, iterations: int = 0, seconds: float = 0.0, **options: Any) -> dict[str, Any]:

@@ -41,10 +41,14 @@ class GreedyBot(SeededBot):
 
     kind = "greedy"
 
-    def __init__(self, seed=0, name=None, **weights):
+    def __init__(self, seed=0, name=None, evaluator="heuristic", network="", **weights):
         super().__init__(seed, name)
         self.evaluator = Evaluator(**weights)
         self.params.update(self.evaluator.weights)
+        self.params.update(evaluator=evaluator, network=network)
+        from tigris.network import from_knobs      # numpy: only when a bot is made
+
+        self.network = from_knobs(evaluator, network)
 
     def choose(self, game):
         """The legal action id with the best evaluation one ply ahead (see the class)."""
@@ -59,12 +63,22 @@ class GreedyBot(SeededBot):
         for a in legal:
             prior = self.evaluator.prior(view, a)
             view.apply(a)
-            value = self.evaluator.rewards(view)[p]
+            value = self.value(view, p)
             view.undo()
             key = (round(value, 9), prior, self.rng.random())
             if best_key is None or key > best_key:
                 best, best_key = a, key
         return best
+
+    def value(self, game, p):
+        """How well p stands after a move: the evaluator's reward, or with a network p's
+        chance of finishing first (a finished game: p's share of its first place)."""
+        if self.network is None:
+            return self.evaluator.rewards(game)[p]
+        if game.is_over:
+            winners = game.ranking()[0]
+            return 1.0 / len(winners) if p in winners else 0.0
+        return self.network.evaluate(game)[0][p]
 
 
 def support_choice(game, legal):

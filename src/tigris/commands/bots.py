@@ -28,7 +28,8 @@ def run(args):
         for kind, kind_knobs in knobs.KINDS.items():
             print(f"{kind}:")
             for key, (typ, default, meaning) in kind_knobs.items():
-                print(f"  {key:<20} {typ.__name__:<5} {str(default):<6} {meaning}")
+                shown = '""' if default == "" else str(default)       # an empty string stays visible
+                print(f"  {key:<20} {typ.__name__:<5} {shown:<6} {meaning}")
         return 0
     broken = []
     for name in bots.available():

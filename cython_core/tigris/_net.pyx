@@ -1,0 +1,255 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The learned evaluation in compiled code: features of a position and the network's
+forward pass, in single precision, without the GIL.
+
+A position is seen by its player to move, as the rules let that player see it: the board,
+every score and treasure, their own hand and only the number of the tiles they cannot see.
+Seats are counted from the mover (0 the mover, 1 the next to play, ...), so one network
+serves every seat, and the outputs are turned back to seats here.  Inside the search the
+state is a determinization, so the mover's hand is the one dealt to it there, never a
+hidden tile of the real game.
+
+The network is small on purpose (docs/DESIGN.md, "The learned evaluation"): a first layer
+that sums the rows of the sparse features that are on (Stockfish's NNUE does the same,
+there incrementally), a second hidden layer, and per seat a logit of finishing first and a
+final score.  Python sees this module through ``tigris.network``, which reads and checks
+the weights file; ``Network`` here only holds checked arrays.
+"""
+
+from libc.math cimport exp
+from libc.string cimport memset
+from libc.stdint cimport int32_t
+
+from tigris._core cimport *
+from tigris._game cimport Game
+from tigris._eval cimport Weights, evaluate_chances
+from tigris import checks
+
+SCORE_SCALE = 10.0          # the network's score outputs are final scores over this
+cdef float C_SCORE_SCALE = 10.0
+
+
+cdef inline int seat(const State* s, int q, int viewer) noexcept nogil:
+    """Player q as a seat counted from the viewer: 0 the viewer, 1 the next, ..."""
+    return (q - viewer + s.nplayers) % s.nplayers
+
+
+cdef int features(const State* s, int32_t* active, float* dense) noexcept nogil:
+    cdef int v = current_player(s), n = s.nplayers, k = 0, i, c, q, r, code, m, total
+    cdef int fv[4]
+    cdef int unseen
+    memset(dense, 0, N_DENSE * sizeof(float))
+    for i in range(NSQ):
+        code = s.sq[i]
+        if code >= LEADER0:
+            q = (code - LEADER0) // 4
+            active[k] = F_SQUARES + i * SQ_CODES + 10 + 4 * seat(s, q, v) + (code - LEADER0) % 4
+            k += 1
+        elif code >= TILE0 and code < DOWN0:
+            active[k] = F_SQUARES + i * SQ_CODES + code - TILE0
+            k += 1
+        elif code >= DOWN0 and code < CATASTROPHE:
+            active[k] = F_SQUARES + i * SQ_CODES + 4 + code - DOWN0
+            k += 1
+        elif code == CATASTROPHE:
+            active[k] = F_SQUARES + i * SQ_CODES + 8
+            k += 1
+        if s.treasure[i]:
+            active[k] = F_SQUARES + i * SQ_CODES + 9
+            k += 1
+    for c in range(NCOL):
+        if s.building[c] != NONE:
+            active[k] = F_BUILDINGS + c * NSQ + s.building[c]
+            k += 1
+    for m in range(NMONUMENTS):
+        if s.monument[m] != NONE:
+            active[k] = F_MONUMENTS + m
+            k += 1
+    active[k] = F_PHASE + s.phase; k += 1
+    active[k] = F_ACTIONS_LEFT + (s.actions_left if s.actions_left < 3 else 2); k += 1
+    active[k] = F_PLAYERS + n - 2; k += 1
+    active[k] = F_BOARD + (1 if s.board else 0); k += 1
+    if s.variants & V_ENGLISH:
+        active[k] = F_VARIANTS; k += 1
+    if s.variants & V_BUILDINGS:
+        active[k] = F_VARIANTS + 1; k += 1
+    active[k] = F_ACTIVE + seat(s, s.active, v); k += 1
+    active[k] = F_CONFLICT + (s.c_kind if s.c_kind <= WAR else 0); k += 1
+    if s.c_kind != NO_CONFLICT:
+        active[k] = F_CONFLICT_COLOUR + s.c_colour % 4; k += 1
+        active[k] = F_ATTACKER + seat(s, s.c_attacker % n, v); k += 1
+        active[k] = F_DEFENDER + seat(s, s.c_defender % n, v); k += 1
+        active[k] = F_STAGE + (1 if s.c_stage else 0); k += 1
+        dense[D_STRENGTH] = s.c_att_base * 0.1
+        dense[D_STRENGTH + 1] = s.c_def_base * 0.1
+        dense[D_STRENGTH + 2] = s.c_att_commit * 0.1
+    for c in range(NCOL):
+        if s.wars & (1 << c):
+            active[k] = F_WARS + c; k += 1
+    for q in range(n):
+        r = seat(s, q, v)
+        active[k] = F_SEATS + r; k += 1
+        final_vector(s, q, fv)
+        total = 0
+        for c in range(NCOL):
+            dense[D_SEAT * r + c] = s.score[q][c] * 0.1
+            dense[D_SEAT * r + 4 + c] = fv[c] * 0.1
+            total += s.hand[q][c]
+        dense[D_SEAT * r + 8] = s.treasures[q] * 0.2
+        dense[D_SEAT * r + 9] = s.catastrophes[q] * 0.5
+        dense[D_SEAT * r + 10] = total / 6.0
+    total = 0
+    for c in range(NCOL):
+        dense[D_OWN_HAND + c] = s.hand[v][c] / 6.0
+        unseen = s.bag[c]
+        for q in range(n):
+            if q != v:
+                unseen += s.hand[q][c] + s.swapped[q][c]
+        dense[D_UNSEEN + c] = unseen * 0.05
+        total += s.bag[c]
+    dense[D_PROGRESS] = total * 0.01
+    dense[D_PROGRESS + 1] = treasures_on_board(s) * 0.1
+    dense[D_TURN] = s.turn * 0.01
+    return k
+
+
+cdef void net_chances(const Net* net, const State* s, double* chance, double* score) noexcept nogil:
+    cdef int32_t active[MAX_ACTIVE]
+    cdef float dense[N_DENSE]
+    cdef float h1[MAX_HIDDEN]
+    cdef float h2[MAX_HIDDEN]
+    cdef float out[N_OUTPUTS]
+    cdef int na = features(s, active, dense), h, j, k, q, r, n = s.nplayers
+    cdef int H1 = net.h1, H2 = net.h2, v = current_player(s)
+    cdef const float* row
+    cdef float x
+    cdef double top = -1e300, total = 0.0
+    for h in range(H1):
+        h1[h] = net.b1[h]
+    for k in range(na):
+        row = net.w_sparse + <long>active[k] * H1
+        for h in range(H1):
+            h1[h] += row[h]
+    for k in range(N_DENSE):
+        x = dense[k]
+        if x != 0:
+            row = net.w_dense + k * H1
+            for h in range(H1):
+                h1[h] += x * row[h]
+    # Each layer as a sum of rows (a row per unit that is on): loops the compiler turns
+    # into vector instructions, where dot products would need their sums reordered.
+    for j in range(H2):
+        h2[j] = net.b2[j]
+    for h in range(H1):
+        x = h1[h]
+        if x > 0:                               # ReLU: about half the units are off
+            row = net.w2t + h * H2
+            for j in range(H2):
+                h2[j] += x * row[j]
+    for k in range(N_OUTPUTS):
+        out[k] = net.b3[k]
+    for j in range(H2):
+        x = h2[j]
+        if x > 0:
+            row = net.w3t + j * N_OUTPUTS
+            for k in range(N_OUTPUTS):
+                out[k] += x * row[k]
+    # A softmax over the seats that play; seat r is player (viewer + r) % n.
+    for r in range(n):
+        if out[r] > top:
+            top = out[r]
+    for r in range(n):
+        total += exp(out[r] - top)
+    for r in range(n):
+        q = (v + r) % n
+        chance[q] = exp(out[r] - top) / total
+        if score != NULL:
+            score[q] = out[4 + r] * C_SCORE_SCALE
+
+
+# ---------------------------------------------------------------------------
+# Python face
+# ---------------------------------------------------------------------------
+
+def encode(Game game not None):
+    """The features of `game`'s position as its player to move sees it: the indices of
+    the sparse features that are on (int32, ascending in blocks) and the dense ones
+    (float32, N_DENSE)."""
+    import numpy as np                  # here: the search imports this module, the command line too
+
+    cdef int32_t active[MAX_ACTIVE]
+    dense = np.zeros(N_DENSE, dtype=np.float32)
+    cdef float[::1] d = dense
+    cdef int k, n = features(&game.s, active, &d[0])
+    return np.array([active[k] for k in range(n)], dtype=np.int32), dense
+
+
+cdef class Network:
+    """A network's weights (float32, C order, shapes checked by tigris.network) and its
+    forward pass.  The search reads them through ``net`` without the GIL; this object
+    keeps the arrays alive."""
+
+    def __init__(self, w_sparse, w_dense, b1, w2, b2, w3, b3):
+        import numpy as np
+
+        arrays = [np.ascontiguousarray(a, dtype=np.float32) for a in (w_sparse, w_dense, b1, w2, b2, w3, b3)]
+        h1, h2 = arrays[2].shape[0], arrays[4].shape[0]
+        shapes = [(N_SPARSE, h1), (N_DENSE, h1), (h1,), (h2, h1), (h2,), (N_OUTPUTS, h2), (N_OUTPUTS,)]
+        for name, a, shape in zip(("w_sparse", "w_dense", "b1", "w2", "b2", "w3", "b3"), arrays, shapes):
+            if a.shape != shape:
+                raise ValueError(f"{name}: shape {a.shape}, expected {shape}")
+        if not 1 <= h1 <= MAX_HIDDEN or not 1 <= h2 <= MAX_HIDDEN:
+            raise ValueError(f"hidden layers of {h1} and {h2}: each must be 1 to {MAX_HIDDEN} wide")
+        self.arrays = arrays
+        self._transposed = [np.ascontiguousarray(arrays[3].T), np.ascontiguousarray(arrays[5].T)]
+        cdef float[:, ::1] ws = arrays[0], wd = arrays[1], m2 = self._transposed[0], m3 = self._transposed[1]
+        cdef float[::1] v1 = arrays[2], v2 = arrays[4], v3 = arrays[6]
+        self.net.h1 = h1
+        self.net.h2 = h2
+        self.net.w_sparse = &ws[0, 0]
+        self.net.w_dense = &wd[0, 0]
+        self.net.b1 = &v1[0]
+        self.net.w2t = &m2[0, 0]
+        self.net.b2 = &v2[0]
+        self.net.w3t = &m3[0, 0]
+        self.net.b3 = &v3[0]
+
+    def evaluate(self, Game game not None):
+        """Every player's chance of finishing first and predicted final score, by player
+        (two lists); the game must not be over."""
+        cdef double chance[MAXP]
+        cdef double score[MAXP]
+        cdef int p
+        if game.s.phase == PH_OVER:
+            raise ValueError("the game is over: its result needs no evaluation")
+        net_chances(&self.net, &game.s, chance, score)
+        return [chance[p] for p in range(game.s.nplayers)], [score[p] for p in range(game.s.nplayers)]
+
+
+def time_evaluations(Network network, Game game not None, count):
+    """Seconds that `count` evaluations of `game`'s position take, timed without the GIL:
+    by `network` (its features and forward pass), or with None by the heuristic (the
+    evaluator at its default weights: standings and win chances).  The benchmark's figure."""
+    from time import perf_counter
+
+    from tigris.knobs import default_weights
+    cdef double chance[MAXP]
+    cdef float reward[MAXP]
+    cdef Weights w = default_weights()
+    cdef long k, n
+    cdef double sink = 0
+    if game.s.phase == PH_OVER:
+        raise ValueError("the game is over: its result needs no evaluation")
+    n = checks.whole("count", count, 1, 10**9)
+    start = perf_counter()
+    with nogil:
+        for k in range(n):
+            if network is None:
+                evaluate_chances(&game.s, &w, reward, chance)
+            else:
+                net_chances(&network.net, &game.s, chance, NULL)
+            sink += chance[0]
+    elapsed = perf_counter() - start
+    global _sink
+    _sink = sink                # kept, so the compiler keeps the loop that sums it
+    return elapsed

@@ -1,0 +1,53 @@
+"""Type information for the compiled learned evaluation (cython_core/tigris/_net.pyx): a
+position's features as its player to move sees them, and the network's forward pass.
+``tigris.network`` is the way in: it reads and checks the weights file."""
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from typing_extensions import disjoint_base
+
+from tigris._game import Game
+
+FEATURE_VERSION: int
+SQ_CODES: int
+F_SQUARES: int
+F_BUILDINGS: int
+F_MONUMENTS: int
+F_PHASE: int
+F_ACTIONS_LEFT: int
+F_PLAYERS: int
+F_BOARD: int
+F_VARIANTS: int
+F_ACTIVE: int
+F_CONFLICT: int
+F_CONFLICT_COLOUR: int
+F_ATTACKER: int
+F_DEFENDER: int
+F_STAGE: int
+F_WARS: int
+F_SEATS: int
+N_SPARSE: int
+MAX_ACTIVE: int
+D_SEAT: int
+D_OWN_HAND: int
+D_UNSEEN: int
+D_PROGRESS: int
+D_STRENGTH: int
+D_TURN: int
+N_DENSE: int
+N_OUTPUTS: int
+MAX_HIDDEN: int
+SCORE_SCALE: float
+
+def encode(game: Game) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]: ...
+def time_evaluations(network: Network | None, game: Game, count: int) -> float: ...
+
+@disjoint_base
+class Network:
+    # The arrays as the weights file holds them (tigris.network.ARRAYS), float32.
+    @property
+    def arrays(self) -> list[npt.NDArray[np.float32]]: ...
+    def __init__(self, w_sparse: Any, w_dense: Any, b1: Any, w2: Any, b2: Any, w3: Any, b3: Any) -> None: ...
+    def evaluate(self, game: Game) -> tuple[list[float], list[float]]: ...

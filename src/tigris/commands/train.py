@@ -1,0 +1,63 @@
+"""tigris train: a learned evaluation fitted to self-play data (needs the train extra)."""
+
+from tigris.commands.options import POSITIVE, add_command, add_seed, whole
+
+__all__ = ["DESCRIPTION", "add_to", "run"]
+
+
+DESCRIPTION = """\
+Fit the learned evaluation (tigris.network) to the labelled positions of self-play folders
+(tigris selfplay) with PyTorch on the CPU: whole games held out, training stopped when the
+held-out loss stops improving. OUT gets network.npz (the best epoch, with its data,
+losses and held-out calibration in its metadata), log.jsonl (the losses of each epoch) and
+checkpoint.pt; the same command again continues a stopped run. A bot uses the network with
+evaluator = "net" and network = "OUT/network.npz". Needs PyTorch: pip install 'tigris[train]'.
+"""
+
+
+def _fraction(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if value is None or not 0 <= value <= 1:
+        import argparse
+
+        raise argparse.ArgumentTypeError(f"must be a number from 0 to 1, not {text!r}")
+    return value
+
+
+def add_to(sub):
+    from tigris.train import EPOCHS, HIDDEN, LABEL_WEIGHT, PATIENCE
+
+    p = add_command(sub, "train", run, help="a learned evaluation fitted to self-play data",
+                    description=DESCRIPTION)
+    p.add_argument("data", nargs="+", metavar="DIR", help="self-play folders (tigris selfplay --out)")
+    p.add_argument("--out", required=True, metavar="DIR", help="the network's folder, continued if it exists")
+    p.add_argument("--hidden", type=whole(1, 1024), nargs=2, default=list(HIDDEN), metavar=("H1", "H2"),
+                   help=f"the hidden layers' widths (default {HIDDEN[0]} {HIDDEN[1]})")
+    p.add_argument("--label-weight", type=_fraction, default=LABEL_WEIGHT,
+                   help=f"the game result's share of a position's target, the search's the rest "
+                        f"(default {LABEL_WEIGHT})")
+    p.add_argument("--result-every", type=whole(0, 1000), default=0, metavar="K",
+                   help="also every K-th other decision of each game, its target the result alone "
+                        "(default 0: none)")
+    p.add_argument("--epochs", type=POSITIVE, default=EPOCHS, help=f"at most this many epochs (default {EPOCHS})")
+    p.add_argument("--patience", type=POSITIVE, default=PATIENCE,
+                   help=f"stop after this many epochs without a better held-out loss (default {PATIENCE})")
+    add_seed(p, "seed of the split and the initial weights")
+
+
+def run(args):
+    """tigris train: encode the folders' positions, fit, export."""
+    from tigris import train
+
+    train.require_torch()                       # before the positions are encoded
+    data = train.dataset(args.data, label_weight=args.label_weight, result_every=args.result_every,
+                         progress=True)
+    print(f"{len(data):,} positions from {sum(s['games'] for s in data.sources):,} games")
+    meta = train.fit(data, args.out, hidden=tuple(args.hidden), epochs=args.epochs, patience=args.patience,
+                     seed=args.seed)
+    ece = ", ".join(f"{n} players {c['ece']:.3f}" for n, c in meta["calibration"].items())
+    print(f"{args.out}/network.npz: epoch {meta['best_epoch']} of {meta['epochs']}, held-out loss "
+          f"{meta['held_out_loss']:.4f}; calibration error of the mover's chance: {ece}")

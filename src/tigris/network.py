@@ -1,0 +1,171 @@
+"""The learned evaluation: a network's weights file, and the network's judgement of a
+position (every player's chance of finishing first, and their final scores).
+
+The search evaluates the network in compiled code (``tigris._net``) from the arrays this
+module reads and checks; ``forward`` is the same pass in numpy, the reference the compiled
+one is held to.  Training (``tigris.train``) needs PyTorch; reading and evaluating a
+network needs numpy only.
+
+>>> import tigris
+>>> from tigris import network
+>>> net = network.load()                   # the shipped network
+>>> chances, scores = net.evaluate(tigris.Game(players=3, seed=1))
+>>> round(sum(chances), 6)
+1.0
+
+The weights file (``tigris-network/1``)
+---------------------------------------
+A numpy ``.npz`` archive (read without pickles) of float32 arrays, the layers of
+``ARRAYS`` (``w_sparse`` [N_SPARSE, h1], ``w_dense`` [N_DENSE, h1], ``b1`` [h1], ``w2``
+[h2, h1], ``b2`` [h2], ``w3`` [8, h2], ``b3`` [8]), and ``meta``, the UTF-8 bytes of a JSON
+object: ``format``, ``feature_version`` (the encoding in ``tigris._net``, which must
+match), and what training wrote about its data, losses and calibration.  Every array is
+checked (names, shapes, finite values) when the file is read.
+"""
+
+import functools
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+
+from tigris import _net
+from tigris._net import FEATURE_VERSION, N_DENSE, N_OUTPUTS, N_SPARSE, SCORE_SCALE, encode
+from tigris.errors import UsageError, excerpt
+from tigris.files import write_bytes
+from tigris.sources import check_source
+
+__all__ = ["FORMAT", "ARRAYS", "SHIPPED", "Network", "load", "save", "from_knobs", "forward", "encode",
+           "FEATURE_VERSION", "N_SPARSE", "N_DENSE", "N_OUTPUTS", "SCORE_SCALE"]
+
+FORMAT = "tigris-network/1"
+ARRAYS = ("w_sparse", "w_dense", "b1", "w2", "b2", "w3", "b3")
+#: The network shipped with the package (trained as docs/results.md tells).
+SHIPPED = Path(__file__).resolve().parent / "network.npz"
+MAX_WIDTH = _net.MAX_HIDDEN
+
+
+class Network(_net.Network):
+    """A network's weights and what training wrote about them (``meta``), as ``load``
+    reads them; ``evaluate(game)`` gives every player's chance of finishing first and
+    predicted final score, from the position as its player to move sees it."""
+
+    def __init__(self, arrays, meta=None):
+        super().__init__(*(arrays[name] for name in ARRAYS))
+        self.meta = dict(meta or {})
+        self.path = None
+
+    @property
+    def widths(self):
+        """The hidden layers' widths (h1, h2)."""
+        return self.arrays[2].shape[0], self.arrays[4].shape[0]
+
+    def forward(self, game):
+        """``evaluate`` in numpy (the reference the compiled pass is held to)."""
+        active, dense = encode(game)
+        logits, scores = forward(dict(zip(ARRAYS, self.arrays)), active, dense)
+        n, v = game.players, game.current_player
+        e = np.exp(logits[:n] - logits[:n].max())
+        e /= e.sum()
+        return ([float(e[(p - v) % n]) for p in range(n)],
+                [float(scores[(p - v) % n]) for p in range(n)])
+
+
+def forward(arrays, active, dense):
+    """The network's outputs for one position's features (``encode``): the seats'
+    logits of finishing first and their final scores (both counted from the mover)."""
+    h = arrays["b1"] + arrays["w_sparse"][active].sum(axis=0) + dense @ arrays["w_dense"]
+    h = np.maximum(h, 0)
+    h = np.maximum(arrays["b2"] + arrays["w2"] @ h, 0)
+    out = arrays["b3"] + arrays["w3"] @ h
+    return out[:4], out[4:] * SCORE_SCALE
+
+
+def save(path, arrays, meta):
+    """Write a weights file (``tigris-network/1``) of these arrays (name -> array) and
+    metadata (JSON-able)."""
+    meta = dict(meta, format=FORMAT, feature_version=FEATURE_VERSION)
+    data = {name: np.ascontiguousarray(arrays[name], dtype=np.float32) for name in ARRAYS}
+    _check_arrays(data, path)
+    data["meta"] = np.frombuffer(json.dumps(meta, sort_keys=True).encode("utf-8"), dtype=np.uint8)
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **data)
+    write_bytes(path, buffer.getvalue())        # in one piece: a stopped write leaves the old file
+
+
+@functools.lru_cache(maxsize=8)
+def _cached(path, stamp):
+    return _read(path)
+
+
+def load(path=None):
+    """The network of a weights file (the shipped one without `path`), checked: a
+    UsageError names the file and what is wrong.  Reading the same unchanged file again
+    gives the same object."""
+    path = Path(path) if path is not None else SHIPPED
+    try:
+        st = path.stat()
+    except OSError as e:
+        raise UsageError(f"{path}: cannot read the network ({e.strerror or e})") from None
+    check_source(path)                              # a regular file, never a pipe or a device
+    return _cached(str(path.resolve()), (st.st_size, st.st_mtime_ns))
+
+
+def _read(path):
+    import zipfile
+
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            names = set(z.files)
+            expected = set(ARRAYS) | {"meta"}
+            if names != expected:
+                missing, extra = sorted(expected - names), sorted(names - expected)
+                raise UsageError(f"{path}: not a {FORMAT} file (" +
+                                 (f"missing {', '.join(missing)}" if missing else f"unknown {', '.join(extra)}") + ")")
+            data = {name: z[name] for name in expected}
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
+        raise UsageError(f"{path}: not a {FORMAT} file ({excerpt(str(e), 80)})") from None
+    meta_bytes = data.pop("meta")
+    try:
+        if meta_bytes.dtype != np.uint8 or meta_bytes.ndim != 1:
+            raise ValueError("not bytes")
+        meta = json.loads(meta_bytes.tobytes().decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as e:
+        raise UsageError(f"{path}: meta: not a JSON object ({excerpt(str(e), 60)})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise UsageError(f"{path}: meta: format must be {FORMAT!r}, not "
+                         f"{excerpt(meta.get('format') if isinstance(meta, dict) else meta)}")
+    if meta.get("feature_version") != FEATURE_VERSION:
+        raise UsageError(f"{path}: meta: feature_version {excerpt(meta.get('feature_version'))} is not this "
+                         f"version's encoding ({FEATURE_VERSION}); train the network again")
+    _check_arrays(data, path)
+    net = Network(data, meta)
+    net.path = path
+    return net
+
+
+def from_knobs(evaluator, network=""):
+    """The network the knobs ``evaluator`` and ``network`` name (``load``), or None for
+    the heuristic evaluator."""
+    return load(network or None) if evaluator == "net" else None
+
+
+def _check_arrays(data, path):
+    """Refuse arrays of the wrong kind, shape or with values that are not finite."""
+    for name in ARRAYS:
+        a = data[name]
+        if a.dtype != np.float32:
+            raise UsageError(f"{path}: {name}: float32 values expected, not {a.dtype}")
+        if not np.isfinite(a).all():
+            raise UsageError(f"{path}: {name}: holds values that are not finite")
+    if data["b1"].ndim != 1 or data["b2"].ndim != 1:
+        raise UsageError(f"{path}: b1 and b2 must be vectors")
+    h1, h2 = data["b1"].shape[0], data["b2"].shape[0]
+    if not (1 <= h1 <= MAX_WIDTH and 1 <= h2 <= MAX_WIDTH):
+        raise UsageError(f"{path}: hidden layers of {h1} and {h2}: each must be 1 to {MAX_WIDTH} wide")
+    shapes = {"w_sparse": (N_SPARSE, h1), "w_dense": (N_DENSE, h1), "b1": (h1,), "w2": (h2, h1),
+              "b2": (h2,), "w3": (N_OUTPUTS, h2), "b3": (N_OUTPUTS,)}
+    for name, shape in shapes.items():
+        if data[name].shape != shape:
+            raise UsageError(f"{path}: {name}: shape {data[name].shape}, expected {shape}")

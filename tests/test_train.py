@@ -1,0 +1,81 @@
+"""tigris train: self-play data to a weights file the search plays with, end to end on a
+tiny run; a stopped run continues; bad input named."""
+
+import json
+
+import numpy as np
+import pytest
+
+import tigris
+from tigris import network, selfplay
+from tigris.cli import main
+from tigris.errors import UsageError
+
+pytest.importorskip("torch", reason="training needs the train extra (PyTorch)")
+
+from tigris import train  # noqa: E402
+
+FAST = 'kind = "ismcts"\niterations = 60\nrollout_depth = 4\n'
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("train")
+    bot = folder / "fast.toml"
+    bot.write_text(FAST)
+    s = selfplay.settings(games=4, bot=str(bot), positions=6, label_iterations=100)
+    selfplay.run(s, folder / "selfplay", progress=False)
+    return folder / "selfplay"
+
+
+def test_self_play_to_a_network_the_search_plays_with(data, tmp_path):
+    d = train.dataset([data], result_every=5)
+    assert len(d) > 24 and d.labelled.sum() == 24 and not d.labelled.all()
+    assert (d.chance.sum(axis=1) == pytest.approx(1, abs=1e-5)) and (d.seats[:, :2] == 1).all()
+    meta = train.fit(d, tmp_path / "net", hidden=(8, 4), epochs=1, progress=False, threads=1)
+    assert meta["epochs"] == 1 and meta["positions"] == len(d) and meta["hidden"] == [8, 4]
+    net = network.load(tmp_path / "net" / "network.npz")
+    assert net.widths == (8, 4) and net.meta["calibration"]["2"]["positions"] > 0
+    log = [json.loads(line) for line in (tmp_path / "net" / "log.jsonl").read_text().splitlines()]
+    assert [e["epoch"] for e in log] == [1] and log[0]["held_out_chance"] > 0
+    g = tigris.Game(players=2, seed=3)
+    bot = tigris.bots.make("ismcts", iterations=50, evaluator="net",
+                           network=str(tmp_path / "net" / "network.npz"), rollout_depth=0)
+    assert g.is_legal(bot.choose(g))
+
+
+def test_the_exported_network_is_the_trained_model(data, tmp_path):
+    """The weights file computes what the PyTorch model computes."""
+    import torch
+
+    d = train.dataset([data])
+    model = train._model(torch, (8, 4))
+    arrays = train.arrays_of(model)
+    rows = np.arange(len(d))
+    with torch.no_grad():
+        out = model(*train._batch(torch, d, rows)[:3]).numpy()
+    for i in rows[:10]:
+        logits, scores = network.forward(arrays, d.indices[d.indptr[i]:d.indptr[i + 1]], d.dense[i])
+        assert logits == pytest.approx(out[i, :4], abs=1e-4)
+        assert scores == pytest.approx(out[i, 4:] * network.SCORE_SCALE, abs=1e-3)
+
+
+def test_a_stopped_run_continues_and_another_is_refused(data, tmp_path):
+    d = train.dataset([data])
+    train.fit(d, tmp_path / "net", hidden=(8, 4), epochs=1, patience=5, progress=False, threads=1)
+    meta = train.fit(d, tmp_path / "net", hidden=(8, 4), epochs=2, patience=5, progress=False, threads=1)
+    assert meta["epochs"] == 2
+    assert (tmp_path / "net" / "log.jsonl").read_text().count("\n") == 2
+    with pytest.raises(UsageError, match="another run"):
+        train.fit(d, tmp_path / "net", hidden=(6, 4), epochs=3, progress=False, threads=1)
+
+
+def test_the_command_names_bad_input(data, tmp_path, capsys):
+    assert main(["train", str(tmp_path / "absent"), "--out", str(tmp_path / "n")]) == 1
+    assert "selfplay.json" in capsys.readouterr().err
+    assert main(["train", str(data), "--out", str(tmp_path / "n"), "--label-weight", "2"]) == 2
+    assert "label-weight" in capsys.readouterr().err
+    target = tmp_path / "file"
+    target.write_text("x")
+    assert main(["train", str(data), "--out", str(target)]) == 1
+    assert "is not a folder" in capsys.readouterr().err
