@@ -234,6 +234,24 @@ def test_the_network_changes_what_the_search_backs_up():
     assert all(0 <= ch["value"] <= 1 for ch in root)
 
 
+def test_the_network_share_mixes_the_two_evaluations():
+    """net_share 0 searches as the heuristic does; between 0 and 1 the tree differs from
+    both."""
+    g = positions(1, seed=12)[0]
+
+    def children(**knobs):
+        s = Search(g, seed=2, rollout_depth=3, **knobs)
+        s.step(iterations=300)
+        return s.stats()["children"]
+
+    heuristic = children()
+    assert children(evaluator="net", net_share=0.0) == heuristic
+    mixed, net = children(evaluator="net", net_share=0.3), children(evaluator="net")
+    assert mixed != heuristic and mixed != net
+    with pytest.raises(ValueError, match="net_share must be <= 1.0"):
+        knobs.check("ismcts", {"net_share": 1.5})
+
+
 def test_greedy_and_pimc_play_with_the_network():
     g = positions(1, seed=10)[0]
     for kind, params in (("greedy", {}), ("pimc", {"iterations": 100, "determinizations": 2})):

@@ -8,7 +8,7 @@ from libc.stdint cimport int32_t
 from tigris._core cimport State, MAXP, NSQ
 
 cpdef enum:
-    FEATURE_VERSION = 1
+    FEATURE_VERSION = 2
     # Sparse features (each 0 or 1), by block; their offsets, in this order:
     SQ_CODES = 26           # per square: tile up (4), face down (4), catastrophe, treasure,
                             #   leader of colour c owned by the seat r after the mover (16)
@@ -38,7 +38,13 @@ cpdef enum:
     D_PROGRESS = 52         # tiles left in the bag, treasures left on the board
     D_STRENGTH = 54         # the conflict's attacker and defender strengths, committed tiles
     D_TURN = 57
-    N_DENSE = 58
+    D_LEADERS = 58          # per seat after the mover and colour (LEADER_FEATURES each): the
+                            #   leader on the board, the temples beside it (its strength in a
+                            #   revolt), in its kingdom the tiles of its colour (its strength in
+                            #   a war), the monuments of its colour (a point a turn) and the
+                            #   treasures
+    LEADER_FEATURES = 5
+    N_DENSE = 138
     N_OUTPUTS = 8           # per seat after the mover: a logit of finishing first, a score
     MAX_HIDDEN = 1024
 

@@ -18,7 +18,7 @@ the weights file; ``Network`` here only holds checked arrays.
 
 from libc.math cimport exp
 from libc.string cimport memset
-from libc.stdint cimport int32_t
+from libc.stdint cimport int32_t, uint8_t
 
 from tigris._core cimport *
 from tigris._game cimport Game
@@ -35,10 +35,32 @@ cdef inline int seat(const State* s, int q, int viewer) noexcept nogil:
 
 
 cdef int features(const State* s, int32_t* active, float* dense) noexcept nogil:
-    cdef int v = current_player(s), n = s.nplayers, k = 0, i, c, q, r, code, m, total
+    cdef int v = current_player(s), n = s.nplayers, k = 0, i, c, q, r, code, m, total, at, temples
     cdef int fv[4]
     cdef int unseen
+    cdef int f
+    # Per region: face-up tiles and monuments of each colour, treasures.
+    cdef uint8_t region_tiles[NSQ][NCOL]
+    cdef uint8_t region_monuments[NSQ][NCOL]
+    cdef uint8_t region_treasures[NSQ]
     memset(dense, 0, N_DENSE * sizeof(float))
+    memset(region_tiles, 0, sizeof(region_tiles))
+    memset(region_monuments, 0, sizeof(region_monuments))
+    memset(region_treasures, 0, sizeof(region_treasures))
+    ensure_regions(<State*>s)                   # the regions are a cache, not the position
+    for i in range(NSQ):
+        code = s.sq[i]
+        if s.label[i] == NONE:
+            continue
+        if code >= TILE0 and code < DOWN0:
+            region_tiles[s.label[i]][code - TILE0] += 1
+        if s.treasure[i]:
+            region_treasures[s.label[i]] += 1
+    for m in range(NMONUMENTS):
+        at = s.monument[m]
+        if at != NONE and s.label[at] != NONE:
+            region_monuments[s.label[at]][MONUMENT_COLOURS[m][0]] += 1
+            region_monuments[s.label[at]][MONUMENT_COLOURS[m][1]] += 1
     for i in range(NSQ):
         code = s.sq[i]
         if code >= LEADER0:
@@ -98,6 +120,21 @@ cdef int features(const State* s, int32_t* active, float* dense) noexcept nogil:
         dense[D_SEAT * r + 8] = s.treasures[q] * 0.2
         dense[D_SEAT * r + 9] = s.catastrophes[q] * 0.5
         dense[D_SEAT * r + 10] = total / 6.0
+        for c in range(NCOL):
+            at = s.leader[q][c]
+            if at == NONE:
+                continue
+            temples = 0
+            for m in range(NNBR[at]):
+                if s.sq[NBR[at][m]] == TILE0 + RED:
+                    temples += 1
+            f = D_LEADERS + LEADER_FEATURES * (NCOL * r + c)
+            dense[f] = 1.0
+            dense[f + 1] = temples * 0.25
+            if s.label[at] != NONE:
+                dense[f + 2] = region_tiles[s.label[at]][c] * 0.1
+                dense[f + 3] = region_monuments[s.label[at]][c] * 0.5
+                dense[f + 4] = region_treasures[s.label[at]] * 0.25
     total = 0
     for c in range(NCOL):
         dense[D_OWN_HAND + c] = s.hand[v][c] / 6.0

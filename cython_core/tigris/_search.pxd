@@ -64,6 +64,7 @@ cdef struct Config:
     long done                   # out: the iterations the last step ran
     Weights weights             # the evaluator's rewards and priors
     const Net* net              # the learned evaluation of a rollout's end; NULL: the heuristic
+    double net_share            # its share of the value, the rest the heuristic's
 
 
 cdef struct Tree:

@@ -211,6 +211,7 @@ cdef class Search:
                              f"{'a network' if net is not None else 'no network'}: a network "
                              f"goes with evaluator 'net' alone")
         self.network = net
+        self.cfg.net_share = config["net_share"]
         self.cfg.net = &net.net if net is not None else NULL
         self.cfg.plan_iterations = plan_iterations
         self.cfg.plan_seconds = plan_seconds

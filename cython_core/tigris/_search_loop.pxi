@@ -35,18 +35,28 @@ cdef void rollout(State* s, const Config* cfg, uint64_t* x) noexcept nogil:
 
 
 cdef inline void leaf_value(const State* d, const Config* cfg, float* reward, double* chance) noexcept nogil:
-    """The rewards and chances a rollout's end backs up: the evaluator's, or with a
-    network every player's chance of finishing first as both (a finished game: its first
-    place, shared among tied winners)."""
+    """The rewards and chances a rollout's end backs up: the evaluator's; with a network,
+    its chances of finishing first (a finished game: its first place, shared among tied
+    winners) as the rewards, mixed with the evaluator's by cfg.net_share."""
     cdef int p
-    if cfg.net == NULL:
+    cdef double net[MAXP]
+    cdef double share = cfg.net_share
+    if cfg.net == NULL or share <= 0:
         evaluate_chances(d, &cfg.weights, reward, chance)
-    elif d.phase == PH_OVER:
+        return
+    if d.phase == PH_OVER:
         terminal_rewards(d, 1.0, reward, chance)
-    else:
-        net_chances(cfg.net, d, chance, NULL)
-        for p in range(d.nplayers):
-            reward[p] = <float>chance[p]
+        return
+    net_chances(cfg.net, d, net, NULL)
+    if share < 1:
+        evaluate_chances(d, &cfg.weights, reward, chance)
+    for p in range(d.nplayers):
+        if share < 1:
+            chance[p] = share * net[p] + (1 - share) * chance[p]
+            reward[p] = <float>(share * net[p] + (1 - share) * reward[p])
+        else:
+            chance[p] = net[p]
+            reward[p] = <float>net[p]
 
 
 cdef struct Scratch:

@@ -114,6 +114,8 @@ TABLE = {
                                         "above) or net (the learned evaluation, tigris.network)",
                       choices=("heuristic", "net")),
     "network": Knob(str, "", "evaluator = net: the weights file (tigris-network/1); empty: the shipped network"),
+    "net_share": Knob(float, 1.0, "evaluator = net: the network's share of a position's value, the rest "
+                                  "the heuristic's", 0.0, 1.0),
     "determinizations": Knob(int, 8, "determinizations, each searched as perfect information", 1, MAX_TREES),
     "determinization": Knob(str, "uniform", "how determinizations deal the unseen tiles: uniform, or "
                                             "belief (weighted by what the others' play reveals)",
@@ -131,14 +133,14 @@ WEIGHTS = tuple(_WEIGHT_ROWS)
 #: What the compiled search takes as its configuration, every one of them (its seed, budget
 #: and deals are arguments of their own).
 SEARCH_CONFIG = ("exploration", "rollout", "epsilon", "rollout_depth", "final", "widening", "root",
-                 "candidates", "halving_scale", *WEIGHTS, "evaluator", "network")
+                 "candidates", "halving_scale", *WEIGHTS, "evaluator", "network", "net_share")
 
 # Which kinds of bot have which knobs (docs/DESIGN.md).  The search bots share the search
 # knobs; the honest ones (ismcts, pimc) also choose how their determinizations deal the
 # tiles their player cannot see (tigris.belief).
 _SEARCH_BOT = ("iterations", "seconds", "exploration", "rollout", "epsilon", "rollout_depth", "final",
                "widening", "root", "candidates", "halving_scale", "workers", "seed", *WEIGHTS, "evaluator",
-               "network")
+               "network", "net_share")
 _BELIEF = ("determinization", "belief_particles", "belief_temperature")
 
 
@@ -151,7 +153,7 @@ def _kind(names: tuple[str, ...], **meanings: str) -> dict[str, tuple[type, Any,
 
 KINDS = {
     "random": _kind(("seed",), seed="random seed"),
-    "greedy": _kind(("seed", *WEIGHTS, "evaluator", "network"), seed="random seed (determinization and ties)"),
+    "greedy": _kind(("seed", *WEIGHTS, "evaluator", "network", "net_share"), seed="random seed (determinization and ties)"),
     "ismcts": _kind(_SEARCH_BOT + _BELIEF),
     "pimc": _kind(_SEARCH_BOT + ("determinizations",) + _BELIEF),
     "cheat": _kind(_SEARCH_BOT),

@@ -262,7 +262,8 @@ def require_torch():
     return torch
 
 
-def fit(data, out, hidden=HIDDEN, epochs=EPOCHS, patience=PATIENCE, seed=0, progress=True, threads=None):
+def fit(data, out, hidden=HIDDEN, epochs=EPOCHS, patience=PATIENCE, seed=0, progress=True, threads=None,
+        learning_rate=LEARNING_RATE, weight_decay=WEIGHT_DECAY):
     """Train a network on `data` (``dataset``) into the folder `out` (see the module's
     docstring); returns the metadata written beside the weights."""
     np, netlib = _numeric()
@@ -280,8 +281,8 @@ def fit(data, out, hidden=HIDDEN, epochs=EPOCHS, patience=PATIENCE, seed=0, prog
     torch.manual_seed(seed)
     train_rows, test_rows = split(data, seed=seed)
     model = _model(torch, hidden)
-    opt = torch.optim.Adam(model.parameters(), lr=LEARNING_RATE, weight_decay=WEIGHT_DECAY)
-    settings = {"hidden": list(hidden), "seed": seed, "label_weight": data.label_weight, "positions": len(data),
+    opt = torch.optim.Adam(model.parameters(), lr=learning_rate, weight_decay=weight_decay)
+    settings = {"hidden": list(hidden), "seed": seed, "learning_rate": learning_rate, "weight_decay": weight_decay, "label_weight": data.label_weight, "positions": len(data),
                 "held_out_positions": len(test_rows)}
     state = {"epoch": 0, "best": math.inf, "best_epoch": 0, "since": 0, "seconds": 0.0}
     ckpt = out / "checkpoint.pt"

@@ -41,11 +41,12 @@ class GreedyBot(SeededBot):
 
     kind = "greedy"
 
-    def __init__(self, seed=0, name=None, evaluator="heuristic", network="", **weights):
+    def __init__(self, seed=0, name=None, evaluator="heuristic", network="", net_share=1.0, **weights):
         super().__init__(seed, name)
         self.evaluator = Evaluator(**weights)
         self.params.update(self.evaluator.weights)
-        self.params.update(evaluator=evaluator, network=network)
+        self.params.update(evaluator=evaluator, network=network, net_share=net_share)
+        self.net_share = net_share
         from tigris.network import from_knobs      # numpy: only when a bot is made
 
         self.network = from_knobs(evaluator, network)
@@ -78,7 +79,10 @@ class GreedyBot(SeededBot):
         if game.is_over:
             winners = game.ranking()[0]
             return 1.0 / len(winners) if p in winners else 0.0
-        return self.network.evaluate(game)[0][p]
+        net = self.network.evaluate(game)[0][p]
+        if self.net_share >= 1:
+            return net
+        return self.net_share * net + (1 - self.net_share) * self.evaluator.rewards(game)[p]
 
 
 def support_choice(game, legal):
