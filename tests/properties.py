@@ -560,6 +560,60 @@ def selfplay_files(lines, cut):
         assert selfplay._problem(line, SELFPLAY_SETTINGS) is None
 
 
+def _network_bytes():
+    """A small valid weights file, as bytes."""
+    import tempfile
+
+    import numpy as np
+
+    from tigris import network
+
+    rng = np.random.default_rng(0)
+    h1, h2 = 6, 4
+    shapes = {"w_sparse": (network.N_SPARSE, h1), "w_dense": (network.N_DENSE, h1), "b1": (h1,),
+              "w2": (h2, h1), "b2": (h2,), "w3": (network.N_OUTPUTS, h2), "b3": (network.N_OUTPUTS,)}
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "net.npz")
+        network.save(path, {k: rng.normal(0, 0.1, v).astype(np.float32) for k, v in shapes.items()}, {})
+        with open(path, "rb") as f:
+            return f.read()
+
+
+NETWORK = _network_bytes()
+
+
+@_settings(examples=max(50, EXAMPLES // 10))
+@given(st.lists(st.tuples(st.integers(0, len(NETWORK) - 1), st.integers(0, 255)), max_size=8),
+       st.one_of(st.none(), st.integers(0, len(NETWORK))))
+def network_files(flips, cut):
+    """A weights file broken in generated ways (bytes replaced, the file cut short) loads as
+    a network whose chances add up to 1, or raises the one-line UsageError naming the
+    file; it never crashes the interpreter."""
+    import tempfile
+
+    import tigris
+    from tigris import network
+    from tigris.errors import UsageError
+
+    data = bytearray(NETWORK)
+    for at, value in flips:
+        data[at] = value
+    data = bytes(data[:cut] if cut is not None else data)
+    fd, path = tempfile.mkstemp(suffix=".npz")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        try:
+            net = network.load(path)
+        except UsageError as e:
+            _one_line_naming(e, path)
+            return
+        chances, scores = net.evaluate(tigris.Game(players=3, seed=1))
+        assert abs(sum(chances) - 1) < 1e-6 and all(0 <= c <= 1 for c in chances)
+    finally:
+        os.unlink(path)
+
+
 TUNE_PARAMS = [{"name": "exploration", "low": 0.1, "high": 2.0, "integer": False},
                {"name": "rollout_depth", "low": 0.0, "high": 6.0, "integer": True}]
 TUNE_SETTINGS = {"bot": "tiny.toml", "params": TUNE_PARAMS, "opponents": ["random", "greedy"],
@@ -727,7 +781,7 @@ def results_folders(spec, lines, newline):
 
 PROPERTIES = {f.__name__: f for f in (positions, pending, records, actions, setups, bot_settings,
                                       hints, prompt_lines, analysis_files, selfplay_files,
-                                      tune_histories, tune_settings, results_folders)}
+                                      network_files, tune_histories, tune_settings, results_folders)}
 
 
 if __name__ == "__main__":

@@ -161,3 +161,17 @@ def test_a_command_replays_its_record_once(command, tmp_path, monkeypatch, capsy
     paths = {"record": "g.json", "games": f"t/{tournament.GAMES_FILE}", "folder": "t"}
     assert main([part.format(**paths) for part in command]) == 0
     assert len(replays) == 1, command
+
+
+def test_a_match_of_bots_on_a_time_budget_saves_a_folder_that_reads_back(tmp_path, capsys):
+    """A bot with seconds (iterations saved as null) is read back from the results folder."""
+    bot = tmp_path / "quick.toml"
+    bot.write_text('kind = "ismcts"\nseconds = 0.002\nrollout_depth = 2\n')
+    assert main(["match", str(bot), "random", "--max-games", "2", "--jobs", "1", "--out", str(tmp_path / "m")]) == 0
+    assert "in 2 games" in capsys.readouterr().out
+    assert main(["standings", str(tmp_path / "m")]) == 0
+    from tigris import knobs
+
+    assert knobs.check("ismcts", {"iterations": None, "seconds": 0.1})["iterations"] is None
+    with pytest.raises(ValueError, match="iterations must be int"):
+        knobs.check("ismcts", {"iterations": None})

@@ -79,3 +79,13 @@ def test_the_command_names_bad_input(data, tmp_path, capsys):
     target.write_text("x")
     assert main(["train", str(data), "--out", str(target)]) == 1
     assert "is not a folder" in capsys.readouterr().err
+
+
+def test_the_command_trains_and_draws_the_reliability_diagram(data, tmp_path, capsys):
+    png = tmp_path / "reliability.png"
+    assert main(["train", str(data), "--out", str(tmp_path / "n"), "--epochs", "1", "--hidden", "8", "4",
+                 "--result-every", "3", "--plot", str(png)]) == 0
+    out = capsys.readouterr().out
+    assert "network.npz: epoch 1 of 1" in out and "2 players" in out
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert network.load(tmp_path / "n" / "network.npz").widths == (8, 4)

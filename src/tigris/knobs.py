@@ -208,6 +208,9 @@ def check(kind: str, params: dict[str, Any], where: str = "bot") -> dict[str, An
     _refuse_unknown(params, spec, f"{where}: unknown key", f" for a {kind} bot; valid keys")
     out = defaults(kind)
     for key, value in params.items():
+        if key == "iterations" and value is None and params.get("seconds") is not None:
+            out[key] = None         # a time budget, as a results folder saves a bot's knobs
+            continue
         out[key] = check_value(kind, key, value, where)
     if "seconds" in spec and "seconds" in params and out["seconds"] is not None and "iterations" not in params:
         out["iterations"] = None

@@ -113,7 +113,6 @@ def load(path=None):
 
 
 def _read(path):
-    import zipfile
 
     try:
         with np.load(path, allow_pickle=False) as z:
@@ -124,7 +123,9 @@ def _read(path):
                 raise UsageError(f"{path}: not a {FORMAT} file (" +
                                  (f"missing {', '.join(missing)}" if missing else f"unknown {', '.join(extra)}") + ")")
             data = {name: z[name] for name in expected}
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
+    except UsageError:
+        raise
+    except Exception as e:      # a damaged archive makes zipfile, zlib or numpy's header parser raise anything
         raise UsageError(f"{path}: not a {FORMAT} file ({excerpt(str(e), 80)})") from None
     meta_bytes = data.pop("meta")
     try:

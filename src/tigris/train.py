@@ -36,8 +36,8 @@ from tigris.errors import Interrupted, UsageError, excerpt
 from tigris.files import check_target, write_bytes
 from tigris.sources import check_source
 
-__all__ = ["LABEL_WEIGHT", "SCORE_WEIGHT", "HIDDEN", "HELD_OUT", "BATCH", "EPOCHS", "PATIENCE", "Data", "dataset", "split", "fit", "require_torch",
-           "arrays_of", "predict", "calibration_error", "held_out_calibration"]
+__all__ = ["LABEL_WEIGHT", "SCORE_WEIGHT", "HIDDEN", "HELD_OUT", "BATCH", "EPOCHS", "PATIENCE", "Data",
+           "dataset", "split", "fit", "require_torch", "arrays_of", "predict", "held_out_calibration", "plot"]
 
 LABEL_WEIGHT = 0.5          # the result's share of a position's chance target (the search's: the rest)
 SCORE_WEIGHT = 0.25         # the score loss's weight beside the chances' cross-entropy
@@ -48,6 +48,7 @@ EPOCHS = 60
 PATIENCE = 4
 LEARNING_RATE = 2e-3
 WEIGHT_DECAY = 1e-5
+DROPOUT = 0.0
 NEG = -1e4                  # the logit of a seat nobody sits in
 
 
@@ -147,7 +148,7 @@ def dataset(folders, label_weight=LABEL_WEIGHT, result_every=0, progress=False):
 
 def split(data, held_out=HELD_OUT, seed=0):
     """Positions' indices for training and held out, whole games to each part."""
-    np, netlib = _numeric()
+    np, _ = _numeric()
     games = np.unique(data.game)
     rng = np.random.default_rng(seed)
     test_games = rng.choice(games, size=max(1, round(held_out * len(games))), replace=False)
@@ -155,7 +156,7 @@ def split(data, held_out=HELD_OUT, seed=0):
     return np.flatnonzero(~test), np.flatnonzero(test)
 
 
-def _model(torch, hidden):
+def _model(torch, hidden, dropout=0.0):
     _, netlib = _numeric()
     nn = torch.nn
 
@@ -169,10 +170,11 @@ def _model(torch, hidden):
             self.dense = nn.Linear(netlib.N_DENSE, hidden[0])
             self.hidden = nn.Linear(hidden[0], hidden[1])
             self.out = nn.Linear(hidden[1], netlib.N_OUTPUTS)
+            self.drop = nn.Dropout(dropout)             # training only: eval() turns it off
             nn.init.normal_(self.sparse.weight, 0.0, 0.02)
 
         def forward(self, indices, offsets, dense):
-            h = torch.relu(self.sparse(indices, offsets) + self.dense(dense))
+            h = self.drop(torch.relu(self.sparse(indices, offsets) + self.dense(dense)))
             return self.out(torch.relu(self.hidden(h)))
 
     return Model()
@@ -180,7 +182,7 @@ def _model(torch, hidden):
 
 def _batch(torch, data, rows):
     """The tensors of positions `rows`."""
-    np, netlib = _numeric()
+    np, _ = _numeric()
     starts, ends = data.indptr[rows], data.indptr[rows + 1]
     indices = np.concatenate([data.indices[s:e] for s, e in zip(starts, ends)])
     offsets = np.concatenate([[0], np.cumsum(ends - starts)[:-1]])
@@ -201,7 +203,7 @@ def _losses(torch, model, batch):
 
 def arrays_of(model):
     """The model's weights as the weights file holds them (``tigris.network.ARRAYS``)."""
-    np, netlib = _numeric()
+    np, _ = _numeric()
     def a(t):
         return t.detach().cpu().numpy().astype(np.float32)
     return {"w_sparse": a(model.sparse.weight), "w_dense": a(model.dense.weight).T.copy(),
@@ -223,34 +225,44 @@ def predict(arrays, data, rows):
     return out
 
 
-def calibration_error(chances, results, bins=10):
-    """The expected calibration error of chances against results (both flat arrays):
-    the mean gap between the chance and the rate in equal-width bins, weighed by their
-    sizes, and the bins themselves (mean chance, mean result, count) for a diagram."""
-    np, netlib = _numeric()
-    chances, results = np.asarray(chances, float), np.asarray(results, float)
-    edges = np.minimum((chances * bins).astype(int), bins - 1)
-    rows, ece = [], 0.0
-    for b in range(bins):
-        m = edges == b
-        if m.any():
-            gap = abs(chances[m].mean() - results[m].mean())
-            ece += gap * m.sum() / len(chances)
-            rows.append((float(chances[m].mean()), float(results[m].mean()), int(m.sum())))
-    return float(ece), rows
-
-
 def held_out_calibration(arrays, data, rows):
     """Per player count: the expected calibration error of the mover's chance of
     finishing first against the game's result, on positions `rows`."""
-    np, netlib = _numeric()
+    from tigris.calibration import expected_calibration_error, reliability
+
     pred = predict(arrays, data, rows)
     out = {}
     for n in sorted(set(int(x) for x in data.players[rows])):
         m = data.players[rows] == n
-        ece, diagram = calibration_error(pred[m, 0], data.result[rows][m, 0])
-        out[str(n)] = {"ece": round(ece, 4), "positions": int(m.sum()), "diagram": diagram}
+        chances, results = pred[m, 0], data.result[rows][m, 0]
+        out[str(n)] = {"ece": round(expected_calibration_error(chances, results), 4), "positions": int(m.sum()),
+                       "diagram": [[round(a, 4), round(b, 4), c] for a, b, c in reliability(chances, results)]}
     return out
+
+
+def plot(meta, path):
+    """The reliability diagram of a network's held-out chances, from its metadata
+    (``calibration``), per player count: PNG at `path` (needs matplotlib, the ``plot``
+    extra)."""
+    from tigris import plotting
+    from tigris.calibration import NEEDS_MATPLOTLIB
+
+    plt = plotting.pyplot(NEEDS_MATPLOTLIB)
+    fig, ax = plt.subplots(figsize=(5.5, 5.5))
+    ax.plot([0, 1], [0, 1], color="grey", lw=1, ls="--", label="perfect")
+    for n, c in sorted(meta["calibration"].items()):
+        ax.plot([r[0] for r in c["diagram"]], [r[1] for r in c["diagram"]], marker="o",
+                label=f"{n} players (ECE {c['ece']:.3f}, {c['positions']:,} positions)")
+    ax.set_xlabel("the network's chance that the player to move finishes first")
+    ax.set_ylabel("share of first places")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper left")
+    ax.set_title("The network on held-out games")
+    fig.tight_layout()
+    write_bytes(path, plotting.png(fig, dpi=110))
+    return path
 
 
 def require_torch():
@@ -263,7 +275,7 @@ def require_torch():
 
 
 def fit(data, out, hidden=HIDDEN, epochs=EPOCHS, patience=PATIENCE, seed=0, progress=True, threads=None,
-        learning_rate=LEARNING_RATE, weight_decay=WEIGHT_DECAY):
+        learning_rate=LEARNING_RATE, weight_decay=WEIGHT_DECAY, dropout=DROPOUT):
     """Train a network on `data` (``dataset``) into the folder `out` (see the module's
     docstring); returns the metadata written beside the weights."""
     np, netlib = _numeric()
@@ -280,9 +292,10 @@ def fit(data, out, hidden=HIDDEN, epochs=EPOCHS, patience=PATIENCE, seed=0, prog
         torch.set_num_threads(threads)
     torch.manual_seed(seed)
     train_rows, test_rows = split(data, seed=seed)
-    model = _model(torch, hidden)
-    opt = torch.optim.Adam(model.parameters(), lr=learning_rate, weight_decay=weight_decay)
-    settings = {"hidden": list(hidden), "seed": seed, "learning_rate": learning_rate, "weight_decay": weight_decay, "label_weight": data.label_weight, "positions": len(data),
+    model = _model(torch, hidden, dropout)
+    opt = torch.optim.AdamW(model.parameters(), lr=learning_rate, weight_decay=weight_decay)
+    settings = {"hidden": list(hidden), "seed": seed, "learning_rate": learning_rate, "weight_decay": weight_decay,
+                "dropout": dropout, "label_weight": data.label_weight, "positions": len(data),
                 "held_out_positions": len(test_rows)}
     state = {"epoch": 0, "best": math.inf, "best_epoch": 0, "since": 0, "seconds": 0.0}
     ckpt = out / "checkpoint.pt"
@@ -330,8 +343,7 @@ def fit(data, out, hidden=HIDDEN, epochs=EPOCHS, patience=PATIENCE, seed=0, prog
             total = test_loss[0] + SCORE_WEIGHT * test_loss[1]
             if total < state["best"]:
                 state.update(best=float(total), best_epoch=state["epoch"], since=0)
-                best_arrays = arrays_of(model)
-                netlib.save(out / "network.npz", best_arrays, {"training": "in progress"})
+                netlib.save(out / "network.npz", arrays_of(model), {"training": "in progress"})
             else:
                 state["since"] += 1
             with open(log, "a", encoding="utf-8") as f:

@@ -45,6 +45,7 @@ def add_to(sub):
     p.add_argument("--epochs", type=POSITIVE, default=EPOCHS, help=f"at most this many epochs (default {EPOCHS})")
     p.add_argument("--patience", type=POSITIVE, default=PATIENCE,
                    help=f"stop after this many epochs without a better held-out loss (default {PATIENCE})")
+    p.add_argument("--plot", metavar="PNG", help="also draw the held-out reliability diagram (needs matplotlib)")
     add_seed(p, "seed of the split and the initial weights")
 
 
@@ -53,11 +54,19 @@ def run(args):
     from tigris import train
 
     train.require_torch()                       # before the positions are encoded
+    if args.plot:
+        from tigris import plotting
+        from tigris.files import check_target
+
+        plotting.pyplot("--plot needs matplotlib")
+        check_target(args.plot, option="--plot")
     data = train.dataset(args.data, label_weight=args.label_weight, result_every=args.result_every,
                          progress=True)
     print(f"{len(data):,} positions from {sum(s['games'] for s in data.sources):,} games")
     meta = train.fit(data, args.out, hidden=tuple(args.hidden), epochs=args.epochs, patience=args.patience,
                      seed=args.seed)
+    if args.plot:
+        train.plot(meta, args.plot)
     ece = ", ".join(f"{n} players {c['ece']:.3f}" for n, c in meta["calibration"].items())
     print(f"{args.out}/network.npz: epoch {meta['best_epoch']} of {meta['epochs']}, held-out loss "
           f"{meta['held_out_loss']:.4f}; calibration error of the mover's chance: {ece}")
