@@ -29,7 +29,9 @@ cpdef enum:
     F_WARS = 5324           # colours still to be fought
     F_SEATS = 5328          # the seats that play
     N_SPARSE = 5332
-    MAX_ACTIVE = 256        # sparse features on at once: at most 176 + 4 + 18 + 6 + 21
+    MAX_ACTIVE = 416        # sparse features on at once, whatever the state's bytes: at most two
+                            #   a square (352), 4 buildings, 6 monuments, 9 of the decision,
+                            #   4 wars and 4 seats
     # Dense features (numbers of about unit size):
     D_SEAT = 11             # per seat after the mover: scores by colour (4), final score
                             #   vector (4), treasures, catastrophes left, tiles in hand

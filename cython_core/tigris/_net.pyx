@@ -56,9 +56,10 @@ cdef int features(const State* s, int32_t* active, float* dense) noexcept nogil:
             region_tiles[s.label[i]][code - TILE0] += 1
         if s.treasure[i]:
             region_treasures[s.label[i]] += 1
+    # Squares are checked against NSQ below: a state's bytes never index beyond a table.
     for m in range(NMONUMENTS):
         at = s.monument[m]
-        if at != NONE and s.label[at] != NONE:
+        if at < NSQ and s.label[at] != NONE:
             region_monuments[s.label[at]][MONUMENT_COLOURS[m][0]] += 1
             region_monuments[s.label[at]][MONUMENT_COLOURS[m][1]] += 1
     for i in range(NSQ):
@@ -80,14 +81,14 @@ cdef int features(const State* s, int32_t* active, float* dense) noexcept nogil:
             active[k] = F_SQUARES + i * SQ_CODES + 9
             k += 1
     for c in range(NCOL):
-        if s.building[c] != NONE:
+        if s.building[c] < NSQ:
             active[k] = F_BUILDINGS + c * NSQ + s.building[c]
             k += 1
     for m in range(NMONUMENTS):
-        if s.monument[m] != NONE:
+        if s.monument[m] < NSQ:
             active[k] = F_MONUMENTS + m
             k += 1
-    active[k] = F_PHASE + s.phase; k += 1
+    active[k] = F_PHASE + (s.phase if s.phase <= PH_OVER else PH_OVER); k += 1
     active[k] = F_ACTIONS_LEFT + (s.actions_left if s.actions_left < 3 else 2); k += 1
     active[k] = F_PLAYERS + n - 2; k += 1
     active[k] = F_BOARD + (1 if s.board else 0); k += 1
@@ -122,7 +123,7 @@ cdef int features(const State* s, int32_t* active, float* dense) noexcept nogil:
         dense[D_SEAT * r + 10] = total / 6.0
         for c in range(NCOL):
             at = s.leader[q][c]
-            if at == NONE:
+            if at >= NSQ:                       # in the supply
                 continue
             temples = 0
             for m in range(NNBR[at]):
@@ -237,8 +238,8 @@ cdef class Network:
                 raise ValueError(f"{name}: shape {a.shape}, expected {shape}")
         if not 1 <= h1 <= MAX_HIDDEN or not 1 <= h2 <= MAX_HIDDEN:
             raise ValueError(f"hidden layers of {h1} and {h2}: each must be 1 to {MAX_HIDDEN} wide")
-        self.arrays = arrays
-        self._transposed = [np.ascontiguousarray(arrays[3].T), np.ascontiguousarray(arrays[5].T)]
+        self.arrays = tuple(arrays)             # a tuple: net points into these, so none is replaced
+        self._transposed = (np.ascontiguousarray(arrays[3].T), np.ascontiguousarray(arrays[5].T))
         cdef float[:, ::1] ws = arrays[0], wd = arrays[1], m2 = self._transposed[0], m3 = self._transposed[1]
         cdef float[::1] v1 = arrays[2], v2 = arrays[4], v3 = arrays[6]
         self.net.h1 = h1

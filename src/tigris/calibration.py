@@ -39,7 +39,7 @@ from tigris.errors import RecordError, UsageError
 from tigris.files import write_bytes, write_text
 
 __all__ = ["NEEDS_MATPLOTLIB", "Sample", "progress", "first_shares", "samples_of",
-           "read_samples", "fit", "predict", "expected_calibration_error", "save_model",
+           "read_samples", "fit", "predict", "reliability", "expected_calibration_error", "save_model",
            "load_model", "calibrate", "format_report", "plot"]
 
 SHIPPED = Path(__file__).resolve().parent / "calibration.json"
