@@ -36,6 +36,8 @@ D_UNSEEN: int
 D_PROGRESS: int
 D_STRENGTH: int
 D_TURN: int
+D_LEADERS: int
+LEADER_FEATURES: int
 N_DENSE: int
 N_OUTPUTS: int
 MAX_HIDDEN: int
