@@ -72,7 +72,17 @@ def test_a_stopped_run_continues_and_another_is_refused(data, tmp_path):
 
 def test_the_command_names_bad_input(data, tmp_path, capsys):
     assert main(["train", str(tmp_path / "absent"), "--out", str(tmp_path / "n")]) == 1
-    assert "selfplay.json" in capsys.readouterr().err
+    assert "absent: is not a folder" in capsys.readouterr().err
+    before = (data / "positions.jsonl").read_bytes()
+    for option in (["--plot", str(data / "positions.jsonl")], ["--plot", str(data / "selfplay.json")]):
+        assert main(["train", str(data), "--out", str(tmp_path / "n"), *option]) == 1
+        assert "is the file this command reads" in capsys.readouterr().err
+    assert (data / "positions.jsonl").read_bytes() == before
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "selfplay.json").write_text('{"format": "tigris-selfplay/1", "players": 7}')
+    assert main(["train", str(broken), "--out", str(tmp_path / "n")]) == 1
+    assert "players must be a whole number from 2 to 4" in capsys.readouterr().err
     assert main(["train", str(data), "--out", str(tmp_path / "n"), "--label-weight", "2"]) == 2
     assert "label-weight" in capsys.readouterr().err
     target = tmp_path / "file"

@@ -39,8 +39,8 @@ from tigris.errors import RecordError, UsageError
 from tigris.files import write_bytes, write_text
 
 __all__ = ["NEEDS_MATPLOTLIB", "Sample", "progress", "first_shares", "samples_of",
-           "read_samples", "fit", "predict", "reliability", "expected_calibration_error", "save_model",
-           "load_model", "calibrate", "format_report", "plot"]
+           "read_samples", "fit", "predict", "reliability", "expected_calibration_error",
+           "plot_reliability", "save_model", "load_model", "calibrate", "format_report", "plot"]
 
 SHIPPED = Path(__file__).resolve().parent / "calibration.json"
 FORMAT = "tigris-calibration/2"        # /1 files (no upset share, u = 0) still load
@@ -326,22 +326,30 @@ def format_report(result):
 def plot(result, path):
     """A reliability diagram of the held-out predictions (needs matplotlib, the ``plot``
     extra): PNG at `path`."""
-    plt = plotting.pyplot(NEEDS_MATPLOTLIB)
     held = result["held_out"]
+    curves = []
+    for key, label in (("model", "calibrated model"), ("search", "search reward today")):
+        ece = expected_calibration_error(_flat(held[key]), _flat(held["outcome"]))
+        curves.append((f"{label} (ECE {ece:.3f})", reliability(_flat(held[key]), _flat(held["outcome"]))))
+    return plot_reliability(curves, path, "Win chance on held-out positions of bot games",
+                            "predicted chance to finish first")
+
+
+def plot_reliability(curves, path, title, xlabel):
+    """A reliability diagram (needs matplotlib, the ``plot`` extra) of `curves`, each
+    (label, the bins of ``reliability``), against the diagonal: PNG at `path`."""
+    plt = plotting.pyplot(NEEDS_MATPLOTLIB)
     fig, ax = plt.subplots(figsize=(5.5, 5.5))
     ax.plot([0, 1], [0, 1], color="grey", lw=1, ls="--", label="perfect")
-    for key, label in (("model", "calibrated model"), ("search", "search reward today")):
-        rows = reliability(_flat(held[key]), _flat(held["outcome"]))
-        ece = expected_calibration_error(_flat(held[key]), _flat(held["outcome"]))
-        ax.plot([r[0] for r in rows], [r[1] for r in rows], marker="o",
-                label=f"{label} (ECE {ece:.3f})")
-    ax.set_xlabel("predicted chance to finish first")
+    for label, rows in curves:
+        ax.plot([r[0] for r in rows], [r[1] for r in rows], marker="o", label=label)
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("share of first places")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.grid(alpha=0.3)
     ax.legend(loc="upper left")
-    ax.set_title("Win chance on held-out positions of bot games")
+    ax.set_title(title)
     fig.tight_layout()
     write_bytes(path, plotting.png(fig, dpi=110))
     return path

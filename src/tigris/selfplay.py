@@ -50,7 +50,7 @@ from tigris.runner import append_record, cut_torn, deal_seed, play_game, read_js
 from tigris.sources import check_source
 
 __all__ = ["FORMAT", "SETTINGS", "DEFAULT_BOT", "POSITIONS", "LABEL_ITERATIONS", "MAX_GAMES",
-           "settings", "pick", "label", "play_and_label", "run", "read"]
+           "settings", "pick", "label", "play_and_label", "run", "read", "read_settings"]
 
 FORMAT = "tigris-selfplay/1"
 DEFAULT_BOT = "ismcts-fast"        # plays the games (about 1.5 s a game on one core)
@@ -201,6 +201,27 @@ def _resume(out, s):
     if not data.exists():
         return {}
     return {line["game"]: line for line in read(data, s, repair=True)}
+
+
+def read_settings(folder):
+    """The settings of the run in `folder` (its ``selfplay.json``), with the fields that
+    reading its lines relies on checked; a UsageError names the file and the field."""
+    from tigris.sources import read_json
+
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise UsageError(f"{folder}: is not a folder; a self-play folder holds selfplay.json and positions.jsonl")
+    path = folder / "selfplay.json"
+    s = read_json(path)
+    if not isinstance(s, dict) or s.get("format") != FORMAT:
+        raise UsageError(f"{path}: not a {FORMAT} folder's settings")
+    for name, low, high in (("players", 2, 4), ("positions", 1, 1000), ("seed", -2**63, 2**64 - 1)):
+        if not _whole(s.get(name), low, high):
+            raise UsageError(f"{path}: {name} must be a whole number from {low} to {high}, "
+                             f"not {excerpt(s.get(name))}")
+    if s.get("board") not in ("classic", "advanced") or not isinstance(s.get("variants"), list):
+        raise UsageError(f"{path}: board must be classic or advanced and variants a list")
+    return s
 
 
 def read(path, s, repair=False):

@@ -37,7 +37,7 @@ from tigris.files import check_target, write_bytes
 from tigris.sources import check_source
 
 __all__ = ["LABEL_WEIGHT", "SCORE_WEIGHT", "HIDDEN", "HELD_OUT", "BATCH", "EPOCHS", "PATIENCE", "Data",
-           "dataset", "split", "fit", "require_torch", "arrays_of", "predict", "held_out_calibration", "plot"]
+           "dataset", "data_files", "check_out", "split", "fit", "require_torch", "arrays_of", "predict", "held_out_calibration", "plot"]
 
 LABEL_WEIGHT = 0.5          # the result's share of a position's chance target (the search's: the rest)
 SCORE_WEIGHT = 0.25         # the score loss's weight beside the chances' cross-entropy
@@ -66,11 +66,12 @@ class Data:
     the targets ``chance`` and ``score`` and the ``seats`` that play (each [n, 4], in seats
     from the mover), ``result`` (the game's first shares alone, for calibration), the
     ``players`` and the ``game`` (a number unique over the folders) of each, and whether
-    the search ``labelled`` it."""
+    the search ``labelled`` it; ``reads``, the files they came from."""
 
-    def __init__(self, indptr, indices, dense, chance, score, seats, result, players, game, sources,
+    def __init__(self, folders, indptr, indices, dense, chance, score, seats, result, players, game, sources,
                  label_weight, labelled):
         self.label_weight, self.labelled = label_weight, labelled
+        self.reads = data_files(folders)
         self.indptr, self.indices, self.dense = indptr, indices, dense
         self.chance, self.score, self.seats, self.result = chance, score, seats, result
         self.players, self.game, self.sources = players, game, sources
@@ -95,13 +96,7 @@ def dataset(folders, label_weight=LABEL_WEIGHT, result_every=0, progress=False):
     sources = []
     for number, folder in enumerate(folders):
         folder = Path(folder)
-        settings_path = folder / "selfplay.json"
-        try:
-            settings = json.loads(settings_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError, UnicodeDecodeError) as e:
-            raise UsageError(f"{settings_path}: not a self-play folder's settings ({excerpt(str(e), 60)})") from None
-        if not isinstance(settings, dict) or settings.get("format") != selfplay.FORMAT:
-            raise UsageError(f"{settings_path}: not a {selfplay.FORMAT} folder's settings")
+        settings = selfplay.read_settings(folder)
         lines = [line for line in selfplay.read(folder / "positions.jsonl", settings) if "error" not in line]
         sources.append({"folder": folder.name, "games": len(lines), "players": settings["players"],
                         "board": settings["board"], "variants": settings["variants"]})
@@ -140,10 +135,29 @@ def dataset(folders, label_weight=LABEL_WEIGHT, result_every=0, progress=False):
     if len(dense) == 0:
         raise UsageError("the folders hold no labelled positions")
     f32 = np.float32
-    return Data(np.array(indptr, dtype=np.int64), np.concatenate(indices).astype(np.int64),
+    return Data(folders, np.array(indptr, dtype=np.int64), np.concatenate(indices).astype(np.int64),
                 np.array(dense, dtype=f32), np.array(chance, dtype=f32), np.array(score, dtype=f32),
                 np.array(seats, dtype=f32), np.array(result, dtype=f32), np.array(players),
                 np.array(games), sources, label_weight, np.array(labelled))
+
+
+def data_files(folders):
+    """The files of self-play folders that training reads (never to be written)."""
+    return [Path(folder) / name for folder in folders for name in ("selfplay.json", "positions.jsonl")]
+
+
+def check_out(out, reads=(), plot=None):
+    """The folder `out` (and the diagram `plot`), once fit to be written: a folder or
+    nothing yet, its files and the diagram none of the files `reads`."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out}: is not a folder; name a folder for the network")
+    for name in ("network.npz", "log.jsonl", "checkpoint.pt"):
+        check_target(out / name, reads=reads, option="--out")
+    if plot is not None:
+        check_target(plot, reads=[*reads, *(out / n for n in ("network.npz", "log.jsonl", "checkpoint.pt"))],
+                     option="--plot")
+    return out
 
 
 def split(data, held_out=HELD_OUT, seed=0):
@@ -244,25 +258,12 @@ def plot(meta, path):
     """The reliability diagram of a network's held-out chances, from its metadata
     (``calibration``), per player count: PNG at `path` (needs matplotlib, the ``plot``
     extra)."""
-    from tigris import plotting
-    from tigris.calibration import NEEDS_MATPLOTLIB
+    from tigris.calibration import plot_reliability
 
-    plt = plotting.pyplot(NEEDS_MATPLOTLIB)
-    fig, ax = plt.subplots(figsize=(5.5, 5.5))
-    ax.plot([0, 1], [0, 1], color="grey", lw=1, ls="--", label="perfect")
-    for n, c in sorted(meta["calibration"].items()):
-        ax.plot([r[0] for r in c["diagram"]], [r[1] for r in c["diagram"]], marker="o",
-                label=f"{n} players (ECE {c['ece']:.3f}, {c['positions']:,} positions)")
-    ax.set_xlabel("the network's chance that the player to move finishes first")
-    ax.set_ylabel("share of first places")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1)
-    ax.grid(alpha=0.3)
-    ax.legend(loc="upper left")
-    ax.set_title("The network on held-out games")
-    fig.tight_layout()
-    write_bytes(path, plotting.png(fig, dpi=110))
-    return path
+    curves = [(f"{n} players (ECE {c['ece']:.3f}, {c['positions']:,} positions)", c["diagram"])
+              for n, c in sorted(meta["calibration"].items())]
+    return plot_reliability(curves, path, "The network on held-out games",
+                            "the network's chance that the player to move finishes first")
 
 
 def require_torch():
@@ -282,11 +283,7 @@ def fit(data, out, hidden=HIDDEN, epochs=EPOCHS, patience=PATIENCE, seed=0, prog
     from tqdm import tqdm
 
     torch = require_torch()
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"{out}: is not a folder; name a folder for the network")
-    for name in ("network.npz", "log.jsonl", "checkpoint.pt"):
-        check_target(out / name, option="--out")
+    out = check_out(out, data.reads)
     out.mkdir(parents=True, exist_ok=True)
     if threads:
         torch.set_num_threads(threads)

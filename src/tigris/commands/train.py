@@ -56,10 +56,9 @@ def run(args):
     train.require_torch()                       # before the positions are encoded
     if args.plot:
         from tigris import plotting
-        from tigris.files import check_target
 
         plotting.pyplot("--plot needs matplotlib")
-        check_target(args.plot, option="--plot")
+    train.check_out(args.out, train.data_files(args.data), args.plot)
     data = train.dataset(args.data, label_weight=args.label_weight, result_every=args.result_every,
                          progress=True)
     print(f"{len(data):,} positions from {sum(s['games'] for s in data.sources):,} games")
