@@ -157,3 +157,31 @@ def test_a_bot_file_in_the_folder_is_never_written_over(tmp_path, capsys):
     assert main(["selfplay", "--out", str(out), "--games", "1", "--bot", str(bot)]) == 1
     assert "is the file this command reads" in capsys.readouterr().err
     assert bot.read_text() == FAST and not (out / "selfplay.json").exists()
+
+
+def test_a_dask_cluster_gives_the_same_lines(tmp_path, fast):
+    distributed = pytest.importorskip("dask.distributed")
+    local = selfplay.run(small(fast), tmp_path / "local", jobs=2, progress=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        remote = selfplay.run(small(fast), tmp_path / "dask", backend="dask", scheduler=client,
+                              progress=False)
+    assert untimed(remote) == untimed(local)
+    assert selfplay.read(tmp_path / "dask" / "positions.jsonl", small(fast)) == remote
+
+
+def untimed(lines):
+    """The lines without the thinking times, which depend on the machine."""
+    return [dict(line, record=dict(line["record"], seconds=None,
+                                   moves=[m["move"] for m in line["record"]["moves"]]))
+            for line in lines]
+
+
+def test_the_backend_is_checked_before_anything_is_written(tmp_path, fast, capsys):
+    out = tmp_path / "data"
+    assert main(["selfplay", "--out", str(out), "--games", "1", "--bot", fast,
+                 "--scheduler", "tcp://127.0.0.1:1"]) == 1
+    assert "give --backend dask with it" in capsys.readouterr().err
+    assert main(["selfplay", "--out", str(out), "--games", "1", "--bot", fast, "--backend", "dask"]) == 1
+    assert "needs --scheduler ADDRESS" in capsys.readouterr().err
+    assert not out.exists()

@@ -146,13 +146,18 @@ def play_and_label(game_number, s):
                 scores=[final.final_score(p) for p in range(s["players"])], positions=positions)
 
 
-def run(s, out, jobs=1, progress=True, reads=()):
+def run(s, out, jobs=1, progress=True, reads=(), backend="loky", scheduler=None):
     """Play and label the games of settings `s` (``settings``) that the folder `out` does
-    not hold yet, `jobs` at a time, appending each game's line as it finishes; returns
-    the lines, old and new, by game.  The files of `reads` (the bots' files) are never
-    written to.  Ctrl-C stops the workers and raises Interrupted saying what is kept."""
+    not hold yet, `jobs` at a time (or on the dask cluster of `scheduler`, with
+    `backend` "dask": ``tigris.backends``), appending each game's line as it finishes;
+    returns the lines, old and new, by game.  The files of `reads` (the bots' files) are
+    never written to.  Ctrl-C stops the workers and raises Interrupted saying what is
+    kept, as does a lost scheduler (a TournamentError)."""
     from joblib import delayed         # imported when workers run: the command line stays quick
 
+    from tigris.backends import Backend
+
+    where = Backend(backend, jobs, scheduler)
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out}: is not a folder; name a folder for the self-play data")
@@ -163,18 +168,22 @@ def run(s, out, jobs=1, progress=True, reads=()):
     todo = [k for k in range(s["games"]) if k not in done]
     data = out / "positions.jsonl"
     if todo:
+        def kept():
+            return f"{len(done)} of {s['games']} games are in {data}; run the same command again to continue"
+
         try:
-            with open(data, "ab") as f, work.Run(jobs, progress, total=s["games"], initial=len(done),
-                                                desc="self-play", unit="game") as w:
+            with where, open(data, "ab") as f, work.Run(where.workers, progress, total=s["games"],
+                                                        initial=len(done), desc="self-play",
+                                                        unit="game") as w:
                 def save(line):
                     append_record(f, line)
                     done[line["game"]] = line
                     w.bar.update()
 
-                w.tasks([delayed(play_and_label)(k, s) for k in todo], save, ordered=False)
+                w.tasks([delayed(play_and_label)(k, s) for k in todo], save, ordered=False,
+                        errors=where.lost(kept))
         except KeyboardInterrupt:
-            raise Interrupted(f"interrupted: {len(done)} of {s['games']} games are in {data}; "
-                              f"run the same command again to continue") from None
+            raise Interrupted(f"interrupted: {kept()}") from None
     return [done[k] for k in sorted(done) if k < s["games"]]
 
 

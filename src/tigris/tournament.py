@@ -17,10 +17,8 @@ soon as the game ends, so a killed run loses no finished game), ``summary.json``
 ``summary.md``.  ``run(..., resume=True)`` plays only the games that are missing.
 """
 
-import contextlib
 import itertools
 import json
-import logging
 import os
 import time
 from dataclasses import asdict, dataclass, field, fields
@@ -267,6 +265,9 @@ def run(spec: Spec | None = None, out: str | os.PathLike[str] = "results",
     dask.distributed scheduler at `scheduler` (an address, or a Client).  A resumed
     folder's games.jsonl is read line by line and held to its tournament before any game
     is played; the run keeps a Tally of the games, not their records."""
+    from tigris.backends import Backend
+
+    where = Backend(backend, jobs, scheduler)          # checked before anything is written
     if not resume:
         if spec is None:
             raise UsageError("no tournament given: name bots or a spec file")
@@ -289,36 +290,15 @@ def run(spec: Spec | None = None, out: str | os.PathLike[str] = "results",
     missing = len(games) - len(tally)
     if missing:
         todo = (job for job in games if job["game"] not in tally)
-        _play(todo, missing, tally, settings, asdict(spec), folder, jobs, backend, scheduler,
-              progress)
+        _play(todo, missing, tally, settings, asdict(spec), folder, where, progress)
     summary = summarize(spec, tally)
     write_summary(folder, summary)
     return summary
 
 
-def _play(todo, missing, tally, settings, spec_dict, out, jobs, backend, scheduler, progress):
-    from joblib import parallel_config   # imported when games run: the command line stays quick
-
-    n_jobs = jobs or os.cpu_count() or 1
-    client = None
-    if backend == "dask":
-        client = _dask_client(scheduler)
-        # this client alone: without it joblib would ask dask for a default client, and a
-        # lost scheduler would move the run onto a new local cluster without a word
-        config = parallel_config(backend="dask", client=client)
-    elif backend == "loky":
-        config = parallel_config(backend="loky", n_jobs=n_jobs)
-    else:
-        raise UsageError(f"unknown backend {backend!r}: use loky (this machine) or dask")
-    tasks = game_tasks(todo, settings, spec_dict)
-    with _quiet(client is not None):
-        _collect(tasks, missing, tally, spec_dict, out, n_jobs, backend, client, scheduler, config,
-                 progress)
-
-
-def _collect(tasks, missing, tally, spec_dict, out, n_jobs, backend, client, scheduler, config,
-             progress):
-    """Run the tasks; append each record to games.jsonl and count it as it comes."""
+def _play(todo, missing, tally, settings, spec_dict, out, backend, progress):
+    """Play the games `todo` on `backend`; append each record to games.jsonl and count it
+    as it comes."""
     started = time.perf_counter()
     path = out / GAMES_FILE
     _end_last_line(path)
@@ -331,35 +311,15 @@ def _collect(tasks, missing, tally, spec_dict, out, n_jobs, backend, client, sch
         run.bar.set_postfix(per_min=f"{run.bar.n / minutes:.1f}" if minutes else "-",
                             leader=tally.leader())
 
-    def lost(e):
-        return _lost(e, client, scheduler, tally, out)
-
+    kept = f"{{}} finished games are saved in {path}; continue with --resume {out}"
     try:
-        with open(path, "ab") as f, config, work.Run(
-                n_jobs if backend == "loky" else -1, progress, total=missing,
-                desc=spec_dict["name"], unit="game", smoothing=0.1) as run:
-            run.tasks(tasks, save, ordered=False, errors=lost)
+        with backend, open(path, "ab") as f, work.Run(
+                backend.workers, progress, total=missing, desc=spec_dict["name"], unit="game",
+                smoothing=0.1) as run:
+            run.tasks(game_tasks(todo, settings, spec_dict), save, ordered=False,
+                      errors=backend.lost(lambda: kept.format(len(tally))))
     except KeyboardInterrupt:
-        raise Interrupted(f"interrupted: {len(tally)} finished games are saved in {out / GAMES_FILE}; "
-                          f"continue with --resume {out}") from None
-    finally:
-        if client is not None and not hasattr(scheduler, "submit"):
-            with contextlib.suppress(Exception):
-                client.close(timeout=5)
-
-
-@contextlib.contextmanager
-def _quiet(dask):
-    """With dask, logging held back for the run: its client logs a lost scheduler, with
-    tracebacks, from its own thread, and the run reports it in one line."""
-    if not dask:
-        yield
-        return
-    logging.disable(logging.CRITICAL)
-    try:
-        yield
-    finally:
-        logging.disable(logging.NOTSET)
+        raise Interrupted(f"interrupted: {kept.format(len(tally))}") from None
 
 
 def _end_last_line(path):
@@ -369,41 +329,6 @@ def _end_last_line(path):
             f.seek(-1, os.SEEK_END)
             if f.read(1) != b"\n":
                 f.write(b"\n")
-
-
-def _lost(e, client, scheduler, tally, out):
-    """With dask, a scheduler or a connection lost mid-run (`e`, raised by the workers'
-    results) as one TournamentError that says what is kept and how to go on; else None."""
-    if client is None:
-        return None
-    return TournamentError(
-        f"lost the dask scheduler at {_address(client, scheduler)} "
-        f"({type(e).__name__}): {len(tally)} finished games are saved in "
-        f"{out / GAMES_FILE}; continue with --resume {out}")
-
-
-def _address(client, scheduler):
-    if isinstance(scheduler, str):
-        return scheduler
-    return str(getattr(getattr(client, "scheduler", None), "address", "") or "the cluster")
-
-
-def _dask_client(scheduler):
-    try:
-        from dask.distributed import Client
-    except ImportError:
-        raise TournamentError("the dask backend needs dask.distributed: "
-                              "pip install 'tigris[distributed]'") from None
-    if scheduler is None:
-        raise UsageError("the dask backend needs --scheduler ADDRESS (e.g. tcp://host:8786)")
-    if hasattr(scheduler, "submit"):
-        return scheduler
-    try:
-        return Client(scheduler, timeout="10s")
-    except Exception as e:            # a bad address, a protocol without its keys, no answer
-        detail = " ".join(str(e).split()) or type(e).__name__
-        raise TournamentError(f"cannot reach the dask scheduler at {excerpt(scheduler)}: "
-                              f"{detail[:200]}") from None
 
 
 # ---------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from tigris.boards import BOARD_NAMES
 from tigris.knobs import MAX_ITERATIONS, MAX_SECONDS
 
 __all__ = ["SEED", "MAX_JOBS", "THRESHOLD_POINTS", "POSITIVE", "JOBS", "COUNT", "whole",
-           "seconds", "points", "add_command", "add_seed", "add_jobs", "add_players", "add_board", "add_bots",
+           "seconds", "points", "add_command", "add_seed", "add_jobs", "add_backend", "add_players", "add_board", "add_bots",
            "add_json", "add_budget", "add_game_source", "add_results_folder"]
 
 SEED = 0                  # the default --seed of every command
@@ -86,6 +86,13 @@ def add_seed(p, what, default=SEED):
 def add_jobs(p, what="parallel games (default: all cores)", default=None):
     """--jobs: how many worker processes."""
     p.add_argument("--jobs", type=JOBS, default=default, help=what)
+
+
+def add_backend(p):
+    """--backend and --scheduler: where the games run (tigris.backends)."""
+    p.add_argument("--backend", choices=("loky", "dask"), default="loky",
+                   help="loky: processes on this machine; dask: a dask.distributed cluster")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="dask scheduler address (tcp://host:8786)")
 
 
 def add_players(p, what):

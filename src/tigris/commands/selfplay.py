@@ -1,12 +1,13 @@
 """tigris selfplay: bots' games with their positions labelled, data for a learned evaluation."""
 
-from tigris.commands.options import POSITIVE, add_board, add_command, add_jobs, add_seed, whole
+from tigris.commands.options import POSITIVE, add_backend, add_board, add_command, add_jobs, add_seed, whole
 
 __all__ = ["DESCRIPTION", "add_to", "run"]
 
 
 DESCRIPTION = """\
-Play games between copies of one bot in parallel worker processes, pick positions spread
+Play games between copies of one bot in parallel worker processes (or on a dask cluster:
+--backend dask --scheduler ADDRESS), pick positions spread
 over each game's decisions, and label every position with the game's result (each
 player's share of the first place) and with a search's chances there (every player's
 chance of finishing first, as tigris hint gives it, searched from what the player to
@@ -37,6 +38,7 @@ def add_to(sub):
                    help="the ismcts configuration the labels search with (default as tigris hint)")
     add_seed(p, "base seed of the deals and the bots")
     add_jobs(p)
+    add_backend(p)
 
 
 def run(args):
@@ -50,7 +52,8 @@ def run(args):
                           positions=args.positions, label_bot=args.label_bot,
                           label_iterations=args.label_iterations)
     lines = selfplay.run(s, args.out, jobs=args.jobs or os.cpu_count() or 1,
-                         reads=[args.bot, args.label_bot])
+                         reads=[args.bot, args.label_bot], backend=args.backend,
+                         scheduler=args.scheduler)
     positions = sum(len(line.get("positions", [])) for line in lines)
     failed = sum("error" in line for line in lines)
     print(f"{len(lines)} games, {positions:,} labelled positions in {args.out}/positions.jsonl"

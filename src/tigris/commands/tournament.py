@@ -2,8 +2,8 @@
 
 import sys
 
-from tigris.commands.options import (add_board, add_bots, add_command, add_jobs, add_players,
-                                     add_results_folder, add_seed, whole)
+from tigris.commands.options import (add_backend, add_board, add_bots, add_command, add_jobs,
+                                     add_players, add_results_folder, add_seed, whole)
 from tigris.errors import UsageError
 from tigris.tournament import MAX_GAMES
 
@@ -34,17 +34,13 @@ def add_to(sub):
     add_jobs(p)
     add_results_folder(p)
     p.add_argument("--resume", metavar="DIR", help="continue the tournament in DIR")
-    p.add_argument("--backend", choices=("loky", "dask"), default="loky",
-                   help="loky: processes on this machine; dask: a dask.distributed cluster")
-    p.add_argument("--scheduler", metavar="ADDRESS", help="dask scheduler address (tcp://host:8786)")
+    add_backend(p)
 
 
 def run(args):
     """tigris tournament: run (or resume) a tournament and print its standings."""
     from tigris import tournament
 
-    if args.scheduler is not None and args.backend != "dask":
-        raise UsageError("--scheduler names the dask scheduler: give --backend dask with it")
     if args.resume:
         given = [f"--{k}" for k in (*SETUP, "out") if getattr(args, k) is not None]
         if args.spec or args.bots or given:
