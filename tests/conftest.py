@@ -1,6 +1,9 @@
-"""Shared fixtures: every board side with every combination of variants."""
+"""Shared fixtures: every board side with every combination of variants; a headless
+browser for the pages' tests (browsers.py)."""
 
 import pytest
+
+import browsers
 
 BOARDS = ("classic", "advanced")
 VARIANT_SETS = ((), ("english",), ("buildings",), ("english", "buildings"))
@@ -15,3 +18,11 @@ def combo_id(combo):
 def combo(request):
     """Game setup keywords: ``tigris.Game(players=2, seed=1, **combo)``."""
     return request.param
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for the test run (skipped without one, but under CI)."""
+    b = browsers.start()
+    yield b
+    b.quit()

@@ -1,14 +1,9 @@
 """tigris view in a real browser: headless Chromium driven by selenium steps through a
 game page (buttons, arrow keys, the slider, the move list, the graph) and compares what
-the page shows with the engine's position at that move.
-
-The browser is Debian's chromium with its chromium-driver, named explicitly so selenium
-never downloads one.  Without them these tests skip, except where the environment
-variable CI is set (CI installs them): there they fail."""
+the page shows with the engine's position at that move (the browser: browsers.py)."""
 
 import io
 import json
-import os
 import shutil
 
 import pytest
@@ -16,48 +11,17 @@ import pytest
 import tigris
 from tigris import bots, record, tournament, view
 
+from browsers import browser_or_skip
+
 try:
-    from selenium import webdriver
     from selenium.common.exceptions import NoAlertPresentException
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
-except ImportError:                      # reported by the browser fixture
-    webdriver = None
+except ImportError:                      # reported by the browser fixture (conftest.py)
+    pass
 
 NAMES = ["greedy <b>one</b>", "greedy & two"]
-
-
-def _browser_or_skip():
-    """(chromium, chromedriver) paths; skip when one is missing, fail when CI is set."""
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver = shutil.which("chromedriver")
-    if chromium and driver and webdriver is not None:
-        return chromium, driver
-    missing = " and ".join(n for n, ok in (("selenium", webdriver is not None), ("chromium", chromium),
-                                           ("chromedriver", driver)) if not ok)
-    how = "apt-get install chromium chromium-driver" if chromium is None or driver is None else ""
-    how += ("; " if how else "") + "pip install '.[test]'" if webdriver is None else ""
-    message = f"{missing} not installed ({how})"
-    if os.environ.get("CI"):
-        pytest.fail(f"CI must run the browser tests: {message}")
-    pytest.skip(message)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """One headless Chromium for the module."""
-    chromium, driver = _browser_or_skip()
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1280,900"):
-        options.add_argument(arg)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    b = webdriver.Chrome(options=options, service=Service(executable_path=driver))
-    yield b
-    b.quit()
 
 
 @pytest.fixture(scope="module")
@@ -291,10 +255,10 @@ def test_without_a_browser_the_tests_skip_but_fail_under_ci(monkeypatch):
     monkeypatch.setattr(shutil, "which", lambda name: None)
     monkeypatch.delenv("CI", raising=False)
     with pytest.raises(pytest.skip.Exception, match="chromium and chromedriver not installed"):
-        _browser_or_skip()
+        browser_or_skip()
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match="CI must run the browser tests"):
-        _browser_or_skip()
+        browser_or_skip()
 
 
 def test_the_index_of_a_results_folder_links_the_game_pages(browser, tmp_path_factory):

@@ -12,6 +12,7 @@ its options beside its handler) and ``main``, which turns every error into one l
     tigris hint FILE                 the best moves for the player to move
     tigris analyse RECORD [--out F]  computer analysis of a finished game: best moves, mistakes
     tigris view RECORD|DIR --out P   a game (or a results folder) as HTML pages to step through
+    tigris serve [DIR...]            the table in the browser: results and games (local server)
     tigris calibrate SOURCE...       the win-chance model fitted on recorded games
     tigris selfplay --out DIR        bots' games with their positions labelled, for training
     tigris train DIR... --out NET    a learned evaluation fitted to self-play data
@@ -40,7 +41,7 @@ MESSAGE_LIMIT = 600       # characters of an error line; the rest is cut
 # The commands in the order of tigris --help: each a module of tigris.commands, which
 # declares it (add_to) and runs it (run).
 COMMANDS = ("demo", "play", "tournament", "standings", "match", "replay", "show", "hint",
-            "analyse", "tune", "view", "calibrate", "selfplay", "train", "bots", "bench")
+            "analyse", "tune", "view", "serve", "calibrate", "selfplay", "train", "bots", "bench")
 
 
 def main(argv=None):

@@ -37,8 +37,8 @@ from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
 from tigris.files import check_target, utf8_text, write_text
 from tigris.notation import square_name, str_to_action
 
-__all__ = ["write_game", "write_results", "game_page", "check_analysis", "script_json",
-           "game_title", "read_results", "replay_steps"]
+__all__ = ["write_game", "write_results", "game_page", "index_page", "plain_page", "check_analysis",
+           "script_json", "game_title", "read_results", "replay_steps"]
 
 POSITION_FORMAT = "tigris-position/1"
 ANALYSIS_FORMAT = "tigris-analysis/2"
@@ -400,10 +400,11 @@ def write_results(results_dir, out_dir, progress=None):
     return {"index": index, "pages": pages, "unreadable": unreadable}
 
 
-def index_page(summary, entries):
+def index_page(summary, entries, refresh=None):
     """The HTML of a results folder's index: the standings, the head-to-head table and
     the games, each with a link to its page.  `entries`: per game ``{"rec", "page"
-    (file name or None), "problem" (why there is no page, or None)}``."""
+    (file name or None), "problem" (why there is no page, or None)}``; with `refresh`,
+    the page reloads itself every that many seconds (a tournament still running)."""
     spec = summary["tournament"]
     played = summary["games"]
     about = [f"{played} game{'s' if played != 1 else ''}"
@@ -422,8 +423,18 @@ def index_page(summary, entries):
             "<h2>Head to head</h2><p class=\"hint\">The row bot's score against the column "
             "bot, out of the seat pairs that met.</p>", _head_to_head_table(summary["head_to_head"]),
             "<h2>Games</h2>", _games_table(entries), "</main>"]
-    return utf8_text(_INDEX_PAGE.format(title=_e(spec["name"]), css=_asset("viewer.css"),
-                                       body="\n".join(body)))
+    if refresh:
+        body.insert(1, f'<p class="note" id="running">The tournament is running: this page '
+                       f'reloads every {int(refresh)} seconds.</p>')
+    return plain_page(spec["name"], "\n".join(body),
+                      head=f'<meta http-equiv="refresh" content="{int(refresh)}">' if refresh else "")
+
+
+def plain_page(title, body, head=""):
+    """A page in the viewer's style: `title` (escaped here), `body` (HTML, escaped by
+    the caller), `head` (HTML for the page's head)."""
+    return utf8_text(_INDEX_PAGE.format(title=_e(title), css=_asset("viewer.css"), body=body)
+                     .replace("</head>", head + "</head>", 1))
 
 
 def _standings_table(st):

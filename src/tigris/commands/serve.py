@@ -1,0 +1,41 @@
+"""tigris serve: the table in the browser, a local web application over some folders."""
+
+import sys
+
+from tigris.commands.options import add_command, whole
+
+__all__ = ["DESCRIPTION", "add_to", "run"]
+
+
+DESCRIPTION = """\
+Start a local web application and print its address: the results folders and game
+records in the folders given (default: this one), each tournament's standings, head to
+head and games (updated while it runs), every game on the board to step through. It
+reads only inside those folders. It listens on 127.0.0.1 unless --host says otherwise.
+Needs Starlette and uvicorn: pip install 'tigris[serve]'. Ctrl-C stops it.
+"""
+
+
+def add_to(sub):
+    from tigris.serve import DEFAULT_PORT
+
+    p = add_command(sub, "serve", run, help="the table in the browser: results and games",
+                    description=DESCRIPTION)
+    p.add_argument("folders", nargs="*", metavar="DIR", default=["."],
+                   help="folders of results and game records to serve (default: this one)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="the address to listen on (default 127.0.0.1: this machine alone)")
+    p.add_argument("--port", type=whole(0, 65535), default=DEFAULT_PORT,
+                   help=f"the port (default {DEFAULT_PORT}; 0: any free one)")
+
+
+def run(args):
+    """tigris serve: serve the folders until Ctrl-C."""
+    from tigris import serve
+
+    serve.require_server()
+    if args.host not in serve.LOCAL_HOSTS:
+        print(f"warning: listening on {args.host}: other machines can reach this server and "
+              f"read the folders it serves", file=sys.stderr)
+    app = serve.create_app(args.folders)
+    serve.run(app, host=args.host, port=args.port, announce=lambda line: print(line, flush=True))

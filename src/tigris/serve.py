@@ -1,0 +1,389 @@
+"""The table in the browser (``tigris serve``): a local web application over the folders
+it is given, on a real ASGI server (Starlette on uvicorn, the ``serve`` extra).
+
+>>> from tigris.serve import create_app
+>>> app = create_app(["results"])            # doctest: +SKIP
+>>> run(app, host="127.0.0.1", port=8000)     # doctest: +SKIP
+
+What it serves so far:
+
+==================================  ==================================================
+``GET /``                           the folders: the results folders and the game
+                                    records found in them
+``GET /results/R/PATH/``            a results folder (standings, head to head, the
+                                    games); while its tournament runs, the page
+                                    reloads itself as games finish
+``GET /results/R/PATH/game/K``      game K of that folder, to step through on the board
+``GET /record/R/PATH``              a game record (``tigris-game/1``) on the board
+``POST /api/position``              a position (``tigris-position/1``, the JSON body)
+                                    checked: what is to decide there, or the engine's
+                                    message naming the field
+==================================  ==================================================
+
+R is the number of a folder the server was given (``/`` lists them) and PATH a path
+inside it.  Whatever a request says, a path is resolved (links followed) and must stay
+inside its folder, and only regular files are read (``Folders``).  Request bodies are
+bounded (``MAX_BODY``); bad input is a 4xx answer with a message, never a traceback;
+every name and text taken from a file is HTML-escaped (``tigris.view`` draws the pages).
+Pages are computed in Starlette's thread pool, never in the event loop.
+"""
+
+import html
+import json
+import os
+from pathlib import Path
+
+from tigris.errors import PositionError, RecordError, UsageError, excerpt
+
+__all__ = ["MAX_BODY", "DEFAULT_PORT", "LOCAL_HOSTS", "Folders", "create_app", "run", "require_server"]
+
+MAX_BODY = 1 << 20          # bytes a request body may hold: a position or a record is far less
+DEFAULT_PORT = 8765
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+REFRESH_SECONDS = 5         # how often a running tournament's page reloads itself
+MAX_LISTED = 500            # entries of the front page per folder
+RESULTS_MARK = "games.jsonl"
+
+
+def require_server():
+    """Starlette and uvicorn, or a UsageError saying how to install them."""
+    from importlib.util import find_spec
+
+    missing = [name for name in ("starlette", "uvicorn") if find_spec(name) is None]
+    if missing:
+        raise UsageError(f"tigris serve needs {' and '.join(missing)}, not installed: "
+                         f"pip install 'tigris[serve]'")
+
+
+class NotFound(LookupError):
+    """A request for something the folders do not hold (a 404, with its message)."""
+
+
+class Folders:
+    """The folders a server may read, numbered in the order given; ``file`` and
+    ``folder`` turn a request's folder number and relative path into a path inside
+    that folder, or raise NotFound."""
+
+    def __init__(self, folders):
+        self.roots = []
+        for folder in folders:
+            path = Path(folder)
+            if not path.is_dir():
+                raise UsageError(f"{folder}: not a folder; name folders of results and game records to serve")
+            self.roots.append(path.resolve())
+        if not self.roots:
+            raise UsageError("give at least one folder to serve")
+
+    def _inside(self, root, relative):
+        if not (isinstance(root, int) and 0 <= root < len(self.roots)):
+            raise NotFound(f"no folder {excerpt(root)}: the server has {len(self.roots)}")
+        base = self.roots[root]
+        if "\x00" in relative:
+            raise NotFound("no such path")
+        path = (base / relative).resolve()
+        if path != base and base not in path.parents:
+            raise NotFound(f"{excerpt(relative)}: not inside the served folder")
+        return path
+
+    def folder(self, root, relative):
+        """A folder inside folder `root`."""
+        path = self._inside(root, relative)
+        if not path.is_dir():
+            raise NotFound(f"{excerpt(relative)}: no such folder")
+        return path
+
+    def file(self, root, relative):
+        """A regular file inside folder `root` (never a pipe, a device or a folder)."""
+        path = self._inside(root, relative)
+        if not path.is_file():
+            raise NotFound(f"{excerpt(relative)}: no such file")
+        return path
+
+    def listing(self):
+        """Per folder: its results folders and its ``.json`` files (candidate records),
+        as paths relative to it, at most two levels down, each list at most MAX_LISTED
+        long."""
+        out = []
+        for root in self.roots:
+            results, games = [], []
+            for here, dirs, files in _walk(root, levels=3):
+                rel = here.relative_to(root)
+                if RESULTS_MARK in files:
+                    results.append(rel.as_posix())
+                games.extend((rel / f).as_posix() for f in files
+                             if f.endswith(".json") and f not in ("tournament.json", "summary.json"))
+            out.append({"folder": str(root), "results": sorted(results)[:MAX_LISTED],
+                        "records": sorted(games)[:MAX_LISTED]})
+        return out
+
+
+def _walk(root, levels):
+    """os.walk of `root`, `levels` deep, without following links out of it, hidden
+    folders skipped."""
+    root = Path(root)
+    for here, dirs, files in os.walk(root):
+        here = Path(here)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".")
+                         and not (here / d).is_symlink())
+        if len(here.relative_to(root).parts) >= levels - 1:
+            dirs[:] = []
+        yield here, dirs, files
+
+
+# ---------------------------------------------------------------------------------------
+# The application
+# ---------------------------------------------------------------------------------------
+
+def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS):
+    """The Starlette application serving `folders` (see the module's docstring); a
+    running tournament's page reloads every `refresh` seconds."""
+    require_server()
+    from starlette.applications import Starlette
+    from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+    from starlette.routing import Route
+
+    served = Folders(folders)
+
+    def front(request):
+        return HTMLResponse(_front_page(served))
+
+    def results(request):
+        root, rel = _where(request)
+        if not request.url.path.endswith("/"):      # the games' links are relative to it
+            return RedirectResponse(request.url.path + "/", status_code=307)
+        return HTMLResponse(_results_page(served.folder(root, rel), refresh))
+
+    def results_game(request):
+        root, rel = _where(request)
+        k = request.path_params["game"]
+        return HTMLResponse(_results_game_page(served.folder(root, rel), k))
+
+    def record_page(request):
+        root, rel = _where(request)
+        return HTMLResponse(_record_page(served.file(root, rel)))
+
+    async def position(request):
+        body = await _json_body(request)
+        return JSONResponse(_position_summary(body))
+
+    def no_icon(request):
+        return Response(status_code=204)
+
+    routes = [
+        Route("/", front),
+        Route("/favicon.ico", no_icon),
+        Route("/results/{root:int}/game/{game:int}", results_game),
+        Route("/results/{root:int}/{path:path}/game/{game:int}", results_game),
+        Route("/results/{root:int}/{path:path}", results),
+        Route("/record/{root:int}/{path:path}", record_page),
+        Route("/api/position", position, methods=["POST"]),
+    ]
+
+    async def not_found(request, exc):
+        return _error(request, 404, str(exc))
+
+    async def bad_input(request, exc):
+        return _error(request, 400, str(exc))
+
+    async def http_error(request, exc):
+        return _error(request, exc.status_code, exc.detail)
+
+    async def internal(request, exc):
+        return _error(request, 500, "the server could not answer this request")
+
+    from starlette.exceptions import HTTPException
+
+    app = Starlette(routes=routes, exception_handlers={
+        NotFound: not_found, UsageError: bad_input, RecordError: bad_input, PositionError: bad_input,
+        HTTPException: http_error, Exception: internal})
+    app.add_middleware(_BodyLimit, limit=max_body)
+    app.add_middleware(_SecurityHeaders)
+    app.state.folders = served
+    return app
+
+
+def _where(request):
+    return request.path_params["root"], request.path_params.get("path", "")
+
+
+async def _json_body(request):
+    """The request's body as JSON (a 400 with the parser's message otherwise)."""
+    from starlette.exceptions import HTTPException
+
+    raw = await request.body()
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise HTTPException(400, "the body is not UTF-8 text") from None
+    except (ValueError, RecursionError) as e:
+        raise HTTPException(400, f"the body is not JSON ({excerpt(str(e), 80)})") from None
+
+
+def _error(request, status, message):
+    """An error answer: JSON for the API, a short page otherwise."""
+    from starlette.responses import HTMLResponse, JSONResponse
+
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": message}, status_code=status)
+    text = html.escape(message)
+    return HTMLResponse(f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>"
+                        f"{status}</title></head><body><h1>{status}</h1><p class=\"error\">{text}</p>"
+                        f"<p><a href=\"/\">the folders</a></p></body></html>", status_code=status)
+
+
+class _BodyLimit:
+    """Refuses a request whose body is larger than `limit` bytes (413), by its declared
+    length or as it arrives, before the application reads it whole."""
+
+    def __init__(self, app, limit):
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            return await _too_large(scope, send, self.limit)
+        seen = 0
+
+        async def limited():
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise _TooLarge()
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooLarge:
+            await _too_large(scope, send, self.limit)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _too_large(scope, send, limit):
+    from starlette.responses import JSONResponse
+
+    response = JSONResponse({"error": f"the body is larger than {limit:,} bytes"}, status_code=413)
+    await response(scope, None, send)
+
+
+class _SecurityHeaders:
+    """Pages that no other site may frame, whose types the browser must not guess, and
+    that load nothing from elsewhere."""
+
+    HEADERS = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
+               (b"referrer-policy", b"no-referrer"),
+               (b"content-security-policy",
+                b"default-src 'self'; script-src 'self' 'unsafe-inline'; "
+                b"style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'")]
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        async def with_headers(message):
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers", [])) + self.HEADERS
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+# ---------------------------------------------------------------------------------------
+# Pages (computed in the thread pool)
+# ---------------------------------------------------------------------------------------
+
+def _front_page(served):
+    from tigris import view
+
+    sections = []
+    for r, entry in enumerate(served.listing()):
+        items = [f'<li><a href="/results/{r}/{_url(rel, "/")}">{html.escape(rel if rel != "." else entry["folder"])}</a></li>'
+                 for rel in entry["results"]]
+        games = [f'<li><a href="/record/{r}/{_url(rel)}">{html.escape(rel)}</a></li>'
+                 for rel in entry["records"]]
+        sections.append(f'<section class="folder"><h2>{html.escape(entry["folder"])}</h2>'
+                        f'<h3>Results folders</h3><ul class="results">{"".join(items) or "<li>none</li>"}</ul>'
+                        f'<h3>Game records</h3><ul class="records">{"".join(games) or "<li>none</li>"}</ul>'
+                        f'</section>')
+    return view.plain_page("tigris", "<header><h1>tigris</h1><p class=\"setup\">the folders this "
+                           "server reads</p></header><main id=\"folders\">" + "".join(sections) + "</main>")
+
+
+def _url(rel, end=""):
+    """`rel` (a path relative to a folder, "." the folder) in a URL, then `end`."""
+    from urllib.parse import quote
+
+    return "" if rel == "." else quote(rel, safe="/") + end
+
+
+def _results_page(folder, refresh):
+    from tigris import view
+
+    summary, recs = view.read_results(folder)
+    entries = []
+    for rec in recs:
+        entries.append({"rec": rec, "page": f"game/{rec['game']}", "problem": None})
+    scheduled = summary.get("scheduled")
+    running = bool(scheduled) and summary["games"] < scheduled
+    return view.index_page(summary, entries, refresh=refresh if running else None)
+
+
+def _results_game_page(folder, k):
+    from tigris import view
+
+    _, recs = view.read_results(folder)
+    for rec in recs:
+        if rec["game"] == k:
+            return view.game_page(rec, back="../", partial=True)
+    raise NotFound(f"game {k}: not in {folder.name} (its games: {recs[0]['game']} to {recs[-1]['game']})")
+
+
+def _record_page(path):
+    from tigris import record as records, view
+    from tigris.sources import read_json
+
+    rec = read_json(path, RecordError)
+    if not isinstance(rec, dict) or rec.get("format") != records.FORMAT:
+        raise RecordError(f"{path.name}: not a game record ({records.FORMAT})")
+    try:
+        replayed = view.replay_steps(rec)
+    except RecordError as e:
+        raise RecordError(f"{path.name}: {e}") from None
+    return view.game_page(rec, title=path.name, back="/", replayed=replayed)
+
+
+def _position_summary(body):
+    """What a position holds for its player to move, once checked."""
+    from tigris import position
+
+    game = position.from_position(body)
+    return {"players": game.players, "to_move": game.current_player, "decision": game.decision,
+            "over": game.is_over, "legal": 0 if game.is_over else len(game.legal_actions())}
+
+
+def run(app, host="127.0.0.1", port=DEFAULT_PORT, announce=print):
+    """Serve `app` on `host`:`port` (0: a free port) with uvicorn until Ctrl-C; the
+    address goes to `announce` once the socket is bound."""
+    import socket
+
+    import uvicorn
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+        sock.listen(128)            # connections wait from now on, before uvicorn accepts them
+    except OSError as e:
+        sock.close()
+        raise UsageError(f"cannot listen on {host}:{port} ({e.strerror or e})") from None
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if family == socket.AF_INET6 else host
+    announce(f"tigris serve: http://{shown}:{bound}/  (Ctrl-C stops it)")
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    server.run(sockets=[sock])

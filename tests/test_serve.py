@@ -1,0 +1,202 @@
+"""tigris serve, the server alone: what it serves from its folders and nothing else (path
+traversal, links out, devices), bounded and checked request bodies, escaped names, a
+running tournament's page, and the command (address printed, host warned, stopped by
+Ctrl-C without a process left)."""
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import urllib.request
+
+import pytest
+
+import tigris
+from tigris import bots, record, tournament
+from tigris.cli import main
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from tigris.serve import MAX_BODY, create_app  # noqa: E402
+
+NAME = "<script>alert(1)</script>"
+FILE_NAME = "<img src=x onerror=alert(1)>.json"
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    """A folder with a finished tournament, a game record and a broken one."""
+    root = tmp_path_factory.mktemp("served")
+    tournament.run(tournament.Spec(bots=["random", "greedy"], games=2, seed=3, name="t"),
+                   out=root / "t", jobs=1, progress=False)
+    g = tigris.Game(players=2, seed=4)
+    a, b = bots.make("greedy", seed=1), bots.make("random", seed=2)
+    while not g.is_over:
+        g.apply((a if g.current_player == 0 else b).choose(g))
+    rec = record.to_record(g, bots=[NAME, "random & co"])
+    (root / "game.json").write_text(json.dumps(rec))
+    broken = dict(rec, moves=rec["moves"][:5] + [{"player": 0, "move": "tile red Z99"}])
+    (root / "broken.json").write_text(json.dumps(broken))
+    (root / FILE_NAME).write_text(json.dumps(rec))
+    return root
+
+
+@pytest.fixture(scope="module")
+def client(folder):
+    return TestClient(create_app([folder]))
+
+
+def test_the_front_page_lists_results_and_records_escaped(client):
+    page = client.get("/")
+    assert page.status_code == 200
+    assert 'href="/results/0/t/"' in page.text and 'href="/record/0/game.json"' in page.text
+    assert FILE_NAME not in page.text and "&lt;img src=x onerror=alert(1)&gt;" in page.text
+
+
+def test_a_results_folder_and_its_games(client):
+    assert client.get("/results/0/t", follow_redirects=False).status_code == 307
+    index = client.get("/results/0/t/")
+    assert index.status_code == 200 and 'href="game/0"' in index.text and "Standings" in index.text
+    assert 'http-equiv="refresh"' not in index.text                   # the tournament is over
+    game = client.get("/results/0/t/game/1")
+    assert game.status_code == 200 and 'id="board"' in game.text and 'href="../"' in game.text
+    missing = client.get("/results/0/t/game/99")
+    assert missing.status_code == 404 and "game 99: not in t" in missing.text
+
+
+def test_a_running_tournament_reloads_its_page(folder, client):
+    running = folder / "running"
+    tournament.run(tournament.Spec(bots=["random", "greedy"], games=4, seed=3, name="r"),
+                   out=running, jobs=1, progress=False)
+    lines = (running / "games.jsonl").read_text().splitlines()
+    (running / "games.jsonl").write_text("\n".join(lines[:2]) + "\n")    # 2 of 4 so far
+    page = client.get("/results/0/running/")
+    assert page.status_code == 200 and 'http-equiv="refresh"' in page.text and 'id="running"' in page.text
+
+
+def test_a_record_is_drawn_and_its_names_escaped(client):
+    page = client.get("/record/0/game.json")
+    assert page.status_code == 200 and 'id="board"' in page.text
+    assert NAME not in page.text
+    quoted = client.get("/record/0/" + urllib.request.quote(FILE_NAME))
+    assert quoted.status_code == 200 and NAME not in quoted.text and FILE_NAME not in quoted.text
+
+
+def test_a_broken_record_is_a_400_naming_the_move(client):
+    page = client.get("/record/0/broken.json")
+    assert page.status_code == 400 and "move 6" in page.text and "Traceback" not in page.text
+
+
+@pytest.mark.parametrize("path", [
+    "/record/0/../../../etc/passwd", "/record/0/%2e%2e/%2e%2e/etc/passwd",
+    "/record/0/..%2f..%2f..%2fetc%2fpasswd", "/record/0//etc/passwd", "/record/0/%00",
+    "/results/0/../", "/results/0/%2e%2e/", "/results/7/t/", "/record/-1/game.json",
+    "/record/0/t", "/record/0/nothing.json", "/results/0/game.json/",
+])
+def test_nothing_outside_the_folders_is_served(client, path):
+    answer = client.get(path)
+    assert answer.status_code == 404, path
+    assert "root:" not in answer.text and "Traceback" not in answer.text
+
+
+def test_links_out_of_a_folder_and_devices_are_not_followed(tmp_path):
+    inside, outside = tmp_path / "in", tmp_path / "out"
+    inside.mkdir()
+    outside.mkdir()
+    (outside / "secret.json").write_text('{"format": "tigris-game/1"}')
+    (inside / "link.json").symlink_to(outside / "secret.json")
+    (inside / "up").symlink_to(outside)
+    os.mkfifo(inside / "pipe.json")
+    (inside / "null.json").symlink_to("/dev/null")
+    client = TestClient(create_app([inside]))
+    for path in ("/record/0/link.json", "/record/0/up/secret.json", "/record/0/pipe.json",
+                 "/record/0/null.json"):
+        assert client.get(path).status_code == 404, path
+
+
+def test_a_position_is_checked(client):
+    g = tigris.Game(players=3, seed=2)
+    answer = client.post("/api/position", json=g.to_position())
+    assert answer.status_code == 200
+    assert answer.json() == {"players": 3, "to_move": g.current_player, "decision": g.decision,
+                             "over": False, "legal": len(g.legal_actions())}
+    bad = dict(g.to_position(), players=[])
+    answer = client.post("/api/position", json=bad)
+    assert answer.status_code == 400 and "players" in answer.json()["error"]
+
+
+@pytest.mark.parametrize("body, message", [
+    (b"{", "not JSON"), (b"\xff\xfe", "not UTF-8"), (b"[1, 2]", "position"),
+    (b'"' + b"x" * 1000 + b'"', "position"), (b"[" * 100_000, "not JSON"),
+])
+def test_malformed_bodies_are_a_400_with_a_message(client, body, message):
+    answer = client.post("/api/position", content=body)
+    assert answer.status_code == 400 and message in answer.json()["error"]
+
+
+def test_oversized_bodies_are_refused(client):
+    answer = client.post("/api/position", content=b" " * (MAX_BODY + 1))
+    assert answer.status_code == 413 and "larger than" in answer.json()["error"]
+
+    def chunks():                                     # no declared length: counted as it comes
+        for _ in range(MAX_BODY // 65536 + 2):
+            yield b" " * 65536
+
+    answer = client.post("/api/position", content=chunks())
+    assert answer.status_code == 413
+    assert client.get("/api/position").status_code == 405
+
+
+def test_pages_carry_the_security_headers(client):
+    headers = client.get("/").headers
+    assert headers["x-content-type-options"] == "nosniff" and headers["x-frame-options"] == "DENY"
+    assert "frame-ancestors 'none'" in headers["content-security-policy"]
+
+
+# ---------------------------------------------------------------------------------------
+# The command
+# ---------------------------------------------------------------------------------------
+
+def test_bad_options_are_one_line(tmp_path, capsys):
+    assert main(["serve", str(tmp_path / "nowhere")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "nowhere: not a folder" in err and "\n" not in err
+    assert main(["serve", "--port", "70000"]) == 2
+
+
+def _serve(args, cwd):
+    """A `tigris serve` process and the address it printed."""
+    process = subprocess.Popen([sys.executable, "-m", "tigris", "serve", *args], cwd=cwd,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = process.stdout.readline()
+    match = re.search(r"http://\S+/", line)
+    assert match, (line, process.stderr.read() if process.poll() is not None else "")
+    return process, match.group(0)
+
+
+def test_the_command_prints_its_address_serves_and_stops_on_ctrl_c(folder):
+    process, address = _serve([str(folder), "--port", "0"], cwd=folder)
+    try:
+        assert address.startswith("http://127.0.0.1:")
+        with urllib.request.urlopen(address, timeout=10) as answer:
+            assert answer.status == 200 and b"/results/0/t/" in answer.read()
+    finally:
+        process.send_signal(signal.SIGINT)
+        code = process.wait(timeout=20)
+    assert code == 130                                # Ctrl-C, as every command ends on it
+    assert process.stderr.read().strip() == "tigris serve: interrupted"
+
+
+def test_another_host_is_warned_of(folder):
+    process, address = _serve([str(folder), "--port", "0", "--host", "0.0.0.0"], cwd=folder)
+    try:
+        assert address.startswith("http://0.0.0.0:")
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=20)
+    assert "other machines can reach this server" in process.stderr.read()

@@ -1,0 +1,78 @@
+"""tigris serve in a real browser (headless Chromium, browsers.py): the folders, a results
+folder whose standings follow a running tournament, and a game opened from it on the
+board."""
+
+import socket
+import threading
+import time
+
+import pytest
+
+from tigris import record, tournament
+
+pytest.importorskip("starlette")
+uvicorn = pytest.importorskip("uvicorn")
+
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+from tigris.serve import create_app  # noqa: E402
+
+
+@pytest.fixture
+def serving():
+    """serving(folder, **create_app options): the address of a server in a thread,
+    stopped after the test."""
+    servers = []
+
+    def start(folder, **options):
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(16)
+        server = uvicorn.Server(uvicorn.Config(create_app([folder], **options), log_level="warning",
+                                               lifespan="off"))
+        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+        thread.start()
+        servers.append((server, thread))
+        return f"http://127.0.0.1:{sock.getsockname()[1]}/"
+
+    yield start
+    for server, thread in servers:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def standings_games(browser):
+    rows = browser.find_elements(By.CSS_SELECTOR, "#games tbody tr")
+    return len(rows)
+
+
+def test_a_running_tournament_is_followed_and_its_games_opened(browser, serving, tmp_path):
+    out = tmp_path / "t"
+    tournament.run(tournament.Spec(bots=["random", "greedy"], games=4, seed=2, name="t"), out=out,
+                   jobs=1, progress=False)
+    lines = (out / "games.jsonl").read_text().splitlines(keepends=True)
+    (out / "games.jsonl").write_text("".join(lines[:2]))            # the tournament so far
+    address = serving(tmp_path, refresh=1)
+    browser.get(address)
+    browser.find_element(By.CSS_SELECTOR, 'a[href="/results/0/t/"]').click()
+    assert standings_games(browser) == 2 and browser.find_element(By.ID, "running")
+    with open(out / "games.jsonl", "a") as f:                       # two more games finish
+        f.write("".join(lines[2:]))
+    WebDriverWait(browser, 15).until(lambda b: standings_games(b) == 4)
+    assert not browser.find_elements(By.ID, "running")               # over: no more reloads
+    browser.find_element(By.CSS_SELECTOR, '#games tr[data-game="3"] a').click()
+    assert browser.current_url.endswith("/results/0/t/game/3")
+    rec = next(r for r in tournament.read_games(out, repair=False) if r["game"] == 3)
+    assert browser.find_element(By.ID, "move-count").text == str(len(rec["moves"]))
+    drawn = browser.find_elements(By.CSS_SELECTOR, "#board *")
+    assert len(drawn) > 100                                          # the board, drawn by the viewer
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
+    positions = [g.to_position() for _, g in record.steps(rec)]
+    shown = browser.execute_script("return document.getElementById('slider').value")
+    assert int(shown) == len(positions) - 1
+    browser.find_element(By.CSS_SELECTOR, "a.back").click()
+    assert browser.current_url.endswith("/results/0/t/")
+    time.sleep(0.1)
+    assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
