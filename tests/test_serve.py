@@ -9,8 +9,10 @@ import re
 import signal
 import subprocess
 import sys
+import time
 import urllib.request
 
+import psutil
 import pytest
 
 import tigris
@@ -200,3 +202,117 @@ def test_another_host_is_warned_of(folder):
         process.send_signal(signal.SIGINT)
         process.wait(timeout=20)
     assert "other machines can reach this server" in process.stderr.read()
+
+
+# ---------------------------------------------------------------------------------------
+# Hints in worker processes
+# ---------------------------------------------------------------------------------------
+
+def hint_workers():
+    """This process's search workers still running (processes multiprocessing spawned)."""
+    return [p for p in psutil.Process().children(recursive=True)
+            if "spawn_main" in " ".join(p.cmdline())]
+
+
+def wait_for(client, key, states=("done", "stopped", "failed"), timeout=60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = client.get(f"/api/hint/{key}").json()
+        if state["state"] in states:
+            return state
+        time.sleep(0.05)
+    raise AssertionError(f"search {key} still {state['state']} after {timeout} s")
+
+
+def test_a_hint_runs_in_a_worker_and_reports_its_progress(folder):
+    g = tigris.Game(players=2, seed=6)
+    with TestClient(create_app([folder])) as client:
+        answer = client.post("/api/hint", json={"position": g.to_position(), "seconds": 0.5})
+        assert answer.status_code == 202
+        key = answer.json()["id"]
+        state = wait_for(client, key)
+        assert state["state"] == "done" and state["progress"] == 1 and state["iterations"] > 0
+        result = state["result"]
+        assert result["player"] == g.current_player and result["hints"]
+        legal = set(g.legal_actions())
+        for row in result["hints"]:
+            assert row["action"] in legal and abs(sum(row["chances"]) - 1) < 1e-6
+        assert result["hints"][0]["rank"] == 1 and result["hints"][0]["equal"]
+        assert result["equals"] >= 1
+    assert not hint_workers()                                      # no worker left
+
+
+def test_a_search_stops_when_asked_or_forgotten_and_its_process_ends(folder):
+    g = tigris.Game(players=3, seed=6)
+    with TestClient(create_app([folder], idle=1)) as client:
+        key = client.post("/api/hint", json={"position": g.to_position(), "seconds": 30}).json()["id"]
+        time.sleep(0.5)
+        assert client.post(f"/api/hint/{key}/stop").json()["state"] == "stopped"
+        assert client.get(f"/api/hint/{key}").json()["state"] == "stopped"
+        forgotten = client.post("/api/hint", json={"position": g.to_position(), "seconds": 30}).json()["id"]
+        time.sleep(3)                                     # nobody asks: its page is gone
+        assert client.get(f"/api/hint/{forgotten}").json()["state"] == "stopped"
+        assert client.app.state.searches.running() == 0
+        assert not hint_workers()
+
+
+def test_eight_searches_at_once_wait_for_two_workers(folder):
+    with TestClient(create_app([folder], workers=2)) as client:
+        keys = [client.post("/api/hint", json={"position": tigris.Game(players=2 + k % 3, seed=k).to_position(),
+                                               "seconds": 0.3}).json()["id"] for k in range(8)]
+        assert client.app.state.searches.running() == 2
+        states = [client.get(f"/api/hint/{k}").json()["state"] for k in keys]
+        assert states.count("waiting") == 6
+        assert all(wait_for(client, k)["state"] == "done" for k in keys)
+
+
+@pytest.mark.parametrize("body, status, message", [
+    ({"position": {"format": "x"}, "seconds": 1}, 400, "format"),
+    ({"position": None}, 400, "position"),
+    ({"seconds": 1}, 400, "a hint request is"),
+    ({"position": {}, "seconds": 1, "bot": "x"}, 400, "a hint request is"),
+    ([1], 400, "a hint request is"),
+])
+def test_bad_hint_requests_are_a_400(client, body, status, message):
+    answer = client.post("/api/hint", json=body)
+    assert answer.status_code == status and message in answer.json()["error"]
+
+
+@pytest.mark.parametrize("seconds", [0, -1, 61, "3", None, True, 1e400])
+def test_a_hint_budget_is_checked(client, seconds):
+    g = tigris.Game(players=2, seed=1)
+    answer = client.post("/api/hint", content=json.dumps({"position": g.to_position(), "seconds": seconds}))
+    assert answer.status_code == 400 and "seconds must be" in answer.json()["error"]
+
+
+def test_unknown_searches_are_a_404(client):
+    assert client.get("/api/hint/nothing").status_code == 404
+    assert client.post("/api/hint/nothing/stop").status_code == 404
+
+
+def test_a_finished_game_gets_no_hint(client):
+    g = tigris.Game(players=2, seed=1)
+    a = bots.make("greedy", seed=1)
+    while not g.is_over:
+        g.apply(a.choose(g))
+    answer = client.post("/api/hint", json={"position": g.to_position(), "seconds": 1})
+    assert answer.status_code == 400 and "the game is over" in answer.json()["error"]
+
+
+def test_game_pages_load_the_hint_panel_and_nothing_else(client):
+    page = client.get("/record/0/game.json").text
+    assert '<script src="/assets/hint.js"></script>' in page
+    assert client.get("/assets/hint.js").headers["content-type"].startswith("text/javascript")
+    assert client.get("/assets/viewer.css").status_code == 404
+    assert client.get("/assets/..%2f__init__.py").status_code == 404
+
+
+def test_the_latency_benchmark_runs_searches_beside_the_pages():
+    from tigris.serve import bench_latency
+
+    rows = bench_latency(searches=1, requests=3, seconds=3)
+    figures = {name: (value, unit) for name, value, unit in rows}
+    assert figures["the front page, 1 search running"][1] == "ms"
+    assert all(value > 0 for value, unit in figures.values() if unit == "ms")
+    assert figures["searches still running at the end"] == (1, "searches")
+    assert not hint_workers()

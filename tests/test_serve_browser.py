@@ -76,3 +76,34 @@ def test_a_running_tournament_is_followed_and_its_games_opened(browser, serving,
     assert browser.current_url.endswith("/results/0/t/")
     time.sleep(0.1)
     assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def test_a_hint_of_the_shown_position_with_its_progress(browser, serving, tmp_path):
+    import json
+
+    import tigris
+    from tigris import bots
+
+    g = tigris.Game(players=2, seed=8)
+    a = bots.make("greedy", seed=1)
+    for _ in range(12):
+        g.apply(a.choose(g))
+    (tmp_path / "g.json").write_text(json.dumps(record.to_record(g, bots=["a", "b"])))
+    browser.get(serving(tmp_path) + "record/0/g.json#move=12")
+    WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "move-number").text == "12")
+    browser.find_element(By.ID, "hint-seconds").send_keys("1 s")
+    browser.find_element(By.ID, "hint-start").click()
+    WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#hint-table tbody tr"))
+    rows = browser.find_elements(By.CSS_SELECTOR, "#hint-table tbody tr")
+    assert rows[0].find_elements(By.TAG_NAME, "td")[0].text == "="           # the search's choice
+    legal = {g.action_str(x) for x in g.legal_actions()}
+    assert all(r.find_elements(By.TAG_NAME, "td")[1].text.split(" + ")[0] in legal for r in rows)
+    assert "within the search's noise" in browser.find_element(By.ID, "hint-status").text
+    # A long search, stopped by moving to another position.
+    browser.find_element(By.ID, "hint-seconds").send_keys("30 s")
+    browser.find_element(By.ID, "hint-start").click()
+    WebDriverWait(browser, 10).until(lambda b: "Searching" in b.find_element(By.ID, "hint-status").text)
+    browser.find_element(By.ID, "prev").click()
+    assert not browser.find_elements(By.CSS_SELECTOR, "#hint-table tbody tr")
+    assert browser.find_element(By.ID, "hint-stop").get_attribute("hidden")
+    assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]

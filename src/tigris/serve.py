@@ -18,14 +18,25 @@ What it serves so far:
 ``POST /api/position``              a position (``tigris-position/1``, the JSON body)
                                     checked: what is to decide there, or the engine's
                                     message naming the field
+``POST /api/hint``                  ``{"position": .., "seconds": ..}``: a hint search
+                                    started in a worker process (``tigris.searches``);
+                                    its ``id``
+``GET /api/hint/ID``                its state: progress, then the hint (the table of
+                                    ``tigris hint``, ties marked)
+``POST /api/hint/ID/stop``          stop it (a page closing says so; a search nobody
+                                    asks about stops by itself)
 ==================================  ==================================================
+
+Every game page has a hint panel (``hint.js``): a hint of the position shown, its
+progress, a button that stops it.
 
 R is the number of a folder the server was given (``/`` lists them) and PATH a path
 inside it.  Whatever a request says, a path is resolved (links followed) and must stay
 inside its folder, and only regular files are read (``Folders``).  Request bodies are
 bounded (``MAX_BODY``); bad input is a 4xx answer with a message, never a traceback;
 every name and text taken from a file is HTML-escaped (``tigris.view`` draws the pages).
-Pages are computed in Starlette's thread pool, never in the event loop.
+Pages are computed in Starlette's thread pool and searches in worker processes, never in
+the event loop.
 """
 
 import html
@@ -35,7 +46,8 @@ from pathlib import Path
 
 from tigris.errors import PositionError, RecordError, UsageError, excerpt
 
-__all__ = ["MAX_BODY", "DEFAULT_PORT", "LOCAL_HOSTS", "Folders", "create_app", "run", "require_server"]
+__all__ = ["MAX_BODY", "DEFAULT_PORT", "LOCAL_HOSTS", "Folders", "create_app", "run", "require_server",
+           "bench_latency"]
 
 MAX_BODY = 1 << 20          # bytes a request body may hold: a position or a record is far less
 DEFAULT_PORT = 8765
@@ -43,6 +55,8 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 REFRESH_SECONDS = 5         # how often a running tournament's page reloads itself
 MAX_LISTED = 500            # entries of the front page per folder
 RESULTS_MARK = "games.jsonl"
+ASSETS = {"hint.js": "text/javascript"}    # the package files a page may load
+HINT_PANEL = '<script src="/assets/hint.js"></script>\n'
 
 
 def require_server():
@@ -134,15 +148,22 @@ def _walk(root, levels):
 # The application
 # ---------------------------------------------------------------------------------------
 
-def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS):
+def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, idle=None):
     """The Starlette application serving `folders` (see the module's docstring); a
-    running tournament's page reloads every `refresh` seconds."""
+    running tournament's page reloads every `refresh` seconds; at most `workers` hint
+    searches run at once, and one nobody asks about for `idle` seconds is stopped."""
     require_server()
+    import contextlib
+
     from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
     from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
     from starlette.routing import Route
 
+    from tigris import searches as searchlib
+
     served = Folders(folders)
+    searches = searchlib.Searches(workers, searchlib.IDLE if idle is None else idle)
 
     def front(request):
         return HTMLResponse(_front_page(served))
@@ -166,6 +187,28 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS):
         body = await _json_body(request)
         return JSONResponse(_position_summary(body))
 
+    async def hint_start(request):
+        body = await _json_body(request)
+        if not isinstance(body, dict) or set(body) - {"position", "seconds"} or "position" not in body:
+            raise UsageError('a hint request is {"position": a tigris-position/1 object, "seconds": a number}')
+        key = await run_in_threadpool(searches.start, body["position"], body.get("seconds", 3))
+        return JSONResponse({"id": key}, status_code=202)
+
+    def hint_state(request):
+        return JSONResponse(_known(searches.state, request.path_params["key"]))
+
+    def hint_stop(request):
+        return JSONResponse(_known(searches.stop, request.path_params["key"]))
+
+    def asset(request):
+        from importlib import resources
+
+        name = request.path_params["name"]
+        if name not in ASSETS:
+            raise NotFound(f"no asset {excerpt(name)}")
+        text = resources.files("tigris").joinpath(name).read_text(encoding="utf-8")
+        return Response(text, media_type=ASSETS[name])
+
     def no_icon(request):
         return Response(status_code=204)
 
@@ -177,7 +220,16 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS):
         Route("/results/{root:int}/{path:path}", results),
         Route("/record/{root:int}/{path:path}", record_page),
         Route("/api/position", position, methods=["POST"]),
+        Route("/api/hint", hint_start, methods=["POST"]),
+        Route("/api/hint/{key}", hint_state),
+        Route("/api/hint/{key}/stop", hint_stop, methods=["POST"]),
+        Route("/assets/{name}", asset),
     ]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        await run_in_threadpool(searches.close)      # no search outlives the server
 
     async def not_found(request, exc):
         return _error(request, 404, str(exc))
@@ -193,13 +245,22 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS):
 
     from starlette.exceptions import HTTPException
 
-    app = Starlette(routes=routes, exception_handlers={
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
         NotFound: not_found, UsageError: bad_input, RecordError: bad_input, PositionError: bad_input,
         HTTPException: http_error, Exception: internal})
     app.add_middleware(_BodyLimit, limit=max_body)
     app.add_middleware(_SecurityHeaders)
     app.state.folders = served
+    app.state.searches = searches
     return app
+
+
+def _known(method, key):
+    """`method`(key) of the searches, a NotFound for an id they do not know."""
+    try:
+        return method(key)
+    except KeyError:
+        raise NotFound(f"no search {excerpt(key)} (a finished one is forgotten after a while)") from None
 
 
 def _where(request):
@@ -339,7 +400,7 @@ def _results_game_page(folder, k):
     _, recs = view.read_results(folder)
     for rec in recs:
         if rec["game"] == k:
-            return view.game_page(rec, back="../", partial=True)
+            return view.game_page(rec, back="../", partial=True, extra=HINT_PANEL)
     raise NotFound(f"game {k}: not in {folder.name} (its games: {recs[0]['game']} to {recs[-1]['game']})")
 
 
@@ -354,7 +415,7 @@ def _record_page(path):
         replayed = view.replay_steps(rec)
     except RecordError as e:
         raise RecordError(f"{path.name}: {e}") from None
-    return view.game_page(rec, title=path.name, back="/", replayed=replayed)
+    return view.game_page(rec, title=path.name, back="/", replayed=replayed, extra=HINT_PANEL)
 
 
 def _position_summary(body):
@@ -385,5 +446,79 @@ def run(app, host="127.0.0.1", port=DEFAULT_PORT, announce=print):
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if family == socket.AF_INET6 else host
     announce(f"tigris serve: http://{shown}:{bound}/  (Ctrl-C stops it)")
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     server.run(sockets=[sock])
+
+
+def bench_latency(searches=2, requests=40, seconds=8.0, progress=None):
+    """How long a page takes while hint searches run: a server on a free port of
+    127.0.0.1 (a folder with one game record), the front page and a game page asked
+    `requests` times each with no search running, then again while `searches` searches
+    of `seconds` each run.  Rows of (figure, median, unit) as ``tigris bench`` prints
+    them, in milliseconds, with the slowest answer of each series."""
+    import socket
+    import statistics
+    import tempfile
+    import threading
+    import time
+    import urllib.request
+
+    import uvicorn
+
+    import tigris
+    from tigris import bots, record
+
+    with tempfile.TemporaryDirectory() as folder:
+        g = tigris.Game(players=2, seed=1)
+        player = bots.make("greedy", seed=1)
+        for _ in range(40):
+            g.apply(player.choose(g))
+        Path(folder, "game.json").write_text(json.dumps(record.to_record(g, bots=["a", "b"])))
+        app = create_app([folder], workers=searches)
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(64)
+        address = f"http://127.0.0.1:{sock.getsockname()[1]}"
+        server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+        thread.start()
+
+        def timed(path):
+            start = time.perf_counter()
+            with urllib.request.urlopen(address + path, timeout=30) as answer:
+                answer.read()
+            return 1000 * (time.perf_counter() - start)
+
+        def series(path):
+            times = []
+            for _ in range(requests):
+                times.append(timed(path))
+                time.sleep(0.02)
+                if progress:
+                    progress()
+            return times
+
+        try:
+            rows = []
+            for label, path in (("the front page", "/"), ("a game page", "/record/0/game.json")):
+                timed(path)                              # the first answer imports the pages' code
+                quiet = series(path)
+                rows.append((f"{label}, no search running", statistics.median(quiet), "ms"))
+                rows.append((f"{label}, no search running, slowest", max(quiet), "ms"))
+            body = json.dumps({"position": g.to_position(), "seconds": seconds}).encode()
+            running = f"{searches} search{'es' if searches != 1 else ''} running"
+            for _ in range(searches):
+                request = urllib.request.Request(address + "/api/hint", data=body,
+                                                 headers={"Content-Type": "application/json"})
+                urllib.request.urlopen(request, timeout=30).read()
+            time.sleep(1.0)                              # the workers have started searching
+            for label, path in (("the front page", "/"), ("a game page", "/record/0/game.json")):
+                busy = series(path)
+                rows.append((f"{label}, {running}", statistics.median(busy), "ms"))
+                rows.append((f"{label}, {running}, slowest", max(busy), "ms"))
+            rows.append(("searches still running at the end", app.state.searches.running(), "searches"))
+            return rows
+        finally:
+            server.should_exit = True
+            thread.join(timeout=10)
+            app.state.searches.close()

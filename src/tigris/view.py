@@ -241,11 +241,12 @@ def game_title(rec):
     return "Tigris & Euphrates game"
 
 
-def game_page(rec, analysis=None, title=None, back=None, partial=False, replayed=None):
+def game_page(rec, analysis=None, title=None, back=None, partial=False, replayed=None, extra=""):
     """The HTML of a game's page.  ``analysis``: ``(header, rows)`` of a
     ``tigris-analysis/1`` file, or None; ``title``: the page's heading (default
     ``game_title(rec)``); ``back``: a link to an index page; ``partial`` and
-    ``replayed``: see ``game_data``."""
+    ``replayed``: see ``game_data``; ``extra``: HTML at the end of the body (a served
+    page's scripts, which hear of each position shown by the event ``tigris:shown``)."""
     data = game_data(rec, analysis, partial, replayed)
     title = game_title(rec) if title is None else title
     bots = data["bots"]
@@ -260,11 +261,13 @@ def game_page(rec, analysis=None, title=None, back=None, partial=False, replayed
     if data["stopped"]:
         notes.append(f"The record does not replay beyond move {len(data['moves'])}: "
                      f"{data['stopped']}")
-    return utf8_text(_GAME_PAGE.format(
+    page = _GAME_PAGE.format(
         title=_e(title), setup=_e(setup), css=_asset("viewer.css"), js=_asset("viewer.js"),
         back=f'<a class="back" href="{_e(back)}">&larr; all games</a>' if back else "",
         notes="".join(f'<p class="note">{_e(n)}</p>' for n in notes),
-        data=script_json(data)))
+        data=script_json(data))
+    before, end, after = page.rpartition("</body>")
+    return utf8_text(before + extra + end + after)
 
 
 def write_game(rec, path, analysis=None, **kw):

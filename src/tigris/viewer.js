@@ -550,6 +550,9 @@
     list.scrollTop = li.offsetTop - (list.clientHeight - li.offsetHeight) / 2;
     if (cursor) { cursor.setAttribute("x1", gx(n)); cursor.setAttribute("x2", gx(n)); }
     if (!text.hidden) fillPosition();
+    // for a page's other scripts (tigris serve's hint panel): the position shown
+    window.tigrisShown = { move: n, position: position(n) };
+    document.dispatchEvent(new CustomEvent("tigris:shown", { detail: window.tigrisShown }));
     // the address keeps the move, so a reload (or a copied link) comes back to it
     if (n || location.hash) {
       try { history.replaceState(null, "", "#move=" + n); } catch (e) { /* a browser may refuse */ }

@@ -26,7 +26,9 @@ of a hint of 20,000 and of 100,000 iterations gives up against a search of 400,0
 3 and 4 players, from deal seeds no fit saw (7,000,000,000 + 1,000,000 x SEED + ...),
 three a game (early, middle, late), the expected calibration error of the hint's win
 chance of the player to move against the share of the first place that player took,
-and whether every player's chances sum to 1.
+and whether every player's chances sum to 1. serve: how long tigris serve takes to
+answer a page, with no search running and while two hint searches run (needs the serve
+extra).
 """
 
 
@@ -36,10 +38,11 @@ def add_to(sub):
                          "well calibrated hints are",
                     description=DESCRIPTION)
     p.add_argument("part", nargs="?", default="core",
-                   choices=("core", "search", "decisive", "regret", "calibration"),
+                   choices=("core", "search", "decisive", "regret", "calibration", "serve"),
                    help="core: random games, copy, apply+undo; search: ISMCTS iterations per "
                         "second; decisive: agreement of hints between seeds; regret: hints "
-                        "against a deep search; calibration: calibration of the hint's win chance")
+                        "against a deep search; calibration: calibration of the hint's win chance; "
+                        "serve: tigris serve's answer times while hint searches run")
     p.add_argument("--bot", default=DEFAULT_BOT,
                    help="decisive, regret, calibration: the configuration the hints search with "
                         f"(default {DEFAULT_BOT}, as tigris hint)")
@@ -77,6 +80,12 @@ def run(args):
     elif args.part == "regret":
         with tqdm(total=bench.regret_runs(), desc="searches", unit="search", file=sys.stderr) as bar:
             rows = bench.bench_regret(bot=args.bot, progress=bar.update)
+    elif args.part == "serve":
+        from tigris import serve
+
+        serve.require_server()
+        with tqdm(total=4 * 40, desc="requests", unit="request", file=sys.stderr) as bar:
+            rows = serve.bench_latency(progress=bar.update)
     elif args.part == "calibration":
         rows = bench.bench_calibration(positions=args.positions, iterations=args.iterations, seed=args.seed,
                                        jobs=args.jobs, bot=args.bot)

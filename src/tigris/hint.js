@@ -1,0 +1,139 @@
+/* tigris serve: the hint panel of a served game page.
+ *
+ * It asks the server for a hint of the position the viewer shows (POST /api/hint), shows
+ * the search's progress (GET /api/hint/ID twice a second) beside a button that stops it,
+ * then the best plans: the ones the search cannot tell from its choice are marked "=",
+ * each with the mover's chance of finishing first and its standard error.  Moving to
+ * another position, or closing the page, stops a search still running.  Every text from
+ * the server is set with textContent, never as HTML. */
+(function () {
+  "use strict";
+
+  const POLL_MS = 500;
+  let shown = window.tigrisShown || null;      // {move, position}, from viewer.js
+  let job = null, timer = null;
+
+  function h(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "text") e.textContent = v; else e.setAttribute(k, v);
+    }
+    e.append(...children);
+    return e;
+  }
+
+  const seconds = h("select", { id: "hint-seconds", "aria-label": "seconds of search" },
+    ...[1, 3, 10, 30].map(s => h("option", { value: String(s), text: s + " s" })));
+  seconds.value = "3";
+  const start = h("button", { type: "button", id: "hint-start", text: "Hint" });
+  const stop = h("button", { type: "button", id: "hint-stop", text: "Stop" });
+  stop.hidden = true;
+  const progress = h("progress", { id: "hint-progress", max: "1", value: "0" });
+  progress.hidden = true;
+  const status = h("p", { id: "hint-status", class: "hint" });
+  const table = h("table", { id: "hint-table" });
+  const panel = h("section", { id: "hint-panel" }, h("h2", { text: "Hint" }),
+    h("div", { class: "hint-controls" }, start, seconds, stop, progress), status, table);
+  const side = document.getElementById("side");
+  side.insertBefore(panel, document.getElementById("copy"));
+
+  function pct(x) { return x === null || x === undefined ? "-" : (100 * x).toFixed(1) + "%"; }
+
+  function render(result) {
+    const head = h("tr", {}, ...["", "plan", "win", "\u00b1", "visits"].map(t => h("th", { text: t })));
+    const rows = result.hints.map(r => h("tr", { class: r.equal ? "equal" : "" },
+      h("td", { text: r.equal ? "=" : String(r.rank) }),
+      h("td", { text: r.plan }),
+      h("td", { class: "num", text: pct(r.win) }),
+      h("td", { class: "num", text: pct(r.error) }),
+      h("td", { class: "num", text: pct(r.share) })));
+    table.replaceChildren(h("thead", {}, head), h("tbody", {}, ...rows));
+    status.textContent = "Player " + result.player + " to decide (" + result.decision + "): " +
+      result.iterations.toLocaleString() + " iterations; " + result.equals +
+      (result.equals === 1 ? " plan is" : " plans are") +
+      " within the search's noise of its choice (marked =). Win: the chance of finishing first.";
+  }
+
+  function idle() {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    job = null;
+    start.disabled = false;
+    stop.hidden = true;
+    progress.hidden = true;
+  }
+
+  function fail(message) {
+    idle();
+    status.textContent = message;
+  }
+
+  async function answer(response) {
+    let body = null;
+    try { body = await response.json(); } catch (e) { body = null; }
+    if (!response.ok) throw new Error((body && body.error) || ("the server answered " + response.status));
+    return body;
+  }
+
+  async function poll() {
+    const id = job;
+    if (id === null) return;
+    let s;
+    try {
+      s = await answer(await fetch("/api/hint/" + id));
+    } catch (e) {
+      if (job === id) fail(e.message);
+      return;
+    }
+    if (job !== id) return;
+    progress.value = s.progress;
+    if (s.state === "done") {
+      idle();
+      render(s.result);
+    } else if (s.state === "failed" || s.state === "stopped") {
+      fail("The search " + s.state + (s.error ? ": " + s.error : "."));
+    } else {
+      status.textContent = s.state === "waiting" ? "Waiting for a free worker..." :
+        "Searching: " + s.iterations.toLocaleString() + " iterations";
+      timer = setTimeout(poll, POLL_MS);
+    }
+  }
+
+  start.addEventListener("click", async () => {
+    if (!shown) return;
+    start.disabled = true;
+    table.replaceChildren();
+    status.textContent = "Starting the search...";
+    try {
+      const body = JSON.stringify({ position: shown.position, seconds: Number(seconds.value) });
+      const r = await answer(await fetch("/api/hint", {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: body }));
+      job = r.id;
+      stop.hidden = false;
+      progress.hidden = false;
+      progress.value = 0;
+      timer = setTimeout(poll, POLL_MS);
+    } catch (e) {
+      fail(e.message);
+    }
+  });
+
+  function stopJob() {
+    if (job === null) return;
+    const id = job;
+    idle();
+    fetch("/api/hint/" + id + "/stop", { method: "POST" }).catch(() => {});
+    status.textContent = "Stopped.";
+  }
+
+  stop.addEventListener("click", stopJob);
+  document.addEventListener("tigris:shown", ev => {
+    shown = ev.detail;
+    if (job !== null) stopJob();
+    table.replaceChildren();
+    status.textContent = "";
+  });
+  window.addEventListener("pagehide", () => {
+    if (job !== null) navigator.sendBeacon("/api/hint/" + job + "/stop");
+  });
+})();

@@ -1,0 +1,233 @@
+"""Hint searches for the web application (``tigris serve``), each in a worker process of
+its own, so the server's event loop never searches.
+
+A search is started with a position and a budget (``Searches.start``), reports its
+progress as it goes, and ends when it is done, when it is stopped (``stop``, or the page
+that asked for it says so as it closes), or when nobody has asked for its state for
+``IDLE`` seconds (its page is gone).  At most ``workers`` run at once; the others wait in
+line.  A worker process ends with the server however the server ends
+(``parallel.watch``).
+
+>>> searches = Searches(workers=2)                          # doctest: +SKIP
+>>> job = searches.start(game.to_position(), seconds=2)     # doctest: +SKIP
+>>> searches.state(job)["state"]                            # doctest: +SKIP
+'running'
+"""
+
+import math
+import multiprocessing
+import queue
+import secrets
+import threading
+import time
+
+from tigris.errors import UsageError, excerpt
+
+__all__ = ["Searches", "MAX_SECONDS", "IDLE", "MAX_KEPT", "STATES"]
+
+MAX_SECONDS = 60.0        # the longest search a page may ask for
+IDLE = 15.0               # seconds without a look at a search before it is stopped
+MAX_KEPT = 256            # searches remembered (finished ones are forgotten first)
+PROGRESS_STEPS = 20       # progress reports of a search
+STATES = ("waiting", "running", "done", "stopped", "failed")
+
+
+def _search(position, seconds, bot, messages):
+    """A worker process: the hint of `position`, its progress and result put on
+    `messages`: ("progress", fraction, iterations) as it goes, then ("done", hint) or
+    ("failed", message).  It is stopped by SIGTERM."""
+    import os
+
+    from tigris import parallel
+    from tigris.position import from_position
+
+    parallel.watch(os.getppid())          # ends with the server, however the server ends
+    try:
+        from tigris import hints
+
+        game = from_position(position)
+        engine = hints.searcher(bot, jobs=1, seed=None)
+
+        def report(done, total, iterations):
+            messages.put(("progress", done / total, iterations))
+
+        stats = engine.analyse(game, seconds=seconds, progress=report, steps=PROGRESS_STEPS)
+        rows = hints.ranked(game, stats["children"])
+        result = hints.Hints(rows, iterations=stats["iterations"], seconds=seconds, bot=engine.name,
+                             seed=engine.params["seed"], equals=sum(r["equal"] for r in rows))
+        messages.put(("done", _finite(result.as_dict(game))))
+    except Exception as e:                # reported to the page in one line
+        messages.put(("failed", f"{type(e).__name__}: {e}"[:300]))
+
+
+def _finite(value):
+    """JSON-ready: NaN (a forced move's unsearched chances) as None."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
+class _Job:
+    def __init__(self, position, seconds, bot, decision):
+        self.position, self.seconds, self.bot, self.decision = position, seconds, bot, decision
+        self.state = "waiting"
+        self.progress, self.iterations = 0.0, 0
+        self.result = self.error = None
+        self.process = self.messages = None
+        self.seen = time.monotonic()
+
+    def public(self):
+        return {"state": self.state, "progress": round(self.progress, 3), "iterations": self.iterations,
+                "seconds": self.seconds, "result": self.result, "error": self.error}
+
+
+class Searches:
+    """The server's hint searches (see the module's docstring): `workers` at once, a
+    search not looked at for `idle` seconds stopped."""
+
+    def __init__(self, workers=2, idle=IDLE):
+        self.workers, self.idle = workers, idle
+        self._jobs = {}
+        self._lock = threading.Lock()
+        self._context = multiprocessing.get_context("spawn")   # never a fork of the server's threads
+        self._closed = threading.Event()
+        self._ticker = None
+
+    def start(self, position, seconds, bot=None):
+        """Start (or queue) a hint of `position` (``tigris-position/1`` data, checked
+        here: a PositionError names the field) for `seconds`; returns its id."""
+        from tigris import hints
+        from tigris.position import from_position
+
+        if not (isinstance(seconds, (int, float)) and not isinstance(seconds, bool)
+                and math.isfinite(seconds) and 0 < seconds <= MAX_SECONDS):
+            raise UsageError(f"seconds must be a number above 0 and at most {MAX_SECONDS:g}, "
+                             f"not {excerpt(seconds)}")
+        game = from_position(position)
+        if game.is_over:
+            raise UsageError("the game is over: there is no move to hint")
+        if game.current_player in game.unknown["hands"]:
+            raise UsageError(f"player {game.current_player}'s hand is unknown: give it to get a hint")
+        bot = bot or hints.DEFAULT_BOT
+        hints.searcher(bot, jobs=1, seed=None)               # a configuration that can search
+        job = _Job(position, float(seconds), bot, game.decision)
+        key = secrets.token_hex(8)
+        with self._lock:
+            if self._closed.is_set():
+                raise UsageError("the server is stopping")
+            self._forget_old()
+            self._jobs[key] = job
+            self._pump()
+            if self._ticker is None:
+                self._ticker = threading.Thread(target=self._tick, name="tigris-searches", daemon=True)
+                self._ticker.start()
+        return key
+
+    def state(self, key):
+        """A search's state: ``state`` (one of STATES), ``progress`` (0 to 1),
+        ``iterations``, ``seconds``, ``result`` (the hint, as ``Hints.as_dict``) and
+        ``error``.  KeyError for an unknown id."""
+        with self._lock:
+            job = self._jobs[key]
+            job.seen = time.monotonic()
+            self._collect(job)
+            self._pump()
+            return job.public()
+
+    def stop(self, key):
+        """Stop a search (waiting or running); its state afterwards."""
+        with self._lock:
+            job = self._jobs[key]
+            self._end(job, "stopped")
+            self._pump()
+            return job.public()
+
+    def running(self):
+        """How many searches run now."""
+        with self._lock:
+            return sum(job.state == "running" for job in self._jobs.values())
+
+    def close(self):
+        """Stop every search and wait for their processes."""
+        self._closed.set()
+        with self._lock:
+            for job in self._jobs.values():
+                self._end(job, "stopped")
+        if self._ticker is not None:
+            self._ticker.join(timeout=5)
+
+    # -- with the lock held ---------------------------------------------------------
+
+    def _pump(self):
+        """Start waiting searches while fewer than `workers` run."""
+        running = sum(job.state == "running" for job in self._jobs.values())
+        for job in self._jobs.values():
+            if running >= self.workers:
+                break
+            if job.state == "waiting":
+                job.messages = self._context.Queue()
+                job.process = self._context.Process(
+                    target=_search, args=(job.position, job.seconds, job.bot, job.messages),
+                    name="tigris-hint", daemon=True)
+                job.process.start()
+                job.state = "running"
+                running += 1
+
+    def _collect(self, job):
+        """Take in what a running search has reported."""
+        if job.state != "running":
+            return
+        while True:
+            try:
+                kind, *value = job.messages.get_nowait()
+            except queue.Empty:
+                break
+            if kind == "progress":
+                job.progress, job.iterations = value
+            elif kind == "done":
+                job.result, job.progress = value[0], 1.0
+                job.iterations = job.result["iterations"]
+                self._end(job, "done")
+                return
+            elif kind == "failed":
+                job.error = value[0]
+                self._end(job, "failed")
+                return
+        if not job.process.is_alive() and job.messages.empty():
+            job.error = f"the search's process ended (exit status {job.process.exitcode})"
+            self._end(job, "failed")
+
+    def _end(self, job, state):
+        """`job` over, in `state`: its process stopped (a search done is ending by itself)."""
+        if job.state in ("done", "stopped", "failed"):
+            return
+        if job.process is not None:
+            if state != "done" and job.process.is_alive():
+                job.process.terminate()
+            job.process.join(timeout=5)
+            if job.process.is_alive():
+                job.process.kill()
+                job.process.join()
+            job.messages.close()
+        job.state = state
+
+    def _forget_old(self):
+        finished = [k for k, job in self._jobs.items() if job.state in ("done", "stopped", "failed")]
+        for key in finished[:max(0, len(self._jobs) - MAX_KEPT + 1)]:
+            del self._jobs[key]
+
+    def _tick(self):
+        """Every second: take in progress, stop searches nobody looks at, start waiting ones."""
+        while not self._closed.wait(1.0):
+            with self._lock:
+                now = time.monotonic()
+                for job in self._jobs.values():
+                    self._collect(job)
+                    if job.state in ("waiting", "running") and now - job.seen > self.idle:
+                        job.error = f"nobody asked for it for {self.idle:g} seconds"
+                        self._end(job, "stopped")
+                self._pump()
