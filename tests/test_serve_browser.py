@@ -2,6 +2,7 @@
 folder whose standings follow a running tournament, and a game opened from it on the
 board."""
 
+import json
 import socket
 import threading
 import time
@@ -13,6 +14,7 @@ from tigris import record, tournament
 pytest.importorskip("starlette")
 uvicorn = pytest.importorskip("uvicorn")
 
+from selenium.common.exceptions import WebDriverException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
@@ -106,4 +108,76 @@ def test_a_hint_of_the_shown_position_with_its_progress(browser, serving, tmp_pa
     browser.find_element(By.ID, "prev").click()
     assert not browser.find_elements(By.CSS_SELECTOR, "#hint-table tbody tr")
     assert browser.find_element(By.ID, "hint-stop").get_attribute("hidden")
+    assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
+# The page loads again after every move: an element found may be gone a moment later
+# (stale, not found, or "does not belong to the document").
+RELOADING = (WebDriverException,)
+
+
+def wait(browser, seconds=30):
+    """A wait that looks again while the page reloads (it does after every move)."""
+    return WebDriverWait(browser, seconds, ignored_exceptions=RELOADING)
+
+
+def _my_turn(browser):
+    """Wait until the seat may move (True) or the game is over (False)."""
+    def ready(b):
+        text = b.find_element(By.ID, "play-status").text
+        if text.startswith("The game is over"):
+            return "over"
+        if text.startswith("Your turn") and b.find_elements(By.CSS_SELECTOR, "#play-groups button"):
+            return "turn"
+        return False
+    return wait(browser).until(ready) == "turn"
+
+
+def _click_a_move(browser):
+    """Choose the first kind of move, then its first square or choice."""
+    browser.find_elements(By.CSS_SELECTOR, "#play-groups button")[0].click()
+    targets = browser.find_elements(By.CSS_SELECTOR, "#play-targets rect")
+    before = browser.find_element(By.ID, "move-count").text
+    (targets[0] if targets else browser.find_elements(By.CSS_SELECTOR, "#play-choices button")[0]).click()
+    wait(browser).until(lambda b: b.find_element(By.ID, "move-count").text != before)
+
+
+def test_a_whole_game_against_random_by_clicks_with_undo_hint_and_resume(browser, serving, tmp_path):
+    address = serving(tmp_path)
+    browser.get(address)
+    browser.find_element(By.ID, "new-game").click()
+    browser.find_element(By.CSS_SELECTOR, 'select[name="seat1"] option[value="random"]').click()
+    browser.find_element(By.CSS_SELECTOR, 'input[name="seed"]').send_keys("5")
+    browser.find_element(By.ID, "start").click()
+    WebDriverWait(browser, 10).until(lambda b: "/play/" in b.current_url)
+    assert _my_turn(browser)
+    # the others' hands are hidden from this seat
+    cards = browser.find_elements(By.CSS_SELECTOR, "#players .player")
+    assert "colours unknown" in cards[1].text and "colours unknown" not in cards[0].text
+    for _ in range(3):
+        assert _my_turn(browser)
+        _click_a_move(browser)
+    # undo: back to this seat's previous decision
+    assert _my_turn(browser)
+    moves = int(browser.find_element(By.ID, "move-count").text)
+    browser.find_element(By.ID, "play-undo").click()
+    wait(browser).until(lambda b: int(b.find_element(By.ID, "move-count").text) < moves)
+    # a hint at this decision
+    assert _my_turn(browser)
+    browser.find_element(By.ID, "hint-seconds").send_keys("1 s")
+    browser.find_element(By.ID, "hint-start").click()
+    WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#hint-table tbody tr"))
+    _click_a_move(browser)
+    # the server restarts: the game goes on from its record
+    saved = sorted((tmp_path / "games").glob("*.json"))
+    assert len(saved) == 1
+    address = serving(tmp_path)
+    browser.get(address)
+    browser.find_element(By.CSS_SELECTOR, 'a.resume[href$="' + saved[0].name + '"]').click()
+    while _my_turn(browser):
+        _click_a_move(browser)
+    rec = json.loads(saved[0].read_text())
+    assert rec["result"] and rec["bots"] == ["human", "random"]
+    final = record.replay(rec)
+    assert final.is_over
     assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]

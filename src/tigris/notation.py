@@ -18,7 +18,7 @@ from tigris.constants import (ROWS, COLS, NSQ, COLOURS, LEADERS, MONUMENTS, SWAP
                               A_BUILDING, A_NO_BUILDING, N_ACTIONS)
 
 __all__ = ["action_to_str", "str_to_action", "action_id", "square_name", "square_index",
-           "monument_name", "monument_index", "SYNTAX"]
+           "monument_name", "monument_index", "public", "SYNTAX"]
 
 USAGE = ("tile COLOUR SQ | leader LEADER SQ | withdraw LEADER | catastrophe SQ | "
          "swap COLOUR... | pass | support N | war COLOUR | monument C1-C2 SQ | no-monument | "
@@ -129,6 +129,17 @@ def action_to_str(a):
         c, i = divmod(a - A_BUILDING, NSQ)
         return f"building {COLOURS[c]} {square_name(i)}"
     return "no-building"
+
+
+def public(move):
+    """A move's notation as the other players see it: a swap's tiles are discarded face
+    down (R43), so it names how many, not their colours ("swap red blue" -> "swap 2
+    tiles"); any other move as it is."""
+    words = move.split()
+    if words and words[0] == "swap":
+        n = len(words) - 1
+        return f"swap {n} tile{'s' if n != 1 else ''}"
+    return move
 
 
 def str_to_action(text):

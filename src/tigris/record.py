@@ -88,19 +88,26 @@ def to_record(game: Game, bots: Sequence[str] | None = None,
     return rec
 
 
-def result(game, adjudicated=None):
+def result(game, adjudicated=None, resigned=None):
     """Ranking and scores of a finished game, or None while it runs.  ``adjudicated`` (why)
     ranks a game stopped before its end as it stands, by R89 on the scores so far, and
-    says so in the result's ``adjudicated``."""
+    says so in the result's ``adjudicated``; a player who ``resigned`` is ranked last
+    (the result's ``resigned``)."""
     if not game.is_over and adjudicated is None:
         return None
+    ranking = game.ranking()
+    if resigned is not None:
+        ranking = [kept for kept in ([p for p in tied if p != resigned] for tied in ranking) if kept]
+        ranking.append([resigned])
     out = {
-        "ranking": game.ranking(),
+        "ranking": ranking,
         "scores": [game.score(p) for p in range(game.players)],
         "final": [game.final_score(p) for p in range(game.players)],
     }
     if adjudicated is not None:
         out["adjudicated"] = adjudicated
+    if resigned is not None:
+        out["resigned"] = resigned
     return out
 
 
@@ -154,7 +161,12 @@ def check_result(rec, game):
     said = rec.get("result")
     if said is not None:
         why = said.get("adjudicated") if isinstance(said, dict) else None
-        replayed = result(game, why if isinstance(why, str) else None)
+        resigned = said.get("resigned") if isinstance(said, dict) else None
+        if resigned is not None and not (isinstance(resigned, int) and not isinstance(resigned, bool)
+                                         and 0 <= resigned < game.players and isinstance(why, str)):
+            raise RecordError(f"result: resigned must be a player of the game, with the reason in "
+                              f"adjudicated, not {excerpt(resigned)}")
+        replayed = result(game, why if isinstance(why, str) else None, resigned)
         if replayed != said:
             raise RecordError(f"result: the replay ends with {replayed}, the record says "
                               f"{excerpt(said, 200)}")

@@ -1,5 +1,6 @@
-"""Hint searches for the web application (``tigris serve``), each in a worker process of
-its own, so the server's event loop never searches.
+"""Searches for the web application (``tigris serve``), each in a worker process of its
+own, so the server's event loop never searches: hints (``start``) and the moves of the
+bots at its tables (``start_move``).
 
 A search is started with a position and a budget (``Searches.start``), reports its
 progress as it goes, and ends when it is done, when it is stopped (``stop``, or the page
@@ -60,6 +61,22 @@ def _search(position, seconds, bot, messages):
         messages.put(("failed", f"{type(e).__name__}: {e}"[:300]))
 
 
+def _choose(rec, bot, seed):
+    """In a worker of the pool: the move of `bot` (a configuration, with `seed`) for the
+    player to move in the game of record `rec`, as ``{"action": id}``.  The bot decides
+    from its own player's view (honest bots only: tigris.playing refuses the others)."""
+    from tigris import bots, record
+
+    game = record.replay(rec)
+    return {"action": int(bots.configuration(bot).bot(seed=seed).choose(game))}
+
+
+def _watch_parent(parent):
+    from tigris import parallel
+
+    parallel.watch(parent)
+
+
 def _finite(value):
     """JSON-ready: NaN (a forced move's unsearched chances) as None."""
     if isinstance(value, float) and not math.isfinite(value):
@@ -72,12 +89,12 @@ def _finite(value):
 
 
 class _Job:
-    def __init__(self, position, seconds, bot, decision):
-        self.position, self.seconds, self.bot, self.decision = position, seconds, bot, decision
+    def __init__(self, target, args, seconds):
+        self.target, self.args, self.seconds = target, args, seconds
         self.state = "waiting"
         self.progress, self.iterations = 0.0, 0
         self.result = self.error = None
-        self.process = self.messages = None
+        self.process = self.messages = self.future = None
         self.seen = time.monotonic()
 
     def public(self):
@@ -96,6 +113,7 @@ class Searches:
         self._context = multiprocessing.get_context("spawn")   # never a fork of the server's threads
         self._closed = threading.Event()
         self._ticker = None
+        self._pool = None                  # the processes of the bots' moves
 
     def start(self, position, seconds, bot=None):
         """Start (or queue) a hint of `position` (``tigris-position/1`` data, checked
@@ -114,7 +132,28 @@ class Searches:
             raise UsageError(f"player {game.current_player}'s hand is unknown: give it to get a hint")
         bot = bot or hints.DEFAULT_BOT
         hints.searcher(bot, jobs=1, seed=None)               # a configuration that can search
-        job = _Job(position, float(seconds), bot, game.decision)
+        return self._add(_Job(_search, (position, float(seconds), bot), float(seconds)))
+
+    def start_move(self, rec, bot, seed=0):
+        """Start (or queue) the move of `bot` (a configuration's name or file, with
+        `seed`) in the game of record `rec`; its result is ``{"action": id}``.  Moves go
+        to a pool of `workers` processes kept for them: a bot's move is short, and a
+        process started for each would take longer than most moves."""
+        import os
+        from concurrent.futures import ProcessPoolExecutor
+
+        job = _Job(None, None, None)
+        with self._lock:
+            if self._closed.is_set():
+                raise UsageError("the server is stopping")
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=self._context,
+                                                 initializer=_watch_parent, initargs=(os.getpid(),))
+            job.future = self._pool.submit(_choose, rec, bot, seed)
+            job.state = "running"
+        return self._add(job)
+
+    def _add(self, job):
         key = secrets.token_hex(8)
         with self._lock:
             if self._closed.is_set():
@@ -147,9 +186,9 @@ class Searches:
             return job.public()
 
     def running(self):
-        """How many searches run now."""
+        """How many hint searches run now."""
         with self._lock:
-            return sum(job.state == "running" for job in self._jobs.values())
+            return sum(job.state == "running" and job.future is None for job in self._jobs.values())
 
     def close(self):
         """Stop every search and wait for their processes."""
@@ -159,20 +198,21 @@ class Searches:
                 self._end(job, "stopped")
         if self._ticker is not None:
             self._ticker.join(timeout=5)
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
 
     # -- with the lock held ---------------------------------------------------------
 
     def _pump(self):
         """Start waiting searches while fewer than `workers` run."""
-        running = sum(job.state == "running" for job in self._jobs.values())
+        running = sum(job.state == "running" and job.future is None for job in self._jobs.values())
         for job in self._jobs.values():
             if running >= self.workers:
                 break
             if job.state == "waiting":
                 job.messages = self._context.Queue()
-                job.process = self._context.Process(
-                    target=_search, args=(job.position, job.seconds, job.bot, job.messages),
-                    name="tigris-hint", daemon=True)
+                job.process = self._context.Process(target=job.target, args=(*job.args, job.messages),
+                                                    name="tigris-search", daemon=True)
                 job.process.start()
                 job.state = "running"
                 running += 1
@@ -180,6 +220,15 @@ class Searches:
     def _collect(self, job):
         """Take in what a running search has reported."""
         if job.state != "running":
+            return
+        if job.future is not None:
+            if job.future.done():
+                try:
+                    job.result, job.progress = job.future.result(), 1.0
+                    job.state = "done"
+                except Exception as e:           # the bot failed, or its process died
+                    job.error = f"{type(e).__name__}: {e}"[:300]
+                    job.state = "failed"
             return
         while True:
             try:
@@ -190,7 +239,7 @@ class Searches:
                 job.progress, job.iterations = value
             elif kind == "done":
                 job.result, job.progress = value[0], 1.0
-                job.iterations = job.result["iterations"]
+                job.iterations = job.result.get("iterations", 0)
                 self._end(job, "done")
                 return
             elif kind == "failed":
@@ -205,6 +254,8 @@ class Searches:
         """`job` over, in `state`: its process stopped (a search done is ending by itself)."""
         if job.state in ("done", "stopped", "failed"):
             return
+        if job.future is not None:
+            job.future.cancel()                  # a move under way ends by itself, unheard
         if job.process is not None:
             if state != "done" and job.process.is_alive():
                 job.process.terminate()
@@ -227,7 +278,7 @@ class Searches:
                 now = time.monotonic()
                 for job in self._jobs.values():
                     self._collect(job)
-                    if job.state in ("waiting", "running") and now - job.seen > self.idle:
+                    if job.future is None and job.state in ("waiting", "running") and now - job.seen > self.idle:
                         job.error = f"nobody asked for it for {self.idle:g} seconds"
                         self._end(job, "stopped")
                 self._pump()

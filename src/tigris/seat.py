@@ -35,7 +35,7 @@ from tigris.constants import COLOURS
 from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
 from tigris.events import what_happened
 from tigris.hints import DEFAULT_BOT, format_table
-from tigris.notation import SYNTAX, str_to_action
+from tigris.notation import SYNTAX, public, str_to_action
 from tigris.record import replay, to_record
 from tigris.render import decision_line, render
 from tigris.runner import TURN_LIMIT, goes_on, record_of
@@ -162,6 +162,8 @@ class Table:
         tiles the human seats drew (a bot's draws by number only)."""
         game = self.game
         text = game.action_str(action)
+        if self.seats[game.current_player] is not None:
+            text = public(text)                  # a bot's swap: its discards are face down
         before = game.raw_state()
         game.apply(action)
         _, _, forced, draws = game.history[-1]

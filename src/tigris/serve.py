@@ -55,8 +55,10 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 REFRESH_SECONDS = 5         # how often a running tournament's page reloads itself
 MAX_LISTED = 500            # entries of the front page per folder
 RESULTS_MARK = "games.jsonl"
-ASSETS = {"hint.js": "text/javascript"}    # the package files a page may load
+ASSETS = {"hint.js": "text/javascript", "play.js": "text/javascript"}   # the package files a page may load
 HINT_PANEL = '<script src="/assets/hint.js"></script>\n'
+PLAY_PANEL = '<script src="/assets/play.js"></script>\n'
+MAX_TABLES = 256            # games a server holds at once
 
 
 def require_server():
@@ -148,10 +150,13 @@ def _walk(root, levels):
 # The application
 # ---------------------------------------------------------------------------------------
 
-def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, idle=None):
+def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, idle=None,
+               games=None):
     """The Starlette application serving `folders` (see the module's docstring); a
-    running tournament's page reloads every `refresh` seconds; at most `workers` hint
-    searches run at once, and one nobody asks about for `idle` seconds is stopped."""
+    running tournament's page reloads every `refresh` seconds; at most `workers`
+    searches (hints and the bots' moves) run at once, and a hint nobody asks about for
+    `idle` seconds is stopped; games played are saved in `games` (default: the folder
+    ``games`` of the first folder)."""
     require_server()
     import contextlib
 
@@ -162,8 +167,78 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
 
     from tigris import searches as searchlib
 
+    from tigris import playing
+
     served = Folders(folders)
     searches = searchlib.Searches(workers, searchlib.IDLE if idle is None else idle)
+    games_folder = Path(games) if games is not None else served.roots[0] / "games"
+    tables = {}                                          # the games being played, by id
+
+    def table(request):
+        key = request.path_params["key"]
+        if key not in tables:
+            raise NotFound(f"no game {excerpt(key)} at this server (a game saved goes on from its record)")
+        return tables[key]
+
+    def seat_of(request, played, player=None):
+        """The seat a request is for (``player`` and its ``key``, in the address)."""
+        if player is None:
+            raw = request.query_params.get("player", "")
+            if not raw.isdigit():
+                raise UsageError(f"player must be a seat number, not {excerpt(raw)}")
+            player = int(raw)
+        return played.seat(player, request.query_params.get("key"))
+
+    def link(played, player):
+        return f"/play/{played.id}?player={player}&key={played.keys[player]}"
+
+    def keep(played):
+        if len(tables) >= MAX_TABLES:
+            raise UsageError(f"this server already holds {MAX_TABLES} games; restart it to play more")
+        tables[played.id] = played
+        return played
+
+    async def game_new(request):
+        body = await _json_body(request)
+        known = {"players", "board", "variants", "seats", "seed"}
+        if not isinstance(body, dict) or set(body) - known:
+            raise UsageError(f"a new game is an object of {', '.join(sorted(known))}")
+        played = keep(await run_in_threadpool(
+            lambda: playing.Played.new(games_folder, searches=searches, **body)))
+        return JSONResponse({"id": played.id, "file": str(played.path),
+                             "seats": {p: link(played, p) for p in sorted(played.keys)}}, status_code=201)
+
+    def game_state(request):
+        played = table(request)
+        return JSONResponse(played.view(seat_of(request, played)))
+
+    def game_action(name):
+        async def act(request):
+            played = table(request)
+            body = await _json_body(request)
+            fields = {"player", "move"} if name == "move" else {"player"}
+            if not isinstance(body, dict) or set(body) != fields:
+                raise UsageError(f"{name}: an object of {', '.join(sorted(fields))}")
+            player = seat_of(request, played, body["player"])
+            args = (player, body["move"]) if name == "move" else (player,)
+            await run_in_threadpool(getattr(played, name), *args)
+            return JSONResponse(await run_in_threadpool(played.view, player))
+        return act
+
+    def play_page(request):
+        played = table(request)
+        player = seat_of(request, played)
+        rec = playing.record(played)
+        return HTMLResponse(view.game_page(rec, title=f"{played.path.name}: player {player}", back="/",
+                                           viewer=player, partial=True, extra=PLAY_PANEL + HINT_PANEL))
+
+    def new_game_page(request):
+        return HTMLResponse(_new_game_page())
+
+    def resume(request):
+        root, rel = _where(request)
+        played = keep(playing.Played.resume(served.file(root, rel), searches))
+        return RedirectResponse(link(played, min(played.keys)), status_code=303)
 
     def front(request):
         return HTMLResponse(_front_page(served))
@@ -224,6 +299,14 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
         Route("/api/hint/{key}", hint_state),
         Route("/api/hint/{key}/stop", hint_stop, methods=["POST"]),
         Route("/assets/{name}", asset),
+        Route("/play", new_game_page),
+        Route("/play/{key}", play_page),
+        Route("/resume/{root:int}/{path:path}", resume),
+        Route("/api/games", game_new, methods=["POST"]),
+        Route("/api/games/{key}", game_state),
+        Route("/api/games/{key}/move", game_action("move"), methods=["POST"]),
+        Route("/api/games/{key}/undo", game_action("undo"), methods=["POST"]),
+        Route("/api/games/{key}/resign", game_action("resign"), methods=["POST"]),
     ]
 
     @contextlib.asynccontextmanager
@@ -231,11 +314,13 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
         yield
         await run_in_threadpool(searches.close)      # no search outlives the server
 
+    from tigris import view
+
     async def not_found(request, exc):
         return _error(request, 404, str(exc))
 
     async def bad_input(request, exc):
-        return _error(request, 400, str(exc))
+        return _error(request, 403 if isinstance(exc, playing.NotYours) else 400, str(exc))
 
     async def http_error(request, exc):
         return _error(request, exc.status_code, exc.detail)
@@ -252,6 +337,7 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
     app.add_middleware(_SecurityHeaders)
     app.state.folders = served
     app.state.searches = searches
+    app.state.tables = tables
     return app
 
 
@@ -365,14 +451,69 @@ def _front_page(served):
     for r, entry in enumerate(served.listing()):
         items = [f'<li><a href="/results/{r}/{_url(rel, "/")}">{html.escape(rel if rel != "." else entry["folder"])}</a></li>'
                  for rel in entry["results"]]
-        games = [f'<li><a href="/record/{r}/{_url(rel)}">{html.escape(rel)}</a></li>'
+        games = [f'<li><a href="/record/{r}/{_url(rel)}">{html.escape(rel)}</a> '
+                 f'<a class="resume" href="/resume/{r}/{_url(rel)}">play on</a></li>'
                  for rel in entry["records"]]
         sections.append(f'<section class="folder"><h2>{html.escape(entry["folder"])}</h2>'
                         f'<h3>Results folders</h3><ul class="results">{"".join(items) or "<li>none</li>"}</ul>'
                         f'<h3>Game records</h3><ul class="records">{"".join(games) or "<li>none</li>"}</ul>'
                         f'</section>')
     return view.plain_page("tigris", "<header><h1>tigris</h1><p class=\"setup\">the folders this "
-                           "server reads</p></header><main id=\"folders\">" + "".join(sections) + "</main>")
+                           "server reads; <a id=\"new-game\" href=\"/play\">a new game</a></p></header>"
+                           "<main id=\"folders\">" + "".join(sections) + "</main>")
+
+
+def _new_game_page():
+    """The form of a new game: players, board, variants, who sits where."""
+    from tigris import bots, view
+    from tigris.constants import VARIANTS
+
+    honest = [name for name in bots.available() if name != "cheat"]
+    options = "".join(f'<option value="{html.escape(n)}">{html.escape(n)}</option>' for n in honest)
+    bot_choice = options.replace('value="ismcts-fast">', 'value="ismcts-fast" selected>')
+    seats = "".join(
+        f'<label class="seat" data-seat="{p}">player {p} <select name="seat{p}">'
+        f'<option value="human"{" selected" if p == 0 else ""}>a person</option>'
+        + (options if p == 0 else bot_choice) + '</select></label>' for p in range(4))
+    variants = "".join(f'<label><input type="checkbox" name="variant" value="{v}"> {v}</label> '
+                       for v in VARIANTS)
+    body = f"""<header><a class="back" href="/">&larr; the folders</a><h1>A new game</h1></header>
+<main id="new-game"><form id="new-game-form">
+<p><label>players <select name="players" id="players">
+<option>2</option><option>3</option><option>4</option></select></label>
+<label>board <select name="board"><option>classic</option><option>advanced</option></select></label>
+{variants}<label>seed <input name="seed" type="number" min="0" placeholder="random"></label></p>
+<p id="seats">{seats}</p>
+<p><button type="submit" id="start">Start</button> <span id="new-game-error" class="error"></span></p>
+</form></main>
+<script>
+(function () {{
+  "use strict";
+  const form = document.getElementById("new-game-form");
+  function seatsShown() {{
+    const n = parseInt(form.players.value, 10);
+    for (const l of document.querySelectorAll("label.seat")) l.hidden = parseInt(l.dataset.seat, 10) >= n;
+  }}
+  form.players.addEventListener("change", seatsShown);
+  seatsShown();
+  form.addEventListener("submit", async ev => {{
+    ev.preventDefault();
+    const n = parseInt(form.players.value, 10);
+    const body = {{ players: n, board: form.board.value,
+      variants: [...form.querySelectorAll("input[name=variant]:checked")].map(e => e.value),
+      seats: [...Array(n).keys()].map(p => form["seat" + p].value) }};
+    if (form.seed.value !== "") body.seed = parseInt(form.seed.value, 10);
+    const r = await fetch("/api/games", {{ method: "POST", headers: {{ "Content-Type": "application/json" }},
+                                         body: JSON.stringify(body) }});
+    const data = await r.json().catch(() => ({{}}));
+    if (!r.ok) {{ document.getElementById("new-game-error").textContent = data.error || String(r.status); return; }}
+    const seats = Object.values(data.seats);
+    if (seats.length > 1) sessionStorage.setItem("tigris-seats-" + data.id, JSON.stringify(data.seats));
+    location.href = seats[0];
+  }});
+}})();
+</script>"""
+    return view.plain_page("A new game", body)
 
 
 def _url(rel, end=""):

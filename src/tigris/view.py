@@ -35,7 +35,7 @@ from typing import Any, NamedTuple
 from tigris import boards, ratings, record as records
 from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
 from tigris.files import check_target, utf8_text, write_text
-from tigris.notation import square_name, str_to_action
+from tigris.notation import public, square_name, str_to_action
 
 __all__ = ["write_game", "write_results", "game_page", "index_page", "plain_page", "check_analysis",
            "script_json", "game_title", "read_results", "replay_steps"]
@@ -67,20 +67,25 @@ class Replayed(NamedTuple):
     stopped: str | None
 
 
-def replay_steps(rec, partial=False):
+def replay_steps(rec, partial=False, viewer=None):
     """The record replayed once for its page (see ``Replayed``), every move and the result
     checked: RecordError names the first that is wrong, unless ``partial``: then the
     steps stop at the last good move and ``stopped`` says why (the result is not
-    checked).  A record that does not even set up its game raises RecordError."""
+    checked).  A record that does not even set up its game raises RecordError.  With
+    `viewer`, the positions are as that player saw them (the others' hands and the bag
+    hidden): a person's page at a table."""
     squares_before, steps, moves = {}, [], []
     game = None
     try:
         for n, game in records.steps(rec):
             if n:
                 action, player, forced, _ = game.history[-1]
-                moves.append({"player": player, "text": game.action_str(action),
+                text = game.action_str(action)
+                if viewer is not None and player != viewer:
+                    text = public(text)          # another's swap: its discards are face down
+                moves.append({"player": player, "text": text,
                               "forced": [game.action_str(f) for f in forced]})
-            step, squares_before = _step(game, squares_before)
+            step, squares_before = _step(game, squares_before, viewer)
             steps.append(step)
         if not partial:
             records.check_result(rec, game)
@@ -125,10 +130,11 @@ def game_data(rec, analysis=None, partial=False, replayed=None):
     return data
 
 
-def _step(game, squares_before):
-    """One step of the page's data -- the position without its constant fields, its
-    squares as the change from `squares_before` (null: emptied) -- and its squares."""
-    pos = game.to_position()
+def _step(game, squares_before, viewer=None):
+    """One step of the page's data -- the position (as `viewer` sees it) without its
+    constant fields, its squares as the change from `squares_before` (null: emptied) --
+    and its squares."""
+    pos = game.to_position(viewer)
     for key in ("format", "board", "variants"):
         del pos[key]
     squares = pos.pop("squares")
@@ -241,13 +247,16 @@ def game_title(rec):
     return "Tigris & Euphrates game"
 
 
-def game_page(rec, analysis=None, title=None, back=None, partial=False, replayed=None, extra=""):
+def game_page(rec, analysis=None, title=None, back=None, partial=False, replayed=None, extra="",
+              viewer=None):
     """The HTML of a game's page.  ``analysis``: ``(header, rows)`` of a
     ``tigris-analysis/1`` file, or None; ``title``: the page's heading (default
     ``game_title(rec)``); ``back``: a link to an index page; ``partial`` and
     ``replayed``: see ``game_data``; ``extra``: HTML at the end of the body (a served
-    page's scripts, which hear of each position shown by the event ``tigris:shown``)."""
-    data = game_data(rec, analysis, partial, replayed)
+    page's scripts, which hear of each position shown by the event ``tigris:shown``);
+    ``viewer``: the player whose view the page shows (``replay_steps``), else all."""
+    data = game_data(rec, analysis, partial, replayed or (replay_steps(rec, partial, viewer)
+                                                          if viewer is not None else None))
     title = game_title(rec) if title is None else title
     bots = data["bots"]
     seats = ", ".join(f"player {p}: {bots[p] if p < len(bots) else '?'}"

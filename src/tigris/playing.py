@@ -1,0 +1,325 @@
+"""Games played at the server (``tigris serve``): people and bots at one table, each game
+a record file written after every move.
+
+A game (``Played``) has a seat per player: a person (``HUMAN``, as at the terminal) or a
+bot (a configuration's name or file; an honest one: ``cheat`` would see the people's
+hands).  A person's move comes from the page (``move``); a bot's from a worker process
+(``tigris.searches``), started when its turn comes, so the server never searches; while
+it runs the game is ``thinking``.  ``view(player)`` is the game as that player may see
+it: the position with the others' hands hidden, the legal moves when it is the player's
+turn, and what each move did (``tigris.events``).  ``undo`` takes the game back to the
+player's previous decision (the bots' replies with it), ``resign`` ends it with the
+player last.  The record (``tigris-game/1``) is replaced whole after every move, so a
+game left at any point goes on from it (``Played.resume``), also after the server
+restarts.
+
+>>> game = Played.new("games", players=2, seats=["human", "greedy"])   # doctest: +SKIP
+>>> game.move(0, "leader king F4")                                     # doctest: +SKIP
+"""
+
+import json
+import secrets
+import threading
+import time
+from pathlib import Path
+
+from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
+
+__all__ = ["HUMAN", "MAX_EVENTS", "Played", "NotYours", "group_of", "record"]
+
+HUMAN = "human"             # a person's seat, as in a record's "bots"
+MAX_EVENTS = 40             # the last moves whose events a view tells
+
+
+class NotYours(UsageError):
+    """A request for a person's seat without that seat's key (the server answers 403)."""
+
+
+def group_of(move):
+    """The kind of a move for the page's choices: its words without the square
+    ("tile red G5" -> "tile red", "monument red-blue H5" -> "monument red-blue")."""
+    words = [w for w in move.split() if not (w[:1].isupper() and w[1:].isdigit())]
+    if words and words[0] == "swap":
+        return "swap"
+    return " ".join(words)
+
+
+class Played:
+    """A game at the server (see the module's docstring)."""
+
+    def __init__(self, game, seats, path, searches):
+        self.game, self.seats, self.path, self.searches = game, list(seats), Path(path), searches
+        self.id = secrets.token_hex(6)
+        # A person's seat is theirs by a key in their page's address: without it no page
+        # may see that seat's hand (nor any bot's: only people's seats are shown).
+        self.keys = {p: secrets.token_urlsafe(9) for p, seat in enumerate(self.seats) if seat == HUMAN}
+        self.events = []                     # per move: {"n", "player", "move", "said"}
+        self.resigned = None
+        self.job = None                      # the key of the running bot move, if any
+        self.error = None                    # why a bot could not move
+        self.lock = threading.Lock()
+
+    # -- making and resuming ---------------------------------------------------------
+
+    @classmethod
+    def new(cls, folder, players=2, seats=None, board="classic", variants=(), seed=None,
+            searches=None):
+        """A new game in a new record file of `folder`: `seats` a list of HUMAN or bot
+        names (default a person against ``ismcts-fast``)."""
+        import tigris
+
+        seats = list(seats) if seats is not None else [HUMAN] + ["ismcts-fast"] * (players - 1)
+        if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
+            raise UsageError(f"players must be 2, 3 or 4, not {excerpt(players)}")
+        if len(seats) != players:
+            raise UsageError(f"seats: one a player ({players}), not {len(seats)}")
+        _check_seats(seats)
+        if seed is None:
+            seed = secrets.randbelow(1 << 31)
+        try:
+            game = tigris.Game(players=players, seed=seed, board=board, variants=tuple(variants))
+        except (TypeError, ValueError) as e:
+            raise UsageError(str(e)) from None
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"game-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.json"
+        played = cls(game, seats, path, searches)
+        played.save()
+        played.advance()
+        return played
+
+    @classmethod
+    def resume(cls, path, searches=None):
+        """The game of a record left unfinished at a table (``tigris.seat``'s or this
+        server's), played on."""
+        from tigris.seat import unfinished_game
+        from tigris.sources import read_json
+
+        rec = read_json(path, RecordError)
+        game, seats = unfinished_game(rec)
+        _check_seats(seats)
+        played = cls(game, seats, path, searches)
+        played.advance()
+        return played
+
+    # -- what a player sees ---------------------------------------------------------
+
+    def seat(self, player, key):
+        """`player`, once `key` is that person's seat's key; else a UsageError."""
+        _check_player(player, self.game.players)
+        if self.seats[player] != HUMAN:
+            raise UsageError(f"player {player} is a bot ({self.seats[player]}): only a person's seat is shown")
+        if not isinstance(key, str) or not secrets.compare_digest(key, self.keys[player]):
+            raise NotYours(f"this is not player {player}'s seat: its page's address holds its key")
+        return player
+
+    def view(self, player):
+        """The game as `player` (a person's seat, ``seat`` checked) may see it."""
+        from tigris.position import to_position
+
+        with self.lock:
+            self._collect()
+            game = self.game
+            _check_player(player, game.players)
+            to_move = None if self.over else game.current_player
+            mine = player == to_move and self.seats[player] == HUMAN and self.job is None
+            legal = []
+            if mine:
+                for a in game.legal_actions():
+                    text = game.action_str(a)
+                    legal.append({"action": a, "move": text, "group": group_of(text)})
+            return {"id": self.id, "file": self.path.name, "players": game.players, "board": game.board,
+                    "variants": list(game.variants), "seats": self.seats, "player": player,
+                    "position": to_position(game, player), "to_move": to_move,
+                    "decision": game.decision if not self.over else "over",
+                    "moves": len(game.history), "thinking": self.job is not None,
+                    "legal": legal, "events": [_seen(e, player) for e in self.events[-MAX_EVENTS:]],
+                    "can_undo": self._undo_point(player) is not None,
+                    "over": self.over, "result": self._result(), "error": self.error}
+
+    @property
+    def over(self):
+        from tigris.runner import goes_on
+
+        return self.resigned is not None or not goes_on(self.game)
+
+    # -- a person's decisions -------------------------------------------------------
+
+    def move(self, player, move):
+        """`player`'s move (its notation or action id), when it is theirs to make."""
+        with self.lock:
+            game = self.game
+            _check_player(player, game.players)
+            if self.over:
+                raise UsageError("the game is over")
+            if self.seats[player] != HUMAN:
+                raise UsageError(f"player {player} is a bot ({self.seats[player]})")
+            if game.current_player != player or self.job is not None:
+                raise UsageError(f"it is player {game.current_player}'s turn, not player {player}'s")
+            try:
+                action = game.parse_action(move) if isinstance(move, str) else move
+                if not (isinstance(action, int) and not isinstance(action, bool)) \
+                        or action not in game.legal_actions():
+                    raise IllegalActionError(f"{excerpt(move)} is not a legal move here")
+            except IllegalActionError as e:
+                raise UsageError(f"not a legal move: {e}") from None
+            self._apply(action)
+            self.save()
+            self._advance()
+
+    def undo(self, player):
+        """Back to `player`'s previous decision, the moves after it taken back (a bot's
+        move in progress stopped)."""
+        with self.lock:
+            _check_player(player, self.game.players)
+            back = self._undo_point(player)
+            if back is None:
+                raise UsageError(f"nothing to undo: player {player} has made no move yet")
+            self._stop_job()
+            while len(self.game.history) > back:
+                self.game.undo()
+            self.events = [e for e in self.events if e["n"] <= back]
+            self.resigned = None
+            self.save()
+            self._advance()
+
+    def resign(self, player):
+        """`player` gives up: the game ends, the player last."""
+        with self.lock:
+            _check_player(player, self.game.players)
+            if self.seats[player] != HUMAN:
+                raise UsageError(f"player {player} is a bot ({self.seats[player]}): only people resign")
+            if self.over:
+                raise UsageError("the game is over")
+            self._stop_job()
+            self.resigned = player
+            self.save()
+
+    def advance(self):
+        """Start the bot whose turn it is (if any) in a worker; take in its move once
+        made.  The server calls it as pages ask for the game."""
+        with self.lock:
+            self._collect()
+
+    def close(self):
+        with self.lock:
+            self._stop_job()
+
+    # -- with the lock held ---------------------------------------------------------
+
+    def _undo_point(self, player):
+        earlier = [i for i, (_, p, _, _) in enumerate(self.game.history)
+                   if p == player and self.seats[p] == HUMAN]
+        return earlier[-1] if earlier else None
+
+    def _apply(self, action):
+        from tigris.events import what_happened
+
+        game = self.game
+        player = game.current_player
+        text = game.action_str(action)
+        before = game.raw_state()
+        game.apply(action)
+        _, _, forced, _ = game.history[-1]
+        said = [f"then {game.action_str(f)}" for f in forced] + what_happened(before, game)
+        self.events.append({"n": len(game.history), "player": player, "move": text, "said": said})
+
+    def _advance(self):
+        """A bot's turn: its move searched in a worker."""
+        if self.over or self.job is not None or self.searches is None:
+            return
+        seat = self.seats[self.game.current_player]
+        if seat == HUMAN:
+            return
+        from tigris.record import to_record
+
+        seed = (self.game.seed * 7_919 + len(self.game.history)) % (1 << 62)
+        self.job = self.searches.start_move(to_record(self.game, bots=self.seats), seat, seed)
+
+    def _collect(self):
+        if self.job is not None:
+            state = self.searches.state(self.job)
+            if state["state"] in ("waiting", "running"):
+                return
+            self.job = None
+            if state["state"] == "done":
+                action = state["result"]["action"]
+                if action in self.game.legal_actions():
+                    self._apply(action)
+                    self.save()
+                    self.error = None
+                else:
+                    self.error = f"the bot chose {action}, not a legal move"
+                    return
+            else:
+                self.error = f"the bot could not move: {state['error'] or state['state']}"
+                return
+        self._advance()
+
+    def _stop_job(self):
+        if self.job is not None:
+            try:
+                self.searches.stop(self.job)
+            except KeyError:
+                pass
+            self.job = None
+
+    def _result(self):
+        from tigris import record
+
+        if self.resigned is not None:
+            return record.result(self.game, adjudicated=f"player {self.resigned} resigned",
+                                 resigned=self.resigned)
+        return record.result(self.game) if self.game.is_over else None
+
+    def save(self):
+        """The record, replaced whole (``tigris.files``)."""
+        from tigris import files
+
+        files.write_text(self.path, json.dumps(self._record()) + "\n")
+
+    def _record(self):
+        from tigris.record import to_record
+        from tigris.runner import goes_on, record_of
+
+        if self.resigned is not None:
+            rec = to_record(self.game, bots=self.seats)
+            rec["result"] = self._result()
+            return rec
+        if goes_on(self.game):
+            return to_record(self.game, bots=self.seats)
+        return record_of(self.game, self.seats)             # a game at the turn limit, ranked
+
+
+def _seen(event, player):
+    """A move's event as `player` may see it: another's swap without its colours."""
+    from tigris.notation import public
+
+    return event if event["player"] == player else dict(event, move=public(event["move"]))
+
+
+def record(played):
+    """The record of the game so far (``tigris-game/1``), as ``save`` writes it."""
+    with played.lock:
+        return played._record()
+
+
+def _check_seats(seats):
+    from tigris import bots as botlib
+
+    for k, seat in enumerate(seats):
+        if not isinstance(seat, str) or not seat:
+            raise UsageError(f"seats[{k}]: a bot's name or {HUMAN!r}, not {excerpt(seat)}")
+        if seat == HUMAN:
+            continue
+        conf = botlib.configuration(seat)
+        if not conf.bot().honest:
+            raise UsageError(f"seats[{k}]: {seat} reads the hidden tiles (it would see the people's "
+                             f"hands); choose an honest bot")
+    if HUMAN not in seats:
+        raise UsageError(f"seats: at least one {HUMAN!r} (a person) at the table")
+
+
+def _check_player(player, players):
+    if not (isinstance(player, int) and not isinstance(player, bool) and 0 <= player < players):
+        raise UsageError(f"player must be a seat, 0 to {players - 1}, not {excerpt(player)}")

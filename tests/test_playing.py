@@ -1,0 +1,195 @@
+"""Games at tigris serve's tables: seats checked, a person's moves and the bots' (in worker
+processes) until the end, the record written after every move and played on after a
+restart, what a seat may see (the others' hands and swaps hidden), undo and resign."""
+
+import html
+import json
+import time
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+import tigris
+from tigris import record, view
+from tigris.errors import RecordError
+from tigris.notation import public
+
+pytest.importorskip("starlette")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from tigris.serve import create_app  # noqa: E402
+
+
+class Seat:
+    """A person's seat at a game: its id, number and key, from its page's address."""
+
+    def __init__(self, link):
+        url = urlparse(link)
+        query = parse_qs(url.query)
+        self.id, self.player, self.key = url.path.rsplit("/", 1)[1], int(query["player"][0]), query["key"][0]
+
+    def view(self, client, until=lambda v: True, timeout=60):
+        deadline = time.monotonic() + timeout
+        while True:
+            v = client.get(f"/api/games/{self.id}?player={self.player}&key={self.key}").json()
+            if until(v) or time.monotonic() > deadline:
+                return v
+            time.sleep(0.02)
+
+    def post(self, client, action, **body):
+        return client.post(f"/api/games/{self.id}/{action}?key={self.key}", json={"player": self.player, **body})
+
+
+def my_turn_or_over(v):
+    return v["over"] or bool(v["legal"]) or bool(v["error"])
+
+
+def play_to_the_end(client, seat, pick=lambda legal: legal[-1]):
+    moves = 0
+    while True:
+        v = seat.view(client, my_turn_or_over)
+        assert not v["error"], v["error"]
+        if v["over"]:
+            return v, moves
+        answer = seat.post(client, "move", move=pick(v["legal"])["move"])
+        assert answer.status_code == 200, answer.text
+        moves += 1
+
+
+@pytest.fixture
+def client(tmp_path):
+    with TestClient(create_app([tmp_path])) as c:
+        yield c
+
+
+def new(client, **body):
+    """A new game; its answer, and its first person's seat."""
+    answer = client.post("/api/games", json=body)
+    assert answer.status_code == 201, answer.text
+    game = answer.json()
+    return game, Seat(game["seats"][min(game["seats"])])
+
+
+def test_a_game_against_bots_to_its_end_saved_after_every_move(client, tmp_path):
+    game, seat = new(client, players=3, seats=["human", "random", "greedy"], seed=4)
+    path = tmp_path / "games" / game["file"].rsplit("/", 1)[-1]
+    v, moves = play_to_the_end(client, seat, pick=lambda legal: legal[0])
+    rec = json.loads(path.read_text())
+    assert v["over"] and rec["result"] == v["result"] and rec["bots"] == ["human", "random", "greedy"]
+    final = record.replay(rec)                                    # every move checked, the result too
+    assert final.is_over and len(rec["moves"]) == v["moves"] and moves > 10
+    assert sum(1 for m in rec["moves"] if m["player"] == 0) == moves
+
+
+def test_the_record_is_written_after_each_move_and_played_on_after_a_restart(tmp_path):
+    with TestClient(create_app([tmp_path])) as client:
+        game, seat = new(client, players=2, seats=["human", "random"], seed=2)
+        for _ in range(3):
+            v = seat.view(client, my_turn_or_over)
+            seat.post(client, "move", move=v["legal"][0]["move"])
+            v = seat.view(client, my_turn_or_over)
+            saved = json.loads(next((tmp_path / "games").glob("*.json")).read_text())
+            assert len(saved["moves"]) == v["moves"] and saved["result"] is None
+    name = next((tmp_path / "games").glob("*.json")).name
+    with TestClient(create_app([tmp_path])) as client:              # the server again
+        answer = client.get(f"/resume/0/games/{name}", follow_redirects=False)
+        assert answer.status_code == 303 and "?player=0&key=" in answer.headers["location"]
+        seat = Seat(answer.headers["location"])
+        assert seat.view(client)["moves"] == v["moves"]
+        v, _ = play_to_the_end(client, seat)
+        assert v["over"]
+        finished = client.get(f"/resume/0/games/{name}")
+        assert finished.status_code == 400 and "nothing to resume" in finished.text
+
+
+def test_a_seat_sees_its_own_hand_and_no_one_else_s(client):
+    game, seat = new(client, players=3, seats=["human", "random", "human"], seed=9)
+    v = seat.view(client, my_turn_or_over)
+    hands = [p["hand"] for p in v["position"]["players"]]
+    assert hands[0] is not None and hands[1] is None and hands[2] is None
+    assert v["position"]["bag"] is None
+    page = client.get(f"/play/{seat.id}?player=0&key={seat.key}").text
+    data = json.loads(page.split('id="game-data">', 1)[1].split("</script>", 1)[0])
+    assert all(step["pos"]["players"][p]["hand"] is None for step in data["steps"] for p in (1, 2))
+    # No other seat is shown without its key: not a bot's, not another person's.
+    other = Seat(game["seats"]["2"])
+    for player, key, status, message in ((1, seat.key, 400, "is a bot"), (2, seat.key, 403, "not player 2's seat"),
+                                         (2, "", 403, "not player 2's seat"),
+                                         (0, other.key, 403, "not player 0's seat")):
+        for path in (f"/api/games/{seat.id}?player={player}&key={key}",
+                     f"/play/{seat.id}?player={player}&key={key}"):
+            answer = client.get(path)
+            assert answer.status_code == status and message in html.unescape(answer.text), path
+    answer = client.post(f"/api/games/{seat.id}/move?key={seat.key}", json={"player": 2, "move": "pass"})
+    assert answer.status_code == 403 and "not player 2's seat" in answer.text
+    assert client.get(f"/api/games/{seat.id}").status_code == 400
+
+
+def test_the_others_swaps_are_shown_without_their_colours():
+    assert public("swap red blue") == "swap 2 tiles" and public("swap black") == "swap 1 tile"
+    assert public("tile red G5") == "tile red G5"
+    g = tigris.Game(players=2, seed=1)
+    g.apply("swap red")
+    rec = record.to_record(g)
+    mover = rec["moves"][0]["player"]
+    assert view.replay_steps(rec, viewer=mover).moves[0]["text"] == "swap red"
+    assert view.replay_steps(rec, viewer=1 - mover).moves[0]["text"] == "swap 1 tile"
+
+
+def test_undo_goes_back_to_the_seat_s_previous_decision(client):
+    game, seat = new(client, players=2, seats=["human", "random"], seed=3)
+    v = seat.view(client, my_turn_or_over)
+    assert not v["can_undo"]
+    assert seat.post(client, "undo").status_code == 400
+    for _ in range(3):
+        v = seat.view(client, my_turn_or_over)
+        seat.post(client, "move", move=v["legal"][0]["move"])
+    v = seat.view(client, my_turn_or_over)
+    last_own = max(e["n"] for e in v["events"] if e["player"] == 0)
+    after = seat.post(client, "undo").json()
+    assert after["moves"] == last_own - 1 and after["to_move"] == 0 and after["legal"]
+
+
+def test_resigning_ends_the_game_with_the_seat_last(client, tmp_path):
+    game, seat = new(client, players=3, seats=["human", "random", "random"], seed=5)
+    seat.view(client, my_turn_or_over)
+    v = seat.post(client, "resign").json()
+    assert v["over"] and v["result"]["ranking"][-1] == [0] and v["result"]["resigned"] == 0
+    rec = json.loads(next((tmp_path / "games").glob("*.json")).read_text())
+    assert record.replay(rec).players == 3                        # the result checks out on replay
+    rec["result"]["resigned"] = 7
+    with pytest.raises(RecordError, match="resigned must be a player"):
+        record.replay(rec)
+    assert seat.post(client, "move", move="pass").status_code == 400
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"players": 5}, "players must be 2, 3 or 4"),
+    ({"players": 2, "seats": ["human"]}, "one a player"),
+    ({"players": 2, "seats": ["random", "random"]}, "at least one 'human'"),
+    ({"players": 2, "seats": ["human", "cheat"]}, "reads the hidden tiles"),
+    ({"players": 2, "seats": ["human", "nobody"]}, "unknown bot"),
+    ({"players": 2, "seats": ["human", 3]}, "seats[1]"),
+    ({"players": 2, "board": "round"}, "board"),
+    ({"players": 2, "variants": ["fast"]}, "variant"),
+    ({"players": 2, "colour": "red"}, "a new game is an object of"),
+])
+def test_a_new_game_is_checked(client, body, message):
+    answer = client.post("/api/games", json=body)
+    assert answer.status_code == 400 and message in answer.json()["error"]
+
+
+def test_moves_out_of_turn_illegal_or_for_a_bot_are_refused(client):
+    game, seat = new(client, players=2, seats=["human", "greedy"], seed=6)
+    seat.view(client, my_turn_or_over)
+    for body, message in (({"player": 1, "move": "pass"}, "is a bot"),
+                          ({"player": 0, "move": "tile red Z1"}, "not a legal move"),
+                          ({"player": 0, "move": "monument red-blue A1"}, "not a legal move"),
+                          ({"player": 2, "move": "pass"}, "player must be a seat"),
+                          ({"player": 0}, "move: an object of"),
+                          ({"player": 0, "move": 10 ** 9}, "not a legal move")):
+        answer = client.post(f"/api/games/{seat.id}/move?key={seat.key}", json=body)
+        assert answer.status_code == 400 and message in answer.json()["error"], (body, answer.text)
+    assert client.get("/api/games/nothing").status_code == 404
+    assert client.get(f"/api/games/{seat.id}?player=x&key={seat.key}").status_code == 400
