@@ -193,3 +193,23 @@ def test_moves_out_of_turn_illegal_or_for_a_bot_are_refused(client):
         assert answer.status_code == 400 and message in answer.json()["error"], (body, answer.text)
     assert client.get("/api/games/nothing").status_code == 404
     assert client.get(f"/api/games/{seat.id}?player=x&key={seat.key}").status_code == 400
+
+
+def test_eight_games_at_once_with_their_hints(client):
+    from concurrent.futures import ThreadPoolExecutor
+
+    seats = [new(client, players=2 + k % 3, seats=["human"] + ["random"] * (1 + k % 3), seed=20 + k)[1]
+             for k in range(8)]
+    hints = []
+    for seat in seats[:4]:                                # searches beside the games
+        position = seat.view(client, my_turn_or_over)["position"]
+        hints.append(client.post("/api/hint", json={"position": position, "seconds": 2}).json()["id"])
+    with ThreadPoolExecutor(8) as pool:
+        ends = list(pool.map(lambda seat: play_to_the_end(client, seat, pick=lambda legal: legal[0])[0], seats))
+    assert all(v["over"] and v["result"] for v in ends)
+    for key in hints:
+        deadline = time.monotonic() + 60
+        while client.get(f"/api/hint/{key}").json()["state"] in ("waiting", "running"):
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        assert client.get(f"/api/hint/{key}").json()["state"] == "done"

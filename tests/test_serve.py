@@ -316,3 +316,35 @@ def test_the_latency_benchmark_runs_searches_beside_the_pages():
     assert all(value > 0 for value, unit in figures.values() if unit == "ms")
     assert figures["searches still running at the end"] == (1, "searches")
     assert not hint_workers()
+
+
+def test_a_whole_game_analysed_in_a_worker_then_drawn(folder):
+    with TestClient(create_app([folder])) as client:
+        for page in ("/record/0/game.json", "/results/0/t/game/1"):
+            answer = client.post("/api/analysis", json={"page": page, "iterations": 30})
+            assert answer.status_code == 202, answer.text
+            key = answer.json()["id"]
+            deadline = time.monotonic() + 120
+            while (state := client.get(f"/api/analysis/{key}").json())["state"] in ("waiting", "running"):
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+            assert state["state"] == "done" and state["progress"] == 1
+            header, rows = state["result"]["header"], state["result"]["rows"]
+            assert header["decisions"] == len(rows) == header["moves"] > 0
+            drawn = client.get(f"{page}?analysis={key}").text
+            data = json.loads(drawn.split('id="game-data">', 1)[1].split("</script>", 1)[0])
+            assert len(data["analysis"]) == len(rows)
+        other = client.get(f"/record/0/{urllib.request.quote(FILE_NAME)}?analysis={key}")
+        assert other.status_code == 400 and "Traceback" not in other.text   # another game's analysis
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"page": "/etc/passwd"}, "not a game's page"),
+    ({"page": "/record/0/../../etc/passwd"}, "not inside the served folder"),
+    ({"page": "/results/0/t/game/99"}, "game 99"),
+    ({"page": "/record/0/game.json", "iterations": 0}, "iterations"),
+    ({"page": 3}, "an analysis request is"),
+])
+def test_bad_analysis_requests_are_refused(client, body, message):
+    answer = client.post("/api/analysis", json=body)
+    assert answer.status_code in (400, 404) and message in answer.json()["error"], answer.text

@@ -22,27 +22,44 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 from tigris.serve import create_app  # noqa: E402
 
 
-@pytest.fixture
-def serving():
-    """serving(folder, **create_app options): the address of a server in a thread,
-    stopped after the test."""
-    servers = []
+@pytest.fixture(autouse=True)
+def fresh_log(browser):
+    """Each test reads only its own console messages (the browser is shared)."""
+    browser.get("about:blank")
+    browser.get_log("browser")
 
-    def start(folder, **options):
+
+class Servers:
+    """Servers in threads of this process, each on a free port of 127.0.0.1."""
+
+    def __init__(self):
+        self.running = []
+
+    def __call__(self, folder, **options):
+        """Start one over `folder` (``create_app`` options): its address."""
         sock = socket.socket()
         sock.bind(("127.0.0.1", 0))
         sock.listen(16)
-        server = uvicorn.Server(uvicorn.Config(create_app([folder], **options), log_level="warning",
-                                               lifespan="off"))
+        server = uvicorn.Server(uvicorn.Config(create_app([folder], **options), log_level="warning"))
         thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
         thread.start()
-        servers.append((server, thread))
+        self.running.append((server, thread))
         return f"http://127.0.0.1:{sock.getsockname()[1]}/"
 
-    yield start
-    for server, thread in servers:
-        server.should_exit = True
-        thread.join(timeout=10)
+    def stop(self):
+        """Stop them all (a server that stops keeps nothing but its files)."""
+        for server, thread in self.running:
+            server.should_exit = True
+            thread.join(timeout=10)
+        self.running = []
+
+
+@pytest.fixture
+def serving():
+    """serving(folder, **create_app options): the address of a server; stopped after the test."""
+    servers = Servers()
+    yield servers
+    servers.stop()
 
 
 def standings_games(browser):
@@ -171,6 +188,9 @@ def test_a_whole_game_against_random_by_clicks_with_undo_hint_and_resume(browser
     # the server restarts: the game goes on from its record
     saved = sorted((tmp_path / "games").glob("*.json"))
     assert len(saved) == 1
+    browser.get("about:blank")
+    serving.stop()
+    browser.get_log("browser")                          # the page's last polls of the stopped server
     address = serving(tmp_path)
     browser.get(address)
     browser.find_element(By.CSS_SELECTOR, 'a.resume[href$="' + saved[0].name + '"]').click()
@@ -180,4 +200,17 @@ def test_a_whole_game_against_random_by_clicks_with_undo_hint_and_resume(browser
     assert rec["result"] and rec["bots"] == ["human", "random"]
     final = record.replay(rec)
     assert final.is_over
+    assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def test_a_game_analysed_from_its_page(browser, serving, tmp_path):
+    out = tmp_path / "t"
+    tournament.run(tournament.Spec(bots=["random", "greedy"], games=2, seed=4, name="t"), out=out,
+                   jobs=1, progress=False)
+    browser.get(serving(tmp_path) + "results/0/t/game/0")
+    browser.find_element(By.ID, "analysis-iterations").send_keys("quick")
+    browser.find_element(By.ID, "analysis-start").click()
+    wait(browser, 120).until(lambda b: "analysis=" in b.current_url)
+    wait(browser).until(lambda b: not b.find_element(By.ID, "graph-wrap").get_attribute("hidden"))
+    assert browser.find_elements(By.CSS_SELECTOR, "#graph *")
     assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]

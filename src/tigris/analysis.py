@@ -104,7 +104,7 @@ from tigris.sources import check_source
 
 __all__ = ["FORMAT", "DEFAULT_BOT", "THRESHOLDS", "SAME", "ROW_FIELDS", "RIVALS",
            "decision_seed", "record_hash", "mark", "check_thresholds", "decisions",
-           "analyse_decision", "run", "read_analysis", "summarize", "format_summary"]
+           "analyse_decision", "run", "plan", "read_analysis", "summarize", "format_summary"]
 
 FORMAT = "tigris-analysis/2"
 OLD_FORMATS = ("tigris-analysis/1",)      # refused, with a word to analyse again
@@ -289,6 +289,27 @@ def run(rec, out, source="record", iterations=None, seconds=None, players=None, 
     part of the same analysis is continued; one that holds anything else is refused
     (UsageError, naming the field that differs), never overwritten.  Ctrl-C stops the
     workers and raises Interrupted saying what is kept."""
+    out = Path(out)
+    if out.is_dir():
+        raise UsageError(f"{out}: is a folder; name a file for the analysis")
+    check_target(out, reads=[source], option="--out")    # appended to: a regular file
+    header, tasks, engine = plan(rec, source, iterations, seconds, players, bot, seed, thresholds)
+    game = {t["move"]: (t["before"].current_player, t["before"].action_str(t["action"]))
+            for t in tasks}
+    header, done = _resume(out, header, game)
+    todo = [t for t in tasks if t["move"] not in done]
+    if todo:
+        budget = {k: header[k] for k in ("iterations", "seconds") if k in header}
+        _analyse(todo, done, out, header, engine, budget, header["seed"], header["thresholds"],
+                 jobs, progress)
+    return header, sorted(done.values(), key=lambda r: r["move"])
+
+
+def plan(rec, source="record", iterations=None, seconds=None, players=None, bot=DEFAULT_BOT,
+         seed=0, thresholds=None):
+    """(header, tasks, engine) of an analysis of `rec` (the options as ``run`` takes
+    them, checked): the file's header, a task per decision (``decisions``) and the
+    search bot's ``(kind, name, params)`` for ``analyse_decision``."""
     if iterations is not None and seconds is not None:
         raise UsageError("give iterations or seconds, not both")
     if seconds is not None:
@@ -303,22 +324,11 @@ def run(rec, out, source="record", iterations=None, seconds=None, players=None, 
     if searcher.kind != "ismcts":
         raise ConfigError(f"the analysis needs an ismcts bot configuration, not a "
                           f"{searcher.kind} one ({searcher.name})")
-    out = Path(out)
-    if out.is_dir():
-        raise UsageError(f"{out}: is a folder; name a file for the analysis")
-    check_target(out, reads=[source], option="--out")    # appended to: a regular file
     fields, tasks = decisions(rec, players, source)
     header = {"format": FORMAT, "record": fields["record"], "source": str(source),
               "moves": fields["moves"], "decisions": fields["decisions"], "bot": searcher.name,
               **budget, "seed": seed, "players": fields["players"], "thresholds": thresholds}
-    game = {t["move"]: (t["before"].current_player, t["before"].action_str(t["action"]))
-            for t in tasks}
-    header, done = _resume(out, header, game)
-    todo = [t for t in tasks if t["move"] not in done]
-    if todo:
-        engine = (searcher.kind, searcher.name, searcher.params)
-        _analyse(todo, done, out, header, engine, budget, seed, thresholds, jobs, progress)
-    return header, sorted(done.values(), key=lambda r: r["move"])
+    return header, tasks, (searcher.kind, searcher.name, searcher.params)
 
 
 def _resume(out, header, game):

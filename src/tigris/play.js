@@ -1,7 +1,8 @@
 /* tigris serve: a person's seat at a served game (the page is the viewer's, its positions
  * as this player sees them).
  *
- * The panel asks the server for the game (GET /api/games/ID?player=P) twice a second:
+ * The panel asks the server for the game (GET /api/games/ID?player=P&key=K) three times
+ * a second:
  * whose turn it is, a bot thinking, what each move did, the legal moves when it is this
  * player's turn.  The moves are grouped by kind (a tile's colour, a leader, a catastrophe,
  * a monument, support, war order, a treasure...): choosing a group outlines its squares
@@ -13,7 +14,7 @@
   "use strict";
 
   const SVG = "http://www.w3.org/2000/svg";
-  const POLL_MS = 500;
+  const POLL_MS = 300;
   const here = new URL(location.href);
   const ID = here.pathname.split("/").pop();
   const PLAYER = parseInt(here.searchParams.get("player"), 10);

@@ -241,6 +241,7 @@ class Played:
             state = self.searches.state(self.job)
             if state["state"] in ("waiting", "running"):
                 return
+            self.searches.forget(self.job)
             self.job = None
             if state["state"] == "done":
                 action = state["result"]["action"]
@@ -258,10 +259,7 @@ class Played:
 
     def _stop_job(self):
         if self.job is not None:
-            try:
-                self.searches.stop(self.job)
-            except KeyError:
-                pass
+            self.searches.forget(self.job)
             self.job = None
 
     def _result(self):

@@ -1,6 +1,6 @@
 """Searches for the web application (``tigris serve``), each in a worker process of its
-own, so the server's event loop never searches: hints (``start``) and the moves of the
-bots at its tables (``start_move``).
+own, so the server's event loop never searches: hints (``start``), the analysis of a
+game (``start_analysis``) and the moves of the bots at its tables (``start_move``).
 
 A search is started with a position and a budget (``Searches.start``), reports its
 progress as it goes, and ends when it is done, when it is stopped (``stop``, or the page
@@ -58,6 +58,29 @@ def _search(position, seconds, bot, messages):
                              seed=engine.params["seed"], equals=sum(r["equal"] for r in rows))
         messages.put(("done", _finite(result.as_dict(game))))
     except Exception as e:                # reported to the page in one line
+        messages.put(("failed", f"{type(e).__name__}: {e}"[:300]))
+
+
+def _analyse(rec, iterations, messages):
+    """A worker process: the analysis of every decision of the game of record `rec`
+    (``tigris.analysis``, `iterations` a search), its progress and then
+    ("done", {"header", "rows"}) put on `messages`, or ("failed", message)."""
+    import os
+
+    from tigris import parallel
+
+    parallel.watch(os.getppid())
+    try:
+        from tigris import analysis
+
+        header, tasks, engine = analysis.plan(rec, iterations=iterations)
+        rows = []
+        for k, task in enumerate(tasks, start=1):
+            rows.append(analysis.analyse_decision(task, engine, {"iterations": iterations},
+                                                  header["seed"], header["thresholds"]))
+            messages.put(("progress", k / max(1, len(tasks)), sum(r["iterations"] for r in rows)))
+        messages.put(("done", _finite({"header": header, "rows": rows})))
+    except Exception as e:
         messages.put(("failed", f"{type(e).__name__}: {e}"[:300]))
 
 
@@ -134,6 +157,17 @@ class Searches:
         hints.searcher(bot, jobs=1, seed=None)               # a configuration that can search
         return self._add(_Job(_search, (position, float(seconds), bot), float(seconds)))
 
+    def start_analysis(self, rec, iterations):
+        """Start (or queue) the analysis of the game of record `rec`, `iterations` a
+        decision; its result is ``{"header", "rows"}`` (``tigris.analysis``)."""
+        from tigris import knobs
+
+        try:
+            iterations = knobs.check_value("ismcts", "iterations", iterations, where="iterations")
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        return self._add(_Job(_analyse, (rec, iterations), None))
+
     def start_move(self, rec, bot, seed=0):
         """Start (or queue) the move of `bot` (a configuration's name or file, with
         `seed`) in the game of record `rec`; its result is ``{"action": id}``.  Moves go
@@ -184,6 +218,13 @@ class Searches:
             self._end(job, "stopped")
             self._pump()
             return job.public()
+
+    def forget(self, key):
+        """Drop a search whose end its caller has taken in (a bot's move)."""
+        with self._lock:
+            job = self._jobs.pop(key, None)
+            if job is not None:
+                self._end(job, "stopped")
 
     def running(self):
         """How many hint searches run now."""

@@ -55,9 +55,11 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 REFRESH_SECONDS = 5         # how often a running tournament's page reloads itself
 MAX_LISTED = 500            # entries of the front page per folder
 RESULTS_MARK = "games.jsonl"
-ASSETS = {"hint.js": "text/javascript", "play.js": "text/javascript"}   # the package files a page may load
+ASSETS = {name: "text/javascript" for name in ("hint.js", "play.js", "analyse.js")}   # what a page may load
 HINT_PANEL = '<script src="/assets/hint.js"></script>\n'
 PLAY_PANEL = '<script src="/assets/play.js"></script>\n'
+ANALYSIS_PANEL = '<script src="/assets/analyse.js"></script>\n'
+ANALYSIS_ITERATIONS = 2_000  # a decision's search when a page asks for an analysis
 MAX_TABLES = 256            # games a server holds at once
 
 
@@ -249,14 +251,33 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
             return RedirectResponse(request.url.path + "/", status_code=307)
         return HTMLResponse(_results_page(served.folder(root, rel), refresh))
 
+    def analysed(request):
+        """The analysis (header, rows) named by the address's ``analysis``, or None."""
+        key = request.query_params.get("analysis")
+        if key is None:
+            return None
+        state = _known(searches.state, key)
+        if state["state"] != "done" or not isinstance(state["result"], dict) or "rows" not in state["result"]:
+            raise UsageError(f"the analysis {excerpt(key)} is {state['state']}, not done")
+        return state["result"]["header"], state["result"]["rows"]
+
     def results_game(request):
         root, rel = _where(request)
-        k = request.path_params["game"]
-        return HTMLResponse(_results_game_page(served.folder(root, rel), k))
+        rec = _results_game(served.folder(root, rel), request.path_params["game"])
+        return HTMLResponse(_game_page(rec, analysed(request), back="../", partial=True))
 
     def record_page(request):
         root, rel = _where(request)
-        return HTMLResponse(_record_page(served.file(root, rel)))
+        path = served.file(root, rel)
+        return HTMLResponse(_game_page(_read_record(path), analysed(request), title=path.name, back="/"))
+
+    async def analysis_start(request):
+        body = await _json_body(request)
+        if not isinstance(body, dict) or set(body) - {"page", "iterations"} or not isinstance(body.get("page"), str):
+            raise UsageError('an analysis request is {"page": the game page\'s path, "iterations": a number}')
+        rec = await run_in_threadpool(_record_of_page, served, body["page"])
+        key = await run_in_threadpool(searches.start_analysis, rec, body.get("iterations", ANALYSIS_ITERATIONS))
+        return JSONResponse({"id": key}, status_code=202)
 
     async def position(request):
         body = await _json_body(request)
@@ -298,6 +319,9 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
         Route("/api/hint", hint_start, methods=["POST"]),
         Route("/api/hint/{key}", hint_state),
         Route("/api/hint/{key}/stop", hint_stop, methods=["POST"]),
+        Route("/api/analysis", analysis_start, methods=["POST"]),
+        Route("/api/analysis/{key}", hint_state),
+        Route("/api/analysis/{key}/stop", hint_stop, methods=["POST"]),
         Route("/assets/{name}", asset),
         Route("/play", new_game_page),
         Route("/play/{key}", play_page),
@@ -535,28 +559,56 @@ def _results_page(folder, refresh):
     return view.index_page(summary, entries, refresh=refresh if running else None)
 
 
-def _results_game_page(folder, k):
+def _results_game(folder, k):
+    """Game `k` of a results folder."""
     from tigris import view
 
     _, recs = view.read_results(folder)
     for rec in recs:
         if rec["game"] == k:
-            return view.game_page(rec, back="../", partial=True, extra=HINT_PANEL)
+            return rec
     raise NotFound(f"game {k}: not in {folder.name} (its games: {recs[0]['game']} to {recs[-1]['game']})")
 
 
-def _record_page(path):
-    from tigris import record as records, view
+def _read_record(path):
+    """The game record in the file `path`, checked to be one."""
+    from tigris import record as records
     from tigris.sources import read_json
 
     rec = read_json(path, RecordError)
     if not isinstance(rec, dict) or rec.get("format") != records.FORMAT:
         raise RecordError(f"{path.name}: not a game record ({records.FORMAT})")
+    return rec
+
+
+def _record_of_page(served, page):
+    """The record a game page's path shows: /record/R/PATH or /results/R/PATH/game/K."""
+    from urllib.parse import unquote
+
+    parts = page.split("/")
+    if len(parts) >= 4 and parts[0] == "" and parts[1] == "record" and parts[2].isdigit():
+        return _read_record(served.file(int(parts[2]), unquote("/".join(parts[3:]))))
+    if len(parts) >= 5 and parts[1] == "results" and parts[2].isdigit() and parts[-2] == "game" \
+            and parts[-1].isdigit():
+        folder = served.folder(int(parts[2]), unquote("/".join(parts[3:-2])))
+        return _results_game(folder, int(parts[-1]))
+    raise UsageError(f"page: {excerpt(page)} is not a game's page (/record/... or /results/.../game/K)")
+
+
+def _game_page(rec, analysis, title=None, back=None, partial=False):
+    """A game's page with its hint and analysis panels (and the analysis, if given); a
+    record that does not replay is a RecordError naming the move, unless `partial` (a
+    results folder's game that stopped with an error: its page up to the last good move)."""
+    from tigris import view
+
     try:
-        replayed = view.replay_steps(rec)
+        replayed = view.replay_steps(rec, partial=partial)
+        if analysis is not None:
+            view.check_analysis(rec, *analysis, replayed.moves)
     except RecordError as e:
-        raise RecordError(f"{path.name}: {e}") from None
-    return view.game_page(rec, title=path.name, back="/", replayed=replayed, extra=HINT_PANEL)
+        raise RecordError(f"{title or view.game_title(rec)}: {e}") from None
+    return view.game_page(rec, analysis, title=title, back=back, partial=partial, replayed=replayed,
+                          extra=HINT_PANEL + ANALYSIS_PANEL)
 
 
 def _position_summary(body):
