@@ -93,8 +93,8 @@
       r.setAttribute("class", "target");
       r.setAttribute("data-target", sq);
       r.setAttribute("data-move", m.move);
-      r.setAttribute("fill", "rgba(255, 230, 0, .35)");
-      r.setAttribute("stroke", "#e0a000");
+      r.setAttribute("fill", "rgba(40, 170, 90, .28)");
+      r.setAttribute("stroke", "#1d7a3e");
       r.setAttribute("stroke-width", "3");
       const title = document.createElementNS(SVG, "title");
       title.textContent = m.move;
