@@ -348,3 +348,27 @@ def test_a_whole_game_analysed_in_a_worker_then_drawn(folder):
 def test_bad_analysis_requests_are_refused(client, body, message):
     answer = client.post("/api/analysis", json=body)
     assert answer.status_code in (400, 404) and message in answer.json()["error"], answer.text
+
+
+def conflict_position():
+    """A position of a greedy game whose decision is a revolt's support."""
+    g = tigris.Game(players=2, seed=1)
+    a = bots.make("greedy", seed=1)
+    while g.decision != "support":
+        g.apply(a.choose(g))
+    return g.to_position()
+
+
+def test_positions_are_set_up_checked_and_shown(client):
+    start = client.get("/position")
+    assert start.status_code == 200 and "/assets/edit.js" in start.text
+    revolt = conflict_position()
+    answer = client.post("/api/positions", json=revolt)
+    assert answer.status_code == 201 and answer.json()["decision"] == "support"
+    page = client.get(f"/position/{answer.json()['id']}").text
+    data = json.loads(page.split('id="game-data">', 1)[1].split("</script>", 1)[0])
+    assert data["steps"][0]["decision"] == "support" and data["moves"] == []
+    bad = dict(revolt, squares=dict(revolt["squares"], A1="king:7"))
+    answer = client.post("/api/positions", json=bad)
+    assert answer.status_code == 400 and "A1" in answer.json()["error"]
+    assert client.get("/position/nothing").status_code == 404

@@ -15,6 +15,7 @@ pytest.importorskip("starlette")
 uvicorn = pytest.importorskip("uvicorn")
 
 from selenium.common.exceptions import WebDriverException  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
@@ -214,3 +215,43 @@ def test_a_game_analysed_from_its_page(browser, serving, tmp_path):
     wait(browser).until(lambda b: not b.find_element(By.ID, "graph-wrap").get_attribute("hidden"))
     assert browser.find_elements(By.CSS_SELECTOR, "#graph *")
     assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def test_a_position_edited_into_a_conflict_and_a_hint_asked_there(browser, serving, tmp_path):
+    import tigris
+    from tigris import bots
+
+    g = tigris.Game(players=2, seed=1)
+    a = bots.make("greedy", seed=1)
+    while g.decision != "support":
+        g.apply(a.choose(g))
+    browser.get(serving(tmp_path))
+    browser.find_element(By.ID, "set-up").click()
+    # a piece put on the board by a click: a red temple from the bag on an empty square
+    start = tigris.Game(players=2, seed=0).to_position()
+    empty = next(sq for sq in ("H6", "G6", "F6", "H3") if sq not in start["squares"])
+    browser.find_element(By.ID, "edit-piece").send_keys("put: red temple")
+    cell = browser.find_element(By.CSS_SELECTOR, f'rect[data-cell="{empty}"]')
+    ActionChains(browser).move_to_element(cell).click().perform()
+    wait(browser, 10).until(lambda b: "/position/" in b.current_url or b.find_element(By.ID, "edit-error").text)
+    assert "/position/" in browser.current_url, browser.find_element(By.ID, "edit-error").text
+    wait(browser).until(lambda b: b.find_element(By.CSS_SELECTOR, f'g.piece[data-square="{empty}"]'))
+    # a position with a revolt under way, pasted; a wrong one first: the field is named
+    text = browser.find_element(By.ID, "edit-text")
+    text.clear()
+    bad = dict(g.to_position(), to_move=5)
+    browser.execute_script("arguments[0].value = arguments[1]", text, json.dumps(bad))
+    browser.find_element(By.ID, "edit-apply").click()
+    wait(browser).until(lambda b: "to_move" in b.find_element(By.ID, "edit-error").text)
+    browser.execute_script("arguments[0].value = arguments[1]", text, json.dumps(g.to_position()))
+    browser.find_element(By.ID, "edit-apply").click()
+    wait(browser).until(lambda b: "support" in b.find_element(By.ID, "status").text)
+    browser.find_element(By.ID, "hint-seconds").send_keys("1 s")
+    browser.find_element(By.ID, "hint-start").click()
+    wait(browser).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#hint-table tbody tr"))
+    plans = [r.find_elements(By.TAG_NAME, "td")[1].text
+             for r in browser.find_elements(By.CSS_SELECTOR, "#hint-table tbody tr")]
+    assert plans and all(p.startswith("support ") for p in plans)
+    refused = "/api/positions - Failed to load resource: the server responded with a status of 400"
+    assert not [e for e in browser.get_log("browser")
+                if e["level"] == "SEVERE" and refused not in e["message"]]       # but the wrong position

@@ -42,6 +42,7 @@ the event loop.
 import html
 import json
 import os
+import secrets
 from pathlib import Path
 
 from tigris.errors import PositionError, RecordError, UsageError, excerpt
@@ -55,10 +56,12 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 REFRESH_SECONDS = 5         # how often a running tournament's page reloads itself
 MAX_LISTED = 500            # entries of the front page per folder
 RESULTS_MARK = "games.jsonl"
-ASSETS = {name: "text/javascript" for name in ("hint.js", "play.js", "analyse.js")}   # what a page may load
+ASSETS = {name: "text/javascript" for name in ("hint.js", "play.js", "analyse.js", "edit.js")}   # a page's
 HINT_PANEL = '<script src="/assets/hint.js"></script>\n'
 PLAY_PANEL = '<script src="/assets/play.js"></script>\n'
 ANALYSIS_PANEL = '<script src="/assets/analyse.js"></script>\n'
+EDIT_PANEL = '<script src="/assets/edit.js"></script>\n'
+MAX_POSITIONS = 1000        # positions set up that a server keeps
 ANALYSIS_ITERATIONS = 2_000  # a decision's search when a page asks for an analysis
 MAX_TABLES = 256            # games a server holds at once
 
@@ -237,6 +240,29 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
     def new_game_page(request):
         return HTMLResponse(_new_game_page())
 
+    positions = {}                                       # positions set up on the board, by id
+
+    async def position_new(request):
+        body = await _json_body(request)
+        game = await run_in_threadpool(_loaded, body)
+        if len(positions) >= MAX_POSITIONS:
+            positions.pop(next(iter(positions)))         # the oldest goes
+        key = secrets.token_hex(6)
+        positions[key] = body
+        return JSONResponse({"id": key, **_position_summary(game)}, status_code=201)
+
+    def position_page(request):
+        key = request.path_params.get("key")
+        if key is None:                                  # the start of a new 2-player game
+            import tigris
+
+            game, title = tigris.Game(players=2, seed=0), "a position (a new game's start)"
+        else:
+            if key not in positions:
+                raise NotFound(f"no position {excerpt(key)} (the server keeps the last {MAX_POSITIONS})")
+            game, title = _loaded(positions[key]), "a position"
+        return HTMLResponse(view.position_page(game, title=title, back="/", extra=EDIT_PANEL + HINT_PANEL))
+
     def resume(request):
         root, rel = _where(request)
         played = keep(playing.Played.resume(served.file(root, rel), searches))
@@ -281,7 +307,7 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
 
     async def position(request):
         body = await _json_body(request)
-        return JSONResponse(_position_summary(body))
+        return JSONResponse(_position_summary(await run_in_threadpool(_loaded, body)))
 
     async def hint_start(request):
         body = await _json_body(request)
@@ -324,6 +350,9 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
         Route("/api/analysis/{key}/stop", hint_stop, methods=["POST"]),
         Route("/assets/{name}", asset),
         Route("/play", new_game_page),
+        Route("/position", position_page),
+        Route("/position/{key}", position_page),
+        Route("/api/positions", position_new, methods=["POST"]),
         Route("/play/{key}", play_page),
         Route("/resume/{root:int}/{path:path}", resume),
         Route("/api/games", game_new, methods=["POST"]),
@@ -483,7 +512,8 @@ def _front_page(served):
                         f'<h3>Game records</h3><ul class="records">{"".join(games) or "<li>none</li>"}</ul>'
                         f'</section>')
     return view.plain_page("tigris", "<header><h1>tigris</h1><p class=\"setup\">the folders this "
-                           "server reads; <a id=\"new-game\" href=\"/play\">a new game</a></p></header>"
+                           "server reads; <a id=\"new-game\" href=\"/play\">a new game</a>; "
+                           "<a id=\"set-up\" href=\"/position\">set up a position</a></p></header>"
                            "<main id=\"folders\">" + "".join(sections) + "</main>")
 
 
@@ -611,11 +641,16 @@ def _game_page(rec, analysis, title=None, back=None, partial=False):
                           extra=HINT_PANEL + ANALYSIS_PANEL)
 
 
-def _position_summary(body):
-    """What a position holds for its player to move, once checked."""
+def _loaded(body):
+    """The game of a position (``tigris-position/1`` data), checked: a PositionError
+    names the field."""
     from tigris import position
 
-    game = position.from_position(body)
+    return position.from_position(body)
+
+
+def _position_summary(game):
+    """What a position holds for its player to move."""
     return {"players": game.players, "to_move": game.current_player, "decision": game.decision,
             "over": game.is_over, "legal": 0 if game.is_over else len(game.legal_actions())}
 

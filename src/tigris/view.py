@@ -37,8 +37,8 @@ from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
 from tigris.files import check_target, utf8_text, write_text
 from tigris.notation import public, square_name, str_to_action
 
-__all__ = ["write_game", "write_results", "game_page", "index_page", "plain_page", "check_analysis",
-           "script_json", "game_title", "read_results", "replay_steps"]
+__all__ = ["write_game", "write_results", "game_page", "position_page", "index_page", "plain_page",
+           "check_analysis", "script_json", "game_title", "read_results", "replay_steps"]
 
 POSITION_FORMAT = "tigris-position/1"
 ANALYSIS_FORMAT = "tigris-analysis/2"
@@ -128,6 +128,25 @@ def game_data(rec, analysis=None, partial=False, replayed=None):
         check_analysis(rec, header, rows, moves)
         data["analysis"] = [_analysis_row(r) for r in rows]
     return data
+
+
+def position_page(game, title="a position", back=None, extra=""):
+    """The HTML of a page of one position (a loaded ``game``, what it leaves unknown
+    unknown): the board, the players and the supply as a game page draws them, without
+    moves.  ``extra`` as ``game_page`` takes it."""
+    step, _ = _step(game, {})
+    data = {"format": POSITION_FORMAT, "board": game.board, "variants": list(game.variants),
+            "players": game.players, "bots": [], "moves": [], "steps": [step], "result": None,
+            "rivers": sorted(map(square_name, boards.layout(game.board)[0])), "error": None,
+            "stopped": None, "analysis": None}
+    setup = (f"{game.players} players, {game.board} board"
+             + (f", variants: {', '.join(game.variants)}" if game.variants else ""))
+    page = _GAME_PAGE.format(
+        title=_e(title), setup=_e(setup), css=_asset("viewer.css"), js=_asset("viewer.js"),
+        back=f'<a class="back" href="{_e(back)}">&larr; the folders</a>' if back else "", notes="",
+        data=script_json(data))
+    before, end, after = page.rpartition("</body>")
+    return utf8_text(before + extra + end + after)
 
 
 def _step(game, squares_before, viewer=None):
