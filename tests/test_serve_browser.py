@@ -236,6 +236,12 @@ def test_a_position_edited_into_a_conflict_and_a_hint_asked_there(browser, servi
     wait(browser, 10).until(lambda b: "/position/" in b.current_url or b.find_element(By.ID, "edit-error").text)
     assert "/position/" in browser.current_url, browser.find_element(By.ID, "edit-error").text
     wait(browser).until(lambda b: b.find_element(By.CSS_SELECTOR, f'g.piece[data-square="{empty}"]'))
+    # a number out of range: the engine's message beside its field
+    field = browser.find_element(By.CSS_SELECTOR, 'input[data-path="players.1.hand.red"]')
+    field.clear()
+    field.send_keys("9", Keys.TAB)
+    wait(browser).until(lambda b: "out of range" in b.find_element(
+        By.CSS_SELECTOR, '.field-error[data-for="players[1].hand"]').text)
     # a position with a revolt under way, pasted; a wrong one first: the field is named
     text = browser.find_element(By.ID, "edit-text")
     text.clear()

@@ -12,14 +12,7 @@
   const POLL_MS = 500;
   let job = null;
 
-  function h(tag, attrs, ...children) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "text") e.textContent = v; else e.setAttribute(k, v);
-    }
-    e.append(...children);
-    return e;
-  }
+  const { h, call } = window.tigrisPanel;            // panel.js
 
   const depth = h("select", { id: "analysis-iterations", "aria-label": "iterations a decision" },
     h("option", { value: "500", text: "quick (500 a decision)" }),
@@ -40,13 +33,6 @@
     status.textContent = "The graph below the board shows the analysis; the marked moves are in the list.";
   }
 
-  async function answer(r) {
-    let body = null;
-    try { body = await r.json(); } catch (e) { body = null; }
-    if (!r.ok) throw new Error((body && body.error) || "the server answered " + r.status);
-    return body;
-  }
-
   function idle(text) {
     job = null;
     start.disabled = false;
@@ -59,7 +45,7 @@
     const id = job;
     if (id === null) return;
     let s;
-    try { s = await answer(await fetch("/api/analysis/" + id)); }
+    try { s = await call("/api/analysis/" + id); }
     catch (e) { if (job === id) idle(e.message); return; }
     if (job !== id) return;
     progress.value = s.progress;
@@ -80,9 +66,7 @@
     start.disabled = true;
     status.textContent = "Starting the analysis...";
     try {
-      const r = await answer(await fetch("/api/analysis", {
-        method: "POST", headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ page: location.pathname, iterations: Number(depth.value) }) }));
+      const r = await call("/api/analysis", { page: location.pathname, iterations: Number(depth.value) });
       job = r.id;
       stop.hidden = false;
       progress.hidden = false;

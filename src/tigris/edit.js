@@ -4,8 +4,11 @@
  * "Apply" has the server check it (POST /api/positions) and opens the page of the new
  * position, or shows the engine's message, which names the field that is wrong.  On the
  * board: choose a piece and click a square to put it there ("empty" takes a piece away;
- * a tile comes from the bag and goes back to it); the position is applied at once.  Hands, scores, the bag and the decision at hand are
- * fields of the text.  Every text from the server is set with textContent. */
+ * a tile comes from the bag and goes back to it); the position is applied at once.  The
+ * hands, scores, treasures, catastrophes, the bag and who is to move are number fields,
+ * applied as they change, and the engine's message appears beside the field it names;
+ * the decision at hand (a conflict and its support, a monument, a war) is set in the
+ * text.  Every text from the server is set with textContent. */
 (function () {
   "use strict";
 
@@ -18,14 +21,7 @@
     for (const l of LEADERS) PIECES.push([l + ":" + p, l + " of player " + p]);
   }
 
-  function h(tag, attrs, ...children) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "text") e.textContent = v; else e.setAttribute(k, v);
-    }
-    e.append(...children);
-    return e;
-  }
+  const { h, call } = window.tigrisPanel;            // panel.js
 
   const piece = h("select", { id: "edit-piece", "aria-label": "the piece a click puts on the board" },
     h("option", { value: "none", text: "click the board to..." }),
@@ -39,17 +35,65 @@
     h("div", { class: "hint-controls" }, piece), text, h("div", { class: "hint-controls" }, apply, file), error);
   const side = document.getElementById("side");
   side.insertBefore(panel, side.firstChild);
-  text.value = JSON.stringify((window.tigrisShown || {}).position || {}, null, 1);
+  const shownPosition = (window.tigrisShown || {}).position || {};
+  text.value = JSON.stringify(shownPosition, null, 1);
+
+  // The numbers of the position as fields: each player's hand, score, treasures and
+  // catastrophes, the bag, who is to move; each group has a place for the engine's
+  // message when it names that group's field.
+  const COLOURS = ["red", "blue", "green", "black"];
+  const form = h("div", { id: "edit-fields" });
+  const notes = [];
+
+  function numbers(label, field, path, values, keys) {
+    const note = h("span", { class: "field-error", "data-for": field });
+    notes.push(note);
+    const inputs = keys.map(k => {
+      const input = h("input", { type: "number", min: "0", value: String(values[k]), "data-path": path.concat([k]).join("."),
+                                 "aria-label": field + "." + k, title: field + "." + k, class: "edit-number" });
+      return h("label", { class: "edit-field" }, k.slice(0, 1).toUpperCase(), input);
+    });
+    return h("div", { class: "edit-group" }, h("b", { text: label + " " }), ...inputs, note);
+  }
+
+  (shownPosition.players || []).forEach((pl, p) => {
+    if (pl.hand) form.append(numbers("player " + p + " hand", "players[" + p + "].hand", ["players", p, "hand"], pl.hand, COLOURS));
+    form.append(numbers("player " + p + " score", "players[" + p + "].score", ["players", p, "score"], pl.score, COLOURS));
+    form.append(numbers("player " + p + " treasures, catastrophes left", "players[" + p + "]", ["players", p], pl,
+                        ["treasures", "catastrophes"]));
+  });
+  if (shownPosition.bag) form.append(numbers("bag", "bag", ["bag"], shownPosition.bag, COLOURS));
+  form.append(numbers("to move, actions left", "to_move", [], shownPosition, ["to_move", "actions_left"]));
+  panel.insertBefore(form, text);
+  form.addEventListener("change", ev => {
+    const path = ev.target.dataset.path;
+    if (!path) return;
+    let position;
+    try { position = JSON.parse(text.value); } catch (e) { error.textContent = "not JSON: " + e.message; return; }
+    const keys = path.split("."), last = keys.pop();
+    let at = position;
+    for (const k of keys) at = at[k];
+    at[last] = Number(ev.target.value);
+    text.value = JSON.stringify(position, null, 1);
+    send(text.value);
+  });
+
+  function showError(message) {
+    for (const n of notes) n.textContent = "";
+    const field = message.split(":")[0];
+    const note = notes.find(n => field.startsWith(n.dataset.for)) ||
+                 (field.startsWith("tiles.") ? notes.find(n => n.dataset.for === "bag") : null);
+    (note || error).textContent = message;
+    if (note) error.textContent = "See " + note.dataset.for + ".";
+  }
 
   async function send(body) {
     error.textContent = "";
+    for (const n of notes) n.textContent = "";
     let position;
     try { position = JSON.parse(body); } catch (e) { error.textContent = "not JSON: " + e.message; return; }
-    const r = await fetch("/api/positions", { method: "POST", headers: { "Content-Type": "application/json" },
-                                              body: JSON.stringify(position) });
-    let data = null;
-    try { data = await r.json(); } catch (e) { data = null; }
-    if (!r.ok) { error.textContent = (data && data.error) || "the server answered " + r.status; return; }
+    let data;
+    try { data = await call("/api/positions", position); } catch (e) { showError(e.message); return; }
     location.assign("/position/" + data.id);
   }
 

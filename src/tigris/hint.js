@@ -13,14 +13,7 @@
   let shown = window.tigrisShown || null;      // {move, position}, from viewer.js
   let job = null, timer = null;
 
-  function h(tag, attrs, ...children) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "text") e.textContent = v; else e.setAttribute(k, v);
-    }
-    e.append(...children);
-    return e;
-  }
+  const { h, call } = window.tigrisPanel;            // panel.js
 
   const seconds = h("select", { id: "hint-seconds", "aria-label": "seconds of search" },
     ...[1, 3, 10, 30].map(s => h("option", { value: String(s), text: s + " s" })));
@@ -68,19 +61,12 @@
     status.textContent = message;
   }
 
-  async function answer(response) {
-    let body = null;
-    try { body = await response.json(); } catch (e) { body = null; }
-    if (!response.ok) throw new Error((body && body.error) || ("the server answered " + response.status));
-    return body;
-  }
-
   async function poll() {
     const id = job;
     if (id === null) return;
     let s;
     try {
-      s = await answer(await fetch("/api/hint/" + id));
+      s = await call("/api/hint/" + id);
     } catch (e) {
       if (job === id) fail(e.message);
       return;
@@ -105,9 +91,7 @@
     table.replaceChildren();
     status.textContent = "Starting the search...";
     try {
-      const body = JSON.stringify({ position: shown.position, seconds: Number(seconds.value) });
-      const r = await answer(await fetch("/api/hint", {
-        method: "POST", headers: { "Content-Type": "application/json" }, body: body }));
+      const r = await call("/api/hint", { position: shown.position, seconds: Number(seconds.value) });
       job = r.id;
       stop.hidden = false;
       progress.hidden = false;

@@ -24,14 +24,7 @@
   let shown = window.tigrisShown || { move: MOVES };
   let state = null, group = null;
 
-  function h(tag, attrs, ...children) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "text") e.textContent = v; else e.setAttribute(k, v);
-    }
-    e.append(...children);
-    return e;
-  }
+  const { h, call } = window.tigrisPanel;            // panel.js
 
   const status = h("p", { id: "play-status" });
   const groups = h("div", { id: "play-groups" });
@@ -66,15 +59,6 @@
   function say(text) {
     message.textContent = text;
     message.hidden = !text;
-  }
-
-  async function call(path, body) {
-    const r = await fetch(path, body === undefined ? {} : {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-    let data = null;
-    try { data = await r.json(); } catch (e) { data = null; }
-    if (!r.ok) throw new Error((data && data.error) || "the server answered " + r.status);
-    return data;
   }
 
   function atLastMove() { return shown.move === MOVES; }

@@ -56,7 +56,9 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 REFRESH_SECONDS = 5         # how often a running tournament's page reloads itself
 MAX_LISTED = 500            # entries of the front page per folder
 RESULTS_MARK = "games.jsonl"
-ASSETS = {name: "text/javascript" for name in ("hint.js", "play.js", "analyse.js", "edit.js")}   # a page's
+# The package's files a page may load: the scripts of its panels.
+ASSETS = {name: "text/javascript" for name in ("panel.js", "hint.js", "play.js", "analyse.js", "edit.js")}
+PANELS = '<script src="/assets/panel.js"></script>\n'      # what the panels below share
 HINT_PANEL = '<script src="/assets/hint.js"></script>\n'
 PLAY_PANEL = '<script src="/assets/play.js"></script>\n'
 ANALYSIS_PANEL = '<script src="/assets/analyse.js"></script>\n'
@@ -235,7 +237,7 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
         player = seat_of(request, played)
         rec = playing.record(played)
         return HTMLResponse(view.game_page(rec, title=f"{played.path.name}: player {player}", back="/",
-                                           viewer=player, partial=True, extra=PLAY_PANEL + HINT_PANEL))
+                                           viewer=player, partial=True, extra=PANELS + PLAY_PANEL + HINT_PANEL))
 
     def new_game_page(request):
         return HTMLResponse(_new_game_page())
@@ -261,7 +263,8 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
             if key not in positions:
                 raise NotFound(f"no position {excerpt(key)} (the server keeps the last {MAX_POSITIONS})")
             game, title = _loaded(positions[key]), "a position"
-        return HTMLResponse(view.position_page(game, title=title, back="/", extra=EDIT_PANEL + HINT_PANEL))
+        return HTMLResponse(view.position_page(game, title=title, back="/",
+                                               extra=PANELS + EDIT_PANEL + HINT_PANEL))
 
     def resume(request):
         root, rel = _where(request)
@@ -638,7 +641,7 @@ def _game_page(rec, analysis, title=None, back=None, partial=False):
     except RecordError as e:
         raise RecordError(f"{title or view.game_title(rec)}: {e}") from None
     return view.game_page(rec, analysis, title=title, back=back, partial=partial, replayed=replayed,
-                          extra=HINT_PANEL + ANALYSIS_PANEL)
+                          extra=PANELS + HINT_PANEL + ANALYSIS_PANEL)
 
 
 def _loaded(body):

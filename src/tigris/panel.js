@@ -1,0 +1,28 @@
+/* tigris serve: what the panels of a served page share (hint.js, analyse.js, play.js,
+ * edit.js load after it).  window.tigrisPanel.h makes an element whose texts are set
+ * with textContent, never as HTML; call asks the server and gives its JSON answer, or
+ * throws an Error with the server's message. */
+(function () {
+  "use strict";
+
+  function h(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "text") e.textContent = v; else e.setAttribute(k, v);
+    }
+    e.append(...children);
+    return e;
+  }
+
+  /** GET `path`, or POST `body` (as JSON) to it: the answer's JSON. */
+  async function call(path, body) {
+    const r = await fetch(path, body === undefined ? {} : {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    let data = null;
+    try { data = await r.json(); } catch (e) { data = null; }
+    if (!r.ok) throw new Error((data && data.error) || "the server answered " + r.status);
+    return data;
+  }
+
+  window.tigrisPanel = { h: h, call: call };
+})();
