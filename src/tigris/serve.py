@@ -5,30 +5,35 @@ it is given, on a real ASGI server (Starlette on uvicorn, the ``serve`` extra).
 >>> app = create_app(["results"])            # doctest: +SKIP
 >>> run(app, host="127.0.0.1", port=8000)     # doctest: +SKIP
 
-What it serves so far:
+What it serves:
 
-==================================  ==================================================
-``GET /``                           the folders: the results folders and the game
-                                    records found in them
-``GET /results/R/PATH/``            a results folder (standings, head to head, the
-                                    games); while its tournament runs, the page
-                                    reloads itself as games finish
-``GET /results/R/PATH/game/K``      game K of that folder, to step through on the board
-``GET /record/R/PATH``              a game record (``tigris-game/1``) on the board
-``POST /api/position``              a position (``tigris-position/1``, the JSON body)
-                                    checked: what is to decide there, or the engine's
-                                    message naming the field
-``POST /api/hint``                  ``{"position": .., "seconds": ..}``: a hint search
-                                    started in a worker process (``tigris.searches``);
-                                    its ``id``
-``GET /api/hint/ID``                its state: progress, then the hint (the table of
-                                    ``tigris hint``, ties marked)
-``POST /api/hint/ID/stop``          stop it (a page closing says so; a search nobody
-                                    asks about stops by itself)
-==================================  ==================================================
+======================================  ==================================================
+``GET /``                               the folders: their results folders and game
+                                        records; links to a new game and a position
+``GET /results/R/PATH/``                a results folder (standings, head to head, the
+                                        games); while its tournament runs, the page
+                                        reloads itself as games finish
+``GET /results/R/PATH/game/K``          game K of that folder on the board
+``GET /record/R/PATH``                  a game record (``tigris-game/1``) on the board;
+                                        ``?analysis=ID`` with a finished analysis drawn
+``GET /resume/R/PATH``                  a saved table's game played on (``tigris.playing``)
+``GET /play``, ``/play/ID``             a new game's form; a person's seat at a game
+                                        (``?player=P&key=K``)
+``GET /position``, ``/position/ID``     a position to set up and ask hints of
+``POST /api/position(s)``               a position checked (``tigris-position/1``: what is
+                                        to decide, or the engine's message naming the
+                                        field); with an ``s``, also kept for its page
+``POST /api/hint``, ``GET`` and         a hint search in a worker process
+``POST .../ID/stop``                    (``tigris.searches``): started, its progress and
+                                        result, stopped
+``POST /api/analysis`` and so on        a whole game's analysis, likewise
+``POST /api/games``, ``GET`` and        a table: made (its seats' addresses), a seat's
+``POST .../ID/move|undo|resign``        view, a person's move, undo, resign
+======================================  ==================================================
 
-Every game page has a hint panel (``hint.js``): a hint of the position shown, its
-progress, a button that stops it.
+A game page has a hint panel and an analysis panel, a seat's page its moves to click,
+a position's page an editor (``hint.js``, ``analyse.js``, ``play.js``, ``edit.js``,
+sharing ``panel.js``).
 
 R is the number of a folder the server was given (``/`` lists them) and PATH a path
 inside it.  Whatever a request says, a path is resolved (links followed) and must stay
