@@ -95,6 +95,7 @@ def _choose(rec, bot, seed):
 
 
 def _watch_parent(parent):
+    """A pool worker's first step: end with the server (``parallel.watch``)."""
     from tigris import parallel
 
     parallel.watch(parent)
@@ -112,6 +113,9 @@ def _finite(value):
 
 
 class _Job:
+    """A search: `target` run with `args` in a process of its own (a hint, an
+    analysis), or a ``future`` of the pool (a bot's move)."""
+
     def __init__(self, target, args, seconds):
         self.target, self.args, self.seconds = target, args, seconds
         self.state = "waiting"
@@ -126,8 +130,9 @@ class _Job:
 
 
 class Searches:
-    """The server's hint searches (see the module's docstring): `workers` at once, a
-    search not looked at for `idle` seconds stopped."""
+    """The server's searches (see the module's docstring): hints and analyses, `workers`
+    at once, each in a process of its own, one not looked at for `idle` seconds
+    stopped; the bots' moves in a pool of `workers` processes."""
 
     def __init__(self, workers=2, idle=IDLE):
         self.workers, self.idle = workers, idle
