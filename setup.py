@@ -51,7 +51,7 @@ setup(
     cmdclass={"build_py": BuildPyWithDeclarations},
     packages=find_packages("src") + ["tigris.bot_configs"],
     package_dir={"": "src", "tigris.bot_configs": "bots"},
-    package_data={"tigris": ["*.pyi", "py.typed", "calibration.json", "chance.json", "network.npz", "viewer.js", "viewer.css", "hint.js", "play.js", "analyse.js", "edit.js", "panel.js"],
+    package_data={"tigris": ["*.pyi", "py.typed", "calibration.json", "chance.json", "network-*.npz", "viewer.js", "viewer.css", "hint.js", "play.js", "analyse.js", "edit.js", "panel.js"],
                   "tigris.bot_configs": ["*.toml"]},
     ext_modules=cythonize(
         extensions,

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import tigris
-from tigris import _net, bots, knobs, network
+from tigris import _net, bots, knobs, network, search
 from tigris.errors import UsageError
 from tigris.search import Search
 
@@ -20,12 +20,14 @@ SETUPS = [dict(players=n, board=b, variants=v) for n in (2, 3, 4) for b in ("cla
           for v in ((), ("english",), ("buildings",))]
 
 
-def positions(count, seed=0):
-    """`count` positions of random games over every setup, the game not over."""
+def positions(count, seed=0, players=None):
+    """`count` positions of random games over every setup (of `players`, if given), the
+    game not over."""
     rng = random.Random(seed)
+    setups = [s for s in SETUPS if players in (None, s["players"])]
     out = []
     while len(out) < count:
-        setup = SETUPS[len(out) % len(SETUPS)]
+        setup = setups[len(out) % len(setups)]
         g = random_game(rng.getrandbits(30), rng.randrange(0, 200), **setup)
         if not g.is_over:
             out.append(g)
@@ -132,16 +134,46 @@ def test_compiled_forward_pass_equals_numpy_on_1000_positions(net):
     assert worst < 1e-4
 
 
-def test_the_shipped_network_equals_numpy_and_its_file_is_whole():
-    shipped = network.load()
+@pytest.mark.parametrize("widths", [(1, 1), (16, 16), (65, 33)])
+def test_any_widths_are_computed_alike(widths):
+    """The compiled pass pads the layers to whole blocks of units: any width gives what
+    numpy gives."""
+    net = network.Network(random_arrays(*widths, seed=sum(widths)))
+    assert net.widths == widths
+    for g in positions(100, seed=widths[0]):
+        chances, scores = net.evaluate(g)
+        ref_chances, ref_scores = net.forward(g)
+        assert np.allclose(chances, ref_chances, atol=1e-4) and np.allclose(scores, ref_scores, atol=1e-3)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_shipped_networks_equal_numpy_and_their_files_are_whole(players):
+    shipped = network.load(players=players)
+    assert shipped.path == network.SHIPPED[players]
     meta = shipped.meta
     assert meta["format"] == network.FORMAT and meta["feature_version"] == network.FEATURE_VERSION
     assert meta["positions"] > 0 and meta["held_out_positions"] > 0 and meta["data"]
+    # trained on games of the count it serves, and calibrated for it on held-out games
+    assert players in {source["players"] for source in meta["data"]}
     for n, c in meta["calibration"].items():
         assert int(n) in (2, 3, 4) and 0 <= c["ece"] <= 1 and c["positions"] > 0
-    for g in positions(100, seed=5):
+    assert str(players) in meta["calibration"]
+    for g in positions(100, seed=5, players=players):
         assert shipped.evaluate(g)[0] == pytest.approx(shipped.forward(g)[0], abs=1e-4)
-    assert network.load() is shipped                 # read once per process
+    assert network.load(players=players) is shipped          # read once per process
+
+
+def test_a_search_judges_by_the_network_of_its_number_of_players(monkeypatch):
+    asked = []
+    real = network.load
+    monkeypatch.setattr(network, "load", lambda path=None, players=2: asked.append(players) or real(path, players))
+    for players in (2, 3, 4):
+        g = tigris.Game(players=players, seed=1)
+        search.run(g, iterations=20, evaluator="net", rollout_depth=0)
+        bots.make("greedy", evaluator="net").choose(g)
+    assert set(asked) == {2, 3, 4}
+    with pytest.raises(UsageError, match="players must be 2, 3 or 4"):
+        network.load(players=5)
 
 
 # ---------------------------------------------------------------------------

@@ -49,11 +49,13 @@ cpdef enum:
     N_DENSE = 138
     N_OUTPUTS = 8           # per seat after the mover: a logit of finishing first, a score
     MAX_HIDDEN = 1024
+    LANES = 16              # units summed at once, in registers: the layers' widths are
+                            #   padded to a multiple of it with units that are never on
 
 
 cdef struct Net:
-    int h1                  # first hidden layer's width
-    int h2                  # second hidden layer's width
+    int h1                  # first hidden layer's width, padded to a multiple of LANES
+    int h2                  # second hidden layer's width, padded likewise
     const float* w_sparse   # [N_SPARSE][h1]: the row of each sparse feature
     const float* w_dense    # [N_DENSE][h1]
     const float* b1         # [h1]
@@ -74,4 +76,4 @@ cdef void net_chances(const Net* net, const State* s, double* chance, double* sc
 cdef class Network:
     cdef Net net
     cdef readonly object arrays     # the weights as the file holds them
-    cdef object _transposed         # w2 and w3 transposed; net points into these and arrays
+    cdef object _padded             # the layers as net reads them: padded, w2 and w3 transposed

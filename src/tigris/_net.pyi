@@ -41,6 +41,7 @@ LEADER_FEATURES: int
 N_DENSE: int
 N_OUTPUTS: int
 MAX_HIDDEN: int
+LANES: int
 SCORE_SCALE: float
 
 def encode(game: Game) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]: ...

@@ -113,7 +113,8 @@ TABLE = {
     "evaluator": Knob(str, "heuristic", "what judges a position: heuristic (the standing, with the weights "
                                         "above) or net (the learned evaluation, tigris.network)",
                       choices=("heuristic", "net")),
-    "network": Knob(str, "", "evaluator = net: the weights file (tigris-network/1); empty: the shipped network"),
+    "network": Knob(str, "", "evaluator = net: the weights file (tigris-network/1); empty: the "
+                             "shipped network for the game's number of players"),
     "net_share": Knob(float, 1.0, "evaluator = net: the network's share of a position's value, the rest "
                                   "the heuristic's", 0.0, 1.0),
     "determinizations": Knob(int, 8, "determinizations, each searched as perfect information", 1, MAX_TREES),

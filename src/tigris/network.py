@@ -8,10 +8,14 @@ network needs numpy only.
 
 >>> import tigris
 >>> from tigris import network
->>> net = network.load()                   # the shipped network
+>>> net = network.load(players=3)          # the shipped network for 3-player games
 >>> chances, scores = net.evaluate(tigris.Game(players=3, seed=1))
 >>> round(sum(chances), 6)
 1.0
+
+The package ships a network per number of players (``SHIPPED``): each was trained on
+games of the counts it serves, and a 2-player game is judged by the 2-player network
+alone.  A file of one's own (the knob ``network``) serves every count.
 
 The weights file (``tigris-network/1``)
 ---------------------------------------
@@ -41,8 +45,10 @@ __all__ = ["FORMAT", "ARRAYS", "SHIPPED", "Network", "load", "save", "from_knobs
 
 FORMAT = "tigris-network/1"
 ARRAYS = ("w_sparse", "w_dense", "b1", "w2", "b2", "w3", "b3")
-#: The network shipped with the package (trained as docs/results.md tells).
-SHIPPED = Path(__file__).resolve().parent / "network.npz"
+_HERE = Path(__file__).resolve().parent
+#: The networks shipped with the package by the number of players (trained as
+#: docs/results.md tells, "A learned evaluation").
+SHIPPED = {2: _HERE / "network-2p.npz", 3: _HERE / "network-3p4p.npz", 4: _HERE / "network-3p4p.npz"}
 MAX_WIDTH = _net.MAX_HIDDEN
 
 
@@ -99,11 +105,13 @@ def _cached(path, stamp):
     return _read(path)
 
 
-def load(path=None):
-    """The network of a weights file (the shipped one without `path`), checked: a
-    UsageError names the file and what is wrong.  Reading the same unchanged file again
-    gives the same object."""
-    path = Path(path) if path is not None else SHIPPED
+def load(path=None, players=2):
+    """The network of a weights file (without `path`, the one shipped for games of
+    `players`), checked: a UsageError names the file and what is wrong.  Reading the same
+    unchanged file again gives the same object."""
+    if path is None and players not in SHIPPED:
+        raise UsageError(f"players must be 2, 3 or 4, not {excerpt(players)}")
+    path = Path(path) if path is not None else SHIPPED[players]
     try:
         st = path.stat()
     except OSError as e:
@@ -142,14 +150,15 @@ def _read(path):
                          f"version's encoding ({FEATURE_VERSION}); train the network again")
     _check_arrays(data, path)
     net = Network(data, meta)
-    net.path = path
+    net.path = Path(path)
     return net
 
 
-def from_knobs(evaluator, network=""):
-    """The network the knobs ``evaluator`` and ``network`` name (``load``), or None for
-    the heuristic evaluator."""
-    return load(network or None) if evaluator == "net" else None
+def from_knobs(evaluator, network="", players=2):
+    """The network the knobs ``evaluator`` and ``network`` name for games of `players`
+    (``load``: an empty ``network`` is the shipped one for that count), or None for the
+    heuristic evaluator."""
+    return load(network or None, players) if evaluator == "net" else None
 
 
 def _check_arrays(data, path):

@@ -52,7 +52,8 @@ class Search(_search.Search):
     information baselines); ``deals`` are a belief's (``tigris.belief.Belief.deals``);
     ``only`` holds the root to some of its legal actions (an analysis searches the move
     played alone this way).  ``evaluator="net"`` judges the rollouts' ends by a learned
-    evaluation (``tigris.network``; ``network`` names its file, the shipped one if empty).
+    evaluation (``tigris.network``; ``network`` names its file, the one shipped for the game's
+    number of players if empty).
     A tree takes at most MAX_ITERATIONS iterations in all.
 
     Attributes: ``player`` (the searching player, to move at the root), ``iterations``
@@ -68,7 +69,7 @@ class Search(_search.Search):
         config = search_config(knobs)
         super().__init__(game, config, seed=seed, plan_iterations=plan_iterations,
                          plan_seconds=plan_seconds, determinize=determinize, deals=deals, only=only,
-                         net=from_knobs(config["evaluator"], config["network"]))
+                         net=from_knobs(config["evaluator"], config["network"], game.players))
 
 
 def run(game: Game, *, iterations: int = 0, seconds: float = 0.0, **options: Any) -> dict[str, Any]:

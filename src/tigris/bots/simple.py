@@ -49,7 +49,8 @@ class GreedyBot(SeededBot):
         self.net_share = net_share
         from tigris.network import from_knobs      # numpy: only when a bot is made
 
-        self.network = from_knobs(evaluator, network)
+        from_knobs(evaluator, network)              # a file that cannot serve is refused now
+        self._networks = {}                         # by the number of players
 
     def choose(self, game):
         """The legal action id with the best evaluation one ply ahead (see the class)."""
@@ -71,15 +72,24 @@ class GreedyBot(SeededBot):
                 best, best_key = a, key
         return best
 
+    def _network(self, players):
+        """The network for games of `players` (None: the heuristic), read once."""
+        if players not in self._networks:
+            from tigris.network import from_knobs
+
+            self._networks[players] = from_knobs(self.params["evaluator"], self.params["network"], players)
+        return self._networks[players]
+
     def value(self, game, p):
         """How well p stands after a move: the evaluator's reward, or with a network p's
         chance of finishing first (a finished game: p's share of its first place)."""
-        if self.network is None:
+        network = self._network(game.players)
+        if network is None:
             return self.evaluator.rewards(game)[p]
         if game.is_over:
             winners = game.ranking()[0]
             return 1.0 / len(winners) if p in winners else 0.0
-        net = self.network.evaluate(game)[0][p]
+        net = network.evaluate(game)[0][p]
         if self.net_share >= 1:
             return net
         return self.net_share * net + (1 - self.net_share) * self.evaluator.rewards(game)[p]
