@@ -169,6 +169,12 @@ def test_bad_options_are_one_line(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert "nowhere: not a folder" in err and "\n" not in err
     assert main(["serve", "--port", "70000"]) == 2
+    assert "must be from 0 to 65,535" in capsys.readouterr().err
+    (tmp_path / "file").write_text("x")
+    assert main(["serve", str(tmp_path), "--games", str(tmp_path / "file")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "file: not a folder; the games played are saved in a folder" in err and "\n" not in err
+    assert (tmp_path / "file").read_text() == "x"
 
 
 def _serve(args, cwd):

@@ -184,6 +184,8 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
     served = Folders(folders)
     searches = searchlib.Searches(workers, searchlib.IDLE if idle is None else idle)
     games_folder = Path(games) if games is not None else served.roots[0] / "games"
+    if games_folder.exists() and not games_folder.is_dir():
+        raise UsageError(f"{games_folder}: not a folder; the games played are saved in a folder (--games)")
     tables = {}                                          # the games being played, by id
 
     def table(request):

@@ -10,16 +10,20 @@ __all__ = ["DESCRIPTION", "add_to", "run"]
 DESCRIPTION = """\
 Start a local web application and print its address: the results folders and game
 records in the folders given (default: this one), each tournament's standings, head to
-head and games (updated while it runs), every game on the board to step through. It
-reads only inside those folders. It listens on 127.0.0.1 unless --host says otherwise.
-Needs Starlette and uvicorn: pip install 'tigris[serve]'. Ctrl-C stops it.
+head and games (updated while it runs), every game on the board with a hint of the
+shown position and an analysis of the whole game; a new game against the bots, played by
+clicks, its record written after every move into --games (default: the folder games of
+the first folder); a position to set up and ask hints of. Searches run in worker
+processes. It reads only inside those folders and listens on 127.0.0.1 unless --host
+says otherwise. Needs Starlette and uvicorn: pip install 'tigris[serve]'. Ctrl-C stops
+it.
 """
 
 
 def add_to(sub):
     from tigris.serve import DEFAULT_PORT
 
-    p = add_command(sub, "serve", run, help="the table in the browser: results and games",
+    p = add_command(sub, "serve", run, help="the table in the browser: play, hints, analyses, results",
                     description=DESCRIPTION)
     p.add_argument("folders", nargs="*", metavar="DIR", default=["."],
                    help="folders of results and game records to serve (default: this one)")
@@ -27,6 +31,8 @@ def add_to(sub):
                    help="the address to listen on (default 127.0.0.1: this machine alone)")
     p.add_argument("--port", type=whole(0, 65535), default=DEFAULT_PORT,
                    help=f"the port (default {DEFAULT_PORT}; 0: any free one)")
+    p.add_argument("--games", metavar="DIR",
+                   help="where the games played are saved (default: DIR/games of the first folder)")
 
 
 def run(args):
@@ -37,5 +43,5 @@ def run(args):
     if args.host not in serve.LOCAL_HOSTS:
         print(f"warning: listening on {args.host}: other machines can reach this server and "
               f"read the folders it serves", file=sys.stderr)
-    app = serve.create_app(args.folders)
+    app = serve.create_app(args.folders, games=args.games)
     serve.run(app, host=args.host, port=args.port, announce=lambda line: print(line, flush=True))
