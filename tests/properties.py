@@ -779,9 +779,62 @@ def results_folders(spec, lines, newline):
     assert code in (0, 1) and (code == 0 or len(err.getvalue().strip().splitlines()) == 1), err.getvalue()
 
 
+# ---------------------------------------------------------------------------------------
+# tigris serve: what a page may send
+# ---------------------------------------------------------------------------------------
+
+def _server():
+    """A test client of a server over a folder with a record, the app's tables beside."""
+    import tempfile
+
+    from starlette.testclient import TestClient
+
+    from tigris.serve import create_app
+
+    folder = tempfile.mkdtemp()
+    g = tigris.Game(players=2, seed=3)
+    for _ in range(6):
+        g.apply(g.legal_actions()[0])
+    with open(os.path.join(folder, "game.json"), "w", encoding="utf-8") as f:
+        f.write(json.dumps(record.to_record(g, bots=["a", "b"])))
+    app = create_app([folder], workers=1)
+    return TestClient(app, raise_server_exceptions=False), g
+
+
+SERVED = {}
+API_BODIES = {
+    "/api/position": lambda g: g.to_position(),
+    "/api/positions": lambda g: g.to_position(),
+    "/api/hint": lambda g: {"position": g.to_position(), "seconds": 0.05},
+    "/api/analysis": lambda g: {"page": "/record/0/game.json", "iterations": 5},
+    "/api/games": lambda g: {"players": 2, "seats": ["human", "random"], "seed": 1, "variants": []},
+}
+
+
+@_settings(examples=max(40, EXAMPLES // 20))
+@given(st.sampled_from(sorted(API_BODIES)), st.data())
+def server_requests(path, data):
+    """Whatever JSON a page sends to an API route, the answer is a 2xx or a 4xx with a
+    one-line message, never a 5xx: the server names what is wrong."""
+    if not SERVED:
+        SERVED["client"], SERVED["game"] = _server()
+    client, g = SERVED["client"], SERVED["game"]
+    body = data.draw(mutated([API_BODIES[path](g)], keys=("position", "seconds", "players", "seats", "page")))
+    answer = client.post(path, content=json.dumps(body, allow_nan=True).encode("utf-8"))
+    assert answer.status_code < 500, (path, body, answer.text)
+    if answer.status_code >= 400:
+        message = answer.json()["error"]
+        assert message and "\n" not in message and "Traceback" not in message, message
+    for searches in client.app.state.searches, :
+        with searches._lock:                         # a search the property started: stopped
+            for job in list(searches._jobs.values()):
+                searches._end(job, "stopped")
+
+
 PROPERTIES = {f.__name__: f for f in (positions, pending, records, actions, setups, bot_settings,
                                       hints, prompt_lines, analysis_files, selfplay_files,
-                                      network_files, tune_histories, tune_settings, results_folders)}
+                                      network_files, tune_histories, tune_settings, results_folders,
+                                      server_requests)}
 
 
 if __name__ == "__main__":

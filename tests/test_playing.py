@@ -174,6 +174,11 @@ def test_resigning_ends_the_game_with_the_seat_last(client, tmp_path):
     ({"players": 2, "board": "round"}, "board"),
     ({"players": 2, "variants": ["fast"]}, "variant"),
     ({"players": 2, "colour": "red"}, "a new game is an object of"),
+    ({"players": "2"}, "players must be 2, 3 or 4"),
+    ({"players": 2, "seats": "human"}, "seats: a list"),
+    ({"players": 2, "variants": "english"}, "variants: a list"),
+    ({"players": 2, "seed": 10 ** 30}, "seed must be a whole number"),
+    ({"players": 2, "seed": True}, "seed must be a whole number"),
 ])
 def test_a_new_game_is_checked(client, body, message):
     answer = client.post("/api/games", json=body)

@@ -16,7 +16,7 @@ import pytest
 HERE = Path(__file__).resolve().parent
 NAMES = ("positions", "pending", "records", "actions", "setups", "bot_settings", "hints",
          "prompt_lines", "analysis_files", "selfplay_files", "network_files", "tune_histories", "tune_settings",
-         "results_folders")
+         "results_folders", "server_requests")
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -98,7 +98,8 @@ def test_a_broken_record_is_a_400_naming_the_move(client):
     "/record/0/../../../etc/passwd", "/record/0/%2e%2e/%2e%2e/etc/passwd",
     "/record/0/..%2f..%2f..%2fetc%2fpasswd", "/record/0//etc/passwd", "/record/0/%00",
     "/results/0/../", "/results/0/%2e%2e/", "/results/7/t/", "/record/-1/game.json",
-    "/record/0/t", "/record/0/nothing.json", "/results/0/game.json/",
+    "/record/0/t", "/record/0/nothing.json", "/results/0/game.json/", "/record/0/" + "a" * 5000,
+    "/results/0/" + "b/" * 3000, "/record/0/" + "x" * 300 + "/y.json",
 ])
 def test_nothing_outside_the_folders_is_served(client, path):
     answer = client.get(path)

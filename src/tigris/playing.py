@@ -68,14 +68,18 @@ class Played:
         names (default a person against ``ismcts-fast``)."""
         import tigris
 
-        seats = list(seats) if seats is not None else [HUMAN] + ["ismcts-fast"] * (players - 1)
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
             raise UsageError(f"players must be 2, 3 or 4, not {excerpt(players)}")
-        if len(seats) != players:
-            raise UsageError(f"seats: one a player ({players}), not {len(seats)}")
+        seats = seats if seats is not None else [HUMAN] + ["ismcts-fast"] * (players - 1)
+        if not isinstance(seats, list) or len(seats) != players:
+            raise UsageError(f"seats: a list of one a player ({players}), not {excerpt(seats)}")
         _check_seats(seats)
+        if not (isinstance(variants, (list, tuple)) and all(isinstance(v, str) for v in variants)):
+            raise UsageError(f"variants: a list of names, not {excerpt(variants)}")
         if seed is None:
             seed = secrets.randbelow(1 << 31)
+        if not (isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < 1 << 63):
+            raise UsageError(f"seed must be a whole number from 0 to 2**63 - 1, not {excerpt(seed)}")
         try:
             game = tigris.Game(players=players, seed=seed, board=board, variants=tuple(variants))
         except (TypeError, ValueError) as e:

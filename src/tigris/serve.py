@@ -108,7 +108,10 @@ class Folders:
         base = self.roots[root]
         if "\x00" in relative:
             raise NotFound("no such path")
-        path = (base / relative).resolve()
+        try:
+            path = (base / relative).resolve()
+        except (OSError, RuntimeError):                   # a name too long, a loop of links
+            raise NotFound(f"{excerpt(relative)}: no such path") from None
         if path != base and base not in path.parents:
             raise NotFound(f"{excerpt(relative)}: not inside the served folder")
         return path
@@ -116,14 +119,14 @@ class Folders:
     def folder(self, root, relative):
         """A folder inside folder `root`."""
         path = self._inside(root, relative)
-        if not path.is_dir():
+        if not _is(path, "dir"):
             raise NotFound(f"{excerpt(relative)}: no such folder")
         return path
 
     def file(self, root, relative):
         """A regular file inside folder `root` (never a pipe, a device or a folder)."""
         path = self._inside(root, relative)
-        if not path.is_file():
+        if not _is(path, "file"):
             raise NotFound(f"{excerpt(relative)}: no such file")
         return path
 
@@ -143,6 +146,15 @@ class Folders:
             out.append({"folder": str(root), "results": sorted(results)[:MAX_LISTED],
                         "records": sorted(games)[:MAX_LISTED]})
         return out
+
+
+def _is(path, kind):
+    """Whether `path` is a regular file or a folder (``kind``); False where the system
+    cannot tell (a name too long, no permission)."""
+    try:
+        return path.is_file() if kind == "file" else path.is_dir()
+    except OSError:
+        return False
 
 
 def _walk(root, levels):
