@@ -20,9 +20,11 @@ def combo(request):
     return request.param
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """One headless Chromium for the test run (skipped without one, but under CI)."""
+    """One headless Chromium for the module, quit at its end (skipped without one, but
+    under CI): no browser outlives the module that started it, so the tests that look for
+    leftover processes find none."""
     b = browsers.start()
     yield b
     b.quit()
