@@ -218,3 +218,11 @@ def test_eight_games_at_once_with_their_hints(client):
             assert time.monotonic() < deadline
             time.sleep(0.1)
         assert client.get(f"/api/hint/{key}").json()["state"] == "done"
+
+
+def test_a_new_game_never_writes_over_a_saved_one(client, tmp_path):
+    first, _ = new(client, players=2, seats=["human", "random"], seed=7)
+    second, _ = new(client, players=2, seats=["human", "random"], seed=7)
+    assert first["file"] != second["file"]
+    saved = sorted((tmp_path / "games").glob("*.json"))
+    assert len(saved) == 2 and all(json.loads(p.read_text())["seed"] == 7 for p in saved)

@@ -86,7 +86,7 @@ class Played:
             raise UsageError(str(e)) from None
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"game-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.json"
+        path = _new_file(folder, f"game-{time.strftime('%Y%m%d-%H%M%S')}-{seed}")
         played = cls(game, seats, path, searches)
         played.save()
         played.advance()
@@ -291,6 +291,20 @@ class Played:
         if goes_on(self.game):
             return to_record(self.game, bots=self.seats)
         return record_of(self.game, self.seats)             # a game at the turn limit, ranked
+
+
+def _new_file(folder, stem):
+    """A file of `folder` named after `stem` that did not exist, claimed (created empty),
+    so that a new game never writes over a record already there (two games made in the
+    same second with the same seed get ``-2``, ``-3``, ...)."""
+    for k in range(1, 1000):
+        path = folder / (f"{stem}.json" if k == 1 else f"{stem}-{k}.json")
+        try:
+            path.open("x").close()
+            return path
+        except FileExistsError:
+            continue
+    raise UsageError(f"{folder}: no free file name for a new game")
 
 
 def _seen(event, player):
