@@ -139,14 +139,7 @@ def position_page(game, title="a position", back=None, extra=""):
             "players": game.players, "bots": [], "moves": [], "steps": [step], "result": None,
             "rivers": sorted(map(square_name, boards.layout(game.board)[0])), "error": None,
             "stopped": None, "analysis": None}
-    setup = (f"{game.players} players, {game.board} board"
-             + (f", variants: {', '.join(game.variants)}" if game.variants else ""))
-    page = _GAME_PAGE.format(
-        title=_e(title), setup=_e(setup), css=_asset("viewer.css"), js=_asset("viewer.js"),
-        back=f'<a class="back" href="{_e(back)}">&larr; the folders</a>' if back else "", notes="",
-        data=script_json(data))
-    before, end, after = page.rpartition("</body>")
-    return utf8_text(before + extra + end + after)
+    return _viewer_page(data, title, (back, "the folders"), [], extra)
 
 
 def _step(game, squares_before, viewer=None):
@@ -276,22 +269,30 @@ def game_page(rec, analysis=None, title=None, back=None, partial=False, replayed
     ``viewer``: the player whose view the page shows (``replay_steps``), else all."""
     data = game_data(rec, analysis, partial, replayed or (replay_steps(rec, partial, viewer)
                                                           if viewer is not None else None))
-    title = game_title(rec) if title is None else title
-    bots = data["bots"]
-    seats = ", ".join(f"player {p}: {bots[p] if p < len(bots) else '?'}"
-                      for p in range(data["players"]))
-    setup = (f"{data['players']} players, {data['board']} board"
-             + (f", variants: {', '.join(data['variants'])}" if data["variants"] else "")
-             + (f"; {seats}" if bots else ""))
     notes = []
     if data["error"]:
         notes.append(f"The game stopped with an error: {data['error']}")
     if data["stopped"]:
         notes.append(f"The record does not replay beyond move {len(data['moves'])}: "
                      f"{data['stopped']}")
+    return _viewer_page(data, game_title(rec) if title is None else title, (back, "all games"),
+                        notes, extra)
+
+
+def _viewer_page(data, title, back, notes, extra):
+    """The viewer's page of `data` (``game_data``): its heading `title`, the setup and
+    seats, a link ``back = (address or None, its text)``, `notes` (text) and `extra`
+    (HTML at the end of the body)."""
+    bots = data["bots"]
+    seats = ", ".join(f"player {p}: {bots[p] if p < len(bots) else '?'}"
+                      for p in range(data["players"]))
+    setup = (f"{data['players']} players, {data['board']} board"
+             + (f", variants: {', '.join(data['variants'])}" if data["variants"] else "")
+             + (f"; {seats}" if bots else ""))
+    href, text = back
     page = _GAME_PAGE.format(
         title=_e(title), setup=_e(setup), css=_asset("viewer.css"), js=_asset("viewer.js"),
-        back=f'<a class="back" href="{_e(back)}">&larr; all games</a>' if back else "",
+        back=f'<a class="back" href="{_e(href)}">&larr; {text}</a>' if href else "",
         notes="".join(f'<p class="note">{_e(n)}</p>' for n in notes),
         data=script_json(data))
     before, end, after = page.rpartition("</body>")
