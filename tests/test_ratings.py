@@ -280,6 +280,50 @@ def test_plackett_luce_ties_count_both_orders():
     assert r["A"]["elo"] > 300 and r["C"]["elo"] < -600
 
 
+def test_first_place_elo_fits_the_winner_alone():
+    # A wins with Luce's chance among the seats (two A seats, two B seats); the places
+    # below are drawn at random, as by bots that play only to win.  The whole-ranking fit
+    # reads the random places as evidence of equality; the first-place fit finds the gap,
+    # and is the maximum of the winner's likelihood (computed here directly).
+    strengths = {"A": 0.5, "B": -0.5}
+    lineups = [["A", "A", "B", "B"], ["A", "B", "B", "A"], ["B", "B", "A", "A"],
+               ["B", "A", "A", "B"]]
+    rng = np.random.default_rng(3)
+    games = []
+    for k in range(1600):
+        bots = lineups[k % 4]
+        noisy = [strengths[b] + rng.gumbel() for b in bots]
+        first = max(range(4), key=lambda s: noisy[s])
+        rest = [int(s) for s in rng.permutation([s for s in range(4) if s != first])]
+        games.append(game(bots, [[first]] + [[s] for s in rest]))
+
+    def nll(t):
+        value = 0.0
+        for g in games:
+            wins_a = g["bots"][g["ranking"][0][0]] == "A"
+            value -= (t if wins_a else -t) - np.log(2 * np.exp(t) + 2 * np.exp(-t))
+        return value
+
+    fit = minimize(lambda t: nll(t[0]), [0.0]).x[0]
+    result = standings(games, resamples=50)
+    r = rows(result)
+    gap = r["A"]["first_elo"] - r["B"]["first_elo"]
+    assert gap == pytest.approx(2 * ELO * fit, abs=0.5)
+    assert gap == pytest.approx(ELO, abs=60)
+    assert r["A"]["elo"] - r["B"]["elo"] < gap / 2
+    low, high = r["A"]["first_elo_ci"]
+    assert low <= r["A"]["first_elo"] <= high
+    text = format_standings(result)
+    assert "first-place Elo (95% CI)" in text and "First-place Elo:" in text
+    assert f"{r['A']['first_elo']:+.0f} ({low:+.0f}, {high:+.0f})" in text
+
+
+def test_first_place_elo_is_for_three_players_and_more():
+    result = standings(duel("A", "B", 6, 4))
+    assert all(r["first_elo"] is None and r["first_elo_ci"] is None for r in result["bots"])
+    assert "first-place" not in format_standings(result).lower()
+
+
 # ---------------------------------------------------------------------------------------
 # Bookkeeping
 # ---------------------------------------------------------------------------------------

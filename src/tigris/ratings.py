@@ -32,6 +32,13 @@ Elo
     The order between two seats of the same bot says nothing about the bots: it only
     enters the likelihood through the shared strength.
 
+    With 3-4 players there is a second fit, the **first-place Elo**: the same strengths,
+    but only the first choice of each ranking counts (Luce's choice model of the winner
+    among the seats; a shared first place is every tied seat's win, each with its share).
+    Bots that play for first place alone, as the searches do, are measured by it; the
+    whole-ranking fit also weighs who came second and third.  With 2 players the two fits
+    are the same, so it is given only when the model is Plackett-Luce.
+
     ``elo = 400 / ln(10) * log-strength``, shifted so that the mean of the rated bots
     is 0 (or the ``anchor`` bot is 0): a difference ``d`` means an expected score of
     ``1 / (1 + 10 ** (-d / 400))`` between the two bots.
@@ -97,10 +104,12 @@ def standings(games, bots=None, *, anchor=None, resamples=RESAMPLES, seed=SEED,
          "confidence": confidence}
 
     where a row is ``{"name", "games", "wins", "win_rate", "win_rate_ci": (low, high),
-    "elo", "elo_ci": (low, high), "mean_final", "mean_decisions", "seconds_per_move"}``.
-    A bot without a game has ``None`` for the rates; a bot that only ever played itself
-    has ``None`` for the Elo.  ``elo_ci`` is ``None`` when the bootstrap has nothing to
-    resample: a single deal (or game), or ``resamples=0``.
+    "elo", "elo_ci": (low, high), "first_elo", "first_elo_ci", "mean_final",
+    "mean_decisions", "seconds_per_move"}``.  A bot without a game has ``None`` for the
+    rates; a bot that only ever played itself has ``None`` for the Elo.  ``first_elo``
+    (the fit of first places alone) is ``None`` unless the model is Plackett-Luce.
+    ``elo_ci`` is ``None`` when the bootstrap has nothing to resample: a single deal (or
+    game), or ``resamples=0``.
     """
     played, errors = _parse(games)
     names = list(dict.fromkeys(list(bots or []) + [n for seats in dict.fromkeys(g.bots for g in played)
@@ -111,10 +120,16 @@ def standings(games, bots=None, *, anchor=None, resamples=RESAMPLES, seed=SEED,
     model = None
     if played:
         model = BRADLEY_TERRY if all(len(g.bots) == 2 for g in played) else PLACKETT_LUCE
-    elo, elo_ci = _elo(played, model, anchor, resamples, seed, alpha, confidence)
+    elo, elo_ci = _elo(played, anchor, resamples, seed, alpha, confidence)
+    first, first_ci = {}, {}
+    if model == PLACKETT_LUCE:
+        first, first_ci = _elo(played, anchor, resamples, seed, alpha, confidence, choices=1)
     unit = "deals" if played and all(g.deal is not None for g in played) else "games"
 
-    rows = [_row(name, played, elo.get(name), elo_ci.get(name), confidence) for name in names]
+    rows = [_row(name, played, confidence) | {"elo": elo.get(name), "elo_ci": elo_ci.get(name),
+                                              "first_elo": first.get(name),
+                                              "first_elo_ci": first_ci.get(name)}
+            for name in names]
     rows.sort(key=lambda r: (r["elo"] is None, -(r["elo"] or 0.0),
                              -(r["win_rate"] or 0.0), r["name"]))
     return {"bots": rows, "games": len(played), "errors": errors, "model": model,
@@ -156,7 +171,7 @@ def _parse(games):
     return played, errors
 
 
-def _row(name, played, elo, elo_ci, confidence):
+def _row(name, played, confidence):
     games, wins = 0, 0.0
     finals, decisions, seconds = [], [], []
     for g in played:
@@ -175,7 +190,6 @@ def _row(name, played, elo, elo_ci, confidence):
     rate = wins / games if games else None
     return {"name": name, "games": games, "wins": wins, "win_rate": rate,
             "win_rate_ci": wilson_interval(wins, games, confidence) if games else None,
-            "elo": elo, "elo_ci": elo_ci,
             "mean_final": _mean(finals), "mean_decisions": _mean(decisions),
             "seconds_per_move": _mean(seconds)}
 
@@ -198,8 +212,9 @@ def _orderings(ids, ranking):
     return counts, sum(counts.values())
 
 
-def _elo(played, model, anchor, resamples, seed, alpha, confidence):
-    """Elo and bootstrap interval per rated bot (see the module docstring).
+def _elo(played, anchor, resamples, seed, alpha, confidence, choices=None):
+    """Elo and bootstrap interval per rated bot (see the module docstring); ``choices=1``
+    fits first places alone.
 
     The fits read counts, not games: each game adds its share (its orders, each
     ``count / total``) to the row of its deal (or of itself) in a sparse matrix of deals
@@ -240,7 +255,7 @@ def _elo(played, model, anchor, resamples, seed, alpha, confidence):
               for group in by_length.values()]
 
     def elos(counts, initial=None):
-        params = _ilsr(len(items), groups, counts, alpha, initial)
+        params = _ilsr(len(items), groups, counts, alpha, initial, choices)
         shift = params[ref] if ref is not None else params.mean()
         return params, ELO_PER_NATURAL_LOG * (params - shift)
 
@@ -261,29 +276,30 @@ def _elo(played, model, anchor, resamples, seed, alpha, confidence):
     return elo, ci
 
 
-def _ilsr(n_items, groups, counts, alpha, initial):
+def _ilsr(n_items, groups, counts, alpha, initial, choices=None):
     """choix's iterative Luce spectral ranking (``ilsr_rankings``; a 2-player order is a
     pairwise comparison, which ``ilsr_pairwise`` counts the same way) over weighted
     orders: `groups` holds ``(orders, columns)`` per order length, `counts` each order's
-    weight."""
+    weight; only the first `choices` places of each order count (all when ``None``)."""
     converged = NormOfDifferenceTest(_TOL, order=1)
     params = initial
     for _ in range(_MAX_ITER):
-        params = _lsr(n_items, groups, counts, alpha, params)
+        params = _lsr(n_items, groups, counts, alpha, params, choices)
         if converged(params):
             return params
     raise RuntimeError(f"the Elo fit did not converge in {_MAX_ITER} iterations")
 
 
-def _lsr(n_items, groups, counts, alpha, params):
+def _lsr(n_items, groups, counts, alpha, params, choices=None):
     """One step of Luce spectral ranking: the Markov chain whose rate from each order's
-    loser to its winner is the order's weight over the remaining strengths."""
+    loser to its winner is the order's weight over the remaining strengths; a place
+    after the first `choices` is not a choice (the first-place fit)."""
     strength = np.ones(n_items) if params is None else exp_transform(params)
     chain = alpha * np.ones((n_items, n_items))
     for orders, cols in groups:
         weight = counts[cols]
         remaining = strength[orders].sum(axis=1)
-        for i in range(orders.shape[1] - 1):
+        for i in range(min(orders.shape[1] - 1, choices or orders.shape[1])):
             rate = weight / remaining
             for j in range(i + 1, orders.shape[1]):
                 np.add.at(chain, (orders[:, j], orders[:, i]), rate)
@@ -352,37 +368,43 @@ def head_to_head(games):
 
 def standings_cells(result):
     """The standings as plain-text cells: ``(head, rows)``, a row per bot, best first
-    (place, bot, games, wins, win rate with its interval, Elo with its interval, mean
-    final score, decisions, seconds per move).  The Markdown table here and the HTML
-    index of ``tigris view`` are drawn from them."""
-    head = ["#", "bot", "games", "wins", "win rate (95% CI)", "Elo (95% CI)",
+    (place, bot, games, wins, win rate with its interval, Elo with its interval, with 3-4
+    players the first-place Elo with its interval, mean final score, decisions, seconds
+    per move).  The Markdown table here and the HTML index of ``tigris view`` are drawn
+    from them; every column but the bot's name is a figure."""
+    level = f"{result.get('confidence', CONFIDENCE):.0%}"
+    first = result.get("model") == PLACKETT_LUCE
+    head = ["#", "bot", "games", "wins", f"win rate ({level} CI)", f"Elo ({level} CI)",
+            *([f"first-place Elo ({level} CI)"] if first else []),
             "mean final", "decisions", "s/move"]
-    if result.get("confidence", CONFIDENCE) != CONFIDENCE:
-        level = f"{result['confidence']:.0%}"
-        head[4], head[5] = f"win rate ({level} CI)", f"Elo ({level} CI)"
     rows = []
     for k, r in enumerate(result["bots"], start=1):
         rate = "-"
         if r["win_rate"] is not None:
             lo, hi = r["win_rate_ci"]
             rate = f"{100 * r['win_rate']:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})"
-        elo = "-"
-        if r["elo"] is not None and r["elo_ci"] is None:
-            elo = f"{r['elo']:+.0f} (n/a)"
-        elif r["elo"] is not None:
-            lo, hi = r["elo_ci"]
-            elo = f"{r['elo']:+.0f} ({lo:+.0f}, {hi:+.0f})"
-        rows.append([str(k), str(r["name"]), str(r["games"]), _number(r["wins"]), rate, elo,
+        elos = [_elo_cell(r["elo"], r["elo_ci"])]
+        if first:
+            elos.append(_elo_cell(r.get("first_elo"), r.get("first_elo_ci")))
+        rows.append([str(k), str(r["name"]), str(r["games"]), _number(r["wins"]), rate, *elos,
                      _number(r["mean_final"], 2), _number(r["mean_decisions"], 1),
                      _number(r["seconds_per_move"], 3)])
     return head, rows
+
+
+def _elo_cell(elo, interval):
+    if elo is None:
+        return "-"
+    if interval is None:
+        return f"{elo:+.0f} (n/a)"
+    return f"{elo:+.0f} ({interval[0]:+.0f}, {interval[1]:+.0f})"
 
 
 def format_standings(result):
     """The standings as a Markdown table, with a line on the model and the errors."""
     head, rows = standings_cells(result)
     rows = [[row[0], _cell(row[1]), *row[2:]] for row in rows]
-    lines = _table(head, rows, right={0, 2, 3, 6, 7, 8})
+    lines = _table(head, rows, right={c for c, h in enumerate(head) if c != 1 and "CI" not in h})
     model = {BRADLEY_TERRY: "Bradley-Terry", PLACKETT_LUCE: "Plackett-Luce"}.get(result["model"])
     if model:
         zero = f"{result['anchor']} = 0" if result.get("anchor") else "mean of the bots = 0"
@@ -395,6 +417,9 @@ def format_standings(result):
             interval = f"interval from {result['resamples']} bootstrap resamples of the {unit}"
         lines += ["", f"Elo: {model} maximum likelihood over {result['games']} games, "
                       f"{zero}; {interval}."]
+        if result["model"] == PLACKETT_LUCE:
+            lines += ["First-place Elo: the same fit over first places alone (Luce's choice "
+                      "of the winner among the seats), for bots that play only to win."]
     if result["errors"]:
         n = result["errors"]
         lines += ["", f"{n} game{'s' if n != 1 else ''} failed and {'are' if n != 1 else 'is'} "

@@ -471,13 +471,16 @@ def plain_page(title, body, head=""):
 
 def _standings_table(st):
     head, rows = ratings.standings_cells(st)
-    table = _table(head, rows, numeric={0, 2, 3, 4, 5, 6, 7, 8}, table_id="standings")
+    table = _table(head, rows, numeric=set(range(len(head))) - {1}, table_id="standings")
     model = {"bradley-terry": "Bradley-Terry", "plackett-luce": "Plackett-Luce"}.get(st.get("model"))
     if model:
         table += (f'<p class="hint">Elo: {model} maximum likelihood, the mean of the bots = 0; '
                   f'the interval from {st["resamples"]} bootstrap resamples of the '
                   f'{_e(st.get("resampled", "games"))} (n/a: a single one has nothing to resample). '
-                  f'Win rate: first places, with Wilson\'s interval.</p>')
+                  f'Win rate: first places, with Wilson\'s interval.'
+                  + (' First-place Elo: the same fit over first places alone (the winner '
+                     'among the seats), for bots that play only to win.'
+                     if st.get("model") == "plackett-luce" else "") + '</p>')
     if st.get("errors"):
         n = st["errors"]
         table += f'<p class="note">{n} game{"s" if n != 1 else ""} failed and {"are" if n != 1 else "is"} not rated.</p>'
