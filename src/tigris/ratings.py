@@ -126,9 +126,9 @@ def standings(games, bots=None, *, anchor=None, resamples=RESAMPLES, seed=SEED,
         first, first_ci = _elo(played, anchor, resamples, seed, alpha, confidence, choices=1)
     unit = "deals" if played and all(g.deal is not None for g in played) else "games"
 
-    rows = [_row(name, played, confidence) | {"elo": elo.get(name), "elo_ci": elo_ci.get(name),
-                                              "first_elo": first.get(name),
-                                              "first_elo_ci": first_ci.get(name)}
+    rows = [_row(name, played, confidence,
+                 {"elo": elo.get(name), "elo_ci": elo_ci.get(name),
+                  "first_elo": first.get(name), "first_elo_ci": first_ci.get(name)})
             for name in names]
     rows.sort(key=lambda r: (r["elo"] is None, -(r["elo"] or 0.0),
                              -(r["win_rate"] or 0.0), r["name"]))
@@ -171,7 +171,7 @@ def _parse(games):
     return played, errors
 
 
-def _row(name, played, confidence):
+def _row(name, played, confidence, elos):
     games, wins = 0, 0.0
     finals, decisions, seconds = [], [], []
     for g in played:
@@ -190,7 +190,7 @@ def _row(name, played, confidence):
     rate = wins / games if games else None
     return {"name": name, "games": games, "wins": wins, "win_rate": rate,
             "win_rate_ci": wilson_interval(wins, games, confidence) if games else None,
-            "mean_final": _mean(finals), "mean_decisions": _mean(decisions),
+            **elos, "mean_final": _mean(finals), "mean_decisions": _mean(decisions),
             "seconds_per_move": _mean(seconds)}
 
 
