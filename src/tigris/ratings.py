@@ -71,7 +71,8 @@ from tigris.runner import first_places
 
 __all__ = ["standings", "head_to_head", "format_standings", "format_head_to_head",
            "standings_cells", "head_to_head_cells", "wilson_interval", "expected_score",
-           "sprt_llr", "sprt_bounds", "sprt_decision", "BRADLEY_TERRY", "PLACKETT_LUCE"]
+           "sprt_llr", "sprt_bounds", "sprt_decision", "BRADLEY_TERRY", "PLACKETT_LUCE",
+           "FIRST_PLACE_NOTE"]
 
 BRADLEY_TERRY = "bradley-terry"
 PLACKETT_LUCE = "plackett-luce"
@@ -81,6 +82,8 @@ ALPHA = 0.01          # choix's I-LSR regularisation: rate of virtual comparison
 RESAMPLES = 200       # bootstrap resamples for the Elo interval
 SEED = 0              # bootstrap seed
 CONFIDENCE = 0.95
+FIRST_PLACE_NOTE = ("First-place Elo: the same fit over first places alone (Luce's choice of "
+                    "the winner among the seats), for bots that play only to win.")
 _MAX_ITER = 10_000    # I-LSR iterations (it converges in a few dozen on ordinary data)
 _TOL = 1e-7
 
@@ -418,8 +421,7 @@ def format_standings(result):
         lines += ["", f"Elo: {model} maximum likelihood over {result['games']} games, "
                       f"{zero}; {interval}."]
         if result["model"] == PLACKETT_LUCE:
-            lines += ["First-place Elo: the same fit over first places alone (Luce's choice "
-                      "of the winner among the seats), for bots that play only to win."]
+            lines += [FIRST_PLACE_NOTE]
     if result["errors"]:
         n = result["errors"]
         lines += ["", f"{n} game{'s' if n != 1 else ''} failed and {'are' if n != 1 else 'is'} "

@@ -478,9 +478,8 @@ def _standings_table(st):
                   f'the interval from {st["resamples"]} bootstrap resamples of the '
                   f'{_e(st.get("resampled", "games"))} (n/a: a single one has nothing to resample). '
                   f'Win rate: first places, with Wilson\'s interval.'
-                  + (' First-place Elo: the same fit over first places alone (the winner '
-                     'among the seats), for bots that play only to win.'
-                     if st.get("model") == "plackett-luce" else "") + '</p>')
+                  + (" " + _e(ratings.FIRST_PLACE_NOTE) if st.get("model") == ratings.PLACKETT_LUCE
+                     else "") + '</p>')
     if st.get("errors"):
         n = st["errors"]
         table += f'<p class="note">{n} game{"s" if n != 1 else ""} failed and {"are" if n != 1 else "is"} not rated.</p>'
