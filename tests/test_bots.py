@@ -484,6 +484,24 @@ def test_installed_package_brings_its_bots(tmp_path, monkeypatch):
     assert bots.load("ismcts-fast").params["iterations"] == 1000
 
 
+def test_shipped_searches_use_the_network_and_the_baseline_does_not():
+    # The equal-time matches of docs/results.md ("A learned evaluation") compare
+    # ismcts-fast and ismcts-strong with the network against the same searches with the
+    # heuristic alone; ismcts-heuristic is ismcts-fast before the network, knob for knob.
+    evaluator = {"evaluator", "net_share"}
+    fast, heuristic = bots.describe("ismcts-fast")[1], bots.describe("ismcts-heuristic")[1]
+    assert (fast["evaluator"], fast["net_share"], fast["network"]) == ("net", 0.3, "")
+    assert (heuristic["evaluator"], heuristic["net_share"]) == ("heuristic", 1.0)
+    assert {k: v for k, v in fast.items() if k not in evaluator} == \
+        {k: v for k, v in heuristic.items() if k not in evaluator}
+    strong = bots.describe("ismcts-strong")[1]
+    assert (strong["evaluator"], strong["net_share"], strong["iterations"]) == ("net", 0.3, 10_000)
+    from tigris.hints import DEFAULT_BOT
+    from tigris.selfplay import DEFAULT_BOT as SELFPLAY_BOT
+    assert DEFAULT_BOT == "ismcts-fast"               # hints search with the network
+    assert SELFPLAY_BOT == "ismcts-heuristic"         # a first generation needs none
+
+
 # ---------------------------------------------------------------------------
 # greedy's commitments in the English variant (R93-R94)
 # ---------------------------------------------------------------------------

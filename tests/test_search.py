@@ -178,6 +178,9 @@ HONEST_KINDS = [("ismcts", dict(iterations=300)),
                 ("greedy", {}),
                 # the learned evaluation judges determinizations alone
                 ("ismcts", dict(iterations=300, evaluator="net", rollout_depth=0)),
+                # ismcts-fast's mix (the shipped bots and the hints): halving, rollouts
+                ("ismcts", dict(iterations=300, root="halving", halving_scale=1.0,
+                                evaluator="net", net_share=0.3)),
                 ("pimc", dict(iterations=300, determinizations=4, evaluator="net")),
                 ("greedy", dict(evaluator="net"))]
 

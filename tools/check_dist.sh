@@ -32,7 +32,8 @@ sdist_files="$(tar tzf "${sdist[0]}")"
 must_hold sdist "$sdist_files" LICENSE CHANGELOG.md 'cython_core/tigris/_core\.pyx' \
     'cython_core/tigris/_game\.pxd' 'cython_core/tigris/_search\.pxd' 'src/tigris/_game\.pyi' \
     'src/tigris/py\.typed' \
-    'bots/ismcts-fast\.toml' 'src/tigris/calibration\.json' 'src/tigris/viewer\.js' \
+    'bots/ismcts-fast\.toml' 'bots/ismcts-heuristic\.toml' 'src/tigris/calibration\.json' \
+    'src/tigris/chance\.json' 'src/tigris/viewer\.js' \
     'src/tigris/network-2p\.npz' 'src/tigris/network-3p4p\.npz' 'src/tigris/panel\.js'
 if grep -Eq '\.(c|so)$|/docs/_build/' <<< "$sdist_files"; then echo "sdist holds built files"; exit 1; fi
 wheel_files="$("$python" -m zipfile -l "${wheel[0]}")"
@@ -40,7 +41,8 @@ must_hold wheel "$wheel_files" 'tigris/_core\..*\.so' 'tigris/_game\..*\.so' \
     'tigris/_search\..*\.so' 'tigris/_eval\..*\.so' 'tigris/_core\.pxd' 'tigris/_game\.pxd' \
     'tigris/_eval\.pxd' 'tigris/_search\.pxd' 'tigris/_game\.pyi' \
     'tigris/py\.typed' 'tigris/bot_configs/ismcts-fast\.toml' 'tigris/bot_configs/hint\.toml' \
-    'tigris/calibration\.json' 'tigris/viewer\.js' 'tigris/viewer\.css' 'licenses/LICENSE' \
+    'tigris/calibration\.json' 'tigris/chance\.json' \
+    'tigris/viewer\.js' 'tigris/viewer\.css' 'licenses/LICENSE' \
     'tigris/_net\..*\.so' 'tigris/network-2p\.npz' 'tigris/network-3p4p\.npz' \
     'tigris/panel\.js' 'tigris/hint\.js' 'tigris/play\.js' 'tigris/analyse\.js' 'tigris/edit\.js'
 

@@ -122,7 +122,7 @@ TABLE = {
                                             "belief (weighted by what the others' play reveals)",
                             choices=("uniform", "belief")),
     "belief_particles": Knob(int, 64, "determinization = belief: the particles (worlds) it keeps", 1, 4096),
-    # Fitted on ismcts-fast games (docs/results.md, "Belief").
+    # Fitted on games of ismcts-fast with the heuristic, now ismcts-heuristic (docs/results.md, "Belief").
     "belief_temperature": Knob(float, 0.75, "determinization = belief: the temperature of the softmax "
                                            "over priors that weighs the others' moves", 0.001, 1000.0),
 }

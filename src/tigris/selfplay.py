@@ -53,7 +53,10 @@ __all__ = ["FORMAT", "SETTINGS", "DEFAULT_BOT", "POSITIONS", "LABEL_ITERATIONS",
            "settings", "pick", "label", "play_and_label", "run", "read", "read_settings"]
 
 FORMAT = "tigris-selfplay/1"
-DEFAULT_BOT = "ismcts-fast"        # plays the games (about 1.5 s a game on one core)
+# Plays the games and searches the labels unless told otherwise: the hand-written
+# evaluation, so a first generation needs no network (about 1.5 s a game on one core).
+# A next generation names its network's bots (--bot ismcts-fast --label-bot ismcts-fast).
+DEFAULT_BOT = "ismcts-heuristic"
 POSITIONS = 16                     # positions labelled per game, spread over its decisions
 LABEL_ITERATIONS = 5_000           # the label search's (about 0.05 s a position)
 MAX_GAMES = 1_000_000
@@ -69,9 +72,8 @@ def settings(games, players=2, bot=DEFAULT_BOT, board="classic", variants=(), se
     """A run's settings, checked: `games` games of `players` copies of `bot` (a name or
     a file; its knobs are read now, so the workers need no file), `positions` positions
     labelled a game by a search of `label_iterations` with `label_bot` (an ismcts
-    configuration, default the hints')."""
+    configuration, default DEFAULT_BOT)."""
     from tigris.constants import VARIANTS
-    from tigris.hints import DEFAULT_BOT as HINT_BOT
 
     try:
         for name, value, low, high in (("games", games, 1, MAX_GAMES), ("players", players, 2, 4),
@@ -88,7 +90,7 @@ def settings(games, players=2, bot=DEFAULT_BOT, board="classic", variants=(), se
     label_iterations = knobs.check_value("ismcts", "iterations", label_iterations,
                                          where="label_iterations")
     conf = botlib.configuration(bot)
-    labeller = botlib.configuration(label_bot or HINT_BOT)
+    labeller = botlib.configuration(label_bot or DEFAULT_BOT)
     if labeller.kind != "ismcts":
         raise UsageError(f"the labels need an ismcts bot configuration, not a {labeller.kind} "
                          f"one ({labeller.name})")

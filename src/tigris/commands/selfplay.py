@@ -35,7 +35,7 @@ def add_to(sub):
     p.add_argument("--label-iterations", type=POSITIVE, default=LABEL_ITERATIONS,
                    help=f"iterations of each label's search (default {LABEL_ITERATIONS})")
     p.add_argument("--label-bot", metavar="BOT",
-                   help="the ismcts configuration the labels search with (default as tigris hint)")
+                   help=f"the ismcts configuration the labels search with (default {DEFAULT_BOT})")
     add_seed(p, "base seed of the deals and the bots")
     add_jobs(p)
     add_backend(p)
