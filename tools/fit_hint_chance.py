@@ -7,7 +7,8 @@
 
 The first collects: on the positions of ``tigris bench calibration`` (games of
 ``ismcts-fast`` at 300 iterations a move, three positions a game) from ``--seed``, the
-default hint's search of ``--iterations`` (its seed the same), and keeps one JSON line a
+search of ``--iterations`` of ``--bot`` (default the hints'; the shipped fit came from
+``--bot ismcts-heuristic``) with the same seed, and keeps one JSON line a
 position with the search's own chances along its chosen move's best line, the mover and
 every player's share of the first place.  Lines are appended as they come: run it again
 after a kill and it goes on.  The bench measures with seed 0, so fit on other seeds.
@@ -52,7 +53,7 @@ def read(path, repair=False):
     return [sample for _, sample in values]
 
 
-def collect(path, positions, seed, iterations, jobs):
+def collect(path, positions, seed, iterations, jobs, bot=DEFAULT_BOT):
     done = {(s["seed"], s["move"]) for s in read(path, repair=True)} if path.exists() else set()
     check_target(path, option="SAMPLES")
     with Run(jobs, True, total=bench.calibration_runs(positions), desc="games, then searches",
@@ -65,7 +66,7 @@ def collect(path, positions, seed, iterations, jobs):
                 append_record(f, sample)
                 run.bar.update()
 
-            run.tasks([delayed(bench.calibration_sample)(p, DEFAULT_BOT, iterations, seed)
+            run.tasks([delayed(bench.calibration_sample)(p, bot, iterations, seed)
                        for p in todo], save)
 
 
@@ -79,13 +80,16 @@ def main(argv=None):
                     help="of the games and the searches (default 1)")
     ap.add_argument("--iterations", type=POSITIVE, default=20_000, help="per search (default 20000)")
     ap.add_argument("--jobs", type=JOBS, default=1, help="parallel workers (default 1)")
+    ap.add_argument("--bot", default=DEFAULT_BOT, help=f"the searches' ismcts configuration "
+                                                       f"(default {DEFAULT_BOT}, as hints)")
     ap.add_argument("--fit", type=Path, metavar="OUT", help="fit the samples and write the coefficients")
     args = ap.parse_args(argv)
     try:
         if args.fit is None:
             if len(args.samples) != 1:
                 ap.error("collect into one samples file (several are for --fit)")
-            collect(args.samples[0], args.positions, args.seed, args.iterations, args.jobs)
+            bench.check_hint_bot(args.bot)
+            collect(args.samples[0], args.positions, args.seed, args.iterations, args.jobs, args.bot)
             return 0
         check_target(args.fit, reads=args.samples, option="--fit")
         samples = [sample for path in args.samples for sample in read(path)]
