@@ -8,7 +8,8 @@
 The first collects: on the positions of ``tigris bench calibration`` (games of
 ``ismcts-fast`` at 300 iterations a move, three positions a game) from ``--seed``, the
 search of ``--iterations`` of ``--bot`` (default the hints'; the shipped fit came from
-``--bot ismcts-heuristic``) with the same seed, and keeps one JSON line a
+searches of ``ismcts-heuristic`` on its own games, when it was ``ismcts-fast``) with the
+same seed, and keeps one JSON line a
 position with the search's own chances along its chosen move's best line, the mover and
 every player's share of the first place.  Lines are appended as they come: run it again
 after a kill and it goes on.  The bench measures with seed 0, so fit on other seeds.
