@@ -181,6 +181,9 @@ HONEST_KINDS = [("ismcts", dict(iterations=300)),
                 # ismcts-fast's mix (the shipped bots and the hints): halving, rollouts
                 ("ismcts", dict(iterations=300, root="halving", halving_scale=1.0,
                                 evaluator="net", net_share=0.3)),
+                # the root's one-ply values are the determinization's too
+                ("ismcts", dict(iterations=300, evaluator="net", net_share=0.3,
+                                root_lookahead=30.0)),
                 ("pimc", dict(iterations=300, determinizations=4, evaluator="net")),
                 ("greedy", dict(evaluator="net"))]
 
@@ -219,7 +222,8 @@ def test_forced_win_position_has_exactly_one_winning_action():
 
 HONEST_IDS = [k + ("-halving" if p.get("root") == "halving" else "")
               + ("-belief" if p.get("determinization") == "belief" else "")
-              + ("-net" if p.get("evaluator") == "net" else "") for k, p in HONEST_KINDS]
+              + ("-net" if p.get("evaluator") == "net" else "")
+              + ("-lookahead" if p.get("root_lookahead") else "") for k, p in HONEST_KINDS]
 
 
 @pytest.mark.parametrize("kind,params", HONEST_KINDS, ids=HONEST_IDS)
@@ -405,6 +409,30 @@ def test_halving_root_puts_most_visits_on_the_forced_win():
         top, second = stats["children"][:2]
         assert g.action_str(top["action"]) == WINNING_MOVE and top["value"] == 1.0
         assert top["visits"] >= 2000 // 6 and top["visits"] > 2 * second["visits"]
+
+
+def test_root_lookahead_puts_the_move_with_the_best_one_ply_value_first():
+    """root_lookahead scales each root move's prior by its one-ply value: the winning
+    move (value 1, every other move loses) is tried first whatever the seed, where the
+    priors alone rank it among the other scoring tiles of C2."""
+    g = load(forced_win())
+
+    def first_tried(seed, lookahead):
+        stats = search_stats(g, iterations=1, seed=seed, root_lookahead=lookahead)
+        assert len(stats["children"]) == 1
+        return g.action_str(stats["children"][0]["action"])
+
+    assert all(first_tried(seed, 30.0) == WINNING_MOVE for seed in range(1, 9))
+    assert any(first_tried(seed, 0.0) != WINNING_MOVE for seed in range(1, 9))
+    for root in ("ucb", "halving"):
+        stats = search_stats(g, iterations=600, seed=2, root=root, root_lookahead=30.0)
+        assert g.action_str(stats["children"][0]["action"]) == WINNING_MOVE
+
+
+def test_root_lookahead_is_checked():
+    for bad in (-1.0, float("nan"), float("inf"), "30"):
+        with pytest.raises(ValueError, match="root_lookahead"):
+            bots.make("ismcts", root_lookahead=bad)
 
 
 def halving_phases(candidates):

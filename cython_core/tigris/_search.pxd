@@ -65,6 +65,7 @@ cdef struct Config:
     Weights weights             # the evaluator's rewards and priors
     const Net* net              # the learned evaluation of a rollout's end; NULL: the heuristic
     double net_share            # its share of the value, the rest the heuristic's
+    double root_lookahead       # weight of a root move's one-ply value in its log prior
 
 
 cdef struct Tree:

@@ -29,7 +29,7 @@ running search polls for signals about ten times a second, so Ctrl-C stops it.
 
 import math
 
-from libc.math cimport sqrt, log
+from libc.math cimport sqrt, log, exp
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memset
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
@@ -212,6 +212,7 @@ cdef class Search:
                              f"goes with evaluator 'net' alone")
         self.network = net
         self.cfg.net_share = config["net_share"]
+        self.cfg.root_lookahead = config["root_lookahead"]
         self.cfg.net = &net.net if net is not None else NULL
         self.cfg.plan_iterations = plan_iterations
         self.cfg.plan_seconds = plan_seconds

@@ -94,7 +94,7 @@ cdef inline void new_root(Tree* t, const State* root, int player, Config* cfg, u
     t.order = <int32_t*>malloc(N_ACTIONS * sizeof(int32_t))
     t.order_prior = <double*>malloc(N_ACTIONS * sizeof(double))
     if t.order != NULL and t.order_prior != NULL:
-        t.norder = root_order(&d, &cfg.weights, t.order, t.order_prior, x)
+        t.norder = root_order(&d, cfg, t.order, t.order_prior, x)
         if cfg.nroot_only > 0:
             t.norder = keep_only(t.order, t.order_prior, t.norder, cfg.root_only, cfg.nroot_only)
         new_node(t, NO_NODE, -1, player)     # sets t.error if out of memory

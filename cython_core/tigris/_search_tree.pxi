@@ -164,14 +164,35 @@ cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg
     return best
 
 
-cdef int root_order(State* d, const Weights* w, int32_t* order, double* key, uint64_t* x) noexcept nogil:
+cdef int root_order(State* d, const Config* cfg, int32_t* order, double* key, uint64_t* x) noexcept nogil:
     """The root's legal actions sorted by prior, best first, ties in random order, and
-    their priors in key (each with its jitter); how many."""
-    cdef int n, k, j
+    their priors in key (each with its jitter); how many.  With cfg.root_lookahead, each
+    prior is scaled by exp(root_lookahead * (its move's one-ply value - the best's)):
+    the evaluator's value for the mover after the move on this determinization."""
+    cdef int n, k, j, mover
     cdef int32_t a
-    cdef double v
+    cdef double v, best
+    cdef State s
+    cdef float reward[MAXP]
+    cdef double chance[MAXP]
+    cdef double* value
     n = legal_actions(d, order)
-    priors(d, w, order, n, key)
+    priors(d, &cfg.weights, order, n, key)
+    if cfg.root_lookahead > 0 and n > 1:
+        value = <double*>malloc(n * sizeof(double))
+        if value != NULL:                       # out of memory: the priors alone
+            mover = current_player(d)
+            best = -1e300
+            for k in range(n):
+                copy_state(&s, d)
+                apply_action(&s, order[k])
+                leaf_value(&s, cfg, reward, chance)
+                value[k] = reward[mover]
+                if value[k] > best:
+                    best = value[k]
+            for k in range(n):
+                key[k] *= exp(cfg.root_lookahead * (value[k] - best))
+            free(value)
     for k in range(n):
         key[k] += (splitmix(x) % 1000000) * ROOT_JITTER
     for k in range(1, n):               # insertion sort: a few hundred actions, once a search

@@ -115,6 +115,9 @@ TABLE = {
                       choices=("heuristic", "net")),
     "network": Knob(str, "", "evaluator = net: the weights file (tigris-network/1); empty: the "
                              "shipped network for the game's number of players"),
+    "root_lookahead": Knob(float, 0.0, "weight of each root move's one-ply value (the evaluator's, "
+                                       "on the first determinization) in its prior; 0: the priors alone",
+                           0.0, 1000.0),
     "net_share": Knob(float, 1.0, "evaluator = net: the network's share of a position's value, the rest "
                                   "the heuristic's", 0.0, 1.0),
     "determinizations": Knob(int, 8, "determinizations, each searched as perfect information", 1, MAX_TREES),
@@ -134,14 +137,15 @@ WEIGHTS = tuple(_WEIGHT_ROWS)
 #: What the compiled search takes as its configuration, every one of them (its seed, budget
 #: and deals are arguments of their own).
 SEARCH_CONFIG = ("exploration", "rollout", "epsilon", "rollout_depth", "final", "widening", "root",
-                 "candidates", "halving_scale", *WEIGHTS, "evaluator", "network", "net_share")
+                 "candidates", "halving_scale", *WEIGHTS, "evaluator", "network", "net_share",
+                 "root_lookahead")
 
 # Which kinds of bot have which knobs (docs/DESIGN.md).  The search bots share the search
 # knobs; the honest ones (ismcts, pimc) also choose how their determinizations deal the
 # tiles their player cannot see (tigris.belief).
 _SEARCH_BOT = ("iterations", "seconds", "exploration", "rollout", "epsilon", "rollout_depth", "final",
                "widening", "root", "candidates", "halving_scale", "workers", "seed", *WEIGHTS, "evaluator",
-               "network", "net_share")
+               "network", "net_share", "root_lookahead")
 _BELIEF = ("determinization", "belief_particles", "belief_temperature")
 
 
