@@ -397,7 +397,8 @@ def test_knobs_reach_the_search():
     assert bot.options == {"exploration": 1.3, "rollout": "random", "epsilon": 0.5,
                            "rollout_depth": -1, "final": "value", "widening": 0.0, "root": "ucb",
                            "candidates": 5, "halving_scale": 0.1, **default_weights(), "eval_leader": 0.6,
-                            "evaluator": "heuristic", "network": "", "net_share": 1.0}
+                            "evaluator": "heuristic", "network": "", "net_share": 1.0,
+                            "root_lookahead": 0.0}
     g = tigris.Game(players=2, seed=5)
     bot.choose(g)
     assert bot.last["iterations"] == 120
