@@ -489,13 +489,13 @@ def test_shipped_searches_use_the_network_and_the_baseline_does_not():
     # The equal-time matches of docs/results.md ("A learned evaluation") compare
     # ismcts-fast and ismcts-strong with the network against the same searches with the
     # heuristic alone; ismcts-heuristic is ismcts-fast before the network (and the root's
-    # one-ply ranking that came after it), knob for knob.
-    evaluator = {"evaluator", "net_share", "root_lookahead"}
+    # one-ply ranking and wider halving that came with it), knob for knob.
+    evaluator = {"evaluator", "net_share", "root_lookahead", "candidates"}
     fast, heuristic = bots.describe("ismcts-fast")[1], bots.describe("ismcts-heuristic")[1]
-    assert (fast["evaluator"], fast["net_share"], fast["network"]) == ("net", 0.3, "")
-    assert fast["root_lookahead"] == 30.0
-    assert (heuristic["evaluator"], heuristic["net_share"], heuristic["root_lookahead"]) == \
-        ("heuristic", 1.0, 0.0)
+    assert (fast["evaluator"], fast["net_share"], fast["network"]) == ("net", 0.5, "")
+    assert (fast["root_lookahead"], fast["candidates"]) == (30.0, 32)
+    assert (heuristic["evaluator"], heuristic["net_share"], heuristic["root_lookahead"],
+            heuristic["candidates"]) == ("heuristic", 1.0, 0.0, 16)
     assert {k: v for k, v in fast.items() if k not in evaluator} == \
         {k: v for k, v in heuristic.items() if k not in evaluator}
     strong = bots.describe("ismcts-strong")[1]

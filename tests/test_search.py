@@ -178,12 +178,12 @@ HONEST_KINDS = [("ismcts", dict(iterations=300)),
                 ("greedy", {}),
                 # the learned evaluation judges determinizations alone
                 ("ismcts", dict(iterations=300, evaluator="net", rollout_depth=0)),
-                # ismcts-fast's mix (the shipped bots and the hints): halving, rollouts
-                ("ismcts", dict(iterations=300, root="halving", halving_scale=1.0,
-                                evaluator="net", net_share=0.3)),
-                # the root's one-ply values are the determinization's too
-                ("ismcts", dict(iterations=300, evaluator="net", net_share=0.3,
-                                root_lookahead=30.0)),
+                # ismcts-strong's mix: rollouts, the UCB root
+                ("ismcts", dict(iterations=300, evaluator="net", net_share=0.3)),
+                # ismcts-fast's (and the hints'): halving over 32 candidates ranked by
+                # their one-ply values, which are the determinization's too
+                ("ismcts", dict(iterations=300, root="halving", halving_scale=1.0, candidates=32,
+                                evaluator="net", net_share=0.5, root_lookahead=30.0)),
                 ("pimc", dict(iterations=300, determinizations=4, evaluator="net")),
                 ("greedy", dict(evaluator="net"))]
 
@@ -223,6 +223,7 @@ def test_forced_win_position_has_exactly_one_winning_action():
 HONEST_IDS = [k + ("-halving" if p.get("root") == "halving" else "")
               + ("-belief" if p.get("determinization") == "belief" else "")
               + ("-net" if p.get("evaluator") == "net" else "")
+              + ("-leaf" if p.get("rollout_depth") == 0 else "")
               + ("-lookahead" if p.get("root_lookahead") else "") for k, p in HONEST_KINDS]
 
 
