@@ -200,14 +200,14 @@ def test_an_analysis_of_the_first_format_is_refused_with_a_word(tmp_path):
 
 def test_a_scripted_game_has_its_bad_move_marked_and_no_other(tmp_path):
     """Every move the engine's own choice (the analysis's search: same seed, same
-    budget) but move 5, a leader put where the search gives the mover ten points less:
-    only move 5 is marked."""
+    budget) but move 5, the king (which move 1 put on M5) taken off to the corner P1,
+    where the search gives the mover ten points less: only move 5 is marked."""
     budget = 2000
     g = tigris.Game(players=2, seed=11)
     conf = bots.configuration(analysis.DEFAULT_BOT)
     for n in range(1, 11):
         if n == 5:
-            g.apply("leader king M5")
+            g.apply("leader king P1")
             continue
         bot = conf.bot(seed=analysis.decision_seed(3, n), workers=1)
         g.apply(bot.analyse(g, iterations=budget)["children"][0]["action"])
@@ -215,7 +215,7 @@ def test_a_scripted_game_has_its_bad_move_marked_and_no_other(tmp_path):
     marked = {r["move"]: r["mark"] for r in rows if r["mark"]}
     assert list(marked) == [5], rows[4]
     bad = rows[4]
-    assert bad["played"] == "leader king M5" and bad["after_from"] == "searched"
+    assert bad["played"] == "leader king P1" and bad["after_from"] == "searched"
     assert bad["drop"] > analysis.THRESHOLDS["inaccuracy"] and bad["drop"] > 2 * bad["noise"]
     assert all(r["rank"] == 1 and r["mark"] is None for r in rows if r["move"] != 5)
 
