@@ -95,8 +95,11 @@ def main(argv=None):
         check_target(args.fit, reads=args.samples, option="--fit")
         samples = [sample for path in args.samples for sample in read(path)]
         model = chance.fit(samples)
-    except (UsageError, OSError) as e:
+    except UsageError as e:
         print(f"fit_hint_chance: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"fit_hint_chance: {e.filename or ''}: {e.strerror}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("fit_hint_chance: interrupted; the samples collected are kept: run the same "
