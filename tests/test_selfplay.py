@@ -41,6 +41,47 @@ def test_every_game_gives_labelled_positions_of_its_record(tmp_path, fast):
     assert selfplay.read(tmp_path / "data" / "positions.jsonl", small(fast)) == lines
 
 
+def test_each_position_keeps_its_searchs_visits_over_legal_actions(tmp_path, fast):
+    lines = selfplay.run(small(fast, games=1), tmp_path / "data", progress=False)
+    legal_at = {n: set(g.legal_actions()) for n, g in record.steps(lines[0]["record"])}
+    for p in lines[0]["positions"]:
+        legal = legal_at[p["move"]]
+        actions = [a for a, _ in p["policy"]]
+        visits = [v for _, v in p["policy"]]
+        assert set(actions) <= legal and len(set(actions)) == len(actions)
+        assert visits == sorted(visits, reverse=True) and min(visits) >= 1
+        assert sum(visits) <= 150           # the label search's iterations
+
+
+@pytest.mark.parametrize("policy, says", [(None, "non-empty list"), ([], "non-empty list"),
+                                          ([[5, 0]], "positive count"), ([[99999, 3]], "action id"),
+                                          ([[5, 3], [5, 2]], "twice"), ([["5", 3]], "action id")])
+def test_a_damaged_policy_label_is_named(tmp_path, fast, policy, says):
+    out = tmp_path / "data"
+    selfplay.run(small(fast, games=1), out, progress=False)
+    line = json.loads((out / "positions.jsonl").read_text())
+    line["positions"][1]["policy"] = policy
+    (out / "positions.jsonl").write_text(json.dumps(line) + "\n")
+    with pytest.raises(UsageError, match=r"line 1: positions\[1\]\.policy .*" + says):
+        selfplay.read(out / "positions.jsonl", small(fast, games=1))
+
+
+def test_a_first_version_folder_is_read_without_policies(tmp_path, fast):
+    out = tmp_path / "data"
+    selfplay.run(small(fast, games=1), out, progress=False)
+    settings = json.loads((out / "selfplay.json").read_text())
+    settings["format"] = "tigris-selfplay/1"
+    (out / "selfplay.json").write_text(json.dumps(settings))
+    line = json.loads((out / "positions.jsonl").read_text())
+    for p in line["positions"]:
+        del p["policy"]
+    (out / "positions.jsonl").write_text(json.dumps(line) + "\n")
+    old = selfplay.read_settings(out)
+    assert [p.get("policy") for p in selfplay.read(out / "positions.jsonl", old)[0]["positions"]] == [None] * 5
+    with pytest.raises(UsageError, match="no policy labels"):        # it is not continued
+        selfplay.run(small(fast, games=2), out, progress=False)
+
+
 def test_positions_are_spread_over_the_game():
     assert selfplay.pick(list(range(10)), 3) in ([0, 4, 9], [0, 5, 9])
     assert selfplay.pick(list(range(4)), 16) == [0, 1, 2, 3]

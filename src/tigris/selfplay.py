@@ -6,7 +6,7 @@ with a search's chances there.
 >>> settings = selfplay.settings(games=2, label_iterations=500)    # doctest: +SKIP
 >>> selfplay.run(settings, "data/selfplay", jobs=2)                # doctest: +SKIP
 
-The folder (``tigris-selfplay/1``)
+The folder (``tigris-selfplay/2``)
 ----------------------------------
 ``selfplay.json`` holds the run's settings (``SETTINGS``: the bot and its knobs, players,
 board, variants, base seed, positions a game, the label search's bot, knobs and
@@ -19,12 +19,18 @@ iterations), written once when the run starts; ``positions.jsonl`` one line a ga
                     "player": who decides there, "decision": its kind,
                     "search": every player's chance of finishing first from a search
                               of the position as that player sees it (the hint's
-                              figure: tigris.hints.ranked, calibrated), adding up to 1},
+                              figure: tigris.hints.ranked, calibrated), adding up to 1,
+                    "policy": [[action, visits], ...]: the same search's root, each
+                              legal action it visited and how often, most visited
+                              first (the policy's target: ``tigris.train``)},
                    ...]}
 
 A game that failed is kept as ``{"game": k, "deal_seed": .., "error": message}``, so a
-rerun does not play it again.  Each position has two labels, the outcome (``first``)
-and the search's estimate (``search``): training mixes them by a weight of its own.
+rerun does not play it again.  Each position has two labels of its value, the outcome
+(``first``) and the search's estimate (``search``), which training mixes by a weight of
+its own, and one of its moves, the search's visits (``policy``).  A folder of the first
+version (``tigris-selfplay/1``, without ``policy``) is still read: its positions train a
+value alone.
 The labels' search decides only from what the player to move can see (a determinization
 of the others' tiles), so a position's ``search`` never uses the hidden tiles of the
 game it comes from.
@@ -49,10 +55,11 @@ from tigris.files import check_target, write_text
 from tigris.runner import append_record, cut_torn, deal_seed, play_game, read_json_lines
 from tigris.sources import check_source
 
-__all__ = ["FORMAT", "SETTINGS", "DEFAULT_BOT", "POSITIONS", "LABEL_ITERATIONS", "MAX_GAMES",
+__all__ = ["FORMAT", "FORMATS", "SETTINGS", "DEFAULT_BOT", "POSITIONS", "LABEL_ITERATIONS", "MAX_GAMES",
            "settings", "pick", "label", "play_and_label", "run", "read", "read_settings"]
 
-FORMAT = "tigris-selfplay/1"
+FORMAT = "tigris-selfplay/2"
+FORMATS = ("tigris-selfplay/1", FORMAT)    # what read_settings accepts: /1 has no policy
 # Plays the games and searches the labels unless told otherwise: the hand-written
 # evaluation, so a first generation needs no network (about 1.5 s a game on one core).
 # A next generation names its network's bots (--bot ismcts-fast --label-bot ismcts-fast).
@@ -111,14 +118,18 @@ def pick(choices, count):
 
 
 def label(game, label_params, iterations, seed):
-    """Every player's chance of finishing first at `game`'s decision, as a hint of that
-    many iterations gives it (``hints.ranked``: the search's choice, calibrated), from a
-    search that sees only what the player to move can see."""
+    """The labels of `game`'s decision from one search of that many iterations that sees
+    only what the player to move can see: every player's chance of finishing first, as a
+    hint gives it (``hints.ranked``: the search's choice, calibrated), and the root's
+    visits, ``[[action, visits], ...]`` for every action visited, most visited first."""
     from tigris.bots.search import ISMCTSBot
     from tigris.hints import ranked
 
     bot = ISMCTSBot(name="label", **dict(label_params, seed=seed, workers=1))
-    return ranked(game, bot.analyse(game, iterations=iterations)["children"])[0]["chances"]
+    children = bot.analyse(game, iterations=iterations)["children"]
+    visits = sorted(([ch["action"], ch["visits"]] for ch in children if ch["visits"] > 0),
+                    key=lambda av: (-av[1], av[0]))
+    return ranked(game, children)[0]["chances"], visits
 
 
 def play_and_label(game_number, s):
@@ -141,9 +152,9 @@ def play_and_label(game_number, s):
     positions = []
     for n, g in pick(choices, s["positions"]):
         seed = (s["seed"] * 1_000_003 + game_number * 7_919 + n) % (1 << 62)
-        chances = label(g, s["label_params"], s["label_iterations"], seed)
+        chances, visits = label(g, s["label_params"], s["label_iterations"], seed)
         positions.append({"move": n, "player": g.current_player, "decision": g.decision,
-                          "search": [round(c, 6) for c in chances]})
+                          "search": [round(c, 6) for c in chances], "policy": visits})
     return dict(line, record=rec, first=first_shares(final.ranking(), s["players"]),
                 scores=[final.final_score(p) for p in range(s["players"])], positions=positions)
 
@@ -199,6 +210,9 @@ def _resume(out, s):
             old = json.loads(path.read_text(encoding="utf-8"))
         except (ValueError, UnicodeDecodeError) as e:
             raise UsageError(f"{path}: not JSON ({e})") from None
+        if isinstance(old, dict) and old.get("format") in FORMATS and old.get("format") != FORMAT:
+            raise UsageError(f"{path}: a {old['format']} folder, whose positions have no policy "
+                             f"labels; training still reads it, but a run goes on only in a new folder")
         if not isinstance(old, dict) or old.get("format") != FORMAT:
             raise UsageError(f"{path}: not a {FORMAT} folder's settings")
         for key in SETTINGS:
@@ -224,8 +238,8 @@ def read_settings(folder):
         raise UsageError(f"{folder}: is not a folder; a self-play folder holds selfplay.json and positions.jsonl")
     path = folder / "selfplay.json"
     s = read_json(path)
-    if not isinstance(s, dict) or s.get("format") != FORMAT:
-        raise UsageError(f"{path}: not a {FORMAT} folder's settings")
+    if not isinstance(s, dict) or s.get("format") not in FORMATS:
+        raise UsageError(f"{path}: not a self-play folder's settings (format {' or '.join(FORMATS)})")
     for name, low, high in (("players", 2, 4), ("positions", 1, 1000), ("seed", -2**63, 2**64 - 1)):
         if not _whole(s.get(name), low, high):
             raise UsageError(f"{path}: {name} must be a whole number from {low} to {high}, "
@@ -301,4 +315,27 @@ def _problem(line, s):
                         for c in chances)
                 and abs(math.fsum(chances) - 1) <= 1e-4):
             return f"{where}.search must be every player's chance, adding up to 1, not {excerpt(chances)}"
+        if s.get("format", FORMAT) != FORMATS[0]:
+            problem = _policy_problem(p.get("policy"))
+            if problem:
+                return f"{where}.policy {problem}"
+    return None
+
+
+def _policy_problem(visits):
+    """What is wrong with a position's ``policy`` (see the module's docstring), or None.
+    Whether each action is legal there is checked where the position is replayed
+    (``tigris.train.dataset``)."""
+    from tigris.constants import N_ACTIONS
+
+    if not isinstance(visits, list) or not visits:
+        return f"must be a non-empty list of [action, visits], not {excerpt(visits)}"
+    seen = set()
+    for pair in visits:
+        if not (isinstance(pair, list) and len(pair) == 2 and _whole(pair[0], 0, N_ACTIONS - 1)
+                and _whole(pair[1], 1, 2**62)):
+            return f"must hold [action, visits] pairs (an action id, a positive count), not {excerpt(pair)}"
+        if pair[0] in seen:
+            return f"names action {pair[0]} twice"
+        seen.add(pair[0])
     return None

@@ -11,8 +11,8 @@ Play games between copies of one bot in parallel worker processes (or on a dask 
 over each game's decisions, and label every position with the game's result (each
 player's share of the first place) and with a search's chances there (every player's
 chance of finishing first, as tigris hint gives it, searched from what the player to
-move can see). Each game is appended to OUT/positions.jsonl as it finishes; the same
-command again continues the run (docs/FORMATS.md: tigris-selfplay/1).
+move can see) and with that search's visits of its moves (the policy's target). Each game is appended to OUT/positions.jsonl as it finishes; the same
+command again continues the run (docs/FORMATS.md: tigris-selfplay/2).
 """
 
 
