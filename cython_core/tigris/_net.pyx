@@ -22,7 +22,7 @@ from libc.stdint cimport int32_t, uint8_t
 
 from tigris._core cimport *
 from tigris._game cimport Game
-from tigris._eval cimport Weights, evaluate_chances
+from tigris._eval cimport Weights, evaluate_chances, scorer_table
 from tigris import checks
 
 # One block of LANES units of a layer, summed in four 4-float registers (GCC's and
@@ -191,26 +191,20 @@ cdef int features(const State* s, int32_t* active, float* dense) noexcept nogil:
     return k
 
 
-cdef void net_chances(const Net* net, const State* s, double* chance, double* score) noexcept nogil:
+cdef int first_layer(const Net* net, const State* s, int32_t* on, float* value) noexcept nogil:
+    """The first hidden layer of `s`'s features after the ReLU, as the units that are on:
+    their indices into on, their values into value; how many."""
     cdef int32_t active[MAX_ACTIVE]
     cdef float dense[N_DENSE]
-    cdef int32_t on[MAX_HIDDEN]                 # the dense features that are not 0, then the units on
-    cdef float value[MAX_HIDDEN]
     cdef float h1[MAX_HIDDEN]
-    cdef float h2[MAX_HIDDEN]
-    cdef float out[N_OUTPUTS]
-    cdef int na = features(s, active, dense), nd = 0, h, j, k, c, block, q, r, n = s.nplayers
-    cdef int H1 = net.h1, H2 = net.h2, v = current_player(s)
-    cdef const float* row
-    cdef float x
-    cdef double top = -1e300, total = 0.0
+    cdef int na = features(s, active, dense), nd = 0, h, k, c, block
+    cdef int H1 = net.h1
     for k in range(N_DENSE):
         if dense[k] != 0:
             on[nd] = k
             value[nd] = dense[k]
             nd += 1
-    # Each layer LANES units at a time (tg_block), over the inputs that are on: the
-    # first layer's sparse and dense features, the second layer's units after the ReLU.
+    # LANES units at a time (tg_block), over the inputs that are on.
     for block in range(H1 // LANES):
         c = block * LANES
         tg_block(&h1[c], net.b1 + c, H1, net.w_sparse + c, active, na, net.w_dense + c, on, value, nd)
@@ -220,6 +214,19 @@ cdef void net_chances(const Net* net, const State* s, double* chance, double* sc
             on[nd] = h
             value[nd] = h1[h]
             nd += 1
+    return nd
+
+
+cdef void net_chances(const Net* net, const State* s, double* chance, double* score) noexcept nogil:
+    cdef int32_t on[MAX_HIDDEN]                 # the first layer's units that are on
+    cdef float value[MAX_HIDDEN]
+    cdef float h2[MAX_HIDDEN]
+    cdef float out[N_OUTPUTS]
+    cdef int nd = first_layer(net, s, on, value), j, k, c, block, q, r, n = s.nplayers
+    cdef int H2 = net.h2, v = current_player(s)
+    cdef const float* row
+    cdef float x
+    cdef double top = -1e300, total = 0.0
     for block in range(H2 // LANES):
         c = block * LANES
         tg_block(&h2[c], net.b2 + c, H2, NULL, NULL, 0, net.w2t + c, on, value, nd)
@@ -245,6 +252,189 @@ cdef void net_chances(const Net* net, const State* s, double* chance, double* sc
 
 
 # ---------------------------------------------------------------------------
+# The policy
+# ---------------------------------------------------------------------------
+
+cdef void pattern_context(State* s, PatternContext* ctx) noexcept nogil:
+    """What the patterns read of the regions, once a state: per region the owner of each
+    colour's leader, whether the mover has a leader there, its face-up tiles by colour,
+    and who scores a tile of each colour joined to it."""
+    cdef int i, q, c, r, code, n
+    ensure_regions(s)
+    n = s.nregions
+    ctx.mover = current_player(s)
+    memset(ctx.owner, NONE, n * 4)
+    memset(ctx.mine, 0, n)
+    memset(ctx.tiles, 0, n * 4)
+    for i in range(NSQ):
+        code = s.sq[i]
+        if code >= TILE0 and code < DOWN0 and s.label[i] != NONE:
+            ctx.tiles[s.label[i]][code - TILE0] += 1
+    for q in range(s.nplayers):
+        for c in range(NCOL):
+            i = s.leader[q][c]
+            if i >= NSQ or s.label[i] == NONE:
+                continue
+            r = s.label[i]
+            ctx.owner[r][c] = q
+            if q == ctx.mover:
+                ctx.mine[r] = 1
+    scorer_table(s, ctx.scorer)
+
+
+cdef inline int neighbour_class(int code, int colour, int mover) noexcept nogil:
+    """A square's class (NB_*) for an action of `colour` (NONE: none) by `mover`."""
+    cdef int q, c
+    if code == EMPTY:
+        return NB_EMPTY
+    if code >= LEADER0:
+        q = (code - LEADER0) // 4
+        c = (code - LEADER0) % 4
+        if q == mover:
+            return NB_MINE_SAME if c == colour else NB_MINE
+        return NB_THEIRS_SAME if c == colour else NB_THEIRS
+    if code >= TILE0 and code < DOWN0:
+        c = code - TILE0
+        if c == colour:
+            return NB_SAME
+        return NB_TEMPLE if c == RED else NB_OTHER
+    if code >= DOWN0 and code < CATASTROPHE:
+        return NB_DOWN
+    return NB_CATASTROPHE
+
+
+cdef inline int bucket(int n, int top) noexcept nogil:
+    return n if n < top else top
+
+
+cdef int action_patterns(const State* s, const PatternContext* ctx, int a, int32_t* out) noexcept nogil:
+    cdef int group, colour = NONE, i, k, k2, j, r, base, m = 0, nk = 0, nr = 0, temples = 0, code
+    cdef int regions[4]
+    cdef bint is_kingdom[4]
+    cdef bint seen
+    if a < A_LEADER:
+        colour = a // NSQ
+        group = G_TILE + colour
+        i = a % NSQ
+    elif a < A_WITHDRAW:
+        colour = (a - A_LEADER) // NSQ
+        group = G_LEADER + colour
+        i = (a - A_LEADER) % NSQ
+    elif a >= A_CATASTROPHE and a < A_SWAP:
+        group = G_CATASTROPHE
+        i = a - A_CATASTROPHE
+    elif a >= A_TREASURE and a < A_BUILDING:
+        group = G_TREASURE
+        i = a - A_TREASURE
+    elif a >= A_MONUMENT and a < A_NO_MONUMENT:
+        group = G_MONUMENT
+        i = (a - A_MONUMENT) % NSQ
+    elif a >= A_BUILDING and a < A_NO_BUILDING:
+        colour = (a - A_BUILDING) // NSQ
+        group = G_BUILDING + colour
+        i = (a - A_BUILDING) % NSQ
+    else:
+        return 0                                # no square: bias and context alone
+    base = group * P_STRIDE
+    for k in range(NNBR[i]):
+        j = NBR[i][k]
+        code = s.sq[j]
+        out[m] = base + PAT_NEIGHBOUR + neighbour_class(code, colour, ctx.mover); m += 1
+        if s.treasure[j]:
+            out[m] = base + PAT_TREASURE_NEXT; m += 1
+        if code == TILE0 + RED:
+            temples += 1
+        r = s.label[j]
+        if r == NONE:
+            continue
+        seen = False
+        for k2 in range(nr):
+            if regions[k2] == r:
+                seen = True
+        if not seen:
+            regions[nr] = r
+            is_kingdom[nr] = s.kingdom[r] != 0
+            nk += is_kingdom[nr]
+            nr += 1
+    out[m] = base + PAT_KINGDOMS + bucket(nk, 2); m += 1
+    out[m] = base + PAT_REGIONS + bucket(nr, 3); m += 1
+    out[m] = base + PAT_TEMPLES + bucket(temples, 3); m += 1
+    out[m] = base + PAT_ON + neighbour_class(s.sq[i], colour, ctx.mover); m += 1
+    if s.treasure[i]:
+        out[m] = base + PAT_TREASURE_ON; m += 1
+    if nr == 1 and colour != NONE:
+        r = regions[0]
+        k = ctx.tiles[r][colour]
+        out[m] = base + PAT_STRENGTH + (0 if k == 0 else 1 if k <= 2 else 2 if k <= 5 else 3); m += 1
+    if group < G_LEADER and nk == 1:
+        # R33: a tile joined to one kingdom scores for the owner of its colour's leader
+        # there (or of the king); joined to two, it starts a war and scores nothing yet.
+        for k in range(nr):
+            if is_kingdom[k]:
+                r = ctx.scorer[4 * regions[k] + colour]
+                if r == ctx.mover:
+                    out[m] = base + PAT_SCORES_MINE; m += 1
+                elif r != NONE:
+                    out[m] = base + PAT_SCORES_THEIRS; m += 1
+    elif group >= G_LEADER and group < G_CATASTROPHE:
+        if s.leader[ctx.mover][colour] < NSQ:
+            out[m] = base + PAT_MOVE; m += 1
+        if nk == 1:
+            for k in range(nr):
+                if is_kingdom[k]:
+                    r = regions[k]
+                    if ctx.owner[r][colour] != NONE and ctx.owner[r][colour] != ctx.mover:
+                        out[m] = base + PAT_REVOLT; m += 1
+                    if ctx.mine[r]:
+                        out[m] = base + PAT_OWN_KINGDOM; m += 1
+    return m
+
+
+cdef extern from *:
+    """
+    /* The dot product of an action's embedding with the context, LANES floats at a time. */
+    static inline float tg_dot(const float *row, const float *g, int width) {
+        tg_f4 a = {0, 0, 0, 0};
+        for (int k = 0; k < width; k += 4)
+            a += *(const tg_f4u *)(row + k) * *(const tg_f4u *)(g + k);
+        return a[0] + a[1] + a[2] + a[3];
+    }
+    """
+    float tg_dot(const float* row, const float* g, int width) noexcept nogil
+
+
+cdef void net_policy(const Net* net, State* s, const int32_t* actions, int n, double* prob) noexcept nogil:
+    cdef int32_t on[MAX_HIDDEN]
+    cdef float value[MAX_HIDDEN]
+    cdef float g[MAX_HIDDEN]
+    cdef int32_t pats[MAX_PATTERNS]
+    cdef PatternContext ctx
+    cdef int nd = first_layer(net, s, on, value), HP = net.hp, k, j, c, block, a, npat
+    cdef double logit, top = -1e300, total = 0.0
+    for block in range(HP // LANES):
+        c = block * LANES
+        tg_block(&g[c], net.bp + c, HP, NULL, NULL, 0, net.wpt + c, on, value, nd)
+    for k in range(HP):
+        if g[k] < 0:
+            g[k] = 0
+    pattern_context(s, &ctx)
+    for k in range(n):
+        a = actions[k]
+        logit = net.abias[a] + tg_dot(net.emb + <long>a * HP, g, HP)
+        npat = action_patterns(s, &ctx, a, pats)
+        for j in range(npat):
+            logit += net.pat[pats[j]]
+        prob[k] = logit
+        if logit > top:
+            top = logit
+    for k in range(n):
+        prob[k] = exp(prob[k] - top)
+        total += prob[k]
+    for k in range(n):
+        prob[k] /= total
+
+
+# ---------------------------------------------------------------------------
 # Python face
 # ---------------------------------------------------------------------------
 
@@ -263,32 +453,50 @@ def encode(Game game not None):
 
 cdef class Network:
     """A network's weights (float32, C order, shapes checked by tigris.network) and its
-    forward pass.  The search reads them through ``net`` without the GIL; this object
-    keeps the arrays alive."""
+    forward pass; the policy head's arrays (``wp``, ``bp``, ``emb``, ``abias``, ``pat``)
+    all given, or none.  The search reads them through ``net`` without the GIL; this
+    object keeps the arrays alive."""
 
-    def __init__(self, w_sparse, w_dense, b1, w2, b2, w3, b3):
+    def __init__(self, w_sparse, w_dense, b1, w2, b2, w3, b3, wp=None, bp=None, emb=None, abias=None,
+                 pat=None):
         import numpy as np
 
-        arrays = [np.ascontiguousarray(a, dtype=np.float32) for a in (w_sparse, w_dense, b1, w2, b2, w3, b3)]
+        policy = (wp, bp, emb, abias, pat)
+        has_policy = all(a is not None for a in policy)
+        if not has_policy and any(a is not None for a in policy):
+            raise ValueError("the policy head needs all of wp, bp, emb, abias and pat, or none")
+        given = (w_sparse, w_dense, b1, w2, b2, w3, b3) + (policy if has_policy else ())
+        arrays = [np.ascontiguousarray(a, dtype=np.float32) for a in given]
         h1, h2 = arrays[2].shape[0], arrays[4].shape[0]
-        shapes = [(N_SPARSE, h1), (N_DENSE, h1), (h1,), (h2, h1), (h2,), (N_OUTPUTS, h2), (N_OUTPUTS,)]
-        for name, a, shape in zip(("w_sparse", "w_dense", "b1", "w2", "b2", "w3", "b3"), arrays, shapes):
+        hp = arrays[8].shape[0] if has_policy and arrays[8].ndim == 1 else 0
+        shapes = [(N_SPARSE, h1), (N_DENSE, h1), (h1,), (h2, h1), (h2,), (N_OUTPUTS, h2), (N_OUTPUTS,),
+                  (hp, h1), (hp,), (N_ACTIONS, hp), (N_ACTIONS,), (N_PATTERNS,)]
+        names = ("w_sparse", "w_dense", "b1", "w2", "b2", "w3", "b3", "wp", "bp", "emb", "abias", "pat")
+        for name, a, shape in zip(names, arrays, shapes):
             if a.shape != shape:
                 raise ValueError(f"{name}: shape {a.shape}, expected {shape}")
-        if not 1 <= h1 <= MAX_HIDDEN or not 1 <= h2 <= MAX_HIDDEN:
-            raise ValueError(f"hidden layers of {h1} and {h2}: each must be 1 to {MAX_HIDDEN} wide")
+        if not 1 <= h1 <= MAX_HIDDEN or not 1 <= h2 <= MAX_HIDDEN or (has_policy and not 1 <= hp <= MAX_HIDDEN):
+            raise ValueError(f"hidden layers of {h1}, {h2}" + (f" and a policy context of {hp}" if has_policy else "")
+                             + f": each must be 1 to {MAX_HIDDEN} wide")
         self.arrays = tuple(arrays)             # a tuple: net points into these, so none is replaced
         # Widths padded to whole LANES with units whose weights and biases are 0: a padded
-        # first-layer unit is never on, a padded second-layer unit adds nothing.
-        p1, p2 = -(-h1 // LANES) * LANES, -(-h2 // LANES) * LANES
+        # first-layer unit is never on, a padded second-layer or context unit adds nothing.
+        p1, p2, pp = -(-h1 // LANES) * LANES, -(-h2 // LANES) * LANES, -(-hp // LANES) * LANES
         ws_p, wd_p = np.zeros((N_SPARSE, p1), np.float32), np.zeros((N_DENSE, p1), np.float32)
         b1_p, w2t_p = np.zeros(p1, np.float32), np.zeros((p1, p2), np.float32)
         b2_p, w3t_p = np.zeros(p2, np.float32), np.zeros((p2, N_OUTPUTS), np.float32)
         ws_p[:, :h1], wd_p[:, :h1], b1_p[:h1] = arrays[0], arrays[1], arrays[2]
         w2t_p[:h1, :h2], b2_p[:h2], w3t_p[:h2] = arrays[3].T, arrays[4], arrays[5].T
-        self._padded = (ws_p, wd_p, b1_p, w2t_p, b2_p, w3t_p)
-        cdef float[:, ::1] ws = ws_p, wd = wd_p, m2 = w2t_p, m3 = w3t_p
-        cdef float[::1] v1 = b1_p, v2 = b2_p, v3 = arrays[6]
+        # The policy's: its context layer transposed as w2 is, the embeddings padded.
+        wpt_p, bp_p = np.zeros((p1, max(pp, LANES)), np.float32), np.zeros(max(pp, LANES), np.float32)
+        emb_p = np.zeros((N_ACTIONS, max(pp, LANES)), np.float32)
+        abias_p, pat_p = np.zeros(N_ACTIONS, np.float32), np.zeros(N_PATTERNS, np.float32)
+        if has_policy:
+            wpt_p[:h1, :hp], bp_p[:hp], emb_p[:, :hp] = arrays[7].T, arrays[8], arrays[9]
+            abias_p[:], pat_p[:] = arrays[10], arrays[11]
+        self._padded = (ws_p, wd_p, b1_p, w2t_p, b2_p, w3t_p, wpt_p, bp_p, emb_p, abias_p, pat_p)
+        cdef float[:, ::1] ws = ws_p, wd = wd_p, m2 = w2t_p, m3 = w3t_p, mp = wpt_p, me = emb_p
+        cdef float[::1] v1 = b1_p, v2 = b2_p, v3 = arrays[6], vp = bp_p, va = abias_p, vt = pat_p
         self.net.h1 = p1
         self.net.h2 = p2
         self.net.w_sparse = &ws[0, 0]
@@ -298,6 +506,17 @@ cdef class Network:
         self.net.b2 = &v2[0]
         self.net.w3t = &m3[0, 0]
         self.net.b3 = &v3[0]
+        self.net.hp = pp
+        self.net.wpt = &mp[0, 0]
+        self.net.bp = &vp[0]
+        self.net.emb = &me[0, 0]
+        self.net.abias = &va[0]
+        self.net.pat = &vt[0]
+
+    @property
+    def has_policy(self):
+        """Whether the network has a policy head."""
+        return self.net.hp > 0
 
     def evaluate(self, Game game not None):
         """Every player's chance of finishing first and predicted final score, by player
@@ -309,6 +528,99 @@ cdef class Network:
             raise ValueError("the game is over: its result needs no evaluation")
         net_chances(&self.net, &game.s, chance, score)
         return [chance[p] for p in range(game.s.nplayers)], [score[p] for p in range(game.s.nplayers)]
+
+    def policy(self, Game game not None):
+        """The policy's probability of each legal action of `game`'s decision, as its
+        player to move sees it: {action: probability}, adding up to 1."""
+        cdef int32_t actions[N_ACTIONS]
+        cdef double prob[N_ACTIONS]
+        cdef int k, n
+        cdef State s
+        if self.net.hp == 0:
+            raise ValueError("this network has no policy head")
+        if game.s.phase == PH_OVER:
+            raise ValueError("the game is over: it has no decision")
+        copy_state(&s, &game.s)
+        s.aux = NULL
+        n = legal_actions(&s, actions)
+        net_policy(&self.net, &s, actions, n, prob)
+        return {actions[k]: prob[k] for k in range(n)}
+
+
+def policy_inputs(games):
+    """What the policy reads of each game's decision, for training: the arrays
+    ``position`` (the game's index), ``action`` (each legal action, game by game),
+    ``offsets`` (where each action's patterns begin in ``patterns``) and ``patterns``
+    (every action's pattern features, ``action_patterns``), int64 for PyTorch."""
+    import numpy as np
+
+    cdef Game game
+    cdef State s
+    cdef PatternContext ctx
+    cdef int32_t actions[N_ACTIONS]
+    cdef int32_t pats[MAX_PATTERNS]
+    cdef int k, j, n, m
+    cdef long rows = 0, total = 0, r = 0, t = 0
+    games = list(games)
+    for index, game in enumerate(games):        # how many rows and patterns: the arrays' sizes
+        if game.s.phase == PH_OVER:
+            raise ValueError(f"game {index} is over: it has no decision")
+        copy_state(&s, &game.s)
+        n = legal_actions(&s, actions)
+        pattern_context(&s, &ctx)
+        rows += n
+        for k in range(n):
+            total += action_patterns(&s, &ctx, actions[k], pats)
+    position = np.empty(rows, dtype=np.int64)
+    action = np.empty(rows, dtype=np.int64)
+    offsets = np.empty(rows, dtype=np.int64)
+    patterns = np.empty(total, dtype=np.int64)
+    cdef long[::1] vp = position, va = action, vo = offsets, vt = patterns
+    for index, game in enumerate(games):
+        copy_state(&s, &game.s)
+        n = legal_actions(&s, actions)
+        pattern_context(&s, &ctx)
+        for k in range(n):
+            m = action_patterns(&s, &ctx, actions[k], pats)
+            vp[r] = index
+            va[r] = actions[k]
+            vo[r] = t
+            r += 1
+            for j in range(m):
+                vt[t] = pats[j]
+                t += 1
+    return position, action, offsets, patterns
+
+
+def time_policy(Network network not None, Game game not None, count):
+    """Seconds that `count` evaluations of the policy over `game`'s legal actions take,
+    timed without the GIL (features, context, every legal action's logit, the softmax):
+    the benchmark's figure."""
+    from time import perf_counter
+
+    cdef int32_t actions[N_ACTIONS]
+    cdef double prob[N_ACTIONS]
+    cdef long k, n
+    cdef int na
+    cdef State s
+    cdef double sink = 0
+    if network.net.hp == 0:
+        raise ValueError("this network has no policy head")
+    if game.s.phase == PH_OVER:
+        raise ValueError("the game is over: it has no decision")
+    copy_state(&s, &game.s)
+    s.aux = NULL
+    na = legal_actions(&s, actions)
+    n = checks.whole("count", count, 1, 10**9)
+    start = perf_counter()
+    with nogil:
+        for k in range(n):
+            net_policy(&network.net, &s, actions, na, prob)
+            sink += prob[0]
+    elapsed = perf_counter() - start
+    global _sink
+    _sink = sink
+    return elapsed
 
 
 def time_evaluations(Network network, Game game not None, count):

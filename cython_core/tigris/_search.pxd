@@ -2,7 +2,7 @@
 # that grows the tree without the GIL.  The game is reached through _core's C interface,
 # judgements of positions and actions through _eval's.
 
-from libc.stdint cimport int16_t, int32_t, uint8_t, uint64_t
+from libc.stdint cimport int16_t, int32_t, uint8_t, uint32_t, uint64_t
 
 from tigris._core cimport MAXP, State
 from tigris._eval cimport Weights
@@ -14,6 +14,9 @@ cdef enum:
     ROLLOUT_GREEDY = 1          # Config.rollout: epsilon-greedy (_eval.greedy_action)
     ROOT_UCB = 0                # Config.root: UCB over the root's children, as at every node
     ROOT_HALVING = 1            # Config.root: sequential halving over the best-prior candidates
+    PRIORS_HEURISTIC = 0        # Config.priors: the evaluator's priors by kind of action
+    PRIORS_NET = 1              # Config.priors: the network's policy (Config.net's policy head)
+    POLICY_LIST = 16            # the best actions a node keeps of one evaluation of the policy
     NO_NODE = -1                # "no node": the root's parent, the end of a sibling list
     # Why a search stopped early (Tree.error).
     STOP_NONE = 0
@@ -32,11 +35,23 @@ cdef struct Node:
     int16_t action              # the action that leads here from the parent (-1 at the root)
     uint8_t mover               # the player who chose `action` (to move at the parent)
     int16_t nchildren           # children expanded so far
+    int32_t policy              # the node's PolicyList in Tree.policies, or NO_NODE (none yet)
+    float prior                 # the policy's probability of `action` when it was expanded
+                                #   (0: expanded by the heuristic's priors)
     float reward[MAXP]          # summed rewards of the iterations through this node, per player
     # ... and their summed chances of finishing first at the rollouts' ends (reported, never
     # steering: UCB reads the rewards alone)
     float chance[MAXP]
     float chance_sq             # the searching player's chances squared, summed: their spread
+
+
+cdef struct PolicyList:
+    # The best untried actions of a node by one evaluation of the policy (on the
+    # determinization that expanded it), best first: its widening takes them in this
+    # order, each when it is legal, and evaluates the policy again once none is left.
+    int16_t action[POLICY_LIST]
+    float prob[POLICY_LIST]
+    int16_t n
 
 
 cdef struct Config:
@@ -66,12 +81,29 @@ cdef struct Config:
     const Net* net              # the learned evaluation of a rollout's end; NULL: the heuristic
     double net_share            # its share of the value, the rest the heuristic's
     double root_lookahead       # weight of a root move's one-ply value in its log prior
+    int priors                  # PRIORS_HEURISTIC or PRIORS_NET: what orders the expansions
+    int policy_visits           # PRIORS_NET: the visits from which a node expands by the policy
+    double policy_exploration   # PUCT's term: policy_exploration * prior * sqrt(avail) / (1 + visits)
+
+
+cdef struct Scratch:
+    # Per-step buffers of the descent: the legal actions of a node, the marks (stamped per
+    # node visited) of which actions are legal and which have a child, and the policy's
+    # probabilities of the legal actions.
+    int32_t* legal
+    uint32_t* legal_mark
+    uint32_t* child_mark
+    uint32_t stamp
+    double* prob
 
 
 cdef struct Tree:
     Node* nodes                 # the arena: node i is nodes[i], the root is node 0
     int32_t n                   # nodes in use
     int32_t cap                 # nodes allocated
+    PolicyList* policies        # the nodes' policy lists (Node.policy), an arena of its own
+    int32_t npolicies           # lists in use
+    int32_t cappolicies         # lists allocated
     int32_t* order              # the root's legal actions, best prior first (children in this order)
     double* order_prior         # their priors, in the same order
     int norder                  # how many

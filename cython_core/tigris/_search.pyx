@@ -39,7 +39,7 @@ from tigris._core cimport *
 from tigris._core cimport determinize as c_determinize
 from tigris._eval cimport Weights, evaluate_chances, terminal_rewards, priors, prior, scorer_table, greedy_action
 from tigris._game cimport Game
-from tigris._net cimport Network, net_chances
+from tigris._net cimport Network, net_chances, net_policy
 from tigris import checks
 from tigris.errors import IllegalActionError
 from tigris.knobs import MAX_ITERATIONS
@@ -52,6 +52,7 @@ cdef int32_t MAX_NODES = C_MAX_ITERATIONS + 1
 # The knobs' strings as the C side holds them.
 ROLLOUTS = {"random": ROLLOUT_RANDOM, "greedy": ROLLOUT_GREEDY}
 ROOTS = {"ucb": ROOT_UCB, "halving": ROOT_HALVING}
+PRIORS = {"heuristic": PRIORS_HEURISTIC, "net": PRIORS_NET}
 
 
 # The search's parts, one concept each, are files included into this one module rather
@@ -164,7 +165,8 @@ cdef class Search:
     ``plan_seconds``, the tree's whole budget for a halving root (0: the first step's);
     ``determinize`` (False: the state as given); ``deals``, a belief's deals; ``only``,
     the legal actions the root searches (None: all); ``net``, a learned evaluation
-    (``tigris.network``) that judges the rollouts' ends instead of the heuristic.
+    (``tigris.network``) that judges the rollouts' ends instead of the heuristic and,
+    with the knob ``priors`` "net", orders the expansions by its policy head.
 
     Attributes: ``player`` (the searching player, to move at the root), ``iterations``
     (run in all steps) and ``final`` (how ``stats()`` picks ``best``: "visits" or "value").
@@ -178,6 +180,7 @@ cdef class Search:
         free(self.deals)
         free(self.deal_cum)
         free(self.tree.nodes)
+        free(self.tree.policies)
         free(self.tree.order)
         free(self.tree.survivors)
         free(self.tree.survivor_prior)
@@ -214,6 +217,12 @@ cdef class Search:
         self.cfg.net_share = config["net_share"]
         self.cfg.root_lookahead = config["root_lookahead"]
         self.cfg.net = &net.net if net is not None else NULL
+        if config["priors"] == "net" and (net is None or not net.has_policy):
+            raise ValueError("priors 'net' needs a network with a policy head (evaluator 'net' and "
+                             "a network file that has one)")
+        self.cfg.priors = PRIORS[config["priors"]]
+        self.cfg.policy_visits = config["policy_visits"]
+        self.cfg.policy_exploration = config["policy_exploration"]
         self.cfg.plan_iterations = plan_iterations
         self.cfg.plan_seconds = plan_seconds
         self.cfg.determinize = determinize

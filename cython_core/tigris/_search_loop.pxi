@@ -59,15 +59,6 @@ cdef inline void leaf_value(const State* d, const Config* cfg, float* reward, do
             reward[p] = <float>net[p]
 
 
-cdef struct Scratch:
-    # Per-step buffers of the descent: the legal actions of a node, and the marks (stamped
-    # per node visited) of which actions are legal and which have a child.
-    int32_t* legal
-    uint32_t* legal_mark
-    uint32_t* child_mark
-    uint32_t stamp
-
-
 cdef int keep_only(int32_t* order, double* prior, int n, const int32_t* only, int nonly) noexcept nogil:
     """Keep, in their order, the actions of `order` (and their priors) that are in
     `only`; how many are left."""
@@ -120,8 +111,7 @@ cdef inline int32_t descend(Tree* t, State* d, Config* cfg, uint64_t* rng, Scrat
             memset(sc.legal_mark, 0, N_ACTIONS * sizeof(uint32_t))
             memset(sc.child_mark, 0, N_ACTIONS * sizeof(uint32_t))
             sc.stamp = 1
-        node = select_or_expand(t, node, d, cfg, rng, sc.legal, t.order if node == 0 else NULL, t.norder,
-                                sc.legal_mark, sc.child_mark, sc.stamp, pick if node == 0 else NO_NODE,
+        node = select_or_expand(t, node, d, cfg, rng, sc, node == 0, pick if node == 0 else NO_NODE,
                                 &expanded)
         if node == NO_NODE:
             break
@@ -198,11 +188,12 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
     sc.legal = <int32_t*>malloc(N_ACTIONS * sizeof(int32_t))
     sc.legal_mark = <uint32_t*>malloc(N_ACTIONS * sizeof(uint32_t))
     sc.child_mark = <uint32_t*>malloc(N_ACTIONS * sizeof(uint32_t))
+    sc.prob = <double*>malloc(N_ACTIONS * sizeof(double))
     sc.stamp = 0
     cfg.done = 0
     t.error = STOP_NONE
     x ^= <uint64_t>t.n * <uint64_t>0x9E3779B97F4A7C15      # a later step continues, not repeats
-    if sc.legal == NULL or sc.legal_mark == NULL or sc.child_mark == NULL:
+    if sc.legal == NULL or sc.legal_mark == NULL or sc.child_mark == NULL or sc.prob == NULL:
         t.error = STOP_MEMORY
     else:
         memset(sc.legal_mark, 0, N_ACTIONS * sizeof(uint32_t))
@@ -248,6 +239,7 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
     free(sc.legal)
     free(sc.legal_mark)
     free(sc.child_mark)
+    free(sc.prob)
     cfg.done = it
     t.elapsed += now() - start
     return raise_stop(t.error)

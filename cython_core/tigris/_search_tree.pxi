@@ -1,6 +1,8 @@
 # The tree and UCB (included by _search.pyx: one C file, see there): the node arena, the
-# selection of a child by UCB over availability counts, progressive widening, and the
-# expansion of untried actions in prior order.
+# selection of a child by UCB over availability counts (with PUCT's term for the policy's
+# prior), progressive widening, and the expansion of untried actions in prior order: the
+# evaluator's priors, or the network's policy, evaluated once per node and kept in the
+# node's policy list.
 
 # Ties between equal priors are broken by a random jitter far below any prior's step.
 cdef double ROOT_JITTER = 1e-9                 # times a draw in [0, 1e6): the root's order
@@ -41,6 +43,7 @@ cdef int32_t new_node(Tree* t, int32_t parent, int action, int mover) noexcept n
     nd.next_sibling = NO_NODE
     nd.action = action
     nd.mover = mover
+    nd.policy = NO_NODE
     if parent != NO_NODE:
         nd.next_sibling = t.nodes[parent].first_child
         t.nodes[parent].first_child = t.n
@@ -49,14 +52,19 @@ cdef int32_t new_node(Tree* t, int32_t parent, int action, int mover) noexcept n
     return t.n - 1
 
 
-cdef inline double ucb(const Node* nd, int mover, double exploration) noexcept nogil:
+cdef inline double ucb(const Node* nd, int mover, const Config* cfg) noexcept nogil:
     """UCB over availability: the mover's mean reward plus exploration * sqrt(ln(avail) /
-    visits).  Every ranked child has been visited: the iteration that expands a child
-    also visits it (one that fails halfway stops the search)."""
-    return nd.reward[mover] / nd.visits + exploration * sqrt(log_count(nd.avail) / nd.visits)
+    visits), plus PUCT's term for the policy's prior, policy_exploration * prior *
+    sqrt(avail) / (1 + visits), when that knob is on.  Every ranked child has been
+    visited: the iteration that expands a child also visits it (one that fails halfway
+    stops the search)."""
+    cdef double score = nd.reward[mover] / nd.visits + cfg.exploration * sqrt(log_count(nd.avail) / nd.visits)
+    if cfg.policy_exploration > 0:
+        score += cfg.policy_exploration * nd.prior * sqrt(<double>nd.avail) / (1.0 + nd.visits)
+    return score
 
 
-cdef inline int32_t best_child(Tree* t, int32_t node, int mover, double exploration,
+cdef inline int32_t best_child(Tree* t, int32_t node, int mover, const Config* cfg,
                                const uint32_t* legal_mark, uint32_t stamp,
                                bint count_avail) noexcept nogil:
     """The child of `node` with the mover's highest UCB among those legal now
@@ -71,7 +79,7 @@ cdef inline int32_t best_child(Tree* t, int32_t node, int mover, double explorat
         if legal_mark == NULL or legal_mark[nd.action] == stamp:
             if count_avail:
                 nd.avail += 1
-            score = ucb(nd, mover, exploration)
+            score = ucb(nd, mover, cfg)
             if best == NO_NODE or score > best_score:
                 best_score = score
                 best = c
@@ -87,33 +95,107 @@ cdef inline bint may_widen(const Node* nd, int32_t legal_children, const Config*
 
 
 cdef inline int32_t expand(Tree* t, int32_t node, int action, int mover, State* d,
-                           bint* expanded) noexcept nogil:
-    """Add the child for `action` (available once: now) and play it in d."""
+                           bint* expanded, double prior) noexcept nogil:
+    """Add the child for `action` (available once: now; `prior` the policy's probability
+    of it, or 0) and play it in d."""
     cdef int32_t c = new_node(t, node, action, mover)
     if c == NO_NODE:
         return NO_NODE
     t.nodes[c].avail = 1
+    t.nodes[c].prior = <float>prior
     apply_action(d, action)
     expanded[0] = True
     return c
 
 
+cdef int32_t new_policy_list(Tree* t) noexcept nogil:
+    """A new, empty policy list's index, or NO_NODE if the arena cannot grow (the node
+    then expands by the heuristic's priors)."""
+    cdef PolicyList* grown
+    cdef int64_t cap
+    if t.npolicies == t.cappolicies:
+        cap = <int64_t>t.cappolicies * 2 if t.cappolicies else 256
+        if cap > MAX_NODES:
+            cap = MAX_NODES
+        grown = <PolicyList*>realloc(t.policies, <size_t>cap * sizeof(PolicyList)) if cap > t.npolicies else NULL
+        if grown == NULL:
+            return NO_NODE
+        t.policies = grown
+        t.cappolicies = <int32_t>cap
+    t.policies[t.npolicies].n = 0
+    t.npolicies += 1
+    return t.npolicies - 1
+
+
+cdef void fill_policy_list(PolicyList* pl, const int32_t* legal, const double* prob, int n,
+                           const uint32_t* child_mark, uint32_t stamp) noexcept nogil:
+    """The POLICY_LIST most probable of the n legal actions without a child, best first."""
+    cdef int k, j, a
+    cdef double p
+    pl.n = 0
+    for k in range(n):
+        a = legal[k]
+        p = prob[k]
+        if child_mark[a] == stamp or (pl.n == POLICY_LIST and p <= pl.prob[POLICY_LIST - 1]):
+            continue
+        j = pl.n if pl.n < POLICY_LIST else POLICY_LIST - 1
+        while j > 0 and pl.prob[j - 1] < p:       # insertion: the list stays sorted
+            pl.action[j] = pl.action[j - 1]
+            pl.prob[j] = pl.prob[j - 1]
+            j -= 1
+        pl.action[j] = <int16_t>a
+        pl.prob[j] = <float>p
+        if pl.n < POLICY_LIST:
+            pl.n += 1
+
+
+cdef int policy_pick(Tree* t, int32_t node, State* d, const Config* cfg, Scratch* sc, int n,
+                     double* prior) noexcept nogil:
+    """The untried action legal now that `node` expands next by the policy, its
+    probability in prior; -1 if there is none (or no memory for a list: the heuristic's
+    priors decide).  The policy is evaluated once for a node, on the determinization at
+    hand, and its best untried actions kept; again only when none of them is both legal
+    now and untried."""
+    cdef int32_t idx = t.nodes[node].policy
+    cdef PolicyList* pl
+    cdef int k, a, attempt
+    for attempt in range(2):
+        if idx != NO_NODE:
+            pl = &t.policies[idx]
+            for k in range(pl.n):
+                a = pl.action[k]
+                if sc.legal_mark[a] == sc.stamp and sc.child_mark[a] != sc.stamp:
+                    prior[0] = pl.prob[k]
+                    return a
+            if attempt == 1:
+                return -1
+        else:
+            idx = new_policy_list(t)
+            if idx == NO_NODE:
+                return -1
+            t.nodes[node].policy = idx
+        net_policy(cfg.net, d, sc.legal, n, sc.prob)
+        fill_policy_list(&t.policies[idx], sc.legal, sc.prob, n, sc.child_mark, sc.stamp)
+    return -1
+
+
 cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg, uint64_t* x,
-                              int32_t* legal, const int32_t* order, int norder,
-                              uint32_t* legal_mark, uint32_t* child_mark,
-                              uint32_t stamp, int32_t pick, bint* expanded) noexcept nogil:
+                              Scratch* sc, bint at_root, int32_t pick, bint* expanded) noexcept nogil:
     """One step down from `node` in determinization d: count availability, then either
     expand an untried legal action or pick the best child by UCB (at a halving root,
-    `pick` unless it is NO_NODE).  Applies the action.  At the root, `order` holds its
+    `pick` unless it is NO_NODE).  Applies the action.  At the root, t.order holds its
     legal actions best prior first (they are the same in every determinization: the
-    decision is the searching player's).  Returns NO_NODE (t.error set) when it cannot go
-    on: no legal action, or no memory for a child."""
+    decision is the searching player's).  Elsewhere the next untried action is the
+    policy's (PRIORS_NET, once the node has policy_visits) or the best by the
+    evaluator's prior.  Returns NO_NODE (t.error set) when it cannot go on: no legal
+    action, or no memory for a child."""
     cdef int n, k, a, mover = current_player(d), best_a = -1
     cdef int32_t c, best, legal_children = 0
-    cdef double pr, best_pr = -1.0
+    cdef double pr, best_pr = -1.0, policy_prior = 0.0
     cdef Node* nd
     cdef uint8_t scorer[4 * NSQ]
-    if order != NULL:
+    cdef uint32_t stamp = sc.stamp
+    if at_root:
         # The root: every child is legal in every determinization, and children were
         # expanded in `order`, so the next untried action is order[nchildren].
         legal_children = t.nodes[node].nchildren
@@ -126,37 +208,41 @@ cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg
             return pick
         # A halving root tries every move in its UCB phase: the halving does the narrowing.
         if ((cfg.root == ROOT_HALVING or may_widen(&t.nodes[node], legal_children, cfg))
-                and legal_children < norder):
+                and legal_children < t.norder):
             c = t.nodes[node].first_child
             while c != NO_NODE:
                 t.nodes[c].avail += 1
                 c = t.nodes[c].next_sibling
-            return expand(t, node, order[legal_children], mover, d, expanded)
-        best = best_child(t, node, mover, cfg.exploration, NULL, 0, True)
+            return expand(t, node, t.order[legal_children], mover, d, expanded,
+                          t.order_prior[legal_children] if cfg.priors == PRIORS_NET else 0.0)
+        best = best_child(t, node, mover, cfg, NULL, 0, True)
     else:
-        n = legal_actions(d, legal)
+        n = legal_actions(d, sc.legal)
         for k in range(n):
-            legal_mark[legal[k]] = stamp
+            sc.legal_mark[sc.legal[k]] = stamp
         c = t.nodes[node].first_child
         while c != NO_NODE:
             nd = &t.nodes[c]
-            child_mark[nd.action] = stamp
-            if legal_mark[nd.action] == stamp:
+            sc.child_mark[nd.action] = stamp
+            if sc.legal_mark[nd.action] == stamp:
                 nd.avail += 1
                 legal_children += 1
             c = nd.next_sibling
         if may_widen(&t.nodes[node], legal_children, cfg) and legal_children < n:
-            scorer_table(d, scorer)
-            for k in range(n):
-                a = legal[k]
-                if child_mark[a] == stamp:
-                    continue
-                pr = prior(d, &cfg.weights, scorer, a, mover) + (splitmix(x) % 1000) * NODE_JITTER
-                if pr > best_pr:
-                    best_pr = pr
-                    best_a = a
-            return expand(t, node, best_a, mover, d, expanded)
-        best = best_child(t, node, mover, cfg.exploration, legal_mark, stamp, False)
+            if cfg.priors == PRIORS_NET and t.nodes[node].visits >= cfg.policy_visits:
+                best_a = policy_pick(t, node, d, cfg, sc, n, &policy_prior)
+            if best_a < 0:
+                scorer_table(d, scorer)
+                for k in range(n):
+                    a = sc.legal[k]
+                    if sc.child_mark[a] == stamp:
+                        continue
+                    pr = prior(d, &cfg.weights, scorer, a, mover) + (splitmix(x) % 1000) * NODE_JITTER
+                    if pr > best_pr:
+                        best_pr = pr
+                        best_a = a
+            return expand(t, node, best_a, mover, d, expanded, policy_prior)
+        best = best_child(t, node, mover, cfg, sc.legal_mark, stamp, False)
     if best == NO_NODE:
         t.error = STOP_NO_ACTION
         return NO_NODE
@@ -177,7 +263,10 @@ cdef int root_order(State* d, const Config* cfg, int32_t* order, double* key, ui
     cdef double chance[MAXP]
     cdef double* value
     n = legal_actions(d, order)
-    priors(d, &cfg.weights, order, n, key)
+    if cfg.priors == PRIORS_NET:
+        net_policy(cfg.net, d, order, n, key)
+    else:
+        priors(d, &cfg.weights, order, n, key)
     if cfg.root_lookahead > 0 and n > 1:
         value = <double*>malloc(n * sizeof(double))
         if value != NULL:                       # out of memory: the priors alone
@@ -194,7 +283,10 @@ cdef int root_order(State* d, const Config* cfg, int32_t* order, double* key, ui
                 key[k] *= exp(cfg.root_lookahead * (value[k] - best))
             free(value)
     for k in range(n):
-        key[k] += (splitmix(x) % 1000000) * ROOT_JITTER
+        if cfg.priors == PRIORS_NET:
+            key[k] *= 1.0 + (splitmix(x) % 1000000) * ROOT_JITTER
+        else:
+            key[k] += (splitmix(x) % 1000000) * ROOT_JITTER
     for k in range(1, n):               # insertion sort: a few hundred actions, once a search
         a = order[k]
         v = key[k]

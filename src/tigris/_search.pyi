@@ -15,6 +15,7 @@ MAX_ITERATIONS: int
 MAX_DEALS: int
 ROLLOUTS: dict[str, int]
 ROOTS: dict[str, int]
+PRIORS: dict[str, int]
 
 #: One child of the root in ``Search.stats()["children"]``: action, visits, avail,
 #: value (mean reward of the searching player), chances (each player's chance of

@@ -120,6 +120,14 @@ TABLE = {
                            0.0, 1000.0),
     "net_share": Knob(float, 1.0, "evaluator = net: the network's share of a position's value, the rest "
                                   "the heuristic's", 0.0, 1.0),
+    "priors": Knob(str, "heuristic", "what orders the expansions and the root's moves: heuristic (the prior "
+                                     "weights above) or net (the network's policy; evaluator = net, a "
+                                     "network with a policy head)", choices=("heuristic", "net")),
+    "policy_visits": Knob(int, 1, "priors = net: the visits from which a node expands by the policy (before: "
+                                  "by the prior weights); its policy is evaluated once", 0, MAX_ITERATIONS),
+    "policy_exploration": Knob(float, 0.0, "PUCT's term: a child's policy probability times sqrt(availability) "
+                                           "/ (1 + visits), times this, added to its UCB score; 0: off",
+                               0.0, 1000.0),
     "determinizations": Knob(int, 8, "determinizations, each searched as perfect information", 1, MAX_TREES),
     "determinization": Knob(str, "uniform", "how determinizations deal the unseen tiles: uniform, or "
                                             "belief (weighted by what the others' play reveals)",
@@ -138,14 +146,14 @@ WEIGHTS = tuple(_WEIGHT_ROWS)
 #: and deals are arguments of their own).
 SEARCH_CONFIG = ("exploration", "rollout", "epsilon", "rollout_depth", "final", "widening", "root",
                  "candidates", "halving_scale", *WEIGHTS, "evaluator", "network", "net_share",
-                 "root_lookahead")
+                 "root_lookahead", "priors", "policy_visits", "policy_exploration")
 
 # Which kinds of bot have which knobs (docs/DESIGN.md).  The search bots share the search
 # knobs; the honest ones (ismcts, pimc) also choose how their determinizations deal the
 # tiles their player cannot see (tigris.belief).
 _SEARCH_BOT = ("iterations", "seconds", "exploration", "rollout", "epsilon", "rollout_depth", "final",
                "widening", "root", "candidates", "halving_scale", "workers", "seed", *WEIGHTS, "evaluator",
-               "network", "net_share", "root_lookahead")
+               "network", "net_share", "root_lookahead", "priors", "policy_visits", "policy_exploration")
 _BELIEF = ("determinization", "belief_particles", "belief_temperature")
 
 

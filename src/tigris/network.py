@@ -1,10 +1,11 @@
 """The learned evaluation: a network's weights file, and the network's judgement of a
-position (every player's chance of finishing first, and their final scores).
+position (every player's chance of finishing first, and their final scores) and, when it
+has a policy head, of its moves (a probability for each legal action).
 
 The search evaluates the network in compiled code (``tigris._net``) from the arrays this
-module reads and checks; ``forward`` is the same pass in numpy, the reference the compiled
-one is held to.  Training (``tigris.train``) needs PyTorch; reading and evaluating a
-network needs numpy only.
+module reads and checks; ``forward`` and ``policy_forward`` are the same passes in numpy,
+the references the compiled ones are held to.  Training (``tigris.train``) needs PyTorch;
+reading and evaluating a network needs numpy only.
 
 >>> import tigris
 >>> from tigris import network
@@ -17,14 +18,17 @@ The package ships a network per number of players (``SHIPPED``): each was traine
 games of the counts it serves, and a 2-player game is judged by the 2-player network
 alone.  A file of one's own (the knob ``network``) serves every count.
 
-The weights file (``tigris-network/1``)
+The weights file (``tigris-network/2``)
 ---------------------------------------
 A numpy ``.npz`` archive (read without pickles) of float32 arrays, the layers of
 ``ARRAYS`` (``w_sparse`` [N_SPARSE, h1], ``w_dense`` [N_DENSE, h1], ``b1`` [h1], ``w2``
-[h2, h1], ``b2`` [h2], ``w3`` [8, h2], ``b3`` [8]), and ``meta``, the UTF-8 bytes of a JSON
+[h2, h1], ``b2`` [h2], ``w3`` [8, h2], ``b3`` [8]), optionally the policy head's,
+``POLICY_ARRAYS`` (``wp`` [hp, h1], ``bp`` [hp], ``emb`` [N_ACTIONS, hp], ``abias``
+[N_ACTIONS], ``pat`` [N_PATTERNS]), all or none, and ``meta``, the UTF-8 bytes of a JSON
 object: ``format``, ``feature_version`` (the encoding in ``tigris._net``, which must
 match), and what training wrote about its data, losses and calibration.  Every array is
-checked (names, shapes, finite values) when the file is read.
+checked (names, shapes, finite values) when the file is read.  A ``tigris-network/1``
+file (no policy head) is read as before.
 """
 
 import functools
@@ -35,16 +39,21 @@ from pathlib import Path
 import numpy as np
 
 from tigris import _net
-from tigris._net import FEATURE_VERSION, N_DENSE, N_OUTPUTS, N_SPARSE, SCORE_SCALE, encode
+from tigris._net import (FEATURE_VERSION, N_DENSE, N_OUTPUTS, N_PATTERNS, N_SPARSE, SCORE_SCALE, encode,
+                         policy_inputs)
+from tigris.constants import N_ACTIONS
 from tigris.errors import UsageError, excerpt
 from tigris.files import write_bytes
 from tigris.sources import check_source
 
-__all__ = ["FORMAT", "ARRAYS", "SHIPPED", "Network", "load", "save", "from_knobs", "forward", "encode",
-           "FEATURE_VERSION", "N_SPARSE", "N_DENSE", "N_OUTPUTS", "SCORE_SCALE"]
+__all__ = ["FORMAT", "FORMATS", "ARRAYS", "POLICY_ARRAYS", "SHIPPED", "Network", "load", "save", "from_knobs",
+           "forward", "policy_forward", "encode", "policy_inputs", "FEATURE_VERSION", "N_SPARSE", "N_DENSE",
+           "N_OUTPUTS", "N_PATTERNS", "SCORE_SCALE"]
 
-FORMAT = "tigris-network/1"
+FORMAT = "tigris-network/2"
+FORMATS = ("tigris-network/1", FORMAT)        # /1: written before the policy head, read alike
 ARRAYS = ("w_sparse", "w_dense", "b1", "w2", "b2", "w3", "b3")
+POLICY_ARRAYS = ("wp", "bp", "emb", "abias", "pat")
 _HERE = Path(__file__).resolve().parent
 #: The networks shipped with the package by the number of players (trained as
 #: docs/results.md tells, "A learned evaluation").
@@ -58,9 +67,15 @@ class Network(_net.Network):
     predicted final score, from the position as its player to move sees it."""
 
     def __init__(self, arrays, meta=None):
-        super().__init__(*(arrays[name] for name in ARRAYS))
+        policy = {name: arrays[name] for name in POLICY_ARRAYS if name in arrays}
+        super().__init__(*(arrays[name] for name in ARRAYS), **policy)
         self.meta = dict(meta or {})
         self.path = None
+
+    @property
+    def named_arrays(self):
+        """The arrays as the weights file holds them: name -> array."""
+        return dict(zip(ARRAYS + POLICY_ARRAYS, self.arrays))
 
     @property
     def widths(self):
@@ -77,6 +92,13 @@ class Network(_net.Network):
         return ([float(e[(p - v) % n]) for p in range(n)],
                 [float(scores[(p - v) % n]) for p in range(n)])
 
+    def policy_forward(self, game):
+        """``policy`` in numpy (the reference the compiled pass is held to)."""
+        active, dense = encode(game)
+        _, actions, offsets, patterns = policy_inputs([game])
+        prob = policy_forward(self.named_arrays, active, dense, actions, offsets, patterns)
+        return {int(a): float(p) for a, p in zip(actions, prob)}
+
 
 def forward(arrays, active, dense):
     """The network's outputs for one position's features (``encode``): the seats'
@@ -88,11 +110,25 @@ def forward(arrays, active, dense):
     return out[:4], out[4:] * SCORE_SCALE
 
 
+def policy_forward(arrays, active, dense, actions, offsets, patterns):
+    """The policy's probabilities of `actions` (a position's legal actions), from the
+    position's features (``encode``) and the actions' patterns (``policy_inputs``: the
+    pattern features of action k are ``patterns[offsets[k]:offsets[k + 1]]``)."""
+    h = np.maximum(arrays["b1"] + arrays["w_sparse"][active].sum(axis=0) + dense @ arrays["w_dense"], 0)
+    g = np.maximum(arrays["bp"] + arrays["wp"] @ h, 0)
+    logits = arrays["abias"][actions] + arrays["emb"][actions] @ g
+    ends = list(offsets[1:]) + [len(patterns)]
+    logits = logits + np.array([arrays["pat"][patterns[b:e]].sum() for b, e in zip(offsets, ends)])
+    e = np.exp(logits - logits.max())
+    return e / e.sum()
+
+
 def save(path, arrays, meta):
-    """Write a weights file (``tigris-network/1``) of these arrays (name -> array) and
-    metadata (JSON-able)."""
+    """Write a weights file (``tigris-network/2``) of these arrays (name -> array; the
+    policy head's all or none) and metadata (JSON-able)."""
     meta = dict(meta, format=FORMAT, feature_version=FEATURE_VERSION)
-    data = {name: np.ascontiguousarray(arrays[name], dtype=np.float32) for name in ARRAYS}
+    names = ARRAYS + (POLICY_ARRAYS if "emb" in arrays else ())
+    data = {name: np.ascontiguousarray(arrays[name], dtype=np.float32) for name in names}
     _check_arrays(data, path)
     data["meta"] = np.frombuffer(json.dumps(meta, sort_keys=True).encode("utf-8"), dtype=np.uint8)
     buffer = io.BytesIO()
@@ -125,7 +161,7 @@ def _read(path):
     try:
         with np.load(path, allow_pickle=False) as z:
             names = set(z.files)
-            expected = set(ARRAYS) | {"meta"}
+            expected = set(ARRAYS) | {"meta"} | (set(POLICY_ARRAYS) if names & set(POLICY_ARRAYS) else set())
             if names != expected:
                 missing, extra = sorted(expected - names), sorted(names - expected)
                 raise UsageError(f"{path}: not a {FORMAT} file (" +
@@ -142,8 +178,8 @@ def _read(path):
         meta = json.loads(meta_bytes.tobytes().decode("utf-8"))
     except (ValueError, UnicodeDecodeError) as e:
         raise UsageError(f"{path}: meta: not a JSON object ({excerpt(str(e), 60)})") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise UsageError(f"{path}: meta: format must be {FORMAT!r}, not "
+    if not isinstance(meta, dict) or meta.get("format") not in FORMATS:
+        raise UsageError(f"{path}: meta: format must be {' or '.join(map(repr, FORMATS))}, not "
                          f"{excerpt(meta.get('format') if isinstance(meta, dict) else meta)}")
     if meta.get("feature_version") != FEATURE_VERSION:
         raise UsageError(f"{path}: meta: feature_version {excerpt(meta.get('feature_version'))} is not this "
@@ -163,7 +199,7 @@ def from_knobs(evaluator, network="", players=2):
 
 def _check_arrays(data, path):
     """Refuse arrays of the wrong kind, shape or with values that are not finite."""
-    for name in ARRAYS:
+    for name in ARRAYS + tuple(n for n in POLICY_ARRAYS if n in data):
         a = data[name]
         if a.dtype != np.float32:
             raise UsageError(f"{path}: {name}: float32 values expected, not {a.dtype}")
@@ -176,6 +212,13 @@ def _check_arrays(data, path):
         raise UsageError(f"{path}: hidden layers of {h1} and {h2}: each must be 1 to {MAX_WIDTH} wide")
     shapes = {"w_sparse": (N_SPARSE, h1), "w_dense": (N_DENSE, h1), "b1": (h1,), "w2": (h2, h1),
               "b2": (h2,), "w3": (N_OUTPUTS, h2), "b3": (N_OUTPUTS,)}
+    if "emb" in data:
+        if data["bp"].ndim != 1:
+            raise UsageError(f"{path}: bp must be a vector")
+        hp = data["bp"].shape[0]
+        if not 1 <= hp <= MAX_WIDTH:
+            raise UsageError(f"{path}: a policy context of {hp}: it must be 1 to {MAX_WIDTH} wide")
+        shapes.update(wp=(hp, h1), bp=(hp,), emb=(N_ACTIONS, hp), abias=(N_ACTIONS,), pat=(N_PATTERNS,))
     for name, shape in shapes.items():
         if data[name].shape != shape:
             raise UsageError(f"{path}: {name}: shape {data[name].shape}, expected {shape}")

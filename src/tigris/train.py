@@ -1,6 +1,8 @@
 """Training the learned evaluation (``tigris train``): a network fitted to self-play
 positions (``tigris selfplay``) with PyTorch on the CPU, exported as a weights file
-(``tigris.network``) that the compiled search evaluates without PyTorch.
+(``tigris.network``) that the compiled search evaluates without PyTorch: the value (every
+player's chance of finishing first, and the final scores) and, where the data has the
+policy's labels, the policy (a probability for each legal action), fitted together.
 
 PyTorch is an optional extra (``pip install 'tigris[train]'``); nothing else in the
 package imports this module.
@@ -16,15 +18,25 @@ The targets of a position, both counted in seats from its player to move:
   (``selfplay``'s ``search``).  The result alone is unbiased but noisy, one game's luck;
   the search's chances are smooth but only as good as the search;
 * each player's final score (over ``SCORE_SCALE``), an auxiliary target that gives every
-  position a second, richer signal (KataGo's score target does the same).
+  position a second, richer signal (KataGo's score target does the same);
+* where the position has them (``tigris-selfplay/2``), the label search's visits of its
+  legal actions, as shares: the policy's target, a cross-entropy over the legal actions
+  alone (expert iteration: the policy learns what the search made of its priors).
+
+``init`` starts from a weights file's arrays (its widths), the policy head's too if it
+has one: a next generation starts from the last, and the shipped value network can be
+given a policy head without losing what it knows.
 
 Games, not positions, are split into training and held-out parts, so no held-out position
 comes from a game the network saw.  Training stops when the held-out loss has not improved
 for ``patience`` epochs and keeps the best epoch.  The folder ``out`` gets ``network.npz``
 (the best epoch), ``log.jsonl`` (one line an epoch: the losses) and ``checkpoint.pt``,
-from which the same command continues a run that was stopped.
+from which the same command continues a run that was stopped: the same settings and the
+same data (a fingerprint of the folders' files), a state in range and finite weights, or
+it is refused in one line naming the file and the field.
 """
 
+import hashlib
 import io
 import json
 import math
@@ -36,17 +48,22 @@ from tigris.errors import Interrupted, UsageError, excerpt
 from tigris.files import check_target, write_bytes
 from tigris.sources import check_source
 
-__all__ = ["LABEL_WEIGHT", "SCORE_WEIGHT", "HIDDEN", "HELD_OUT", "BATCH", "EPOCHS", "PATIENCE", "Data",
-           "dataset", "data_files", "check_out", "split", "fit", "require_torch", "arrays_of", "predict", "held_out_calibration", "plot"]
+__all__ = ["LABEL_WEIGHT", "SCORE_WEIGHT", "POLICY_WEIGHT", "HIDDEN", "POLICY_WIDTH", "HELD_OUT", "BATCH",
+           "EPOCHS", "MAX_EPOCHS", "PATIENCE", "Data", "dataset", "data_files", "fingerprint", "check_out", "split", "fit",
+           "require_torch", "arrays_of", "predict", "held_out_calibration", "plot"]
 
 LABEL_WEIGHT = 0.5          # the result's share of a position's chance target (the search's: the rest)
 SCORE_WEIGHT = 0.25         # the score loss's weight beside the chances' cross-entropy
+POLICY_WEIGHT = 1.0         # the policy's cross-entropy's weight beside them
 HIDDEN = (64, 32)           # the hidden layers' widths (docs/DESIGN.md: why this size)
+POLICY_WIDTH = 16           # the policy's context: one SSE block of LANES (docs/DESIGN.md)
 HELD_OUT = 0.1              # the share of games held out
 BATCH = 256
 EPOCHS = 60
+MAX_EPOCHS = 10_000
 PATIENCE = 4
 LEARNING_RATE = 2e-3
+POLICY_LEARNING_RATE = 1e-2  # the policy head's: its pattern weights start at 0 and go to units
 WEIGHT_DECAY = 1e-5
 DROPOUT = 0.0
 NEG = -1e4                  # the logit of a seat nobody sits in
@@ -66,15 +83,24 @@ class Data:
     the targets ``chance`` and ``score`` and the ``seats`` that play (each [n, 4], in seats
     from the mover), ``result`` (the game's first shares alone, for calibration), the
     ``players`` and the ``game`` (a number unique over the folders) of each, and whether
-    the search ``labelled`` it; ``reads``, the files they came from."""
+    the search ``labelled`` it; ``positions`` (the Game at each position that has a
+    policy target, else None) and ``policy`` (its target: the legal actions visited and
+    their shares, else None); ``reads``, the files they came from."""
 
     def __init__(self, folders, indptr, indices, dense, chance, score, seats, result, players, game, sources,
-                 label_weight, labelled):
+                 label_weight, labelled, positions, policy):
         self.label_weight, self.labelled = label_weight, labelled
+        self.folders = [Path(folder) for folder in folders]
         self.reads = data_files(folders)
         self.indptr, self.indices, self.dense = indptr, indices, dense
         self.chance, self.score, self.seats, self.result = chance, score, seats, result
         self.players, self.game, self.sources = players, game, sources
+        self.positions, self.policy = positions, policy
+
+    @property
+    def has_policy(self):
+        """Whether any position has a policy target."""
+        return any(p is not None for p in self.policy)
 
     def __len__(self):
         return len(self.dense)
@@ -92,7 +118,7 @@ def dataset(folders, label_weight=LABEL_WEIGHT, result_every=0, progress=False):
     if not 0 <= label_weight <= 1:
         raise UsageError(f"label weight must be 0 to 1, not {label_weight}")
     indptr, indices, dense, chance, score, seats, result, players, games = [0], [], [], [], [], [], [], [], []
-    labelled = []
+    labelled, positions, policy = [], [], []
     sources = []
     for number, folder in enumerate(folders):
         folder = Path(folder)
@@ -100,7 +126,8 @@ def dataset(folders, label_weight=LABEL_WEIGHT, result_every=0, progress=False):
         lines = [line for line in selfplay.read(folder / "positions.jsonl", settings) if "error" not in line]
         sources.append({"folder": folder.name, "games": len(lines), "players": settings["players"],
                         "board": settings["board"], "variants": settings["variants"]})
-        for line in tqdm(lines, desc=f"encoding {folder.name}", unit="game", disable=not progress):
+        for lineno, line in enumerate(tqdm(lines, desc=f"encoding {folder.name}", unit="game",
+                                           disable=not progress)):
             n = settings["players"]
             wanted = {p["move"]: p for p in line["positions"]}
             others = 0
@@ -127,6 +154,9 @@ def dataset(folders, label_weight=LABEL_WEIGHT, result_every=0, progress=False):
                     search = np.array([pos["search"][q] for q in order] + [0.0] * (4 - n))
                     chance.append(label_weight * first + (1 - label_weight) * search)
                 labelled.append(pos is not None)
+                target = _policy_target(game, pos, folder, line["game"]) if pos is not None else None
+                policy.append(target)
+                positions.append(game.copy(stack=False) if target is not None else None)
                 result.append(first)
                 score.append([line["scores"][q] / netlib.SCORE_SCALE for q in order] + [0.0] * (4 - n))
                 seats.append([1.0] * n + [0.0] * (4 - n))
@@ -138,13 +168,42 @@ def dataset(folders, label_weight=LABEL_WEIGHT, result_every=0, progress=False):
     return Data(folders, np.array(indptr, dtype=np.int64), np.concatenate(indices).astype(np.int64),
                 np.array(dense, dtype=f32), np.array(chance, dtype=f32), np.array(score, dtype=f32),
                 np.array(seats, dtype=f32), np.array(result, dtype=f32), np.array(players),
-                np.array(games), sources, label_weight, np.array(labelled))
+                np.array(games), sources, label_weight, np.array(labelled), positions, policy)
+
+
+def _policy_target(game, pos, folder, number):
+    """A position's policy target, (legal actions, their shares of the visits), from its
+    ``policy`` label (None for a first-version folder's position); every action must be
+    legal there, or a UsageError names the folder, the game and the move."""
+    np, _ = _numeric()
+    visits = pos.get("policy")
+    if visits is None:
+        return None
+    legal = set(game.legal_actions())
+    for action, _count in visits:
+        if action not in legal:
+            raise UsageError(f"{folder / 'positions.jsonl'}: game {number}, move {pos['move']}: the policy "
+                             f"names action {action}, which is not legal there")
+    actions = np.array([a for a, _ in visits], dtype=np.int64)
+    counts = np.array([c for _, c in visits], dtype=np.float64)
+    return actions, (counts / counts.sum()).astype(np.float32)
 
 
 def data_files(folders):
     """The files of self-play folders that training reads (never to be written)."""
     return [Path(folder) / name for folder in folders for name in ("selfplay.json", "positions.jsonl")]
 
+
+def fingerprint(folders):
+    """A digest of the self-play folders' files (SHA-256 of each, in order): what a
+    checkpoint was trained on, so that a run continues only on the same data."""
+    digest = hashlib.sha256()
+    for path in data_files(folders):
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+        digest.update(b"\0")
+    return digest.hexdigest()[:32]
 
 def check_out(out, reads=(), plot=None):
     """The folder `out` (and the diagram `plot`), once fit to be written: a folder or
@@ -170,13 +229,16 @@ def split(data, held_out=HELD_OUT, seed=0):
     return np.flatnonzero(~test), np.flatnonzero(test)
 
 
-def _model(torch, hidden, dropout=0.0):
+def _model(torch, hidden, dropout=0.0, policy_width=0):
     _, netlib = _numeric()
     nn = torch.nn
 
     class Model(nn.Module):
-        """The network of ``tigris._net``: sparse rows summed, dense features, two hidden
-        layers with ReLU, per seat a logit and a score."""
+        """The network of ``tigris._net``: sparse rows summed, dense features, the first
+        hidden layer (the trunk); then two hidden layers with ReLU, per seat a logit and a
+        score (the value); with ``policy_width``, the policy head: a context from the
+        trunk, and per action its bias, its embedding times the context and the weights
+        of its patterns."""
 
         def __init__(self):
             super().__init__()
@@ -186,43 +248,141 @@ def _model(torch, hidden, dropout=0.0):
             self.out = nn.Linear(hidden[1], netlib.N_OUTPUTS)
             self.drop = nn.Dropout(dropout)             # training only: eval() turns it off
             nn.init.normal_(self.sparse.weight, 0.0, 0.02)
+            self.policy_width = policy_width
+            if policy_width:
+                self.context = nn.Linear(hidden[0], policy_width)
+                self.emb = nn.Embedding(netlib.N_ACTIONS, policy_width)
+                self.abias = nn.Embedding(netlib.N_ACTIONS, 1)
+                self.pat = nn.EmbeddingBag(netlib.N_PATTERNS, 1, mode="sum")
+                nn.init.normal_(self.emb.weight, 0.0, 0.02)
+                nn.init.zeros_(self.abias.weight)
+                nn.init.zeros_(self.pat.weight)
+
+        def trunk(self, indices, offsets, dense):
+            return self.drop(torch.relu(self.sparse(indices, offsets) + self.dense(dense)))
+
+        def value(self, h):
+            return self.out(torch.relu(self.hidden(h)))
 
         def forward(self, indices, offsets, dense):
-            h = self.drop(torch.relu(self.sparse(indices, offsets) + self.dense(dense)))
-            return self.out(torch.relu(self.hidden(h)))
+            return self.value(self.trunk(indices, offsets, dense))
+
+        def policy(self, h, position, action, offsets, patterns):
+            """The logit of each legal action (rows: its position in the batch, its id,
+            where its patterns begin)."""
+            g = torch.relu(self.context(h))
+            return (self.abias(action)[:, 0] + (self.emb(action) * g[position]).sum(dim=1)
+                    + self.pat(patterns, offsets)[:, 0])
 
     return Model()
 
 
 def _batch(torch, data, rows):
-    """The tensors of positions `rows`."""
+    """The tensors of positions `rows`: the features and the value's targets, then the
+    policy's inputs and targets for those of them that have one (``_policy_batch``)."""
     np, _ = _numeric()
     starts, ends = data.indptr[rows], data.indptr[rows + 1]
     indices = np.concatenate([data.indices[s:e] for s, e in zip(starts, ends)])
     offsets = np.concatenate([[0], np.cumsum(ends - starts)[:-1]])
     t = torch.from_numpy
     return (t(indices), t(offsets.astype(np.int64)), t(data.dense[rows]), t(data.chance[rows]),
-            t(data.score[rows]), t(data.seats[rows]))
+            t(data.score[rows]), t(data.seats[rows]), _policy_batch(torch, data, rows))
+
+
+def _policy_batch(torch, data, rows):
+    """The policy's rows for the positions of `rows` that have a target: each legal
+    action's position (in the batch), id, patterns (``tigris.network.policy_inputs``) and
+    target share (0 for an action the search did not visit); None if none has one."""
+    np, netlib = _numeric()
+    which = [k for k, i in enumerate(rows) if data.policy[i] is not None]
+    if not which:
+        return None
+    position, action, offsets, patterns = netlib.policy_inputs([data.positions[rows[k]] for k in which])
+    # Each visited action's share, found by (position, action) among the legal rows.
+    keys = position * netlib.N_ACTIONS + action
+    tkeys, shares = [], []
+    for j, k in enumerate(which):
+        actions, share = data.policy[rows[k]]
+        tkeys.append(j * netlib.N_ACTIONS + actions)
+        shares.append(share)
+    tkeys, shares = np.concatenate(tkeys), np.concatenate(shares)
+    order = np.argsort(tkeys)
+    tkeys, shares = tkeys[order], shares[order]
+    at = np.minimum(np.searchsorted(tkeys, keys), len(tkeys) - 1)
+    target = np.where(tkeys[at] == keys, shares[at], 0.0).astype(np.float32)
+    t = torch.from_numpy
+    return (t(np.array(which, dtype=np.int64)[position]), t(action), t(offsets), t(patterns), t(target),
+            len(which))
+
+
+def _segment_log_softmax(torch, logits, segment, count):
+    """log softmax of `logits` within each segment (the rows of one position)."""
+    top = torch.full((count,), -math.inf).scatter_reduce(0, segment, logits.detach(), "amax")
+    shifted = logits - top[segment]
+    total = torch.zeros(count).index_add(0, segment, torch.exp(shifted))
+    return shifted - torch.log(total)[segment]
 
 
 def _losses(torch, model, batch):
-    """The batch's mean cross-entropy of the chances and mean squared error of the scores."""
-    indices, offsets, dense, chance, score, seats = batch
-    out = model(indices, offsets, dense)
+    """The batch's mean cross-entropy of the chances, mean squared error of the scores,
+    and the policy's mean cross-entropy over its positions with a target (0 without)
+    with how many there are and how many of them the policy's best action is the
+    search's most visited."""
+    indices, offsets, dense, chance, score, seats, pol = batch
+    h = model.trunk(indices, offsets, dense)
+    out = model.value(h)
     logits = torch.where(seats > 0, out[:, :4], torch.full_like(out[:, :4], NEG))
     ce = -(chance * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
     mse = (((out[:, 4:] - score) ** 2) * seats).sum(dim=1).mean()
-    return ce, mse
+    if pol is None or not model.policy_width:
+        return ce, mse, torch.zeros(()), 0, 0
+    position, action, poffsets, patterns, target, count = pol
+    plogits = model.policy(h, position, action, poffsets, patterns)
+    segment = torch.unique_consecutive(position, return_inverse=True)[1]
+    logp = _segment_log_softmax(torch, plogits, segment, count)
+    pce = -(target * logp).sum() / count
+    # The top-1 agreement: the policy's best row against the target's, per position.
+    with torch.no_grad():
+        best = torch.full((count,), -math.inf).scatter_reduce(0, segment, plogits, "amax")
+        most = torch.full((count,), -math.inf).scatter_reduce(0, segment, target, "amax")
+        hit = torch.zeros(count).index_add(0, segment, ((plogits == best[segment])
+                                                        & (target == most[segment])).float())
+    return ce, mse, pce, count, int((hit > 0).sum())
 
 
 def arrays_of(model):
-    """The model's weights as the weights file holds them (``tigris.network.ARRAYS``)."""
+    """The model's weights as the weights file holds them (``tigris.network.ARRAYS``, and
+    ``POLICY_ARRAYS`` with a policy head)."""
     np, _ = _numeric()
     def a(t):
         return t.detach().cpu().numpy().astype(np.float32)
-    return {"w_sparse": a(model.sparse.weight), "w_dense": a(model.dense.weight).T.copy(),
-            "b1": a(model.dense.bias), "w2": a(model.hidden.weight), "b2": a(model.hidden.bias),
-            "w3": a(model.out.weight), "b3": a(model.out.bias)}
+    arrays = {"w_sparse": a(model.sparse.weight), "w_dense": a(model.dense.weight).T.copy(),
+              "b1": a(model.dense.bias), "w2": a(model.hidden.weight), "b2": a(model.hidden.bias),
+              "w3": a(model.out.weight), "b3": a(model.out.bias)}
+    if model.policy_width:
+        arrays.update(wp=a(model.context.weight), bp=a(model.context.bias), emb=a(model.emb.weight),
+                      abias=a(model.abias.weight)[:, 0].copy(), pat=a(model.pat.weight)[:, 0].copy())
+    return arrays
+
+
+def _load_arrays(torch, model, arrays):
+    """Set the model's weights from a weights file's arrays (``arrays_of``'s inverse); the
+    policy head's only where both have one."""
+    t = torch.from_numpy
+    with torch.no_grad():
+        model.sparse.weight.copy_(t(arrays["w_sparse"]))
+        model.dense.weight.copy_(t(arrays["w_dense"].T.copy()))
+        model.dense.bias.copy_(t(arrays["b1"]))
+        model.hidden.weight.copy_(t(arrays["w2"]))
+        model.hidden.bias.copy_(t(arrays["b2"]))
+        model.out.weight.copy_(t(arrays["w3"]))
+        model.out.bias.copy_(t(arrays["b3"]))
+        if model.policy_width and "emb" in arrays and arrays["bp"].shape[0] == model.policy_width:
+            model.context.weight.copy_(t(arrays["wp"]))
+            model.context.bias.copy_(t(arrays["bp"]))
+            model.emb.weight.copy_(t(arrays["emb"]))
+            model.abias.weight.copy_(t(arrays["abias"][:, None].copy()))
+            model.pat.weight.copy_(t(arrays["pat"][:, None].copy()))
 
 
 def predict(arrays, data, rows):
@@ -276,93 +436,197 @@ def require_torch():
 
 
 def fit(data, out, hidden=HIDDEN, epochs=EPOCHS, patience=PATIENCE, seed=0, progress=True, threads=None,
-        learning_rate=LEARNING_RATE, weight_decay=WEIGHT_DECAY, dropout=DROPOUT):
+        learning_rate=LEARNING_RATE, weight_decay=WEIGHT_DECAY, dropout=DROPOUT, policy_width=None, init=None):
     """Train a network on `data` (``dataset``) into the folder `out` (see the module's
-    docstring); returns the metadata written beside the weights."""
+    docstring); returns the metadata written beside the weights.  `policy_width` (None:
+    POLICY_WIDTH where the data has policy targets, else 0) sizes the policy's context;
+    `init`, a weights file to start from (its widths replace `hidden`)."""
     np, netlib = _numeric()
-    from tqdm import tqdm
-
     torch = require_torch()
-    out = check_out(out, data.reads)
+    out = check_out(out, [*data.reads, *([init] if init is not None else [])])
     out.mkdir(parents=True, exist_ok=True)
     if threads:
         torch.set_num_threads(threads)
     torch.manual_seed(seed)
+    if policy_width is None:
+        policy_width = POLICY_WIDTH if data.has_policy else 0
+    start_from = netlib.load(init) if init is not None else None
+    if start_from is not None:
+        hidden = start_from.widths
     train_rows, test_rows = split(data, seed=seed)
-    model = _model(torch, hidden, dropout)
-    opt = torch.optim.AdamW(model.parameters(), lr=learning_rate, weight_decay=weight_decay)
+    model = _model(torch, hidden, dropout, policy_width)
+    if start_from is not None:
+        _load_arrays(torch, model, start_from.named_arrays)
+    opt = torch.optim.AdamW(_parameter_groups(model, learning_rate), lr=learning_rate, weight_decay=weight_decay)
     settings = {"hidden": list(hidden), "seed": seed, "learning_rate": learning_rate, "weight_decay": weight_decay,
                 "dropout": dropout, "label_weight": data.label_weight, "positions": len(data),
-                "held_out_positions": len(test_rows)}
-    state = {"epoch": 0, "best": math.inf, "best_epoch": 0, "since": 0, "seconds": 0.0}
+                "held_out_positions": len(test_rows), "policy_width": policy_width,
+                "policy_weight": POLICY_WEIGHT if policy_width else 0.0,
+                "init": start_from.meta.get("data_fingerprint", Path(init).name) if start_from is not None else None,
+                "data_fingerprint": fingerprint(data.folders)}
     ckpt = out / "checkpoint.pt"
-    if ckpt.exists():
-        check_source(ckpt)
-        try:
-            saved = torch.load(ckpt, weights_only=True)      # tensors and plain data: no code runs
-            if not isinstance(saved, dict) or not {"settings", "model", "optimizer", "state"} <= set(saved):
-                raise ValueError("not a checkpoint of tigris train")
-        except Exception as e:          # whatever a damaged file makes PyTorch raise
-            raise UsageError(f"{ckpt}: cannot continue from it ({excerpt(str(e), 80)}); delete it "
-                             f"to train again from the start") from None
-        if saved.get("settings") != settings:
-            raise UsageError(f"{ckpt} is another run's ({excerpt(saved.get('settings'), 80)}); "
-                             f"choose another folder")
-        model.load_state_dict(saved["model"])
-        opt.load_state_dict(saved["optimizer"])
-        state = saved["state"]
+    state = _resume(torch, ckpt, settings, model, opt)
     rng = np.random.default_rng(seed + state["epoch"])
     test_batches = [_batch(torch, data, test_rows[k:k + 4096]) for k in range(0, len(test_rows), 4096)]
-    log = out / "log.jsonl"
     try:
         while state["epoch"] < epochs and state["since"] < patience:
-            start = time.perf_counter()
-            model.train()
-            order = rng.permutation(train_rows)
-            sums = np.zeros(2)
-            for k in tqdm(range(0, len(order), BATCH), desc=f"epoch {state['epoch'] + 1}", unit="batch",
-                          disable=not progress, leave=False):
-                ce, mse = _losses(torch, model, _batch(torch, data, order[k:k + BATCH]))
-                loss = ce + SCORE_WEIGHT * mse
-                opt.zero_grad()
-                loss.backward()
-                opt.step()
-                sums += (ce.item() * len(order[k:k + BATCH]), mse.item() * len(order[k:k + BATCH]))
-            model.eval()
-            with torch.no_grad():
-                test = np.zeros(2)
-                for b in test_batches:
-                    ce, mse = _losses(torch, model, b)
-                    test += (ce.item() * len(b[2]), mse.item() * len(b[2]))
-            train_loss, test_loss = sums / len(order), test / len(test_rows)
+            began = time.perf_counter()
+            train_loss = _train_epoch(torch, model, opt, data, rng.permutation(train_rows), state, progress)
+            test_loss = _held_out(torch, model, test_batches, len(test_rows))
             state["epoch"] += 1
-            state["seconds"] += time.perf_counter() - start
-            total = test_loss[0] + SCORE_WEIGHT * test_loss[1]
+            state["seconds"] += time.perf_counter() - began
+            if not all(math.isfinite(x) for x in (*train_loss, *test_loss)):
+                raise UsageError(f"training diverged in epoch {state['epoch']} (a loss is not finite); "
+                                 f"{ckpt} keeps the epoch before: lower the learning rate, or start again")
+            total = test_loss[0] + SCORE_WEIGHT * test_loss[1] + settings["policy_weight"] * test_loss[2]
             if total < state["best"]:
                 state.update(best=float(total), best_epoch=state["epoch"], since=0)
                 netlib.save(out / "network.npz", arrays_of(model), {"training": "in progress"})
             else:
                 state["since"] += 1
-            with open(log, "a", encoding="utf-8") as f:
-                f.write(json.dumps({"epoch": state["epoch"], "train_chance": round(train_loss[0], 5),
-                                    "train_score": round(train_loss[1], 5), "held_out_chance": round(test_loss[0], 5),
-                                    "held_out_score": round(test_loss[1], 5), "seconds": round(state["seconds"], 1)})
-                        + "\n")
+            _log(out / "log.jsonl", state, train_loss, test_loss)
             buffer = io.BytesIO()
             torch.save({"settings": settings, "model": model.state_dict(), "optimizer": opt.state_dict(),
                         "state": state}, buffer)
             write_bytes(ckpt, buffer.getvalue())
             if progress:
                 print(f"epoch {state['epoch']}: held-out chance loss {test_loss[0]:.4f}, score loss "
-                      f"{test_loss[1]:.4f}{' (best)' if state['since'] == 0 else ''}")
+                      f"{test_loss[1]:.4f}" + (f", policy loss {test_loss[2]:.4f} (top move {test_loss[3]:.1%})"
+                                               if policy_width else "")
+                      + (" (best)" if state["since"] == 0 else ""))
     except KeyboardInterrupt:
         raise Interrupted(f"interrupted after epoch {state['epoch']}: {ckpt} keeps it; run the same "
                           f"command again to continue") from None
     best = netlib.load(out / "network.npz")
-    arrays = dict(zip(netlib.ARRAYS, best.arrays))
+    arrays = best.named_arrays
     meta = dict(settings, epochs=state["epoch"], best_epoch=state["best_epoch"],
                 held_out_loss=round(state["best"], 5), train_seconds=round(state["seconds"], 1),
                 data=data.sources, score_weight=SCORE_WEIGHT, torch=torch.__version__,
                 calibration=held_out_calibration(arrays, data, test_rows[data.labelled[test_rows]]))
     netlib.save(out / "network.npz", arrays, meta)
     return meta
+
+
+def _parameter_groups(model, learning_rate):
+    """The optimizer's groups: the policy head at POLICY_LEARNING_RATE (scaled as the
+    learning rate is), everything else at the learning rate."""
+    head = [p for name, p in model.named_parameters() if name.split(".")[0] in ("context", "emb", "abias", "pat")]
+    ids = {id(p) for p in head}
+    groups = [{"params": [p for p in model.parameters() if id(p) not in ids]}]
+    if head:
+        groups.append({"params": head, "lr": POLICY_LEARNING_RATE * learning_rate / LEARNING_RATE})
+    return groups
+
+
+def _train_epoch(torch, model, opt, data, order, state, progress):
+    """One pass over the training positions in `order`; the mean losses (chance, score,
+    policy, and the policy's top-move agreement)."""
+    np, _ = _numeric()
+    from tqdm import tqdm
+
+    model.train()
+    sums, policy_positions, hits = np.zeros(3), 0, 0
+    weight = POLICY_WEIGHT if model.policy_width else 0.0
+    for k in tqdm(range(0, len(order), BATCH), desc=f"epoch {state['epoch'] + 1}", unit="batch",
+                  disable=not progress, leave=False):
+        ce, mse, pce, count, hit = _losses(torch, model, _batch(torch, data, order[k:k + BATCH]))
+        loss = ce + SCORE_WEIGHT * mse + weight * pce
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        size = len(order[k:k + BATCH])
+        sums += (ce.item() * size, mse.item() * size, pce.item() * count)
+        policy_positions += count
+        hits += hit
+    return (sums[0] / len(order), sums[1] / len(order), sums[2] / max(policy_positions, 1),
+            hits / max(policy_positions, 1))
+
+
+def _held_out(torch, model, batches, positions):
+    """The mean losses on the held-out batches, as ``_train_epoch`` gives them."""
+    np, _ = _numeric()
+    model.eval()
+    sums, policy_positions, hits = np.zeros(3), 0, 0
+    with torch.no_grad():
+        for b in batches:
+            ce, mse, pce, count, hit = _losses(torch, model, b)
+            sums += (ce.item() * len(b[2]), mse.item() * len(b[2]), pce.item() * count)
+            policy_positions += count
+            hits += hit
+    return (sums[0] / positions, sums[1] / positions, sums[2] / max(policy_positions, 1),
+            hits / max(policy_positions, 1))
+
+
+def _log(path, state, train_loss, test_loss):
+    """A line of ``log.jsonl``: the epoch's losses."""
+    line = {"epoch": state["epoch"], "train_chance": round(train_loss[0], 5), "train_score": round(train_loss[1], 5),
+            "train_policy": round(train_loss[2], 5), "held_out_chance": round(test_loss[0], 5),
+            "held_out_score": round(test_loss[1], 5), "held_out_policy": round(test_loss[2], 5),
+            "held_out_top_move": round(test_loss[3], 4), "seconds": round(state["seconds"], 1)}
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(json.dumps(line) + "\n")
+
+
+# A checkpoint's training state: each field's type and what it may be.
+_STATE = {"epoch": (int, f"a whole number from 0 to {MAX_EPOCHS:,}"), "best": (float, "a number, or infinity"),
+          "best_epoch": (int, "a whole number up to the epoch"), "since": (int, "a whole number up to the epoch"),
+          "seconds": (float, "a finite number of seconds")}
+
+
+def _resume(torch, ckpt, settings, model, opt):
+    """The training state to start from: the checkpoint's, its model and optimizer loaded,
+    when it is this run's; a new one when there is no checkpoint.  A checkpoint of another
+    run (settings or data), or damaged, is refused in one line naming the file and what is
+    wrong."""
+    state = {"epoch": 0, "best": math.inf, "best_epoch": 0, "since": 0, "seconds": 0.0}
+    if not ckpt.exists():
+        return state
+    check_source(ckpt)
+    try:
+        saved = torch.load(ckpt, weights_only=True)      # tensors and plain data: no code runs
+        if not isinstance(saved, dict) or not {"settings", "model", "optimizer", "state"} <= set(saved):
+            raise ValueError("not a checkpoint of tigris train")
+    except Exception as e:          # whatever a damaged file makes PyTorch raise
+        raise UsageError(f"{ckpt}: cannot continue from it ({excerpt(str(e), 80)}); delete it "
+                         f"to train again from the start") from None
+    old = saved.get("settings")
+    if isinstance(old, dict) and old.get("data_fingerprint") != settings["data_fingerprint"] and \
+            {k: v for k, v in old.items() if k != "data_fingerprint"} == \
+            {k: v for k, v in settings.items() if k != "data_fingerprint"}:
+        raise UsageError(f"{ckpt} was trained on other data (data_fingerprint {excerpt(old.get('data_fingerprint'))}, "
+                         f"these folders' is {settings['data_fingerprint']}); choose another folder")
+    if old != settings:
+        raise UsageError(f"{ckpt} is another run's ({excerpt(old, 80)}); choose another folder")
+    state = saved["state"]
+    problem = _state_problem(state)
+    if problem:
+        raise UsageError(f"{ckpt}: state: {problem}; delete it to train again from the start")
+    try:
+        model.load_state_dict(saved["model"])
+        opt.load_state_dict(saved["optimizer"])
+    except Exception as e:          # a tensor of another shape or name
+        raise UsageError(f"{ckpt}: model: {excerpt(str(e), 100)}; delete it to train again from the start") from None
+    for name, tensor in model.state_dict().items():
+        if not torch.isfinite(tensor).all():
+            raise UsageError(f"{ckpt}: model: {name} holds values that are not finite; delete it to train "
+                             f"again from the start")
+    return state
+
+
+def _state_problem(state):
+    """What is wrong with a checkpoint's training state, or None."""
+    if not isinstance(state, dict) or set(state) != set(_STATE):
+        return f"must hold {', '.join(_STATE)}"
+    for name, (kind, meaning) in _STATE.items():
+        value = state[name]
+        if isinstance(value, bool) or not isinstance(value, (int, float) if kind is float else int):
+            return f"{name} must be {meaning}, not {excerpt(value)}"
+    if not 0 <= state["epoch"] <= MAX_EPOCHS:
+        return f"epoch must be a whole number from 0 to {MAX_EPOCHS:,}, not {excerpt(state['epoch'])}"
+    if math.isnan(state["best"]) or state["best"] == -math.inf:
+        return f"best must be {_STATE['best'][1]}, not {state['best']}"
+    if not 0 <= state["best_epoch"] <= state["epoch"] or not 0 <= state["since"] <= state["epoch"]:
+        return "best_epoch and since must be whole numbers up to the epoch"
+    if not (math.isfinite(state["seconds"]) and state["seconds"] >= 0):
+        return f"seconds must be {_STATE['seconds'][1]}, not {state['seconds']}"
+    return None

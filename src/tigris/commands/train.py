@@ -7,11 +7,12 @@ __all__ = ["DESCRIPTION", "add_to", "run"]
 
 DESCRIPTION = """\
 Fit the learned evaluation (tigris.network) to the labelled positions of self-play folders
-(tigris selfplay) with PyTorch on the CPU: whole games held out, training stopped when the
-held-out loss stops improving. OUT gets network.npz (the best epoch, with its data,
+(tigris selfplay) with PyTorch on the CPU, the value and, where the data has the search's
+visits, the policy together: whole games held out, training stopped when the held-out loss
+stops improving. OUT gets network.npz (the best epoch, with its data,
 losses and held-out calibration in its metadata), log.jsonl (the losses of each epoch) and
 checkpoint.pt; the same command again continues a stopped run. A bot uses the network with
-evaluator = "net" and network = "OUT/network.npz". Needs PyTorch: pip install 'tigris[train]'.
+evaluator = "net" and network = "OUT/network.npz" (and priors = "net" for its policy). Needs PyTorch: pip install 'tigris[train]'.
 """
 
 
@@ -28,7 +29,7 @@ def _fraction(text):
 
 
 def add_to(sub):
-    from tigris.train import EPOCHS, HIDDEN, LABEL_WEIGHT, PATIENCE
+    from tigris.train import EPOCHS, HIDDEN, LABEL_WEIGHT, MAX_EPOCHS, PATIENCE, POLICY_WIDTH
 
     p = add_command(sub, "train", run, help="a learned evaluation fitted to self-play data",
                     description=DESCRIPTION)
@@ -42,7 +43,13 @@ def add_to(sub):
     p.add_argument("--result-every", type=whole(0, 1000), default=0, metavar="K",
                    help="also every K-th other decision of each game, its target the result alone "
                         "(default 0: none)")
-    p.add_argument("--epochs", type=POSITIVE, default=EPOCHS, help=f"at most this many epochs (default {EPOCHS})")
+    p.add_argument("--epochs", type=whole(1, MAX_EPOCHS), default=EPOCHS,
+                   help=f"at most this many epochs (default {EPOCHS})")
+    p.add_argument("--policy-width", type=whole(0, 1024), default=None, metavar="W",
+                   help=f"the policy's context width; 0: no policy head (default {POLICY_WIDTH} when the "
+                        f"data has the policy's labels, else 0)")
+    p.add_argument("--init", metavar="NETWORK",
+                   help="start from this weights file (its widths; a next generation starts from the last)")
     p.add_argument("--patience", type=POSITIVE, default=PATIENCE,
                    help=f"stop after this many epochs without a better held-out loss (default {PATIENCE})")
     p.add_argument("--plot", metavar="PNG", help="also draw the held-out reliability diagram (needs matplotlib)")
@@ -58,12 +65,12 @@ def run(args):
         from tigris import plotting
 
         plotting.pyplot("--plot needs matplotlib")
-    train.check_out(args.out, train.data_files(args.data), args.plot)
+    train.check_out(args.out, [*train.data_files(args.data), *([args.init] if args.init else [])], args.plot)
     data = train.dataset(args.data, label_weight=args.label_weight, result_every=args.result_every,
                          progress=True)
     print(f"{len(data):,} positions from {sum(s['games'] for s in data.sources):,} games")
     meta = train.fit(data, args.out, hidden=tuple(args.hidden), epochs=args.epochs, patience=args.patience,
-                     seed=args.seed)
+                     seed=args.seed, policy_width=args.policy_width, init=args.init)
     if args.plot:
         train.plot(meta, args.plot)
     ece = ", ".join(f"{n} players {c['ece']:.3f}" for n, c in meta["calibration"].items())
