@@ -582,7 +582,7 @@ def test_a_row_whose_win_chance_is_not_a_chance_is_refused():
 
 
 def test_every_field_of_a_row_is_documented_in_formats():
-    from tigris.analysis import ROW_FIELDS
+    from tigris.analysis import ROW_FIELDS, ROW_OPTIONAL
 
     text = (REPO / "docs" / "FORMATS.md").read_text()
     start = text.index("## Analyses (`tigris-analysis/2`)")
@@ -591,4 +591,25 @@ def test_every_field_of_a_row_is_documented_in_formats():
     for line in section.splitlines():
         if line.startswith("| `"):
             documented |= {name.strip().strip("`") for name in line.split("|")[1].split(",")}
-    assert documented == set(ROW_FIELDS)
+    assert documented == set(ROW_FIELDS) | set(ROW_OPTIONAL)
+
+
+@pytest.mark.parametrize("row, words", [
+    (dict(after_from="best", equal=True, mark=None, rank=1, best="tile red G5"), "the engine's choice"),
+    (dict(after_from="searched", equal=True, mark=None, rank=1, best="tile red G5"),
+     "one of the engine's equal choices (its choice: tile red G5)"),
+    (dict(after_from="searched", equal=True, mark="mistake", rank=1, best="tile red G5"),
+     "the engine's choice: tile red G5 (this move: its 1st)"),
+    (dict(after_from="searched", equal=False, mark=None, rank=12, best="pass"),
+     "the engine's choice: pass (this move: its 12th)"),
+    (dict(after_from="searched", equal=False, mark="blunder", rank=None, best="pass"),
+     "the engine's choice: pass (this move: not examined)"),
+    (dict(after_from="forced", equal=True, mark=None, rank=1, best="pass"), "the only legal move"),
+])
+def test_the_verdict_names_the_engines_choice_unless_the_move_was_it(row, words):
+    """A move played among the engine's equals is one of its equal choices, never "its
+    choice too"; any other names the engine's choice, in the terminal, the page and the
+    file alike."""
+    from tigris.analysis import verdict
+
+    assert verdict(row) == words

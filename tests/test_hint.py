@@ -61,8 +61,8 @@ def test_hint_command_on_a_position_and_a_record(tmp_path, capsys):
     assert data["player"] == g.current_player and data["hints"]
     assert data["bot"] == "ismcts-fast" and data["seed"] == 0
     assert data["iterations"] == 600 and data["seconds"] > 0
-    assert list(data["hints"][0]) == ["rank", "equal", "move", "action", "plan", "visits", "share",
-                                      "win", "error", "chances", "continuation"]
+    assert list(data["hints"][0]) == ["rank", "equal", "searched", "move", "action", "plan", "visits",
+                                      "share", "prior", "win", "error", "chances", "continuation"]
     assert data["equals"] >= 1
     for h in data["hints"]:
         assert len(h["chances"]) == 2 and sum(h["chances"]) == pytest.approx(1.0, abs=1e-6)
@@ -206,7 +206,9 @@ def test_hint_is_the_bots_analysis(monkeypatch):
     hints = tigris.hint(g, iterations=700, seed=3, top=10_000, progress=False)
     assert len(reads) == 1 and reads[0].endswith("ismcts-fast.toml")
     stats = bots.load("ismcts-fast", seed=3).analyse(g, iterations=700, steps=CHUNKS)
-    assert hints == ranked(g, stats["children"]) and hints.equals == sum(h["equal"] for h in hints)
+    rows = ranked(g, stats["children"])
+    assert hints == [r for r in rows if r["searched"]] and hints.equals == sum(h["equal"] for h in hints)
+    assert hints.unsearched == sum(not r["searched"] for r in rows) > 0
     # The search's choice first, its chances calibrated.
     first = stats["children"][0]
     assert hints[0]["action"] == first["action"] and hints[0]["visits"] == first["visits"]
@@ -217,7 +219,7 @@ def test_hint_is_the_bots_analysis(monkeypatch):
 def test_hint_budget_is_exact_with_several_workers():
     g = tigris.Game(players=2, seed=2)
     hints = tigris.hint(g, iterations=1000, jobs=3, seed=1, top=10_000, progress=False)
-    assert sum(h["visits"] for h in hints) == 1000          # 334 + 333 + 333, not 3 x 334
+    assert hints.iterations == 1000                          # 334 + 333 + 333, not 3 x 334
 
 
 def test_hint_with_a_bot_object():
@@ -226,7 +228,7 @@ def test_hint_with_a_bot_object():
     g = tigris.Game(players=2, seed=2)
     bot = bots.make("ismcts", iterations=50, seed=4)
     hints = tigris.hint(g, iterations=300, bot=bot, top=10_000, progress=False)
-    assert sum(h["visits"] for h in hints) == 300            # the hint's budget, not the bot's
+    assert hints.iterations == 300                           # the hint's budget, not the bot's
     with pytest.raises(ValueError, match="jobs and seed apply to a bot configuration name"):
         tigris.hint(g, iterations=300, bot=bot, seed=1)
     with pytest.raises(ValueError, match="hints need an ismcts bot, not a greedy one"):
@@ -353,6 +355,39 @@ def test_one_winning_move_stands_alone_in_the_top_group(monkeypatch):
     assert [r["rank"] for r in rows] == list(range(1, 21))
 
 
+def test_a_plan_searched_too_little_is_never_ranked_above_a_searched_one(monkeypatch):
+    """Whatever the chances and errors, the plans under SEARCHED of the visits come after
+    every plan searched more, unranked and never equals; the choice is always ranked."""
+    import random
+
+    from tigris import chance
+    from tigris.hints import SEARCHED, ranked
+
+    monkeypatch.setattr(chance, "_shipped", {n: chance.IDENTITY for n in (2, 3, 4)})
+    g = tigris.Game(players=2, seed=7)
+    legal = g.legal_actions()
+    m = g.current_player
+    rng = random.Random(1)
+    for _ in range(200):
+        visits = sorted((rng.choice([0, 1, 3, 10, 50, 200, 1000, 4000]) for _ in range(12)), reverse=True)
+        visits[0] += 1                  # the choice: the most visited
+        children = []
+        for a, v in zip(rng.sample(legal, 12), visits):
+            x = rng.random()
+            c = [1 - x, 1 - x]
+            c[m] = x
+            children.append(child(a, v, c, error=rng.choice([0.001, 0.02, 0.2])))
+        rows = ranked(g, children)
+        total = sum(visits)
+        flags = [r["searched"] for r in rows]
+        assert flags == sorted(flags, reverse=True)            # every searched row first
+        assert rows[0]["action"] == children[0]["action"] and rows[0]["rank"] == 1
+        for r in rows[1:]:
+            assert r["searched"] == (r["visits"] / total >= SEARCHED)
+            assert r["rank"] is None if not r["searched"] else r["rank"] >= 1
+            assert not (r["equal"] and not r["searched"])
+
+
 def test_equals_come_first_then_the_others_by_the_movers_chance(monkeypatch):
     from tigris import chance
     from tigris.hints import EQUAL, ranked
@@ -370,17 +405,18 @@ def test_equals_come_first_then_the_others_by_the_movers_chance(monkeypatch):
     children = [child(legal[0], 5000, ch(0.50), error=0.001),
                 child(legal[1], 3000, ch(0.51), error=0.001),     # better, within the noise
                 child(legal[2], 2000, ch(0.40), error=0.001),     # clearly worse
-                child(legal[3], 10, ch(0.47), error=0.05),        # rough: cannot be told apart
+                child(legal[3], 10, ch(0.47), error=0.05),        # rough: too little searched to rank
                 child(legal[4], 1000, ch(0.45), error=0.001)]
     rows = ranked(g, children)
-    assert [r["action"] for r in rows] == [legal[0], legal[1], legal[3], legal[4], legal[2]]
-    assert [r["rank"] for r in rows] == [1, 1, 1, 4, 5]
+    assert [r["action"] for r in rows] == [legal[0], legal[1], legal[4], legal[2], legal[3]]
+    assert [r["rank"] for r in rows] == [1, 1, 3, 4, None]
+    assert [r["searched"] for r in rows] == [True, True, True, True, False]
     best = rows[0]
     for r in rows:
         within = best["win"] - r["win"] <= EQUAL * (best["error"] ** 2 + r["error"] ** 2) ** 0.5
-        assert r["equal"] == within
+        assert r["equal"] == (within and r["searched"])
     # Outside the equals, the ranking follows the chance shown.
-    others = [r["win"] for r in rows if not r["equal"]]
+    others = [r["win"] for r in rows if r["searched"] and not r["equal"]]
     assert others == sorted(others, reverse=True)
 
 
@@ -399,7 +435,8 @@ def test_every_field_of_a_hint_is_documented_in_formats():
     text = (ROOT / "docs" / "FORMATS.md").read_text()
     start = text.index("## Hints (`tigris hint --json`)")
     section = text[start:text.index("\n## ", start)]
-    for key in ("player", "decision", "bot", "seed", "iterations", "seconds", "equals", "hints"):
+    for key in ("player", "decision", "bot", "seed", "iterations", "seconds", "equals", "unsearched",
+                "searched_share", "hints"):
         assert f"`{key}`" in section.split("|")[0], key
     documented = {line.split("|")[1].strip().strip("`") for line in section.splitlines()
                   if line.startswith("| `")}

@@ -43,7 +43,8 @@ def analysis_of(rec, every=3):
         rows.append({"move": n, "player": move["player"], "played": move["move"],
                      "best": move["move"] if mark is None else "pass", "chances": chances,
                      "win_before": 0.5, "win_after": 0.4 if mark else 0.5,
-                     "drop": 0.1 if mark else 0.0, "rank": 2 if mark else 1, "mark": mark})
+                     "drop": 0.1 if mark else 0.0, "rank": 2 if mark else 1, "mark": mark,
+                     "verdict": "the engine's choice" if mark is None else "the engine's choice: pass"})
     return {"format": "tigris-analysis/2", "record": "0" * 16}, rows
 
 

@@ -272,10 +272,13 @@ cdef class Search:
         searching player, chances = each player's chance of finishing first, a shared
         first as its share, estimated along the child's best line (``line_chances``),
         error = the standard error of the searching player's chance there
-        (``line_error``), line = how many moves of pv that best line takes, pv = the
-        most visited line after it), ``best``, ``nodes``."""
+        (``line_error``), line = how many moves of pv that best line takes, prior = the
+        move's prior as the root ranked it (the policy's probability, or the heuristic's
+        weight, times its one-ply factor with root_lookahead), pv = the most visited
+        line after it), ``best``, ``nodes``."""
         children = []
         c = self.tree.nodes[0].first_child if self.tree.n else NO_NODE
+        k = self.tree.nodes[0].nchildren - 1 if self.tree.n else 0     # newest first: the last in order
         while c != NO_NODE:
             nd = self.tree.nodes[c]
             children.append({"action": nd.action, "visits": nd.visits, "avail": nd.avail,
@@ -283,8 +286,10 @@ cdef class Search:
                              "chances": line_chances(&self.tree, c, self.root.nplayers),
                              "error": line_error(&self.tree, c, self.player),
                              "line": line_length(&self.tree, c),
+                             "prior": self.tree.order_prior[k] if 0 <= k < self.tree.norder else 0.0,
                              "pv": self._line(c, pv_depth)})
             c = nd.next_sibling
+            k -= 1
         children.sort(key=lambda ch: (-ch["visits"], -ch["value"], ch["action"]))   # as choose() ranks
         return {"iterations": self.iterations, "nodes": self.tree.n, "player": self.player,
                 "children": children, "best": choose(children, self.final) if children else None}

@@ -39,7 +39,11 @@ finishing first of ``tigris.chance`` (a shared first place counts as its share).
   ``tigris.hints.EQUAL`` times it), else null.  A negative drop (the move played looks
   better than the engine's pick, within the noise) counts as 0 for the marks and means.
 - ``rank``: the move played in the hint's order (1 for the engine's plans within its
-  noise, ``equal``); null if the search never tried it.
+  noise, ``equal``); null if the search did not examine it (``tigris.hints.SEARCHED``).
+- ``verdict``: the row in words, the same in the terminal, the page and the file
+  (``verdict``): "the engine's choice"; "one of the engine's equal choices (its choice:
+  MOVE)" for an unmarked equal; else "the engine's choice: MOVE (this move: its Nth)",
+  or "(this move: not examined)".
 - A decision with a single legal move is not searched: a ``forced`` row.
 
 Every decision is searched by one process with a seed of its own (``decision_seed``:
@@ -70,9 +74,10 @@ then one line per decision analysed, in any order (the jobs finish in any order;
      "blunder", "visits": the move played's root visits in the first search,
      "iterations": its searches' in all, "after_from": "best" | "searched" | "forced",
      "continuation": the engine's expected line after its best plan, as "player N:
-     move" strings}
+     move" strings, "verdict": the row in words}
 
-Floats are rounded to 4 decimals.  A forced row has ``chances``, ``win_before``,
+Floats are rounded to 4 decimals.  A row without ``verdict`` (written before it was) is
+given it when read.  A forced row has ``chances``, ``win_before``,
 ``win_after`` and ``noise`` null, ``drop`` 0, ``rank`` 1, ``equal`` true and ``legal`` 1.
 Files of the first format (``tigris-analysis/1``, whose chances were read another way)
 are refused with a word to analyse the game again.
@@ -102,8 +107,8 @@ from tigris.hints import EQUAL, ranked
 from tigris.runner import append_record, cut_torn, read_json_lines
 from tigris.sources import check_source
 
-__all__ = ["FORMAT", "DEFAULT_BOT", "THRESHOLDS", "SAME", "ROW_FIELDS", "RIVALS",
-           "decision_seed", "record_hash", "mark", "check_thresholds", "decisions",
+__all__ = ["FORMAT", "DEFAULT_BOT", "THRESHOLDS", "SAME", "ROW_FIELDS", "ROW_OPTIONAL", "RIVALS",
+           "decision_seed", "record_hash", "mark", "verdict", "check_thresholds", "decisions",
            "analyse_decision", "run", "plan", "read_analysis", "summarize", "format_summary"]
 
 FORMAT = "tigris-analysis/2"
@@ -206,6 +211,24 @@ def decisions(rec, players=None, source="record"):
     return fields, tasks
 
 
+def _ordinal(n):
+    return f"{n}{'th' if 11 <= n % 100 <= 13 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def verdict(row):
+    """An analysis row in words: whether the move played was the engine's choice, one of
+    its equal choices, or another move (naming the engine's choice and where the move
+    played stood)."""
+    if row["after_from"] == "forced":
+        return "the only legal move"
+    if row["after_from"] == "best":
+        return "the engine's choice"
+    if row["equal"] and not row["mark"]:
+        return f"one of the engine's equal choices (its choice: {row['best']})"
+    where = f"its {_ordinal(row['rank'])}" if row["rank"] else "not examined"
+    return f"the engine's choice: {row['best']} (this move: {where})"
+
+
 def analyse_decision(task, engine, budget, seed, thresholds):
     """The row of one decision (see the module's docstring).  `engine` is the search bot's
     ``(kind, name, params)``, `budget` ``{"iterations": N}`` or ``{"seconds": S}``, `seed`
@@ -216,9 +239,10 @@ def analyse_decision(task, engine, budget, seed, thresholds):
     row = {"move": task["move"], "player": p, "decision": before.decision,
            "played": before.action_str(played)}
     if len(legal) == 1:
-        return dict(row, best=row["played"], chances=None, win_before=None, win_after=None,
-                    drop=0.0, noise=None, rank=1, equal=True, legal=1, mark=None, visits=0,
-                    iterations=0, after_from="forced", continuation=[])
+        row = dict(row, best=row["played"], chances=None, win_before=None, win_after=None,
+                   drop=0.0, noise=None, rank=1, equal=True, legal=1, mark=None, visits=0,
+                   iterations=0, after_from="forced", continuation=[])
+        return dict(row, verdict=verdict(row))
     kind, name, params = engine
     bot = botlib.CLASSES[kind](name=name, **dict(params, seed=decision_seed(seed, task["move"]),
                                                 workers=1))
@@ -265,12 +289,13 @@ def analyse_decision(task, engine, budget, seed, thresholds):
     win_before = round(best["win"], DECIMALS)
     win_after = round(win_after, DECIMALS)
     drop = round(win_before - win_after, DECIMALS)
-    return dict(row, best=best["move"], chances=[round(c, DECIMALS) for c in best["chances"]],
-                win_before=win_before, win_after=win_after, drop=drop,
-                noise=round(noise, DECIMALS), rank=mine["rank"] if mine else None,
-                equal=bool(mine and mine["equal"]), legal=len(legal),
-                mark=mark(drop, thresholds, noise), visits=mine["visits"] if mine else 0,
-                iterations=iterations, after_from=how, continuation=best["continuation"])
+    row = dict(row, best=best["move"], chances=[round(c, DECIMALS) for c in best["chances"]],
+               win_before=win_before, win_after=win_after, drop=drop,
+               noise=round(noise, DECIMALS), rank=mine["rank"] if mine else None,
+               equal=bool(mine and mine["equal"]), legal=len(legal),
+               mark=mark(drop, thresholds, noise), visits=mine["visits"] if mine else 0,
+               iterations=iterations, after_from=how, continuation=best["continuation"])
+    return dict(row, verdict=verdict(row))
 
 
 # ---------------------------------------------------------------------------------------
@@ -416,6 +441,7 @@ def read_analysis(path, repair=False, game=None):
         if problem:
             raise UsageError(f"{path}: line {lineno}: {problem}")
         if item is not header:
+            item.setdefault("verdict", verdict(item))
             rows.setdefault(item["move"], item)
     if torn is not None:
         warnings.warn(f"{path}: the last line is torn (an interrupted write); ignoring it")
@@ -467,6 +493,8 @@ def _header_problem(h):
 ROW_FIELDS = ("move", "player", "decision", "played", "best", "chances", "win_before", "win_after",
               "drop", "noise", "rank", "equal", "legal", "mark", "visits", "iterations",
               "after_from", "continuation")
+#: The fields a row may lack (written before they were): each is given it when read.
+ROW_OPTIONAL = ("verdict",)
 SUM_TOLERANCE = 0.001               # how far a row's chances, rounded, may add up from 1
 
 
@@ -522,6 +550,8 @@ def _row_problem(r, header, game=None):
     moves = r["continuation"]
     if not (isinstance(moves, list) and all(isinstance(x, str) for x in moves)):
         return bad("continuation", "a list of moves")
+    if not isinstance(r.get("verdict", ""), str):
+        return bad("verdict", "text")
     if game is not None:
         player, played = game.get(r["move"], (None, None))
         if (r["player"], r["played"]) != (player, played):
@@ -583,5 +613,5 @@ def format_summary(summary):
         for r in summary["marked"]:
             lines.append(f"move {r['move']}, player {r['player']}, {r['mark']}: played "
                          f"{r['played']} ({r['win_before']:.1%} -> {r['win_after']:.1%}), "
-                         f"best {r['best']}")
+                         f"{r.get('verdict') or verdict(r)}")
     return "\n".join(lines)

@@ -2,14 +2,17 @@
  *
  * It asks the server for a hint of the position the viewer shows (POST /api/hint), shows
  * the search's progress (GET /api/hint/ID twice a second) beside a button that stops it,
- * then the best plans: the ones the search cannot tell from its choice are marked "=",
- * each with the mover's chance of finishing first and its standard error.  Moving to
+ * then the plans it examined (the server sends the equals and the next few): the ones the
+ * search cannot tell from its choice are marked "=", each with the mover's chance of
+ * finishing first, its standard error and its share of the visits; the squares of the
+ * first three are outlined on the board (window.tigrisBoard, from viewer.js).  Moving to
  * another position, or closing the page, stops a search still running.  Every text from
  * the server is set with textContent, never as HTML. */
 (function () {
   "use strict";
 
   const POLL_MS = 500;
+  const MARKED = 3;                     // the plans whose squares are outlined on the board
   let shown = window.tigrisShown || null;      // {move, position}, from viewer.js
   let job = null, timer = null;
 
@@ -32,19 +35,33 @@
 
   function pct(x) { return x === null || x === undefined ? "-" : (100 * x).toFixed(1) + "%"; }
 
+  // A square's name at the end of a move's notation ("tile red G5", "leader king C8").
+  const SQUARE = /\b([A-P](?:1[01]|[1-9]))$/;
+
   function render(result) {
-    const head = h("tr", {}, ...["", "plan", "win", "\u00b1", "visits"].map(t => h("th", { text: t })));
-    const rows = result.hints.map(r => h("tr", { class: r.equal ? "equal" : "" },
-      h("td", { text: r.equal ? "=" : String(r.rank) }),
-      h("td", { text: r.plan }),
+    const head = h("tr", {}, ...["", "plan", "win", "\u00b1", "share of visits"].map(t => h("th", { text: t })));
+    const rows = result.hints.map((r, k) => h("tr", { class: r.equal ? "equal" : "" },
+      h("td", { text: (k < MARKED ? "(" + (k + 1) + ") " : "") + (r.equal ? "=" : String(r.rank)) }),
+      h("td", { text: r.plan.join(" + ") }),
       h("td", { class: "num", text: pct(r.win) }),
       h("td", { class: "num", text: pct(r.error) }),
       h("td", { class: "num", text: pct(r.share) })));
     table.replaceChildren(h("thead", {}, head), h("tbody", {}, ...rows));
+    const hidden = result.unsearched ? " " + result.unsearched + " other plans held under " +
+      Math.round(100 * result.searched_share) + "% of the visits each: too little searched to rank, not shown." : "";
     status.textContent = "Player " + result.player + " to decide (" + result.decision + "): " +
       result.iterations.toLocaleString() + " iterations; " + result.equals +
       (result.equals === 1 ? " plan is" : " plans are") +
-      " within the search's noise of its choice (marked =). Win: the chance of finishing first.";
+      " within the search's noise of its choice (marked =). Win: the chance of finishing first." + hidden;
+    // The first plans' squares, outlined on the board with their row's number.
+    const squares = [];
+    result.hints.slice(0, MARKED).forEach((r, k) => {
+      for (const move of r.plan) {
+        const m = SQUARE.exec(move);
+        if (m) squares.push([m[1], String(k + 1)]);
+      }
+    });
+    if (window.tigrisBoard) window.tigrisBoard.mark(squares);
   }
 
   function idle() {

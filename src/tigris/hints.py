@@ -8,9 +8,14 @@ settled on after it (``plans``), so "tile red G5 + leader king C8" is one row, w
 order the search tried.  Its chances are the search's own estimate along the plan's best
 line (``tigris.search``), calibrated against the outcomes of games (``tigris.chance``):
 one figure, the same in ``tigris hint``, the terminal seat, ``tigris analyse`` and the
-viewer.  The plans within ``EQUAL`` standard errors of the difference from the search's
-choice (its most visited plan) are its equals, ``rank`` 1 and ``equal`` true, most
-visited first; the others follow by the mover's chance.
+viewer.  Only the plans the search examined are ranked: those holding at least
+``SEARCHED`` of the root's visits (and its choice, whatever it holds); a plan seen less
+has a chance that is a few rollouts' noise, so it is never ranked above one that was
+searched, never an equal, and is kept apart (``searched`` false, ``rank`` None, with the
+search's ``prior`` of it).  The searched plans within ``EQUAL`` standard errors of the
+difference from the search's choice (its most visited plan) are its equals, ``rank`` 1
+and ``equal`` true, most visited first; the other searched plans follow by the mover's
+chance.
 
 >>> import tigris
 >>> g = tigris.Game(players=2, seed=7)
@@ -18,11 +23,13 @@ visited first; the others follow by the mover's chance.
 >>> [h["move"] for h in hints] == [g.action_str(h["action"]) for h in hints]
 True
 >>> list(hints[0])           # win: the mover's chance; error: its standard error
-['rank', 'equal', 'move', 'action', 'plan', 'visits', 'share', 'win', 'error', 'chances', 'continuation']
+['rank', 'equal', 'searched', 'move', 'action', 'plan', 'visits', 'share', 'prior', 'win', 'error', 'chances', 'continuation']
 >>> abs(sum(hints[0]["chances"]) - 1) < 1e-6, hints[0]["win"] == hints[0]["chances"][g.current_player]
 (True, True)
 >>> hints[0]["rank"], hints[0]["equal"], hints.equals >= 1      # the choice and its equals
 (1, True, True)
+>>> all(h["searched"] for h in hints), hints.unsearched > 0     # the rest: seen too little
+(True, True)
 >>> hints.iterations, hints.bot, hints.seed       # what the search spent (and .seconds)
 (2000, 'ismcts-fast', 1)
 """
@@ -39,21 +46,25 @@ if TYPE_CHECKING:
     from tigris import bots
     from tigris._game import Game
 
-__all__ = ["CHUNKS", "DEFAULT_BOT", "EQUAL", "ROW_KEYS", "SEED_SPREAD", "Hints", "continuation",
-           "format_table", "hint", "plan_key", "plans", "ranked", "searched", "searcher",
+__all__ = ["CHUNKS", "DEFAULT_BOT", "EQUAL", "SEARCHED", "ROW_KEYS", "SEED_SPREAD", "Hints", "continuation",
+           "format_table", "hint", "hints_of", "plan_key", "plans", "ranked", "searched", "searcher",
            "shown_continuation"]
 
 CHUNKS = 20          # progress steps of a search in this process (one worker)
 DEFAULT_BOT = "ismcts-fast"   # the configuration hints search with unless told otherwise
 EQUAL = 2.0          # standard errors of a difference within which two plans are equals
+# The share of the root's visits from which a plan counts as searched (ranked, maybe an
+# equal).  A halving root of 32 candidates gives this to the 8 that reach its fourth
+# phase, about 3% each; a move seen only in the first phases holds under 1.5%.
+SEARCHED = 0.02
 # A tree's standard error of a chance counts its own visits' spread; searches of one
 # position with other seeds differ by this much more (the spread between seeds 1-3 of
 # a well-visited plan's chance at 20,000 iterations, beyond the trees' own errors:
 # docs/results.md), which every error shown includes.
 SEED_SPREAD = 0.009
 # A row of a hint, in this order (docs/FORMATS.md describes each).
-ROW_KEYS = ("rank", "equal", "move", "action", "plan", "visits", "share", "win", "error",
-            "chances", "continuation")
+ROW_KEYS = ("rank", "equal", "searched", "move", "action", "plan", "visits", "share", "prior", "win",
+            "error", "chances", "continuation")
 
 
 def hint(game: "Game", seconds: float | None = None, iterations: int | None = None,
@@ -66,17 +77,19 @@ def hint(game: "Game", seconds: float | None = None, iterations: int | None = No
     are used, ``seed`` replaces its seed; a bot object (an ISMCTS bot made or loaded)
     searches with its own workers and random numbers instead.  ``progress``
     shows a progress bar (default: for searches of a second or 20,000 iterations and
-    more).  Returns ``Hints``: a list of up to ``top`` dicts, best first (``ranked``):
-    ``rank`` (1 for the equals of the search's choice, else 2, 3, ...), ``equal``,
-    ``move`` (the plan's first move, in notation), ``action`` (its id), ``plan`` (the
-    notation of the mover's actions of this turn, the first move first), ``visits``,
-    ``share`` (of the root visits), ``win`` (the mover's chance of finishing first),
-    ``error`` (its standard error), ``chances`` (every player's chance, a shared first
-    counted as its share; they add up to 1) and ``continuation`` (the expected decisions
-    after the plan, as "player N: move" strings, as deep as the tree reaches); with the
-    search's ``iterations``, ``seconds``, ``bot``, ``seed`` and ``equals`` (how many
-    plans are equals, shown or not) as attributes.  A decision with one legal move is
-    not searched: its row has NaN chances and error."""
+    more).  Returns ``Hints``: a list of up to ``top`` dicts of the plans the search
+    examined, best first (``ranked``): ``rank`` (1 for the equals of the search's choice,
+    else 2, 3, ...), ``equal``, ``searched`` (true), ``move`` (the plan's first move, in
+    notation), ``action`` (its id), ``plan`` (the notation of the mover's actions of this
+    turn, the first move first), ``visits``, ``share`` (of the root visits), ``prior``
+    (the search's prior of the move: the policy's probability, or the heuristic's
+    weight), ``win`` (the mover's chance of finishing first), ``error`` (its standard
+    error), ``chances`` (every player's chance, a shared first counted as its share; they
+    add up to 1) and ``continuation`` (the expected decisions after the plan, as "player
+    N: move" strings, as deep as the tree reaches); with the search's ``iterations``,
+    ``seconds``, ``bot``, ``seed``, ``equals`` (how many plans are equals, shown or not)
+    and ``unsearched`` (how many plans it examined too little to rank) as attributes.
+    A decision with one legal move is not searched: its row has NaN chances and error."""
     # The bots (and their search) load at the first hint: ``import tigris`` stays light.
     from tigris import knobs
 
@@ -100,34 +113,47 @@ def hint(game: "Game", seconds: float | None = None, iterations: int | None = No
     if len(legal) == 1:
         only = {"action": legal[0], "visits": 1, "chances": [float("nan")] * game.players,
                 "error": float("nan"), "pv": []}
-        return Hints(ranked(game, [only]), iterations=0, seconds=0.0, bot=engine.name,
-                     seed=engine.params["seed"], equals=1)
+        return hints_of(game, {"iterations": 0, "children": [only]}, engine, 0.0, top)
     stats, spent = searched(game, engine, seconds, iterations, progress)
+    return hints_of(game, stats, engine, spent, top)
+
+
+def hints_of(game: "Game", stats: dict[str, Any], engine: Any, seconds: float, top: int) -> "Hints":
+    """The ``Hints`` of a search of `game` by the bot `engine` (its root statistics,
+    ``stats``, and the `seconds` it took): the `top` best plans it examined, the counts
+    of its equals and of the plans it did not examine enough to rank."""
     rows = ranked(game, stats["children"])
-    return Hints(rows[:top], iterations=stats["iterations"], seconds=spent, bot=engine.name,
-                 seed=engine.params["seed"], equals=sum(r["equal"] for r in rows))
+    shown = [r for r in rows if r["searched"]]
+    return Hints(shown[:top], iterations=stats["iterations"], seconds=seconds, bot=engine.name,
+                 seed=engine.params["seed"], equals=sum(r["equal"] for r in rows),
+                 unsearched=len(rows) - len(shown))
 
 
 class Hints(list[dict[str, Any]]):
     """The ranked moves of a hint (a list of dicts, best first) with what the search
     spent: ``iterations`` (in all trees), ``seconds`` (wall clock), ``bot`` (the
-    configuration's name) and ``seed`` (the bot's seed)."""
+    configuration's name), ``seed`` (the bot's seed), ``equals`` (the plans within the
+    noise of the choice, shown or not) and ``unsearched`` (the plans it examined too
+    little to rank, never shown)."""
 
     def __init__(self, rows: Iterable[dict[str, Any]], iterations: int, seconds: float,
-                 bot: str, seed: int, equals: int = 1) -> None:
+                 bot: str, seed: int, equals: int = 1, unsearched: int = 0) -> None:
         super().__init__(rows)
         self.iterations = iterations
         self.seconds = seconds
         self.bot = bot
         self.seed = seed
         self.equals = equals
+        self.unsearched = unsearched
 
     def as_dict(self, game: "Game") -> dict[str, Any]:
         """The hint as JSON-ready data: who decides, the search's budget, how many plans
-        are equals of its choice (shown or not), the plans."""
+        are equals of its choice (shown or not), how many it did not examine enough to
+        rank, the plans."""
         return {"player": game.current_player, "decision": game.decision, "bot": self.bot,
                 "seed": self.seed, "iterations": self.iterations,
-                "seconds": round(self.seconds, 3), "equals": self.equals, "hints": list(self)}
+                "seconds": round(self.seconds, 3), "equals": self.equals,
+                "unsearched": self.unsearched, "searched_share": SEARCHED, "hints": list(self)}
 
 
 def searcher(bot, jobs, seed):
@@ -226,15 +252,17 @@ def _plan(game, child, total):
             steps = k + 1
         g.apply(action)
     return {"move": plan[0], "action": child["action"], "plan": plan, "visits": child["visits"],
-            "share": child["visits"] / total, "chances": child["chances"], "error": child["error"],
-            "continuation": continuation(game, child)[steps - 1:]}
+            "share": child["visits"] / total, "prior": child.get("prior"), "chances": child["chances"],
+            "error": child["error"], "continuation": continuation(game, child)[steps - 1:]}
 
 
 def ranked(game, children):
     """The rows of a hint from the root statistics of a search of `game` (``plans``):
-    every player's chance calibrated (``tigris.chance``), the plans within the search's
-    noise of its choice (the first) first, as equals (``equal``, rank 1), by visits, then
-    the others by the mover's chance, ranked 2, 3, ..."""
+    every player's chance calibrated (``tigris.chance``); the plans the search examined
+    (``searched``: at least SEARCHED of the visits, or its choice) within its noise of
+    its choice (the first) first, as equals (``equal``, rank 1), by visits, then the
+    other examined plans by the mover's chance, ranked 2, 3, ...; last the plans it did
+    not examine, by visits, unranked (``rank`` None)."""
     from tigris import chance
 
     mover = game.current_player
@@ -246,16 +274,18 @@ def ranked(game, children):
         row["error"] = chance.error(raw, mover, math.hypot(row["error"], SEED_SPREAD))
     if not rows or math.isnan(rows[0]["win"]):
         for row in rows:
-            row.update(rank=1, equal=True)
-        return rows
+            row.update(rank=1, equal=True, searched=True)
+        return [{k: row[k] for k in ROW_KEYS} for row in rows]
     best = rows[0]                    # the search's choice
     for row in rows:
         noise = math.hypot(best["error"], row["error"])
-        row["equal"] = row is best or best["win"] - row["win"] <= EQUAL * noise
-    rows = [r for r in rows if r["equal"]] + sorted((r for r in rows if not r["equal"]),
-                                                    key=lambda r: -r["win"])
+        row["searched"] = row is best or row["share"] >= SEARCHED
+        row["equal"] = row["searched"] and (row is best or best["win"] - row["win"] <= EQUAL * noise)
+    rows = ([r for r in rows if r["equal"]]
+            + sorted((r for r in rows if r["searched"] and not r["equal"]), key=lambda r: -r["win"])
+            + [r for r in rows if not r["searched"]])
     for k, row in enumerate(rows, start=1):
-        row["rank"] = 1 if row["equal"] else k
+        row["rank"] = 1 if row["equal"] else k if row["searched"] else None
     return [{k: row[k] for k in ROW_KEYS} for row in rows]
 
 
@@ -285,11 +315,15 @@ def format_table(game, hints):
     if equals > 1:
         rows.append(f"1=: {equals} plans within the search's noise of its choice (the first "
                     "shown here, most visited first): it cannot tell them apart at this budget")
+    unsearched = getattr(hints, "unsearched", 0)
+    if unsearched:
+        rows.append(f"{unsearched} other plans hold under {SEARCHED:.0%} of the visits each: "
+                    "too little searched to rank, not shown")
     width = max([24] + [len(" + ".join(h["plan"])) for h in hints])
     players = "".join(f"{f'P{p}' + ('*' if p == mover else ''):>7}" for p in range(game.players))
     rows.append(f"{'#':>3}  {'plan':<{width}} {'visits':>8} {'share':>6}{players}{'+-':>6}  continuation")
     for h in hints:
-        rank = f"{h['rank']}{'=' if h['equal'] and equals > 1 else ''}"
+        rank = f"{h['rank'] or '-'}{'=' if h['equal'] and equals > 1 else ''}"
         cont = "; ".join(shown_continuation(h["continuation"], mover))
         chances = "".join(f"{c:>7.1%}" for c in h["chances"])
         error = "" if math.isnan(h["error"]) else f"{100 * h['error']:.1f}"

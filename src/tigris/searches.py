@@ -30,6 +30,7 @@ MAX_SECONDS = 60.0        # the longest search a page may ask for
 IDLE = 15.0               # seconds without a look at a search before it is stopped
 MAX_KEPT = 256            # searches remembered (finished ones are forgotten first)
 PROGRESS_STEPS = 20       # progress reports of a search
+PAGE_ROWS = 8             # a hint's rows on a page: the equals and the next few searched plans
 STATES = ("waiting", "running", "done", "stopped", "failed")
 
 
@@ -53,9 +54,7 @@ def _search(position, seconds, bot, messages):
             messages.put(("progress", done / total, iterations))
 
         stats = engine.analyse(game, seconds=seconds, progress=report, steps=PROGRESS_STEPS)
-        rows = hints.ranked(game, stats["children"])
-        result = hints.Hints(rows, iterations=stats["iterations"], seconds=seconds, bot=engine.name,
-                             seed=engine.params["seed"], equals=sum(r["equal"] for r in rows))
+        result = hints.hints_of(game, stats, engine, seconds, PAGE_ROWS)
         messages.put(("done", _finite(result.as_dict(game))))
     except Exception as e:                # reported to the page in one line
         messages.put(("failed", f"{type(e).__name__}: {e}"[:300]))

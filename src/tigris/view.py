@@ -227,6 +227,7 @@ def _analysis_row(row):
     line = row.get("continuation")
     out["continuation"] = ([str(m) for m in line[:CONTINUATION]] if isinstance(line, list) else [])
     out["forced"] = row.get("after_from") == "forced"
+    out["verdict"] = str(row.get("verdict") or "")     # tigris.analysis.verdict: read rows have it
     return out
 
 

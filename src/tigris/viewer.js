@@ -215,9 +215,30 @@
     }
   }
   const layer = svg("g", { id: "pieces" }, board);
+  // Squares a panel points at (a hint's plans), outlined above the pieces until the board
+  // shows another position.
+  const marks = svg("g", { id: "marks" }, board);
+
+  window.tigrisBoard = {
+    /** Outline each [square name, label] (a label of one or two characters). */
+    mark(squares) {
+      marks.replaceChildren();
+      for (const [name, label] of squares) {
+        if (!NAMES.includes(name)) continue;
+        const [x, y] = xy(name), g = svg("g", { class: "hint-mark", "data-square": name }, marks);
+        svg("rect", { x: x + 2, y: y + 2, width: S - 4, height: S - 4, rx: 6, fill: "none",
+                      stroke: "#1a5fb4", "stroke-width": 3, "stroke-dasharray": "6 3" }, g);
+        svg("circle", { cx: x + S - 8, cy: y + 8, r: 8, fill: "#1a5fb4" }, g);
+        const t = svg("text", { x: x + S - 8, y: y + 12, "text-anchor": "middle", "font-size": 11,
+                                fill: "#fff", "font-family": "system-ui, sans-serif" }, g);
+        t.textContent = label;
+      }
+    },
+  };
 
   function drawBoard(n) {
     layer.replaceChildren();
+    marks.replaceChildren();
     const step = D.steps[n], squares = squaresAt[n], pending = step.pos.pending || {};
     // what the last move changed, outlined under the pieces
     if (n > 0) {
@@ -297,11 +318,6 @@
 
   const analysed = {};                           // move number -> analysis row
   for (const row of D.analysis || []) analysed[row.move] = row;
-
-  function ordinal(k) {
-    const tens = k % 100, suffix = tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[k % 10] || "th");
-    return k + suffix;
-  }
 
   function pct(x) {
     return typeof x === "number" ? Math.round(100 * x) + "%" : "?";
@@ -496,9 +512,7 @@
       div.appendChild(h("div", { class: "hint analysis-line" }, "Analysis: the only legal move."));
     } else if (row) {
       if (row.mark) div.appendChild(h("span", { class: "mark " + row.mark }, " " + MARK[row.mark] + " " + row.mark));
-      const ranked = typeof row.rank === "number" ? " (this move: the engine's " + ordinal(row.rank) + ")" : "";
-      let line = "Analysis: " + (row.rank === 1 ? "the engine's choice too" : "best " + row.best + ranked) +
-        "; win chance " + pct(row.win_before) + " with the best move, " + pct(row.win_after) + " after this one.";
+      let line = "Analysis: " + (row.verdict ? row.verdict + "; win chance " : "win chance ") + pct(row.win_before) + " with the best move, " + pct(row.win_after) + " after this one.";
       if (row.continuation && row.continuation.length) line += " Expected after the best: " + row.continuation.join(", ") + ", ...";
       div.appendChild(h("div", { class: "hint analysis-line" }, line));
     }

@@ -60,7 +60,8 @@ def merge(stats_list):
                                                     "value_sum": 0.0,
                                                     "chance_sums": [0.0] * len(ch["chances"]),
                                                     "error_sum": 0.0, "pv": ch["pv"],
-                                                    "line": ch["line"]})
+                                                    "line": ch["line"], "prior": 0.0})
+            m["prior"] = max(m["prior"], ch.get("prior", 0.0))     # each tree's from its own deal
             m["visits"] += ch["visits"]
             m["avail"] += ch["avail"]
             m["value_sum"] += ch["value"] * ch["visits"]
@@ -121,8 +122,9 @@ class ISMCTSBot:
         (the player's mean reward, which ``final = "value"`` plays by), ``chances`` (each
         player's chance of finishing first, a shared first as its share, estimated along
         the child's best line: ``tigris.search``), ``error`` (the standard error of the
-        player's chance there), ``line`` (how many moves of ``pv`` that best line takes)
-        and ``pv`` (the most visited line after it, as (action, player) pairs).  ``only``
+        player's chance there), ``line`` (how many moves of ``pv`` that best line takes),
+        ``prior`` (the move's prior as the root ranked it) and ``pv`` (the most visited
+        line after it, as (action, player) pairs).  ``only``
         holds the root to those of its legal actions.
 
         ``iterations`` or ``seconds``, if given, is the budget of this decision instead of
