@@ -2,6 +2,7 @@
 move sees it; compiled and numpy alike; its patterns; its weights file; the search that
 expands and ranks the root by it, honestly."""
 
+import json
 import random
 
 import numpy as np
@@ -169,13 +170,47 @@ def test_a_damaged_policy_head_is_refused_by_name(tmp_path, change, words):
     import json
 
     arrays = change(policy_arrays(seed=4))
-    arrays["meta"] = np.frombuffer(json.dumps({"format": network.FORMAT,
-                                               "feature_version": network.FEATURE_VERSION}).encode(), np.uint8)
+    arrays["meta"] = np.frombuffer(json.dumps({"format": network.FORMAT, "feature_version": network.FEATURE_VERSION,
+                                               "policy_version": network.POLICY_VERSION}).encode(), np.uint8)
     path = tmp_path / "bad.npz"
     with open(path, "wb") as f:
         np.savez(f, **arrays)
     with pytest.raises(UsageError, match=words):
         network.load(path)
+
+
+def test_a_policy_of_other_inputs_is_refused(tmp_path):
+    network.save(tmp_path / "p.npz", policy_arrays(seed=6), {})
+    data = dict(np.load(tmp_path / "p.npz"))
+    meta = json.loads(data["meta"].tobytes())
+    meta["policy_version"] = network.POLICY_VERSION - 1
+    data["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
+    with open(tmp_path / "old.npz", "wb") as f:
+        np.savez(f, **data)
+    with pytest.raises(UsageError, match="policy_version .* train the network again"):
+        network.load(tmp_path / "old.npz")
+
+
+def test_a_colour_has_one_rank_among_the_movers_scores():
+    """Each coloured move has the pattern of its colour's rank, the ranks of the four
+    colours a permutation, the weakest colour ranked 0."""
+    for g in positions(80, seed=17):
+        if g.decision != "action":
+            continue
+        _, action, offsets, patterns = network.policy_inputs([g])
+        ends = np.append(offsets[1:], len(patterns))
+        ranks = {}
+        for a, b, e in zip(action, offsets, ends):
+            if a < constants.A_WITHDRAW:
+                colour = (a % (4 * constants.NSQ)) // constants.NSQ
+                base = (a // constants.NSQ) * _net.P_STRIDE + _net.PAT_COLOUR_RANK
+                found = [p - base for p in patterns[b:e] if base <= p < base + 4]
+                assert len(found) == 1
+                ranks.setdefault(colour, found[0])
+                assert ranks[colour] == found[0]
+        scores = g.raw_state()["score"][g.current_player]
+        for c, r in ranks.items():
+            assert r == sum(scores[k] < scores[c] or (scores[k] == scores[c] and k < c) for k in range(4))
 
 
 def test_a_first_version_weights_file_is_read(tmp_path):

@@ -56,6 +56,7 @@ cpdef enum:
     # times a context computed from the first layer, and the weights of its patterns:
     # what lies around the action's square, as the mover sees it.  Actions without a
     # square (withdraw, swap, pass, support, war order, declining) have no pattern.
+    POLICY_VERSION = 1      # the policy's inputs (these patterns): a file of another is refused
     P_GROUPS = 15           # actions with a square, by group: tiles (4 colours), leaders (4),
                             #   catastrophe, treasure, monument, buildings (4 colours)
     G_TILE = 0              # + colour
@@ -80,8 +81,10 @@ cpdef enum:
     PAT_MOVE = 31           # a leader moved on the board, not placed from the supply
     PAT_ON = 32             # + the class of the square itself (a catastrophe's target)
     PAT_TREASURE_ON = 43    # a treasure lies on the square itself
+    PAT_COLOUR_RANK = 44    # + the rank of the action's colour among the mover's scores: 0 the
+                            #   weakest (the one the final score counts, R84) to 3 the strongest
     N_PATTERNS = 720        # P_GROUPS * P_STRIDE
-    MAX_PATTERNS = 24       # pattern features of one action at most (4 neighbours, 2 each; 9 more)
+    MAX_PATTERNS = 24       # pattern features of one action at most (4 neighbours, 2 each; 10 more)
     # A neighbouring square's class, from the mover's side and the action's colour:
     NB_EMPTY = 0
     NB_SAME = 1             # a face-up tile of the action's colour
@@ -126,6 +129,7 @@ cdef void net_chances(const Net* net, const State* s, double* chance, double* sc
 # up to date.
 cdef struct PatternContext:
     int mover
+    uint8_t rank[4]             # per colour: its rank among the mover's scores (0: the weakest)
     uint8_t owner[NSQ][4]       # per region and colour: the owner of that leader in it, or NONE
     uint8_t mine[NSQ]           # per region: 1 if it holds a leader of the mover's
     uint8_t tiles[NSQ][4]       # per region and colour: face-up tiles

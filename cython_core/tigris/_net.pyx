@@ -256,13 +256,20 @@ cdef void net_chances(const Net* net, const State* s, double* chance, double* sc
 # ---------------------------------------------------------------------------
 
 cdef void pattern_context(State* s, PatternContext* ctx) noexcept nogil:
-    """What the patterns read of the regions, once a state: per region the owner of each
-    colour's leader, whether the mover has a leader there, its face-up tiles by colour,
-    and who scores a tile of each colour joined to it."""
-    cdef int i, q, c, r, code, n
+    """What the patterns read of the position, once a state: the rank of each colour among
+    the mover's scores, and per region the owner of each colour's leader, whether the
+    mover has a leader there, its face-up tiles by colour, and who scores a tile of each
+    colour joined to it."""
+    cdef int i, q, c, r, code, n, k
     ensure_regions(s)
     n = s.nregions
     ctx.mover = current_player(s)
+    for c in range(NCOL):           # ties by colour order: the rank is a total order
+        ctx.rank[c] = 0
+        for k in range(NCOL):
+            if s.score[ctx.mover][k] < s.score[ctx.mover][c] or (s.score[ctx.mover][k] == s.score[ctx.mover][c]
+                                                                 and k < c):
+                ctx.rank[c] += 1
     memset(ctx.owner, NONE, n * 4)
     memset(ctx.mine, 0, n)
     memset(ctx.tiles, 0, n * 4)
@@ -362,6 +369,8 @@ cdef int action_patterns(const State* s, const PatternContext* ctx, int a, int32
     out[m] = base + PAT_ON + neighbour_class(s.sq[i], colour, ctx.mover); m += 1
     if s.treasure[i]:
         out[m] = base + PAT_TREASURE_ON; m += 1
+    if colour != NONE:
+        out[m] = base + PAT_COLOUR_RANK + ctx.rank[colour]; m += 1
     if nr == 1 and colour != NONE:
         r = regions[0]
         k = ctx.tiles[r][colour]

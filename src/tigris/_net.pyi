@@ -44,6 +44,7 @@ N_DENSE: int
 N_OUTPUTS: int
 MAX_HIDDEN: int
 LANES: int
+POLICY_VERSION: int
 P_GROUPS: int
 G_TILE: int
 G_LEADER: int
@@ -65,6 +66,7 @@ PAT_STRENGTH: int
 PAT_MOVE: int
 PAT_ON: int
 PAT_TREASURE_ON: int
+PAT_COLOUR_RANK: int
 N_PATTERNS: int
 MAX_PATTERNS: int
 NB_EMPTY: int

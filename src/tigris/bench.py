@@ -120,9 +120,18 @@ SEARCH_SETUPS = (
 EVALUATIONS = 200_000           # evaluations timed, per repeat
 
 
+#: ismcts-fast's search with the heuristic's priors and with the policy's (the bot's own
+#: knobs otherwise): (label, knobs).
+MIX_SETUPS = (("ismcts-fast's mix, the heuristic's priors", {"priors": "heuristic"}),
+              ("ismcts-fast's mix, the policy's priors", {"priors": "net"}))
+
+
 def search_runs(repeats=5):
     """How many times bench_search calls its progress callback."""
-    return (len(SEARCH_SETUPS) + 2) * repeats
+    from tigris import network
+
+    policy = 1 + len(MIX_SETUPS) if network.load().has_policy else 0
+    return (len(SEARCH_SETUPS) + 2 + policy) * repeats
 
 
 def bench_search(repeats=5, iterations=20_000, seed=3, progress=None):
@@ -132,9 +141,13 @@ def bench_search(repeats=5, iterations=20_000, seed=3, progress=None):
     with progressive widening 2.0, by the heuristic evaluation and by the shipped network;
     at cut-off 10 the share of the time spent outside the random rollouts (determinization,
     tree descent, expansion, evaluation, backup); and evaluations per second of the
-    position, by the heuristic and by the network (its features and forward pass)."""
-    from tigris import network
-    from tigris._net import time_evaluations
+    position, by the heuristic and by the network (its features and forward pass); the
+    policy's evaluations per second (every legal action of the position) and ismcts-fast's
+    iterations per second with the heuristic's priors and with the policy's, side by side
+    (with the shipped 2-player network, if it has a policy head)."""
+    from tigris import bots, network
+    from tigris._net import time_evaluations, time_policy
+    from tigris.knobs import SEARCH_CONFIG
     from tigris.search import PLAIN, Search
 
     g = tigris.Game(players=2, seed=seed)
@@ -148,6 +161,25 @@ def bench_search(repeats=5, iterations=20_000, seed=3, progress=None):
             if progress:
                 progress()
         rows.append((f"evaluations per second, {label}", _median(rates), "evaluations/s"))
+    if net.has_policy:
+        rates = []
+        for r in range(repeats):
+            rates.append(EVALUATIONS / 10 / time_policy(net, g, EVALUATIONS // 10))
+            if progress:
+                progress()
+        rows.append((f"policy evaluations per second ({len(g.legal_actions())} legal actions)", _median(rates),
+                     "evaluations/s"))
+        mix = {k: v for k, v in bots.configuration("ismcts-fast").params.items() if k in SEARCH_CONFIG}
+        for label, knobs in MIX_SETUPS:
+            rates = []
+            for r in range(repeats):
+                s = Search(g, **{**mix, **knobs}, seed=r)
+                t = time.perf_counter()
+                s.step(iterations=iterations)
+                rates.append(iterations / (time.perf_counter() - t))
+                if progress:
+                    progress()
+            rows.append((f"ISMCTS iterations per second, {label}", _median(rates), "iterations/s"))
     for rollout, depth, evaluator, label in SEARCH_SETUPS:
         its = iterations // 20 if depth < 0 else iterations     # whole games are slow
         rates = []

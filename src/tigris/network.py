@@ -26,8 +26,9 @@ A numpy ``.npz`` archive (read without pickles) of float32 arrays, the layers of
 ``POLICY_ARRAYS`` (``wp`` [hp, h1], ``bp`` [hp], ``emb`` [N_ACTIONS, hp], ``abias``
 [N_ACTIONS], ``pat`` [N_PATTERNS]), all or none, and ``meta``, the UTF-8 bytes of a JSON
 object: ``format``, ``feature_version`` (the encoding in ``tigris._net``, which must
-match), and what training wrote about its data, losses and calibration.  Every array is
-checked (names, shapes, finite values) when the file is read.  A ``tigris-network/1``
+match), ``policy_version`` with a policy head (its inputs in ``tigris._net``, which must
+match too), and what training wrote about its data, losses and calibration.  Every array
+is checked (names, shapes, finite values) when the file is read.  A ``tigris-network/1``
 file (no policy head) is read as before.
 """
 
@@ -39,8 +40,8 @@ from pathlib import Path
 import numpy as np
 
 from tigris import _net
-from tigris._net import (FEATURE_VERSION, N_DENSE, N_OUTPUTS, N_PATTERNS, N_SPARSE, SCORE_SCALE, encode,
-                         policy_inputs)
+from tigris._net import (FEATURE_VERSION, N_DENSE, N_OUTPUTS, N_PATTERNS, N_SPARSE, POLICY_VERSION, SCORE_SCALE,
+                         encode, policy_inputs)
 from tigris.constants import N_ACTIONS
 from tigris.errors import UsageError, excerpt
 from tigris.files import write_bytes
@@ -48,7 +49,7 @@ from tigris.sources import check_source
 
 __all__ = ["FORMAT", "FORMATS", "ARRAYS", "POLICY_ARRAYS", "SHIPPED", "Network", "load", "save", "from_knobs",
            "forward", "policy_forward", "encode", "policy_inputs", "FEATURE_VERSION", "N_SPARSE", "N_DENSE",
-           "N_OUTPUTS", "N_PATTERNS", "SCORE_SCALE"]
+           "N_OUTPUTS", "N_PATTERNS", "POLICY_VERSION", "SCORE_SCALE"]
 
 FORMAT = "tigris-network/2"
 FORMATS = ("tigris-network/1", FORMAT)        # /1: written before the policy head, read alike
@@ -127,6 +128,8 @@ def save(path, arrays, meta):
     """Write a weights file (``tigris-network/2``) of these arrays (name -> array; the
     policy head's all or none) and metadata (JSON-able)."""
     meta = dict(meta, format=FORMAT, feature_version=FEATURE_VERSION)
+    if "emb" in arrays:
+        meta["policy_version"] = POLICY_VERSION
     names = ARRAYS + (POLICY_ARRAYS if "emb" in arrays else ())
     data = {name: np.ascontiguousarray(arrays[name], dtype=np.float32) for name in names}
     _check_arrays(data, path)
@@ -184,6 +187,9 @@ def _read(path):
     if meta.get("feature_version") != FEATURE_VERSION:
         raise UsageError(f"{path}: meta: feature_version {excerpt(meta.get('feature_version'))} is not this "
                          f"version's encoding ({FEATURE_VERSION}); train the network again")
+    if "emb" in data and meta.get("policy_version") != POLICY_VERSION:
+        raise UsageError(f"{path}: meta: policy_version {excerpt(meta.get('policy_version'))} is not this "
+                         f"version's policy inputs ({POLICY_VERSION}); train the network again")
     _check_arrays(data, path)
     net = Network(data, meta)
     net.path = Path(path)

@@ -436,11 +436,15 @@ def require_torch():
 
 
 def fit(data, out, hidden=HIDDEN, epochs=EPOCHS, patience=PATIENCE, seed=0, progress=True, threads=None,
-        learning_rate=LEARNING_RATE, weight_decay=WEIGHT_DECAY, dropout=DROPOUT, policy_width=None, init=None):
+        learning_rate=LEARNING_RATE, weight_decay=WEIGHT_DECAY, dropout=DROPOUT, policy_width=None, init=None,
+        freeze_value=False):
     """Train a network on `data` (``dataset``) into the folder `out` (see the module's
     docstring); returns the metadata written beside the weights.  `policy_width` (None:
     POLICY_WIDTH where the data has policy targets, else 0) sizes the policy's context;
-    `init`, a weights file to start from (its widths replace `hidden`)."""
+    `init`, a weights file to start from (its widths replace `hidden`); `freeze_value`
+    keeps the value's weights (the first layer among them) as `init` gave them, so that
+    only the policy head learns: the network then judges positions exactly as `init`
+    did."""
     np, netlib = _numeric()
     torch = require_torch()
     out = check_out(out, [*data.reads, *([init] if init is not None else [])])
@@ -457,11 +461,17 @@ def fit(data, out, hidden=HIDDEN, epochs=EPOCHS, patience=PATIENCE, seed=0, prog
     model = _model(torch, hidden, dropout, policy_width)
     if start_from is not None:
         _load_arrays(torch, model, start_from.named_arrays)
+    if freeze_value:
+        if start_from is None or not policy_width:
+            raise UsageError("freezing the value needs a network to start from (--init) and a policy to train")
+        for name, p in model.named_parameters():
+            p.requires_grad = name.split(".")[0] in ("context", "emb", "abias", "pat")
+        model.drop.p = 0.0              # the frozen trunk as the search computes it
     opt = torch.optim.AdamW(_parameter_groups(model, learning_rate), lr=learning_rate, weight_decay=weight_decay)
     settings = {"hidden": list(hidden), "seed": seed, "learning_rate": learning_rate, "weight_decay": weight_decay,
                 "dropout": dropout, "label_weight": data.label_weight, "positions": len(data),
                 "held_out_positions": len(test_rows), "policy_width": policy_width,
-                "policy_weight": POLICY_WEIGHT if policy_width else 0.0,
+                "policy_weight": POLICY_WEIGHT if policy_width else 0.0, "freeze_value": freeze_value,
                 "init": start_from.meta.get("data_fingerprint", Path(init).name) if start_from is not None else None,
                 "data_fingerprint": fingerprint(data.folders)}
     ckpt = out / "checkpoint.pt"
@@ -512,7 +522,7 @@ def _parameter_groups(model, learning_rate):
     learning rate is), everything else at the learning rate."""
     head = [p for name, p in model.named_parameters() if name.split(".")[0] in ("context", "emb", "abias", "pat")]
     ids = {id(p) for p in head}
-    groups = [{"params": [p for p in model.parameters() if id(p) not in ids]}]
+    groups = [{"params": [p for p in model.parameters() if id(p) not in ids and p.requires_grad]}]
     if head:
         groups.append({"params": head, "lr": POLICY_LEARNING_RATE * learning_rate / LEARNING_RATE})
     return groups

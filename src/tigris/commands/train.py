@@ -50,6 +50,9 @@ def add_to(sub):
                         f"data has the policy's labels, else 0)")
     p.add_argument("--init", metavar="NETWORK",
                    help="start from this weights file (its widths; a next generation starts from the last)")
+    p.add_argument("--freeze-value", action="store_true",
+                   help="keep the value's weights as --init gives them and train the policy head alone: "
+                        "the network judges positions exactly as that file does")
     p.add_argument("--patience", type=POSITIVE, default=PATIENCE,
                    help=f"stop after this many epochs without a better held-out loss (default {PATIENCE})")
     p.add_argument("--plot", metavar="PNG", help="also draw the held-out reliability diagram (needs matplotlib)")
@@ -70,7 +73,8 @@ def run(args):
                          progress=True)
     print(f"{len(data):,} positions from {sum(s['games'] for s in data.sources):,} games")
     meta = train.fit(data, args.out, hidden=tuple(args.hidden), epochs=args.epochs, patience=args.patience,
-                     seed=args.seed, policy_width=args.policy_width, init=args.init)
+                     seed=args.seed, policy_width=args.policy_width, init=args.init,
+                     freeze_value=args.freeze_value)
     if args.plot:
         train.plot(meta, args.plot)
     ece = ", ".join(f"{n} players {c['ece']:.3f}" for n, c in meta["calibration"].items())
