@@ -1061,7 +1061,7 @@ def _more_files(wanted=4096):
             pass
 
 
-_PROTOCOLS = {}
+_PROTOCOLS: dict = {}            # the guarded protocol classes made, by (cap, seconds)
 
 
 def _guarded_protocol(cap, seconds):
