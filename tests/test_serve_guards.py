@@ -85,7 +85,8 @@ def test_a_host_not_the_server_s_is_refused(folder, host):
 
 def test_the_addresses_a_server_answers_to():
     loopback = Addresses()
-    assert loopback.listen("127.0.0.1", 8000) == ["127.0.0.1:8000", "localhost:8000", "[::1]:8000"]
+    assert loopback.listen("127.0.0.1", 8000) == ["127.0.0.1:8000", "localhost:8000"]
+    assert Addresses().listen("::1", 8000) == ["[::1]:8000", "localhost:8000"]
     assert loopback.allows("LOCALHOST:8000") and loopback.allows("127.0.0.1:8000")
     assert not loopback.allows("127.0.0.1:8001") and not loopback.allows("127.0.0.1")
     assert not loopback.allows("localhost.:8000") and not loopback.allows("evil.example:8000")
@@ -93,6 +94,7 @@ def test_the_addresses_a_server_answers_to():
     assert not loopback.allows_origin("http://localhost:8000/x") and not loopback.allows_origin("null")
     other = Addresses()
     added = other.listen("0.0.0.0", 80, names=["tigris.lan", "tigris.example:8080", "::2"])
+    assert "[::1]:80" not in added                                      # not reached by IPv4
     assert "0.0.0.0:80" in added and "localhost:80" in added and "tigris.lan:80" in added
     assert "tigris.example:8080" in added and "[::2]:80" in added
     assert other.allows("tigris.lan") and other.allows(socket.gethostname().lower() + ":80")

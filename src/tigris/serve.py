@@ -385,8 +385,12 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
                                                extra=PANELS + EDIT_PANEL + HINT_PANEL))
 
     def front(request):
-        at_tables = {played.path for played in list(tables.values())}
-        return HTMLResponse(_front_page(served, at_tables))
+        under_way = set()
+        for played in list(tables.values()):
+            with played.lock:
+                if not played.over:
+                    under_way.add(played.path)
+        return HTMLResponse(_front_page(served, under_way))
 
     def results(request):
         root, rel = _where(request)
@@ -652,10 +656,13 @@ class Addresses:
             ip = ipaddress.ip_address(host.split("%")[0])
         except ValueError:
             ip = None
+        # the loopback addresses of the socket's family (an IPv4 socket is not reached at ::1)
+        loopback = ["127.0.0.1"] if ip is None or ip.version == 4 else ["::1"]
         if host == "localhost" or (ip is not None and ip.is_loopback):
-            wanted += ["localhost", "127.0.0.1", "::1"]
+            wanted += ["localhost", *loopback]
         elif ip is not None and ip.is_unspecified:
-            wanted += ["localhost", "127.0.0.1", "::1", *_machine_names()]
+            wanted += ["localhost", *loopback] + [n for n in _machine_names()
+                                                  if ip.version == 6 or ":" not in n]
         added = []
         for name in wanted + list(names):
             canonical = _authority(_with_port(name, port))
