@@ -30,13 +30,13 @@ def browser_or_skip():
     pytest.skip(message)
 
 
-def start():
-    """A headless Chromium (the caller quits it)."""
+def start(*arguments):
+    """A headless Chromium (the caller quits it), given more command-line `arguments`."""
     chromium, driver = browser_or_skip()
     options = webdriver.ChromeOptions()
     options.binary_location = chromium
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1280,900"):
+                "--window-size=1280,900", *arguments):
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(options=options, service=Service(executable_path=driver))

@@ -784,11 +784,11 @@ def results_folders(spec, lines, newline):
 # ---------------------------------------------------------------------------------------
 
 def _server():
-    """A test client of a server over a folder with a record, the app's tables beside."""
+    """A test client of a server over a folder with a record, the app's tables beside;
+    the folder; a table under way (its id and a seat's key)."""
     import tempfile
 
-    from starlette.testclient import TestClient
-
+    import serving
     from tigris.serve import create_app
 
     folder = tempfile.mkdtemp()
@@ -797,8 +797,13 @@ def _server():
         g.apply(g.legal_actions()[0])
     with open(os.path.join(folder, "game.json"), "w", encoding="utf-8") as f:
         f.write(json.dumps(record.to_record(g, bots=["a", "b"])))
+    with open(os.path.join(folder, "saved.json"), "w", encoding="utf-8") as f:
+        f.write(json.dumps(record.to_record(g, bots=["human", "human"])))
     app = create_app([folder], workers=1)
-    return TestClient(app, raise_server_exceptions=False), g
+    client = serving.client(app, raise_server_exceptions=False)
+    table = client.post("/api/games", json={"players": 2, "seats": ["human", "human"], "seed": 2}).json()
+    key = table["seats"]["0"].split("key=")[1]
+    return client, g, folder, (table["id"], key)
 
 
 SERVED = {}
@@ -808,7 +813,39 @@ API_BODIES = {
     "/api/hint": lambda g: {"position": g.to_position(), "seconds": 0.05},
     "/api/analysis": lambda g: {"page": "/record/0/game.json", "iterations": 5},
     "/api/games": lambda g: {"players": 2, "seats": ["human", "random"], "seed": 1, "variants": []},
+    "/api/resume": lambda g: {"page": "/record/0/saved.json"},
+    "/api/games/ID/move": lambda g: {"player": 0, "move": "pass", "version": 0},
+    "/api/games/ID/undo": lambda g: {"player": 0, "version": 0},
+    "/api/games/ID/resign": lambda g: {"player": 0, "version": 0},
 }
+JSON_TYPE = {"Content-Type": "application/json"}
+
+
+def _served():
+    if not SERVED:
+        SERVED["client"], SERVED["game"], SERVED["folder"], SERVED["table"] = _server()
+    return SERVED["client"], SERVED["game"]
+
+
+def _address(path):
+    """`path` with the table's id and a seat's key in it."""
+    key, seat = SERVED["table"]
+    return path.replace("/ID/", f"/{key}/") + (f"?key={seat}" if "/ID/" in path else "")
+
+
+def _stop_searches(client):
+    searches = client.app.state.searches
+    with searches._lock:                         # a search the property started: stopped
+        for job in list(searches._jobs.values()):
+            searches._end(job, "stopped")
+
+
+def _answered_well(answer, what):
+    """A 2xx, 3xx or a 4xx with a one-line message: never a 5xx."""
+    assert answer.status_code < 500, (what, answer.text[:500])
+    if answer.status_code >= 400 and answer.headers.get("content-type", "").startswith("application/json"):
+        message = answer.json()["error"]
+        assert message and "\n" not in message and "Traceback" not in message and len(message) < 1000, message
 
 
 @_settings(examples=max(40, EXAMPLES // 20))
@@ -816,25 +853,120 @@ API_BODIES = {
 def server_requests(path, data):
     """Whatever JSON a page sends to an API route, the answer is a 2xx or a 4xx with a
     one-line message, never a 5xx: the server names what is wrong."""
-    if not SERVED:
-        SERVED["client"], SERVED["game"] = _server()
-    client, g = SERVED["client"], SERVED["game"]
-    body = data.draw(mutated([API_BODIES[path](g)], keys=("position", "seconds", "players", "seats", "page")))
-    answer = client.post(path, content=json.dumps(body, allow_nan=True).encode("utf-8"))
-    assert answer.status_code < 500, (path, body, answer.text)
-    if answer.status_code >= 400:
-        message = answer.json()["error"]
-        assert message and "\n" not in message and "Traceback" not in message, message
-    for searches in client.app.state.searches, :
-        with searches._lock:                         # a search the property started: stopped
-            for job in list(searches._jobs.values()):
-                searches._end(job, "stopped")
+    client, g = _served()
+    body = data.draw(mutated([API_BODIES[path](g)], keys=("position", "seconds", "players", "seats", "page",
+                                                         "version", "move", "player")))
+    answer = client.post(_address(path), content=json.dumps(body, allow_nan=True).encode("utf-8"),
+                         headers=JSON_TYPE)
+    _answered_well(answer, (path, body))
+    _stop_searches(client)
+
+
+def _nested(depth, leaf):
+    """`leaf` inside `depth` lists and objects, built without recursion."""
+    for k in range(depth):
+        leaf = [leaf] if k % 2 else {"a": leaf}
+    return leaf
+
+
+hosts = st.one_of(st.sampled_from(["tigris.test:8765", "TIGRIS.test:8765", "tigris.test", "tigris.test:8766",
+                                   "tigris.test.:8765", "evil.example", "evil.example:8765", "127.0.0.1:8765",
+                                   "[::1]:8765", "", "tigris.test:8765:8765", "tigris.test:99999999",
+                                   "tigris.test:0x21", ":8765", "[", "[]:80"]),
+                  st.text(st.characters(min_codepoint=33, max_codepoint=126), max_size=30))
+origins = st.one_of(st.none(), st.sampled_from(["http://tigris.test:8765", "http://TIGRIS.TEST:8765",
+                                                "https://tigris.test:8765", "http://tigris.test", "null", "",
+                                                "http://evil.example", "http://tigris.test:8765/",
+                                                "http://tigris.test:8765.evil.example", "file://"]),
+                    st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=30))
+fetch_sites = st.one_of(st.none(), st.sampled_from(["same-origin", "none", "same-site", "cross-site", "SAME-ORIGIN"]))
+content_types = st.one_of(st.none(), st.sampled_from([
+    "application/json", "application/json; charset=utf-8", " Application/JSON ", "text/plain",
+    "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=xyz",
+    "application/json-seq", "application/jsonx", "text/json", ""]),
+    st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=30))
+
+
+@st.composite
+def request_bodies(draw, path, g):
+    """A route's body: valid, mutated, nested deep (in a field or whole), or not JSON."""
+    valid = API_BODIES[path](g)
+    how = draw(st.sampled_from(("valid", "mutated", "nested field", "nested", "bytes", "form")))
+    if how == "valid":
+        return json.dumps(valid).encode()
+    if how == "mutated":
+        return json.dumps(draw(mutated([valid], keys=("page", "version", "player"))), allow_nan=True).encode()
+    depth = draw(st.sampled_from((2, 30, 999, 1001, 5_000, 100_000)))
+    if how == "nested field":
+        field = draw(st.sampled_from(sorted(valid))) if isinstance(valid, dict) else "x"
+        nested = _nested(depth, 1)
+        try:
+            return json.dumps(dict(valid, **{field: nested})).encode()
+        except RecursionError:                       # too deep for json.dumps: written by hand
+            return ("[" * depth + "]" * depth).encode()
+    if how == "nested":
+        return draw(st.sampled_from(("[" * depth + "]" * depth, '{"a":' * depth + "1" + "}" * depth))).encode()
+    if how == "form":
+        return b"players=2&seats=human&seats=random"
+    return draw(st.binary(max_size=200))
+
+
+def _state(client):
+    """What a request could change: tables, positions, searches, the folder's files."""
+    app = client.app
+    table = app.state.tables.get(SERVED["table"][0])
+    return (sorted(app.state.tables), sorted(app.state.positions), len(app.state.searches._jobs),
+            sorted(os.listdir(SERVED["folder"])), table.version if table else None)
+
+
+@_settings(examples=max(40, EXAMPLES // 20))
+@given(st.sampled_from(sorted(API_BODIES)), st.sampled_from(["POST"] * 6 + ["GET", "PUT", "DELETE", "OPTIONS", "PATCH"]),
+       hosts, origins, fetch_sites, content_types, st.data())
+def server_guards(path, method, host, origin, fetch_site, content_type, data):
+    """Whatever Host, Origin, Sec-Fetch-Site and Content-Type a request names, and however
+    deep its JSON nests: never a 5xx; a Host not the server's is a 400 or 421, a change
+    not from the server's pages a 403, a body not sent as JSON a 415, and a refused
+    request changes nothing."""
+    from tigris.serve import _authority
+
+    client, g = _served()
+    body = data.draw(request_bodies(path, g))
+    headers = {"Host": host}
+    for name, value in (("Origin", origin), ("Sec-Fetch-Site", fetch_site), ("Content-Type", content_type)):
+        if value is not None:
+            headers[name] = value
+    before = _state(client)
+    request = client.build_request(method, _address(path), content=body, headers=headers)
+    if origin is None:
+        request.headers.pop("Origin", None)          # the client's own Origin: none this time
+    answer = client.send(request)
+    _answered_well(answer, (method, path, headers, body[:200]))
+    status = answer.status_code
+    if _authority(host) != "tigris.test:8765":
+        assert status in (400, 421), (host, status)
+    elif method not in ("GET", "OPTIONS"):           # a change: only the server's pages, as JSON
+        same = origin is not None and origin.strip().lower() == "http://tigris.test:8765"
+        if origin is not None and not same:
+            assert status == 403, (origin, status)
+        elif origin is None and fetch_site not in ("same-origin", "none"):
+            assert status == 403, (fetch_site, status)
+        elif content_type is None or content_type.split(";")[0].strip().lower() != "application/json":
+            assert status == 415, (content_type, status)
+        elif method != "POST":
+            assert status == 405, (method, status)
+        elif body.count(b"[") + body.count(b"{") > 900:  # nested deep: refused, whatever the route
+            assert 400 <= status < 500, status
+    else:
+        assert status in (405, 404, 400), (method, status)
+    if status >= 400:
+        assert _state(client) == before, (method, path, headers, status)
+    _stop_searches(client)
 
 
 PROPERTIES = {f.__name__: f for f in (positions, pending, records, actions, setups, bot_settings,
                                       hints, prompt_lines, analysis_files, selfplay_files,
                                       network_files, tune_histories, tune_settings, results_folders,
-                                      server_requests)}
+                                      server_requests, server_guards)}
 
 
 if __name__ == "__main__":

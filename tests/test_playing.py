@@ -16,8 +16,7 @@ from tigris.notation import public
 
 pytest.importorskip("starlette")
 
-from starlette.testclient import TestClient  # noqa: E402
-
+import serving  # noqa: E402
 from tigris.serve import create_app  # noqa: E402
 
 
@@ -38,6 +37,8 @@ class Seat:
             time.sleep(0.02)
 
     def post(self, client, action, **body):
+        """POST `action` for this seat, at the game's version now unless `body` names one."""
+        body.setdefault("version", self.view(client)["version"])
         return client.post(f"/api/games/{self.id}/{action}?key={self.key}", json={"player": self.player, **body})
 
 
@@ -59,7 +60,7 @@ def play_to_the_end(client, seat, pick=lambda legal: legal[-1]):
 
 @pytest.fixture
 def client(tmp_path):
-    with TestClient(create_app([tmp_path])) as c:
+    with serving.client(create_app([tmp_path])) as c:
         yield c
 
 
@@ -83,7 +84,7 @@ def test_a_game_against_bots_to_its_end_saved_after_every_move(client, tmp_path)
 
 
 def test_the_record_is_written_after_each_move_and_played_on_after_a_restart(tmp_path):
-    with TestClient(create_app([tmp_path])) as client:
+    with serving.client(create_app([tmp_path])) as client:
         game, seat = new(client, players=2, seats=["human", "random"], seed=2)
         for _ in range(3):
             v = seat.view(client, my_turn_or_over)
@@ -92,14 +93,14 @@ def test_the_record_is_written_after_each_move_and_played_on_after_a_restart(tmp
             saved = json.loads(next((tmp_path / "games").glob("*.json")).read_text())
             assert len(saved["moves"]) == v["moves"] and saved["result"] is None
     name = next((tmp_path / "games").glob("*.json")).name
-    with TestClient(create_app([tmp_path])) as client:              # the server again
-        answer = client.get(f"/resume/0/games/{name}", follow_redirects=False)
-        assert answer.status_code == 303 and "?player=0&key=" in answer.headers["location"]
-        seat = Seat(answer.headers["location"])
+    with serving.client(create_app([tmp_path])) as client:              # the server again
+        answer = client.post("/api/resume", json={"page": f"/record/0/games/{name}"})
+        assert answer.status_code == 201 and "?player=0&key=" in answer.json()["seats"]["0"]
+        seat = Seat(answer.json()["seats"]["0"])
         assert seat.view(client)["moves"] == v["moves"]
         v, _ = play_to_the_end(client, seat)
         assert v["over"]
-        finished = client.get(f"/resume/0/games/{name}")
+        finished = client.post("/api/resume", json={"page": f"/record/0/games/{name}"})
         assert finished.status_code == 400 and "nothing to resume" in finished.text
 
 
@@ -121,7 +122,8 @@ def test_a_seat_sees_its_own_hand_and_no_one_else_s(client):
                      f"/play/{seat.id}?player={player}&key={key}"):
             answer = client.get(path)
             assert answer.status_code == status and message in html.unescape(answer.text), path
-    answer = client.post(f"/api/games/{seat.id}/move?key={seat.key}", json={"player": 2, "move": "pass"})
+    answer = client.post(f"/api/games/{seat.id}/move?key={seat.key}",
+                         json={"player": 2, "move": "pass", "version": v["version"]})
     assert answer.status_code == 403 and "not player 2's seat" in answer.text
     assert client.get(f"/api/games/{seat.id}").status_code == 400
 
@@ -187,13 +189,15 @@ def test_a_new_game_is_checked(client, body, message):
 
 def test_moves_out_of_turn_illegal_or_for_a_bot_are_refused(client):
     game, seat = new(client, players=2, seats=["human", "greedy"], seed=6)
-    seat.view(client, my_turn_or_over)
+    version = seat.view(client, my_turn_or_over)["version"]
     for body, message in (({"player": 1, "move": "pass"}, "is a bot"),
                           ({"player": 0, "move": "tile red Z1"}, "not a legal move"),
                           ({"player": 0, "move": "monument red-blue A1"}, "not a legal move"),
                           ({"player": 2, "move": "pass"}, "player must be a seat"),
-                          ({"player": 0}, "move: an object of"),
-                          ({"player": 0, "move": 10 ** 9}, "not a legal move")):
+                          ({"player": 0, "version": None}, "move: an object of"),
+                          ({"player": 0, "move": 10 ** 9}, "not a legal move"),
+                          ({"player": 0, "move": "pass", "version": "1"}, "version must be")):
+        body = {"version": version, **body}
         answer = client.post(f"/api/games/{seat.id}/move?key={seat.key}", json=body)
         assert answer.status_code == 400 and message in answer.json()["error"], (body, answer.text)
     assert client.get("/api/games/nothing").status_code == 404
@@ -226,3 +230,163 @@ def test_a_new_game_never_writes_over_a_saved_one(client, tmp_path):
     assert first["file"] != second["file"]
     saved = sorted((tmp_path / "games").glob("*.json"))
     assert len(saved) == 2 and all(json.loads(p.read_text())["seed"] == 7 for p in saved)
+
+
+# ---------------------------------------------------------------------------------------
+# A table's record out of reach: one table a game, a version a write, a save undone
+# ---------------------------------------------------------------------------------------
+
+def record_name(game):
+    return game["file"].rsplit("/", 1)[-1]
+
+
+def test_a_game_under_way_is_not_shown_whole(client):
+    game, seat = new(client, players=2, seats=["human", "random"], seed=11)
+    page = f"/record/0/games/{record_name(game)}"
+    seat.view(client, my_turn_or_over)
+    answer = client.get(page)
+    assert answer.status_code == 409 and "played at a table" in answer.text and '"hand"' not in answer.text
+    answer = client.post("/api/analysis", json={"page": page, "iterations": 10})
+    assert answer.status_code == 409 and "played at a table" in answer.json()["error"]
+    assert all(job.future is not None for job in client.app.state.searches._jobs.values())   # bots' moves only
+    front = client.get("/").text
+    assert "(at a table of this server)" in front and f'href="{page}"' not in front
+    v = seat.post(client, "resign").json()
+    assert v["over"] and not v["can_undo"]
+    assert client.get(page).status_code == 200                   # over: the record, every hand
+    assert seat.post(client, "undo").status_code == 400            # and it stays over
+
+
+def test_a_game_is_held_by_one_table(client, tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    game, seat = new(client, players=2, seats=["human", "random"], seed=12)
+    page = {"page": f"/record/0/games/{record_name(game)}"}
+    answer = client.post("/api/resume", json=page)
+    assert answer.status_code == 409 and "at a table" in answer.json()["error"]
+    assert len(client.app.state.tables) == 1
+    # a game saved, played on from two pages at once: one table
+    g = tigris.Game(players=2, seed=3)
+    g.apply(g.legal_actions()[0])
+    (tmp_path / "saved.json").write_text(json.dumps(record.to_record(g, bots=["human", "human"])))
+    with ThreadPoolExecutor(6) as pool:
+        codes = list(pool.map(lambda _: client.post("/api/resume", json={"page": "/record/0/saved.json"}).status_code,
+                              range(6)))
+    assert sorted(codes) == [201] + [409] * 5, codes
+    assert len(client.app.state.tables) == 2
+
+
+def test_a_move_made_at_an_old_version_is_refused(client, tmp_path):
+    game, seat = new(client, players=2, seats=["human", "human"], seed=13)
+    other = Seat(game["seats"]["1"])
+    first = seat if seat.view(client)["to_move"] == 0 else other
+    v = first.view(client)
+    assert first.post(client, "move", move=v["legal"][0]["move"], version=v["version"]).status_code == 200
+    path = tmp_path / "games" / record_name(game)
+    saved = path.read_text()
+    for action, body in (("move", {"move": v["legal"][1]["move"]}), ("undo", {}), ("resign", {})):
+        answer = first.post(client, action, version=v["version"], **body)         # the page saw the old state
+        assert answer.status_code == 409 and "moved on" in answer.json()["error"], action
+    assert path.read_text() == saved and first.view(client)["version"] == v["version"] + 1
+    play = client.get("/assets/play.js").text
+    assert "version: state.version" in play and "e.status === 409" in play
+
+
+def test_every_seat_of_a_game_played_on_goes_on(tmp_path):
+    with serving.client(create_app([tmp_path])) as client:
+        game, seat = new(client, players=2, seats=["human", "human"], seed=14)
+        seats = {s.player: s for s in (Seat(link) for link in game["seats"].values())}
+        for _ in range(4):
+            v = seats[0].view(client)
+            mover = seats[v["to_move"]]
+            assert mover.post(client, "move", move=mover.view(client)["legal"][0]["move"]).status_code == 200
+    with serving.client(create_app([tmp_path])) as client:                # the server again
+        answer = client.post("/api/resume", json={"page": f"/record/0/games/{record_name(game)}"})
+        assert answer.status_code == 201
+        seats = {s.player: s for s in (Seat(link) for link in answer.json()["seats"].values())}
+        assert set(seats) == {0, 1}
+        moved = {0: 0, 1: 0}
+        while min(moved.values()) < 3:                                  # both seats play on
+            v = seats[0].view(client)
+            assert not v["over"]
+            mover = seats[v["to_move"]]
+            answer = mover.post(client, "move", move=mover.view(client)["legal"][0]["move"])
+            assert answer.status_code == 200, answer.text
+            moved[mover.player] += 1
+        rec = json.loads((tmp_path / "games" / record_name(game)).read_text())
+        assert len(record.replay(rec).history) == v["moves"] + 1
+
+
+def test_a_game_refused_at_the_table_limit_writes_nothing_and_starts_nothing(client, tmp_path, monkeypatch):
+    from tigris import serve
+
+    monkeypatch.setattr(serve, "MAX_TABLES", 2)
+    for seed in (1, 2):
+        new(client, players=2, seats=["random", "human"], seed=seed)
+    searches = client.app.state.searches
+    jobs = len(searches._jobs)
+    answer = client.post("/api/games", json={"players": 2, "seats": ["random", "human"], "seed": 3})
+    assert answer.status_code == 400 and "already holds 2 games" in answer.json()["error"]
+    assert len(list((tmp_path / "games").glob("*.json"))) == 2 and len(searches._jobs) == jobs
+    g = tigris.Game(players=2, seed=3)
+    (tmp_path / "saved.json").write_text(json.dumps(record.to_record(g, bots=["random", "human"])))
+    assert client.post("/api/resume", json={"page": "/record/0/saved.json"}).status_code == 400
+    assert len(searches._jobs) == jobs and len(client.app.state.tables) == 2
+
+
+def full_disk(monkeypatch, when=lambda rec: True):
+    """Every record written from now on (`when` it holds) fails as on a full disk."""
+    import errno
+
+    from tigris import files
+
+    write_text = files.write_text
+
+    def no_space(path, text, encoding="utf-8"):
+        if when(json.loads(text)):
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return write_text(path, text, encoding)
+
+    monkeypatch.setattr(files, "write_text", no_space)
+
+
+def test_a_move_that_cannot_be_saved_is_taken_back(client, tmp_path, monkeypatch):
+    game, seat = new(client, players=2, seats=["human", "random"], seed=15)
+    path = tmp_path / "games" / record_name(game)
+    v = seat.view(client, my_turn_or_over)
+    saved = path.read_text()
+    with monkeypatch.context() as m:
+        full_disk(m)
+        for action, body in (("move", {"move": v["legal"][0]["move"]}), ("resign", {})):
+            answer = seat.post(client, action, **body)
+            assert answer.status_code == 507, answer.text
+            assert "could not be saved (No space left on device) and is taken back" in answer.json()["error"]
+        after = seat.view(client)
+        assert (after["moves"], after["version"], after["over"]) == (v["moves"], v["version"], False)
+        assert path.read_text() == saved
+        assert json.loads(saved)["moves"] == record.to_record(
+            client.app.state.tables[seat.id].game)["moves"]              # the record and the game agree
+        answer = client.post("/api/games", json={"players": 2, "seats": ["human", "random"], "seed": 16})
+        assert answer.status_code == 507 and len(list(path.parent.glob("*.json"))) == 1
+    # the disk has room again: the same move is made and saved
+    assert seat.post(client, "move", move=v["legal"][0]["move"]).status_code == 200
+    assert len(json.loads(path.read_text())["moves"]) > v["moves"]
+
+
+def test_a_bot_s_move_that_cannot_be_saved_is_searched_again(client, tmp_path, monkeypatch):
+    game, seat = new(client, players=2, seats=["human", "random"], seed=17)
+    path = tmp_path / "games" / record_name(game)
+    with monkeypatch.context() as m:
+        full_disk(m, when=lambda rec: rec["moves"] and rec["moves"][-1]["player"] == 1)   # the bot's
+        v = seat.view(client, my_turn_or_over)
+        while not v["error"]:
+            assert seat.post(client, "move", move=v["legal"][0]["move"]).status_code == 200
+            v = seat.view(client, lambda view: my_turn_or_over(view) or view["thinking"])
+            v = seat.view(client, lambda view: my_turn_or_over(view) and not view["thinking"])
+        assert "the bot's move could not be saved" in v["error"]
+        rec = json.loads(path.read_text())
+        assert len(rec["moves"]) == v["moves"] and rec["moves"][-1]["player"] == 0
+    v = seat.view(client, lambda view: my_turn_or_over(view) and not view["error"])
+    assert not v["error"] and v["to_move"] == 0
+    rec = json.loads(path.read_text())
+    assert len(rec["moves"]) == v["moves"] and rec["moves"][-1]["player"] == 1

@@ -16,7 +16,7 @@ import pytest
 HERE = Path(__file__).resolve().parent
 NAMES = ("positions", "pending", "records", "actions", "setups", "bot_settings", "hints",
          "prompt_lines", "analysis_files", "selfplay_files", "network_files", "tune_histories", "tune_settings",
-         "results_folders", "server_requests")
+         "results_folders", "server_requests", "server_guards")
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -22,9 +22,10 @@ from tigris.cli import main
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from starlette.testclient import TestClient  # noqa: E402
-
+import serving  # noqa: E402
 from tigris.serve import MAX_BODY, create_app  # noqa: E402
+
+JSON = {"Content-Type": "application/json"}
 
 NAME = "<script>alert(1)</script>"
 FILE_NAME = "<img src=x onerror=alert(1)>.json"
@@ -50,7 +51,7 @@ def folder(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def client(folder):
-    return TestClient(create_app([folder]))
+    return serving.client(create_app([folder]))
 
 
 def test_the_front_page_lists_results_and_records_escaped(client):
@@ -116,10 +117,34 @@ def test_links_out_of_a_folder_and_devices_are_not_followed(tmp_path):
     (inside / "up").symlink_to(outside)
     os.mkfifo(inside / "pipe.json")
     (inside / "null.json").symlink_to("/dev/null")
-    client = TestClient(create_app([inside]))
+    client = serving.client(create_app([inside]))
     for path in ("/record/0/link.json", "/record/0/up/secret.json", "/record/0/pipe.json",
                  "/record/0/null.json"):
         assert client.get(path).status_code == 404, path
+
+
+def test_links_out_of_a_results_folder_are_not_followed(tmp_path):
+    inside, outside = tmp_path / "in", tmp_path / "out"
+    tournament.run(tournament.Spec(bots=["random", "greedy"], games=2, seed=3, name="secret"),
+                   out=outside, jobs=1, progress=False)
+    for name, links in (("games-out", ["games.jsonl"]), ("spec-out", ["tournament.json"]),
+                        ("both-out", ["games.jsonl", "tournament.json"])):
+        (inside / name).mkdir(parents=True)
+        for f in ("games.jsonl", "tournament.json"):
+            if f in links:
+                (inside / name / f).symlink_to(outside / f)
+            else:
+                (inside / name / f).write_bytes((outside / f).read_bytes())
+    client = serving.client(create_app([inside]))
+    front = client.get("/").text
+    assert "games-out" not in front and "spec-out" not in front and "both-out" not in front
+    for name in ("games-out", "spec-out", "both-out"):
+        for path in (f"/results/0/{name}/", f"/results/0/{name}/game/0"):
+            answer = client.get(path)
+            assert answer.status_code == 404 and "leads out of the folder" in answer.text, path
+            assert "secret" not in answer.text and str(outside) not in answer.text
+        answer = client.post("/api/analysis", json={"page": f"/results/0/{name}/game/0", "iterations": 5})
+        assert answer.status_code == 404 and not client.app.state.searches._jobs
 
 
 def test_a_position_is_checked(client):
@@ -138,19 +163,19 @@ def test_a_position_is_checked(client):
     (b'"' + b"x" * 1000 + b'"', "position"), (b"[" * 100_000, "not JSON"),
 ])
 def test_malformed_bodies_are_a_400_with_a_message(client, body, message):
-    answer = client.post("/api/position", content=body)
+    answer = client.post("/api/position", content=body, headers=JSON)
     assert answer.status_code == 400 and message in answer.json()["error"]
 
 
 def test_oversized_bodies_are_refused(client):
-    answer = client.post("/api/position", content=b" " * (MAX_BODY + 1))
+    answer = client.post("/api/position", content=b" " * (MAX_BODY + 1), headers=JSON)
     assert answer.status_code == 413 and "larger than" in answer.json()["error"]
 
     def chunks():                                     # no declared length: counted as it comes
         for _ in range(MAX_BODY // 65536 + 2):
             yield b" " * 65536
 
-    answer = client.post("/api/position", content=chunks())
+    answer = client.post("/api/position", content=chunks(), headers=JSON)
     assert answer.status_code == 413
     assert client.get("/api/position").status_code == 405
 
@@ -233,7 +258,7 @@ def wait_for(client, key, states=("done", "stopped", "failed"), timeout=60):
 
 def test_a_hint_runs_in_a_worker_and_reports_its_progress(folder):
     g = tigris.Game(players=2, seed=6)
-    with TestClient(create_app([folder])) as client:
+    with serving.client(create_app([folder])) as client:
         answer = client.post("/api/hint", json={"position": g.to_position(), "seconds": 0.5})
         assert answer.status_code == 202
         key = answer.json()["id"]
@@ -251,10 +276,10 @@ def test_a_hint_runs_in_a_worker_and_reports_its_progress(folder):
 
 def test_a_search_stops_when_asked_or_forgotten_and_its_process_ends(folder):
     g = tigris.Game(players=3, seed=6)
-    with TestClient(create_app([folder], idle=1)) as client:
+    with serving.client(create_app([folder], idle=1)) as client:
         key = client.post("/api/hint", json={"position": g.to_position(), "seconds": 30}).json()["id"]
         time.sleep(0.5)
-        assert client.post(f"/api/hint/{key}/stop").json()["state"] == "stopped"
+        assert client.post(f"/api/hint/{key}/stop", json={}).json()["state"] == "stopped"
         assert client.get(f"/api/hint/{key}").json()["state"] == "stopped"
         forgotten = client.post("/api/hint", json={"position": g.to_position(), "seconds": 30}).json()["id"]
         time.sleep(3)                                     # nobody asks: its page is gone
@@ -264,7 +289,7 @@ def test_a_search_stops_when_asked_or_forgotten_and_its_process_ends(folder):
 
 
 def test_eight_searches_at_once_wait_for_two_workers(folder):
-    with TestClient(create_app([folder], workers=2)) as client:
+    with serving.client(create_app([folder], workers=2)) as client:
         keys = [client.post("/api/hint", json={"position": tigris.Game(players=2 + k % 3, seed=k).to_position(),
                                                "seconds": 0.3}).json()["id"] for k in range(8)]
         assert client.app.state.searches.running() == 2
@@ -288,13 +313,14 @@ def test_bad_hint_requests_are_a_400(client, body, status, message):
 @pytest.mark.parametrize("seconds", [0, -1, 61, "3", None, True, 1e400])
 def test_a_hint_budget_is_checked(client, seconds):
     g = tigris.Game(players=2, seed=1)
-    answer = client.post("/api/hint", content=json.dumps({"position": g.to_position(), "seconds": seconds}))
+    answer = client.post("/api/hint", content=json.dumps({"position": g.to_position(), "seconds": seconds}),
+                         headers=JSON)
     assert answer.status_code == 400 and "seconds must be" in answer.json()["error"]
 
 
 def test_unknown_searches_are_a_404(client):
     assert client.get("/api/hint/nothing").status_code == 404
-    assert client.post("/api/hint/nothing/stop").status_code == 404
+    assert client.post("/api/hint/nothing/stop", json={}).status_code == 404
 
 
 def test_a_finished_game_gets_no_hint(client):
@@ -326,7 +352,7 @@ def test_the_latency_benchmark_runs_searches_beside_the_pages():
 
 
 def test_a_whole_game_analysed_in_a_worker_then_drawn(folder):
-    with TestClient(create_app([folder])) as client:
+    with serving.client(create_app([folder])) as client:
         for page in ("/record/0/game.json", "/results/0/t/game/1"):
             answer = client.post("/api/analysis", json={"page": page, "iterations": 30})
             assert answer.status_code == 202, answer.text

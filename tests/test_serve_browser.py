@@ -3,8 +3,6 @@ folder whose standings follow a running tournament, and a game opened from it on
 board."""
 
 import json
-import socket
-import threading
 import time
 
 import pytest
@@ -12,7 +10,7 @@ import pytest
 from tigris import record, tournament
 
 pytest.importorskip("starlette")
-uvicorn = pytest.importorskip("uvicorn")
+pytest.importorskip("uvicorn")
 
 from selenium.common.exceptions import WebDriverException  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
@@ -20,7 +18,7 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-from tigris.serve import create_app  # noqa: E402
+import serving as serving_module  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -30,35 +28,10 @@ def fresh_log(browser):
     browser.get_log("browser")
 
 
-class Servers:
-    """Servers in threads of this process, each on a free port of 127.0.0.1."""
-
-    def __init__(self):
-        self.running = []
-
-    def __call__(self, folder, **options):
-        """Start one over `folder` (``create_app`` options): its address."""
-        sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
-        sock.listen(16)
-        server = uvicorn.Server(uvicorn.Config(create_app([folder], **options), log_level="warning"))
-        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-        thread.start()
-        self.running.append((server, thread))
-        return f"http://127.0.0.1:{sock.getsockname()[1]}/"
-
-    def stop(self):
-        """Stop them all (a server that stops keeps nothing but its files)."""
-        for server, thread in self.running:
-            server.should_exit = True
-            thread.join(timeout=10)
-        self.running = []
-
-
 @pytest.fixture
 def serving():
     """serving(folder, **create_app options): the address of a server; stopped after the test."""
-    servers = Servers()
+    servers = serving_module.Servers()
     yield servers
     servers.stop()
 
@@ -194,7 +167,7 @@ def test_a_whole_game_against_random_by_clicks_with_undo_hint_and_resume(browser
     browser.get_log("browser")                          # the page's last polls of the stopped server
     address = serving(tmp_path)
     browser.get(address)
-    browser.find_element(By.CSS_SELECTOR, 'a.resume[href$="' + saved[0].name + '"]').click()
+    browser.find_element(By.CSS_SELECTOR, 'button.resume[data-page$="' + saved[0].name + '"]').click()
     while _my_turn(browser):
         _click_a_move(browser)
     rec = json.loads(saved[0].read_text())
@@ -261,3 +234,203 @@ def test_a_position_edited_into_a_conflict_and_a_hint_asked_there(browser, servi
     refused = "/api/positions - Failed to load resource: the server responded with a status of 400"
     assert not [e for e in browser.get_log("browser")
                 if e["level"] == "SEVERE" and refused not in e["message"]]       # but the wrong position
+
+
+# ---------------------------------------------------------------------------------------
+# Another site's page, and a name of another site that leads here
+# ---------------------------------------------------------------------------------------
+
+ATTACK = """<!DOCTYPE html><html><head><meta charset="utf-8"><title>attack</title></head><body>
+<iframe name="sink" id="sink"></iframe>
+<script>
+const SERVER = %(server)s, ROUTES = %(routes)s;
+const sent = [];
+function form(path, enctype, fields) {
+  const f = document.createElement("form");
+  f.method = "POST"; f.action = SERVER + path; f.enctype = enctype; f.target = "sink";
+  for (const [k, v] of Object.entries(fields)) {
+    const i = document.createElement("input"); i.name = k; i.value = v; f.appendChild(i);
+  }
+  document.body.appendChild(f);
+  f.submit();
+  return new Promise(done => setTimeout(done, 400));
+}
+(async () => {
+  for (const [path, body] of ROUTES) {
+    const text = JSON.stringify(body);
+    const tries = [
+      () => fetch(SERVER + path, { method: "POST", body: text }),                       // text/plain, no preflight
+      () => fetch(SERVER + path, { method: "POST", mode: "no-cors", body: text,
+                                   headers: { "Content-Type": "application/json" } }),    // the type dropped
+      () => fetch(SERVER + path, { method: "POST", body: text, credentials: "include",
+                                   headers: { "Content-Type": "application/json" } }),    // a preflight first
+      () => fetch(SERVER + path, { method: "POST", mode: "no-cors", body: new Blob([text], { type: "text/plain" }) }),
+      () => Promise.resolve(navigator.sendBeacon(SERVER + path, text)),
+      () => Promise.resolve(navigator.sendBeacon(SERVER + path, new Blob([text], { type: "application/json" }))),
+    ];
+    for (const attempt of tries) {
+      try { await attempt(); sent.push(path); } catch (e) { sent.push("refused by the browser: " + path); }
+    }
+    // a form whose text/plain body is the JSON itself: {"players": 2, ...,"x":"="}
+    await form(path, "text/plain", { [text.slice(0, -1) + ', "x": "']: '"}' });
+    await form(path, "application/x-www-form-urlencoded", { body: text });
+    await form(path, "multipart/form-data", { body: text });
+  }
+  new Image().src = SERVER + "/resume/0/saved.json";            // what was once a GET that changed state
+  await new Promise(done => setTimeout(done, 500));
+  document.title = "done " + sent.length;
+})();
+</script></body></html>"""
+
+
+def test_a_page_of_another_origin_changes_nothing(serving, tmp_path, monkeypatch):
+    """A page of another site (served by a second HTTP server) tries every route that
+    changes something, by fetch (text/plain, no-cors, with a preflight), beacons and
+    forms (text/plain, urlencoded, multipart); then the same name served here (DNS
+    rebinding, by Chromium's host rules): no file is written, no game, search or
+    position made, the game under way untouched."""
+    import http.server
+    import threading
+    import urllib.request
+
+    import browsers
+    import tigris
+    from tigris import serve
+
+    g = tigris.Game(players=2, seed=2)
+    g.apply(g.legal_actions()[0])
+    (tmp_path / "saved.json").write_text(json.dumps(record.to_record(g, bots=["human", "random"])))
+    seen = []
+    refusal = serve._Guard.refusal
+
+    def noted(self, scope):                     # what reached the server, and its answer
+        answer = refusal(self, scope)
+        kind = dict(scope["headers"]).get(b"content-type", b"").split(b";")[0].decode()
+        seen.append((scope["method"], scope["path"], answer and answer[0], kind))
+        return answer
+
+    monkeypatch.setattr(serve._Guard, "refusal", noted)
+    address = serving(tmp_path)
+    app = serving.running[-1][2]
+    port = int(address.rstrip("/").rsplit(":", 1)[1])
+    # a game under way, made by the server's own page: its id and a seat's key given away
+    request = urllib.request.Request(address + "api/games", headers={"Content-Type": "application/json",
+                                                                      "Origin": address.rstrip("/")},
+                                     data=json.dumps({"players": 2, "seats": ["human", "human"], "seed": 3}).encode())
+    game = json.loads(urllib.request.urlopen(request, timeout=10).read())
+    key = game["seats"]["0"].split("key=")[1]
+    table = app.state.tables[game["id"]]
+    before = (table.version, len(table.game.history), sorted(p.name for p in tmp_path.rglob("*")))
+    seen.clear()
+    g0 = tigris.Game(players=2, seed=1)
+    routes = [("/api/games", {"players": 2, "seats": ["human", "random"]}),
+              ("/api/resume", {"page": "/record/0/saved.json"}),
+              ("/api/hint", {"position": g0.to_position(), "seconds": 1}),
+              ("/api/analysis", {"page": "/record/0/saved.json", "iterations": 10}),
+              ("/api/positions", g0.to_position()), ("/api/position", g0.to_position()),
+              ("/api/hint/x/stop", {}), ("/api/analysis/x/stop", {}),
+              (f"/api/games/{game['id']}/move?key={key}", {"player": 0, "move": "pass", "version": table.version}),
+              (f"/api/games/{game['id']}/undo?key={key}", {"player": 0, "version": table.version}),
+              (f"/api/games/{game['id']}/resign?key={key}", {"player": 0, "version": table.version})]
+    site = tmp_path.parent / (tmp_path.name + "-attacker")
+    site.mkdir()
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, directory=str(site), **kwargs)
+
+        def log_message(self, *args):
+            pass
+
+    attacker = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+    threading.Thread(target=attacker.serve_forever, daemon=True).start()
+    chromium = browsers.start("--host-resolver-rules=MAP attacker.test 127.0.0.1, MAP *.attacker.test 127.0.0.1")
+    try:
+        for page, server in (("cross-site.html", f"http://127.0.0.1:{port}"),        # another site's page
+                             ("same-site.html", f"http://127.0.0.1:{port}")):
+            (site / page).write_text(ATTACK % {"server": json.dumps(server), "routes": json.dumps(routes)})
+        origin = f"http://attacker.test:{attacker.server_address[1]}"
+        chromium.get(f"{origin}/cross-site.html")
+        WebDriverWait(chromium, 120).until(lambda b: b.title.startswith("done"))
+        chromium.get(f"http://127.0.0.1:{attacker.server_address[1]}/same-site.html")   # only the port differs
+        WebDriverWait(chromium, 120).until(lambda b: b.title.startswith("done"))
+        # DNS rebinding: a name of the attacker's that leads to this server
+        (site / "rebound.html").write_text(ATTACK % {"server": '""', "routes": json.dumps(routes)})
+        chromium.get(f"http://rebound.attacker.test:{port}/")
+        assert "421" in chromium.title and str(tmp_path) not in chromium.page_source
+        answer = chromium.execute_async_script(
+            "const done = arguments[0]; fetch('/api/games', {method: 'POST', headers: {'Content-Type': "
+            "'application/json'}, body: JSON.stringify({players: 2})}).then(r => done(r.status))")
+        assert answer == 421
+    finally:
+        chromium.quit()
+        attacker.shutdown()
+    time.sleep(0.5)
+    posts = [(path, status, kind) for method, path, status, kind in seen if method == "POST"]
+    assert posts and all(status in (403, 415, 421) for _, status, _ in posts), posts
+    assert all(path.split("?")[0] in {p for p, _, _ in posts} for path, _ in routes)   # every route was tried
+    assert {"text/plain", "application/x-www-form-urlencoded", "multipart/form-data"} <= {k for _, _, k in posts}
+    assert ("POST", "/api/games", 421, "application/json") in seen               # the rebound page
+    assert any(method == "OPTIONS" for method, *_ in seen)                      # preflights, never granted
+    assert ("GET", "/resume/0/saved.json", None, "") in seen                   # and answered 404
+    assert not app.state.searches._jobs and not app.state.positions
+    assert list(app.state.tables) == [game["id"]]
+    assert (table.version, len(table.game.history), sorted(p.name for p in tmp_path.rglob("*"))) == before
+
+
+def test_a_move_clicked_on_a_stale_page_is_refused_and_the_page_reloads(browser, serving, tmp_path):
+    """The game moves on behind the page's back (the same seat, from elsewhere): a click
+    on the page's old state is refused (409), nothing is played twice, the page loads the
+    game again."""
+    import urllib.request
+
+    address = serving(tmp_path)
+    app = serving.running[-1][2]
+    request = urllib.request.Request(address + "api/games", headers={"Content-Type": "application/json",
+                                                                      "Origin": address.rstrip("/")},
+                                     data=json.dumps({"players": 2, "seats": ["human", "human"], "seed": 3}).encode())
+    game = json.loads(urllib.request.urlopen(request, timeout=10).read())
+    table = app.state.tables[game["id"]]
+    mover = table.game.current_player
+    browser.get(address.rstrip("/") + game["seats"][str(mover)])
+    assert _my_turn(browser)
+    browser.execute_script("window.setTimeout = () => 0;")          # the page stops looking
+    time.sleep(1)                                                   # (its last look comes back)
+    table.move(mover, table.game.legal_actions()[0], version=table.version)    # the game moves on
+    assert (table.version, len(table.game.history)) == (1, 1)
+    browser.find_elements(By.CSS_SELECTOR, "#play-groups button")[0].click()
+    targets = browser.find_elements(By.CSS_SELECTOR, "#play-targets rect")
+    (targets[0] if targets else browser.find_elements(By.CSS_SELECTOR, "#play-choices button")[0]).click()
+    wait(browser).until(lambda b: b.find_element(By.ID, "move-count").text == "1")   # loaded again
+    assert (table.version, len(table.game.history)) == (1, 1)                       # nothing played twice
+    refused = "/move?key="
+    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors and all(refused in e["message"] and "409" in e["message"] for e in errors), errors
+
+
+def test_a_hint_is_stopped_when_its_page_goes(browser, serving, tmp_path):
+    """Stopping a search is a POST of JSON like any change: moving to another position
+    stops it, and so does leaving the page (a request kept alive as the page goes)."""
+    import tigris
+
+    g = tigris.Game(players=2, seed=8)
+    for _ in range(4):
+        g.apply(g.legal_actions()[0])
+    (tmp_path / "g.json").write_text(json.dumps(record.to_record(g, bots=["a", "b"])))
+    address = serving(tmp_path)
+    searches = serving.running[-1][2].state.searches
+    for leave in ("another position", "the page"):
+        browser.get(address + "record/0/g.json#move=4")
+        WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "move-number").text == "4")
+        browser.find_element(By.ID, "hint-seconds").send_keys("30 s")
+        browser.find_element(By.ID, "hint-start").click()
+        WebDriverWait(browser, 10).until(lambda b: "Searching" in b.find_element(By.ID, "hint-status").text)
+        assert searches.running() == 1
+        if leave == "the page":
+            browser.get("about:blank")
+        else:
+            browser.find_element(By.ID, "prev").click()
+        deadline = time.monotonic() + 5                          # long before nobody looked for IDLE
+        while searches.running() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert searches.running() == 0, leave

@@ -12,7 +12,7 @@
   const POLL_MS = 500;
   let job = null;
 
-  const { h, call } = window.tigrisPanel;            // panel.js
+  const { h, call, leave } = window.tigrisPanel;     // panel.js
 
   const depth = h("select", { id: "analysis-iterations", "aria-label": "iterations a decision" },
     h("option", { value: "500", text: "quick (500 a decision)" }),
@@ -78,10 +78,10 @@
   });
   stop.addEventListener("click", () => {
     if (job === null) return;
-    fetch("/api/analysis/" + job + "/stop", { method: "POST" }).catch(() => {});
+    leave("/api/analysis/" + job + "/stop");
     idle("Stopped.");
   });
   window.addEventListener("pagehide", () => {
-    if (job !== null) navigator.sendBeacon("/api/analysis/" + job + "/stop");
+    if (job !== null) leave("/api/analysis/" + job + "/stop");
   });
 })();

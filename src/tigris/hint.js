@@ -16,7 +16,7 @@
   let shown = window.tigrisShown || null;      // {move, position}, from viewer.js
   let job = null, timer = null;
 
-  const { h, call } = window.tigrisPanel;            // panel.js
+  const { h, call, leave } = window.tigrisPanel;     // panel.js
 
   const seconds = h("select", { id: "hint-seconds", "aria-label": "seconds of search" },
     ...[1, 3, 10, 30].map(s => h("option", { value: String(s), text: s + " s" })));
@@ -123,7 +123,7 @@
     if (job === null) return;
     const id = job;
     idle();
-    fetch("/api/hint/" + id + "/stop", { method: "POST" }).catch(() => {});
+    leave("/api/hint/" + id + "/stop");
     status.textContent = "Stopped.";
   }
 
@@ -135,6 +135,6 @@
     status.textContent = "";
   });
   window.addEventListener("pagehide", () => {
-    if (job !== null) navigator.sendBeacon("/api/hint/" + job + "/stop");
+    if (job !== null) leave("/api/hint/" + job + "/stop");
   });
 })();

@@ -7,9 +7,11 @@
  * player's turn.  The moves are grouped by kind (a tile's colour, a leader, a catastrophe,
  * a monument, support, war order, a treasure...): choosing a group outlines its squares
  * on the board, and a click on one plays that move; a group without squares lists its
- * moves as buttons.  Undo and Resign act for this player.  When the game moves on, the
- * page loads again at the last move.  Every text from the server is set with
- * textContent, never as HTML. */
+ * moves as buttons.  Undo and Resign act for this player.  Each of them names the game's
+ * version this page saw: when the game has moved on since (another seat, a bot), the
+ * server refuses it (409) and the page loads again.  When the game moves on, the page
+ * loads again at the last move.  Every text from the server is set with textContent,
+ * never as HTML. */
 (function () {
   "use strict";
 
@@ -102,15 +104,21 @@
     }
   }
 
-  async function play(move) {
+  /** POST a seat's action (move, undo, resign) made at the version shown. */
+  async function act(action, body) {
+    if (!state) return;
     say("");
     try {
-      state = await call("/api/games/" + ID + "/move?" + KEY.slice(1), { player: PLAYER, move: move });
+      state = await call("/api/games/" + ID + "/" + action + "?" + KEY.slice(1),
+                         Object.assign({ player: PLAYER, version: state.version }, body));
       render();
     } catch (e) {
+      if (e.status === 409) { location.reload(); return; }     // the game moved on meanwhile
       say(e.message);
     }
   }
+
+  function play(move) { return act("move", { move: move }); }
 
   function render() {
     if (state.moves !== MOVES) {             // the game went on: load it at its last move
@@ -160,14 +168,9 @@
     setTimeout(poll, POLL_MS);
   }
 
-  undo.addEventListener("click", async () => {
-    try { state = await call("/api/games/" + ID + "/undo?" + KEY.slice(1), { player: PLAYER }); render(); }
-    catch (e) { say(e.message); }
-  });
-  resign.addEventListener("click", async () => {
-    if (!confirm("Resign this game?")) return;
-    try { state = await call("/api/games/" + ID + "/resign?" + KEY.slice(1), { player: PLAYER }); render(); }
-    catch (e) { say(e.message); }
+  undo.addEventListener("click", () => act("undo", {}));
+  resign.addEventListener("click", () => {
+    if (confirm("Resign this game?")) act("resign", {});
   });
   document.addEventListener("tigris:shown", ev => {
     shown = ev.detail;

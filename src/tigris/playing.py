@@ -2,22 +2,31 @@
 a record file written after every move.
 
 A game (``Played``) has a seat per player: a person (``HUMAN``, as at the terminal) or a
-bot (a configuration's name or file; an honest one: ``cheat`` would see the people's
-hands).  A person's move comes from the page (``move``); a bot's from a worker process
-(``tigris.searches``), started when its turn comes, so the server never searches; while
-it runs the game is ``thinking``.  ``view(player)`` is the game as that player may see
-it: the position with the others' hands hidden, the legal moves when it is the player's
-turn, and what each move did (``tigris.events``).  ``undo`` takes the game back to the
-player's previous decision (the bots' replies with it), ``resign`` ends it with the
-player last.  The record (``tigris-game/1``) is replaced whole after every move, so a
-game left at any point goes on from it (``Played.resume``), also after the server
-restarts.
+bot the server lists by name (``table_bots``: the shipped configurations and the files
+of the served folders' ``bots`` folders, never a path), an honest one (``cheat`` would
+see the people's hands) whose move is bounded (``MOVE_SECONDS``, ``MOVE_ITERATIONS``,
+``workers`` at most the machine's cores).  A person's move comes from the page
+(``move``); a bot's from a worker process (``tigris.searches``), started when its turn
+comes, so the server never searches; while it runs the game is ``thinking``.
+``view(player)`` is the game as that player may see it: the position with the others'
+hands hidden, the legal moves when it is the player's turn, and what each move did
+(``tigris.events``).  ``undo`` takes the game back to the player's previous decision
+(the bots' replies with it), ``resign`` ends it with the player last; a game over stays
+over (its record, every hand in it, may then be shown).  Every change counts a
+``version`` up: a write names the version it was made at, and one made at an older
+state is refused (``Stale``).  The record (``tigris-game/1``) is replaced whole after
+every move, so a game left at any point goes on from it (``Played.resume``), also after
+the server restarts; a change whose record cannot be written is taken back
+(``SaveFailed``), so the record and the game agree.
 
 >>> game = Played.new("games", players=2, seats=["human", "greedy"])   # doctest: +SKIP
->>> game.move(0, "leader king F4")                                     # doctest: +SKIP
+>>> game.move(0, "leader king F4", version=game.version)                # doctest: +SKIP
 """
 
+import contextlib
+import errno
 import json
+import os
 import secrets
 import threading
 import time
@@ -25,14 +34,31 @@ from pathlib import Path
 
 from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
 
-__all__ = ["HUMAN", "MAX_EVENTS", "Played", "NotYours", "group_of", "record"]
+__all__ = ["HUMAN", "MAX_EVENTS", "MOVE_SECONDS", "MOVE_ITERATIONS", "Played", "NotYours", "Stale",
+           "SaveFailed", "group_of", "record", "table_bots", "check_seats", "cores"]
 
 HUMAN = "human"             # a person's seat, as in a record's "bots"
 MAX_EVENTS = 40             # the last moves whose events a view tells
+MOVE_SECONDS = 60.0         # a bot's move at a table: no longer than the longest hint
+MOVE_ITERATIONS = 100_000   # ... and no more iterations (ismcts-strong takes 10,000)
 
 
 class NotYours(UsageError):
     """A request for a person's seat without that seat's key (the server answers 403)."""
+
+
+class Stale(UsageError):
+    """A write made against a state of the game that is no longer current (409: the
+    page loads the game again)."""
+
+
+class SaveFailed(UsageError):
+    """The record could not be written; the change is taken back (``status``: 507 when
+    the disk is full, else 500)."""
+
+    def __init__(self, message, status=500):
+        super().__init__(message)
+        self.status = status
 
 
 def group_of(move):
@@ -47,9 +73,12 @@ def group_of(move):
 class Played:
     """A game at the server (see the module's docstring)."""
 
-    def __init__(self, game, seats, path, searches):
+    def __init__(self, game, seats, path, searches, configurations=None):
         self.game, self.seats, self.path, self.searches = game, list(seats), Path(path), searches
+        # the bots' configurations, checked once (None for a person's seat)
+        self.configurations = list(configurations or [None] * len(self.seats))
         self.id = secrets.token_hex(6)
+        self.version = 0                     # counted up by every change
         # A person's seat is theirs by a key in their page's address: without it no page
         # may see that seat's hand (nor any bot's: only people's seats are shown).
         self.keys = {p: secrets.token_urlsafe(9) for p, seat in enumerate(self.seats) if seat == HUMAN}
@@ -63,9 +92,10 @@ class Played:
 
     @classmethod
     def new(cls, folder, players=2, seats=None, board="classic", variants=(), seed=None,
-            searches=None):
-        """A new game in a new record file of `folder`: `seats` a list of HUMAN or bot
-        names (default a person against ``ismcts-fast``)."""
+            searches=None, bots=None):
+        """A new game in a new record file of `folder`: `seats` a list of HUMAN or names
+        of `bots` (``table_bots``; default the shipped ones), by default a person against
+        ``ismcts-fast``."""
         import tigris
 
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
@@ -73,7 +103,7 @@ class Played:
         seats = seats if seats is not None else [HUMAN] + ["ismcts-fast"] * (players - 1)
         if not isinstance(seats, list) or len(seats) != players:
             raise UsageError(f"seats: a list of one a player ({players}), not {excerpt(seats)}")
-        _check_seats(seats)
+        configurations = check_seats(seats, table_bots() if bots is None else bots)
         if not (isinstance(variants, (list, tuple)) and all(isinstance(v, str) for v in variants)):
             raise UsageError(f"variants: a list of names, not {excerpt(variants)}")
         if seed is None:
@@ -87,22 +117,26 @@ class Played:
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         path = _new_file(folder, f"game-{time.strftime('%Y%m%d-%H%M%S')}-{seed}")
-        played = cls(game, seats, path, searches)
-        played.save()
+        played = cls(game, seats, path, searches, configurations)
+        try:
+            played.save()
+        except (OSError, UsageError) as e:
+            path.unlink(missing_ok=True)     # the file claimed, empty: no game is left half made
+            raise _save_failed(e, "the new game") from None
         played.advance()
         return played
 
     @classmethod
-    def resume(cls, path, searches=None):
+    def resume(cls, path, searches=None, bots=None):
         """The game of a record left unfinished at a table (``tigris.seat``'s or this
-        server's), played on."""
+        server's), played on; its bots must be among `bots` (``table_bots``)."""
         from tigris.seat import unfinished_game
         from tigris.sources import read_json
 
         rec = read_json(path, RecordError)
         game, seats = unfinished_game(rec)
-        _check_seats(seats)
-        played = cls(game, seats, path, searches)
+        configurations = check_seats(seats, table_bots() if bots is None else bots)
+        played = cls(game, seats, path, searches, configurations)
         played.advance()
         return played
 
@@ -113,7 +147,8 @@ class Played:
         _check_player(player, self.game.players)
         if self.seats[player] != HUMAN:
             raise UsageError(f"player {player} is a bot ({self.seats[player]}): only a person's seat is shown")
-        if not isinstance(key, str) or not secrets.compare_digest(key, self.keys[player]):
+        if not isinstance(key, str) or not secrets.compare_digest(
+                key.encode("utf-8", "replace"), self.keys[player].encode("ascii")):
             raise NotYours(f"this is not player {player}'s seat: its page's address holds its key")
         return player
 
@@ -132,13 +167,14 @@ class Played:
                 for a in game.legal_actions():
                     text = game.action_str(a)
                     legal.append({"action": a, "move": text, "group": group_of(text)})
-            return {"id": self.id, "file": self.path.name, "players": game.players, "board": game.board,
+            return {"id": self.id, "version": self.version, "file": self.path.name,
+                    "players": game.players, "board": game.board,
                     "variants": list(game.variants), "seats": self.seats, "player": player,
                     "position": to_position(game, player), "to_move": to_move,
                     "decision": game.decision if not self.over else "over",
                     "moves": len(game.history), "thinking": self.job is not None,
                     "legal": legal, "events": [_seen(e, player) for e in self.events[-MAX_EVENTS:]],
-                    "can_undo": self._undo_point(player) is not None,
+                    "can_undo": not self.over and self._undo_point(player) is not None,
                     "over": self.over, "result": self._result(), "error": self.error}
 
     @property
@@ -149,9 +185,11 @@ class Played:
 
     # -- a person's decisions -------------------------------------------------------
 
-    def move(self, player, move):
-        """`player`'s move (its notation or action id), when it is theirs to make."""
+    def move(self, player, move, version=None):
+        """`player`'s move (its notation or action id), when it is theirs to make;
+        `version` the one the move was chosen at (None: not checked)."""
         with self.lock:
+            self._current(version)
             game = self.game
             _check_player(player, game.players)
             if self.over:
@@ -167,37 +205,41 @@ class Played:
                     raise IllegalActionError(f"{excerpt(move)} is not a legal move here")
             except IllegalActionError as e:
                 raise UsageError(f"not a legal move: {e}") from None
-            self._apply(action)
-            self.save()
+            with self._change("the move"):
+                self._apply(action)
             self._advance()
 
-    def undo(self, player):
+    def undo(self, player, version=None):
         """Back to `player`'s previous decision, the moves after it taken back (a bot's
         move in progress stopped)."""
         with self.lock:
+            self._current(version)
             _check_player(player, self.game.players)
+            if self.over:                        # its record is shown whole now: it stays over
+                raise UsageError("the game is over: nothing to undo")
             back = self._undo_point(player)
             if back is None:
                 raise UsageError(f"nothing to undo: player {player} has made no move yet")
-            self._stop_job()
-            while len(self.game.history) > back:
-                self.game.undo()
-            self.events = [e for e in self.events if e["n"] <= back]
-            self.resigned = None
-            self.save()
+            with self._change("the undo"):
+                self._stop_job()
+                while len(self.game.history) > back:
+                    self.game.undo()
+                self.events = [e for e in self.events if e["n"] <= back]
+                self.resigned = None
             self._advance()
 
-    def resign(self, player):
+    def resign(self, player, version=None):
         """`player` gives up: the game ends, the player last."""
         with self.lock:
+            self._current(version)
             _check_player(player, self.game.players)
             if self.seats[player] != HUMAN:
                 raise UsageError(f"player {player} is a bot ({self.seats[player]}): only people resign")
             if self.over:
                 raise UsageError("the game is over")
-            self._stop_job()
-            self.resigned = player
-            self.save()
+            with self._change("the resignation"):
+                self._stop_job()
+                self.resigned = player
 
     def advance(self):
         """Start the bot whose turn it is (if any) in a worker; take in its move once
@@ -210,6 +252,27 @@ class Played:
             self._stop_job()
 
     # -- with the lock held ---------------------------------------------------------
+
+    def _current(self, version):
+        if version is not None and version != self.version:
+            raise Stale(f"the game has moved on (version {self.version}, not {excerpt(version)}): "
+                        f"load it again")
+
+    @contextlib.contextmanager
+    def _change(self, what):
+        """A change of the game, saved; if the record cannot be written, the game is
+        taken back to what it was (the record on disk still says so) and SaveFailed
+        says why.  Each change saved counts the version up."""
+        before = (self.game.copy(), list(self.events), self.resigned, self.job)
+        yield
+        try:
+            self.save()
+        except (OSError, UsageError) as e:      # the disk full, the folder gone or read-only
+            self.game, self.events, self.resigned = before[:3]
+            if self.job is None and before[3] is not None:
+                self._advance()                  # the bot stopped by an undo searches again
+            raise _save_failed(e, what) from None
+        self.version += 1
 
     def _undo_point(self, player):
         earlier = [i for i, (_, p, _, _) in enumerate(self.game.history)
@@ -238,7 +301,8 @@ class Played:
         from tigris.record import to_record
 
         seed = (self.game.seed * 7_919 + len(self.game.history)) % (1 << 62)
-        self.job = self.searches.start_move(to_record(self.game, bots=self.seats), seat, seed)
+        bot = self.configurations[self.game.current_player] or seat
+        self.job = self.searches.start_move(to_record(self.game, bots=self.seats), bot, seed)
 
     def _collect(self):
         if self.job is not None:
@@ -250,8 +314,12 @@ class Played:
             if state["state"] == "done":
                 action = state["result"]["action"]
                 if action in self.game.legal_actions():
-                    self._apply(action)
-                    self.save()
+                    try:
+                        with self._change("the bot's move"):
+                            self._apply(action)
+                    except SaveFailed as e:      # searched again at the next look
+                        self.error = str(e)
+                        return
                     self.error = None
                 else:
                     self.error = f"the bot chose {action}, not a legal move"
@@ -320,20 +388,94 @@ def record(played):
         return played._record()
 
 
-def _check_seats(seats):
+def table_bots(folders=()):
+    """The bots a table may seat, by name: the ``.toml`` files of the ``bots`` folder of
+    each of `folders` (in their order; a link out of its folder is not followed), then
+    the configurations shipped with the package; a name is the first file of that stem.
+    ``{name: (path, shown)}``, `shown` how a message names the file (``bots/x.toml``
+    inside its folder, a shipped one by its name alone: no path outside the folders)."""
     from tigris import bots as botlib
 
+    found = {}
+    for folder in folders:
+        root = Path(folder).resolve()
+        for path in _tomls(root / "bots"):
+            if root in path.resolve().parents:
+                found.setdefault(path.stem, (path.resolve(), f"bots/{path.name}"))
+    for path in _tomls(botlib.PACKAGED):
+        found.setdefault(path.stem, (path, path.stem))
+    return found
+
+
+def _tomls(folder):
+    try:
+        return sorted(p for p in Path(folder).glob("*.toml") if p.is_file())
+    except OSError:
+        return []
+
+
+def cores():
+    """The processor cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def check_seats(seats, available):
+    """Each seat a person or a bot of `available` (``table_bots``), honest, its move
+    bounded; the bots' configurations (None for a person) in seat order."""
+    from tigris import bots as botlib
+    from tigris.errors import ConfigError
+
+    configurations = []
     for k, seat in enumerate(seats):
         if not isinstance(seat, str) or not seat:
             raise UsageError(f"seats[{k}]: a bot's name or {HUMAN!r}, not {excerpt(seat)}")
         if seat == HUMAN:
+            configurations.append(None)
             continue
-        conf = botlib.configuration(seat)
-        if not conf.bot().honest:
+        if seat not in available:
+            raise UsageError(f"seats[{k}]: unknown bot {excerpt(seat)}; this server's bots: "
+                             f"{', '.join(sorted(available))}")
+        path, shown = available[seat]
+        try:
+            conf = botlib.configuration(path)
+        except (ConfigError, RecursionError) as e:
+            message = str(e).replace(str(path), shown) if isinstance(e, ConfigError) else "nested too deep"
+            raise UsageError(f"seats[{k}]: the bot {seat} cannot play: {excerpt(message, 300)}") from None
+        if not botlib.CLASSES[conf.kind].honest:
             raise UsageError(f"seats[{k}]: {seat} reads the hidden tiles (it would see the people's "
                              f"hands); choose an honest bot")
+        _check_budget(k, seat, conf.params)
+        configurations.append(conf)
     if HUMAN not in seats:
         raise UsageError(f"seats: at least one {HUMAN!r} (a person) at the table")
+    return configurations
+
+
+def _check_budget(k, seat, params):
+    """A bot's move at a table bounded: seconds, iterations, worker processes."""
+    seconds, iterations, workers = (params.get(key) for key in ("seconds", "iterations", "workers"))
+    if seconds is not None and seconds > MOVE_SECONDS:
+        raise UsageError(f"seats[{k}]: {seat} searches {seconds:g} seconds a move; a table's bots "
+                         f"search at most {MOVE_SECONDS:g}")
+    if seconds is None and iterations is not None and iterations > MOVE_ITERATIONS:
+        raise UsageError(f"seats[{k}]: {seat} searches {iterations:,} iterations a move; a table's "
+                         f"bots search at most {MOVE_ITERATIONS:,}")
+    if workers is not None and workers > cores():
+        raise UsageError(f"seats[{k}]: {seat} searches with {workers} workers; this machine has "
+                         f"{cores()} cores")
+
+
+def _save_failed(error, what):
+    """SaveFailed for an error writing a record (an OSError, or the UsageError of a
+    record replaced by something not a regular file): 507 when the disk is full."""
+    code = getattr(error, "errno", None)
+    full = code is not None and code in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC))
+    reason = (error.strerror if isinstance(error, OSError) else None) or str(error)[:200]
+    return SaveFailed(f"{what} could not be saved ({reason}) and is taken back: the record "
+                      f"and the game are as before", status=507 if full else 500)
 
 
 def _check_player(player, players):

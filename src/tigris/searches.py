@@ -2,12 +2,13 @@
 own, so the server's event loop never searches: hints (``start``), the analysis of a
 game (``start_analysis``) and the moves of the bots at its tables (``start_move``).
 
-A search is started with a position and a budget (``Searches.start``), reports its
+A search is started with a position and a budget (``Searches.start``: at most
+``MAX_SECONDS``; an analysis at most ``MAX_ANALYSIS_ITERATIONS`` a decision), reports its
 progress as it goes, and ends when it is done, when it is stopped (``stop``, or the page
 that asked for it says so as it closes), or when nobody has asked for its state for
 ``IDLE`` seconds (its page is gone).  At most ``workers`` run at once; the others wait in
 line.  A worker process ends with the server however the server ends
-(``parallel.watch``).
+(``parallel.watch``); ``close`` stops them at once, a bot's move under way too.
 
 >>> searches = Searches(workers=2)                          # doctest: +SKIP
 >>> job = searches.start(game.to_position(), seconds=2)     # doctest: +SKIP
@@ -24,9 +25,10 @@ import time
 
 from tigris.errors import UsageError, excerpt
 
-__all__ = ["Searches", "MAX_SECONDS", "IDLE", "MAX_KEPT", "STATES"]
+__all__ = ["Searches", "MAX_SECONDS", "MAX_ANALYSIS_ITERATIONS", "IDLE", "MAX_KEPT", "STATES"]
 
 MAX_SECONDS = 60.0        # the longest search a page may ask for
+MAX_ANALYSIS_ITERATIONS = 10_000   # a decision's search in an analysis: the page's deepest
 IDLE = 15.0               # seconds without a look at a search before it is stopped
 MAX_KEPT = 256            # searches remembered (finished ones are forgotten first)
 PROGRESS_STEPS = 20       # progress reports of a search
@@ -84,13 +86,15 @@ def _analyse(rec, iterations, messages):
 
 
 def _choose(rec, bot, seed):
-    """In a worker of the pool: the move of `bot` (a configuration, with `seed`) for the
-    player to move in the game of record `rec`, as ``{"action": id}``.  The bot decides
-    from its own player's view (honest bots only: tigris.playing refuses the others)."""
+    """In a worker of the pool: the move of `bot` (a Configuration, or its name or file,
+    with `seed`) for the player to move in the game of record `rec`, as ``{"action":
+    id}``.  The bot decides from its own player's view (honest bots only:
+    tigris.playing refuses the others)."""
     from tigris import bots, record
 
     game = record.replay(rec)
-    return {"action": int(bots.configuration(bot).bot(seed=seed).choose(game))}
+    conf = bot if isinstance(bot, bots.Configuration) else bots.configuration(bot)
+    return {"action": int(conf.bot(seed=seed).choose(game))}
 
 
 def _watch_parent(parent):
@@ -109,6 +113,26 @@ def _finite(value):
     if isinstance(value, (list, tuple)):
         return [_finite(v) for v in value]
     return value
+
+
+def _stop_pool(pool):
+    """Shut a ProcessPoolExecutor down without waiting for the moves under way: its
+    workers are stopped (SIGTERM, then SIGKILL) and their ends waited for."""
+    terminate = getattr(pool, "terminate_workers", None)          # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in workers:
+        if process.is_alive():
+            process.terminate()
+    for process in workers:
+        process.join(timeout=5)
+        if process.is_alive():
+            process.kill()
+            process.join()
+    pool.shutdown(wait=True)             # its manager thread sees the workers gone
 
 
 class _Job:
@@ -163,18 +187,17 @@ class Searches:
 
     def start_analysis(self, rec, iterations):
         """Start (or queue) the analysis of the game of record `rec`, `iterations` a
-        decision; its result is ``{"header", "rows"}`` (``tigris.analysis``)."""
-        from tigris import knobs
-
-        try:
-            iterations = knobs.check_value("ismcts", "iterations", iterations, where="iterations")
-        except ValueError as e:
-            raise UsageError(str(e)) from None
+        decision (at most MAX_ANALYSIS_ITERATIONS); its result is ``{"header", "rows"}``
+        (``tigris.analysis``)."""
+        if not (isinstance(iterations, int) and not isinstance(iterations, bool)
+                and 1 <= iterations <= MAX_ANALYSIS_ITERATIONS):
+            raise UsageError(f"iterations must be a whole number from 1 to {MAX_ANALYSIS_ITERATIONS:,} "
+                             f"(a decision's search), not {excerpt(iterations)}")
         return self._add(_Job(_analyse, (rec, iterations), None))
 
     def start_move(self, rec, bot, seed=0):
-        """Start (or queue) the move of `bot` (a configuration's name or file, with
-        `seed`) in the game of record `rec`; its result is ``{"action": id}``.  Moves go
+        """Start (or queue) the move of `bot` (a Configuration, or a configuration's name
+        or file, with `seed`) in the game of record `rec`; its result is ``{"action": id}``.  Moves go
         to a pool of `workers` processes kept for them: a bot's move is short, and a
         process started for each would take longer than most moves."""
         import os
@@ -236,7 +259,8 @@ class Searches:
             return sum(job.state == "running" and job.future is None for job in self._jobs.values())
 
     def close(self):
-        """Stop every search and wait for their processes."""
+        """Stop every search and wait for their processes: a bot's move under way is
+        not waited for, its worker is stopped."""
         self._closed.set()
         with self._lock:
             for job in self._jobs.values():
@@ -244,7 +268,7 @@ class Searches:
         if self._ticker is not None:
             self._ticker.join(timeout=5)
         if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
+            _stop_pool(self._pool)
 
     # -- with the lock held ---------------------------------------------------------
 

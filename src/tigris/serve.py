@@ -16,7 +16,8 @@ What it serves:
 ``GET /results/R/PATH/game/K``          game K of that folder on the board
 ``GET /record/R/PATH``                  a game record (``tigris-game/1``) on the board;
                                         ``?analysis=ID`` with a finished analysis drawn
-``GET /resume/R/PATH``                  a saved table's game played on (``tigris.playing``)
+``POST /api/resume``                    a saved table's game played on (``tigris.playing``):
+                                        its seats' addresses
 ``GET /play``, ``/play/ID``             a new game's form; a person's seat at a game
                                         (``?player=P&key=K``)
 ``GET /position``, ``/position/ID``     a position to set up and ask hints of
@@ -28,7 +29,8 @@ What it serves:
                                         result, stopped
 ``POST /api/analysis`` and so on        a whole game's analysis, likewise
 ``POST /api/games``, ``GET`` and        a table: made (its seats' addresses), a seat's
-``POST .../ID/move|undo|resign``        view, a person's move, undo, resign
+``POST .../ID/move|undo|resign``        view, a person's move, undo, resign (each names
+                                        the ``version`` it was made at: 409 when stale)
 ======================================  ==================================================
 
 A game page has a hint panel and an analysis panel, a seat's page its moves to click,
@@ -42,6 +44,17 @@ bounded (``MAX_BODY``); bad input is a 4xx answer with a message, never a traceb
 every name and text taken from a file is HTML-escaped (``tigris.view`` draws the pages).
 Pages are computed in Starlette's thread pool and searches in worker processes, never in
 the event loop.
+
+Only the server's own pages drive it (``_Guard``): a request whose ``Host`` is not an
+address the server listens on is refused (421, so a page of another name that resolves
+here, DNS rebinding, reads nothing); a request that changes something is a POST of
+``Content-Type: application/json`` (415 otherwise, so no form and no ``text/plain`` body
+of another site's page gets in without a preflight, which is never granted) whose
+``Origin`` is the server's (or, without one, ``Sec-Fetch-Site: same-origin``): 403
+otherwise.  A client of the API sends ``Origin: http://HOST:PORT``.  On the wire
+(``server``): a request must arrive whole within ``REQUEST_SECONDS``, an idle connection
+is closed after ``KEEP_ALIVE_SECONDS``, and at most ``max_connections`` are held (a new
+one pushes out the oldest that waits for its request), under the open-file limit.
 """
 
 import html
@@ -52,8 +65,8 @@ from pathlib import Path
 
 from tigris.errors import PositionError, RecordError, UsageError, excerpt
 
-__all__ = ["MAX_BODY", "DEFAULT_PORT", "LOCAL_HOSTS", "Folders", "create_app", "run", "require_server",
-           "bench_latency"]
+__all__ = ["MAX_BODY", "DEFAULT_PORT", "LOCAL_HOSTS", "Folders", "Addresses", "create_app", "listen",
+           "server", "connection_cap", "run", "require_server", "bench_latency"]
 
 MAX_BODY = 1 << 20          # bytes a request body may hold: a position or a record is far less
 DEFAULT_PORT = 8765
@@ -71,6 +84,11 @@ EDIT_PANEL = '<script src="/assets/edit.js"></script>\n'
 MAX_POSITIONS = 1000        # positions set up that a server keeps
 ANALYSIS_ITERATIONS = 2_000  # a decision's search when a page asks for an analysis
 MAX_TABLES = 256            # games a server holds at once
+MAX_CONNECTIONS = 500       # connections held at once (fewer under a low open-file limit)
+REQUEST_SECONDS = 10.0      # a request (its head and body) must arrive whole within this
+KEEP_ALIVE_SECONDS = 5      # an idle connection is closed after this
+MAX_HEAD = 16 * 1024        # bytes of a request's line and headers
+BACKLOG = 128               # connections the system queues before they are accepted
 
 
 def require_server():
@@ -130,19 +148,35 @@ class Folders:
             raise NotFound(f"{excerpt(relative)}: no such file")
         return path
 
+    def results(self, root, relative):
+        """A results folder inside folder `root`: the files its page reads
+        (``games.jsonl``, ``tournament.json``) must be regular files inside it, not links
+        out of it."""
+        from tigris import tournament
+
+        folder = self.folder(root, relative)
+        for name in (tournament.GAMES_FILE, tournament.SPEC_FILE):
+            if not _stays(folder, folder / name):
+                raise NotFound(f"{excerpt(relative)}: its {name} leads out of the folder")
+        return folder
+
     def listing(self):
         """Per folder: its results folders and its ``.json`` files (candidate records),
         as paths relative to it, at most two levels down, each list at most MAX_LISTED
-        long."""
+        long; links out of the folder left out."""
+        from tigris import tournament
+
         out = []
         for root in self.roots:
             results, games = [], []
             for here, dirs, files in _walk(root, levels=3):
                 rel = here.relative_to(root)
-                if RESULTS_MARK in files:
+                if RESULTS_MARK in files and all(_stays(here, here / name) for name in
+                                                 (tournament.GAMES_FILE, tournament.SPEC_FILE)):
                     results.append(rel.as_posix())
                 games.extend((rel / f).as_posix() for f in files
-                             if f.endswith(".json") and f not in ("tournament.json", "summary.json"))
+                             if f.endswith(".json") and f not in ("tournament.json", "summary.json")
+                             and _stays(root, here / f))
             out.append({"folder": str(root), "results": sorted(results)[:MAX_LISTED],
                         "records": sorted(games)[:MAX_LISTED]})
         return out
@@ -155,6 +189,18 @@ def _is(path, kind):
         return path.is_file() if kind == "file" else path.is_dir()
     except OSError:
         return False
+
+
+def _stays(folder, path):
+    """Whether `path` (in `folder`, maybe a link) is missing or leads to a place inside
+    `folder` (resolved)."""
+    try:
+        if not os.path.lexists(path):
+            return True
+        target = Path(path).resolve()
+    except (OSError, RuntimeError):
+        return False
+    return Path(folder).resolve() in target.parents
 
 
 def _walk(root, levels):
@@ -175,30 +221,37 @@ def _walk(root, levels):
 # ---------------------------------------------------------------------------------------
 
 def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, idle=None,
-               games=None):
+               games=None, hosts=()):
     """The Starlette application serving `folders` (see the module's docstring); a
     running tournament's page reloads every `refresh` seconds; at most `workers`
     searches (hints and the bots' moves) run at once, and a hint nobody asks about for
     `idle` seconds is stopped; games played are saved in `games` (default: the folder
-    ``games`` of the first folder)."""
+    ``games`` of the first folder).  It answers to the addresses `hosts` (``host:port``;
+    a name alone is port 80) and to those ``server`` adds as it listens: to none before,
+    so an application no server listens for answers nothing but a test client that
+    names one of `hosts`."""
     require_server()
     import contextlib
 
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
+    from starlette.exceptions import HTTPException
+    from starlette.requests import ClientDisconnect
     from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
     from starlette.routing import Route
 
+    from tigris import playing, view
     from tigris import searches as searchlib
 
-    from tigris import playing
-
     served = Folders(folders)
+    addresses = Addresses(hosts)
     searches = searchlib.Searches(workers, searchlib.IDLE if idle is None else idle)
     games_folder = Path(games) if games is not None else served.roots[0] / "games"
     if games_folder.exists() and not games_folder.is_dir():
         raise UsageError(f"{games_folder}: not a folder; the games played are saved in a folder (--games)")
-    tables = {}                                          # the games being played, by id
+    games_folder = games_folder.resolve()      # a table's file is named as Folders names it
+    tables = {}                                # the games being played, by id
+    making = set()                             # tables being made: a token, or a record's path
 
     def table(request):
         key = request.path_params["key"]
@@ -206,11 +259,44 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
             raise NotFound(f"no game {excerpt(key)} at this server (a game saved goes on from its record)")
         return tables[key]
 
+    def holder(path):
+        """The table that plays the game of the record `path` (resolved), or None."""
+        return next((played for played in list(tables.values()) if played.path == path), None)
+
+    def not_at_a_table(path):
+        """A record's game no table plays now: a game under way shows the hands of every
+        seat, so only its seats' pages show it (each as that seat may see it)."""
+        played = holder(path)
+        if played is not None:
+            with played.lock:
+                over = played.over
+            if not over:
+                raise Held(f"{path.name}: this game is being played at a table of this server; "
+                           f"each seat's page shows it as that seat may see it")
+        return path
+
+    @contextlib.contextmanager
+    def new_table(path=None):
+        """Room for one more table (MAX_TABLES), claimed before anything is written or
+        started, and for `path` (a record played on) only one table."""
+        if len(tables) + len(making) >= MAX_TABLES:
+            raise UsageError(f"this server already holds {MAX_TABLES} games; restart it to play more")
+        if path is not None:
+            if path in making:
+                raise Held(f"{path.name}: this game is being seated at a table already")
+            not_at_a_table(path)
+        token = object() if path is None else path
+        making.add(token)
+        try:
+            yield
+        finally:
+            making.discard(token)
+
     def seat_of(request, played, player=None):
         """The seat a request is for (``player`` and its ``key``, in the address)."""
         if player is None:
             raw = request.query_params.get("player", "")
-            if not raw.isdigit():
+            if not (raw.isascii() and raw.isdigit() and len(raw) <= 3):
                 raise UsageError(f"player must be a seat number, not {excerpt(raw)}")
             player = int(raw)
         return played.seat(player, request.query_params.get("key"))
@@ -218,21 +304,31 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
     def link(played, player):
         return f"/play/{played.id}?player={player}&key={played.keys[player]}"
 
-    def keep(played):
-        if len(tables) >= MAX_TABLES:
-            raise UsageError(f"this server already holds {MAX_TABLES} games; restart it to play more")
-        tables[played.id] = played
-        return played
+    def seats_answer(played):
+        return JSONResponse({"id": played.id, "file": played.path.name,
+                             "seats": {p: link(played, p) for p in sorted(played.keys)}}, status_code=201)
 
     async def game_new(request):
         body = await _json_body(request)
         known = {"players", "board", "variants", "seats", "seed"}
         if not isinstance(body, dict) or set(body) - known:
             raise UsageError(f"a new game is an object of {', '.join(sorted(known))}")
-        played = keep(await run_in_threadpool(
-            lambda: playing.Played.new(games_folder, searches=searches, **body)))
-        return JSONResponse({"id": played.id, "file": str(played.path),
-                             "seats": {p: link(played, p) for p in sorted(played.keys)}}, status_code=201)
+        with new_table():
+            played = await run_in_threadpool(lambda: playing.Played.new(
+                games_folder, searches=searches, bots=playing.table_bots(served.roots), **body))
+            tables[played.id] = played
+        return seats_answer(played)
+
+    async def resume(request):
+        body = await _json_body(request)
+        if not isinstance(body, dict) or set(body) != {"page"} or not isinstance(body["page"], str):
+            raise UsageError('play on: {"page": the record\'s page, /record/R/PATH}')
+        path = await run_in_threadpool(_record_file, served, body["page"])
+        with new_table(path):
+            played = await run_in_threadpool(playing.Played.resume, path, searches,
+                                             playing.table_bots(served.roots))
+            tables[played.id] = played
+        return seats_answer(played)
 
     def game_state(request):
         played = table(request)
@@ -242,12 +338,15 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
         async def act(request):
             played = table(request)
             body = await _json_body(request)
-            fields = {"player", "move"} if name == "move" else {"player"}
+            fields = {"player", "move", "version"} if name == "move" else {"player", "version"}
             if not isinstance(body, dict) or set(body) != fields:
                 raise UsageError(f"{name}: an object of {', '.join(sorted(fields))}")
+            version = body["version"]
+            if not (isinstance(version, int) and not isinstance(version, bool) and version >= 0):
+                raise UsageError(f"version must be the game's version the page saw, not {excerpt(version)}")
             player = seat_of(request, played, body["player"])
             args = (player, body["move"]) if name == "move" else (player,)
-            await run_in_threadpool(getattr(played, name), *args)
+            await run_in_threadpool(lambda: getattr(played, name)(*args, version=version))
             return JSONResponse(await run_in_threadpool(played.view, player))
         return act
 
@@ -259,7 +358,7 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
                                            viewer=player, partial=True, extra=PANELS + PLAY_PANEL + HINT_PANEL))
 
     def new_game_page(request):
-        return HTMLResponse(_new_game_page())
+        return HTMLResponse(_new_game_page(playing.table_bots(served.roots)))
 
     positions = {}                                       # positions set up on the board, by id
 
@@ -285,19 +384,19 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
         return HTMLResponse(view.position_page(game, title=title, back="/",
                                                extra=PANELS + EDIT_PANEL + HINT_PANEL))
 
-    def resume(request):
-        root, rel = _where(request)
-        played = keep(playing.Played.resume(served.file(root, rel), searches))
-        return RedirectResponse(link(played, min(played.keys)), status_code=303)
-
     def front(request):
-        return HTMLResponse(_front_page(served))
+        under_way = set()
+        for played in list(tables.values()):
+            with played.lock:
+                if not played.over:
+                    under_way.add(played.path)
+        return HTMLResponse(_front_page(served, under_way))
 
     def results(request):
         root, rel = _where(request)
         if not request.url.path.endswith("/"):      # the games' links are relative to it
             return RedirectResponse(request.url.path + "/", status_code=307)
-        return HTMLResponse(_results_page(served.folder(root, rel), refresh))
+        return HTMLResponse(_results_page(served.results(root, rel), refresh))
 
     def analysed(request):
         """The analysis (header, rows) named by the address's ``analysis``, or None."""
@@ -311,19 +410,19 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
 
     def results_game(request):
         root, rel = _where(request)
-        rec = _results_game(served.folder(root, rel), request.path_params["game"])
+        rec = _results_game(served.results(root, rel), request.path_params["game"])
         return HTMLResponse(_game_page(rec, analysed(request), back="../", partial=True))
 
     def record_page(request):
         root, rel = _where(request)
-        path = served.file(root, rel)
+        path = not_at_a_table(served.file(root, rel))
         return HTMLResponse(_game_page(_read_record(path), analysed(request), title=path.name, back="/"))
 
     async def analysis_start(request):
         body = await _json_body(request)
         if not isinstance(body, dict) or set(body) - {"page", "iterations"} or not isinstance(body.get("page"), str):
             raise UsageError('an analysis request is {"page": the game page\'s path, "iterations": a number}')
-        rec = await run_in_threadpool(_record_of_page, served, body["page"])
+        rec = await run_in_threadpool(_record_of_page, served, body["page"], not_at_a_table)
         key = await run_in_threadpool(searches.start_analysis, rec, body.get("iterations", ANALYSIS_ITERATIONS))
         return JSONResponse({"id": key}, status_code=202)
 
@@ -376,7 +475,7 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
         Route("/position/{key}", position_page),
         Route("/api/positions", position_new, methods=["POST"]),
         Route("/play/{key}", play_page),
-        Route("/resume/{root:int}/{path:path}", resume),
+        Route("/api/resume", resume, methods=["POST"]),
         Route("/api/games", game_new, methods=["POST"]),
         Route("/api/games/{key}", game_state),
         Route("/api/games/{key}/move", game_action("move"), methods=["POST"]),
@@ -389,31 +488,39 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
         yield
         await run_in_threadpool(searches.close)      # no search outlives the server
 
-    from tigris import view
-
     async def not_found(request, exc):
         return _error(request, 404, str(exc))
 
     async def bad_input(request, exc):
-        return _error(request, 403 if isinstance(exc, playing.NotYours) else 400, str(exc))
+        status = (exc.status if isinstance(exc, playing.SaveFailed) else 403 if isinstance(exc, playing.NotYours)
+                  else 409 if isinstance(exc, (playing.Stale, Held)) else 400)
+        return _error(request, status, str(exc))
 
     async def http_error(request, exc):
         return _error(request, exc.status_code, exc.detail)
 
+    async def gone(request, exc):                     # the client went away mid-request
+        return Response(status_code=400)
+
     async def internal(request, exc):
         return _error(request, 500, "the server could not answer this request")
 
-    from starlette.exceptions import HTTPException
-
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
         NotFound: not_found, UsageError: bad_input, RecordError: bad_input, PositionError: bad_input,
-        HTTPException: http_error, Exception: internal})
+        HTTPException: http_error, ClientDisconnect: gone, Exception: internal})
     app.add_middleware(_BodyLimit, limit=max_body)
+    app.add_middleware(_Guard, addresses=addresses)
     app.add_middleware(_SecurityHeaders)
     app.state.folders = served
+    app.state.addresses = addresses
     app.state.searches = searches
     app.state.tables = tables
+    app.state.positions = positions
     return app
+
+
+class Held(UsageError):
+    """A record whose game a table plays (409): not shown whole, not played on twice."""
 
 
 def _known(method, key):
@@ -515,20 +622,194 @@ class _SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+class Addresses:
+    """The addresses a server answers to, as a browser names them in ``Host`` and
+    ``Origin``: ``host:port``, lower case, an IPv6 address in brackets.
+
+    >>> a = Addresses(["127.0.0.1:8765"])
+    >>> a.allows("127.0.0.1:8765"), a.allows("evil.example:8765"), a.allows_origin("http://127.0.0.1:8765")
+    (True, False, True)
+    """
+
+    def __init__(self, names=()):
+        self.names = []
+        for name in names:
+            self.add(name)
+
+    def add(self, name):
+        """Answer to `name` (``host:port``, or a host alone: port 80)."""
+        canonical = _authority(name)
+        if canonical is None:
+            raise UsageError(f"{excerpt(name)}: not a host name or address (with its port)")
+        if canonical not in self.names:
+            self.names.append(canonical)
+
+    def listen(self, host, port, names=()):
+        """Answer to a server listening on `host`:`port`: that address, the names of
+        this machine where the address is all of them (0.0.0.0, ::), ``localhost`` where
+        it is this machine's alone, and `names` (host names, with or without a port).
+        Returns the addresses added, in the order to print them."""
+        import ipaddress
+
+        wanted = [host]
+        try:
+            ip = ipaddress.ip_address(host.split("%")[0])
+        except ValueError:
+            ip = None
+        # the loopback addresses of the socket's family (an IPv4 socket is not reached at ::1)
+        loopback = ["127.0.0.1"] if ip is None or ip.version == 4 else ["::1"]
+        if host == "localhost" or (ip is not None and ip.is_loopback):
+            wanted += ["localhost", *loopback]
+        elif ip is not None and ip.is_unspecified:
+            wanted += ["localhost", *loopback] + [n for n in _machine_names()
+                                                  if ip.version == 6 or ":" not in n]
+        added = []
+        for name in wanted + list(names):
+            canonical = _authority(_with_port(name, port))
+            if canonical is None:
+                raise UsageError(f"{excerpt(name)}: not a host name or address (with its port)")
+            if canonical not in self.names:
+                self.names.append(canonical)
+                added.append(canonical)
+        return added
+
+    def allows(self, host):
+        """Whether a request's ``Host`` is one of the server's addresses."""
+        return _authority(host) in self.names
+
+    def allows_origin(self, origin):
+        """Whether an ``Origin`` is a page of this server (``http://`` and an address)."""
+        origin = origin.strip().lower()
+        return origin.startswith("http://") and self.allows(origin[len("http://"):])
+
+
+def _with_port(name, port):
+    """`name` (a host name or address, maybe with its port) with `port` unless it names
+    one; an IPv6 address in brackets."""
+    if name.startswith("["):
+        return name if ":" in name.rsplit("]", 1)[-1] else f"{name}:{port}"
+    if name.count(":") > 1:                             # an IPv6 address alone
+        return f"[{name}]:{port}"
+    return name if ":" in name else f"{name}:{port}"
+
+
+def _authority(text):
+    """`text` (a Host header, or a name and port) as ``host:port`` in lower case (port
+    80 when none is given), or None if it is not one."""
+    if not isinstance(text, str):
+        return None
+    text = text.strip().lower()
+    if not text or not text.isascii() or any(c in text for c in " \t/\\@?#%,;"):
+        return None
+    if text.startswith("["):
+        end = text.find("]")
+        host, rest = text[:end + 1], text[end + 1:]
+        if end < 2:
+            return None
+    else:
+        host, sep, port = text.partition(":")
+        rest = sep + port
+    if rest == "":
+        port = 80
+    elif rest[:1] == ":" and _number(rest[1:], 5) and rest[1:]:
+        port = int(rest[1:])
+    else:
+        return None
+    if not host or port > 65535:
+        return None
+    return f"{host}:{port}"
+
+
+def _machine_names():
+    """This machine's names and addresses, as other machines may reach it: its host
+    name (and full name), their addresses and the address of its way out."""
+    import socket
+
+    names = []
+    try:
+        hostname = socket.gethostname()
+        names += [hostname, socket.getfqdn()]
+        names += [info[4][0] for info in socket.getaddrinfo(hostname, None, proto=socket.IPPROTO_TCP)]
+    except OSError:
+        pass
+    try:                                    # no packet is sent: the route is looked up
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))
+            names.append(probe.getsockname()[0])
+    except OSError:
+        pass
+    return [n.split("%")[0] for n in names if n]
+
+
+class _Guard:
+    """Only the server's own pages drive it (see the module's docstring): the Host must
+    be an address of `addresses` (421), and a request that changes something (any
+    method but GET, HEAD, OPTIONS) must come from one of its pages (``Origin``, or
+    ``Sec-Fetch-Site: same-origin``; 403) with a JSON body (415)."""
+
+    SAFE = ("GET", "HEAD", "OPTIONS")
+
+    def __init__(self, app, addresses):
+        self.app, self.addresses = app, addresses
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            refusal = self.refusal(scope)
+            if refusal is not None:
+                from starlette.requests import Request
+
+                return await _error(Request(scope), *refusal)(scope, receive, send)
+        await self.app(scope, receive, send)
+
+    def refusal(self, scope):
+        """(status, message) when the request is refused, else None."""
+        headers = {}
+        for key, value in scope.get("headers") or []:
+            headers.setdefault(key, []).append(value.decode("latin-1"))
+        hosts = headers.get(b"host", [])
+        if len(hosts) != 1:
+            return 400, "a request names its Host, once"
+        if not self.addresses.allows(hosts[0]):
+            return 421, (f"this server does not answer to {excerpt(hosts[0], 60)}: open it at the "
+                         f"address it printed")
+        if scope["method"] in self.SAFE:
+            return None
+        origins = headers.get(b"origin", [])
+        if origins:
+            if len(origins) > 1 or not self.addresses.allows_origin(origins[0]):
+                return 403, (f"a change comes from this server's own pages, not from "
+                             f"{excerpt(origins[0], 60)}")
+        elif headers.get(b"sec-fetch-site") not in (["same-origin"], ["none"]):
+            return 403, "a change comes from this server's own pages: the request names no Origin"
+        types = headers.get(b"content-type", [])
+        if len(types) != 1 or types[0].split(";")[0].strip().lower() != "application/json":
+            given = excerpt(types[0], 60) if len(types) == 1 else "none" if not types else "two"
+            return 415, f"the body must be JSON, sent as Content-Type: application/json (not {given})"
+        return None
+
+
 # ---------------------------------------------------------------------------------------
 # Pages (computed in the thread pool)
 # ---------------------------------------------------------------------------------------
 
-def _front_page(served):
+def _front_page(served, at_tables=frozenset()):
+    """The folders' results folders and records; a record's "play on" button asks for
+    a table (POST /api/resume) and opens its first person's seat; a record whose game a
+    table plays (a path of `at_tables`) is only named."""
     from tigris import view
 
     sections = []
     for r, entry in enumerate(served.listing()):
         items = [f'<li><a href="/results/{r}/{_url(rel, "/")}">{html.escape(rel if rel != "." else entry["folder"])}</a></li>'
                  for rel in entry["results"]]
-        games = [f'<li><a href="/record/{r}/{_url(rel)}">{html.escape(rel)}</a> '
-                 f'<a class="resume" href="/resume/{r}/{_url(rel)}">play on</a></li>'
-                 for rel in entry["records"]]
+        games = []
+        for rel in entry["records"]:
+            if at_tables and (served.roots[r] / rel).resolve() in at_tables:
+                games.append(f'<li class="at-table">{html.escape(rel)} (at a table of this server)</li>')
+            else:
+                page = f"/record/{r}/{_url(rel)}"
+                games.append(f'<li><a href="{page}">{html.escape(rel)}</a> '
+                             f'<button type="button" class="resume" data-page="{page}">play on</button></li>')
         sections.append(f'<section class="folder"><h2>{html.escape(entry["folder"])}</h2>'
                         f'<h3>Results folders</h3><ul class="results">{"".join(items) or "<li>none</li>"}</ul>'
                         f'<h3>Game records</h3><ul class="records">{"".join(games) or "<li>none</li>"}</ul>'
@@ -536,15 +817,44 @@ def _front_page(served):
     return view.plain_page("tigris", "<header><h1>tigris</h1><p class=\"setup\">the folders this "
                            "server reads; <a id=\"new-game\" href=\"/play\">a new game</a>; "
                            "<a id=\"set-up\" href=\"/position\">set up a position</a></p></header>"
-                           "<main id=\"folders\">" + "".join(sections) + "</main>")
+                           "<main id=\"folders\">" + "".join(sections) + "</main>" + _RESUME_SCRIPT)
 
 
-def _new_game_page():
-    """The form of a new game: players, board, variants, who sits where."""
-    from tigris import bots, view
+# "play on": a table for a saved game, every person's seat kept for the first seat's page
+_RESUME_SCRIPT = """<p id="resume-error" class="error"></p>
+<script>
+(function () {
+  "use strict";
+  document.addEventListener("click", async ev => {
+    const button = ev.target.closest("button.resume");
+    if (!button) return;
+    button.disabled = true;
+    const r = await fetch("/api/resume", { method: "POST", headers: { "Content-Type": "application/json" },
+                                           body: JSON.stringify({ page: button.dataset.page }) });
+    const data = await r.json().catch(() => ({}));
+    button.disabled = false;
+    if (!r.ok) { document.getElementById("resume-error").textContent = data.error || String(r.status); return; }
+    const seats = Object.values(data.seats);
+    if (seats.length > 1) sessionStorage.setItem("tigris-seats-" + data.id, JSON.stringify(data.seats));
+    location.href = seats[0];
+  });
+})();
+</script>"""
+
+
+def _new_game_page(table_bots):
+    """The form of a new game: players, board, variants, who sits where (a person or
+    one of `table_bots`, ``playing.table_bots``, that may sit at a table)."""
+    from tigris import playing, view
     from tigris.constants import VARIANTS
 
-    honest = [name for name in bots.available() if name != "cheat"]
+    honest = []
+    for name in sorted(table_bots):
+        try:
+            playing.check_seats([name, playing.HUMAN], table_bots)
+        except UsageError:                   # dishonest, too slow, or not a bot file
+            continue
+        honest.append(name)
     options = "".join(f'<option value="{html.escape(n)}">{html.escape(n)}</option>' for n in honest)
     bot_choice = options.replace('value="ismcts-fast">', 'value="ismcts-fast" selected>')
     seats = "".join(
@@ -633,16 +943,32 @@ def _read_record(path):
     return rec
 
 
-def _record_of_page(served, page):
-    """The record a game page's path shows: /record/R/PATH or /results/R/PATH/game/K."""
+def _number(text, digits):
+    """Whether `text` is a whole number of at most `digits` ASCII digits."""
+    return text.isascii() and text.isdigit() and len(text) <= digits
+
+
+def _record_file(served, page):
+    """The file of a record's page (/record/R/PATH)."""
     from urllib.parse import unquote
 
     parts = page.split("/")
-    if len(parts) >= 4 and parts[0] == "" and parts[1] == "record" and parts[2].isdigit():
-        return _read_record(served.file(int(parts[2]), unquote("/".join(parts[3:]))))
-    if len(parts) >= 5 and parts[1] == "results" and parts[2].isdigit() and parts[-2] == "game" \
-            and parts[-1].isdigit():
-        folder = served.folder(int(parts[2]), unquote("/".join(parts[3:-2])))
+    if len(parts) >= 4 and parts[0] == "" and parts[1] == "record" and _number(parts[2], 4):
+        return served.file(int(parts[2]), unquote("/".join(parts[3:])))
+    raise UsageError(f"page: {excerpt(page)} is not a record's page (/record/R/PATH)")
+
+
+def _record_of_page(served, page, check=lambda path: path):
+    """The record a game page's path shows: /record/R/PATH (its file passed by
+    `check`) or /results/R/PATH/game/K."""
+    from urllib.parse import unquote
+
+    parts = page.split("/")
+    if len(parts) >= 4 and parts[0] == "" and parts[1] == "record" and _number(parts[2], 4):
+        return _read_record(check(_record_file(served, page)))
+    if len(parts) >= 5 and parts[0] == "" and parts[1] == "results" and _number(parts[2], 4) \
+            and parts[-2] == "game" and _number(parts[-1], 9):
+        folder = served.results(int(parts[2]), unquote("/".join(parts[3:-2])))
         return _results_game(folder, int(parts[-1]))
     raise UsageError(f"page: {excerpt(page)} is not a game's page (/record/... or /results/.../game/K)")
 
@@ -677,27 +1003,154 @@ def _position_summary(game):
             "over": game.is_over, "legal": 0 if game.is_over else len(game.legal_actions())}
 
 
-def run(app, host="127.0.0.1", port=DEFAULT_PORT, announce=print):
-    """Serve `app` on `host`:`port` (0: a free port) with uvicorn until Ctrl-C; the
-    address goes to `announce` once the socket is bound."""
+def listen(host="127.0.0.1", port=DEFAULT_PORT):
+    """A socket bound to `host`:`port` (0: a free port) and listening, so that
+    connections wait from now on; UsageError if it cannot be."""
     import socket
-
-    import uvicorn
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
-        sock.listen(128)            # connections wait from now on, before uvicorn accepts them
-    except OSError as e:
+        sock.listen(BACKLOG)
+    except (OSError, OverflowError) as e:
         sock.close()
-        raise UsageError(f"cannot listen on {host}:{port} ({e.strerror or e})") from None
+        raise UsageError(f"cannot listen on {host}:{port} ({getattr(e, 'strerror', None) or e})") from None
+    return sock
+
+
+def server(app, sock, names=(), max_connections=None, request_seconds=REQUEST_SECONDS):
+    """A uvicorn server of `app` (``create_app``) for the listening socket `sock`
+    (``listen``): the app answers to the socket's address and to `names` (a host name,
+    with or without a port: ``Addresses.listen``); on the wire, a request must arrive
+    whole within `request_seconds`, an idle connection is closed after
+    KEEP_ALIVE_SECONDS, and at most `max_connections` (default: ``connection_cap()``)
+    are held.  Serve with ``.run(sockets=[sock])``."""
+    import uvicorn
+
+    host, port = sock.getsockname()[:2]
+    app.state.addresses.listen(host, port, names)
+    cap = max_connections or connection_cap()
+    config = uvicorn.Config(app, log_level="warning", http=_guarded_protocol(cap, request_seconds),
+                            ws="none", lifespan="on", backlog=BACKLOG, timeout_keep_alive=KEEP_ALIVE_SECONDS,
+                            limit_concurrency=cap + BACKLOG, h11_max_incomplete_event_size=MAX_HEAD,
+                            timeout_graceful_shutdown=3, server_header=False)
+    return uvicorn.Server(config)
+
+
+def connection_cap():
+    """MAX_CONNECTIONS, or fewer under a low open-file limit: room is left for the
+    connections accepted at once (BACKLOG) and for the searches' pipes and the files
+    read, so that accepting never runs out of files."""
+    try:
+        import resource
+    except ImportError:                          # not a POSIX system
+        return MAX_CONNECTIONS
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return MAX_CONNECTIONS
+    return max(16, min(MAX_CONNECTIONS, soft - BACKLOG - 256))
+
+
+def _more_files(wanted=4096):
+    """Raise this process's open-file limit towards `wanted` (up to the hard limit)."""
+    try:
+        import resource
+    except ImportError:
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        except (ValueError, OSError):
+            pass
+
+
+_PROTOCOLS: dict = {}            # the guarded protocol classes made, by (cap, seconds)
+
+
+def _guarded_protocol(cap, seconds):
+    """uvicorn's HTTP/1.1 protocol (h11) with the guards uvicorn lacks: a request must
+    arrive whole within `seconds` of its connection's start or of the last answer
+    (uvicorn has no timeout for a request's head: a client could trickle it forever),
+    and at most `cap` connections are held: a new one pushes out the oldest that waits
+    for a request, or is closed if all are answering one."""
+    if (cap, seconds) in _PROTOCOLS:
+        return _PROTOCOLS[cap, seconds]
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class GuardedH11(H11Protocol):
+        _deadline = None
+        _waiting_since = None          # when it began to wait for a request; None: answering
+
+        def connection_made(self, transport):
+            super().connection_made(transport)
+            held = [c for c in self.connections if not c.transport.is_closing()]
+            if len(held) > cap:
+                waiting = [c for c in held if c is not self and c._waiting_since is not None]
+                if not waiting:
+                    transport.close()
+                    return
+                min(waiting, key=lambda c: c._waiting_since).transport.close()
+            self._wait()
+
+        def _wait(self):
+            self._waiting_since = self.loop.time()
+            self._cancel()
+            self._deadline = self.loop.call_later(seconds, self._too_slow)
+
+        def _cancel(self):
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def _too_slow(self):
+            self._deadline = None
+            if not self.transport.is_closing():
+                self.transport.close()
+
+        def handle_events(self):
+            super().handle_events()
+            if self.cycle is not None and not self.cycle.response_complete:
+                self._waiting_since = None          # a request under way
+                if not self.cycle.more_body:
+                    self._cancel()                  # it has arrived whole
+
+        def on_response_complete(self):
+            if not self.transport.is_closing():
+                self._wait()
+            super().on_response_complete()
+
+        def connection_lost(self, exc):
+            self._cancel()
+            super().connection_lost(exc)
+
+    _PROTOCOLS[cap, seconds] = GuardedH11
+    return GuardedH11
+
+
+def run(app, host="127.0.0.1", port=DEFAULT_PORT, announce=print, names=()):
+    """Serve `app` on `host`:`port` (0: a free port) with uvicorn until Ctrl-C; the
+    address goes to `announce` once the socket is bound, then the other addresses it
+    answers to (`names` among them)."""
+    import socket
+
+    _more_files()
+    sock = listen(host, port)
     bound = sock.getsockname()[1]
-    shown = f"[{host}]" if family == socket.AF_INET6 else host
+    try:
+        uvicorn_server = server(app, sock, names=[host, *names])
+    except UsageError:
+        sock.close()
+        raise
+    shown = f"[{host}]" if sock.family == socket.AF_INET6 else host
     announce(f"tigris serve: http://{shown}:{bound}/  (Ctrl-C stops it)")
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    server.run(sockets=[sock])
+    others = [n for n in app.state.addresses.names if n != _authority(_with_port(host, bound))]
+    if others:
+        announce("it answers at " + ", ".join(f"http://{n}/" for n in others) + " as well; at no other name")
+    uvicorn_server.run(sockets=[sock])
 
 
 def bench_latency(searches=2, requests=40, seconds=8.0, progress=None):
@@ -706,14 +1159,11 @@ def bench_latency(searches=2, requests=40, seconds=8.0, progress=None):
     `requests` times each with no search running, then again while `searches` searches
     of `seconds` each run.  Rows of (figure, median, unit) as ``tigris bench`` prints
     them, in milliseconds, with the slowest answer of each series."""
-    import socket
     import statistics
     import tempfile
     import threading
     import time
     import urllib.request
-
-    import uvicorn
 
     import tigris
     from tigris import bots, record
@@ -725,12 +1175,10 @@ def bench_latency(searches=2, requests=40, seconds=8.0, progress=None):
             g.apply(player.choose(g))
         Path(folder, "game.json").write_text(json.dumps(record.to_record(g, bots=["a", "b"])))
         app = create_app([folder], workers=searches)
-        sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
-        sock.listen(64)
+        sock = listen("127.0.0.1", 0)
         address = f"http://127.0.0.1:{sock.getsockname()[1]}"
-        server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+        running_server = server(app, sock)
+        thread = threading.Thread(target=running_server.run, kwargs={"sockets": [sock]}, daemon=True)
         thread.start()
 
         def timed(path):
@@ -759,7 +1207,7 @@ def bench_latency(searches=2, requests=40, seconds=8.0, progress=None):
             running = f"{searches} search{'es' if searches != 1 else ''} running"
             for _ in range(searches):
                 request = urllib.request.Request(address + "/api/hint", data=body,
-                                                 headers={"Content-Type": "application/json"})
+                                                 headers={"Content-Type": "application/json", "Origin": address})
                 urllib.request.urlopen(request, timeout=30).read()
             time.sleep(1.0)                              # the workers have started searching
             for label, path in (("the front page", "/"), ("a game page", "/record/0/game.json")):
@@ -769,6 +1217,6 @@ def bench_latency(searches=2, requests=40, seconds=8.0, progress=None):
             rows.append(("searches still running at the end", app.state.searches.running(), "searches"))
             return rows
         finally:
-            server.should_exit = True
+            running_server.should_exit = True
             thread.join(timeout=10)
             app.state.searches.close()

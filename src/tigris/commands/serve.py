@@ -15,8 +15,11 @@ shown position and an analysis of the whole game; a new game against the bots, p
 clicks, its record written after every move into --games (default: the folder games of
 the first folder); a position to set up and ask hints of. Searches run in worker
 processes. It reads only inside those folders and listens on 127.0.0.1 unless --host
-says otherwise. Needs Starlette and uvicorn: pip install 'tigris[serve]'. Ctrl-C stops
-it.
+says otherwise. It answers only at the addresses it prints (--name adds one) and only
+its own pages may change anything: another site's page, or a name of another site that
+leads here, gets nothing. A seat is a person or a bot by name: the shipped ones and the
+.toml files of a served folder's bots folder. Needs Starlette and uvicorn: pip install
+'tigris[serve]'. Ctrl-C stops it, a bot's move under way too.
 """
 
 
@@ -31,6 +34,9 @@ def add_to(sub):
                    help="the address to listen on (default 127.0.0.1: this machine alone)")
     p.add_argument("--port", type=whole(0, 65535), default=DEFAULT_PORT,
                    help=f"the port (default {DEFAULT_PORT}; 0: any free one)")
+    p.add_argument("--name", action="append", default=[], metavar="HOST[:PORT]",
+                   help="another address the server answers at (a name other machines reach it "
+                        "by, behind --host 0.0.0.0); repeat for more")
     p.add_argument("--games", metavar="DIR",
                    help="where the games played are saved (default: DIR/games of the first folder)")
 
@@ -44,4 +50,5 @@ def run(args):
         print(f"warning: listening on {args.host}: other machines can reach this server and "
               f"read the folders it serves", file=sys.stderr)
     app = serve.create_app(args.folders, games=args.games)
-    serve.run(app, host=args.host, port=args.port, announce=lambda line: print(line, flush=True))
+    serve.run(app, host=args.host, port=args.port, announce=lambda line: print(line, flush=True),
+              names=args.name)

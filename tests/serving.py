@@ -1,0 +1,44 @@
+"""tigris serve for the tests: Starlette's test client as a page of the server (at an
+address the server answers to, with its Origin), and real servers in threads of this
+process, each on a free port of 127.0.0.1."""
+
+import threading
+
+ORIGIN = "http://tigris.test:8765"        # the address a test client names
+
+
+def client(app, **options):
+    """A TestClient of `app` (``create_app``) that sends what the server's own pages send:
+    the Host of one of its addresses and that Origin (``headers`` may replace them)."""
+    from starlette.testclient import TestClient
+
+    app.state.addresses.add(ORIGIN[len("http://"):])
+    headers = {"Origin": ORIGIN, **options.pop("headers", {})}
+    return TestClient(app, base_url=ORIGIN, headers=headers, **options)
+
+
+class Servers:
+    """Servers in threads of this process, each on a free port of 127.0.0.1."""
+
+    def __init__(self):
+        self.running = []
+
+    def __call__(self, folder, server_options=None, **options):
+        """Start one over `folder` (``create_app`` options; ``server_options`` those of
+        ``serve.server``): its address."""
+        from tigris import serve
+
+        sock = serve.listen("127.0.0.1", 0)
+        app = serve.create_app([folder], **options)
+        server = serve.server(app, sock, **(server_options or {}))
+        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+        thread.start()
+        self.running.append((server, thread, app))
+        return f"http://127.0.0.1:{sock.getsockname()[1]}/"
+
+    def stop(self):
+        """Stop them all (a server that stops keeps nothing but its files)."""
+        for server, thread, _ in self.running:
+            server.should_exit = True
+            thread.join(timeout=10)
+        self.running = []
