@@ -52,6 +52,7 @@ from tigris import checks, knobs, work
 from tigris import record as records
 from tigris.errors import Interrupted, UsageError, excerpt
 from tigris.files import check_target, write_text
+from tigris.locks import holding
 from tigris.runner import append_record, cut_torn, deal_seed, play_game, read_json_lines
 from tigris.sources import check_source
 
@@ -159,6 +160,7 @@ def play_and_label(game_number, s):
                 scores=[final.final_score(p) for p in range(s["players"])], positions=positions)
 
 
+@holding("out")                   # one run at a time in a folder
 def run(s, out, jobs=1, progress=True, reads=(), backend="loky", scheduler=None):
     """Play and label the games of settings `s` (``settings``) that the folder `out` does
     not hold yet, `jobs` at a time (or on the dask cluster of `scheduler`, with

@@ -27,7 +27,7 @@ from typing import Any
 
 import tigris
 from tigris import bots as botlib
-from tigris import knobs, work
+from tigris import knobs, locks, work
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError, excerpt
 from tigris.files import write_text
 from tigris.results import check_fields, lines_of, scan
@@ -273,6 +273,12 @@ def run(spec: Spec | None = None, out: str | os.PathLike[str] = "results",
             raise UsageError("no tournament given: name bots or a spec file")
         spec.check()
     folder = writable_folder(out)
+    with locks.hold(folder):                           # one run at a time in a folder
+        return _run(spec, folder, resume, where, progress)
+
+
+def _run(spec, folder, resume, where, progress):
+    """``run``'s work in `folder`, which this run holds."""
     spec_path = folder / SPEC_FILE
     if resume:
         if not spec_path.exists():

@@ -34,6 +34,7 @@ from pathlib import Path
 from tigris import record as records
 from tigris.errors import Interrupted, UsageError, excerpt
 from tigris.files import check_target, write_bytes
+from tigris.locks import holding
 from tigris.sources import check_source
 
 __all__ = ["LABEL_WEIGHT", "SCORE_WEIGHT", "HIDDEN", "HELD_OUT", "BATCH", "EPOCHS", "PATIENCE", "Data",
@@ -275,6 +276,7 @@ def require_torch():
     return torch
 
 
+@holding("out")                   # one run at a time in a folder
 def fit(data, out, hidden=HIDDEN, epochs=EPOCHS, patience=PATIENCE, seed=0, progress=True, threads=None,
         learning_rate=LEARNING_RATE, weight_decay=WEIGHT_DECAY, dropout=DROPOUT):
     """Train a network on `data` (``dataset``) into the folder `out` (see the module's
