@@ -187,6 +187,7 @@ def decisions(rec, players=None, source="record"):
             states.append(g.copy(stack=False))
             if n:
                 actions.append(g.history[-1][0])
+        records.check_result(rec, g)          # a result its moves do not give is a lie
         game_hash = record_hash(g)
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError,
             RecursionError) as e:

@@ -30,7 +30,7 @@ from tigris import bots as botlib
 from tigris import knobs, locks, work
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError, excerpt
 from tigris.files import write_text
-from tigris.results import check_fields, lines_of, scan
+from tigris.results import check_fields, check_play, lines_of, scan
 from tigris.runner import append_record, bot_settings, game_tasks, play_game
 from tigris.schedule import Schedule
 from tigris.sources import read_json
@@ -168,14 +168,9 @@ def read_games(out, repair=True, game=None):
     is reported with a warning, ignored, and cut off the file when `repair` is set."""
     out = Path(out)
     records = []
-
-    def keep(rec):
-        if game is None or rec["game"] == game:
-            records.append(rec)
-
     if (out / SPEC_FILE).exists():
         spec, _ = read_spec_file(out / SPEC_FILE)
-        scan(out / GAMES_FILE, spec, repair=repair, each=keep)
+        scan(out / GAMES_FILE, spec, repair=repair, each=records.append, only=game)
     elif (out / GAMES_FILE).exists():
         records = [r for r in _unscheduled_games(out / GAMES_FILE, repair)
                    if game is None or r["game"] == game]
@@ -198,6 +193,7 @@ def _unscheduled_games(path, repair):
                                   f"two lines")
         first[rec["game"]] = lineno
         check_fields(rec, where)
+        check_play(rec, where)                   # its moves replayed, its result theirs
         records.append(rec)
     return records
 
