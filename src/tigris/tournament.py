@@ -233,7 +233,8 @@ def read_spec_file(path):
                 and isinstance(value[1], dict)):
             raise TournamentError(f"{where} must be [kind, knobs], not {excerpt(value)}")
         try:
-            settings[name] = (value[0], knobs.check(value[0], value[1], where=where))
+            # made perhaps on another machine: its cores are not this one's (workers)
+            settings[name] = (value[0], knobs.check(value[0], value[1], where=where, here=False))
         except ValueError as e:
             raise TournamentError(str(e)) from None
     return spec, settings
@@ -280,6 +281,11 @@ def _run(spec, folder, resume, where, progress):
         if not spec_path.exists():
             raise TournamentError(f"{folder}: no {SPEC_FILE} here, nothing to resume")
         spec, settings = read_spec_file(spec_path)
+        for name, (kind, params) in settings.items():     # the bots play here
+            try:
+                knobs.check(kind, params, where=f"{spec_path}: bots.{name}")
+            except ValueError as e:
+                raise TournamentError(str(e)) from None
     else:
         assert spec is not None                           # refused above
         if (folder / GAMES_FILE).exists() and (folder / GAMES_FILE).stat().st_size > 0:
