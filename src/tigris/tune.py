@@ -397,6 +397,9 @@ def tune(spec, out, jobs=None, progress=True, resume=False):
         if saved != spec_dict:
             raise TuneError(f"{out / SPEC_FILE}: the run saved there has other settings; "
                             f"resume it with the same ones (or use another --out)")
+        if not history.exists():            # lost: starting over would drop its iterations
+            raise TuneError(f"{history}: missing, or a link to nothing: the run in {out} has no "
+                            f"history to resume (restore it, or start the run again without --resume)")
         done_rows = read_history(history, spec.method, spec_dict["params"], spec.opponents,
                                  repair=True)
     elif history.exists() and history.stat().st_size:
