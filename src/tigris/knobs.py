@@ -214,7 +214,9 @@ def default_weights() -> dict[str, float]:
 def check(kind: str, params: dict[str, Any], where: str = "bot", here: bool = True) -> dict[str, Any]:
     """Return the full, checked parameters of a bot of `kind`; raise ValueError naming
     `where`, the key and the valid values for anything wrong.  With `here`, the bot is to
-    play on this machine: ``workers`` at most its cores (MAX_WORKERS)."""
+    play on this machine: ``workers`` at most its cores (MAX_WORKERS), and a ``network``
+    only with ``evaluator = "net"``, which alone reads it.  Without, the settings are
+    read back from a run made elsewhere (a results folder), and held to the table alone."""
     if not isinstance(kind, str) or kind not in KINDS:
         raise ValueError(f"{where}: unknown kind {excerpt(kind)}; kinds: {', '.join(KINDS)}")
     spec = KINDS[kind]
