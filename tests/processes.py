@@ -31,11 +31,12 @@ def script(path, *args, cwd, timeout=300):
                           text=True, timeout=timeout, env=_env(), cwd=cwd)
 
 
-def interrupt(args, marker, stream="stdout", delay=1.0, timeout=30):
+def interrupt(args, marker, stream="stdout", delay=1.0, timeout=30, signum=signal.SIGINT, group=True):
     """Start ``python ARGS`` in a session of its own, wait until `marker` appears on
-    `stream`, wait `delay` seconds more, send SIGINT to its process group and wait for it
-    to end.  Returns (returncode, stdout, stderr, left): `left` lists the session's
-    processes still alive a few seconds later (workers that outlived their parent).
+    `stream`, wait `delay` seconds more, send SIGINT (or `signum`) to its process group
+    (or, `group` False, to it alone) and wait for it to end.  Returns (returncode,
+    stdout, stderr, left): `left` lists the session's processes still alive a few
+    seconds later (workers that outlived their parent).
     A process that does not end within `timeout` seconds is killed, session and all, and
     its returncode is None."""
     p = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -52,7 +53,7 @@ def interrupt(args, marker, stream="stdout", delay=1.0, timeout=30):
                                      f"{stream}: {seen[-2000:]!r}")
             seen += chunk
         time.sleep(delay)
-        os.killpg(p.pid, signal.SIGINT)
+        (os.killpg if group else os.kill)(p.pid, signum)
         try:
             out, err = p.communicate(timeout=timeout)
             code = p.returncode

@@ -518,13 +518,18 @@ def _selfplay_lines():
     from tigris import selfplay
     from tigris.runner import deal_seed
 
-    g = _played(7, SETUPS[0], 12)
+    from tigris.calibration import first_shares
+
+    g = _played(7, SETUPS[0], 10**6)                 # played to its end, as self-play's games
     rec = record.to_record(g, bots=["a", "b"])
     s = {"players": 2, "positions": 16, "seed": 0, "games": 4, "format": selfplay.FORMAT}
-    line = {"game": 0, "deal_seed": deal_seed(0, 0), "record": rec, "first": [1.0, 0.0],
-            "scores": [3, 1], "positions": [
-                {"move": 2, "player": 0, "decision": "action", "search": [0.6, 0.4]},
-                {"move": 9, "player": 1, "decision": "action", "search": [0.25, 0.75]}]}
+    line = {"game": 0, "deal_seed": deal_seed(0, 0), "record": rec,
+            "first": first_shares(g.ranking(), 2), "scores": [g.final_score(p) for p in range(2)],
+            "positions": [
+                {"move": 2, "player": 0, "decision": "action", "search": [0.6, 0.4],
+                 "policy": [[5, 30], [7, 2]]},
+                {"move": 9, "player": 1, "decision": "action", "search": [0.25, 0.75],
+                 "policy": [[11, 4]]}]}
     failed = {"game": 1, "deal_seed": deal_seed(0, 1), "error": "RuntimeError: lost"}
     return [line, failed], s
 
@@ -533,7 +538,8 @@ SELFPLAY, SELFPLAY_SETTINGS = _selfplay_lines()
 
 
 @_settings(examples=max(50, EXAMPLES // 10))
-@given(st.lists(mutated([SELFPLAY[0]], keys=("search", "first", "move", "player", "error")) |
+@given(st.lists(mutated([SELFPLAY[0]], keys=("search", "first", "scores", "move", "player", "error",
+                                              "policy")) |
                 st.sampled_from(SELFPLAY), min_size=1, max_size=3),
        st.one_of(st.none(), st.integers(0, 4000)))
 def selfplay_files(lines, cut):
@@ -779,6 +785,169 @@ def results_folders(spec, lines, newline):
     assert code in (0, 1) and (code == 0 or len(err.getvalue().strip().splitlines()) == 1), err.getvalue()
 
 
+@st.composite
+def _lies(draw, result, seats):
+    """`result` (a finished game's) changed in one generated way: what the line then says."""
+    lie = json.loads(json.dumps(result))
+    how = draw(st.sampled_from(["ranking", "score", "final", "drop", "add"]))
+    if how == "ranking":
+        order = draw(st.permutations(range(seats)))
+        cuts = draw(st.sets(st.integers(1, seats - 1)))
+        bounds = [0, *sorted(cuts), seats]
+        ranking = [list(order[a:b]) for a, b in zip(bounds, bounds[1:])]
+        if ranking == result["ranking"]:
+            ranking = result["ranking"][::-1] if len(result["ranking"]) > 1 else [[s] for s in range(seats)]
+        lie["ranking"] = ranking
+    elif how == "score":
+        p = draw(st.integers(0, seats - 1))
+        part = draw(st.sampled_from(sorted(lie["scores"][p])))
+        lie["scores"][p][part] += draw(st.integers(-5, 5).filter(bool))
+    elif how == "final":
+        p = draw(st.integers(0, seats - 1))
+        lie["final"][p] += draw(st.integers(-5, 5).filter(bool))
+    elif how == "drop":
+        del lie[draw(st.sampled_from(sorted(lie)))]
+    else:
+        lie[draw(st.sampled_from(["adjudicated", "resigned", "winner"]))] = draw(scalars)
+    assert lie != result
+    return lie
+
+
+@_settings(examples=max(30, EXAMPLES // 40))
+@given(st.data())
+def lying_results(data):
+    """A games.jsonl line whose result was altered (another ranking, a score or a final
+    score changed, a field dropped or added) is always refused, by ``standings`` and
+    ``view``, in one line naming the file, the line and the result."""
+    import contextlib
+    import io
+    import shutil
+    import tempfile
+
+    from tigris import tournament, view
+    from tigris.cli import main
+    from tigris.errors import TournamentError
+
+    played = _played_folder()
+    records = played["records"]
+    k = data.draw(st.integers(0, len(records) - 1))
+    rec = json.loads(json.dumps(records[k]))
+    rec["result"] = data.draw(_lies(records[k]["result"], len(rec["bots"])))
+    folder = tempfile.mkdtemp()
+    try:
+        with open(os.path.join(folder, "tournament.json"), "w", encoding="utf-8") as f:
+            json.dump(played["spec"], f)
+        lines = [json.dumps(r) for r in records]
+        lines[k] = json.dumps(rec)
+        games = os.path.join(folder, "games.jsonl")
+        with open(games, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+        for read in (tournament.load_summary, view.read_results):
+            try:
+                read(folder)
+            except TournamentError as e:
+                said = str(e)
+                assert said.startswith(f"{games}:{k + 1}: ") and "result" in said, said
+                assert "\n" not in said and len(said) < 600, said
+            else:
+                raise AssertionError(f"a lie was believed: {rec['result']}")
+        err = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            assert main(["standings", folder]) == 1
+        assert len(err.getvalue().strip().splitlines()) == 1, err.getvalue()
+    finally:
+        shutil.rmtree(folder)
+
+
+def _nested(draw, toml=False):
+    """A value nested `depth` times (lists or objects), as JSON or TOML text."""
+    depth = draw(st.one_of(st.integers(1, 3000), st.sampled_from([100_000, 10_000, 999, 1000, 1001])))
+    if draw(st.booleans()):
+        return "[" * depth + "0" + "]" * depth
+    opener = "{a = " if toml else '{"a": '
+    return opener * depth + "0" + "}" * depth
+
+
+@st.composite
+def nested_files(draw):
+    """(what is read, its text) with a value nested deeply somewhere in it."""
+    what = draw(st.sampled_from(["bot", "spec", "selfplay.json", "tournament.json", "tune.json",
+                                 "record", "games line", "positions line", "analysis line", "meta"]))
+    toml = what in ("bot", "spec")
+    value = _nested(draw, toml)
+    if what == "bot":
+        return what, draw(st.sampled_from([f'kind = "random"\nseed = {value}\n', f"kind = {value}\n",
+                                           f'kind = "ismcts"\nnetwork = {value}\n']))
+    if what == "spec":
+        return what, draw(st.sampled_from([f'bots = ["random", "greedy"]\nname = {value}\n',
+                                           f"bots = {value}\n"]))
+    key = draw(st.sampled_from(["format", "players", "spec", "moves", "result", "params", "game", "x"]))
+    return what, draw(st.sampled_from([value, f'{{"{key}": {value}}}']))
+
+
+@_settings(examples=max(40, EXAMPLES // 20))
+@given(nested_files())
+def nested_input(case):
+    """Deep nesting (to 100,000 brackets) anywhere in a file the toolkit reads back -- a
+    bot or a spec (TOML), settings, a tournament's, a record, a line of a results, self-play
+    or analysis file, a network's meta -- is refused in one line naming the file, or read
+    as what it says; never a RecursionError."""
+    import shutil
+    import tempfile
+
+    from tigris import analysis, network, selfplay, tournament, tunefolder
+    from tigris import bots as botlib
+    from tigris.commands.games import game_of
+    from tigris.errors import UsageError
+
+    what, text = case
+    folder = tempfile.mkdtemp()
+    try:
+        def put(name, content):
+            path = os.path.join(folder, name)
+            with open(path, "wb") as f:
+                f.write(content if isinstance(content, bytes) else content.encode("utf-8"))
+            return path
+
+        valid = json.dumps(SELFPLAY[0])
+        readers = {
+            "bot": lambda: botlib.configuration(put("deep.toml", text)),
+            "spec": lambda: tournament.load_spec(put("deep.toml", text)),
+            "selfplay.json": lambda: (put("selfplay.json", text), selfplay.read_settings(folder)),
+            "tournament.json": lambda: (put("tournament.json", text), tournament.load_summary(folder)),
+            "tune.json": lambda: (put("tune.json", text), tunefolder.read_settings(folder)),
+            "record": lambda: game_of(put("deep.json", text)),
+            "games line": lambda: (put("tournament.json", json.dumps(_played_folder()["spec"])),
+                                   put("games.jsonl", text + "\n" + json.dumps(_played_folder()["records"][0]) + "\n"),
+                                   tournament.load_summary(folder)),
+            "positions line": lambda: selfplay.read(put("p.jsonl", text + "\n" + valid + "\n"), SELFPLAY_SETTINGS),
+            "analysis line": lambda: analysis.read_analysis(put("a.jsonl", json.dumps(ANALYSIS[0]) + "\n"
+                                                                + text + "\n" + json.dumps(ANALYSIS[1]) + "\n")),
+            "meta": lambda: network.load(put("n.npz", _with_meta(text.encode("utf-8")))),
+        }
+        try:
+            readers[what]()
+        except (UsageError, ValueError) as e:          # the readers' documented errors
+            said = str(e)
+            assert folder in said or what == "meta" and "n.npz" in said, said
+            assert "\n" not in said and len(said) < 600, said
+    finally:
+        shutil.rmtree(folder)
+
+
+def _with_meta(meta):
+    """NETWORK's arrays with `meta` (bytes) as its meta."""
+    import io
+
+    import numpy as np
+
+    with np.load(io.BytesIO(NETWORK), allow_pickle=False) as z:
+        arrays = {name: z[name] for name in z.files if name != "meta"}
+    out = io.BytesIO()
+    np.savez(out, meta=np.frombuffer(meta, dtype=np.uint8), **arrays)
+    return out.getvalue()
+
+
 # ---------------------------------------------------------------------------------------
 # tigris serve: what a page may send
 # ---------------------------------------------------------------------------------------
@@ -967,6 +1136,7 @@ PROPERTIES = {f.__name__: f for f in (positions, pending, records, actions, setu
                                       hints, prompt_lines, analysis_files, selfplay_files,
                                       network_files, tune_histories, tune_settings, results_folders,
                                       server_requests, server_guards)}
+PROPERTIES.update({f.__name__: f for f in (lying_results, nested_input)})
 
 
 if __name__ == "__main__":

@@ -357,6 +357,27 @@ def test_a_bad_record_names_the_source_and_the_move(rec2, tmp_path):
     assert not (tmp_path / "a.jsonl").exists()
 
 
+def test_a_result_its_moves_do_not_give_is_refused(rec2, tmp_path, capsys):
+    g = tigris.Game(players=2, seed=4)
+    seats = [bots.make("greedy", seed=s) for s in range(2)]
+    while not g.is_over:
+        g.apply(seats[g.current_player].choose(g))
+    finished = record.to_record(g, bots=["greedy", "greedy"])
+    lie = json.loads(json.dumps(finished))
+    lie["result"]["final"] = lie["result"]["final"][::-1] if len(set(lie["result"]["final"])) > 1 \
+        else [x + 1 for x in lie["result"]["final"]]
+    with pytest.raises(RecordError, match=r"^game\.json: result\.final: the replay gives"):
+        run(lie, tmp_path / "a.jsonl", source="game.json")
+    unfinished = dict(rec2, result=finished["result"])      # a result before the end
+    with pytest.raises(RecordError, match=r"^game\.json: result: the replay gives None"):
+        run(unfinished, tmp_path / "a.jsonl", source="game.json")
+    assert not (tmp_path / "a.jsonl").exists()
+    (tmp_path / "lie.json").write_text(json.dumps(lie))
+    assert main(["analyse", str(tmp_path / "lie.json"), "--iterations", "20",
+                 "--out", str(tmp_path / "b.jsonl")]) == 1
+    assert "result.final" in one_line(capsys.readouterr().err)
+
+
 # ---------------------------------------------------------------------------------------
 # The command
 # ---------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 
 import json
 import math
+import os
 import random
 import signal
 import tomllib
@@ -14,6 +15,7 @@ import tigris
 from tigris.knobs import default_weights
 from tigris import bots
 from tigris import knobs
+from tigris.cli import main
 from tigris.bots import search
 
 from helpers import game, hand, legal, play
@@ -141,7 +143,7 @@ OUT_OF_REACH = [
     ("seconds", NAN), ("seconds", INF), ("seconds", HUGE),
     ("iterations", 2 ** 31 - 1), ("iterations", 2 ** 63), ("iterations", HUGE),
     ("rollout_depth", 2 ** 31), ("rollout_depth", HUGE),
-    ("workers", knobs.MAX_TREES + 1), ("workers", 2 ** 63),
+    ("workers", knobs.MAX_TREES + 1), ("workers", 2 ** 63), ("workers", knobs.MAX_WORKERS + 1),
     ("seed", 2 ** 64), ("seed", -2 ** 63 - 1), ("seed", HUGE),
 ]
 
@@ -161,8 +163,37 @@ def test_make_refuses_knobs_out_of_reach(kind, key, value):
     assert len(msg) < 160, msg                      # a huge value is quoted by its size
 
 
+def test_workers_are_bounded_by_the_machines_cores(tmp_path, capsys):
+    # Each worker is a process searching at once: 1,024 of them (16 measured: 18
+    # processes, 774 MB) only share this machine's cores.
+    cores = os.cpu_count() or 1
+    assert knobs.MAX_WORKERS == cores
+    with pytest.raises(ValueError, match=rf"workers must be at most {cores}, this machine's cores"):
+        bots.make("ismcts", workers=cores + 1)
+    path = tmp_path / "many.toml"
+    path.write_text(f'kind = "ismcts"\nworkers = {cores + 1}\n')
+    assert main(["play", "--bots", str(path), "random"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert f"many.toml: workers must be at most {cores}" in err and "\n" not in err
+    # a bot's settings read back (a results folder made on a bigger machine) are not
+    assert knobs.check("ismcts", {"workers": cores + 1}, here=False)["workers"] == cores + 1
+
+
+def test_a_network_without_the_net_evaluator_is_refused_naming_both_knobs(tmp_path, capsys):
+    # It was ignored without a word: the bot played with the hand-written evaluation.
+    path = tmp_path / "mine.toml"
+    path.write_text('kind = "ismcts"\nnetwork = "my-network.npz"\n')
+    assert main(["play", "--bots", str(path), "random"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert ("mine.toml: network 'my-network.npz' is read only with evaluator = \"net\" (here "
+            "'heuristic')") in err and "\n" not in err
+    with pytest.raises(ValueError, match="network 'x.npz' is read only with evaluator"):
+        bots.make("greedy", network="x.npz")
+    assert bots.make("greedy", network="", evaluator="heuristic").params["network"] == ""
+
+
 def test_make_accepts_the_limits():
-    bot = bots.make("ismcts", iterations=2 ** 31 - 2, rollout_depth=2 ** 31 - 1, workers=knobs.MAX_TREES,
+    bot = bots.make("ismcts", iterations=2 ** 31 - 2, rollout_depth=2 ** 31 - 1, workers=knobs.MAX_WORKERS,
                     exploration=1e300, widening=1e300, seed=2 ** 64 - 1)
     assert bot.params["iterations"] == 2 ** 31 - 2
     assert bots.make("pimc", determinizations=knobs.MAX_TREES).params["determinizations"] == 1024

@@ -62,10 +62,39 @@ def files(tmp_path_factory):
     (d / "tune-run").mkdir()
     (d / "tune-run" / "tune.json").write_text("{")
     paths["tune-run"] = d / "tune-run"
+    # 100,000 nested brackets in every kind of file read back: one line, never a RecursionError
+    deep = "[" * 100_000 + "]" * 100_000
+    write("deep.toml", f'kind = "random"\nseed = {deep}\n')
+    write("deep-spec.toml", f'bots = ["random", "greedy"]\nname = {deep}\n')
+    for name, file in (("deep-selfplay", "selfplay.json"), ("deep-results", "tournament.json"),
+                       ("deep-tune", "tune.json")):
+        (d / name).mkdir()
+        (d / name / file).write_text(deep)
+        paths[name] = d / name
+    write("deep-net.npz", _network_with_meta(deep.encode()))
+    write("deep-net.toml", f'kind = "ismcts"\niterations = 10\nevaluator = "net"\n'
+                           f'network = "{d / "deep-net.npz"}"\n')
     paths["results"] = d / "results"
     assert main(["tournament", "--bots", "random", "greedy", "--games", "2", "--jobs", "1",
                  "--out", str(paths["results"])]) == 0
     return paths
+
+
+def _network_with_meta(meta):
+    """A weights file (tigris-network/1) of small valid arrays whose meta is `meta` (bytes)."""
+    import io
+
+    import numpy as np
+
+    from tigris import network
+
+    h1, h2 = 4, 4
+    shapes = {"w_sparse": (network.N_SPARSE, h1), "w_dense": (network.N_DENSE, h1), "b1": (h1,),
+              "w2": (h2, h1), "b2": (h2,), "w3": (network.N_OUTPUTS, h2), "b3": (network.N_OUTPUTS,)}
+    arrays = {k: np.zeros(v, dtype=np.float32) for k, v in shapes.items()}
+    out = io.BytesIO()
+    np.savez(out, meta=np.frombuffer(meta, dtype=np.uint8), **arrays)
+    return out.getvalue()
 
 
 def one_line(err, prog):
@@ -174,6 +203,15 @@ CASES = [
     (["tune", "ismcts-fast", "--param", "exploration=0.1:2", "--opponent", "random", "--resume",
       "--out", "{tune-run}"], "tune.json: not JSON"),
     (["tune"], "name the bot"),
+    (["play", "--bots", "{deep.toml}", "random"], "deep.toml: not valid TOML (nested too deeply)"),
+    (["tournament", "--bots", "{deep.toml}", "random"], "deep.toml: not valid TOML (nested too deeply)"),
+    (["tournament", "{deep-spec.toml}"], "deep-spec.toml: not valid TOML (nested too deeply)"),
+    (["selfplay", "--out", "{deep-selfplay}", "--games", "1"], "selfplay.json: not JSON (nested too deeply)"),
+    (["standings", "{deep-results}"], "tournament.json: not JSON (nested too deeply)"),
+    (["tune", "ismcts-fast", "--param", "exploration=0.1:2", "--opponent", "random", "--resume",
+      "--out", "{deep-tune}"], "tune.json: not JSON (nested too deeply)"),
+    (["play", "--bots", "{deep-net.toml}", "random"], "deep-net.npz: meta: not a JSON object ('its bytes: "
+                                                      "not JSON (nested too deeply)')"),
     (["fly"], "invalid choice"),
     (["show"], "required"),
     (["show", "{record.json}", "--wat"], "unrecognized arguments"),

@@ -241,6 +241,136 @@ def test_a_malformed_result_is_one_line(folder, capsys):
         load_summary(folder)
 
 
+# ---------------------------------------------------------------------------------------
+# Results believed only once replayed
+# ---------------------------------------------------------------------------------------
+
+def _decided(lines):
+    """The index of the first line whose game has a winner and a loser."""
+    return next(k for k, line in enumerate(lines)
+                if len(json.loads(line)["result"]["ranking"]) == 2)
+
+
+def _score_up(rec):
+    rec["result"]["scores"][1]["red"] += 1
+
+
+LIES = [
+    ("ranking", lambda r: r["result"].update(ranking=r["result"]["ranking"][::-1]),
+     r"result.ranking: the replay gives \[\[\d\], \[\d\]\], the record says"),
+    ("a score", _score_up, r"result.scores\[1\].red: the replay gives \d+, the record says \d+"),
+    ("final", lambda r: r["result"].update(final=[x + 1 for x in r["result"]["final"]]), "result.final"),
+    ("no result", lambda r: r.update(result=None), "result is null, but its moves end the game"),
+    ("adjudicated", lambda r: r["result"].update(adjudicated="turn limit"),
+     r"result.adjudicated: a tournament's game is stopped only at the turn limit"),
+    ("resigned", lambda r: r["result"].update(adjudicated="player 0 resigned", resigned=0),
+     "result"),
+    ("a move less", lambda r: r["moves"].pop(), "result"),
+    ("a move changed", lambda r: r["moves"][3].update(move="pass"), "(move 4|result)"),
+    ("an illegal move", lambda r: r["moves"][3].update(move="war red"), "move 4"),
+    ("seed", lambda r: r.update(seed=r["seed"] + 1), r"seed is \d+, the tournament's is \d+"),
+    ("board", lambda r: r.update(board="advanced"), "board is 'advanced', the tournament's is 'classic'"),
+    ("variants", lambda r: r.update(variants=["english"]), "variants are"),
+    ("players", lambda r: r.update(players=3), "players is 3, the tournament's is 2"),
+]
+
+
+@pytest.mark.parametrize("what, lie, says", LIES, ids=[lie[0] for lie in LIES])
+def test_a_result_its_moves_do_not_give_is_refused_naming_line_and_field(folder, capsys, what, lie, says):
+    lines = _lines(folder)
+    k = _decided(lines)
+    rec = json.loads(lines[k])
+    lie(rec)
+    lines[k] = json.dumps(rec)
+    _write_lines(folder, lines)
+    with pytest.raises(TournamentError, match=rf"games.jsonl:{k + 1}: game \d+: .*{says}"):
+        load_summary(folder)
+    assert main(["standings", str(folder)]) == 1
+    assert f"games.jsonl:{k + 1}: game" in one_line(capsys.readouterr().err)
+
+
+def test_reversed_rankings_are_refused_by_every_reader(folder, capsys, tmp_path):
+    # The attack: every line's ranking reversed made the loser win 6 of 6, exit 0.
+    before = (folder / "summary.json").read_text()
+    lines = []
+    for line in _lines(folder):
+        rec = json.loads(line)
+        rec["result"]["ranking"] = rec["result"]["ranking"][::-1]
+        lines.append(json.dumps(rec))
+    k = _decided(_lines(folder))
+    _write_lines(folder, lines)
+    for argv in (["standings", str(folder)], ["view", str(folder), "--out", str(tmp_path / "v")],
+                 ["tournament", "--resume", str(folder), "--jobs", "1"],
+                 ["replay", str(folder), "--game", "0"]):
+        assert main(argv) == 1, argv
+        said = one_line(capsys.readouterr().err)
+        assert f"games.jsonl:{k + 1}: game" in said and "result.ranking" in said, (argv, said)
+    assert (folder / "summary.json").read_text() == before and _lines(folder) == lines
+    assert not (tmp_path / "v").exists()
+
+
+def test_a_match_folder_without_tournament_json_is_replayed_too(folder):
+    from tigris import view
+
+    (folder / "tournament.json").unlink()
+    lines = _lines(folder)
+    k = _decided(lines)
+    rec = json.loads(lines[k])
+    rec["result"]["ranking"] = rec["result"]["ranking"][::-1]
+    _write_lines(folder, lines[:k] + [json.dumps(rec)] + lines[k + 1:])
+    with pytest.raises(TournamentError, match=rf"games.jsonl:{k + 1}: game \d+: result.ranking"):
+        view.read_results(folder)
+    _write_lines(folder, lines[:k] + [json.dumps(dict(json.loads(lines[k]), players=3))])
+    with pytest.raises(TournamentError, match=rf"games.jsonl:{k + 1}: .*players is 3, but bots names 2"):
+        view.read_results(folder)
+
+
+def test_a_failed_game_is_counted_without_its_moves_replayed(folder):
+    lines = _lines(folder)
+    rec = json.loads(lines[0])
+    rec.update(error="RuntimeError: lost", result=None)
+    rec["moves"] = rec["moves"][:5] + [{"player": 0, "move": "fly away"}]
+    _write_lines(folder, [json.dumps(rec)] + lines[1:])
+    summary = load_summary(folder)
+    assert summary["games"] == 6 and [e["game"] for e in summary["errors"]] == [rec["game"]]
+
+
+@pytest.fixture
+def in_parts(monkeypatch):
+    """Every games.jsonl read by worker processes, a few lines a part."""
+    from tigris import results
+
+    monkeypatch.setattr(results, "PARALLEL_BYTES", 0)
+    monkeypatch.setattr(results, "PART_BYTES", 30_000)
+
+
+def test_a_file_read_in_parts_by_workers_gives_the_same_answers(folder, in_parts):
+    from tigris import results
+
+    spec, _ = tournament.read_spec_file(folder / "tournament.json")
+    assert len(results._parts(folder / "games.jsonl")) >= 3
+    again = json.loads((folder / "summary.json").read_text())
+    assert json.loads(json.dumps(load_summary(folder))) == again
+    lines = _lines(folder)
+    assert read_games(folder, game=json.loads(lines[4])["game"]) == [json.loads(lines[4])]
+    rec = json.loads(lines[3])
+    rec["result"]["final"] = [x + 1 for x in rec["result"]["final"]]
+    # the first wrong line is named, whichever worker reads it: a repeated game on line 3
+    _write_lines(folder, lines[:2] + [lines[0], json.dumps(rec)] + lines[4:])
+    with pytest.raises(TournamentError, match=r"games.jsonl:3: game \d+ again \(first on line 1\)"):
+        load_summary(folder)
+    _write_lines(folder, lines[:3] + [json.dumps(rec)] + lines[4:])
+    with pytest.raises(TournamentError, match=r"games.jsonl:4: game \d+: result.final"):
+        load_summary(folder)
+    _write_lines(folder, lines[:3] + ["{not json"] + lines[4:])
+    with pytest.raises(TournamentError, match=r"games.jsonl:4: not a game record"):
+        load_summary(folder)
+    (folder / "games.jsonl").write_text("\n".join(lines) + "\n" + lines[5][:50])   # torn
+    with pytest.warns(UserWarning, match="torn"):
+        tally = results.scan(folder / "games.jsonl", spec, repair=True)
+    assert len(tally) == 6 and _lines(folder) == lines
+
+
 def test_view_reads_a_results_folder_held_to_its_tournament(folder):
     from tigris import view
 
@@ -339,12 +469,15 @@ def test_standings_read_games_jsonl_without_holding_the_records(folder):
     saved["spec"]["games"] = spec.games
     (folder / "tournament.json").write_text(json.dumps(saved))
     model = json.loads(_lines(folder)[0])
+    winner = model["result"]["ranking"][0][0]
+    greedy_wins = 0
     with open(folder / "games.jsonl", "w") as f:
         for job in schedule(spec):
-            rec = dict(model, game=job["game"], deal_seed=job["deal_seed"], bots=job["seats"])
-            seat = job["seats"].index("greedy")
-            rec["result"] = dict(model["result"], ranking=[[seat], [1 - seat]] if job["game"] % 3
-                                 else [[1 - seat], [seat]])
+            # the model's game again (its deal and draws are recorded: it replays whatever
+            # the seed), as game K of the schedule: its seats and its deal's seed
+            rec = dict(model, game=job["game"], deal_seed=job["deal_seed"], bots=job["seats"],
+                       seed=job["deal_seed"])
+            greedy_wins += job["seats"][winner] == "greedy"
             f.write(json.dumps(rec) + "\n")
     size = (folder / "games.jsonl").stat().st_size
     tracemalloc.start()
@@ -354,8 +487,8 @@ def test_standings_read_games_jsonl_without_holding_the_records(folder):
     finally:
         tracemalloc.stop()
     assert summary["games"] == 3000
-    best = summary["standings"]["bots"][0]
-    assert best["name"] == "greedy" and best["wins"] == 2000
+    wins = {row["name"]: row["wins"] for row in summary["standings"]["bots"]}
+    assert wins == {"greedy": greedy_wins, "random": 3000 - greedy_wins} and greedy_wins == 1500
     assert peak < size / 4, f"{peak:,} bytes at the peak for a file of {size:,}"
 
 

@@ -136,6 +136,13 @@ def test_another_run_in_the_folder_is_refused_and_kept(tmp_path, fast, change, f
     (lambda line: line["positions"][0].update(move=10_000), r"positions\[0\].move must"),
     (lambda line: line["positions"][0].update(player=2), r"positions\[0\].player must"),
     (lambda line: line.pop("record"), "record must be a game record"),
+    # first and scores are the record's result, and the record's result its moves'
+    (lambda line: line.update(first=[0.0, 1.0] if line["first"] != [0.0, 1.0] else [1.0, 0.0]),
+     r"first \[.*\] is not its record's result"),
+    (lambda line: line.update(scores=[s + 1 for s in line["scores"]]), r"scores \[.*\] is not its record's result"),
+    (lambda line: line["record"]["result"].update(final=[7, 7]), "record: result.final: the replay gives"),
+    (lambda line: line["record"]["moves"].pop(), "record: result"),
+    (lambda line: line["record"].update(players=3), "record: "),
 ])
 def test_a_hand_edited_line_is_refused_naming_the_line_and_field(tmp_path, fast, edit, message):
     out = tmp_path / "data"
@@ -146,6 +153,17 @@ def test_a_hand_edited_line_is_refused_naming_the_line_and_field(tmp_path, fast,
     data.write_text(json.dumps(line) + "\n")
     with pytest.raises(UsageError, match=f"positions.jsonl: line 1: {message}"):
         selfplay.run(small(fast, games=1), out, progress=False)
+
+
+def test_positions_without_their_settings_are_refused(tmp_path, fast):
+    out = tmp_path / "data"
+    selfplay.run(small(fast, games=1), out, progress=False)
+    before = (out / "positions.jsonl").read_bytes()
+    (out / "selfplay.json").unlink()
+    # new settings would misdescribe the labels already there
+    with pytest.raises(UsageError, match="holds positions.jsonl without its selfplay.json"):
+        selfplay.run(small(fast, games=2), out, progress=False)
+    assert (out / "positions.jsonl").read_bytes() == before and not (out / "selfplay.json").exists()
 
 
 def test_bad_settings_are_named():

@@ -423,6 +423,39 @@ def test_an_opponent_whose_file_name_is_not_utf8_is_kept_as_it_is(tmp_path, tiny
         plot(tmp_path / "run")
 
 
+@pytest.mark.parametrize("how, message", [
+    ("lines ended by a carriage return alone", "line 1 holds a line break that is not a newline"),
+    ("deleted", "history.csv: missing, or a link to nothing"),
+    ("a link to nothing", "history.csv: missing, or a link to nothing"),
+])
+def test_resume_refuses_a_history_it_cannot_read_instead_of_dropping_it(saved_run, tmp_path, how,
+                                                                        message):
+    run = edited(saved_run, tmp_path)
+    history = run / "history.csv"
+    if how.startswith("lines"):
+        history.write_bytes(history.read_bytes().replace(b"\r\n", b"\r"))
+    else:
+        history.unlink()
+        if how.startswith("a link"):
+            history.symlink_to(tmp_path / "nowhere" / "history.csv")
+    kept = history.read_bytes() if history.exists() else None
+    with pytest.raises(TuneError, match=message):
+        tune(saved_run[1], run, jobs=1, progress=False, resume=True)
+    assert (history.read_bytes() if history.exists() else None) == kept     # nothing cut
+
+
+def test_a_last_row_without_its_end_is_ignored_with_a_warning(saved_run, tmp_path):
+    from tigris.tunefolder import read_history, read_settings
+
+    run = edited(saved_run, tmp_path)
+    history = run / "history.csv"
+    settings = read_settings(run)
+    rows = read_history(history, "spsa", settings["params"], settings["opponents"])
+    history.write_bytes(history.read_bytes().rstrip(b"\r\n"))     # the write cut short
+    with pytest.warns(UserWarning, match="history.csv: the last row has no end"):
+        assert read_history(history, "spsa", settings["params"], settings["opponents"]) == rows[:-1]
+
+
 def test_a_fifo_in_place_of_a_history_does_not_hang(saved_run, tmp_path, capsys):
     run = edited(saved_run, tmp_path)
     (run / "history.csv").unlink()

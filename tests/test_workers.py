@@ -325,3 +325,28 @@ def test_the_worker_processes_tracker_keeps_its_exit_warnings_to_itself(monkeypa
             "warnings.warn('other')\n")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert "leaked semlock" not in run.stderr and "UserWarning: other" in run.stderr
+
+
+@pytest.mark.parametrize("command, marker, stream", [
+    (["play", "--bots", "endless.toml", "random"], "--- turn 0", "stdout"),
+    (["tournament", "--bots", "endless.toml", "random", "--games", "2", "--jobs", "1", "--out", "t"],
+     "tournament", "stderr"),
+    (["tournament", "--bots", "endless-workers.toml", "random", "--games", "2", "--jobs", "2",
+      "--out", "t2"], "tournament", "stderr"),
+])
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_does_not_wait_out_a_bots_ten_minute_move(tmp_path, command, marker, stream, signum):
+    """Ctrl-C (to the whole terminal's group) or SIGTERM (to the command alone) during a
+    bot's move of ten minutes ends the command at once, saying so, with no process left."""
+    from processes import interrupt
+
+    (tmp_path / "endless.toml").write_text('kind = "ismcts"\nseconds = 600.0\n')
+    (tmp_path / "endless-workers.toml").write_text('kind = "ismcts"\nseconds = 600.0\nworkers = 2\n')
+    args = ["-m", "tigris", *[str(tmp_path / a) if a.startswith(("endless", "t")) and a != "tournament"
+                              else a for a in command]]
+    # Ctrl-C reaches the terminal's whole group; SIGTERM the command alone
+    code, out, err, left = interrupt(args, marker, stream=stream, delay=2.0, timeout=30,
+                                               signum=signum, group=signum == signal.SIGINT)
+    assert code == 128 + signum, (code, err[-2000:])
+    assert "interrupted" in err.replace("\r", "\n").splitlines()[-1] and "Traceback" not in err
+    assert left == []

@@ -102,6 +102,7 @@ from tigris import knobs, work
 from tigris import record as records
 from tigris.errors import ConfigError, Interrupted, RecordError, UsageError, excerpt
 from tigris.files import check_target
+from tigris.locks import holding
 from tigris.hints import DEFAULT_BOT as DEFAULT_HINT_BOT
 from tigris.hints import EQUAL, ranked
 from tigris.runner import append_record, cut_torn, read_json_lines
@@ -191,6 +192,7 @@ def decisions(rec, players=None, source="record"):
             states.append(g.copy(stack=False))
             if n:
                 actions.append(g.history[-1][0])
+        records.check_result(rec, g)          # a result its moves do not give is a lie
         game_hash = record_hash(g)
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError,
             RecursionError) as e:
@@ -302,6 +304,7 @@ def analyse_decision(task, engine, budget, seed, thresholds):
 # A whole game
 # ---------------------------------------------------------------------------------------
 
+@holding("out", file=True)        # one run at a time on a file
 def run(rec, out, source="record", iterations=None, seconds=None, players=None, jobs=1,
         bot=DEFAULT_BOT, seed=0, thresholds=None, progress=True):
     """Analyse the decisions of `players` (default: all) in the game record `rec` (a

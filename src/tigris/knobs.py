@@ -25,13 +25,14 @@ A bot file (TOML) names its kind and sets knobs; everything else takes the defau
 """
 
 import math
+import os
 from typing import Any, NamedTuple
 
 from tigris.constants import N_ACTIONS
 from tigris.errors import excerpt
 
 __all__ = ["Knob", "TABLE", "WEIGHTS", "PATHS", "SEARCH_CONFIG", "KINDS", "CHOICES", "RANGES", "META",
-           "MAX_ITERATIONS", "MAX_ROLLOUT_DEPTH", "MAX_TREES", "MAX_SECONDS",
+           "MAX_ITERATIONS", "MAX_ROLLOUT_DEPTH", "MAX_TREES", "MAX_SECONDS", "MAX_WORKERS",
            "defaults", "valid", "check", "check_value", "check_knob", "check_weights", "default_weights",
            "search_config", "is_default_weight"]
 
@@ -44,6 +45,10 @@ MAX_ROLLOUT_DEPTH = 2**31 - 1
 # as a longer one is a typo that never ends.
 MAX_TREES = 1024
 MAX_SECONDS = 86_400.0
+# Each of a bot's ``workers`` is a process searching at once: more than this machine's
+# cores only share them, at the memory of a process each.  A bot's settings read back
+# (a results folder made elsewhere) are held to MAX_TREES alone (``here=False``).
+MAX_WORKERS = os.cpu_count() or 1
 INF = math.inf
 
 
@@ -197,6 +202,8 @@ def valid(key: str) -> str:
         return "any"
     if key == "seconds":
         return f"above 0, at most {knob.high:g}"
+    if key == "workers":
+        return f"{knob.low} to the machine's cores (at most {knob.high})"
     if knob.low == -INF:
         return "any finite number" if knob.high == INF else f"at most {knob.high}"
     return f"at least {knob.low}" if knob.high == INF else f"{knob.low} to {knob.high}"
@@ -212,11 +219,14 @@ def default_weights() -> dict[str, float]:
     return {name: TABLE[name].default for name in WEIGHTS}
 
 
-def check(kind: str, params: dict[str, Any], where: str = "bot") -> dict[str, Any]:
+def check(kind: str, params: dict[str, Any], where: str = "bot", here: bool = True) -> dict[str, Any]:
     """Return the full, checked parameters of a bot of `kind`; raise ValueError naming
-    `where`, the key and the valid values for anything wrong."""
-    if kind not in KINDS:
-        raise ValueError(f"{where}: unknown kind {kind!r}; kinds: {', '.join(KINDS)}")
+    `where`, the key and the valid values for anything wrong.  With `here`, the bot is to
+    play on this machine: ``workers`` at most its cores (MAX_WORKERS), and a ``network``
+    only with ``evaluator = "net"``, which alone reads it.  Without, the settings are
+    read back from a run made elsewhere (a results folder), and held to the table alone."""
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise ValueError(f"{where}: unknown kind {excerpt(kind)}; kinds: {', '.join(KINDS)}")
     spec = KINDS[kind]
     _refuse_unknown(params, spec, f"{where}: unknown key", f" for a {kind} bot; valid keys")
     out = defaults(kind)
@@ -224,26 +234,36 @@ def check(kind: str, params: dict[str, Any], where: str = "bot") -> dict[str, An
         if key == "iterations" and value is None and params.get("seconds") is not None:
             out[key] = None         # a time budget, as a results folder saves a bot's knobs
             continue
-        out[key] = check_value(kind, key, value, where)
+        out[key] = check_value(kind, key, value, where, here)
     if "seconds" in spec and "seconds" in params and out["seconds"] is not None and "iterations" not in params:
         out["iterations"] = None
     if "seconds" in spec and out.get("iterations") is None and out.get("seconds") is None:
         raise ValueError(f"{where}: give iterations or seconds")
+    if here and params.get("network") and out.get("evaluator") != "net":
+        # read only by the learned evaluation: without it the file would be ignored unsaid
+        raise ValueError(f"{where}: network {excerpt(params['network'])} is read only with "
+                         f"evaluator = \"net\" (here {excerpt(out.get('evaluator'))}): set "
+                         f"evaluator = \"net\" to use it, or leave network out")
     return out
 
 
-def check_value(kind: str, key: str, value: Any, where: str | None = None) -> Any:
+def check_value(kind: str, key: str, value: Any, where: str | None = None, here: bool = True) -> Any:
     """One knob of a `kind` bot, checked (ints given for floats become floats); the
     ValueError names `where` (if given) and the key."""
-    return check_knob(key, value, where, meaning=KINDS[kind][key][2])
+    return check_knob(key, value, where, meaning=KINDS[kind][key][2], here=here)
 
 
-def check_knob(key: str, value: Any, where: str | None = None, meaning: str | None = None) -> Any:
+def check_knob(key: str, value: Any, where: str | None = None, meaning: str | None = None,
+               here: bool = True) -> Any:
     """One knob of the table, checked (ints given for floats become floats); the
-    ValueError names `where` (if given) and the key, and says what the knob means."""
+    ValueError names `where` (if given) and the key, and says what the knob means.  With
+    `here`, ``workers`` is held to this machine's cores (MAX_WORKERS)."""
     if key == "seconds" and value is None:
         return None
     checked, problem = _checked(TABLE[key], key, value, meaning or TABLE[key].meaning)
+    if not problem and here and key == "workers" and checked > MAX_WORKERS:
+        problem = (f"workers must be at most {MAX_WORKERS}, this machine's cores (a process "
+                   f"each), not {excerpt(value)}")
     if problem:
         raise ValueError(f"{where}: {problem}" if where else problem)
     return checked

@@ -11,13 +11,14 @@ stronger), as engine-testing frameworks do, or until `max_games`.
 ('H1', True)
 """
 
+import contextlib
 import json
 import math
 import os
 from dataclasses import asdict
 from pathlib import Path
 
-from tigris import ratings, tournament, work
+from tigris import locks, ratings, tournament, work
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError
 from tigris.files import check_target, write_text
 from tigris.runner import append_record, bot_settings, deal_games, deal_seed, game_tasks, score
@@ -75,6 +76,16 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
     as_tournament = tournament.Spec(bots=[a, b], players=2, games=max_games, seed=seed,
                                     name=spec["name"])
     scheduled = len(tournament.schedule(as_tournament.check(where="match", bots=False)))
+    with contextlib.ExitStack() as held:
+        if out:
+            held.enter_context(locks.hold(tournament.writable_folder(out)))   # one run at a time
+        return _play(a, b, elo0, elo1, alpha, beta, max_games, out, as_tournament, settings,
+                     spec, scheduled, n_jobs, seed, progress)
+
+
+def _play(a, b, elo0, elo1, alpha, beta, max_games, out, as_tournament, settings, spec, scheduled,
+          n_jobs, seed, progress):
+    """``sprt_match``'s games, its arguments checked (and its folder held)."""
     sink = _results_folder(out, as_tournament, settings) if out else None
     deals = (job for deal in range(scheduled // 2)       # paired games: both seatings of a deal
              for job in deal_games([a, b], deal_seed(seed, deal), 2 * deal))

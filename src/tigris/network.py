@@ -45,7 +45,7 @@ from tigris._net import (FEATURE_VERSION, N_DENSE, N_OUTPUTS, N_PATTERNS, N_SPAR
 from tigris.constants import N_ACTIONS
 from tigris.errors import UsageError, excerpt
 from tigris.files import write_bytes
-from tigris.sources import check_source
+from tigris.sources import check_source, parse_json
 
 __all__ = ["FORMAT", "FORMATS", "ARRAYS", "POLICY_ARRAYS", "SHIPPED", "Network", "load", "save", "from_knobs",
            "forward", "policy_forward", "encode", "policy_inputs", "FEATURE_VERSION", "N_SPARSE", "N_DENSE",
@@ -178,7 +178,7 @@ def _read(path):
     try:
         if meta_bytes.dtype != np.uint8 or meta_bytes.ndim != 1:
             raise ValueError("not bytes")
-        meta = json.loads(meta_bytes.tobytes().decode("utf-8"))
+        meta = parse_json(meta_bytes.tobytes(), ValueError, "its bytes")
     except (ValueError, UnicodeDecodeError) as e:
         raise UsageError(f"{path}: meta: not a JSON object ({excerpt(str(e), 60)})") from None
     if not isinstance(meta, dict) or meta.get("format") not in FORMATS:

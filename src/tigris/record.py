@@ -15,7 +15,7 @@ stored, so a replay reproduces the final state exactly even if the RNG changes.
 True
 """
 
-import json
+import functools
 import os
 from collections.abc import Sequence
 from typing import Any
@@ -24,7 +24,8 @@ from tigris._game import Game
 from tigris.boards import BOARD_NAMES
 from tigris.errors import IllegalActionError, RecordError, excerpt
 from tigris.files import split_source
-from tigris.sources import check_source
+from tigris.notation import str_to_action
+from tigris.sources import check_source, parse_json
 from tigris.constants import COLOURS
 
 __all__ = ["FORMAT", "to_record", "replay", "load", "result", "steps", "check_result"]
@@ -36,17 +37,25 @@ def _draws_to_json(draws):
     return [[p, COLOURS[c]] for p, c in draws]
 
 
+_COLOUR_IDS = {name: c for c, name in enumerate(COLOURS)}
+
+
 def _draws_from_json(draws, where):
+    """[(player, colour id)] of a record's draws; RecordError naming `where` (text, or
+    a function that gives it: a replay names its move only when one is wrong)."""
     if not isinstance(draws, list):
+        where = where() if callable(where) else where
         raise RecordError(f"{where}: expected a list of [player, colour] draws, not "
                           f"{excerpt(draws)}")
     out = []
     for item in draws:
-        if (not isinstance(item, (list, tuple)) or len(item) != 2
-                or isinstance(item[0], bool) or not isinstance(item[0], int)
-                or not isinstance(item[1], str) or item[1] not in COLOURS):
-            raise RecordError(f"{where}: a draw is [player, colour], not {excerpt(item)}")
-        out.append((item[0], COLOURS.index(item[1])))
+        # the types as JSON gives them: an int that is not a bool, a colour's name
+        if type(item) in (list, tuple) and len(item) == 2 and type(item[0]) is int \
+                and type(item[1]) is str and item[1] in _COLOUR_IDS:
+            out.append((item[0], _COLOUR_IDS[item[1]]))
+            continue
+        where = where() if callable(where) else where
+        raise RecordError(f"{where}: a draw is [player, colour], not {excerpt(item)}")
     return out
 
 
@@ -116,12 +125,7 @@ def replay(rec: dict[str, Any] | str | bytes, upto: int | None = None) -> Game:
     moves (0 to the number of moves).  Raises RecordError naming the field or the move
     number, and the reason."""
     if isinstance(rec, (str, bytes)):
-        try:
-            rec = json.loads(rec)
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise RecordError(f"not JSON: {e}") from None
-        except RecursionError:
-            raise RecordError("not JSON this program reads (nested too deeply)") from None
+        rec = parse_json(rec, RecordError, "record")
     if not isinstance(rec, dict) or rec.get("format") != FORMAT:
         got = rec.get("format") if isinstance(rec, dict) else rec
         raise RecordError(f"format: expected {FORMAT!r}, got {excerpt(got)}")
@@ -168,8 +172,28 @@ def check_result(rec, game):
                               f"adjudicated, not {excerpt(resigned)}")
         replayed = result(game, why if isinstance(why, str) else None, resigned)
         if replayed != said:
-            raise RecordError(f"result: the replay ends with {replayed}, the record says "
-                              f"{excerpt(said, 200)}")
+            field, ours, theirs = _difference(replayed, said, "result")
+            raise RecordError(f"{field}: the replay gives {excerpt(ours, 120)}, the record "
+                              f"says {excerpt(theirs, 120)}")
+
+
+_MISSING = object()
+
+
+def _difference(ours, theirs, field):
+    """``(field, ours, theirs)`` where a replay's result and a record's first differ: into
+    objects and lists of objects (``result.scores[1].red``); a missing field is None."""
+    if isinstance(ours, dict) and isinstance(theirs, dict):
+        for key in (*ours, *(k for k in theirs if k not in ours)):
+            if ours.get(key, _MISSING) != theirs.get(key, _MISSING):
+                name = key if isinstance(key, str) and len(key) <= 30 else excerpt(key, 30)
+                return _difference(ours.get(key), theirs.get(key), f"{field}.{name}")
+    if (isinstance(ours, list) and isinstance(theirs, list) and len(ours) == len(theirs)
+            and all(isinstance(x, dict) for x in ours)):
+        for i, (x, y) in enumerate(zip(ours, theirs)):
+            if x != y:
+                return _difference(x, y, f"{field}[{i}]")
+    return field, ours, theirs
 
 
 def _setup(rec):
@@ -210,26 +234,47 @@ def _replay_move(game, n, move):
     if not isinstance(text, str):
         raise RecordError(f"move {n}: the move is notation such as 'tile red G5', not "
                           f"{excerpt(text)}")
-    where = f"move {n} ({text if len(text) <= 40 else excerpt(text)})"
     if game.is_over:
-        raise RecordError(f"{where}: the game is already over")
-    if move.get("player", game.current_player) != game.current_player:
-        raise RecordError(f"{where}: recorded for player {excerpt(move['player'])}, "
+        raise RecordError(f"{_where(n, text)}: the game is already over")
+    if "player" in move and move["player"] != game.current_player:
+        raise RecordError(f"{_where(n, text)}: recorded for player {excerpt(move['player'])}, "
                           f"but player {game.current_player} is to decide")
     try:
-        a = game.parse_action(move["move"])
+        a = _action_id(text)
     except IllegalActionError as e:
         raise RecordError(f"move {n}: {e}") from None
-    draws = _draws_from_json(move.get("draws", []), where)
+    draws = move.get("draws", [])
+    if draws != []:
+        draws = _draws_from_json(draws, lambda: _where(n, text))
     try:
-        game.apply(a, draws=draws)
+        game.apply(a, draws=draws)           # checks that the move is legal, and its draws
+    except IllegalActionError as e:
+        raise RecordError(f"move {n}: {e}") from None
     except ValueError as e:
-        raise RecordError(f"{where}: {e}") from None
-    forced = [game.action_str(f) for f in game.history[-1][2]]
-    if "forced" in move and move["forced"] != forced:
-        game.undo()
-        raise RecordError(f"{where}: the record says the engine then played "
-                          f"{excerpt(move['forced'], 200)}, the engine plays {forced}")
+        raise RecordError(f"{_where(n, text)}: {e}") from None
+    if "forced" in move:
+        forced = [game.action_str(f) for f in game.history[-1][2]]
+        if move["forced"] != forced:
+            game.undo()
+            raise RecordError(f"{_where(n, text)}: the record says the engine then played "
+                              f"{excerpt(move['forced'], 200)}, the engine plays {forced}")
+
+
+def _where(n, text):
+    """Move `n` as errors name it, with its notation."""
+    return f"move {n} ({text if len(text) <= 40 else excerpt(text)})"
+
+
+def _action_id(text):
+    """The action id of a move's notation (IllegalActionError if it is malformed); a
+    short one is remembered, as a replay reads the same few hundred texts again and
+    again."""
+    return _known_action(text) if len(text) <= 40 else str_to_action(text)
+
+
+@functools.lru_cache(maxsize=8192)
+def _known_action(text):
+    return str_to_action(text)
 
 
 def load(path: str | os.PathLike[str]) -> Any:
@@ -252,9 +297,4 @@ def load(path: str | os.PathLike[str]) -> Any:
             raise RecordError(f"{text_path}: game {tail if len(tail) < 19 else excerpt(tail, 12)} "
                               f"asked for, the file holds {len(lines)}")
         text = lines[k - 1]
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RecordError(f"{path}: not JSON ({e})") from None
-    except RecursionError:
-        raise RecordError(f"{path}: not JSON this program reads (nested too deeply)") from None
+    return parse_json(text, RecordError, str(path))

@@ -3,11 +3,18 @@ tournament's schedule, and the finished games kept as the standings need them.
 
 A line is a game of the tournament when its game number is in the schedule, its bots
 (seat by seat) and its deal's seed are the schedule's for that number, and its
-``tournament`` is the tournament's name; a game number is there at most once.  Anything
-else (a line of another tournament, a game appended twice) is refused with a
-``TournamentError`` naming the file and the line: the standings are never computed from
-games that are not the tournament's, and ``--resume`` plays nothing until the file is
-put right.
+``tournament`` is the tournament's name; a game number is there at most once.  Its
+result is believed only once its moves are replayed from its setup (the tournament's
+players, board and variants, the deal's seed): the ranking, the scores and the final
+scores must be the replay's (``check_play``).  Anything else (a line of another
+tournament, a game appended twice, a result its moves do not give) is refused with a
+``TournamentError`` naming the file, the line and the field: the standings are never
+computed from games that are not the tournament's, and ``--resume`` plays nothing until
+the file is put right.
+
+The replays are most of the reading's cost (about 2 ms a game); a games file above
+``PARALLEL_BYTES`` is read by a worker process per core, each a part of it, and the
+lines are taken in in their order, so the error named is the first line's either way.
 
 :class:`Tally` keeps what the standings read of each game in a few tens of bytes (seats,
 ranking, final scores, decisions, mean seconds per seat, deal), not the ~80 KB of its
@@ -23,17 +30,23 @@ record, and the first places so far, so a run's leader costs nothing per game.
 (1, True, 'a 100%')
 """
 
-import json
 import math
+import os
 import warnings
 from array import array
 from pathlib import Path
 
-from tigris.errors import TournamentError, excerpt
-from tigris.runner import first_places
+from tigris import record as records
+from tigris.errors import RecordError, TournamentError, excerpt
+from tigris.runner import MAX_TURNS, first_places
 from tigris.schedule import Schedule
+from tigris.sources import json_or_none
 
-__all__ = ["JsonLines", "Tally", "check_game", "check_fields", "lines_of", "scan", "cut_torn"]
+__all__ = ["JsonLines", "Tally", "check_game", "check_fields", "check_play", "brief", "lines_of",
+           "scan", "cut_torn", "PARALLEL_BYTES"]
+
+PARALLEL_BYTES = 64 * 2**20    # a games file at least this big is checked by several processes
+PART_BYTES = 16 * 2**20        # each worker's task: a part of the file about this big
 
 
 class JsonLines:
@@ -58,10 +71,7 @@ class JsonLines:
                 if held is not None:
                     yield held[0], None
                     held = None
-                try:
-                    value = json.loads(line)
-                except (ValueError, RecursionError):      # not JSON, or not UTF-8
-                    value = None
+                value = json_or_none(line)        # None: not JSON, nor UTF-8
                 if value is None:
                     held = (lineno, start)
                 else:
@@ -105,6 +115,7 @@ def check_game(rec, spec, schedule, where):
             + (f" (its game {game} is {excerpt(job['seats'])}, deal {job['deal_seed']}, tournament "
                f"{excerpt(spec.name)})" if job else f" (games 0 to {len(schedule) - 1})"))
     check_fields(rec, where)
+    check_play(rec, where, spec)
 
 
 def check_fields(rec, where):
@@ -116,9 +127,12 @@ def check_fields(rec, where):
     if not isinstance(moves, list) or not all(isinstance(m, dict) for m in moves):
         raise TournamentError(f"{where}: game {game}: moves must be a list of moves")
     for n, m in enumerate(moves, start=1):
-        if "seconds" in m and not (_number(m["seconds"]) and m["seconds"] >= 0):
-            raise TournamentError(f"{where}: game {game}: move {n}: seconds must be a number, "
-                                  f"not {excerpt(m['seconds'])}")
+        if "seconds" in m:
+            x = m["seconds"]
+            # a finite number from 0 (a NaN fails every comparison), as JSON gives it
+            if not (type(x) is float and 0.0 <= x < math.inf or type(x) is int and 0 <= x < 2**53):
+                raise TournamentError(f"{where}: game {game}: move {n}: seconds must be a number, "
+                                      f"not {excerpt(x)}")
     error, result = rec.get("error"), rec.get("result")
     if error is not None and not isinstance(error, str):
         raise TournamentError(f"{where}: game {game}: error must be text, not {excerpt(error)}")
@@ -136,6 +150,76 @@ def check_fields(rec, where):
     if not (isinstance(final, list) and len(final) == seats and all(_number(x) for x in final)):
         raise TournamentError(f"{where}: game {game}: result.final must be {seats} scores, "
                               f"not {excerpt(final)}")
+
+
+def check_play(rec, where, spec=None):
+    """Raise TournamentError(`where`: game K: FIELD: ...) unless the game of `rec` (a
+    record whose fields ``check_fields`` passed) replays from its setup and ends with its
+    result: its ranking, scores and final scores are the replay's.  With `spec`, its
+    setup is also the tournament's (players, board, variants, and the deal's seed as its
+    seed).  A tournament's game ends by the rules or at the turn limit (``adjudicated``);
+    no one resigns.  A failed game (its ``error``) is counted, not rated: its moves are
+    not replayed."""
+    if rec.get("error"):
+        return
+    game = excerpt(rec["game"])
+    if spec is not None:
+        for field, want in (("players", spec.players), ("board", spec.board),
+                            ("seed", rec.get("deal_seed"))):
+            if rec.get(field) != want:
+                raise TournamentError(f"{where}: game {game}: {field} is {excerpt(rec.get(field))}, "
+                                      f"the tournament's is {excerpt(want)}")
+        variants = rec.get("variants")
+        if not (isinstance(variants, list) and all(isinstance(v, str) for v in variants)
+                and sorted(variants) == sorted(spec.variants)):
+            raise TournamentError(f"{where}: game {game}: variants are {excerpt(variants)}, the "
+                                  f"tournament's are {excerpt(spec.variants)}")
+    elif rec.get("players") != len(rec["bots"]):
+        raise TournamentError(f"{where}: game {game}: players is {excerpt(rec.get('players'))}, "
+                              f"but bots names {len(rec['bots'])} seats")
+    try:
+        played = records.replay(rec)          # every move, then the result against the replay
+    except (RecordError, RecursionError) as e:
+        what = str(e) if isinstance(e, RecordError) else "nested too deeply"
+        raise TournamentError(f"{where}: game {game}: {what}") from None
+    said = rec.get("result")
+    if said is None:
+        if played.is_over or played.turn >= MAX_TURNS:
+            raise TournamentError(f"{where}: game {game}: result is null, but its moves end the "
+                                  f"game (and the line has no error)")
+        return
+    if "resigned" in said:
+        raise TournamentError(f"{where}: game {game}: result.resigned: no one resigns in a "
+                              f"tournament")
+    if "adjudicated" in said and (played.is_over or played.turn < MAX_TURNS):
+        raise TournamentError(f"{where}: game {game}: result.adjudicated: a tournament's game is "
+                              f"stopped only at the turn limit ({MAX_TURNS} turns), this one at "
+                              f"turn {played.turn}{' (it is over)' if played.is_over else ''}")
+
+
+def brief(rec):
+    """What the standings read of a checked record, in a small tuple: ``(game,
+    deal_seed, bots, error, ranking, final, decisions, seconds per seat)``; error None
+    and the others set for a rated game, error the message (``"no result"`` for a game
+    without one) and the others None for a failed one."""
+    game, bots = rec["game"], tuple(rec["bots"])
+    result = rec.get("result")
+    if rec.get("error") or not result:
+        return (game, rec.get("deal_seed"), bots, str(rec.get("error") or "no result"),
+                None, None, None, None)
+    moves = rec.get("moves", [])
+    seats = len(bots)
+    totals, counts = [0.0] * seats, [0] * seats
+    for m in moves:
+        if "seconds" in m:
+            seat = m.get("player")
+            if type(seat) is int and 0 <= seat < seats:
+                totals[seat] += m["seconds"]
+                counts[seat] += 1
+    return (game, rec["deal_seed"], bots, None,
+            tuple(tuple(sorted(place)) for place in result["ranking"]),
+            tuple(float(x) for x in result["final"]), len(moves),
+            tuple(t / c if c else 0.0 for t, c in zip(totals, counts)))
 
 
 # ---------------------------------------------------------------------------------------
@@ -170,29 +254,23 @@ class Tally:
 
     def add(self, rec):
         """Count a checked record (``check_game``) of a game not yet counted."""
-        game, bots = rec["game"], rec["bots"]
+        self.add_brief(brief(rec))
+
+    def add_brief(self, line):
+        """Count the ``brief`` of a checked record of a game not yet counted."""
+        game, deal, bots, error, ranking, final, decisions, seconds = line
         self._done[game] = 1
         self._count += 1
-        result = rec.get("result")
-        if rec.get("error") or not result:
-            self.failed.append({"game": game, "deal_seed": rec.get("deal_seed"), "bots": bots,
-                                "error": str(rec.get("error") or "no result")})
+        if error is not None:
+            self.failed.append({"game": game, "deal_seed": deal, "bots": list(bots), "error": error})
             return
-        ranking = tuple(tuple(sorted(place)) for place in result["ranking"])
         self._number.append(game)
-        self._seating.append(self._index(self._seatings, tuple(bots)))
+        self._seating.append(self._index(self._seatings, bots))
         self._ranking.append(self._index(self._rankings, ranking))
-        self._final.extend(float(x) for x in result["final"])
-        moves = rec.get("moves", [])
-        self._decisions.append(len(moves))
-        totals, counts = [0.0] * len(bots), [0] * len(bots)
-        for m in moves:
-            seat = m.get("player")
-            if "seconds" in m and _whole(seat) and 0 <= seat < len(bots):
-                totals[seat] += m["seconds"]
-                counts[seat] += 1
-        self._seconds.extend(t / c if c else 0.0 for t, c in zip(totals, counts))
-        self._deal.append(rec["deal_seed"])
+        self._final.extend(final)
+        self._decisions.append(decisions)
+        self._seconds.extend(seconds)
+        self._deal.append(deal)
         for name in set(bots):
             self._seats[name] = self._seats.get(name, 0) + bots.count(name)
             self._wins[name] = self._wins.get(name, 0) + first_places(bots, ranking, name)
@@ -250,27 +328,149 @@ def lines_of(path, repair=True):
             cut_torn(path, lines.torn)
 
 
-def scan(path, spec, repair=True, each=None):
+def scan(path, spec, repair=True, each=None, only=None, jobs=None):
     """The Tally of the games in `path` (a games.jsonl; none if it is missing), each line
-    checked against `spec`'s schedule; `each(record)` is called for every game (for the
-    readers that want the records too).  A torn last line is reported with a warning,
-    ignored, and cut off the file when `repair` is set."""
+    checked against `spec`'s schedule and replayed (``check_game``); `each(record)` is
+    called for every game, or with `only` for game number `only`'s (for the readers that
+    want records too).  A torn last line is reported with a warning, ignored, and cut off
+    the file when `repair` is set.  A file of PARALLEL_BYTES or more is checked by `jobs`
+    worker processes (default: one per core) unless every record is wanted."""
     path = Path(path)
     schedule = Schedule(spec.bots, spec.players, spec.games, spec.seed)
     tally = Tally(spec)
     if not path.exists():
         return tally
-    for lineno, rec in lines_of(path, repair):
-        where = f"{path}:{lineno}"
-        check_game(rec, spec, schedule, where)
-        if rec["game"] in tally:
-            raise TournamentError(f"{where}: game {rec['game']} again (first on line "
-                                  f"{_first_line(path, rec['game'])}); a game is kept once: "
-                                  f"remove one of the two lines")
-        tally.add(rec)
-        if each is not None:
-            each(rec)
+    jobs = jobs or os.cpu_count() or 1
+    parallel = (jobs > 1 and (each is None or only is not None)
+                and path.stat().st_size >= PARALLEL_BYTES)
+    lines = (_parts_checked(path, spec, only, jobs) if parallel
+             else _lines_checked(path, spec, schedule, only, each is not None))
+    held = None                      # a line that is not JSON: torn if nothing follows it
+    try:
+        for lineno, line, rec in lines:
+            if held is not None:
+                raise TournamentError(f"{path}:{held}: not a game record")
+            if isinstance(line, str):                  # what is wrong with the line
+                raise TournamentError(line)
+            if line is None:
+                held = lineno
+                continue
+            if line[0] in tally:
+                raise TournamentError(f"{path}:{lineno}: game {line[0]} again (first on line "
+                                      f"{_first_line(path, line[0])}); a game is kept once: "
+                                      f"remove one of the two lines")
+            tally.add_brief(line)
+            if rec is not None and each is not None:
+                each(rec)
+    finally:
+        close = getattr(lines, "close", None)
+        if close is not None:
+            close()                  # the workers of the parts not read are stopped
+    if held is not None:
+        warnings.warn(f"{path}: the last line is torn (an interrupted write); ignoring it")
+        if repair:
+            cut_torn(path, (held, _offset_of_line(path, held)))
     return tally
+
+
+def _check_line(value, spec, schedule, where):
+    """``(brief, None)`` of a line's value (None: not JSON) that is a game of the
+    tournament, else ``(None, the message naming `where`)``."""
+    if value is None:
+        return None, None
+    try:
+        check_game(value, spec, schedule, where)
+    except TournamentError as e:
+        return None, str(e)
+    return brief(value), None
+
+
+def _lines_checked(path, spec, schedule, only, keep):
+    """``(line number, brief or None or the message of what is wrong, record or None)`` of
+    each line of `path` in turn, read here; the record given when `keep` (for game `only`
+    alone, if set)."""
+    lines = JsonLines(path)
+    for lineno, value in lines:
+        line, problem = _check_line(value, spec, schedule, f"{path}:{lineno}")
+        rec = value if keep and line is not None and (only is None or line[0] == only) else None
+        yield lineno, problem if problem else line, rec
+        if problem:
+            return
+    if lines.torn is not None:
+        yield lines.torn[0], None, None
+
+
+def _parts_checked(path, spec, only, jobs):
+    """As ``_lines_checked``, each part of `path` checked by a worker process: the parts'
+    lines come back in their order."""
+    from joblib import delayed, parallel_config
+
+    from tigris import parallel
+
+    parts = _parts(path)
+    with parallel_config(backend="loky", n_jobs=jobs):   # this machine's cores, whatever runs it
+        results = parallel.run(jobs, [delayed(_check_part)(path, spec, start, end, first, only)
+                                      for start, end, first in parts], generator=True)
+    try:
+        for lines in results:
+            yield from lines
+    finally:
+        parallel.stop(results)
+
+
+def _parts(path):
+    """``(start, end, first line number)`` of parts of `path` of about PART_BYTES, each
+    ending after a newline (or at the end of the file)."""
+    parts, start, lineno = [], 0, 1
+    with open(path, "rb") as f:
+        while True:
+            f.seek(start)
+            block = f.read(PART_BYTES)
+            if not block:
+                return parts
+            end = block.rfind(b"\n") + 1
+            while not end:                    # a line longer than a part: to its end
+                more = f.read(PART_BYTES)
+                if not more:
+                    end = len(block)
+                    break
+                cut = more.find(b"\n")
+                end = len(block) + cut + 1 if cut >= 0 else 0
+                block += more if cut < 0 else more[:cut + 1]
+            parts.append((start, start + end, lineno))
+            lineno += block[:end].count(b"\n")
+            start += end
+
+
+def _check_part(path, spec, start, end, first, only):
+    """The lines of bytes `start` to `end` of `path` (whose first is line `first`), as
+    ``_lines_checked`` gives them, up to the first that is wrong: run by a worker."""
+    with open(path, "rb") as f:
+        f.seek(start)
+        data = f.read(end - start)
+    schedule = Schedule(spec.bots, spec.players, spec.games, spec.seed)
+    out = []
+    for lineno, text in enumerate(data.split(b"\n"), start=first):
+        if not text.strip():
+            continue
+        value = json_or_none(text)
+        line, problem = _check_line(value, spec, schedule, f"{path}:{lineno}")
+        out.append((lineno, problem if problem else line,
+                    value if only is not None and line is not None and line[0] == only else None))
+        if problem:
+            break
+    return out
+
+
+def _offset_of_line(path, lineno):
+    """The offset in `path` where line `lineno` starts."""
+    offset = 0
+    with open(path, "rb") as f:
+        for n, line in enumerate(f, start=1):
+            if n == lineno:
+                return offset
+            offset += len(line)
+    return offset
 
 
 def _first_line(path, game):

@@ -21,8 +21,9 @@ from pathlib import Path
 import tigris
 from tigris import bots as botlib
 from tigris.record import result, to_record
+from tigris.sources import json_or_none
 
-__all__ = ["TURN_LIMIT", "deal_seed", "seatings", "deal_games", "bot_settings", "goes_on",
+__all__ = ["MAX_TURNS", "TURN_LIMIT", "deal_seed", "seatings", "deal_games", "bot_settings", "goes_on",
            "record_of", "play_game", "game_tasks", "append_record", "read_json_lines",
            "cut_torn", "first_places", "score"]
 
@@ -143,10 +144,7 @@ def read_json_lines(path):
     for lineno, line in enumerate(data.split(b"\n"), start=1):
         end = start + len(line) + 1
         if line.strip():
-            try:
-                value = json.loads(line)
-            except (ValueError, RecursionError):      # not JSON, or not UTF-8
-                value = None
+            value = json_or_none(line)          # None: not JSON, nor UTF-8
             if value is None and end >= len(data):
                 torn = (lineno, start, line)
             else:

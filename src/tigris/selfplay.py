@@ -52,8 +52,9 @@ from tigris import checks, knobs, work
 from tigris import record as records
 from tigris.errors import Interrupted, UsageError, excerpt
 from tigris.files import check_target, write_text
+from tigris.locks import holding
 from tigris.runner import append_record, cut_torn, deal_seed, play_game, read_json_lines
-from tigris.sources import check_source
+from tigris.sources import check_source, read_json
 
 __all__ = ["FORMAT", "FORMATS", "SETTINGS", "DEFAULT_BOT", "POSITIONS", "LABEL_ITERATIONS", "MAX_GAMES",
            "settings", "pick", "label", "play_and_label", "run", "read", "read_settings"]
@@ -159,6 +160,7 @@ def play_and_label(game_number, s):
                 scores=[final.final_score(p) for p in range(s["players"])], positions=positions)
 
 
+@holding("out")                   # one run at a time in a folder
 def run(s, out, jobs=1, progress=True, reads=(), backend="loky", scheduler=None):
     """Play and label the games of settings `s` (``settings``) that the folder `out` does
     not hold yet, `jobs` at a time (or on the dask cluster of `scheduler`, with
@@ -205,11 +207,7 @@ def _resume(out, s):
     folder gets them)."""
     path = out / "selfplay.json"
     if path.exists():
-        check_source(path)
-        try:
-            old = json.loads(path.read_text(encoding="utf-8"))
-        except (ValueError, UnicodeDecodeError) as e:
-            raise UsageError(f"{path}: not JSON ({e})") from None
+        old = read_json(path)
         if isinstance(old, dict) and old.get("format") in FORMATS and old.get("format") != FORMAT:
             raise UsageError(f"{path}: a {old['format']} folder, whose positions have no policy "
                              f"labels; training still reads it, but a run goes on only in a new folder")
@@ -220,6 +218,9 @@ def _resume(out, s):
                 raise UsageError(f"{out} holds another run: its {key} is {excerpt(old.get(key), 60)}, "
                                  f"not {excerpt(s.get(key), 60)}; choose another folder, or the "
                                  f"same {key} to continue it")
+    elif (out / "positions.jsonl").exists():      # its labels' settings are unknown
+        raise UsageError(f"{out} holds positions.jsonl without its selfplay.json: put it back, "
+                         f"or choose another folder")
     else:
         write_text(path, json.dumps({k: v for k, v in s.items() if k != "games"}, indent=2) + "\n")
     data = out / "positions.jsonl"
@@ -296,6 +297,9 @@ def _problem(line, s):
     rec = line.get("record")
     if not (isinstance(rec, dict) and isinstance(rec.get("moves"), list)):
         return "record must be a game record"
+    problem = _result_problem(line, rec, n)
+    if problem:
+        return problem
     positions = line.get("positions")
     if not isinstance(positions, list) or len(positions) > s["positions"]:
         return f"positions must be a list of at most {s['positions']}"
@@ -319,6 +323,24 @@ def _problem(line, s):
             problem = _policy_problem(p.get("policy"))
             if problem:
                 return f"{where}.policy {problem}"
+    return None
+
+
+def _result_problem(line, rec, n):
+    """What is wrong with a line's record (replayed) or its first and scores, which
+    must be the record's result, or None."""
+    from tigris.calibration import first_shares
+
+    try:
+        records.replay(rec)                   # its moves, and its result against them
+    except (ValueError, RecursionError) as e:
+        return f"record: {e if isinstance(e, ValueError) else 'nested too deeply'}"
+    result = rec.get("result")
+    if rec.get("players") != n or not isinstance(result, dict):
+        return f"record must be a finished {n}-player game"
+    for field, want in (("first", first_shares(result["ranking"], n)), ("scores", result["final"])):
+        if any(abs(x - y) > SUM_TOLERANCE for x, y in zip(line[field], want)):
+            return f"{field} {excerpt(line[field])} is not its record's result ({excerpt(want)})"
     return None
 
 

@@ -16,7 +16,8 @@ _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f
 
 def read_toml(path, error=ConfigError):
     """The table of a TOML file.  A file that is missing or unreadable, not a regular
-    file, not UTF-8 text (as TOML must be) or not valid TOML raises `error` naming it."""
+    file, not UTF-8 text (as TOML must be) or not valid TOML (also: nested too deeply
+    for the parser, ``[[[[...]]]]``) raises `error` naming it."""
     path = check_source(path, error)      # a pipe would block the reading
     try:
         with open(path, "rb") as f:
@@ -27,6 +28,8 @@ def read_toml(path, error=ConfigError):
         raise error(f"{path}: not a TOML file (not UTF-8 text)") from None
     except tomllib.TOMLDecodeError as e:
         raise error(f"{path}: not valid TOML ({e})") from None
+    except RecursionError:
+        raise error(f"{path}: not valid TOML (nested too deeply)") from None
 
 
 def toml_string(text):

@@ -27,10 +27,10 @@ from typing import Any
 
 import tigris
 from tigris import bots as botlib
-from tigris import knobs, work
+from tigris import knobs, locks, work
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError, excerpt
 from tigris.files import write_text
-from tigris.results import check_fields, lines_of, scan
+from tigris.results import check_fields, check_play, lines_of, scan
 from tigris.runner import append_record, bot_settings, game_tasks, play_game
 from tigris.schedule import Schedule
 from tigris.sources import read_json
@@ -168,14 +168,9 @@ def read_games(out, repair=True, game=None):
     is reported with a warning, ignored, and cut off the file when `repair` is set."""
     out = Path(out)
     records = []
-
-    def keep(rec):
-        if game is None or rec["game"] == game:
-            records.append(rec)
-
     if (out / SPEC_FILE).exists():
         spec, _ = read_spec_file(out / SPEC_FILE)
-        scan(out / GAMES_FILE, spec, repair=repair, each=keep)
+        scan(out / GAMES_FILE, spec, repair=repair, each=records.append, only=game)
     elif (out / GAMES_FILE).exists():
         records = [r for r in _unscheduled_games(out / GAMES_FILE, repair)
                    if game is None or r["game"] == game]
@@ -198,6 +193,7 @@ def _unscheduled_games(path, repair):
                                   f"two lines")
         first[rec["game"]] = lineno
         check_fields(rec, where)
+        check_play(rec, where)                   # its moves replayed, its result theirs
         records.append(rec)
     return records
 
@@ -237,7 +233,8 @@ def read_spec_file(path):
                 and isinstance(value[1], dict)):
             raise TournamentError(f"{where} must be [kind, knobs], not {excerpt(value)}")
         try:
-            settings[name] = (value[0], knobs.check(value[0], value[1], where=where))
+            # made perhaps on another machine: its cores are not this one's (workers)
+            settings[name] = (value[0], knobs.check(value[0], value[1], where=where, here=False))
         except ValueError as e:
             raise TournamentError(str(e)) from None
     return spec, settings
@@ -273,11 +270,22 @@ def run(spec: Spec | None = None, out: str | os.PathLike[str] = "results",
             raise UsageError("no tournament given: name bots or a spec file")
         spec.check()
     folder = writable_folder(out)
+    with locks.hold(folder):                           # one run at a time in a folder
+        return _run(spec, folder, resume, where, progress)
+
+
+def _run(spec, folder, resume, where, progress):
+    """``run``'s work in `folder`, which this run holds."""
     spec_path = folder / SPEC_FILE
     if resume:
         if not spec_path.exists():
             raise TournamentError(f"{folder}: no {SPEC_FILE} here, nothing to resume")
         spec, settings = read_spec_file(spec_path)
+        for name, (kind, params) in settings.items():     # the bots play here
+            try:
+                knobs.check(kind, params, where=f"{spec_path}: bots.{name}")
+            except ValueError as e:
+                raise TournamentError(str(e)) from None
     else:
         assert spec is not None                           # refused above
         if (folder / GAMES_FILE).exists() and (folder / GAMES_FILE).stat().st_size > 0:

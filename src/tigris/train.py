@@ -46,6 +46,7 @@ from pathlib import Path
 from tigris import record as records
 from tigris.errors import Interrupted, UsageError, excerpt
 from tigris.files import check_target, write_bytes
+from tigris.locks import holding
 from tigris.sources import check_source
 
 __all__ = ["LABEL_WEIGHT", "SCORE_WEIGHT", "POLICY_WEIGHT", "HIDDEN", "POLICY_WIDTH", "HELD_OUT", "BATCH",
@@ -435,6 +436,7 @@ def require_torch():
     return torch
 
 
+@holding("out")                   # one run at a time in a folder
 def fit(data, out, hidden=HIDDEN, epochs=EPOCHS, patience=PATIENCE, seed=0, progress=True, threads=None,
         learning_rate=LEARNING_RATE, weight_decay=WEIGHT_DECAY, dropout=DROPOUT, policy_width=None, init=None,
         freeze_value=False):

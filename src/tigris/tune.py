@@ -38,6 +38,7 @@ from tigris import bots as botlib
 from tigris import knobs, plotting, work
 from tigris.errors import ConfigError, Interrupted, TuneError, excerpt
 from tigris.files import check_target, write_bytes, write_text
+from tigris.locks import holding
 from tigris.runner import append_record, bot_settings, deal_games, deal_seed, game_tasks, score
 from tigris.tomlfile import toml_string
 from tigris.tunefolder import (HISTORY_FILE, METHODS, RESULT_FILE, SCORES, SPEC_FILE,
@@ -369,6 +370,7 @@ def _bot_params(base, params, theta):
     return out
 
 
+@holding("out")                   # one run at a time in a folder
 def tune(spec, out, jobs=None, progress=True, resume=False):
     """Tune by ``spec.method`` (or continue the run from DIR/history.csv); write the tuned
     bot file and verify it against the original.  Returns a dict with theta, the bot file
@@ -395,6 +397,9 @@ def tune(spec, out, jobs=None, progress=True, resume=False):
         if saved != spec_dict:
             raise TuneError(f"{out / SPEC_FILE}: the run saved there has other settings; "
                             f"resume it with the same ones (or use another --out)")
+        if not history.exists():            # lost: starting over would drop its iterations
+            raise TuneError(f"{history}: missing, or a link to nothing: the run in {out} has no "
+                            f"history to resume (restore it, or start the run again without --resume)")
         done_rows = read_history(history, spec.method, spec_dict["params"], spec.opponents,
                                  repair=True)
     elif history.exists() and history.stat().st_size:

@@ -18,6 +18,7 @@ tigris.errors.TuneError: results/no-such-run/tune.json: No such file or director
 import csv
 import io
 import math
+import warnings
 from pathlib import Path
 
 from tigris.errors import TuneError, excerpt
@@ -116,8 +117,10 @@ def read_history(path, method, params, opponents=None, repair=False):
     the method's scores and each parameter; row K (from 1) is iteration K, of 4K games,
     against ``opponents[(K - 1) % len(opponents)]`` (when given), with scores from 0 to 1
     and every other column a finite number, each parameter's within its bounds.  A TuneError
-    names the file, line and field of the first that is not.  A torn last row is ignored
-    (cut off the file with `repair`).  A missing or empty file has no rows."""
+    names the file, line and field of the first that is not.  A torn last row (no newline
+    after it) is ignored with a warning (cut off the file with `repair`); a file whose lines
+    end otherwise (a carriage return alone) is refused, never cut.  A missing or empty file
+    has no rows."""
     path = Path(path)
     check_source(path, TuneError)
     try:
@@ -127,6 +130,17 @@ def read_history(path, method, params, opponents=None, repair=False):
     except OSError as e:
         raise TuneError(f"{path}: {e.strerror}") from None
     end = data.rfind(b"\n") + 1                # after it: a row whose write was cut short
+    torn = data[end:]
+    if b"\r" in torn.rstrip(b"\r"):
+        # lines that end in \r alone (edited elsewhere): not a row cut short, and cutting
+        # them off would drop every iteration the run played
+        line = data[:end].count(b"\n") + 1
+        raise TuneError(f"{path}: line {line} holds a line break that is "
+                        f"not a newline: not the history this program writes (restore its line "
+                        f"ends, or start the run again without --resume)")
+    if torn:
+        warnings.warn(f"{path}: the last row has no end (a write cut short); ignoring it"
+                      + (": its iteration is played again" if repair else ""), stacklevel=2)
     if repair and end < len(data):
         with open(path, "r+b") as f:
             f.truncate(end)

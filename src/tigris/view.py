@@ -373,6 +373,7 @@ def read_results(results_dir):
     match --out``): the standings recomputed from DIR/games.jsonl.  UsageError for a
     folder without games."""
     from tigris import ratings, tournament
+    from tigris.results import scan
 
     d = Path(results_dir)
     if not d.is_dir():
@@ -380,11 +381,16 @@ def read_results(results_dir):
     games_file = d / tournament.GAMES_FILE
     if not games_file.is_file():
         raise UsageError(f"{d}: no {tournament.GAMES_FILE}; is this a tournament results folder?")
+    if (d / tournament.SPEC_FILE).exists():       # one reading: the records and the standings
+        spec, _ = tournament.read_spec_file(d / tournament.SPEC_FILE)
+        recs = []
+        tally = scan(games_file, spec, repair=False, each=recs.append)
+        if not recs:
+            raise UsageError(f"{games_file}: no games yet")
+        return tournament.summarize(spec, tally), sorted(recs, key=lambda r: r["game"])
     recs = sorted(tournament.read_games(d, repair=False), key=lambda r: r["game"])
     if not recs:
         raise UsageError(f"{games_file}: no games yet")
-    if (d / tournament.SPEC_FILE).exists():
-        return tournament.load_summary(d), recs
     # a match folder: no spec, so the standings of whatever bots played
     try:
         games = tournament.results_of(recs)
