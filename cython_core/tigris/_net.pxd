@@ -127,6 +127,15 @@ cdef void net_chances(const Net* net, const State* s, double* chance, double* sc
 # The pattern features of action `a` for the player to move in `s` into out (at most
 # MAX_PATTERNS); how many.  `ctx` is pattern_context(s)'s, for a state whose regions are
 # up to date.
+cdef struct SquareView:
+    # What the patterns read around a square whatever the action's colour, worked out
+    # once a context for the four colours of tile (and the leaders) placed there.
+    uint8_t kingdoms            # kingdoms next to the square
+    uint8_t nregions            # regions next to it, and which (their kingdom flags in `kingdom`)
+    uint8_t temples             # red tiles next to it
+    uint8_t treasures           # neighbours holding a treasure
+    uint8_t region[4]
+    uint8_t kingdom[4]
 cdef struct PatternContext:
     int mover
     uint8_t rank[4]             # per colour: its rank among the mover's scores (0: the weakest)
@@ -134,12 +143,17 @@ cdef struct PatternContext:
     uint8_t mine[NSQ]           # per region: 1 if it holds a leader of the mover's
     uint8_t tiles[NSQ][4]       # per region and colour: face-up tiles
     uint8_t scorer[4 * NSQ]     # per region and colour: who scores such a tile there (R33)
+    uint8_t seen[NSQ]           # per square: 1 once `square` holds its view
+    SquareView square[NSQ]
+    uint8_t nbclass[5][32]      # per colour of an action (4: none) and square code: its class (NB_*)
 cdef void pattern_context(State* s, PatternContext* ctx) noexcept nogil
-cdef int action_patterns(const State* s, const PatternContext* ctx, int a, int32_t* out) noexcept nogil
+cdef int action_patterns(const State* s, PatternContext* ctx, int a, int32_t* out) noexcept nogil
 # The policy's probability of each of the n `actions` (the legal actions of `s`, which
-# must not be over; a softmax over them alone) into prob.  The network must have a
+# must not be over; a softmax over them alone) into prob; with `normalise` false, their
+# logits instead (the same order, at a cost of no exponential).  The network must have a
 # policy head (hp > 0).
-cdef void net_policy(const Net* net, State* s, const int32_t* actions, int n, double* prob) noexcept nogil
+cdef void net_policy(const Net* net, State* s, const int32_t* actions, int n, double* prob,
+                     bint normalise=*) noexcept nogil
 
 
 cdef class Network:

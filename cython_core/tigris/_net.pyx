@@ -16,7 +16,7 @@ final score.  Python sees this module through ``tigris.network``, which reads an
 the weights file; ``Network`` here only holds checked arrays.
 """
 
-from libc.math cimport exp
+from libc.math cimport exp, expf
 from libc.string cimport memset
 from libc.stdint cimport int32_t, uint8_t
 
@@ -255,40 +255,6 @@ cdef void net_chances(const Net* net, const State* s, double* chance, double* sc
 # The policy
 # ---------------------------------------------------------------------------
 
-cdef void pattern_context(State* s, PatternContext* ctx) noexcept nogil:
-    """What the patterns read of the position, once a state: the rank of each colour among
-    the mover's scores, and per region the owner of each colour's leader, whether the
-    mover has a leader there, its face-up tiles by colour, and who scores a tile of each
-    colour joined to it."""
-    cdef int i, q, c, r, code, n, k
-    ensure_regions(s)
-    n = s.nregions
-    ctx.mover = current_player(s)
-    for c in range(NCOL):           # ties by colour order: the rank is a total order
-        ctx.rank[c] = 0
-        for k in range(NCOL):
-            if s.score[ctx.mover][k] < s.score[ctx.mover][c] or (s.score[ctx.mover][k] == s.score[ctx.mover][c]
-                                                                 and k < c):
-                ctx.rank[c] += 1
-    memset(ctx.owner, NONE, n * 4)
-    memset(ctx.mine, 0, n)
-    memset(ctx.tiles, 0, n * 4)
-    for i in range(NSQ):
-        code = s.sq[i]
-        if code >= TILE0 and code < DOWN0 and s.label[i] != NONE:
-            ctx.tiles[s.label[i]][code - TILE0] += 1
-    for q in range(s.nplayers):
-        for c in range(NCOL):
-            i = s.leader[q][c]
-            if i >= NSQ or s.label[i] == NONE:
-                continue
-            r = s.label[i]
-            ctx.owner[r][c] = q
-            if q == ctx.mover:
-                ctx.mine[r] = 1
-    scorer_table(s, ctx.scorer)
-
-
 cdef inline int neighbour_class(int code, int colour, int mover) noexcept nogil:
     """A square's class (NB_*) for an action of `colour` (NONE: none) by `mover`."""
     cdef int q, c
@@ -310,15 +276,85 @@ cdef inline int neighbour_class(int code, int colour, int mover) noexcept nogil:
     return NB_CATASTROPHE
 
 
+cdef void pattern_context(State* s, PatternContext* ctx) noexcept nogil:
+    """What the patterns read of the position, once a state: the rank of each colour among
+    the mover's scores, and per region the owner of each colour's leader, whether the
+    mover has a leader there, its face-up tiles by colour, and who scores a tile of each
+    colour joined to it."""
+    cdef int i, q, c, r, code, n, k
+    ensure_regions(s)
+    n = s.nregions
+    ctx.mover = current_player(s)
+    for c in range(NCOL):           # ties by colour order: the rank is a total order
+        ctx.rank[c] = 0
+        for k in range(NCOL):
+            if s.score[ctx.mover][k] < s.score[ctx.mover][c] or (s.score[ctx.mover][k] == s.score[ctx.mover][c]
+                                                                 and k < c):
+                ctx.rank[c] += 1
+    memset(ctx.owner, NONE, n * 4)
+    memset(ctx.mine, 0, n)
+    memset(ctx.seen, 0, NSQ)
+    for c in range(5):
+        for code in range(32):
+            ctx.nbclass[c][code] = neighbour_class(code, c if c < 4 else NONE, ctx.mover)
+    memset(ctx.tiles, 0, n * 4)
+    for i in range(NSQ):
+        code = s.sq[i]
+        if code >= TILE0 and code < DOWN0 and s.label[i] != NONE:
+            ctx.tiles[s.label[i]][code - TILE0] += 1
+    for q in range(s.nplayers):
+        for c in range(NCOL):
+            i = s.leader[q][c]
+            if i >= NSQ or s.label[i] == NONE:
+                continue
+            r = s.label[i]
+            ctx.owner[r][c] = q
+            if q == ctx.mover:
+                ctx.mine[r] = 1
+    scorer_table(s, ctx.scorer)
+
+
 cdef inline int bucket(int n, int top) noexcept nogil:
     return n if n < top else top
 
 
-cdef int action_patterns(const State* s, const PatternContext* ctx, int a, int32_t* out) noexcept nogil:
-    cdef int group, colour = NONE, i, k, k2, j, r, base, m = 0, nk = 0, nr = 0, temples = 0, code
-    cdef int regions[4]
-    cdef bint is_kingdom[4]
+cdef SquareView* square_view(const State* s, PatternContext* ctx, int i) noexcept nogil:
+    """The view of square i (SquareView), worked out at its first call of the context."""
+    cdef SquareView* v = &ctx.square[i]
+    cdef int k, k2, j, r
     cdef bint seen
+    if ctx.seen[i]:
+        return v
+    ctx.seen[i] = 1
+    v.kingdoms = 0
+    v.nregions = 0
+    v.temples = 0
+    v.treasures = 0
+    for k in range(NNBR[i]):
+        j = NBR[i][k]
+        if s.treasure[j]:
+            v.treasures += 1
+        if s.sq[j] == TILE0 + RED:
+            v.temples += 1
+        r = s.label[j]
+        if r == NONE:
+            continue
+        seen = False
+        for k2 in range(v.nregions):
+            if v.region[k2] == r:
+                seen = True
+        if not seen:
+            v.region[v.nregions] = r
+            v.kingdom[v.nregions] = 1 if s.kingdom[r] else 0
+            v.kingdoms += v.kingdom[v.nregions]
+            v.nregions += 1
+    return v
+
+
+cdef int action_patterns(const State* s, PatternContext* ctx, int a, int32_t* out) noexcept nogil:
+    cdef int group, colour = NONE, i, k, r, base, m = 0
+    cdef SquareView* v
+    cdef const uint8_t* cls
     if a < A_LEADER:
         colour = a // NSQ
         group = G_TILE + colour
@@ -343,44 +379,30 @@ cdef int action_patterns(const State* s, const PatternContext* ctx, int a, int32
     else:
         return 0                                # no square: bias and context alone
     base = group * P_STRIDE
+    v = square_view(s, ctx, i)
+    cls = ctx.nbclass[colour if colour != NONE else 4]
     for k in range(NNBR[i]):
-        j = NBR[i][k]
-        code = s.sq[j]
-        out[m] = base + PAT_NEIGHBOUR + neighbour_class(code, colour, ctx.mover); m += 1
-        if s.treasure[j]:
-            out[m] = base + PAT_TREASURE_NEXT; m += 1
-        if code == TILE0 + RED:
-            temples += 1
-        r = s.label[j]
-        if r == NONE:
-            continue
-        seen = False
-        for k2 in range(nr):
-            if regions[k2] == r:
-                seen = True
-        if not seen:
-            regions[nr] = r
-            is_kingdom[nr] = s.kingdom[r] != 0
-            nk += is_kingdom[nr]
-            nr += 1
-    out[m] = base + PAT_KINGDOMS + bucket(nk, 2); m += 1
-    out[m] = base + PAT_REGIONS + bucket(nr, 3); m += 1
-    out[m] = base + PAT_TEMPLES + bucket(temples, 3); m += 1
-    out[m] = base + PAT_ON + neighbour_class(s.sq[i], colour, ctx.mover); m += 1
+        out[m] = base + PAT_NEIGHBOUR + cls[s.sq[NBR[i][k]] & 31]; m += 1
+    for k in range(v.treasures):
+        out[m] = base + PAT_TREASURE_NEXT; m += 1
+    out[m] = base + PAT_KINGDOMS + bucket(v.kingdoms, 2); m += 1
+    out[m] = base + PAT_REGIONS + bucket(v.nregions, 3); m += 1
+    out[m] = base + PAT_TEMPLES + bucket(v.temples, 3); m += 1
+    out[m] = base + PAT_ON + cls[s.sq[i] & 31]; m += 1
     if s.treasure[i]:
         out[m] = base + PAT_TREASURE_ON; m += 1
-    if colour != NONE:
-        out[m] = base + PAT_COLOUR_RANK + ctx.rank[colour]; m += 1
-    if nr == 1 and colour != NONE:
-        r = regions[0]
-        k = ctx.tiles[r][colour]
+    if colour == NONE:
+        return m
+    out[m] = base + PAT_COLOUR_RANK + ctx.rank[colour]; m += 1
+    if v.nregions == 1:
+        k = ctx.tiles[v.region[0]][colour]
         out[m] = base + PAT_STRENGTH + (0 if k == 0 else 1 if k <= 2 else 2 if k <= 5 else 3); m += 1
-    if group < G_LEADER and nk == 1:
+    if group < G_LEADER and v.kingdoms == 1:
         # R33: a tile joined to one kingdom scores for the owner of its colour's leader
         # there (or of the king); joined to two, it starts a war and scores nothing yet.
-        for k in range(nr):
-            if is_kingdom[k]:
-                r = ctx.scorer[4 * regions[k] + colour]
+        for k in range(v.nregions):
+            if v.kingdom[k]:
+                r = ctx.scorer[4 * v.region[k] + colour]
                 if r == ctx.mover:
                     out[m] = base + PAT_SCORES_MINE; m += 1
                 elif r != NONE:
@@ -388,10 +410,10 @@ cdef int action_patterns(const State* s, const PatternContext* ctx, int a, int32
     elif group >= G_LEADER and group < G_CATASTROPHE:
         if s.leader[ctx.mover][colour] < NSQ:
             out[m] = base + PAT_MOVE; m += 1
-        if nk == 1:
-            for k in range(nr):
-                if is_kingdom[k]:
-                    r = regions[k]
+        if v.kingdoms == 1:
+            for k in range(v.nregions):
+                if v.kingdom[k]:
+                    r = v.region[k]
                     if ctx.owner[r][colour] != NONE and ctx.owner[r][colour] != ctx.mover:
                         out[m] = base + PAT_REVOLT; m += 1
                     if ctx.mine[r]:
@@ -412,14 +434,16 @@ cdef extern from *:
     float tg_dot(const float* row, const float* g, int width) noexcept nogil
 
 
-cdef void net_policy(const Net* net, State* s, const int32_t* actions, int n, double* prob) noexcept nogil:
+cdef void net_policy(const Net* net, State* s, const int32_t* actions, int n, double* prob,
+                     bint normalise=True) noexcept nogil:
     cdef int32_t on[MAX_HIDDEN]
     cdef float value[MAX_HIDDEN]
     cdef float g[MAX_HIDDEN]
     cdef int32_t pats[MAX_PATTERNS]
     cdef PatternContext ctx
     cdef int nd = first_layer(net, s, on, value), HP = net.hp, k, j, c, block, a, npat
-    cdef double logit, top = -1e300, total = 0.0
+    cdef float even, odd, top = -1e30
+    cdef double total = 0.0
     for block in range(HP // LANES):
         c = block * LANES
         tg_block(&g[c], net.bp + c, HP, NULL, NULL, 0, net.wpt + c, on, value, nd)
@@ -429,15 +453,22 @@ cdef void net_policy(const Net* net, State* s, const int32_t* actions, int n, do
     pattern_context(s, &ctx)
     for k in range(n):
         a = actions[k]
-        logit = net.abias[a] + tg_dot(net.emb + <long>a * HP, g, HP)
         npat = action_patterns(s, &ctx, a, pats)
-        for j in range(npat):
-            logit += net.pat[pats[j]]
-        prob[k] = logit
-        if logit > top:
-            top = logit
+        # Two sums, so that the additions of the patterns' weights do not wait on each other.
+        even = net.abias[a] + tg_dot(net.emb + <long>a * HP, g, HP)
+        odd = 0
+        for j in range(0, npat - 1, 2):
+            even += net.pat[pats[j]]
+            odd += net.pat[pats[j + 1]]
+        if npat & 1:
+            even += net.pat[pats[npat - 1]]
+        prob[k] = even + odd
+        if even + odd > top:
+            top = even + odd
+    if not normalise:
+        return
     for k in range(n):
-        prob[k] = exp(prob[k] - top)
+        prob[k] = expf(<float>prob[k] - top)
         total += prob[k]
     for k in range(n):
         prob[k] /= total

@@ -50,7 +50,8 @@ cdef struct PolicyList:
     # determinization that expanded it), best first: its widening takes them in this
     # order, each when it is legal, and evaluates the policy again once none is left.
     int16_t action[POLICY_LIST]
-    float prob[POLICY_LIST]
+    float prob[POLICY_LIST]     # their probabilities (their logits when policy_exploration is 0:
+                                #   then only the order counts, and no exponential is taken)
     int16_t n
 
 

@@ -152,7 +152,7 @@ cdef void fill_policy_list(PolicyList* pl, const int32_t* legal, const double* p
 cdef int policy_pick(Tree* t, int32_t node, State* d, const Config* cfg, Scratch* sc, int n,
                      double* prior) noexcept nogil:
     """The untried action legal now that `node` expands next by the policy, its
-    probability in prior; -1 if there is none (or no memory for a list: the heuristic's
+    probability in prior (0 without PUCT's term, which alone reads it); -1 if there is none (or no memory for a list: the heuristic's
     priors decide).  The policy is evaluated once for a node, on the determinization at
     hand, and its best untried actions kept; again only when none of them is both legal
     now and untried."""
@@ -165,7 +165,7 @@ cdef int policy_pick(Tree* t, int32_t node, State* d, const Config* cfg, Scratch
             for k in range(pl.n):
                 a = pl.action[k]
                 if sc.legal_mark[a] == sc.stamp and sc.child_mark[a] != sc.stamp:
-                    prior[0] = pl.prob[k]
+                    prior[0] = pl.prob[k] if cfg.policy_exploration > 0 else 0.0
                     return a
             if attempt == 1:
                 return -1
@@ -174,7 +174,8 @@ cdef int policy_pick(Tree* t, int32_t node, State* d, const Config* cfg, Scratch
             if idx == NO_NODE:
                 return -1
             t.nodes[node].policy = idx
-        net_policy(cfg.net, d, sc.legal, n, sc.prob)
+        # PUCT's term needs the probabilities; the order alone, the logits (no exponential).
+        net_policy(cfg.net, d, sc.legal, n, sc.prob, cfg.policy_exploration > 0)
         fill_policy_list(&t.policies[idx], sc.legal, sc.prob, n, sc.child_mark, sc.stamp)
     return -1
 
