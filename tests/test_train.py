@@ -99,3 +99,33 @@ def test_the_command_trains_and_draws_the_reliability_diagram(data, tmp_path, ca
     assert "network.npz: epoch 1 of 1" in out and "2 players" in out
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert network.load(tmp_path / "n" / "network.npz").widths == (8, 4)
+
+
+def test_a_tiny_expert_iteration_round_trip(tmp_path):
+    """Self-play with the heuristic's priors, a network with a policy head trained on its
+    visits, self-play again with that policy in the search (expert iteration), and its
+    data trains the next generation from the last."""
+    bot = tmp_path / "fast.toml"
+    bot.write_text(FAST)
+    first = selfplay.settings(games=2, bot=str(bot), positions=4, label_iterations=80)
+    selfplay.run(first, tmp_path / "gen0", progress=False)
+    d = train.dataset([tmp_path / "gen0"])
+    assert d.has_policy and sum(p is not None for p in d.policy) == len(d)
+    meta = train.fit(d, tmp_path / "net1", hidden=(8, 4), epochs=1, progress=False, threads=1)
+    assert meta["policy_width"] == train.POLICY_WIDTH
+    net1 = network.load(tmp_path / "net1" / "network.npz")
+    assert net1.has_policy
+    policy_bot = tmp_path / "policy.toml"
+    policy_bot.write_text(FAST + f'evaluator = "net"\nnetwork = "{tmp_path / "net1" / "network.npz"}"\n'
+                                 'priors = "net"\n')
+    second = selfplay.settings(games=2, bot=str(policy_bot), label_bot=str(policy_bot), positions=4,
+                               label_iterations=80, seed=1)
+    lines = selfplay.run(second, tmp_path / "gen1", progress=False)
+    assert all("error" not in line and line["positions"] for line in lines)
+    d2 = train.dataset([tmp_path / "gen1"])
+    meta2 = train.fit(d2, tmp_path / "net2", epochs=1, progress=False, threads=1,
+                      init=tmp_path / "net1" / "network.npz", freeze_value=True)
+    net2 = network.load(tmp_path / "net2" / "network.npz")
+    for a, b in zip(net1.arrays[:7], net2.arrays[:7]):        # the value, weight for weight
+        assert (a == b).all()
+    assert meta2["value_from"]["file"] == "network.npz" and meta2["freeze_value"]

@@ -511,10 +511,17 @@ def fit(data, out, hidden=HIDDEN, epochs=EPOCHS, patience=PATIENCE, seed=0, prog
                           f"command again to continue") from None
     best = netlib.load(out / "network.npz")
     arrays = best.named_arrays
+    # A frozen value never saw these games: every labelled position is held out for it.
+    judged = np.arange(len(data)) if freeze_value else test_rows
     meta = dict(settings, epochs=state["epoch"], best_epoch=state["best_epoch"],
                 held_out_loss=round(state["best"], 5), train_seconds=round(state["seconds"], 1),
                 data=data.sources, score_weight=SCORE_WEIGHT, torch=torch.__version__,
-                calibration=held_out_calibration(arrays, data, test_rows[data.labelled[test_rows]]))
+                calibration=held_out_calibration(arrays, data, judged[data.labelled[judged]]))
+    if freeze_value:
+        # The value is init's, weight for weight: what it was trained on goes with it.
+        meta["value_from"] = start_from.meta.get("value_from") or {
+            "file": Path(init).name, **{k: start_from.meta[k] for k in ("data", "positions", "calibration")
+                                        if k in start_from.meta}}
     netlib.save(out / "network.npz", arrays, meta)
     return meta
 
