@@ -521,9 +521,14 @@ def test_shipped_searches_use_the_network_and_the_baseline_does_not():
     # ismcts-fast and ismcts-strong with the network against the same searches with the
     # heuristic alone; ismcts-heuristic is ismcts-fast before the network (and the root's
     # one-ply ranking and wider halving that came with it), knob for knob.
-    evaluator = {"evaluator", "net_share", "root_lookahead", "candidates"}
+    evaluator = {"evaluator", "net_share", "root_lookahead", "candidates", "priors", "policy_visits"}
     fast, heuristic = bots.describe("ismcts-fast")[1], bots.describe("ismcts-heuristic")[1]
     assert (fast["evaluator"], fast["net_share"], fast["network"]) == ("net", 0.5, "")
+    assert (fast["priors"], heuristic["priors"]) == ("net", "heuristic")
+    old = bots.describe("ismcts-fast-2.0")[1]             # ismcts-fast before the policy
+    assert {k: v for k, v in old.items() if k not in ("priors", "policy_visits")} == \
+        {k: v for k, v in fast.items() if k not in ("priors", "policy_visits")}
+    assert old["priors"] == "heuristic"
     assert (fast["root_lookahead"], fast["candidates"]) == (30.0, 32)
     assert (heuristic["evaluator"], heuristic["net_share"], heuristic["root_lookahead"],
             heuristic["candidates"]) == ("heuristic", 1.0, 0.0, 16)

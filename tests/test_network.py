@@ -153,11 +153,15 @@ def test_the_shipped_networks_equal_numpy_and_their_files_are_whole(players):
     meta = shipped.meta
     assert meta["format"] in network.FORMATS and meta["feature_version"] == network.FEATURE_VERSION
     assert meta["positions"] > 0 and meta["held_out_positions"] > 0 and meta["data"]
-    # trained on games of the count it serves, and calibrated for it on held-out games
-    assert players in {source["players"] for source in meta["data"]}
-    for n, c in meta["calibration"].items():
-        assert int(n) in (2, 3, 4) and 0 <= c["ece"] <= 1 and c["positions"] > 0
-    assert str(players) in meta["calibration"]
+    # its value trained on games of the count it serves, and calibrated for it on held-out
+    # games (a policy trained on a frozen value says where that value came from)
+    value = meta.get("value_from", meta)
+    assert players in {source["players"] for source in value["data"]}
+    for calibration in (meta["calibration"], value["calibration"]):
+        for n, c in calibration.items():
+            assert int(n) in (2, 3, 4) and 0 <= c["ece"] <= 1 and c["positions"] > 0
+    assert str(players) in value["calibration"]
+    assert shipped.has_policy and meta["policy_version"] == network.POLICY_VERSION
     for g in positions(100, seed=5, players=players):
         assert shipped.evaluate(g)[0] == pytest.approx(shipped.forward(g)[0], abs=1e-4)
     assert network.load(players=players) is shipped          # read once per process

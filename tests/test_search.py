@@ -184,6 +184,9 @@ HONEST_KINDS = [("ismcts", dict(iterations=300)),
                 # their one-ply values, which are the determinization's too
                 ("ismcts", dict(iterations=300, root="halving", halving_scale=1.0, candidates=32,
                                 evaluator="net", net_share=0.5, root_lookahead=30.0)),
+                # and with the shipped network's policy ordering its expansions and root
+                ("ismcts", dict(iterations=300, root="halving", halving_scale=1.0, candidates=32,
+                                evaluator="net", net_share=0.5, root_lookahead=30.0, priors="net")),
                 ("pimc", dict(iterations=300, determinizations=4, evaluator="net")),
                 ("greedy", dict(evaluator="net"))]
 
@@ -224,7 +227,8 @@ HONEST_IDS = [k + ("-halving" if p.get("root") == "halving" else "")
               + ("-belief" if p.get("determinization") == "belief" else "")
               + ("-net" if p.get("evaluator") == "net" else "")
               + ("-leaf" if p.get("rollout_depth") == 0 else "")
-              + ("-lookahead" if p.get("root_lookahead") else "") for k, p in HONEST_KINDS]
+              + ("-lookahead" if p.get("root_lookahead") else "")
+              + ("-policy" if p.get("priors") == "net" else "") for k, p in HONEST_KINDS]
 
 
 @pytest.mark.parametrize("kind,params", HONEST_KINDS, ids=HONEST_IDS)
