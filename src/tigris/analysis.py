@@ -29,7 +29,8 @@ finishing first of ``tigris.chance`` (a shared first place counts as its share).
   given as many iterations as the best move had in the first search, so that both are
   read along lines of the same depth.  What kind of decision it is does not matter: a
   move that ends the turn is judged like any other, the other players' replies searched
-  within the mover's tree, never by another player's search.
+  within the mover's tree, never by another player's search.  A move played that, so
+  searched, reads above the best is itself the best (``after_from = "best"``).
 - ``drop = win_before - win_after`` and ``noise``, its standard error (the two
   chances' errors, each with the spread between seeds: ``tigris.hints.SEED_SPREAD``).
 - ``mark``: ``"blunder"`` for a drop of at least 0.20 (of win chance: 20 percentage
@@ -286,8 +287,13 @@ def analyse_decision(task, engine, budget, seed, thresholds):
         win_after, how, noise = best["win"], "best", 0.0
     else:
         after = search_alone(played)
-        win_after, how = after["win"], "searched"
-        noise = math.hypot(best["error"], after["error"])
+        if after["win"] > best["win"]:
+            # searched alone, the move played reads above every other: it is the best
+            best = after
+            win_after, how, noise = best["win"], "best", 0.0
+        else:
+            win_after, how = after["win"], "searched"
+            noise = math.hypot(best["error"], after["error"])
     win_before = round(best["win"], DECIMALS)
     win_after = round(win_after, DECIMALS)
     drop = round(win_before - win_after, DECIMALS)
