@@ -24,6 +24,7 @@ A bot file (TOML) names its kind and sets knobs; everything else takes the defau
 0.5
 """
 
+import difflib
 import math
 import os
 from typing import Any, NamedTuple
@@ -228,7 +229,7 @@ def check(kind: str, params: dict[str, Any], where: str = "bot", here: bool = Tr
     if not isinstance(kind, str) or kind not in KINDS:
         raise ValueError(f"{where}: unknown kind {excerpt(kind)}; kinds: {', '.join(KINDS)}")
     spec = KINDS[kind]
-    _refuse_unknown(params, spec, f"{where}: unknown key", f" for a {kind} bot; valid keys")
+    _refuse_unknown(params, spec, f"{where}: unknown key", f" for {'an' if kind[:1] in 'aeiou' else 'a'} {kind} bot; valid keys")
     out = defaults(kind)
     for key, value in params.items():
         if key == "iterations" and value is None and params.get("seconds") is not None:
@@ -291,8 +292,21 @@ def _refuse_unknown(given, known, noun, tail):
     are not in `known`."""
     unknown = [k for k in given if k not in known]
     if unknown:
+        guess = difflib.get_close_matches(str(unknown[0]), list(known), n=1)
+        hint = f"; did you mean {guess[0]!r}?" if guess else ""
         raise ValueError(f"{noun}{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}"
-                         f"{tail}: {', '.join(known)}")
+                         f"{tail}: {_key_list(known)}{hint}")
+
+
+def _key_list(known) -> str:
+    """The known keys, a run of the evaluation's or the priors' weights shortened to its
+    prefix, so that the list stays one readable line (``tigris bots --knobs`` lists all)."""
+    out: list[str] = []
+    for key in known:
+        family = key.split("_")[0] + "_*" if key in _WEIGHT_ROWS and key.split("_")[0] != key else key
+        if family not in out:
+            out.append(family)
+    return ", ".join(out)
 
 
 def _checked(knob, key, value, meaning):
