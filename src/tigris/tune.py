@@ -37,7 +37,7 @@ from pathlib import Path
 from tigris import bots as botlib
 from tigris import knobs, plotting, work
 from tigris.errors import ConfigError, Interrupted, TuneError, excerpt
-from tigris.files import check_target, write_bytes, write_text
+from tigris.files import check_target, utf8_text, write_bytes, write_text
 from tigris.locks import holding
 from tigris.runner import append_record, bot_settings, deal_games, deal_seed, game_tasks, score
 from tigris.tomlfile import toml_string
@@ -494,8 +494,9 @@ def _warn_if_no_signal(outcomes, spec):
     opponent is too weak (or too strong) for the scores to say anything."""
     flat = no_signal(outcomes)
     if outcomes and 2 * flat >= len(outcomes):
+        # a file name that is not UTF-8 shown with U+FFFD: a warning is text to print
         warnings.warn(f"{flat} of {len(outcomes)} iterations won or lost every game against "
-                      f"{', '.join(spec.opponents)}: they give no signal to tune by; choose an "
+                      f"{utf8_text(', '.join(spec.opponents))}: they give no signal to tune by; choose an "
                       f"opponent of about the strength of {Path(str(spec.bot)).stem}", stacklevel=2)
 
 
