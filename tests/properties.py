@@ -1031,7 +1031,7 @@ def server_requests(path, data):
     _stop_searches(client)
 
 
-def _nested(depth, leaf):
+def _nested_value(depth, leaf):
     """`leaf` inside `depth` lists and objects, built without recursion."""
     for k in range(depth):
         leaf = [leaf] if k % 2 else {"a": leaf}
@@ -1068,7 +1068,7 @@ def request_bodies(draw, path, g):
     depth = draw(st.sampled_from((2, 30, 999, 1001, 5_000, 100_000)))
     if how == "nested field":
         field = draw(st.sampled_from(sorted(valid))) if isinstance(valid, dict) else "x"
-        nested = _nested(depth, 1)
+        nested = _nested_value(depth, 1)
         try:
             return json.dumps(dict(valid, **{field: nested})).encode()
         except RecursionError:                       # too deep for json.dumps: written by hand

@@ -3,6 +3,7 @@ folder whose standings follow a running tournament, and a game opened from it on
 board."""
 
 import json
+import re
 import time
 
 import pytest
@@ -88,7 +89,12 @@ def test_a_hint_of_the_shown_position_with_its_progress(browser, serving, tmp_pa
     browser.find_element(By.ID, "hint-start").click()
     WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#hint-table tbody tr"))
     rows = browser.find_elements(By.CSS_SELECTOR, "#hint-table tbody tr")
-    assert rows[0].find_elements(By.TAG_NAME, "td")[0].text == "="           # the search's choice
+    assert rows[0].find_elements(By.TAG_NAME, "td")[0].text == "(1) ="       # the search's choice
+    # the top plans' squares outlined on the board, numbered as in the table
+    outlined = {e.get_attribute("data-square") for e in browser.find_elements(By.CSS_SELECTOR, "#marks .hint-mark")}
+    planned = {m.split()[-1] for r in rows[:3] for m in r.find_elements(By.TAG_NAME, "td")[1].text.split(" + ")
+               if re.fullmatch(r"[A-P](1[01]|[1-9])", m.split()[-1])}
+    assert outlined == planned
     legal = {g.action_str(x) for x in g.legal_actions()}
     assert all(r.find_elements(By.TAG_NAME, "td")[1].text.split(" + ")[0] in legal for r in rows)
     assert "within the search's noise" in browser.find_element(By.ID, "hint-status").text
@@ -127,9 +133,11 @@ def _my_turn(browser):
 def _click_a_move(browser):
     """Choose the first kind of move, then its first square or choice."""
     browser.find_elements(By.CSS_SELECTOR, "#play-groups button")[0].click()
-    targets = browser.find_elements(By.CSS_SELECTOR, "#play-targets rect")
+    # its squares or its choices, drawn once the click is handled (later under load)
+    options = wait(browser).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#play-targets rect")
+                                  or b.find_elements(By.CSS_SELECTOR, "#play-choices button"))
     before = browser.find_element(By.ID, "move-count").text
-    (targets[0] if targets else browser.find_elements(By.CSS_SELECTOR, "#play-choices button")[0]).click()
+    options[0].click()
     wait(browser).until(lambda b: b.find_element(By.ID, "move-count").text != before)
 
 
