@@ -626,6 +626,7 @@ class Addresses:
     """The addresses a server answers to, as a browser names them in ``Host`` and
     ``Origin``: ``host:port``, lower case, an IPv6 address in brackets.
 
+    >>> from tigris.serve import Addresses
     >>> a = Addresses(["127.0.0.1:8765"])
     >>> a.allows("127.0.0.1:8765"), a.allows("evil.example:8765"), a.allows_origin("http://127.0.0.1:8765")
     (True, False, True)
