@@ -54,7 +54,7 @@ def test_a_running_tournament_is_followed_and_its_games_opened(browser, serving,
     assert standings_games(browser) == 2 and browser.find_element(By.ID, "running")
     with open(out / "games.jsonl", "a") as f:                       # two more games finish
         f.write("".join(lines[2:]))
-    WebDriverWait(browser, 15).until(lambda b: standings_games(b) == 4)
+    WebDriverWait(browser, 15, poll_frequency=POLL).until(lambda b: standings_games(b) == 4)
     assert not browser.find_elements(By.ID, "running")               # over: no more reloads
     browser.find_element(By.CSS_SELECTOR, '#games tr[data-game="3"] a').click()
     assert browser.current_url.endswith("/results/0/t/game/3")
@@ -84,10 +84,10 @@ def test_a_hint_of_the_shown_position_with_its_progress(browser, serving, tmp_pa
         g.apply(a.choose(g))
     (tmp_path / "g.json").write_text(json.dumps(record.to_record(g, bots=["a", "b"])))
     browser.get(serving(tmp_path) + "record/0/g.json#move=12")
-    WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "move-number").text == "12")
+    WebDriverWait(browser, 10, poll_frequency=POLL).until(lambda b: b.find_element(By.ID, "move-number").text == "12")
     browser.find_element(By.ID, "hint-seconds").send_keys("1 s")
     browser.find_element(By.ID, "hint-start").click()
-    WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#hint-table tbody tr"))
+    WebDriverWait(browser, 30, poll_frequency=POLL).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#hint-table tbody tr"))
     rows = browser.find_elements(By.CSS_SELECTOR, "#hint-table tbody tr")
     assert rows[0].find_elements(By.TAG_NAME, "td")[0].text == "(1) ="       # the search's choice
     # the top plans' squares outlined on the board, numbered as in the table
@@ -101,7 +101,7 @@ def test_a_hint_of_the_shown_position_with_its_progress(browser, serving, tmp_pa
     # A long search, stopped by moving to another position.
     browser.find_element(By.ID, "hint-seconds").send_keys("30 s")
     browser.find_element(By.ID, "hint-start").click()
-    WebDriverWait(browser, 10).until(lambda b: "Searching" in b.find_element(By.ID, "hint-status").text)
+    WebDriverWait(browser, 10, poll_frequency=POLL).until(lambda b: "Searching" in b.find_element(By.ID, "hint-status").text)
     browser.find_element(By.ID, "prev").click()
     assert not browser.find_elements(By.CSS_SELECTOR, "#hint-table tbody tr")
     assert browser.find_element(By.ID, "hint-stop").get_attribute("hidden")
@@ -111,11 +111,12 @@ def test_a_hint_of_the_shown_position_with_its_progress(browser, serving, tmp_pa
 # The page loads again after every move: an element found may be gone a moment later
 # (stale, not found, or "does not belong to the document").
 RELOADING = (WebDriverException,)
+POLL = 0.05             # seconds between looks: selenium's 0.5 s default slows every move
 
 
 def wait(browser, seconds=30):
     """A wait that looks again while the page reloads (it does after every move)."""
-    return WebDriverWait(browser, seconds, ignored_exceptions=RELOADING)
+    return WebDriverWait(browser, seconds, poll_frequency=POLL, ignored_exceptions=RELOADING)
 
 
 def _my_turn(browser):
@@ -148,7 +149,7 @@ def test_a_whole_game_against_random_by_clicks_with_undo_hint_and_resume(browser
     browser.find_element(By.CSS_SELECTOR, 'select[name="seat1"] option[value="random"]').click()
     browser.find_element(By.CSS_SELECTOR, 'input[name="seed"]').send_keys("5")
     browser.find_element(By.ID, "start").click()
-    WebDriverWait(browser, 10).until(lambda b: "/play/" in b.current_url)
+    WebDriverWait(browser, 10, poll_frequency=POLL).until(lambda b: "/play/" in b.current_url)
     assert _my_turn(browser)
     # the others' hands are hidden from this seat
     cards = browser.find_elements(By.CSS_SELECTOR, "#players .player")
@@ -165,7 +166,7 @@ def test_a_whole_game_against_random_by_clicks_with_undo_hint_and_resume(browser
     assert _my_turn(browser)
     browser.find_element(By.ID, "hint-seconds").send_keys("1 s")
     browser.find_element(By.ID, "hint-start").click()
-    WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#hint-table tbody tr"))
+    WebDriverWait(browser, 30, poll_frequency=POLL).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#hint-table tbody tr"))
     _click_a_move(browser)
     # the server restarts: the game goes on from its record
     saved = sorted((tmp_path / "games").glob("*.json"))
@@ -359,9 +360,9 @@ def test_a_page_of_another_origin_changes_nothing(serving, tmp_path, monkeypatch
             (site / page).write_text(ATTACK % {"server": json.dumps(server), "routes": json.dumps(routes)})
         origin = f"http://attacker.test:{attacker.server_address[1]}"
         chromium.get(f"{origin}/cross-site.html")
-        WebDriverWait(chromium, 120).until(lambda b: b.title.startswith("done"))
+        WebDriverWait(chromium, 120, poll_frequency=POLL).until(lambda b: b.title.startswith("done"))
         chromium.get(f"http://127.0.0.1:{attacker.server_address[1]}/same-site.html")   # only the port differs
-        WebDriverWait(chromium, 120).until(lambda b: b.title.startswith("done"))
+        WebDriverWait(chromium, 120, poll_frequency=POLL).until(lambda b: b.title.startswith("done"))
         # DNS rebinding: a name of the attacker's that leads to this server
         (site / "rebound.html").write_text(ATTACK % {"server": '""', "routes": json.dumps(routes)})
         chromium.get(f"http://rebound.attacker.test:{port}/")
@@ -429,10 +430,10 @@ def test_a_hint_is_stopped_when_its_page_goes(browser, serving, tmp_path):
     searches = serving.running[-1][2].state.searches
     for leave in ("another position", "the page"):
         browser.get(address + "record/0/g.json#move=4")
-        WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "move-number").text == "4")
+        WebDriverWait(browser, 10, poll_frequency=POLL).until(lambda b: b.find_element(By.ID, "move-number").text == "4")
         browser.find_element(By.ID, "hint-seconds").send_keys("30 s")
         browser.find_element(By.ID, "hint-start").click()
-        WebDriverWait(browser, 10).until(lambda b: "Searching" in b.find_element(By.ID, "hint-status").text)
+        WebDriverWait(browser, 10, poll_frequency=POLL).until(lambda b: "Searching" in b.find_element(By.ID, "hint-status").text)
         assert searches.running() == 1
         if leave == "the page":
             browser.get("about:blank")
