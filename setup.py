@@ -21,6 +21,9 @@ DECLARATIONS = glob.glob(os.path.join(COMPILED, "tigris", "*.pxd"))
 # since 2008 when the compiler may use it, a library call otherwise.
 FLAGS = ["-O3"] + (["-mpopcnt"] if platform.machine().lower() in ("x86_64", "amd64") else [])
 
+# Cython's translation and the C compiler run a module a core: the modules are independent
+CORES = os.cpu_count() or 1
+
 extensions = [
     Extension(
         "tigris." + os.path.splitext(os.path.basename(path))[0],
@@ -57,5 +60,7 @@ setup(
         extensions,
         include_path=[COMPILED],
         compiler_directives={"language_level": 3},
+        nthreads=CORES,
     ),
+    options={"build_ext": {"parallel": CORES}},
 )
