@@ -229,7 +229,8 @@ def check(kind: str, params: dict[str, Any], where: str = "bot", here: bool = Tr
     if not isinstance(kind, str) or kind not in KINDS:
         raise ValueError(f"{where}: unknown kind {excerpt(kind)}; kinds: {', '.join(KINDS)}")
     spec = KINDS[kind]
-    _refuse_unknown(params, spec, f"{where}: unknown key", f" for {'an' if kind[:1] in 'aeiou' else 'a'} {kind} bot; valid keys")
+    article = "an" if kind[:1] in "aeiou" else "a"
+    _refuse_unknown(params, spec, f"{where}: unknown key", f" for {article} {kind} bot; valid keys")
     out = defaults(kind)
     for key, value in params.items():
         if key == "iterations" and value is None and params.get("seconds") is not None:
