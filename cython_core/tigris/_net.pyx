@@ -576,13 +576,7 @@ cdef class Network:
         cdef double prob[N_ACTIONS]
         cdef int k, n
         cdef State s
-        if self.net.hp == 0:
-            raise ValueError("this network has no policy head")
-        if game.s.phase == PH_OVER:
-            raise ValueError("the game is over: it has no decision")
-        copy_state(&s, &game.s)
-        s.aux = NULL
-        n = legal_actions(&s, actions)
+        n = policy_decision(self, game, &s, actions)
         net_policy(&self.net, &s, actions, n, prob)
         return {actions[k]: prob[k] for k in range(n)}
 
@@ -632,6 +626,19 @@ def policy_inputs(games):
     return position, action, offsets, patterns
 
 
+cdef int policy_decision(Network network, Game game, State* s, int32_t* actions) except -1:
+    """Copy `game`'s state into `s` (no auxiliary record) and its legal actions into
+    `actions`, their number returned; a ValueError when `network` has no policy head or
+    the game has no decision."""
+    if network.net.hp == 0:
+        raise ValueError("this network has no policy head")
+    if game.s.phase == PH_OVER:
+        raise ValueError("the game is over: it has no decision")
+    copy_state(s, &game.s)
+    s.aux = NULL
+    return legal_actions(s, actions)
+
+
 def time_policy(Network network not None, Game game not None, count):
     """Seconds that `count` evaluations of the policy over `game`'s legal actions take,
     timed without the GIL (features, context, every legal action's logit, the softmax):
@@ -644,13 +651,7 @@ def time_policy(Network network not None, Game game not None, count):
     cdef int na
     cdef State s
     cdef double sink = 0
-    if network.net.hp == 0:
-        raise ValueError("this network has no policy head")
-    if game.s.phase == PH_OVER:
-        raise ValueError("the game is over: it has no decision")
-    copy_state(&s, &game.s)
-    s.aux = NULL
-    na = legal_actions(&s, actions)
+    na = policy_decision(network, game, &s, actions)
     n = checks.whole("count", count, 1, 10**9)
     start = perf_counter()
     with nogil:
