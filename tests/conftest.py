@@ -10,6 +10,14 @@ VARIANT_SETS = ((), ("english",), ("buildings",), ("english", "buildings"))
 COMBOS = [dict(board=b, variants=v) for b in BOARDS for v in VARIANT_SETS]
 
 
+def pytest_collection_modifyitems(items):
+    """Every test that drives a browser is marked ``browser``, so the fast loop (``-m "not
+    slow and not browser"``) leaves it out without a mark on each."""
+    for item in items:
+        if item.path.name.endswith("_browser.py") or "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+
+
 def combo_id(combo):
     return "-".join((combo["board"],) + combo["variants"]) if combo["variants"] else combo["board"]
 

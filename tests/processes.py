@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+from waiting import until
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -98,12 +100,10 @@ def _session_members(sid):
 
 def _alive(sid, wait=10.0):
     """The session's live (not zombie) processes, after giving them `wait` seconds to go."""
-    end = time.monotonic() + wait
-    while True:
-        left = [m for m in _session_members(sid) if m[1] not in ("Z", "X")]
-        if not left or time.monotonic() > end:
-            return left
-        time.sleep(0.2)
+    def left():
+        return [m for m in _session_members(sid) if m[1] not in ("Z", "X")]
+
+    return [] if until(lambda: not left(), wait, every=0.2, fail=False) else left()
 
 
 def _kill_session(sid):

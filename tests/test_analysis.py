@@ -198,6 +198,7 @@ def test_an_analysis_of_the_first_format_is_refused_with_a_word(tmp_path):
         analysis.read_analysis(path)
 
 
+@pytest.mark.slow
 def test_a_scripted_game_has_its_bad_move_marked_and_no_other(tmp_path):
     """Every move the engine's own choice (the analysis's search: same seed, same
     budget) but move 5, the king (which move 1 put on M5) taken off to the corner P1,

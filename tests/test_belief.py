@@ -184,6 +184,7 @@ def indistinguishable(game, player, seed=5):
     return again
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["ismcts", "pimc"])
 def test_the_belief_sees_only_what_the_player_saw(kind):
     """Two games that differ only in what player 0 never saw (player 1's hand, its draws,

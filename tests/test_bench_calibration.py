@@ -17,6 +17,7 @@ def positions():
     return bench.calibration_positions(per_count=2, seed=5)
 
 
+@pytest.mark.slow
 def test_positions_are_reproducible_decisions_with_a_choice(positions):
     again = bench.calibration_positions(per_count=2, seed=5)
     assert positions == again
@@ -51,6 +52,7 @@ def test_game_seeds_are_none_a_tournament_deals():
         bench.calibration_seed(0, 2, bench.MAX_GAMES)
 
 
+@pytest.mark.slow
 def test_calibration_rows_per_player_count_and_in_all():
     rows = bench.bench_calibration(positions=1, iterations=100, seed=5, progress=False)
     figures = {name: value for name, value, _ in rows}
@@ -64,6 +66,7 @@ def test_calibration_rows_per_player_count_and_in_all():
     assert figures["positions whose chances sum to 1 within 0.001, all"] == 100      # percent
 
 
+@pytest.mark.slow
 def test_every_players_chances_are_checked_when_the_rows_give_them(monkeypatch):
     from tigris import hints
 
@@ -78,6 +81,7 @@ def test_every_players_chances_are_checked_when_the_rows_give_them(monkeypatch):
     assert figures["positions whose chances sum to 1 within 0.001, all"] == 0
 
 
+@pytest.mark.slow
 def test_bench_calibration_command_runs_small(capsys):
     assert main(["bench", "calibration", "--positions", "1", "--iterations", "50", "--json"]) == 0
     figures = {f["figure"]: f["value"] for f in json.loads(capsys.readouterr().out)["figures"]}

@@ -636,6 +636,7 @@ def test_a_bot_file_is_read_once(tmp_path, monkeypatch):
     assert bot.params["iterations"] == 40 and bot.params["seconds"] is None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("record", ["ismcts-fast-2.0-seed11-2p.json", "ismcts-fast-2.0-seed12-3p.json"])
 def test_the_old_default_plays_its_games_move_for_move(tmp_path, record):
     """ismcts-fast-2.0 is ismcts-fast as version 2.0 shipped it: the games that version

@@ -222,6 +222,7 @@ def _argv(argv, files):
     return [re.sub(r"\{([^}]+)\}", lambda m: str(files[m.group(1)]), a) for a in argv]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv, expected", CASES, ids=[" ".join(c[0]) for c in CASES])
 def test_bad_input_gives_one_line(files, capsys, argv, expected):
     status = main(_argv(argv, files))
@@ -304,6 +305,7 @@ def run_tigris(argv, cwd=REPO, stdin=subprocess.DEVNULL):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 
 
+@pytest.mark.slow
 def test_bad_input_in_a_real_process_is_one_line(files):
     runs = [(argv, run_tigris(_argv(argv, files))) for argv in PROCESS_CASES]
     for argv, p in runs:

@@ -186,6 +186,7 @@ def test_the_check_finds_constants_written_again():
                                          (3, "PH_ACTION"), (3, "PH_SUPPORT"), (4, "COLOURS")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", list(_python_files()), ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_module_writes_a_constant_again(path):
     """The constants are imported from tigris.constants, never written anew (a copy would

@@ -40,6 +40,7 @@ def test_ask_for_a_hint_ranks_legal_moves(tmp_path):
     assert all(game.parse_action(plan[0]) in game.legal_actions() for plan in plans)
 
 
+@pytest.mark.slow
 def test_flat_monte_carlo_plays_a_legal_move(tmp_path):
     out = run_example("flat_monte_carlo.py", cwd=tmp_path)
     move = out.strip().removeprefix("flat Monte Carlo plays ")
@@ -47,6 +48,7 @@ def test_flat_monte_carlo_plays_a_legal_move(tmp_path):
     assert game.is_legal(game.parse_action(move))
 
 
+@pytest.mark.slow
 def test_small_tournament_saves_and_rates_its_games(tmp_path):
     out = run_example("small_tournament.py", tmp_path / "t", cwd=tmp_path)
     lines = (tmp_path / "t" / "games.jsonl").read_text().splitlines()

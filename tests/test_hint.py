@@ -91,6 +91,7 @@ def test_bench_search_runs_small(monkeypatch, capsys):
     assert all(r[1] > 0 for r in rows)
 
 
+@pytest.mark.slow
 def test_midgame_positions_are_reproducible_action_decisions_with_a_choice():
     from tigris import bench
 
@@ -171,6 +172,7 @@ def test_hint_command_refuses_a_nan_budget_in_one_line(tmp_path):
         assert "Traceback" not in r.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs,delay", [(1, 1.0), (2, 0.0), (2, 1.0)])
 def test_ctrl_c_stops_a_hint(tmp_path, jobs, delay):
     """A long hint stops on Ctrl-C (while its workers start, or while they search) with the
@@ -444,6 +446,7 @@ def test_every_field_of_a_hint_is_documented_in_formats():
     assert documented == set(ROW_KEYS)
 
 
+@pytest.mark.slow
 def test_bench_regret_runs_small():
     from tigris import bench
 

@@ -85,6 +85,7 @@ def play_checked(players, seed, undo_every_action=True, **setup):
     return g, steps
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games_keep_invariants(players, combo):
     # 100 games per player count on the classic board without variants, 40 on each of the

@@ -141,6 +141,7 @@ def test_every_setup_is_played(combo):
     assert g.board == combo["board"] and g.variants == combo["variants"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_move_generator_matches_the_rules(players, combo):
     base = combo == dict(board="classic", variants=())

@@ -253,6 +253,7 @@ def test_why_illegal_of_a_legal_action():
     (2, dict(board="advanced", variants=("english", "buildings"))),
     (3, dict(board="classic", variants=("english", "buildings"))),
 ])
+@pytest.mark.slow
 def test_every_illegal_action_gets_a_specific_reason(players, setup):
     """In random games, no illegal action falls through to the generic reason."""
     rng = random.Random(players)

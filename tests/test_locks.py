@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from contextlib import contextmanager
 
 import pytest
@@ -17,6 +16,7 @@ from tigris.cli import main
 from tigris.errors import UsageError
 
 from processes import ROOT, _env
+from waiting import until
 
 HOLD = """
 import sys, time
@@ -58,9 +58,7 @@ def test_a_second_tournament_on_a_folder_is_refused_naming_the_first(tmp_path, c
                              stderr=subprocess.DEVNULL, env=_env(), cwd=ROOT, start_new_session=True)
     try:
         lock = out / locks.LOCK_FILE
-        deadline = time.monotonic() + 60
-        while not (lock.exists() and lock.stat().st_size) and time.monotonic() < deadline:
-            time.sleep(0.1)
+        until(lambda: lock.exists() and lock.stat().st_size, what="the first run's lock")
         said = json.loads(lock.read_text())
         assert said["pid"] == first.pid and said["command"].startswith("tigris tournament --bots")
         spec = (out / "tournament.json").read_bytes()

@@ -123,6 +123,7 @@ def test_seats_rotate_consistently(net):
 # The forward pass
 # ---------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_compiled_forward_pass_equals_numpy_on_1000_positions(net):
     worst = 0.0
     for g in positions(1000, seed=4):

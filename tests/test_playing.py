@@ -4,7 +4,6 @@ restart, what a seat may see (the others' hands and swaps hidden), undo and resi
 
 import html
 import json
-import time
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -17,6 +16,7 @@ from tigris.notation import public
 pytest.importorskip("starlette")
 
 import serving  # noqa: E402
+import waiting  # noqa: E402
 from tigris.serve import create_app  # noqa: E402
 
 
@@ -29,12 +29,15 @@ class Seat:
         self.id, self.player, self.key = url.path.rsplit("/", 1)[1], int(query["player"][0]), query["key"][0]
 
     def view(self, client, until=lambda v: True, timeout=60):
-        deadline = time.monotonic() + timeout
-        while True:
-            v = client.get(f"/api/games/{self.id}?player={self.player}&key={self.key}").json()
-            if until(v) or time.monotonic() > deadline:
-                return v
-            time.sleep(0.02)
+        """The seat's view once `until` holds of it (or the last one after `timeout`)."""
+        seen = []
+
+        def look():
+            seen.append(client.get(f"/api/games/{self.id}?player={self.player}&key={self.key}").json())
+            return until(seen[-1])
+
+        waiting.until(look, timeout, every=0.02, fail=False)
+        return seen[-1]
 
     def post(self, client, action, **body):
         """POST `action` for this seat, at the game's version now unless `body` names one."""
@@ -72,6 +75,7 @@ def new(client, **body):
     return game, Seat(game["seats"][min(game["seats"])])
 
 
+@pytest.mark.slow
 def test_a_game_against_bots_to_its_end_saved_after_every_move(client, tmp_path):
     game, seat = new(client, players=3, seats=["human", "random", "greedy"], seed=4)
     path = tmp_path / "games" / game["file"].rsplit("/", 1)[-1]
@@ -83,6 +87,7 @@ def test_a_game_against_bots_to_its_end_saved_after_every_move(client, tmp_path)
     assert sum(1 for m in rec["moves"] if m["player"] == 0) == moves
 
 
+@pytest.mark.slow
 def test_the_record_is_written_after_each_move_and_played_on_after_a_restart(tmp_path):
     with serving.client(create_app([tmp_path])) as client:
         game, seat = new(client, players=2, seats=["human", "random"], seed=2)
@@ -204,6 +209,7 @@ def test_moves_out_of_turn_illegal_or_for_a_bot_are_refused(client):
     assert client.get(f"/api/games/{seat.id}?player=x&key={seat.key}").status_code == 400
 
 
+@pytest.mark.slow
 def test_eight_games_at_once_with_their_hints(client):
     from concurrent.futures import ThreadPoolExecutor
 
@@ -217,11 +223,9 @@ def test_eight_games_at_once_with_their_hints(client):
         ends = list(pool.map(lambda seat: play_to_the_end(client, seat, pick=lambda legal: legal[0])[0], seats))
     assert all(v["over"] and v["result"] for v in ends)
     for key in hints:
-        deadline = time.monotonic() + 60
-        while client.get(f"/api/hint/{key}").json()["state"] in ("waiting", "running"):
-            assert time.monotonic() < deadline
-            time.sleep(0.1)
-        assert client.get(f"/api/hint/{key}").json()["state"] == "done"
+        state = waiting.until(lambda: (s := client.get(f"/api/hint/{key}").json()["state"]) not in
+                              ("waiting", "running") and s, what=f"hint {key} to end")
+        assert state == "done"
 
 
 def test_a_new_game_never_writes_over_a_saved_one(client, tmp_path):

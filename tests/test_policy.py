@@ -71,6 +71,7 @@ def test_the_policy_is_a_distribution_over_the_legal_actions_of_every_decision(n
             assert all(0 < p <= 1 for p in prob.values())
 
 
+@pytest.mark.slow
 def test_compiled_policy_equals_numpy_on_1000_positions(net):
     worst = 0.0
     for g in positions(1000, seed=11):

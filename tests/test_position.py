@@ -53,6 +53,7 @@ def states(players, seed, every=1, **setup):
 
 # -- round trips ----------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_round_trip_full_knowledge_mid_game(players):
     seen = set()
@@ -73,6 +74,7 @@ def test_round_trip_full_knowledge_mid_game(players):
     assert {"action", "support", "treasure", "over"} <= seen
 
 
+@pytest.mark.slow
 def test_round_trip_every_board_and_variant(combo):
     seen = set()
     for seed in range(8):
@@ -627,6 +629,7 @@ def _paths(o, pre=()):
             yield from _paths(v, pre + (i,))
 
 
+@pytest.mark.slow
 def test_corrupted_positions_raise_only_position_errors():
     rng = random.Random(0)
     samples = []

@@ -20,6 +20,7 @@ NAMES = ("positions", "pending", "records", "actions", "setups", "bot_settings",
 NAMES += ("lying_results", "nested_input")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_property(name):
     env = dict(os.environ, PYTHONFAULTHANDLER="1")

@@ -139,6 +139,7 @@ def test_elo_interval_is_about_the_normal_approximation():
     assert half_width == pytest.approx(1.96 * sd_diff / 2, rel=0.25)
 
 
+@pytest.mark.slow
 def test_bootstrap_is_deterministic_for_the_same_input():
     games = sample_rankings({"A": 0.5, "B": 0.0, "C": -0.5}, 3, 150, seed=4)
     assert standings(games) == standings(list(games))
@@ -235,6 +236,7 @@ def test_plackett_luce_recovers_known_strengths(players):
         assert r["elo_ci"][0] <= r["elo"] <= r["elo_ci"][1]
 
 
+@pytest.mark.slow
 def test_plackett_luce_is_choix_maximum_likelihood():
     games = sample_rankings({"A": 0.8, "B": 0.2, "C": 0.0, "D": -0.4}, 4, 300, seed=9)
     index = {"A": 0, "B": 1, "C": 2, "D": 3}
@@ -246,6 +248,7 @@ def test_plackett_luce_is_choix_maximum_likelihood():
         assert r[name]["elo"] == pytest.approx(expected[k], abs=0.5)
 
 
+@pytest.mark.slow
 def test_plackett_luce_with_one_bot_in_several_seats():
     # 4-player games between two bots, two seats each (A A B B in rotations); the seats
     # are Plackett-Luce items sharing their bot's strength.  The estimate is the

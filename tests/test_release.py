@@ -51,6 +51,7 @@ def _python_m(*args, env=None):
                           cwd=ROOT, timeout=600, env=env)
 
 
+@pytest.mark.slow
 def test_mypy_finds_no_error_in_the_package_and_the_examples():
     done = _python_m("mypy", "--no-incremental")    # files and settings: pyproject.toml
     assert done.returncode == 0, done.stdout + done.stderr
@@ -66,6 +67,7 @@ def _stubtest(stubs, *modules):
                      env={**os.environ, "MYPYPATH": str(stubs)})
 
 
+@pytest.mark.slow
 def test_the_stubs_agree_with_the_compiled_modules():
     done = _stubtest(ROOT / "src", *COMPILED)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -76,6 +78,7 @@ LIES = [("def state_size()", "def state_size(x: int)"),      # a parameter that 
         ("def copy_time(", "def copy_times(")]                # a function that is not there
 
 
+@pytest.mark.slow
 def test_stubtest_catches_a_stub_that_lies(tmp_path):
     """The check above is not vacuous: the same run fails on stubs that disagree, naming
     each lie (both in one run: stubtest takes seconds)."""

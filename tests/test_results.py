@@ -9,7 +9,6 @@ import os
 import re
 import shutil
 import threading
-import time
 import tracemalloc
 
 import pytest
@@ -19,6 +18,8 @@ from tigris.cli import main
 from tigris.errors import ConfigError, TournamentError
 from tigris.runner import deal_games, deal_seed
 from tigris.tournament import MAX_GAMES, Spec, load_summary, read_games, run, schedule
+
+from waiting import until
 
 
 @pytest.fixture(autouse=True)
@@ -134,6 +135,7 @@ BAD_SPEC_FILES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("what,change,field", BAD_SPEC_FILES, ids=[b[0] for b in BAD_SPEC_FILES])
 def test_tournament_json_is_checked_field_by_field(folder, capsys, what, change, field):
     _spoil(folder, change)
@@ -344,6 +346,7 @@ def in_parts(monkeypatch):
     monkeypatch.setattr(results, "PART_BYTES", 30_000)
 
 
+@pytest.mark.slow
 def test_a_file_read_in_parts_by_workers_gives_the_same_answers(folder, in_parts):
     from tigris import results
 
@@ -397,6 +400,7 @@ def test_a_folder_without_its_tournament_json_refuses_a_repeated_game(folder):
         view.read_results(folder)
 
 
+@pytest.mark.slow
 def test_a_match_folder_is_a_results_folder(tmp_path, capsys):
     from tigris.match import sprt_match
 
@@ -463,6 +467,7 @@ def test_a_lone_surrogate_in_a_record_keeps_the_summary(folder):
 # The streaming summary
 # ---------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_standings_read_games_jsonl_without_holding_the_records(folder):
     spec = Spec(bots=["random", "greedy"], games=600, seed=2, name="six")
     saved = json.loads((folder / "tournament.json").read_text())
@@ -492,6 +497,7 @@ def test_standings_read_games_jsonl_without_holding_the_records(folder):
     assert peak < size / 4, f"{peak:,} bytes at the peak for a file of {size:,}"
 
 
+@pytest.mark.slow
 def test_the_tally_holds_a_few_tens_of_bytes_a_game():
     from tigris.results import Tally
 
@@ -525,6 +531,7 @@ def test_the_summary_from_the_tally_is_the_summary_of_the_records(played):
 
 @pytest.mark.parametrize("address", ["tls://127.0.0.1:1", "nonsense://x", "tcp://", "127.0.0.1:notaport",
                                      "tcp://127.0.0.1:1"])
+@pytest.mark.slow
 def test_a_bad_scheduler_address_is_one_line(tmp_path, capsys, address):
     pytest.importorskip("dask.distributed")
     assert main(["tournament", "--bots", "random", "greedy", "--games", "2", "--backend", "dask",
@@ -547,6 +554,7 @@ def test_a_scheduler_without_the_dask_backend_is_refused(tmp_path, capsys):
     assert not (tmp_path / "t").exists()                 # before any game
 
 
+@pytest.mark.slow
 def test_a_scheduler_killed_mid_run_ends_in_one_line_and_keeps_the_games(tmp_path, capsys):
     import signal
     import subprocess
@@ -567,12 +575,8 @@ def test_a_scheduler_killed_mid_run_ends_in_one_line_and_keeps_the_games(tmp_pat
             client.wait_for_workers(1, timeout=60)
 
         def kill_after_the_first_game():
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline:
-                path = out / "games.jsonl"
-                if path.exists() and path.stat().st_size > 0:
-                    break
-                time.sleep(0.05)
+            path = out / "games.jsonl"
+            until(lambda: path.exists() and path.stat().st_size > 0, fail=False)
             scheduler.send_signal(signal.SIGKILL)
 
         killer = threading.Thread(target=kill_after_the_first_game)

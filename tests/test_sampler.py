@@ -44,6 +44,7 @@ def check_uniform(g, seed):
     return chisquare(list(counts.values())).pvalue
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_sampler_is_uniform_over_the_legal_actions(players, combo):
     pvalues = []

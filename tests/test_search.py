@@ -947,6 +947,7 @@ def play_game(players, seed):
     return g
 
 
+@pytest.mark.slow
 def test_ismcts_beats_random():
     wins = 0
     for seed in range(6):

@@ -26,6 +26,7 @@ CONFIGS = {"default": {}, "plain": dict(PLAIN), "halving": {"root": "halving", "
            "calib": {"eval_calibrated": 0.5, "rollout_depth": -1}, "value": {"final": "value"}}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", POSITIONS)
 @pytest.mark.parametrize("config", ["default", "halving", "calib"])
 def test_every_childs_chances_add_up_to_one(name, config):
@@ -85,6 +86,7 @@ DIGESTS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", DIGESTS)
 def test_the_chances_change_nothing_the_search_decides_from(key):
     name, config = key.split("-")

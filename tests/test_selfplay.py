@@ -144,6 +144,7 @@ def test_another_run_in_the_folder_is_refused_and_kept(tmp_path, fast, change, f
     (lambda line: line["record"]["moves"].pop(), "record: result"),
     (lambda line: line["record"].update(players=3), "record: "),
 ])
+@pytest.mark.slow
 def test_a_hand_edited_line_is_refused_naming_the_line_and_field(tmp_path, fast, edit, message):
     out = tmp_path / "data"
     selfplay.run(small(fast, games=1), out, progress=False)
@@ -218,6 +219,7 @@ def test_a_bot_file_in_the_folder_is_never_written_over(tmp_path, capsys):
     assert bot.read_text() == FAST and not (out / "selfplay.json").exists()
 
 
+@pytest.mark.slow
 def test_a_dask_cluster_gives_the_same_lines(tmp_path, fast):
     distributed = pytest.importorskip("dask.distributed")
     local = selfplay.run(small(fast), tmp_path / "local", jobs=2, progress=False)

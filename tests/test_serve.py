@@ -9,7 +9,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 import urllib.request
 
 import psutil
@@ -23,6 +22,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
 import serving  # noqa: E402
+from waiting import until  # noqa: E402
 from tigris.serve import MAX_BODY, create_app  # noqa: E402
 
 JSON = {"Content-Type": "application/json"}
@@ -213,6 +213,7 @@ def _serve(args, cwd):
     return process, match.group(0)
 
 
+@pytest.mark.slow
 def test_the_command_prints_its_address_serves_and_stops_on_ctrl_c(folder):
     process, address = _serve([str(folder), "--port", "0"], cwd=folder)
     try:
@@ -226,6 +227,7 @@ def test_the_command_prints_its_address_serves_and_stops_on_ctrl_c(folder):
     assert process.stderr.read().strip() == "tigris serve: interrupted"
 
 
+@pytest.mark.slow
 def test_another_host_is_warned_of(folder):
     process, address = _serve([str(folder), "--port", "0", "--host", "0.0.0.0"], cwd=folder)
     try:
@@ -246,14 +248,13 @@ def hint_workers():
             if "spawn_main" in " ".join(p.cmdline())]
 
 
-def wait_for(client, key, states=("done", "stopped", "failed"), timeout=60):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        state = client.get(f"/api/hint/{key}").json()
-        if state["state"] in states:
-            return state
-        time.sleep(0.05)
-    raise AssertionError(f"search {key} still {state['state']} after {timeout} s")
+def wait_for(client, key, states=("done", "stopped", "failed"), timeout=60, kind="hint"):
+    """The state of the search `key` once it is one of `states`."""
+    def state():
+        now = client.get(f"/api/{kind}/{key}").json()
+        return now if now["state"] in states else None
+
+    return until(state, timeout, what=f"search {key} to reach {' or '.join(states)}")
 
 
 def test_a_hint_runs_in_a_worker_and_reports_its_progress(folder):
@@ -278,16 +279,18 @@ def test_a_search_stops_when_asked_or_forgotten_and_its_process_ends(folder):
     g = tigris.Game(players=3, seed=6)
     with serving.client(create_app([folder], idle=1)) as client:
         key = client.post("/api/hint", json={"position": g.to_position(), "seconds": 30}).json()["id"]
-        time.sleep(0.5)
+        wait_for(client, key, states=("running",))
         assert client.post(f"/api/hint/{key}/stop", json={}).json()["state"] == "stopped"
         assert client.get(f"/api/hint/{key}").json()["state"] == "stopped"
         forgotten = client.post("/api/hint", json={"position": g.to_position(), "seconds": 30}).json()["id"]
-        time.sleep(3)                                     # nobody asks: its page is gone
+        jobs = client.app.state.searches._jobs              # looked at without asking (a GET would)
+        until(lambda: jobs[forgotten].state == "stopped", 30, what="the search nobody asks for to stop")
         assert client.get(f"/api/hint/{forgotten}").json()["state"] == "stopped"
         assert client.app.state.searches.running() == 0
         assert not hint_workers()
 
 
+@pytest.mark.slow
 def test_eight_searches_at_once_wait_for_two_workers(folder):
     with serving.client(create_app([folder], workers=2)) as client:
         keys = [client.post("/api/hint", json={"position": tigris.Game(players=2 + k % 3, seed=k).to_position(),
@@ -351,16 +354,14 @@ def test_the_latency_benchmark_runs_searches_beside_the_pages():
     assert not hint_workers()
 
 
+@pytest.mark.slow
 def test_a_whole_game_analysed_in_a_worker_then_drawn(folder):
     with serving.client(create_app([folder])) as client:
         for page in ("/record/0/game.json", "/results/0/t/game/1"):
             answer = client.post("/api/analysis", json={"page": page, "iterations": 30})
             assert answer.status_code == 202, answer.text
             key = answer.json()["id"]
-            deadline = time.monotonic() + 120
-            while (state := client.get(f"/api/analysis/{key}").json())["state"] in ("waiting", "running"):
-                assert time.monotonic() < deadline
-                time.sleep(0.1)
+            state = wait_for(client, key, timeout=120, kind="analysis")
             assert state["state"] == "done" and state["progress"] == 1
             header, rows = state["result"]["header"], state["result"]["rows"]
             assert header["decisions"] == len(rows) == header["moves"] > 0

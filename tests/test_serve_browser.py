@@ -20,6 +20,7 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 import serving as serving_module  # noqa: E402
+from waiting import until  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -68,7 +69,7 @@ def test_a_running_tournament_is_followed_and_its_games_opened(browser, serving,
     assert int(shown) == len(positions) - 1
     browser.find_element(By.CSS_SELECTOR, "a.back").click()
     assert browser.current_url.endswith("/results/0/t/")
-    time.sleep(0.1)
+    wait(browser).until(lambda b: b.execute_script("return document.readyState") == "complete")
     assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
 
 
@@ -374,7 +375,8 @@ def test_a_page_of_another_origin_changes_nothing(serving, tmp_path, monkeypatch
     finally:
         chromium.quit()
         attacker.shutdown()
-    time.sleep(0.5)
+    until(lambda: {path.split("?")[0] for path, _ in routes} <= {p for m, p, *_ in seen if m == "POST"}, 10,
+          fail=False)                                       # the last requests handled
     posts = [(path, status, kind) for method, path, status, kind in seen if method == "POST"]
     assert posts and all(status in (403, 415, 421) for _, status, _ in posts), posts
     assert all(path.split("?")[0] in {p for p, _, _ in posts} for path, _ in routes)   # every route was tried
@@ -439,7 +441,5 @@ def test_a_hint_is_stopped_when_its_page_goes(browser, serving, tmp_path):
             browser.get("about:blank")
         else:
             browser.find_element(By.ID, "prev").click()
-        deadline = time.monotonic() + 5                          # long before nobody looked for IDLE
-        while searches.running() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert searches.running() == 0, leave
+        # long before nobody looked for IDLE
+        assert until(lambda: searches.running() == 0, 5, fail=False), leave

@@ -27,6 +27,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
 import serving  # noqa: E402
+from waiting import until  # noqa: E402
 from tigris import serve  # noqa: E402
 from tigris.serve import Addresses, create_app  # noqa: E402
 
@@ -72,6 +73,7 @@ def state_changing_routes(key="nothing"):
 @pytest.mark.parametrize("host", ["evil.example:8765", "evil.example", "tigris.test:8766", "tigris.test",
                                   "tigris.test.:8765", "127.0.0.1:8765", "[::1]:8765", "tigris.test:8765:1",
                                   "tigris.test:+8765", "", "tigris.test:99999", "xn--tigris.test:8765"])
+@pytest.mark.slow
 def test_a_host_not_the_server_s_is_refused(folder, host):
     app = create_app([folder])
     client = serving.client(app)
@@ -111,6 +113,7 @@ def test_the_addresses_a_server_answers_to():
     {"Origin": None}, {"Origin": None, "Sec-Fetch-Site": "cross-site"},
     {"Origin": None, "Sec-Fetch-Site": "same-site"},
 ])
+@pytest.mark.slow
 def test_a_change_from_another_origin_is_refused(folder, headers):
     app = create_app([folder])
     client = serving.client(app)
@@ -135,6 +138,7 @@ def test_a_change_from_the_server_s_pages_is_taken(folder):
 @pytest.mark.parametrize("content_type", [None, "text/plain", "text/plain;charset=UTF-8",
                                           "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
                                           "application/jsonp", "application/json-patch+json", "text/json"])
+@pytest.mark.slow
 def test_a_change_that_is_not_json_is_refused(folder, content_type):
     app = create_app([folder])
     client = serving.client(app)
@@ -245,6 +249,7 @@ def serve_process(args, cwd, files=None):
     return process, match.group(0)
 
 
+@pytest.mark.slow
 def test_1100_slow_connections_under_1024_open_files(folder):
     import resource
 
@@ -269,6 +274,7 @@ def test_1100_slow_connections_under_1024_open_files(folder):
     assert "Traceback" not in err and "Too many open files" not in err, err[-2000:]
 
 
+@pytest.mark.slow
 def test_the_command_answers_at_its_names_only(folder):
     process, address = serve_process([str(folder), "--port", "0", "--name", "tigris.lan"], cwd=folder)
     port = address.rstrip("/").rsplit(":", 1)[1]
@@ -293,6 +299,7 @@ def test_the_command_answers_at_its_names_only(folder):
 # Budgets, seats by name, odd input
 # ---------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("iterations", [10_001, 2_147_483_646, 10 ** 30, 0, -1, 1.5, "500", True, None])
 def test_an_analysis_budget_is_capped(folder, iterations):
     app = create_app([folder])
@@ -310,6 +317,7 @@ def bot_file(folder, name, text):
 @pytest.mark.parametrize("seat", ["/etc/passwd", "/etc/shadow", "/etc", "/dev/null", "/dev/zero",
                                   "../../etc/passwd", "bots/mine.toml", "ismcts-fast.toml", "nothing.toml",
                                   "/proc/self/environ", "x" * 100_000, "ismcts-fast\x00", "MINE"])
+@pytest.mark.slow
 def test_a_seat_is_a_bot_by_name_never_a_path(folder, seat, tmp_path_factory):
     elsewhere = tmp_path_factory.mktemp("elsewhere")
     bot_file(elsewhere, "mine", 'kind = "random"\n')
@@ -350,6 +358,7 @@ def test_the_server_s_bots_are_the_shipped_ones_and_its_folders(folder):
         assert answer.status_code == 400 and message in error and str(folder) not in error, (name, error)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("player", ["\u00b2", "1" * 5000, "-1", "0x1", " 1", "\u0661", "", "1e3"])
 def test_an_odd_player_in_the_address_is_a_400(folder, player, caplog):
     app = create_app([folder])
@@ -384,6 +393,7 @@ def post(address, path, body):
         return json.loads(answer.read())
 
 
+@pytest.mark.slow
 def test_ctrl_c_does_not_wait_for_a_bot_s_move(folder):
     bot_file(folder, "slow", 'kind = "ismcts"\nseconds = 60.0\n')
     process, address = serve_process([str(folder), "--port", "0"], cwd=folder)
@@ -393,9 +403,8 @@ def test_ctrl_c_does_not_wait_for_a_bot_s_move(folder):
         with urllib.request.urlopen(address.rstrip("/") + "/api" + seat[:seat.index("?")].replace("/play", "/games")
                                     + seat[seat.index("?"):], timeout=20) as answer:
             assert json.loads(answer.read())["thinking"]
-        time.sleep(1)                                     # the bot searches
-        children = psutil.Process(process.pid).children(recursive=True)
-        assert children
+        children = until(lambda: psutil.Process(process.pid).children(recursive=True), 20,
+                         what="the bot's search in a process of its own")
         start = time.monotonic()
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=30) == 130

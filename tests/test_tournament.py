@@ -51,6 +51,7 @@ def test_schedule_rotates_seats_and_balances_tables():
     assert all(sorted(g["seats"]) == sorted(four[4 * (g["game"] // 4)]["seats"]) for g in four)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 4])
 def test_small_tournament_writes_files_and_records_replay(tmp_path, players):
     out = tmp_path / f"t{players}"
@@ -70,6 +71,7 @@ def test_small_tournament_writes_files_and_records_replay(tmp_path, players):
     assert json.loads((out / "summary.json").read_text())["games"] == 2 * players
 
 
+@pytest.mark.slow
 def test_same_seed_same_results_with_one_or_two_jobs(tmp_path):
     spec = dict(bots=["random", "greedy"], players=2, games=6, seed=9)
     run(Spec(**spec), out=tmp_path / "one", jobs=1, progress=False)
@@ -77,6 +79,7 @@ def test_same_seed_same_results_with_one_or_two_jobs(tmp_path):
     assert comparable(finished(tmp_path / "one")) == comparable(finished(tmp_path / "two"))
 
 
+@pytest.mark.slow
 def test_resume_after_an_interruption_with_a_torn_line(tmp_path):
     spec = dict(bots=["random", "greedy"], players=2, games=8, seed=4)
     full = tmp_path / "full"
@@ -112,6 +115,7 @@ def test_a_failing_game_is_recorded_and_the_run_goes_on(tmp_path, monkeypatch):
     assert summary["errors"] and summary["standings"]["errors"] == 2
 
 
+@pytest.mark.slow
 def test_dask_cluster_gives_the_same_results(tmp_path):
     distributed = pytest.importorskip("dask.distributed")
     spec = dict(bots=["random", "greedy"], players=2, games=4, seed=5)
@@ -170,6 +174,7 @@ def test_spec_files_in_tournaments_load():
         assert len(schedule(spec)) >= spec.games
 
 
+@pytest.mark.slow
 def test_sprt_match_reports_llr_and_saves_games(tmp_path, capsys):
     from tigris.match import sprt_match
 

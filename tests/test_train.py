@@ -28,6 +28,7 @@ def data(tmp_path_factory):
     return folder / "selfplay"
 
 
+@pytest.mark.slow
 def test_self_play_to_a_network_the_search_plays_with(data, tmp_path):
     d = train.dataset([data], result_every=5)
     assert len(d) > 24 and d.labelled.sum() == 24 and not d.labelled.all()
@@ -101,6 +102,7 @@ def test_the_command_trains_and_draws_the_reliability_diagram(data, tmp_path, ca
     assert network.load(tmp_path / "n" / "network.npz").widths == (8, 4)
 
 
+@pytest.mark.slow
 def test_a_tiny_expert_iteration_round_trip(tmp_path):
     """Self-play with the heuristic's priors, a network with a policy head trained on its
     visits, self-play again with that policy in the search (expert iteration), and its

@@ -121,6 +121,7 @@ def test_a_tiny_tuning_run_writes_history_and_a_loadable_bot(tmp_path, tiny_bot)
     assert resumed["theta"] == result["theta"]
 
 
+@pytest.mark.slow
 def test_a_tiny_bayes_run_plays_the_same_games_per_iteration_and_resumes(tmp_path, tiny_bot):
     spec = TuneSpec(bot=tiny_bot, params=[parse_param("exploration=0.1:2.0"),
                                           parse_param("rollout_depth=0:6:int")],
@@ -372,6 +373,7 @@ def cell(text, line, column, value):
     (lambda t: t.splitlines()[0] + "\r\n" + t.splitlines()[1] + ",1\r\n", "line 2 has 9 fields"),
     (lambda t: t + t.splitlines()[1] + "\r\n", "line 5: iteration must be 4"),
 ])
+@pytest.mark.slow
 def test_a_hand_edited_history_is_refused_naming_line_and_field(saved_run, tmp_path, capsys,
                                                                  change, message):
     run = edited(saved_run, tmp_path, history=change)

@@ -308,6 +308,7 @@ def test_view_bad_input_is_one_line(files, tmp_path, capsys, argv, expected):
     assert expected in one_line(capsys.readouterr().err)
 
 
+@pytest.mark.slow
 def test_view_bad_input_in_a_real_process_is_one_line(files, tmp_path):
     exe = Path(sys.executable).with_name("tigris")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "tigris.cli"]
@@ -400,6 +401,7 @@ def test_a_page_that_cannot_be_built_leaves_the_old_file(files, tmp_path, capsys
     assert out.read_text() == "the old page"
 
 
+@pytest.mark.slow
 def test_view_of_a_fifo_does_not_hang(files, tmp_path):
     fifo = tmp_path / "fifo.json"
     os.mkfifo(fifo)

@@ -12,6 +12,8 @@ from joblib import delayed
 
 from tigris.work import Run
 
+from waiting import gone
+
 
 def pause(k, seconds=0.2):
     time.sleep(seconds)
@@ -30,20 +32,6 @@ def workers():
             if "resource_tracker" not in " ".join(proc.cmdline()):
                 found.append(proc)
     return found
-
-
-def gone(processes, seconds=5):
-    """Whether every process has exited (a zombie has) within `seconds`."""
-    deadline = time.monotonic() + seconds
-    while True:
-        alive = []
-        for proc in processes:
-            with contextlib.suppress(psutil.Error):
-                if proc.is_running() and proc.status() != psutil.STATUS_ZOMBIE:
-                    alive.append(proc)
-        if not alive or time.monotonic() > deadline:
-            return not alive
-        time.sleep(0.1)
 
 
 def test_every_result_reaches_save_in_order_under_one_bar_on_stderr(capsys):
@@ -94,7 +82,7 @@ def test_until_stops_the_run_and_its_workers():
     with Run(2, progress=False) as run:
         run.tasks([delayed(pause)(k) for k in range(40)], save, until=lambda: len(got) == 3)
     assert got == [0, 1, 2]                       # nothing saved after the caller stopped
-    assert seen and gone(seen), "the workers outlived the run"
+    assert seen and gone(seen, 5), "the workers outlived the run"
 
 
 def test_keyboard_interrupt_stops_the_workers_and_is_raised_again():
@@ -110,7 +98,7 @@ def test_keyboard_interrupt_stops_the_workers_and_is_raised_again():
         with Run(2, progress=False) as run:
             run.tasks([delayed(pause)(k) for k in range(40)], save)
     assert got == [0, 1]
-    assert seen and gone(seen), "the workers outlived the interruption"
+    assert seen and gone(seen, 5), "the workers outlived the interruption"
 
 
 def test_an_exception_of_the_workers_in_the_callers_words():

@@ -19,6 +19,7 @@ import tigris
 from tigris import bots, parallel, record
 
 from processes import python
+from waiting import gone
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="signals and /proc as on Linux")
 
@@ -116,23 +117,6 @@ def reach(p, folder, output, moment, seen):
         time.sleep(0.01)
 
 
-def gone(processes, seconds):
-    """Whether every process has exited (a zombie waiting to be reaped has) within
-    `seconds`."""
-    deadline = time.monotonic() + seconds
-    while True:
-        alive = []
-        for proc in processes:
-            try:
-                if proc.is_running() and proc.status() != psutil.STATUS_ZOMBIE:
-                    alive.append(proc)
-            except psutil.NoSuchProcess:
-                pass
-        if not alive or time.monotonic() > deadline:
-            return not alive
-        time.sleep(0.1)
-
-
 def kill_at(folder, command, moment, delay, started):
     """SIGKILL `command` `delay` seconds after `moment`; the processes it had started
     (those seen as its children, and any other of its session)."""
@@ -170,12 +154,14 @@ KILLS = [(command, moment, delay) for command, (_, output) in COMMANDS.items()
          for moment, delay in (("workers", 0.0), ("output" if output else "workers", 0.25))]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command,moment,delay", KILLS)
 def test_no_process_outlives_a_killed_run_by_5_seconds(folder, started, command, moment, delay):
     processes = kill_at(folder, command, moment, delay, started)
     assert gone(processes, 5), left(processes)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
 @pytest.mark.parametrize("command", COMMANDS)
 def test_a_signal_as_a_run_starts_its_workers_says_one_line(folder, started, command, signum):
@@ -334,6 +320,7 @@ def test_the_worker_processes_tracker_keeps_its_exit_warnings_to_itself(monkeypa
     (["tournament", "--bots", "endless-workers.toml", "random", "--games", "2", "--jobs", "2",
       "--out", "t2"], "tournament", "stderr"),
 ])
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_does_not_wait_out_a_bots_ten_minute_move(tmp_path, command, marker, stream, signum):
     """Ctrl-C (to the whole terminal's group) or SIGTERM (to the command alone) during a
