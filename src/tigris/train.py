@@ -464,11 +464,7 @@ def fit(data, out, hidden=HIDDEN, epochs=EPOCHS, patience=PATIENCE, seed=0, prog
     if start_from is not None:
         _load_arrays(torch, model, start_from.named_arrays)
     if freeze_value:
-        if start_from is None or not policy_width:
-            raise UsageError("freezing the value needs a network to start from (--init) and a policy to train")
-        for name, p in model.named_parameters():
-            p.requires_grad = name.split(".")[0] in ("context", "emb", "abias", "pat")
-        model.drop.p = 0.0              # the frozen trunk as the search computes it
+        _freeze_value(model, start_from, policy_width)
     opt = torch.optim.AdamW(_parameter_groups(model, learning_rate), lr=learning_rate, weight_decay=weight_decay)
     settings = {"hidden": list(hidden), "seed": seed, "learning_rate": learning_rate, "weight_decay": weight_decay,
                 "dropout": dropout, "label_weight": data.label_weight, "positions": len(data),
@@ -482,30 +478,14 @@ def fit(data, out, hidden=HIDDEN, epochs=EPOCHS, patience=PATIENCE, seed=0, prog
     test_batches = [_batch(torch, data, test_rows[k:k + 4096]) for k in range(0, len(test_rows), 4096)]
     try:
         while state["epoch"] < epochs and state["since"] < patience:
-            began = time.perf_counter()
-            train_loss = _train_epoch(torch, model, opt, data, rng.permutation(train_rows), state, progress)
-            test_loss = _held_out(torch, model, test_batches, len(test_rows))
-            state["epoch"] += 1
-            state["seconds"] += time.perf_counter() - began
+            train_loss, test_loss = _epoch(torch, model, opt, data, rng.permutation(train_rows), test_batches,
+                                           len(test_rows), state, progress)
             if not all(math.isfinite(x) for x in (*train_loss, *test_loss)):
                 raise UsageError(f"training diverged in epoch {state['epoch']} (a loss is not finite); "
                                  f"{ckpt} keeps the epoch before: lower the learning rate, or start again")
-            total = test_loss[0] + SCORE_WEIGHT * test_loss[1] + settings["policy_weight"] * test_loss[2]
-            if total < state["best"]:
-                state.update(best=float(total), best_epoch=state["epoch"], since=0)
-                netlib.save(out / "network.npz", arrays_of(model), {"training": "in progress"})
-            else:
-                state["since"] += 1
-            _log(out / "log.jsonl", state, train_loss, test_loss)
-            buffer = io.BytesIO()
-            torch.save({"settings": settings, "model": model.state_dict(), "optimizer": opt.state_dict(),
-                        "state": state}, buffer)
-            write_bytes(ckpt, buffer.getvalue())
+            _keep(torch, netlib, out, model, opt, settings, state, train_loss, test_loss)
             if progress:
-                print(f"epoch {state['epoch']}: held-out chance loss {test_loss[0]:.4f}, score loss "
-                      f"{test_loss[1]:.4f}" + (f", policy loss {test_loss[2]:.4f} (top move {test_loss[3]:.1%})"
-                                               if policy_width else "")
-                      + (" (best)" if state["since"] == 0 else ""))
+                print(_epoch_line(state, test_loss, policy_width))
     except KeyboardInterrupt:
         raise Interrupted(f"interrupted after epoch {state['epoch']}: {ckpt} keeps it; run the same "
                           f"command again to continue") from None
@@ -524,6 +504,49 @@ def fit(data, out, hidden=HIDDEN, epochs=EPOCHS, patience=PATIENCE, seed=0, prog
                                         if k in start_from.meta}}
     netlib.save(out / "network.npz", arrays, meta)
     return meta
+
+
+def _freeze_value(model, start_from, policy_width):
+    """Only the policy head of `model` learns: the value's weights stay `start_from`'s."""
+    if start_from is None or not policy_width:
+        raise UsageError("freezing the value needs a network to start from (--init) and a policy to train")
+    for name, p in model.named_parameters():
+        p.requires_grad = name.split(".")[0] in ("context", "emb", "abias", "pat")
+    model.drop.p = 0.0              # the frozen trunk as the search computes it
+
+
+def _epoch(torch, model, opt, data, order, test_batches, tested, state, progress):
+    """One epoch over the training rows in `order`, then the held-out losses; the epoch
+    and its seconds counted in `state`.  Returns (training losses, held-out losses)."""
+    began = time.perf_counter()
+    train_loss = _train_epoch(torch, model, opt, data, order, state, progress)
+    test_loss = _held_out(torch, model, test_batches, tested)
+    state["epoch"] += 1
+    state["seconds"] += time.perf_counter() - began
+    return train_loss, test_loss
+
+
+def _keep(torch, netlib, out, model, opt, settings, state, train_loss, test_loss):
+    """After an epoch: the weights kept if they are the best yet, the epoch logged, the
+    checkpoint written (all that a resumed run needs)."""
+    total = test_loss[0] + SCORE_WEIGHT * test_loss[1] + settings["policy_weight"] * test_loss[2]
+    if total < state["best"]:
+        state.update(best=float(total), best_epoch=state["epoch"], since=0)
+        netlib.save(out / "network.npz", arrays_of(model), {"training": "in progress"})
+    else:
+        state["since"] += 1
+    _log(out / "log.jsonl", state, train_loss, test_loss)
+    buffer = io.BytesIO()
+    torch.save({"settings": settings, "model": model.state_dict(), "optimizer": opt.state_dict(),
+                "state": state}, buffer)
+    write_bytes(out / "checkpoint.pt", buffer.getvalue())
+
+
+def _epoch_line(state, test_loss, policy_width):
+    """The progress line of an epoch."""
+    policy = f", policy loss {test_loss[2]:.4f} (top move {test_loss[3]:.1%})" if policy_width else ""
+    return (f"epoch {state['epoch']}: held-out chance loss {test_loss[0]:.4f}, score loss "
+            f"{test_loss[1]:.4f}{policy}" + (" (best)" if state["since"] == 0 else ""))
 
 
 def _parameter_groups(model, learning_rate):
