@@ -95,18 +95,16 @@ game's decision at its move; a UsageError names the file, the line and the field
 import hashlib
 import json
 import math
-import warnings
 from pathlib import Path
 
 from tigris import bots as botlib
-from tigris import knobs, work
+from tigris import jsonl, knobs, work
 from tigris import record as records
 from tigris.errors import ConfigError, Interrupted, RecordError, UsageError, excerpt
 from tigris.files import check_target
 from tigris.locks import holding
 from tigris.hints import DEFAULT_BOT as DEFAULT_HINT_BOT
 from tigris.hints import EQUAL, ranked
-from tigris.runner import append_record, cut_torn, read_json_lines
 from tigris.sources import check_source
 
 __all__ = ["FORMAT", "DEFAULT_BOT", "THRESHOLDS", "SAME", "ROW_FIELDS", "ROW_OPTIONAL", "RIVALS",
@@ -384,7 +382,7 @@ def _resume(out, header, game):
             return old, {r["move"]: r for r in rows}
     out.parent.mkdir(parents=True, exist_ok=True)
     with open(out, "ab") as f:
-        append_record(f, header)
+        jsonl.append(f, header)
     return header, {}
 
 
@@ -398,7 +396,7 @@ def _analyse(todo, done, out, header, engine, budget, seed, thresholds, jobs, pr
 
     def save(row):
         nonlocal serious
-        append_record(f, row)
+        jsonl.append(f, row)
         done[row["move"]] = row
         serious += row["mark"] in ("mistake", "blunder")
         run.bar.update()
@@ -428,7 +426,7 @@ def read_analysis(path, repair=False, game=None):
     if path.is_dir():
         raise UsageError(f"{path}: is a folder, not an analysis file")
     check_source(path)                   # a pipe would block the reading
-    values, torn = read_json_lines(path)
+    values, torn = jsonl.read(path)
     if torn is not None and not values and not torn[2].startswith(b'{"format": "' + FORMAT.encode()):
         values, torn = [(torn[0], None)], None        # a lone line that is not ours
     header, rows = None, {}
@@ -452,10 +450,7 @@ def read_analysis(path, repair=False, game=None):
         if item is not header:
             item.setdefault("verdict", verdict(item))
             rows.setdefault(item["move"], item)
-    if torn is not None:
-        warnings.warn(f"{path}: the last line is torn (an interrupted write); ignoring it")
-        if repair:
-            cut_torn(path, torn)
+    jsonl.settle(path, torn, repair)
     return header, sorted(rows.values(), key=lambda r: r["move"])
 
 

@@ -18,10 +18,10 @@ import os
 from dataclasses import asdict
 from pathlib import Path
 
-from tigris import locks, ratings, tournament, work
+from tigris import jsonl, locks, ratings, tournament, work
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError
 from tigris.files import check_target, write_text
-from tigris.runner import append_record, bot_settings, deal_games, deal_seed, game_tasks, score
+from tigris.runner import bot_settings, deal_games, deal_seed, game_tasks, score
 
 __all__ = ["sprt_match", "parse_sprt", "format_result"]
 
@@ -130,7 +130,7 @@ class _SPRT:
         batch, the test's look: LLR, decision, and whether the match is over."""
         self.received += 1
         if sink:
-            append_record(sink, rec)
+            jsonl.append(sink, rec)
         points = score(rec, self.a)
         if points is not None:
             if points == 1:

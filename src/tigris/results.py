@@ -32,57 +32,21 @@ record, and the first places so far, so a run's leader costs nothing per game.
 
 import math
 import os
-import warnings
 from array import array
 from pathlib import Path
 
+from tigris import jsonl
 from tigris import record as records
 from tigris.errors import RecordError, TournamentError, excerpt
 from tigris.runner import MAX_TURNS, first_places
 from tigris.schedule import Schedule
 from tigris.sources import json_or_none
 
-__all__ = ["JsonLines", "Tally", "check_game", "check_fields", "check_play", "brief", "lines_of",
-           "scan", "cut_torn", "PARALLEL_BYTES"]
+__all__ = ["Tally", "check_game", "check_fields", "check_play", "brief", "lines_of", "scan",
+           "PARALLEL_BYTES"]
 
 PARALLEL_BYTES = 64 * 2**20    # a games file at least this big is checked by several processes
 PART_BYTES = 16 * 2**20        # each worker's task: a part of the file about this big
-
-
-class JsonLines:
-    """The lines of a file written by ``runner.append_record``, read one at a time:
-    iterating gives ``(line number, value)`` for each line that is not blank (the value
-    None for a line that is not JSON, nor UTF-8).  A last line that is not JSON -- a write
-    cut short by a killed run -- is not given: it is left in ``torn`` as ``(line number,
-    offset)`` once the iteration is over."""
-
-    def __init__(self, path):
-        self.path = Path(path)
-        self.torn = None
-
-    def __iter__(self):
-        held = None                 # a line that is not JSON: torn if nothing follows it
-        offset = 0
-        with open(self.path, "rb") as f:
-            for lineno, line in enumerate(f, start=1):
-                start, offset = offset, offset + len(line)
-                if not line.strip():
-                    continue
-                if held is not None:
-                    yield held[0], None
-                    held = None
-                value = json_or_none(line)        # None: not JSON, nor UTF-8
-                if value is None:
-                    held = (lineno, start)
-                else:
-                    yield lineno, value
-        self.torn = held
-
-
-def cut_torn(path, torn):
-    """Cut the torn last line that ``JsonLines`` found off the file."""
-    with open(path, "r+b") as f:
-        f.truncate(torn[1])
 
 
 # ---------------------------------------------------------------------------------------
@@ -318,14 +282,11 @@ def _plain(x):
 # ---------------------------------------------------------------------------------------
 
 def lines_of(path, repair=True):
-    """``(line number, value)`` of each line of a games.jsonl (``JsonLines``); a torn last
-    line is reported with a warning, ignored, and cut off the file when `repair` is set."""
-    lines = JsonLines(path)
+    """``(line number, value)`` of each line of a games.jsonl (``jsonl.Lines``); a torn
+    last line is reported with a warning, ignored, and cut off the file when `repair` is set."""
+    lines = jsonl.Lines(path)
     yield from lines
-    if lines.torn is not None:
-        warnings.warn(f"{path}: the last line is torn (an interrupted write); ignoring it")
-        if repair:
-            cut_torn(path, lines.torn)
+    jsonl.settle(path, lines.torn, repair)
 
 
 def scan(path, spec, repair=True, each=None, only=None, jobs=None):
@@ -366,10 +327,7 @@ def scan(path, spec, repair=True, each=None, only=None, jobs=None):
         close = getattr(lines, "close", None)
         if close is not None:
             close()                  # the workers of the parts not read are stopped
-    if held is not None:
-        warnings.warn(f"{path}: the last line is torn (an interrupted write); ignoring it")
-        if repair:
-            cut_torn(path, (held, _offset_of_line(path, held)))
+    jsonl.settle(path, held and (held, _offset_of_line(path, held)), repair)
     return tally
 
 
@@ -389,7 +347,7 @@ def _lines_checked(path, spec, schedule, only, keep):
     """``(line number, brief or None or the message of what is wrong, record or None)`` of
     each line of `path` in turn, read here; the record given when `keep` (for game `only`
     alone, if set)."""
-    lines = JsonLines(path)
+    lines = jsonl.Lines(path)
     for lineno, value in lines:
         line, problem = _check_line(value, spec, schedule, f"{path}:{lineno}")
         rec = value if keep and line is not None and (only is None or line[0] == only) else None
@@ -474,7 +432,7 @@ def _offset_of_line(path, lineno):
 
 
 def _first_line(path, game):
-    for lineno, rec in JsonLines(path):
+    for lineno, rec in jsonl.Lines(path):
         if isinstance(rec, dict) and rec.get("game") == game:
             return lineno
     return None

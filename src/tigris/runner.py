@@ -12,20 +12,16 @@ by the parent so that workers (even remote ones) need no files.
 This module is imported by every worker: keep it light (no statistics libraries).
 """
 
-import json
-import os
 import time
 import traceback
-from pathlib import Path
 
 import tigris
 from tigris import bots as botlib
 from tigris.record import result, to_record
-from tigris.sources import json_or_none
 
 __all__ = ["MAX_TURNS", "TURN_LIMIT", "deal_seed", "seatings", "deal_games", "bot_settings", "goes_on",
-           "record_of", "play_game", "game_tasks", "append_record", "read_json_lines",
-           "cut_torn", "first_places", "score"]
+           "record_of", "play_game", "game_tasks", "first_places",
+           "score"]
 
 DEALS_PER_SEED = 1_000_003    # deals of one base seed before they would meet the next seed's
 # Bots may shuffle leaders about for ever without playing a tile (nothing then ends the
@@ -121,42 +117,6 @@ def game_tasks(jobs, settings, spec_dict):
     from joblib import delayed         # imported when games run: ``import tigris.runner`` stays light
 
     return (delayed(play_game)(job, settings, spec_dict) for job in jobs)
-
-
-def append_record(f, rec):
-    """Append one record as a line to a file opened with "ab", in one system call: a
-    Ctrl-C or SIGTERM is handled once the call returns, so it cannot tear the line (a
-    buffered write of a long record can be cut in the middle)."""
-    data = (json.dumps(rec) + "\n").encode("utf-8")
-    fd = f.fileno()
-    while data:
-        data = data[os.write(fd, data):]
-
-
-def read_json_lines(path):
-    """A file of lines written by ``append_record``: ``(values, torn)``.  ``values`` holds
-    ``(line number, value)`` for each line that is not blank, the value None for a line
-    that is not JSON (nor UTF-8).  ``torn`` is ``(line number, offset, bytes)`` of a last
-    line that is not JSON -- a write cut short by a killed run -- which is not among the
-    values; else None.  ``cut_torn(path, torn)`` removes it."""
-    data = Path(path).read_bytes()
-    values, torn, start = [], None, 0
-    for lineno, line in enumerate(data.split(b"\n"), start=1):
-        end = start + len(line) + 1
-        if line.strip():
-            value = json_or_none(line)          # None: not JSON, nor UTF-8
-            if value is None and end >= len(data):
-                torn = (lineno, start, line)
-            else:
-                values.append((lineno, value))
-        start = end
-    return values, torn
-
-
-def cut_torn(path, torn):
-    """Cut the torn last line that ``read_json_lines`` found off the file."""
-    with open(path, "r+b") as f:
-        f.truncate(torn[1])
 
 
 # ---------------------------------------------------------------------------------------

@@ -44,16 +44,15 @@ is checked (``read``), and a UsageError names the file, the line and the field.
 
 import json
 import math
-import warnings
 from pathlib import Path
 
 from tigris import bots as botlib
-from tigris import checks, knobs, work
+from tigris import checks, jsonl, knobs, work
 from tigris import record as records
 from tigris.errors import Interrupted, UsageError, excerpt
 from tigris.files import check_target, write_text
 from tigris.locks import holding
-from tigris.runner import append_record, cut_torn, deal_seed, play_game, read_json_lines
+from tigris.runner import deal_seed, play_game
 from tigris.sources import check_source, read_json
 
 __all__ = ["FORMAT", "FORMATS", "SETTINGS", "DEFAULT_BOT", "POSITIONS", "LABEL_ITERATIONS", "MAX_GAMES",
@@ -191,7 +190,7 @@ def run(s, out, jobs=1, progress=True, reads=(), backend="loky", scheduler=None)
                                                         initial=len(done), desc="self-play",
                                                         unit="game") as w:
                 def save(line):
-                    append_record(f, line)
+                    jsonl.append(f, line)
                     done[line["game"]] = line
                     w.bar.update()
 
@@ -257,17 +256,14 @@ def read(path, s, repair=False):
     lines of one game the first is kept."""
     path = Path(path)
     check_source(path)
-    values, torn = read_json_lines(path)
+    values, torn = jsonl.read(path)
     lines = {}
     for lineno, item in values:
         problem = _problem(item, s)
         if problem:
             raise UsageError(f"{path}: line {lineno}: {problem}")
         lines.setdefault(item["game"], item)
-    if torn is not None:
-        warnings.warn(f"{path}: the last line is torn (an interrupted write); ignoring it")
-        if repair:
-            cut_torn(path, torn)
+    jsonl.settle(path, torn, repair)
     return list(lines.values())
 
 

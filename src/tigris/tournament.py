@@ -27,11 +27,11 @@ from typing import Any
 
 import tigris
 from tigris import bots as botlib
-from tigris import knobs, locks, work
+from tigris import jsonl, knobs, locks, work
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError, excerpt
 from tigris.files import write_text
 from tigris.results import check_fields, check_play, lines_of, scan
-from tigris.runner import append_record, bot_settings, game_tasks, play_game
+from tigris.runner import bot_settings, game_tasks, play_game
 from tigris.schedule import Schedule
 from tigris.sources import read_json
 from tigris.tomlfile import read_toml
@@ -312,7 +312,7 @@ def _play(todo, missing, tally, settings, spec_dict, out, backend, progress):
     _end_last_line(path)
 
     def save(rec):
-        append_record(f, rec)
+        jsonl.append(f, rec)
         tally.add(rec)
         run.bar.update()
         minutes = (time.perf_counter() - started) / 60

@@ -1,0 +1,90 @@
+"""Files of JSON lines that runs append to and read back: a tournament's or a match's
+``games.jsonl``, self-play's ``positions.jsonl``, an analysis.  One record a line,
+appended in one system call (``append``), so a run killed between two records leaves
+whole lines; a run killed in the middle of a write (a full disk, a power cut) leaves a
+torn last line, which ``Lines`` leaves out and reports, and ``settle`` cuts off so that a
+resumed run appends after whole lines.
+
+>>> import tempfile, pathlib
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "runs.jsonl"
+>>> with open(path, "ab") as f:
+...     append(f, {"game": 1})
+>>> with open(path, "ab") as f:
+...     _ = f.write(b'{"game": 2, "mo')          # a write cut short
+>>> lines = Lines(path)
+>>> list(lines), lines.torn[:2]
+([(1, {'game': 1})], (2, 12))
+"""
+
+import json
+import os
+import warnings
+from pathlib import Path
+
+from tigris.sources import json_or_none
+
+__all__ = ["Lines", "append", "read", "settle", "cut_torn"]
+
+
+def append(f, rec):
+    """Append one record as a line to a file opened with "ab", in one system call: a
+    Ctrl-C or SIGTERM is handled once the call returns, so it cannot tear the line (a
+    buffered write of a long record can be cut in the middle)."""
+    data = (json.dumps(rec) + "\n").encode("utf-8")
+    fd = f.fileno()
+    while data:
+        data = data[os.write(fd, data):]
+
+
+class Lines:
+    """The lines of a file written by ``append``, read one at a time: iterating gives
+    ``(line number, value)`` for each line that is not blank (the value None for a line
+    that is not JSON, nor UTF-8).  A last line that is not JSON -- a write cut short -- is
+    not given: it is left in ``torn`` as ``(line number, offset, its bytes)`` once the
+    iteration is over (else None)."""
+
+    def __init__(self, path):
+        self.path = Path(path)
+        self.torn = None
+
+    def __iter__(self):
+        held = None                 # a line that is not JSON: torn if nothing follows it
+        offset = 0
+        with open(self.path, "rb") as f:
+            for lineno, line in enumerate(f, start=1):
+                start, offset = offset, offset + len(line)
+                if not line.strip():
+                    continue
+                if held is not None:
+                    yield held[0], None
+                    held = None
+                value = json_or_none(line)        # None: not JSON, nor UTF-8
+                if value is None:
+                    held = (lineno, start, line.rstrip(b"\n"))
+                else:
+                    yield lineno, value
+        self.torn = held
+
+
+def read(path):
+    """``(values, torn)`` of a whole file: the ``(line number, value)`` pairs of
+    ``Lines`` in a list, and its ``torn``."""
+    lines = Lines(path)
+    values = list(lines)
+    return values, lines.torn
+
+
+def settle(path, torn, repair):
+    """After reading `path`: a torn last line (``Lines.torn``, or None) is said in a
+    warning and, if `repair`, cut off the file."""
+    if torn is not None:
+        warnings.warn(f"{path}: the last line is torn (an interrupted write); ignoring it")
+        if repair:
+            cut_torn(path, torn)
+
+
+def cut_torn(path, torn):
+    """Cut the torn last line that ``Lines`` found (``torn``: its line number and
+    offset) off the file."""
+    with open(path, "r+b") as f:
+        f.truncate(torn[1])
