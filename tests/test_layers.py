@@ -46,9 +46,10 @@ def package_modules():
     return found
 
 
-def imported_modules(name, path):
+def imported_modules(name, path, anywhere=True):
     """The package's modules that `path` imports anywhere in it (a name imported from a
-    package counts as its module where it is one)."""
+    package counts as its module where it is one); with ``anywhere`` false, only those it
+    imports when it is imported (not inside a function)."""
     modules = package_modules()
     targets = set()
 
@@ -63,7 +64,7 @@ def imported_modules(name, path):
             targets.add(dotted or "tigris")
 
     if path.suffix == ".py":
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in _nodes(ast.parse(path.read_text(encoding="utf-8")), anywhere):
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.name.split(".")[0] == "tigris":
@@ -75,7 +76,10 @@ def imported_modules(name, path):
     else:
         sources = [path] + sorted(COMPILED.glob(f"{path.stem}_*.pxi"))
         for source in sources:
-            for module, names, plain in CYTHON_IMPORT.findall(source.read_text(encoding="utf-8")):
+            text = source.read_text(encoding="utf-8")
+            if not anywhere:         # a statement of the module itself starts its line
+                text = "\n".join(line for line in text.splitlines() if not line[:1].isspace())
+            for module, names, plain in CYTHON_IMPORT.findall(text):
                 if plain:
                     add(plain)
                 for n in [n.strip() for n in names.split(",") if n.strip()] or [None]:
@@ -83,6 +87,47 @@ def imported_modules(name, path):
                         add(module, [n] if n else [])
     targets.discard(name)
     return {t for t in targets if t in modules}
+
+
+def _nodes(tree, anywhere):
+    """Every node of `tree`, or (``anywhere`` false) those outside function bodies."""
+    if anywhere:
+        yield from ast.walk(tree)
+        return
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        todo.extend(child for child in ast.iter_child_nodes(node)
+                    if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
+
+
+def import_cycles(anywhere):
+    """The groups of modules that import one another, directly or through others (the
+    strongly connected components of the import graph with more than one module)."""
+    graph = {name: imported_modules(name, path, anywhere) for name, path in package_modules().items()}
+    order, low, stack, cycles = {}, {}, [], []
+
+    def visit(v):                 # Tarjan's algorithm
+        order[v] = low[v] = len(order)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in order:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], order[w])
+        if low[v] == order[v]:
+            group = []
+            while not group or group[-1] != v:
+                group.append(stack.pop())
+            if len(group) > 1:
+                cycles.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in order:
+            visit(v)
+    return cycles
 
 
 def layer_of(table):
@@ -127,6 +172,14 @@ def test_no_module_imports_a_layer_above_its_own():
     assert not upward, "imports that point up the layers:\n" + "\n".join(upward)
 
 
+def test_no_import_cycle():
+    """No module imports, as it is imported, one that imports it back; and in functions
+    only ``Game.to_position``/``from_position`` reach their format's module, which builds
+    a ``Game`` (the format in a module of its own, the class's methods deferring to it)."""
+    assert import_cycles(anywhere=False) == []
+    assert import_cycles(anywhere=True) == [["_game", "position"]]
+
+
 def test_a_module_placed_too_low_is_caught():
     table = [(layer, [m for m in modules if m != "position"]) for layer, modules in layer_table()]
     table[-1][1].append("position")                # among the foundations, below Game
@@ -144,6 +197,17 @@ def test_the_reader_finds_imports_anywhere(tmp_path, source, expected):
     path = tmp_path / "m.py"
     path.write_text(source)
     assert imported_modules("m", path) == expected
+
+
+def test_the_reader_tells_imports_in_functions_apart(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text("from tigris import errors\ndef f():\n    import tigris.view\n"
+                    "class C:\n    def g(self):\n        from tigris import record\n")
+    assert imported_modules("m", path, anywhere=False) == {"errors"}
+    assert imported_modules("m", path) == {"errors", "view", "record"}
+    pyx = tmp_path / "_x.pyx"
+    pyx.write_text("from tigris import checks\ndef f():\n    from tigris.legality import why_illegal\n")
+    assert imported_modules("_x", pyx, anywhere=False) == {"checks"}
 
 
 def test_the_reader_finds_compiled_imports(tmp_path):

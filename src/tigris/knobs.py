@@ -148,18 +148,20 @@ TABLE = {
 PATHS = ("network",)
 #: The evaluator's weights, in the order of the Weights struct's fields.
 WEIGHTS = tuple(_WEIGHT_ROWS)
+# The search's knobs, in two runs: how the tree grows and chooses, and what judges and
+# orders its moves (the weights between them).
+_TREE = ("exploration", "rollout", "epsilon", "rollout_depth", "final", "widening", "root", "candidates",
+         "halving_scale")
+_JUDGES = ("evaluator", "network", "net_share", "root_lookahead", "priors", "policy_visits",
+           "policy_exploration")
 #: What the compiled search takes as its configuration, every one of them (its seed, budget
 #: and deals are arguments of their own).
-SEARCH_CONFIG = ("exploration", "rollout", "epsilon", "rollout_depth", "final", "widening", "root",
-                 "candidates", "halving_scale", *WEIGHTS, "evaluator", "network", "net_share",
-                 "root_lookahead", "priors", "policy_visits", "policy_exploration")
+SEARCH_CONFIG = (*_TREE, *WEIGHTS, *_JUDGES)
 
-# Which kinds of bot have which knobs (docs/DESIGN.md).  The search bots share the search
-# knobs; the honest ones (ismcts, pimc) also choose how their determinizations deal the
-# tiles their player cannot see (tigris.belief).
-_SEARCH_BOT = ("iterations", "seconds", "exploration", "rollout", "epsilon", "rollout_depth", "final",
-               "widening", "root", "candidates", "halving_scale", "workers", "seed", *WEIGHTS, "evaluator",
-               "network", "net_share", "root_lookahead", "priors", "policy_visits", "policy_exploration")
+# Which kinds of bot have which knobs (docs/DESIGN.md).  The search bots have the search's
+# knobs, a budget, workers and a seed; the honest ones (ismcts, pimc) also choose how their
+# determinizations deal the tiles their player cannot see (tigris.belief).
+_SEARCH_BOT = ("iterations", "seconds", *_TREE, "workers", "seed", *WEIGHTS, *_JUDGES)
 _BELIEF = ("determinization", "belief_particles", "belief_temperature")
 
 

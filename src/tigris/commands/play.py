@@ -5,15 +5,13 @@ import json
 
 from tigris._game import VARIANTS
 from tigris.commands.games import print_result
-from tigris.commands.options import (COUNT, SEED, add_board, add_bots, add_command, add_players,
-                                     add_seed)
+from tigris.commands.options import (COUNT, PLAY_BOARD, SEED, add_board, add_bots, add_command,
+                                     add_players, add_seed)
 from tigris.errors import ConfigError, UsageError
 from tigris.files import check_target, write_text
 from tigris.hints import DEFAULT_BOT
 
-__all__ = ["PLAY_BOARD", "DESCRIPTION", "add_to", "run"]
-
-PLAY_BOARD = "classic"       # play's default --board (None in the parser, for --resume)
+__all__ = ["DESCRIPTION", "add_to", "run"]
 
 DESCRIPTION = """\
 Play one game between bots (default: random players), print the board every few turns
@@ -57,13 +55,13 @@ def run(args):
     """tigris play: one game between bots, shown as it goes; its record saved on request."""
     import tigris
     from tigris import bots as botlib
-    from tigris.commands import table
+    from tigris.commands import terminal
     from tigris.runner import TURN_LIMIT, goes_on, record_of
 
     if args.resume is not None:
-        return table.resume(args)
+        return terminal.resume(args)
     if args.you is not None:
-        return table.play(args)
+        return terminal.play(args)
     names = _bot_names(args)
     seed = SEED if args.seed is None else args.seed
     if args.record:                  # before the game: not a bot file read, a regular file

@@ -1,10 +1,9 @@
-"""tigris play --you and --resume: people at the table at this terminal, against bots."""
+"""tigris play --you and --resume: people playing at this terminal, against bots."""
 
 from pathlib import Path
 
 from tigris.commands.games import load, reading, same_file
-from tigris.commands.options import SEED
-from tigris.commands.play import PLAY_BOARD
+from tigris.commands.options import PLAY_BOARD, SEED
 from tigris.errors import ConfigError, RecordError, UsageError
 from tigris.files import check_target
 from tigris.hints import DEFAULT_BOT
