@@ -255,12 +255,12 @@ def test_the_table_shows_the_continuation_to_the_players_reply():
     assert shown_continuation(line, 1) == line[:2]
 
 
-def test_the_hint_configuration_backs_up_the_calibrated_win_chance():
-    conf = bots.configuration("hint")
+def test_the_calibrated_configuration_backs_up_the_calibrated_win_chance():
+    conf = bots.configuration("ismcts-calibrated")
     assert conf.kind == "ismcts" and conf.params["eval_calibrated"] == 1.0
     g = tigris.Game(players=3, seed=4)
-    hints = tigris.hint(g, iterations=600, bot="hint", top=3, progress=False)
-    assert hints.bot == "hint" and all(0.0 <= h["win"] <= 1.0 for h in hints)
+    hints = tigris.hint(g, iterations=600, bot="ismcts-calibrated", top=3, progress=False)
+    assert hints.bot == "ismcts-calibrated" and all(0.0 <= h["win"] <= 1.0 for h in hints)
 
 
 @pytest.mark.parametrize("bot", ["ismcts-fast", "hint"])

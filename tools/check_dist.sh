@@ -40,7 +40,7 @@ wheel_files="$("$python" -m zipfile -l "${wheel[0]}")"
 must_hold wheel "$wheel_files" 'tigris/_core\..*\.so' 'tigris/_game\..*\.so' \
     'tigris/_search\..*\.so' 'tigris/_eval\..*\.so' 'tigris/_core\.pxd' 'tigris/_game\.pxd' \
     'tigris/_eval\.pxd' 'tigris/_search\.pxd' 'tigris/_game\.pyi' \
-    'tigris/py\.typed' 'tigris/bot_configs/ismcts-fast\.toml' 'tigris/bot_configs/hint\.toml' \
+    'tigris/py\.typed' 'tigris/bot_configs/ismcts-fast\.toml' 'tigris/bot_configs/ismcts-calibrated\.toml' \
     'tigris/calibration\.json' 'tigris/chance\.json' \
     'tigris/viewer\.js' 'tigris/viewer\.css' 'licenses/LICENSE' \
     'tigris/_net\..*\.so' 'tigris/network-2p\.npz' 'tigris/network-3p4p\.npz' \
