@@ -80,7 +80,7 @@ def test_the_engines_own_moves_rank_first_without_a_mark(tmp_path):
     conf = bots.configuration(analysis.DEFAULT_BOT)
     for n in range(1, 7):
         bot = conf.bot(seed=analysis.decision_seed(3, n), workers=1)
-        g.apply(bot.analyse(g, iterations=ITERATIONS)["children"][0]["action"])
+        g.apply(bot.root_statistics(g, iterations=ITERATIONS)["children"][0]["action"])
     _, rows = run(record.to_record(g), tmp_path / "a.jsonl")
     assert len(rows) == 6
     for r in rows:
@@ -102,7 +102,7 @@ def plain_chances(monkeypatch):
 
 
 def fake_analyse(mover, played, played_chance, error=0.001):
-    """An ISMCTSBot.analyse whose first search puts a move other than `played` first
+    """An ISMCTSBot.root_statistics whose first search puts a move other than `played` first
     (the mover's chance 0.6, 600 visits) and `played` second (20 visits), and whose
     search of `played` alone gives it `played_chance`; each chance with standard error
     `error`.  Also returns the searches made, as (game, only, budget)."""
@@ -131,7 +131,7 @@ def test_a_drop_is_marked_by_the_thresholds(rec2, monkeypatch, plain_chances, va
     task = tasks[4]
     mover = task["before"].current_player
     analyse, calls = fake_analyse(mover, task["action"], value)
-    monkeypatch.setattr(ISMCTSBot, "analyse", analyse)
+    monkeypatch.setattr(ISMCTSBot, "root_statistics", analyse)
     conf = bots.configuration(analysis.DEFAULT_BOT)
     row = analysis.analyse_decision(task, ("ismcts", conf.name, conf.params),
                                     {"iterations": 1000}, 0, analysis.THRESHOLDS)
@@ -149,7 +149,7 @@ def test_a_drop_within_the_noise_is_not_marked(rec2, monkeypatch, plain_chances)
     _, tasks = analysis.decisions(rec2)
     task = tasks[4]
     analyse, _ = fake_analyse(task["before"].current_player, task["action"], 0.48, error=0.05)
-    monkeypatch.setattr(ISMCTSBot, "analyse", analyse)
+    monkeypatch.setattr(ISMCTSBot, "root_statistics", analyse)
     conf = bots.configuration(analysis.DEFAULT_BOT)
     row = analysis.analyse_decision(task, ("ismcts", conf.name, conf.params),
                                     {"iterations": 1000}, 0, analysis.THRESHOLDS)
@@ -169,13 +169,13 @@ def test_a_turn_ending_action_is_judged_like_any_other(monkeypatch, players, whi
     task = next(t for t in tasks[which:] if t["before"].current_player != t["after"].current_player
                 and t["before"].decision == "action")
     mover = task["before"].current_player
-    real, searched = ISMCTSBot.analyse, []
+    real, searched = ISMCTSBot.root_statistics, []
 
     def spy(self, game, **kw):
         searched.append((game.current_player, kw.get("only")))
         return real(self, game, **kw)
 
-    monkeypatch.setattr(ISMCTSBot, "analyse", spy)
+    monkeypatch.setattr(ISMCTSBot, "root_statistics", spy)
     conf = bots.configuration(analysis.DEFAULT_BOT)
     row = analysis.analyse_decision(task, ("ismcts", conf.name, conf.params),
                                     {"iterations": 200}, 0, analysis.THRESHOLDS)
@@ -211,7 +211,7 @@ def test_a_scripted_game_has_its_bad_move_marked_and_no_other(tmp_path):
             g.apply("leader king P1")
             continue
         bot = conf.bot(seed=analysis.decision_seed(3, n), workers=1)
-        g.apply(bot.analyse(g, iterations=budget)["children"][0]["action"])
+        g.apply(bot.root_statistics(g, iterations=budget)["children"][0]["action"])
     _, rows = run(record.to_record(g), tmp_path / "a.jsonl", iterations=budget)
     marked = {r["move"]: r["mark"] for r in rows if r["mark"]}
     assert list(marked) == [5], rows[4]

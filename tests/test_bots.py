@@ -588,41 +588,41 @@ def test_greedy_english_war_defender_ties():
 def test_analysis_reports_progress_without_changing_it():
     g = tigris.Game(players=2, seed=8)
     calls = []
-    plain = bots.make("ismcts", iterations=300, seed=5).analyse(g)
-    watched = bots.make("ismcts", iterations=300, seed=5).analyse(
+    plain = bots.make("ismcts", iterations=300, seed=5).root_statistics(g)
+    watched = bots.make("ismcts", iterations=300, seed=5).root_statistics(
         g, progress=lambda *a: calls.append(a))
     assert watched == plain
     assert calls == [(0, 1, 0), (1, 1, 300)]
     # In steps, for a progress display: every step reported, the budget exact.
     calls.clear()
-    stepped = bots.make("ismcts", iterations=300, seed=5).analyse(
+    stepped = bots.make("ismcts", iterations=300, seed=5).root_statistics(
         g, progress=lambda *a: calls.append(a), steps=7)
     assert stepped["iterations"] == 300
     assert [c[:2] for c in calls] == [(k, 7) for k in range(8)]
     assert [c[2] for c in calls] == [300 * k // 7 for k in range(8)]
-    again = bots.make("ismcts", iterations=300, seed=5).analyse(g, steps=7)
+    again = bots.make("ismcts", iterations=300, seed=5).root_statistics(g, steps=7)
     assert again == stepped                                   # reproducible in steps too
 
 
 def test_analysis_budget_replaces_the_bots():
     g = tigris.Game(players=2, seed=8)
     bot = bots.make("ismcts", iterations=50, seed=5)
-    assert bot.analyse(g)["iterations"] == 50
-    assert bot.analyse(g, iterations=120)["iterations"] == 120
+    assert bot.root_statistics(g)["iterations"] == 50
+    assert bot.root_statistics(g, iterations=120)["iterations"] == 120
     timed = bots.make("ismcts", seconds=30.0, seed=5)
-    assert timed.analyse(g, iterations=80)["iterations"] == 80      # not 30 seconds
+    assert timed.root_statistics(g, iterations=80)["iterations"] == 80      # not 30 seconds
 
 
 def test_pimc_and_workers_report_each_tree():
     g = tigris.Game(players=2, seed=9)
     calls = []
     bot = bots.make("pimc", iterations=240, determinizations=4, seed=1)
-    stats = bot.analyse(g, progress=lambda *a: calls.append(a), steps=2)
+    stats = bot.root_statistics(g, progress=lambda *a: calls.append(a), steps=2)
     assert [c[:2] for c in calls] == [(k, 8) for k in range(9)] and calls[-1][2] == 240
     assert sum(ch["votes"] for ch in stats["children"]) == 4
     calls.clear()
     bot = bots.make("ismcts", iterations=301, workers=2, seed=5)
-    assert bot.analyse(g, progress=lambda *a: calls.append(a), steps=5)["iterations"] == 301
+    assert bot.root_statistics(g, progress=lambda *a: calls.append(a), steps=5)["iterations"] == 301
     assert calls == [(0, 2, 0), (1, 2, 151), (2, 2, 301)]      # a tree per worker, in one step
 
 
@@ -652,3 +652,10 @@ def test_the_old_default_plays_its_games_move_for_move(tmp_path, record):
     again = json.loads(out.read_text())
     assert [m["move"] for m in again["moves"]] == [m["move"] for m in old["moves"]]
     assert again["result"] == old["result"]
+
+
+def test_the_old_name_of_root_statistics_still_answers_with_a_warning():
+    g = tigris.Game(players=2, seed=3)
+    with pytest.warns(DeprecationWarning, match="root_statistics"):
+        old = bots.make("ismcts", iterations=200, seed=5).analyse(g)
+    assert old == bots.make("ismcts", iterations=200, seed=5).root_statistics(g)

@@ -207,7 +207,7 @@ def test_hint_is_the_bots_analysis(monkeypatch):
     monkeypatch.setattr(tomllib, "load", lambda f: reads.append(f.name) or load(f))
     hints = tigris.hint(g, iterations=700, seed=3, top=10_000, progress=False)
     assert len(reads) == 1 and reads[0].endswith("ismcts-fast.toml")
-    stats = bots.load("ismcts-fast", seed=3).analyse(g, iterations=700, steps=CHUNKS)
+    stats = bots.load("ismcts-fast", seed=3).root_statistics(g, iterations=700, steps=CHUNKS)
     rows = ranked(g, stats["children"])
     assert hints == [r for r in rows if r["searched"]] and hints.equals == sum(h["equal"] for h in hints)
     assert hints.unsearched == sum(not r["searched"] for r in rows) > 0

@@ -247,7 +247,7 @@ def analyse_decision(task, engine, budget, seed, thresholds):
     kind, name, params = engine
     bot = botlib.CLASSES[kind](name=name, **dict(params, seed=decision_seed(seed, task["move"]),
                                                 workers=1))
-    stats = bot.analyse(before, **budget)
+    stats = bot.root_statistics(before, **budget)
     rows = ranked(before, stats["children"])
     choice = rows[0]
     # The move played begins a row's plan, or is the later action of one whose other
@@ -263,7 +263,7 @@ def analyse_decision(task, engine, budget, seed, thresholds):
     def search_alone(action):
         nonlocal iterations
         if action not in searched:
-            again = bot.analyse(before, only=[action], **alone)
+            again = bot.root_statistics(before, only=[action], **alone)
             iterations += again["iterations"]
             searched[action] = ranked(before, again["children"])[0]
         return searched[action]

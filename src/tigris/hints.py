@@ -204,7 +204,7 @@ def _analyse(engine, game, seconds, iterations, show):
         bar.set_postfix_str(f"{ran:,} iterations")
 
     try:
-        return engine.analyse(game, iterations=iterations, seconds=seconds, progress=report,
+        return engine.root_statistics(game, iterations=iterations, seconds=seconds, progress=report,
                               steps=CHUNKS)
     finally:
         if bar is not None:

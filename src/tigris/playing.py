@@ -8,7 +8,7 @@ see the people's hands) whose move is bounded (``MOVE_SECONDS``, ``MOVE_ITERATIO
 ``workers`` at most the machine's cores).  A person's move comes from the page
 (``move``); a bot's from a worker process (``tigris.searches``), started when its turn
 comes, so the server never searches; while it runs the game is ``thinking``.
-``view(player)`` is the game as that player may see it: the position with the others'
+``seen_by(player)`` is the game as that player may see it: the position with the others'
 hands hidden, the legal moves when it is the player's turn, and what each move did
 (``tigris.events``).  ``undo`` takes the game back to the player's previous decision
 (the bots' replies with it), ``resign`` ends it with the player last; a game over stays
@@ -152,7 +152,7 @@ class Played:
             raise NotYours(f"this is not player {player}'s seat: its page's address holds its key")
         return player
 
-    def view(self, player):
+    def seen_by(self, player):
         """The game as `player` (a person's seat, ``seat`` checked) may see it."""
         from tigris.position import to_position
 

@@ -55,7 +55,7 @@ def _search(position, seconds, bot, messages):
         def report(done, total, iterations):
             messages.put(("progress", done / total, iterations))
 
-        stats = engine.analyse(game, seconds=seconds, progress=report, steps=PROGRESS_STEPS)
+        stats = engine.root_statistics(game, seconds=seconds, progress=report, steps=PROGRESS_STEPS)
         result = hints.hints_of(game, stats, engine, seconds, PAGE_ROWS)
         messages.put(("done", _finite(result.as_dict(game))))
     except Exception as e:                # reported to the page in one line

@@ -126,7 +126,7 @@ def label(game, label_params, iterations, seed):
     from tigris.hints import ranked
 
     bot = ISMCTSBot(name="label", **dict(label_params, seed=seed, workers=1))
-    children = bot.analyse(game, iterations=iterations)["children"]
+    children = bot.root_statistics(game, iterations=iterations)["children"]
     visits = sorted(([ch["action"], ch["visits"]] for ch in children if ch["visits"] > 0),
                     key=lambda av: (-av[1], av[0]))
     return ranked(game, children)[0]["chances"], visits

@@ -332,7 +332,7 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
 
     def game_state(request):
         played = table(request)
-        return JSONResponse(played.view(seat_of(request, played)))
+        return JSONResponse(played.seen_by(seat_of(request, played)))
 
     def game_action(name):
         async def act(request):
@@ -347,7 +347,7 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
             player = seat_of(request, played, body["player"])
             args = (player, body["move"]) if name == "move" else (player,)
             await run_in_threadpool(lambda: getattr(played, name)(*args, version=version))
-            return JSONResponse(await run_in_threadpool(played.view, player))
+            return JSONResponse(await run_in_threadpool(played.seen_by, player))
         return act
 
     def play_page(request):

@@ -8,6 +8,7 @@ is a reference ceiling and says so (``honest = False``).
 
 import math
 import random
+import warnings
 
 from tigris.belief import Belief
 from tigris.knobs import SEARCH_CONFIG
@@ -20,7 +21,7 @@ __all__ = ["ISMCTSBot", "PIMCBot", "CheatBot", "merge"]
 PV_DEPTH = 12
 
 
-def _grow(view, options, iterations, seconds, determinize, seed, steps=1, report=None, deals=None,
+def _grow(world, options, iterations, seconds, determinize, seed, steps=1, report=None, deals=None,
           only=None):
     """One tree: its root statistics (with `only`, the root searching those actions
     alone).  It grows in `steps` steps, the iterations shared out exactly (a time budget:
@@ -29,7 +30,7 @@ def _grow(view, options, iterations, seconds, determinize, seed, steps=1, report
     one step or in several grows different trees (each reproducible)."""
     # A halving root shares out the whole budget: the first step's unless told otherwise.
     plan = {"plan_iterations": iterations or 0, "plan_seconds": seconds or 0.0} if steps > 1 else {}
-    s = Search(view, determinize=determinize, deals=deals, seed=seed, only=only, **plan, **options)
+    s = Search(world, determinize=determinize, deals=deals, seed=seed, only=only, **plan, **options)
     # One step takes the budget as it is, for the search to check.
     share = seconds if steps == 1 else seconds / steps if seconds else None
     for k in range(steps):
@@ -107,15 +108,15 @@ class ISMCTSBot:
         self.last = None
         if len(legal) == 1:
             return legal[0]
-        self.last = self.analyse(game)
+        self.last = self.root_statistics(game)
         return self.pick(self.last)
 
     def pick(self, stats):
         """The action to play from the root statistics."""
         return choose(stats["children"], self.params["final"])
 
-    def analyse(self, game, iterations=None, seconds=None, progress=None, steps=1, *,
-                only=None):
+    def root_statistics(self, game, iterations=None, seconds=None, progress=None, steps=1, *,
+                        only=None):
         """Root statistics for the decision at hand, merged over the trees: ``iterations``
         (run), ``nodes``, ``player`` and ``children``, best first, each with its
         ``action``, ``visits``, ``avail`` (the visits in which it was legal), ``value``
@@ -136,12 +137,19 @@ class ISMCTSBot:
         those grown in one step (see ``_grow``), as reproducibly.  The random numbers
         drawn from the bot's generator do not depend on either."""
         iterations, seconds = self._budget(iterations, seconds)
-        view = self.view(game)
+        world = self.world(game)
         n = self.params["workers"]
         seeds = [self.rng.getrandbits(63) for _ in range(n)]
         deals = self.deals(game)
-        return merge(self._trees([view] * n, split(iterations, n), seconds, seeds, progress, steps,
+        return merge(self._trees([world] * n, split(iterations, n), seconds, seeds, progress, steps,
                                  deals, only=only))
+
+    def analyse(self, game, *args, **kwargs):
+        """Deprecated since 2.1, removed in 2.2: ``root_statistics`` (an analysis is
+        ``tigris.analysis``'s review of a whole game)."""
+        warnings.warn("ISMCTSBot.analyse is now ISMCTSBot.root_statistics; the old name goes in "
+                      "tigris 2.2", DeprecationWarning, stacklevel=2)
+        return self.root_statistics(game, *args, **kwargs)
 
     def _budget(self, iterations, seconds):
         """The budget of a decision: the one given, else the bot's."""
@@ -149,14 +157,14 @@ class ISMCTSBot:
             return self.params["iterations"], self.params["seconds"]
         return iterations, seconds
 
-    def _trees(self, views, shares, seconds, seeds, progress, steps, deals=None, only=None):
-        """The root statistics of a tree per view (grown with its share of the iterations,
+    def _trees(self, worlds, shares, seconds, seeds, progress, steps, deals=None, only=None):
+        """The root statistics of a tree per world (grown with its share of the iterations,
         `seconds` and its seed, determinizing from `deals` if given), in the order of the
-        views: in this process with one worker, else by the worker processes (root
+        worlds: in this process with one worker, else by the worker processes (root
         parallelism)."""
         n = self.params["workers"]
         if n == 1:
-            trees, total, done, ran = [], len(views) * steps, 0, 0
+            trees, total, done, ran = [], len(worlds) * steps, 0, 0
 
             def report(iterations):              # after each step of a tree
                 nonlocal done
@@ -165,8 +173,8 @@ class ISMCTSBot:
 
             if progress is not None:
                 progress(0, total, 0)
-            for view, share, seed in zip(views, shares, seeds):
-                trees.append(_grow(view, self.options, share, seconds, self.determinize, seed,
+            for world, share, seed in zip(worlds, shares, seeds):
+                trees.append(_grow(world, self.options, share, seconds, self.determinize, seed,
                                    steps, report if progress is not None else None, deals,
                                    only=only))
                 ran += trees[-1]["iterations"]
@@ -178,21 +186,21 @@ class ISMCTSBot:
         from tigris import parallel as workers
         runs, trees = None, []
         try:
-            runs = workers.run(n, [delayed(_grow)(view, self.options, share, seconds, self.determinize, seed,
+            runs = workers.run(n, [delayed(_grow)(world, self.options, share, seconds, self.determinize, seed,
                                                   deals=deals, only=only)
-                                   for view, share, seed in zip(views, shares, seeds)], generator=True)
+                                   for world, share, seed in zip(worlds, shares, seeds)], generator=True)
             if progress is not None:
-                progress(0, len(views), 0)
+                progress(0, len(worlds), 0)
             for tree in runs:
                 trees.append(tree)
                 if progress is not None:
-                    progress(len(trees), len(views), sum(t["iterations"] for t in trees))
+                    progress(len(trees), len(worlds), sum(t["iterations"] for t in trees))
         except KeyboardInterrupt:
             workers.stop(runs)          # an interruption between two results leaves them running
             raise
         return trees
 
-    def view(self, game):
+    def world(self, game):
         """What the search starts from: a world consistent with what the player sees."""
         return game.determinize(game.current_player, self.rng.getrandbits(63))
 
@@ -223,7 +231,7 @@ class CheatBot(ISMCTSBot):
     honest = False
     determinize = False
 
-    def view(self, game):
+    def world(self, game):
         """The true state, hidden tiles and all."""
         return game.copy(stack=False)
 
@@ -235,9 +243,9 @@ class PIMCBot(ISMCTSBot):
     kind = "pimc"
     determinize = False
 
-    def analyse(self, game, iterations=None, seconds=None, progress=None, steps=1, *,
-                only=None):
-        """As ISMCTSBot.analyse, with each child's ``votes``: the trees that chose it.
+    def root_statistics(self, game, iterations=None, seconds=None, progress=None, steps=1, *,
+                        only=None):
+        """As ISMCTSBot.root_statistics, with each child's ``votes``: the trees that chose it.
         Children are ranked by votes, then visits."""
         iterations, seconds = self._budget(iterations, seconds)
         k = self.params["determinizations"]
