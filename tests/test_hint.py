@@ -263,7 +263,7 @@ def test_the_calibrated_configuration_backs_up_the_calibrated_win_chance():
     assert hints.bot == "ismcts-calibrated" and all(0.0 <= h["win"] <= 1.0 for h in hints)
 
 
-@pytest.mark.parametrize("bot", ["ismcts-fast", "hint"])
+@pytest.mark.parametrize("bot", ["ismcts-fast", "ismcts-calibrated"])
 def test_a_move_that_wins_outright_takes_most_visits_and_a_certain_win(bot):
     from test_search import WINNING_MOVE, forced_win, load
 

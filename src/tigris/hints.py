@@ -37,7 +37,7 @@ True
 import math
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from tigris.errors import ConfigError, UsageError, excerpt
@@ -69,7 +69,7 @@ ROW_KEYS = ("rank", "equal", "searched", "move", "action", "plan", "visits", "sh
 
 def hint(game: "Game", seconds: float | None = None, iterations: int | None = None,
          top: int = 5, jobs: int = 1, bot: "str | bots.Bot" = DEFAULT_BOT,
-         seed: int | None = None, progress: bool | None = None) -> "Hints":
+         seed: int | None = None, progress: "bool | Callable[[int, int, int], Any] | None" = None) -> "Hints":
     """Rank the moves of ``game.current_player`` by the analysis of an ISMCTS bot.
 
     Give ``seconds`` (default 5) or ``iterations``: the whole budget, shared out exactly
@@ -77,7 +77,9 @@ def hint(game: "Game", seconds: float | None = None, iterations: int | None = No
     are used, ``seed`` replaces its seed; a bot object (an ISMCTS bot made or loaded)
     searches with its own workers and random numbers instead.  ``progress``
     shows a progress bar (default: for searches of a second or 20,000 iterations and
-    more).  Returns ``Hints``: a list of up to ``top`` dicts of the plans the search
+    more); a function instead is called as ``progress(done, total, iterations)`` as the
+    search goes (``ISMCTSBot.root_statistics``), as the server's pages follow a hint.
+    Returns ``Hints``: a list of up to ``top`` dicts of the plans the search
     examined, best first (``ranked``): ``rank`` (1 for the equals of the search's choice,
     else 2, 3, ...), ``equal``, ``searched`` (true), ``move`` (the plan's first move, in
     notation), ``action`` (its id), ``plan`` (the notation of the mover's actions of this
@@ -182,13 +184,17 @@ def searched(game, engine, seconds=None, iterations=None, progress=None):
     """(the root statistics of `engine`'s search of the decision, as the hint searches
     it, the seconds taken): the chances in them are the search's own estimates, before
     calibration.  `progress` as ``hint`` takes it."""
-    show = progress if progress is not None else (seconds or 0) >= 1 or (iterations or 0) >= 20_000
     start = time.perf_counter()
-    stats = _analyse(engine, game, seconds, iterations, show)
+    if callable(progress):
+        stats = engine.root_statistics(game, iterations=iterations, seconds=seconds, progress=progress,
+                                       steps=CHUNKS)
+    else:
+        show = progress if progress is not None else (seconds or 0) >= 1 or (iterations or 0) >= 20_000
+        stats = _with_bar(engine, game, seconds, iterations, show)
     return stats, time.perf_counter() - start
 
 
-def _analyse(engine, game, seconds, iterations, show):
+def _with_bar(engine, game, seconds, iterations, show):
     """The bot's analysis of the decision, with a progress bar (shown if `show`) that
     counts the steps of a search in this process, or the workers that are done."""
     from tqdm import tqdm        # loaded by the first search, not by ``import tigris``

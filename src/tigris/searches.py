@@ -31,7 +31,6 @@ MAX_SECONDS = 60.0        # the longest search a page may ask for
 MAX_ANALYSIS_ITERATIONS = 10_000   # a decision's search in an analysis: the page's deepest
 IDLE = 15.0               # seconds without a look at a search before it is stopped
 MAX_KEPT = 256            # searches remembered (finished ones are forgotten first)
-PROGRESS_STEPS = 20       # progress reports of a search
 PAGE_ROWS = 8             # a hint's rows on a page: the equals and the next few searched plans
 STATES = ("waiting", "running", "done", "stopped", "failed")
 
@@ -50,13 +49,11 @@ def _search(position, seconds, bot, messages):
         from tigris import hints
 
         game = from_position(position)
-        engine = hints.searcher(bot, jobs=1, seed=None)
 
         def report(done, total, iterations):
             messages.put(("progress", done / total, iterations))
 
-        stats = engine.root_statistics(game, seconds=seconds, progress=report, steps=PROGRESS_STEPS)
-        result = hints.hints_of(game, stats, engine, seconds, PAGE_ROWS)
+        result = hints.hint(game, seconds=seconds, bot=bot, top=PAGE_ROWS, progress=report)
         messages.put(("done", _finite(result.as_dict(game))))
     except Exception as e:                # reported to the page in one line
         messages.put(("failed", f"{type(e).__name__}: {e}"[:300]))
