@@ -17,7 +17,6 @@ soon as the game ends, so a killed run loses no finished game), ``summary.json``
 ``summary.md``.  ``run(..., resume=True)`` plays only the games that are missing.
 """
 
-import itertools
 import json
 import os
 import time
@@ -31,7 +30,7 @@ from tigris import jsonl, knobs, locks, work
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError, excerpt
 from tigris.files import write_text
 from tigris.results import check_fields, check_play, lines_of, scan
-from tigris.runner import bot_settings, game_tasks, play_game
+from tigris.runner import bot_settings, game_tasks
 from tigris.schedule import Schedule
 from tigris.sources import read_json
 from tigris.tomlfile import read_toml
@@ -139,15 +138,6 @@ def load_spec(path):
 # ---------------------------------------------------------------------------------------
 # The schedule
 # ---------------------------------------------------------------------------------------
-
-def tables(spec):
-    """The line-ups that share the deals: every pair for 2 players; for 3-4 players every
-    combination of bots (or, with fewer bots than seats, bots repeated in turn).  A list:
-    for the few bots of a person's look; the schedule computes a deal's table alone."""
-    if len(spec.bots) >= spec.players:
-        return [list(t) for t in itertools.combinations(spec.bots, spec.players)]
-    return [[spec.bots[i % len(spec.bots)] for i in range(spec.players)]]
-
 
 def schedule(spec):
     """Every game of the tournament (game number, deal seed, bot per seat) as a
