@@ -240,7 +240,7 @@ def test_search_workers_start_with_ctrl_c_held_back():
     r = python("""
 import json, signal
 from joblib import delayed
-from tigris.parallel import run
+from tigris._plumbing.parallel import run
 def mask(_):
     return sorted(map(int, signal.pthread_sigmask(signal.SIG_BLOCK, [])))
 print(json.dumps([run(2, [delayed(mask)(k) for k in range(2)]), mask(None)]))

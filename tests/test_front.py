@@ -17,7 +17,7 @@ PACKAGE = Path(tigris.__file__).resolve().parent
 COMPILED = {"tigris._core", "tigris._game", "tigris._search", "tigris._eval", "tigris._net", "tigris._bench"}
 # What ``import tigris`` must not load: the workers, the progress bars, the numerics, and
 # the package's modules that only a search, a text form or a command needs.
-HEAVY = {"joblib", "tqdm", "numpy", "scipy", "choix", "tigris.parallel", "tigris.bots",
+HEAVY = {"joblib", "tqdm", "numpy", "scipy", "choix", "tigris._plumbing.parallel", "tigris.bots",
          "tigris.position", "tigris.render", "tigris.legality", "tigris.cli"}
 
 
@@ -138,7 +138,7 @@ def test_the_command_line_parses_without_the_parallel_machinery():
     assert done.returncode == 0, done.stderr
     loaded = set(done.stdout.split())
     assert "tigris.commands.tournament" in loaded
-    assert not loaded & {"joblib", "tqdm", "numpy", "scipy", "tigris.parallel"}, loaded
+    assert not loaded & {"joblib", "tqdm", "numpy", "scipy", "tigris._plumbing.parallel"}, loaded
 
 
 def test_what_import_tigris_leaves_out_still_works_when_used():

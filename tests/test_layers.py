@@ -206,12 +206,12 @@ def test_the_reader_tells_imports_in_functions_apart(tmp_path):
     assert imported_modules("m", path, anywhere=False) == {"errors"}
     assert imported_modules("m", path) == {"errors", "view", "record"}
     pyx = tmp_path / "_x.pyx"
-    pyx.write_text("from tigris import checks\ndef f():\n    from tigris.legality import why_illegal\n")
-    assert imported_modules("_x", pyx, anywhere=False) == {"checks"}
+    pyx.write_text("from tigris._plumbing import checks\ndef f():\n    from tigris.legality import why_illegal\n")
+    assert imported_modules("_x", pyx, anywhere=False) == {"_plumbing.checks"}
 
 
 def test_the_reader_finds_compiled_imports(tmp_path):
     path = tmp_path / "_x.pyx"
-    path.write_text("from tigris._core cimport *\nfrom tigris import checks\n"
+    path.write_text("from tigris._core cimport *\nfrom tigris._plumbing import checks\n"
                     "def f():\n    from tigris.legality import why_illegal\n")
-    assert imported_modules("_x", path) == {"_core", "checks", "legality"}
+    assert imported_modules("_x", path) == {"_core", "_plumbing.checks", "legality"}

@@ -4,7 +4,7 @@ import pytest
 
 from tigris import ratings, runner, tune
 from tigris.errors import ConfigError, UsageError
-from tigris.tomlfile import read_toml
+from tigris._plumbing.tomlfile import read_toml
 from tigris.results import Tally
 from tigris.tournament import Spec, schedule
 

@@ -200,7 +200,7 @@ def test_plot_draws_or_says_how(tmp_path, tiny_bot):
 def test_toml_strings_are_escaped_as_the_spec_says():
     import tomllib
 
-    from tigris.tomlfile import toml_string
+    from tigris._plumbing.tomlfile import toml_string
     for text in ['plain', 'a "quoted" name', 'back\\slash', 'new\nline', 'tab\there',
                  'nul\x00 del\x7f bell\x07', 'é \u2028 ☃', '"""', "'", '\\u0041']:
         assert tomllib.loads(f"x = {toml_string(text)}")["x"] == text
@@ -474,7 +474,7 @@ def test_the_plot_is_never_drawn_over_a_pipe(saved_run, tmp_path, capsys):
 
 
 def test_a_toml_file_that_is_a_pipe_is_refused_unopened(tmp_path):
-    from tigris.tomlfile import read_toml
+    from tigris._plumbing.tomlfile import read_toml
     os.mkfifo(tmp_path / "spec.toml")
     with pytest.raises(ConfigError, match="spec.toml: a pipe, not a file"):
         read_toml(tmp_path / "spec.toml")

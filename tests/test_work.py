@@ -10,7 +10,7 @@ import psutil
 import pytest
 from joblib import delayed
 
-from tigris.work import Run
+from tigris._plumbing.work import Run
 
 from waiting import gone
 

@@ -16,7 +16,8 @@ import psutil
 import pytest
 
 import tigris
-from tigris import bots, parallel, record
+from tigris import bots, record
+from tigris._plumbing import parallel
 
 from processes import python
 from waiting import gone
@@ -194,7 +195,7 @@ def test_a_signal_as_the_workers_start_is_handled_once_they_have_started(name):
 import os, signal, threading, time
 from joblib import delayed
 from joblib.externals.loky.backend import popen_loky_posix
-from tigris import parallel
+from tigris._plumbing import parallel
 
 def interrupt(signum, frame):
     raise KeyboardInterrupt
@@ -268,7 +269,7 @@ def test_a_worker_whose_parent_is_gone_as_it_starts_exits_at_once():
     started, and init adopted it) ends it; with its real parent, the process goes on."""
     code = """
 import os
-from tigris import parallel
+from tigris._plumbing import parallel
 parallel.watch(os.getppid() + {offset})
 print("went on", flush=True)
 """
@@ -282,7 +283,7 @@ def test_the_loky_shutdown_race_is_quiet_and_other_thread_errors_are_not():
     first run, a KeyError of loky's manager thread is not printed, anything else is."""
     code = """
 import threading
-from tigris import parallel
+from tigris._plumbing import parallel
 parallel._quiet_shutdown_race()
 def fail(exc):
     raise exc

@@ -34,7 +34,7 @@ from tigris.files import check_target
 from tigris.hints import DEFAULT_BOT
 from tigris.runner import append_record, cut_torn, read_json_lines
 from tigris.sources import check_source
-from tigris.work import Run
+from tigris._plumbing.work import Run
 
 
 def read(path, repair=False):

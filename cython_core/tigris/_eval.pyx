@@ -19,7 +19,7 @@ from libc.stdint cimport uint8_t, int32_t, uint64_t
 
 from tigris._core cimport *
 from tigris._game cimport Game
-from tigris import checks
+from tigris._plumbing import checks
 
 INF = math.inf
 

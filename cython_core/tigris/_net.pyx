@@ -23,7 +23,7 @@ from libc.stdint cimport int32_t, uint8_t
 from tigris._core cimport *
 from tigris._game cimport Game
 from tigris._eval cimport Weights, evaluate_chances, scorer_table
-from tigris import checks
+from tigris._plumbing import checks
 
 # One block of LANES units of a layer, summed in four 4-float registers (GCC's and
 # clang's vector types: SSE on x86-64, NEON on arm64): the bias, plus the row of every

@@ -40,7 +40,7 @@ from tigris._core cimport determinize as c_determinize
 from tigris._eval cimport Weights, evaluate_chances, terminal_rewards, priors, prior, scorer_table, greedy_action
 from tigris._game cimport Game
 from tigris._net cimport Network, net_chances, net_policy
-from tigris import checks
+from tigris._plumbing import checks
 from tigris.errors import IllegalActionError
 from tigris.knobs import MAX_ITERATIONS
 

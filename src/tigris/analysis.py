@@ -98,7 +98,8 @@ import math
 from pathlib import Path
 
 from tigris import bots as botlib
-from tigris import jsonl, knobs, work
+from tigris import jsonl, knobs
+from tigris._plumbing import work
 from tigris import record as records
 from tigris.errors import ConfigError, Interrupted, RecordError, UsageError, excerpt
 from tigris.files import check_target

@@ -432,7 +432,7 @@ def calibration_positions(per_count=1000, seed=0, run=None):
     bar.  Reproducible from `seed`."""
     from joblib import delayed
 
-    from tigris.work import Run
+    from tigris._plumbing.work import Run
 
     if run is None:
         with Run(1, progress=False) as run:
@@ -492,7 +492,7 @@ def bench_calibration(positions=1000, iterations=20_000, seed=0, jobs=1, bot=Non
     from joblib import delayed
 
     from tigris.hints import DEFAULT_BOT
-    from tigris.work import Run
+    from tigris._plumbing.work import Run
 
     bot = bot or DEFAULT_BOT
     check_hint_bot(bot)                 # a bad bot is named before any game is played

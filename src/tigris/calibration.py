@@ -33,7 +33,8 @@ from pathlib import Path
 import numpy as np
 from scipy.optimize import minimize
 
-from tigris import plotting, record as records
+from tigris import record as records
+from tigris._plumbing import plotting
 from tigris.evaluator import Evaluator
 from tigris.errors import RecordError, UsageError
 from tigris.files import write_bytes, write_text

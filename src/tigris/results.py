@@ -363,7 +363,7 @@ def _parts_checked(path, spec, only, jobs):
     lines come back in their order."""
     from joblib import delayed, parallel_config
 
-    from tigris import parallel
+    from tigris._plumbing import parallel
 
     parts = _parts(path)
     with parallel_config(backend="loky", n_jobs=jobs):   # this machine's cores, whatever runs it

@@ -41,7 +41,7 @@ def _search(position, seconds, bot, messages):
     ("failed", message).  It is stopped by SIGTERM."""
     import os
 
-    from tigris import parallel
+    from tigris._plumbing import parallel
     from tigris.position import from_position
 
     parallel.watch(os.getppid())          # ends with the server, however the server ends
@@ -65,7 +65,7 @@ def _analyse(rec, iterations, messages):
     ("done", {"header", "rows"}) put on `messages`, or ("failed", message)."""
     import os
 
-    from tigris import parallel
+    from tigris._plumbing import parallel
 
     parallel.watch(os.getppid())
     try:
@@ -96,7 +96,7 @@ def _choose(rec, bot, seed):
 
 def _watch_parent(parent):
     """A pool worker's first step: end with the server (``parallel.watch``)."""
-    from tigris import parallel
+    from tigris._plumbing import parallel
 
     parallel.watch(parent)
 

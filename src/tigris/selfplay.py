@@ -47,7 +47,8 @@ import math
 from pathlib import Path
 
 from tigris import bots as botlib
-from tigris import checks, jsonl, knobs, work
+from tigris import jsonl, knobs
+from tigris._plumbing import checks, work
 from tigris import record as records
 from tigris.errors import Interrupted, UsageError, excerpt
 from tigris.files import check_target, write_text
@@ -169,7 +170,7 @@ def run(s, out, jobs=1, progress=True, reads=(), backend="loky", scheduler=None)
     kept, as does a lost scheduler (a TournamentError)."""
     from joblib import delayed         # imported when workers run: the command line stays quick
 
-    from tigris.backends import Backend
+    from tigris._plumbing.backends import Backend
 
     where = Backend(backend, jobs, scheduler)
     out = Path(out)

@@ -26,14 +26,15 @@ from typing import Any
 
 import tigris
 from tigris import bots as botlib
-from tigris import jsonl, knobs, locks, work
+from tigris import jsonl, knobs, locks
+from tigris._plumbing import work
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError, excerpt
 from tigris.files import write_text
 from tigris.results import check_fields, check_play, lines_of, scan
 from tigris.runner import bot_settings, game_tasks
 from tigris.schedule import Schedule
 from tigris.sources import read_json
-from tigris.tomlfile import read_toml
+from tigris._plumbing.tomlfile import read_toml
 
 __all__ = ["Spec", "run", "load_spec", "load_summary", "read_spec_file", "format_summary",
            "summarize", "SPEC_FILE", "GAMES_FILE", "MAX_GAMES", "schedule", "read_games",
@@ -252,7 +253,7 @@ def run(spec: Spec | None = None, out: str | os.PathLike[str] = "results",
     dask.distributed scheduler at `scheduler` (an address, or a Client).  A resumed
     folder's games.jsonl is read line by line and held to its tournament before any game
     is played; the run keeps a Tally of the games, not their records."""
-    from tigris.backends import Backend
+    from tigris._plumbing.backends import Backend
 
     where = Backend(backend, jobs, scheduler)          # checked before anything is written
     if not resume:

@@ -25,7 +25,7 @@ from tigris import files, knobs
 from tigris.bots.search import CheatBot, ISMCTSBot, PIMCBot
 from tigris.bots.simple import GreedyBot, RandomBot
 from tigris.errors import ConfigError
-from tigris.tomlfile import read_toml
+from tigris._plumbing.tomlfile import read_toml
 
 if TYPE_CHECKING:
     from tigris._game import Game

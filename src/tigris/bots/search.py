@@ -183,7 +183,7 @@ class ISMCTSBot:
         # this process (and ``import tigris``) never loads joblib.
         from joblib import delayed
 
-        from tigris import parallel as workers
+        from tigris._plumbing import parallel as workers
         runs, trees = None, []
         try:
             runs = workers.run(n, [delayed(_grow)(world, self.options, share, seconds, self.determinize, seed,

@@ -32,7 +32,8 @@ def add_to(sub):
 
 def run(args):
     """tigris calibrate: fit the win-chance model on recorded games and measure it."""
-    from tigris import calibration, plotting
+    from tigris import calibration
+    from tigris._plumbing import plotting
 
     # what is written is checked before the games are read: not one of them, a regular file
     reads = [Path(s) / "games.jsonl" if Path(s).is_dir() else s for s in args.sources]

@@ -65,7 +65,7 @@ def run(args):
 
     train.require_torch()                       # before the positions are encoded
     if args.plot:
-        from tigris import plotting
+        from tigris._plumbing import plotting
 
         plotting.pyplot("--plot needs matplotlib")
     train.check_out(args.out, [*train.data_files(args.data), *([args.init] if args.init else [])], args.plot)

@@ -10,7 +10,7 @@ The caller may stop early (`until`: a match the SPRT has decided).  Ctrl-C or SI
 caller, which says in one line what is kept.
 
 >>> from joblib import delayed
->>> from tigris.work import Run
+>>> from tigris._plumbing.work import Run
 >>> powers = []
 >>> with Run(jobs=2, progress=False, total=4, desc="powers", unit="task") as run:
 ...     run.tasks([delayed(pow)(2, k) for k in range(4)], powers.append)
@@ -52,7 +52,7 @@ class Run:
         raised by the workers (not by `save`), may return the exception to raise in its
         place (a lost cluster said in the caller's words); None raises it as it is.  On
         KeyboardInterrupt the workers are stopped and it is raised again."""
-        from tigris import parallel    # and joblib with it, when tasks are run
+        from tigris._plumbing import parallel    # and joblib with it, when tasks are run
 
         results = None
         try:

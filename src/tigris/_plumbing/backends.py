@@ -2,8 +2,8 @@
 cluster.  Tournaments and self-play choose it alike (``--backend``, ``--scheduler``).
 
 >>> from joblib import delayed
->>> from tigris.backends import Backend
->>> from tigris.work import Run
+>>> from tigris._plumbing.backends import Backend
+>>> from tigris._plumbing.work import Run
 >>> with Backend("loky", jobs=2) as backend, Run(backend.workers, progress=False) as run:
 ...     run.tasks([delayed(abs)(-k) for k in range(3)], print, errors=backend.lost("nothing"))
 0
