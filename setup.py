@@ -57,6 +57,7 @@ setup(
     # Every stub, data file, network and page script or style sheet of the package, by
     # pattern: a new panel's script ships without a line here.
     package_data={"tigris": ["*.pyi", "py.typed", "*.json", "network-*.npz", "*.js", "*.css"],
+                  "tigris.web": ["static/*.js"],
                   "tigris.bot_configs": ["*.toml"]},
     ext_modules=cythonize(
         extensions,

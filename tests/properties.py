@@ -958,7 +958,7 @@ def _server():
     import tempfile
 
     import serving
-    from tigris.serve import create_app
+    from tigris.web.app import create_app
 
     folder = tempfile.mkdtemp()
     g = tigris.Game(players=2, seed=3)
@@ -1096,7 +1096,7 @@ def server_guards(path, method, host, origin, fetch_site, content_type, data):
     deep its JSON nests: never a 5xx; a Host not the server's is a 400 or 421, a change
     not from the server's pages a 403, a body not sent as JSON a 415, and a refused
     request changes nothing."""
-    from tigris.serve import _authority
+    from tigris.web.app import _authority
 
     client, g = _served()
     body = data.draw(request_bodies(path, g))

@@ -26,7 +26,7 @@ class Servers:
     def __call__(self, folder, server_options=None, **options):
         """Start one over `folder` (``create_app`` options; ``server_options`` those of
         ``serve.server``): its address."""
-        from tigris import serve
+        from tigris.web import app as serve
 
         sock = serve.listen("127.0.0.1", 0)
         app = serve.create_app([folder], **options)

@@ -17,7 +17,7 @@ pytest.importorskip("starlette")
 
 import serving  # noqa: E402
 import waiting  # noqa: E402
-from tigris.serve import create_app  # noqa: E402
+from tigris.web.app import create_app  # noqa: E402
 
 
 class Seat:
@@ -322,7 +322,7 @@ def test_every_seat_of_a_game_played_on_goes_on(tmp_path):
 
 
 def test_a_game_refused_at_the_table_limit_writes_nothing_and_starts_nothing(client, tmp_path, monkeypatch):
-    from tigris import serve
+    from tigris.web import app as serve
 
     monkeypatch.setattr(serve, "MAX_TABLES", 2)
     for seed in (1, 2):

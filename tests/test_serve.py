@@ -23,7 +23,7 @@ pytest.importorskip("uvicorn")
 
 import serving  # noqa: E402
 from waiting import until  # noqa: E402
-from tigris.serve import MAX_BODY, create_app  # noqa: E402
+from tigris.web.app import MAX_BODY, create_app  # noqa: E402
 
 JSON = {"Content-Type": "application/json"}
 
@@ -344,7 +344,7 @@ def test_game_pages_load_the_hint_panel_and_nothing_else(client):
 
 
 def test_the_latency_benchmark_runs_searches_beside_the_pages():
-    from tigris.serve import bench_latency
+    from tigris.web.app import bench_latency
 
     rows = bench_latency(searches=1, requests=3, seconds=3)
     figures = {name: (value, unit) for name, value, unit in rows}

@@ -305,7 +305,7 @@ def test_a_page_of_another_origin_changes_nothing(serving, tmp_path, monkeypatch
 
     import browsers
     import tigris
-    from tigris import serve
+    from tigris.web import app as serve
 
     g = tigris.Game(players=2, seed=2)
     g.apply(g.legal_actions()[0])

@@ -28,8 +28,8 @@ pytest.importorskip("uvicorn")
 
 import serving  # noqa: E402
 from waiting import until  # noqa: E402
-from tigris import serve  # noqa: E402
-from tigris.serve import Addresses, create_app  # noqa: E402
+from tigris.web import app as serve  # noqa: E402
+from tigris.web.app import Addresses, create_app  # noqa: E402
 
 NEW_GAME = {"players": 2, "seats": ["human", "random"], "seed": 1}
 

@@ -81,7 +81,7 @@ def run(args):
         with tqdm(total=bench.regret_runs(), desc="searches", unit="search", file=sys.stderr) as bar:
             rows = bench.bench_regret(bot=args.bot, progress=bar.update)
     elif args.part == "serve":
-        from tigris import serve
+        from tigris.web import app as serve
 
         serve.require_server()
         with tqdm(total=4 * 40, desc="requests", unit="request", file=sys.stderr) as bar:

@@ -24,7 +24,7 @@ leads here, gets nothing. A seat is a person or a bot by name: the shipped ones 
 
 
 def add_to(sub):
-    from tigris.serve import DEFAULT_PORT
+    from tigris.web.app import DEFAULT_PORT
 
     p = add_command(sub, "serve", run, help="the table in the browser: play, hints, analyses, results",
                     description=DESCRIPTION)
@@ -43,7 +43,7 @@ def add_to(sub):
 
 def run(args):
     """tigris serve: serve the folders until Ctrl-C."""
-    from tigris import serve
+    from tigris.web import app as serve
 
     serve.require_server()
     if args.host not in serve.LOCAL_HOSTS:

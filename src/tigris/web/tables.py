@@ -6,7 +6,7 @@ bot the server lists by name (``table_bots``: the shipped configurations and the
 of the served folders' ``bots`` folders, never a path), an honest one (``cheat`` would
 see the people's hands) whose move is bounded (``MOVE_SECONDS``, ``MOVE_ITERATIONS``,
 ``workers`` at most the machine's cores).  A person's move comes from the page
-(``move``); a bot's from a worker process (``tigris.searches``), started when its turn
+(``move``); a bot's from a worker process (``tigris.web.jobs``), started when its turn
 comes, so the server never searches; while it runs the game is ``thinking``.
 ``seen_by(player)`` is the game as that player may see it: the position with the others'
 hands hidden, the legal moves when it is the player's turn, and what each move did

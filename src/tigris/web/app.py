@@ -1,7 +1,7 @@
 """The table in the browser (``tigris serve``): a local web application over the folders
 it is given, on a real ASGI server (Starlette on uvicorn, the ``serve`` extra).
 
->>> from tigris.serve import create_app
+>>> from tigris.web.app import create_app
 >>> app = create_app(["results"])            # doctest: +SKIP
 >>> run(app, host="127.0.0.1", port=8000)     # doctest: +SKIP
 
@@ -16,7 +16,7 @@ What it serves:
 ``GET /results/R/PATH/game/K``          game K of that folder on the board
 ``GET /record/R/PATH``                  a game record (``tigris-game/1``) on the board;
                                         ``?analysis=ID`` with a finished analysis drawn
-``POST /api/resume``                    a saved table's game played on (``tigris.playing``):
+``POST /api/resume``                    a saved table's game played on (``tigris.web.tables``):
                                         its seats' addresses
 ``GET /play``, ``/play/ID``             a new game's form; a person's seat at a game
                                         (``?player=P&key=K``)
@@ -25,7 +25,7 @@ What it serves:
                                         to decide, or the engine's message naming the
                                         field); with an ``s``, also kept for its page
 ``POST /api/hint``, ``GET`` and         a hint search in a worker process
-``POST .../ID/stop``                    (``tigris.searches``): started, its progress and
+``POST .../ID/stop``                    (``tigris.web.jobs``): started, its progress and
                                         result, stopped
 ``POST /api/analysis`` and so on        a whole game's analysis, likewise
 ``POST /api/games``, ``GET`` and        a table: made (its seats' addresses), a seat's
@@ -240,8 +240,9 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
     from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
     from starlette.routing import Route
 
-    from tigris import playing, view
-    from tigris import searches as searchlib
+    from tigris import view
+    from tigris.web import jobs as searchlib
+    from tigris.web import tables as playing
 
     served = Folders(folders)
     addresses = Addresses(hosts)
@@ -449,7 +450,7 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
         name = request.path_params["name"]
         if name not in ASSETS:
             raise NotFound(f"no asset {excerpt(name)}")
-        text = resources.files("tigris").joinpath(name).read_text(encoding="utf-8")
+        text = resources.files("tigris.web").joinpath("static", name).read_text(encoding="utf-8")
         return Response(text, media_type=ASSETS[name])
 
     def no_icon(request):
@@ -626,7 +627,7 @@ class Addresses:
     """The addresses a server answers to, as a browser names them in ``Host`` and
     ``Origin``: ``host:port``, lower case, an IPv6 address in brackets.
 
-    >>> from tigris.serve import Addresses
+    >>> from tigris.web.app import Addresses
     >>> a = Addresses(["127.0.0.1:8765"])
     >>> a.allows("127.0.0.1:8765"), a.allows("evil.example:8765"), a.allows_origin("http://127.0.0.1:8765")
     (True, False, True)
@@ -845,8 +846,9 @@ _RESUME_SCRIPT = """<p id="resume-error" class="error"></p>
 
 def _new_game_page(table_bots):
     """The form of a new game: players, board, variants, who sits where (a person or
-    one of `table_bots`, ``playing.table_bots``, that may sit at a table)."""
-    from tigris import playing, view
+    one of `table_bots`, ``tables.table_bots``, that may sit at a table)."""
+    from tigris import view
+    from tigris.web import tables as playing
     from tigris.constants import VARIANTS
 
     honest = []

@@ -86,7 +86,7 @@ def _choose(rec, bot, seed):
     """In a worker of the pool: the move of `bot` (a Configuration, or its name or file,
     with `seed`) for the player to move in the game of record `rec`, as ``{"action":
     id}``.  The bot decides from its own player's view (honest bots only:
-    tigris.playing refuses the others)."""
+    tigris.web.tables refuses the others)."""
     from tigris import bots, record
 
     game = record.replay(rec)
