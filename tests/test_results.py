@@ -571,8 +571,8 @@ def test_a_scheduler_killed_mid_run_ends_in_one_line_and_keeps_the_games(tmp_pat
                                "--nthreads", "2", "--nworkers", "1", "--no-dashboard",
                                "--death-timeout", "5"], **quiet)
     try:
-        with distributed.Client(address, timeout="60s") as client:
-            client.wait_for_workers(1, timeout=60)
+        with distributed.Client(address, timeout="180s") as client:
+            client.wait_for_workers(1, timeout=180)     # a worker process starting on loaded cores
 
         def kill_after_the_first_game():
             path = out / "games.jsonl"
