@@ -210,7 +210,7 @@ def midgame_positions(per_count=8, seed=1):
     import random
 
     from tigris import bots
-    from tigris.runner import goes_on
+    from tigris.runner import play_out
 
     rng = random.Random(seed)
     out = []
@@ -218,9 +218,7 @@ def midgame_positions(per_count=8, seed=1):
         for k in range(per_count):
             game_seed = rng.getrandbits(31)
             g = tigris.Game(players=players, seed=game_seed)
-            seats = [bots.make("greedy", seed=game_seed + p) for p in range(players)]
-            while goes_on(g):
-                g.apply(seats[g.current_player].choose(g))
+            play_out(g, [bots.make("greedy", seed=game_seed + p) for p in range(players)])
             played = [a for a, _, _, _ in g.history]
             stop = rng.randrange(int(0.3 * len(played)), int(0.7 * len(played)))
             g = tigris.Game(players=players, seed=game_seed)          # the same game again,
@@ -395,17 +393,19 @@ def _calibration_game(players, game_seed):
     share of the first place."""
     from tigris import bots
     from tigris.calibration import first_shares
-    from tigris.runner import goes_on
+    from tigris.runner import play_out
 
     for attempt in itertools.count():
         g = tigris.Game(players=players, seed=game_seed)
         seats = [bots.load(CALIBRATION_BOT, iterations=CALIBRATION_BOT_ITERATIONS,
                            seed=attempt * players + p) for p in range(players)]
         choices = []
-        while goes_on(g):
+
+        def note(g):                  # a decision with a choice: a position to ask about
             if g.decision == "action" and len(g.legal_actions()) >= 2:
                 choices.append(len(g.history))
-            g.apply(seats[g.current_player].choose(g))
+
+        play_out(g, seats, before=note)
         if g.is_over:
             break
     rng = random.Random(game_seed)

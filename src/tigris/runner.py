@@ -21,7 +21,7 @@ from tigris import bots as botlib
 from tigris.record import result, to_record
 
 __all__ = ["MAX_TURNS", "TURN_LIMIT", "deal_seed", "seatings", "deal_games", "bot_settings", "goes_on",
-           "record_of", "play_game", "game_tasks", "first_places",
+           "play_out", "record_of", "play_game", "game_tasks", "first_places",
            "score"]
 
 DEALS_PER_SEED = 1_000_003    # deals of one base seed before they would meet the next seed's
@@ -64,6 +64,22 @@ def goes_on(game):
     return not game.is_over and game.turn < MAX_TURNS
 
 
+def play_out(game, seats, before=None, timings=None):
+    """Play `game` on, each decision by the bot of the player to move (``seats``: one a
+    player, each with ``choose(game)``), while it ``goes_on``: the one loop of a game
+    between bots, for tournaments, ``tigris play`` and the benchmarks.  ``before(game)``,
+    if given, is called before each decision; the seconds each decision took are appended
+    to ``timings`` if given (a list: those played stay in it if a bot raises)."""
+    while goes_on(game):
+        if before is not None:
+            before(game)
+        t = time.perf_counter()
+        action = seats[game.current_player].choose(game)
+        if timings is not None:
+            timings.append(time.perf_counter() - t)
+        game.apply(action)
+
+
 def record_of(game, bots, timings=None):
     """The record of a bots' game played while goes_on: a game stopped at MAX_TURNS is
     ranked as it stands, its result saying so."""
@@ -96,11 +112,7 @@ def play_game(job, settings, spec_dict):
             seed = bot_seed(spec_dict["seed"], job["game"], seat)
             players.append(botlib.CLASSES[kind](name=name, **dict(params, seed=seed)))
         started = time.perf_counter()
-        while goes_on(g):
-            t = time.perf_counter()
-            action = players[g.current_player].choose(g)
-            timings.append(time.perf_counter() - t)
-            g.apply(action)
+        play_out(g, players, timings=timings)
         rec = record_of(g, seats, timings)
         rec["seconds"] = round(time.perf_counter() - started, 3)
     except Exception as e:            # recorded, never fatal: the run goes on

@@ -56,7 +56,7 @@ def run(args):
     import tigris
     from tigris import bots as botlib
     from tigris.commands import terminal
-    from tigris.runner import TURN_LIMIT, goes_on, record_of
+    from tigris.runner import TURN_LIMIT, play_out, record_of
 
     if args.resume is not None:
         return terminal.resume(args)
@@ -72,13 +72,15 @@ def run(args):
         raise ConfigError(f"--bots: {e}") from None
     g = tigris.Game(players=len(names), seed=seed, board=args.board or PLAY_BOARD,
                     variants=tuple(dict.fromkeys(args.variants)))
-    last_shown = -1
-    while goes_on(g):
-        if args.every and g.turn % args.every == 0 and g.turn != last_shown and g.decision == "action":
+    shown = set()
+
+    def show(g):                      # the board every --every turns, once a turn
+        if args.every and g.turn % args.every == 0 and g.turn not in shown and g.decision == "action":
             print(f"--- turn {g.turn} ---")
             print(g)
-            last_shown = g.turn
-        g.apply(seats[g.current_player].choose(g))
+            shown.add(g.turn)
+
+    play_out(g, seats, before=show)
     print(f"--- final position, turn {g.turn}, after {len(g.history)} decisions ---")
     print(g)
     if not g.is_over:
