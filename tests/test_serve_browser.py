@@ -150,7 +150,7 @@ def test_a_whole_game_against_random_by_clicks_with_undo_hint_and_resume(browser
     browser.find_element(By.CSS_SELECTOR, 'select[name="seat1"] option[value="random"]').click()
     browser.find_element(By.CSS_SELECTOR, 'input[name="seed"]').send_keys("5")
     browser.find_element(By.ID, "start").click()
-    WebDriverWait(browser, 10, poll_frequency=POLL).until(lambda b: "/play/" in b.current_url)
+    WebDriverWait(browser, 60, poll_frequency=POLL).until(lambda b: "/play/" in b.current_url)
     assert _my_turn(browser)
     # the others' hands are hidden from this seat
     cards = browser.find_elements(By.CSS_SELECTOR, "#players .player")
@@ -167,7 +167,7 @@ def test_a_whole_game_against_random_by_clicks_with_undo_hint_and_resume(browser
     assert _my_turn(browser)
     browser.find_element(By.ID, "hint-seconds").send_keys("1 s")
     browser.find_element(By.ID, "hint-start").click()
-    WebDriverWait(browser, 30, poll_frequency=POLL).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#hint-table tbody tr"))
+    WebDriverWait(browser, 120, poll_frequency=POLL).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#hint-table tbody tr"))
     _click_a_move(browser)
     # the server restarts: the game goes on from its record
     saved = sorted((tmp_path / "games").glob("*.json"))
