@@ -74,8 +74,8 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 REFRESH_SECONDS = 5         # how often a running tournament's page reloads itself
 MAX_LISTED = 500            # entries of the front page per folder
 RESULTS_MARK = "games.jsonl"
-# The package's files a page may load: the scripts of its panels.
-ASSETS = {name: "text/javascript" for name in ("panel.js", "hint.js", "play.js", "analyse.js", "edit.js")}
+# The package's files a page may load: the scripts of its panels, every one in static/.
+ASSETS = {path.name: "text/javascript" for path in sorted((Path(__file__).parent / "static").glob("*.js"))}
 PANELS = '<script src="/assets/panel.js"></script>\n'      # what the panels below share
 HINT_PANEL = '<script src="/assets/hint.js"></script>\n'
 PLAY_PANEL = '<script src="/assets/play.js"></script>\n'
@@ -445,12 +445,10 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
         return JSONResponse(_known(searches.stop, request.path_params["key"]))
 
     def asset(request):
-        from importlib import resources
-
         name = request.path_params["name"]
         if name not in ASSETS:
             raise NotFound(f"no asset {excerpt(name)}")
-        text = resources.files("tigris.web").joinpath("static", name).read_text(encoding="utf-8")
+        text = (Path(__file__).parent / "static" / name).read_text(encoding="utf-8")
         return Response(text, media_type=ASSETS[name])
 
     def no_icon(request):
