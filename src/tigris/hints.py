@@ -195,7 +195,7 @@ def searched(game, engine, seconds=None, iterations=None, progress=None):
 
 
 def _with_bar(engine, game, seconds, iterations, show):
-    """The bot's analysis of the decision, with a progress bar (shown if `show`) that
+    """The bot's root statistics of the decision, with a progress bar (shown if `show`) that
     counts the steps of a search in this process, or the workers that are done."""
     from tqdm import tqdm        # loaded by the first search, not by ``import tigris``
 
@@ -211,7 +211,7 @@ def _with_bar(engine, game, seconds, iterations, show):
 
     try:
         return engine.root_statistics(game, iterations=iterations, seconds=seconds, progress=report,
-                              steps=CHUNKS)
+                                      steps=CHUNKS)
     finally:
         if bar is not None:
             bar.close()
