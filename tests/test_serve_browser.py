@@ -13,7 +13,7 @@ from tigris import record, tournament
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from selenium.common.exceptions import WebDriverException  # noqa: E402
+from selenium.common.exceptions import TimeoutException, WebDriverException  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
@@ -133,13 +133,31 @@ def _my_turn(browser):
 
 
 def _click_a_move(browser):
-    """Choose the first kind of move, then its first square or choice."""
-    browser.find_elements(By.CSS_SELECTOR, "#play-groups button")[0].click()
-    # its squares or its choices, drawn once the click is handled (later under load)
-    options = wait(browser).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#play-targets rect")
-                                  or b.find_elements(By.CSS_SELECTOR, "#play-choices button"))
+    """Choose the first kind of move, then its first square or choice.  A page that
+    reloads between the two (the game moved on, its page is drawn again) loses the first
+    click: the kind is chosen again until its squares or choices show."""
+    def options(b):
+        return (b.find_elements(By.CSS_SELECTOR, "#play-targets rect")
+                or b.find_elements(By.CSS_SELECTOR, "#play-choices button"))
+
+    def choose_kind(b):
+        kinds = b.find_elements(By.CSS_SELECTOR, "#play-groups button")
+        if not kinds:
+            return False
+        kinds[0].click()
+        return True
+
+    deadline = time.monotonic() + 120
+    while True:
+        wait(browser).until(choose_kind)
+        try:
+            # its squares or its choices, drawn once the click is handled (later under load)
+            found = wait(browser, 10).until(options)
+            break
+        except TimeoutException:
+            assert time.monotonic() < deadline, "no squares nor choices after choosing a kind of move"
     before = browser.find_element(By.ID, "move-count").text
-    options[0].click()
+    found[0].click()
     wait(browser).until(lambda b: b.find_element(By.ID, "move-count").text != before)
 
 
