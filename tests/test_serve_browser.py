@@ -135,7 +135,9 @@ def _my_turn(browser):
 def _click_a_move(browser):
     """Choose the first kind of move, then its first square or choice.  A page that
     reloads between the two (the game moved on, its page is drawn again) loses the first
-    click: the kind is chosen again until its squares or choices show."""
+    click, and one loaded while the bot moved shows the move before the last ("Go to the
+    last move to play"): as a person would, the test goes to the last move (End) and
+    chooses the kind again until its squares or choices show."""
     def options(b):
         return (b.find_elements(By.CSS_SELECTOR, "#play-targets rect")
                 or b.find_elements(By.CSS_SELECTOR, "#play-choices button"))
@@ -156,6 +158,7 @@ def _click_a_move(browser):
             break
         except TimeoutException:
             assert time.monotonic() < deadline, "no squares nor choices after choosing a kind of move"
+            browser.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
     before = browser.find_element(By.ID, "move-count").text
     found[0].click()
     wait(browser).until(lambda b: b.find_element(By.ID, "move-count").text != before)
