@@ -17,7 +17,7 @@ extensions = [
     "sphinx.ext.autodoc",       # the API reference from the docstrings
     "sphinx.ext.doctest",       # every >>> example runs in CI
     "sphinx.ext.viewcode",
-    "sphinxarg.ext",            # the command line from tigris.cli's parser
+    "sphinxarg.ext",            # the command line from tigris.commands's parser
 ]
 
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}

@@ -515,8 +515,8 @@ def analysis_files(lines, cut):
 def _selfplay_lines():
     """Two valid lines of a self-play run of 2 players (a game and a failed one), as
     ``selfplay.read`` takes them, and the run's settings."""
-    from tigris import selfplay
-    from tigris.runner import deal_seed
+    from tigris.runs import selfplay
+    from tigris.runs.runner import deal_seed
 
     from tigris.calibration import first_shares
 
@@ -548,7 +548,7 @@ def selfplay_files(lines, cut):
     the documented one-line UsageError naming the file."""
     import warnings
 
-    from tigris import selfplay
+    from tigris.runs import selfplay
     from tigris.errors import UsageError
 
     path = _lines_file(lines, cut)
@@ -760,7 +760,7 @@ def results_folders(spec, lines, newline):
     import tempfile
 
     from tigris import tournament, view
-    from tigris.cli import main
+    from tigris.commands import main
     from tigris.errors import UsageError
 
     folder = tempfile.mkdtemp()
@@ -825,7 +825,7 @@ def lying_results(data):
     import tempfile
 
     from tigris import tournament, view
-    from tigris.cli import main
+    from tigris.commands import main
     from tigris.errors import TournamentError
 
     played = _played_folder()
@@ -895,7 +895,8 @@ def nested_input(case):
     import shutil
     import tempfile
 
-    from tigris import analysis, network, selfplay, tournament, tunefolder
+    from tigris import analysis, network, tournament, tunefolder
+    from tigris.runs import selfplay
     from tigris import bots as botlib
     from tigris.commands.games import game_of
     from tigris.errors import UsageError

@@ -12,7 +12,7 @@ import pytest
 import tigris
 from tigris import analysis, bots, record
 from tigris.bots.search import ISMCTSBot
-from tigris.cli import main
+from tigris.commands import main
 from tigris.errors import Interrupted, RecordError, UsageError
 
 REPO = Path(__file__).resolve().parent.parent

@@ -7,9 +7,9 @@ import math
 import pytest
 
 import tigris
-from tigris import bench
-from tigris.cli import main
-from tigris.runner import deal_seed
+from tigris.runs import bench
+from tigris.commands import main
+from tigris.runs.runner import deal_seed
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ import tigris
 from tigris.knobs import default_weights
 from tigris import bots
 from tigris import knobs
-from tigris.cli import main
+from tigris.commands import main
 from tigris.bots import search
 
 from helpers import game, hand, legal, play
@@ -538,7 +538,7 @@ def test_shipped_searches_use_the_network_and_the_baseline_does_not():
     strong = bots.describe("ismcts-strong")[1]
     assert (strong["evaluator"], strong["net_share"], strong["iterations"]) == ("net", 0.3, 10_000)
     from tigris.hints import DEFAULT_BOT
-    from tigris.selfplay import DEFAULT_BOT as SELFPLAY_BOT
+    from tigris.runs.selfplay import DEFAULT_BOT as SELFPLAY_BOT
     assert DEFAULT_BOT == "ismcts-fast"               # hints search with the network
     assert SELFPLAY_BOT == "ismcts-heuristic"         # a first generation needs none
 
@@ -642,7 +642,7 @@ def test_the_old_default_plays_its_games_move_for_move(tmp_path, record):
     """ismcts-fast-2.0 is ismcts-fast as version 2.0 shipped it: the games that version
     recorded (tigris play --bots ismcts-fast ... --seed S, by 2.0) come again, move for
     move, network and all."""
-    from tigris.cli import main
+    from tigris.commands import main
 
     old = json.loads((Path(__file__).parent / "data" / record).read_text())
     n = old["players"]

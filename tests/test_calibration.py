@@ -12,7 +12,7 @@ import pytest
 import tigris
 from tigris import calibration
 from tigris.evaluator import Evaluator
-from tigris.cli import main
+from tigris.commands import main
 from tigris.errors import UsageError
 from tigris.record import to_record
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from tigris.cli import main
+from tigris.commands import main
 
 
 def test_play_writes_a_record_that_show_replays(tmp_path, capsys):
@@ -67,7 +67,7 @@ def test_bots_lists_the_configurations_and_every_knob(capsys):
 def _subparsers():
     import argparse
 
-    from tigris.cli import build_parser
+    from tigris.commands import build_parser
 
     parser = build_parser()
     action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
@@ -75,7 +75,7 @@ def _subparsers():
 
 
 def test_every_command_with_a_seed_defaults_to_the_same_one():
-    from tigris.cli import SEED
+    from tigris.commands import SEED
 
     defaults = {name: next(a.default for a in sub._actions if a.dest == "seed")
                 for name, sub in _subparsers().items()
@@ -91,7 +91,7 @@ def test_every_command_with_a_seed_defaults_to_the_same_one():
 
 def test_the_analysis_thresholds_are_given_in_points_as_reported():
     from tigris import analysis
-    from tigris.cli import THRESHOLD_POINTS
+    from tigris.commands import THRESHOLD_POINTS
 
     assert THRESHOLD_POINTS == {"inaccuracy": 5, "mistake": 10, "blunder": 20}
     args = _subparsers()["analyse"].parse_args(["g.json", "--mistake", "12.5"])

@@ -16,7 +16,7 @@ import pytest
 
 import tigris
 from tigris import bots
-from tigris.cli import main
+from tigris.commands import main
 from tigris.record import to_record
 
 REPO = Path(__file__).resolve().parent.parent
@@ -301,7 +301,7 @@ PROCESS_CASES = [
 
 def run_tigris(argv, cwd=REPO, stdin=subprocess.DEVNULL):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
-    return subprocess.Popen([sys.executable, "-m", "tigris.cli", *argv], cwd=cwd, stdin=stdin,
+    return subprocess.Popen([sys.executable, "-m", "tigris", *argv], cwd=cwd, stdin=stdin,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 
 
@@ -332,7 +332,7 @@ def test_standings_of_a_single_deal_have_no_elo_interval(files, capsys):
 
 
 def test_an_error_line_is_one_short_line_without_a_repeated_prefix(capsys):
-    from tigris.cli import MESSAGE_LIMIT, report
+    from tigris.commands import MESSAGE_LIMIT, report
 
     report("tigris tournament", "tournament: a message\non two lines")
     report("tigris show", "x" * 10 * MESSAGE_LIMIT)

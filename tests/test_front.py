@@ -18,7 +18,7 @@ COMPILED = {"tigris._core", "tigris._game", "tigris._search", "tigris._eval", "t
 # What ``import tigris`` must not load: the workers, the progress bars, the numerics, and
 # the package's modules that only a search, a text form or a command needs.
 HEAVY = {"joblib", "tqdm", "numpy", "scipy", "choix", "tigris._plumbing.parallel", "tigris.bots",
-         "tigris.position", "tigris.render", "tigris.legality", "tigris.cli"}
+         "tigris.position", "tigris.render", "tigris.legality", "tigris.commands"}
 
 
 def module_name(path):
@@ -133,7 +133,7 @@ def test_import_tigris_is_light():
 
 def test_the_command_line_parses_without_the_parallel_machinery():
     # tigris --help and every command's options: the handlers import what they run
-    done = python("import sys\nfrom tigris import cli\ncli.build_parser()\n"
+    done = python("import sys\nfrom tigris import commands\ncommands.build_parser()\n"
                   "print(' '.join(sorted(sys.modules)))")
     assert done.returncode == 0, done.stderr
     loaded = set(done.stdout.split())

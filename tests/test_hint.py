@@ -6,7 +6,7 @@ import pytest
 
 import tigris
 from tigris import bots
-from tigris.cli import main
+from tigris.commands import main
 from tigris.hints import format_table, shown_continuation
 from tigris.record import to_record
 
@@ -80,7 +80,7 @@ def test_bots_command_lists_the_shipped_bots(capsys):
 
 
 def test_bench_search_runs_small(monkeypatch, capsys):
-    from tigris import bench
+    from tigris.runs import bench
 
     calls = []
     rows = bench.bench_search(repeats=1, iterations=400, progress=lambda: calls.append(1))
@@ -93,7 +93,7 @@ def test_bench_search_runs_small(monkeypatch, capsys):
 
 @pytest.mark.slow
 def test_midgame_positions_are_reproducible_action_decisions_with_a_choice():
-    from tigris import bench
+    from tigris.runs import bench
 
     first = bench.midgame_positions(per_count=1, seed=4)
     again = bench.midgame_positions(per_count=1, seed=4)
@@ -105,7 +105,7 @@ def test_midgame_positions_are_reproducible_action_decisions_with_a_choice():
 
 
 def test_bench_decisive_runs_small():
-    from tigris import bench
+    from tigris.runs import bench
 
     calls = []
     rows = bench.bench_decisive(bot="ismcts-fast", iterations=300, per_count=1,
@@ -164,7 +164,7 @@ def test_hint_command_refuses_a_nan_budget_in_one_line(tmp_path):
     pos = tmp_path / "pos.json"
     pos.write_text(json.dumps(tigris.Game(players=2, seed=4).to_position(player=0)))
     for option, value in (("--seconds", "nan"), ("--seconds", "inf"), ("--iterations", str(2 ** 63))):
-        r = python(f"import sys; from tigris.cli import main; sys.exit(main({['hint', str(pos), option, value]!r}))",
+        r = python(f"import sys; from tigris.commands import main; sys.exit(main({['hint', str(pos), option, value]!r}))",
                    timeout=60)
         # Refused as an option value (argparse's status 2), in one line naming the option.
         assert r.returncode == 2 and r.stdout == "", (r.returncode, r.stdout, r.stderr[-3000:])
@@ -179,7 +179,7 @@ def test_ctrl_c_stops_a_hint(tmp_path, jobs, delay):
     usual one line and exit status 130; no worker outlives it."""
     pos = tmp_path / "pos.json"
     pos.write_text(json.dumps(tigris.Game(players=2, seed=4).to_position(player=0)))
-    code, out, err, left = interrupt(["-m", "tigris.cli", "hint", str(pos), "--seconds", "6000",
+    code, out, err, left = interrupt(["-m", "tigris", "hint", str(pos), "--seconds", "6000",
                                       "--jobs", str(jobs)], "searching", stream="stderr",
                                      delay=delay, timeout=15)
     assert code == 130, (code, out, err[-3000:])
@@ -448,7 +448,7 @@ def test_every_field_of_a_hint_is_documented_in_formats():
 
 @pytest.mark.slow
 def test_bench_regret_runs_small():
-    from tigris import bench
+    from tigris.runs import bench
 
     calls = []
     rows = bench.bench_regret(per_count=1, budgets=(200, 400), reference=1500,

@@ -10,7 +10,7 @@ import pytest
 
 import tigris
 from tigris import _eval, _search, bots, knobs, search
-from tigris.cli import main
+from tigris.commands import main
 from tigris.evaluator import Evaluator
 
 from processes import ROOT

@@ -172,6 +172,38 @@ def test_no_module_imports_a_layer_above_its_own():
     assert not upward, "imports that point up the layers:\n" + "\n".join(upward)
 
 
+def folders_in_two_layers(table):
+    """The package's folders whose modules stand in more than one layer of `table`: a
+    folder is one layer's room."""
+    rank = layer_of(table)
+    layers = {}
+    for name in package_modules():
+        folder = name.split(".")[0]
+        if (PACKAGE / folder).is_dir():            # its modules and its __init__.py
+            layers.setdefault(folder, set()).add(rank[name])
+    return sorted(folder for folder, ranks in layers.items() if len(ranks) > 1)
+
+
+def test_each_folder_is_one_layer():
+    assert folders_in_two_layers(layer_table()) == []
+
+
+def test_a_folder_split_over_two_layers_is_caught():
+    folder = sorted(m for m in package_modules() if m == "runs" or m.startswith("runs."))
+    table = [(layer, [m for m in modules if m != "runs.*"] + (folder[:-1] if "tournament" in modules else []))
+             for layer, modules in layer_table()]
+    table[-1][1].append(folder[-1])                # one of its modules among the foundations
+    assert folders_in_two_layers(table) == ["runs"]
+
+
+def test_the_top_level_holds_what_people_import():
+    """At most 30 modules at the top of the package (the compiled ones apart: each has its
+    stub there); the rest live in the folders of their layer."""
+    top = [name for name in package_modules() if "." not in name and name != "tigris"
+           and not (COMPILED / f"{name}.pyx").exists() and (PACKAGE / f"{name}.py").exists()]
+    assert len(top) + 1 <= 30, f"{len(top) + 1} modules at the top: {', '.join(sorted(top))}"
+
+
 def test_no_import_cycle():
     """No module imports, as it is imported, one that imports it back; and in functions
     only ``Game.to_position``/``from_position`` reach their format's module, which builds

@@ -11,8 +11,8 @@ from contextlib import contextmanager
 
 import pytest
 
-from tigris import locks
-from tigris.cli import main
+from tigris._plumbing import locks
+from tigris.commands import main
 from tigris.errors import UsageError
 
 from processes import ROOT, _env
@@ -20,7 +20,7 @@ from waiting import until
 
 HOLD = """
 import sys, time
-from tigris.locks import hold
+from tigris._plumbing.locks import hold
 with hold(sys.argv[1], file=sys.argv[2] == "file"):
     print("held", flush=True)
     time.sleep(600)
@@ -76,7 +76,8 @@ def test_a_second_tournament_on_a_folder_is_refused_naming_the_first(tmp_path, c
 
 
 def test_every_run_holds_its_folder(tmp_path):
-    from tigris import analysis, match, selfplay, train, tune, tournament
+    from tigris import analysis, match, tune, tournament
+    from tigris.runs import selfplay, train
 
     folder = tmp_path / "busy"
     with held(folder) as holder:

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 import tigris
-from tigris import cli
+from tigris import commands
 
 from processes import ROOT
 
@@ -22,7 +22,7 @@ COMPILED = ["tigris._core", "tigris._game", "tigris._search", "tigris._eval", "t
 def test_the_version_is_one_number_everywhere(capsys):
     assert re.fullmatch(r"\d+\.\d+\.\d+", tigris.__version__)
     assert importlib.metadata.version("tigris") == tigris.__version__
-    assert cli.main(["--version"]) == 0
+    assert commands.main(["--version"]) == 0
     assert capsys.readouterr().out == f"tigris {tigris.__version__}\n"
 
 

@@ -176,7 +176,7 @@ def test_unknown_hands_and_bag_show_their_size_only():
 
 def test_show_command_on_a_position_with_unknowns(tmp_path, capsys):
     import json
-    from tigris.cli import main
+    from tigris.commands import main
     g = tigris.Game(players=2, seed=6)
     path = tmp_path / "view.json"
     path.write_text(json.dumps(g.to_position(player=0)))

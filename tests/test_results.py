@@ -14,9 +14,9 @@ import tracemalloc
 import pytest
 
 from tigris import tournament
-from tigris.cli import main
+from tigris.commands import main
 from tigris.errors import ConfigError, TournamentError
-from tigris.runner import deal_games, deal_seed
+from tigris.runs.runner import deal_games, deal_seed
 from tigris.tournament import MAX_GAMES, Spec, load_summary, read_games, run, schedule
 
 from waiting import until
@@ -340,7 +340,7 @@ def test_a_failed_game_is_counted_without_its_moves_replayed(folder):
 @pytest.fixture
 def in_parts(monkeypatch):
     """Every games.jsonl read by worker processes, a few lines a part."""
-    from tigris import results
+    from tigris.runs import results
 
     monkeypatch.setattr(results, "PARALLEL_BYTES", 0)
     monkeypatch.setattr(results, "PART_BYTES", 30_000)
@@ -348,7 +348,7 @@ def in_parts(monkeypatch):
 
 @pytest.mark.slow
 def test_a_file_read_in_parts_by_workers_gives_the_same_answers(folder, in_parts):
-    from tigris import results
+    from tigris.runs import results
 
     spec, _ = tournament.read_spec_file(folder / "tournament.json")
     assert len(results._parts(folder / "games.jsonl")) >= 3
@@ -499,7 +499,7 @@ def test_standings_read_games_jsonl_without_holding_the_records(folder):
 
 @pytest.mark.slow
 def test_the_tally_holds_a_few_tens_of_bytes_a_game():
-    from tigris.results import Tally
+    from tigris.runs.results import Tally
 
     spec = Spec(bots=["random", "greedy", "ismcts-fast"], games=30_000)
     tally = Tally(spec)

@@ -1,11 +1,12 @@
-"""What the runners share (tigris.runner) and the TOML reader (tigris.tomlfile)."""
+"""What the runners share (tigris.runs.runner) and the TOML reader (tigris.tomlfile)."""
 
 import pytest
 
-from tigris import ratings, runner, tune
+from tigris import ratings, tune
+from tigris.runs import runner
 from tigris.errors import ConfigError, UsageError
 from tigris._plumbing.tomlfile import read_toml
-from tigris.results import Tally
+from tigris.runs.results import Tally
 from tigris.tournament import Spec, schedule
 
 

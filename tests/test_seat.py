@@ -12,7 +12,7 @@ import pytest
 
 import tigris
 from tigris import bots, record
-from tigris.cli import main
+from tigris.commands import main
 from tigris.render import render
 from tigris.seat import HUMAN, Table
 

@@ -6,8 +6,9 @@ import json
 import pytest
 
 import tigris
-from tigris import record, selfplay
-from tigris.cli import main
+from tigris import record
+from tigris.runs import selfplay
+from tigris.commands import main
 from tigris.errors import UsageError
 
 FAST = 'kind = "ismcts"\niterations = 60\nrollout_depth = 4\n'

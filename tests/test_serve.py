@@ -16,7 +16,7 @@ import pytest
 
 import tigris
 from tigris import bots, record, tournament
-from tigris.cli import main
+from tigris.commands import main
 
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")

@@ -7,7 +7,7 @@ import warnings
 import pytest
 
 from tigris import tournament
-from tigris.cli import main
+from tigris.commands import main
 from tigris.record import replay
 from tigris.errors import ConfigError, UsageError
 from tigris.tournament import Spec, TournamentError, read_games, run, schedule

@@ -7,13 +7,14 @@ import numpy as np
 import pytest
 
 import tigris
-from tigris import network, selfplay
-from tigris.cli import main
+from tigris import network
+from tigris.runs import selfplay
+from tigris.commands import main
 from tigris.errors import UsageError
 
 pytest.importorskip("torch", reason="training needs the train extra (PyTorch)")
 
-from tigris import train  # noqa: E402
+from tigris.runs import train  # noqa: E402
 
 FAST = 'kind = "ismcts"\niterations = 60\nrollout_depth = 4\n'
 

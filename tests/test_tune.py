@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from tigris import bots
-from tigris.cli import main
+from tigris.commands import main
 from tigris.errors import ConfigError
 from tigris.tune import SPSA, Bayes, Param, TuneError, TuneSpec, parse_param, plot, tune
 

@@ -15,7 +15,7 @@ import pytest
 
 import tigris
 from tigris import bots, record, tournament, view
-from tigris.cli import main
+from tigris.commands import main
 from tigris.errors import RecordError, UsageError
 
 EVIL = '</script><script>alert("x")</script><img src=x onerror=alert(1)>&amp;'
@@ -311,7 +311,7 @@ def test_view_bad_input_is_one_line(files, tmp_path, capsys, argv, expected):
 @pytest.mark.slow
 def test_view_bad_input_in_a_real_process_is_one_line(files, tmp_path):
     exe = Path(sys.executable).with_name("tigris")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "tigris.cli"]
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "tigris"]
     done = subprocess.run(cmd + ["view", str(files / "illegal.json"), "--out", str(tmp_path / "g.html")],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "Traceback" not in done.stderr
@@ -325,7 +325,7 @@ def test_view_bad_input_in_a_real_process_is_one_line(files, tmp_path):
 def run_view(argv, timeout=60):
     """``tigris view ARGV`` in a child process (a hang then fails the test, not the run)."""
     exe = Path(sys.executable).with_name("tigris")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "tigris.cli"]
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "tigris"]
     return subprocess.run(cmd + ["view", *map(str, argv)], capture_output=True, text=True,
                           timeout=timeout)
 

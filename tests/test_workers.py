@@ -73,7 +73,7 @@ def start(folder, args, started, stderr=subprocess.DEVNULL):
     escapes the count), taking SIGINT as in a terminal (a test run started in the
     background ignores it, and so would its children)."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
-    p = subprocess.Popen([sys.executable, "-m", "tigris.cli", *args], cwd=folder, env=env,
+    p = subprocess.Popen([sys.executable, "-m", "tigris", *args], cwd=folder, env=env,
                          stdout=subprocess.DEVNULL, stderr=stderr, text=True, start_new_session=True,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     started.append(psutil.Process(p.pid))

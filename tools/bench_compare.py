@@ -87,7 +87,7 @@ def build(tree_id, cache):
 def bench_once(src, part, extra, cpu):
     """One `tigris bench PART --json` in a fresh process on the tree `src`: name -> (value,
     unit)."""
-    code = "import sys; from tigris.cli import main; sys.exit(main())"
+    code = "import sys; from tigris.commands import main; sys.exit(main())"
     cmd = [sys.executable, "-c", code, "bench", part, "--json", *extra]
     if cpu is not None:
         cmd = ["taskset", "-c", str(cpu), *cmd]

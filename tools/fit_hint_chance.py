@@ -27,12 +27,13 @@ from pathlib import Path
 
 from joblib import delayed
 
-from tigris import bench, chance
+from tigris import chance
+from tigris.runs import bench
 from tigris.commands.options import JOBS, POSITIVE, whole
 from tigris.errors import UsageError
 from tigris.files import check_target
 from tigris.hints import DEFAULT_BOT
-from tigris.runner import append_record, cut_torn, read_json_lines
+from tigris.runs.runner import append_record, cut_torn, read_json_lines
 from tigris.sources import check_source
 from tigris._plumbing.work import Run
 

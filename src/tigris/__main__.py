@@ -2,6 +2,6 @@
 
 import sys
 
-from tigris.cli import main
+from tigris.commands import main
 
 sys.exit(main())

@@ -98,12 +98,13 @@ import math
 from pathlib import Path
 
 from tigris import bots as botlib
-from tigris import jsonl, knobs
+from tigris import knobs
+from tigris._plumbing import jsonl
 from tigris._plumbing import work
 from tigris import record as records
 from tigris.errors import ConfigError, Interrupted, RecordError, UsageError, excerpt
 from tigris.files import check_target
-from tigris.locks import holding
+from tigris._plumbing.locks import holding
 from tigris.hints import DEFAULT_BOT as DEFAULT_HINT_BOT
 from tigris.hints import EQUAL, ranked
 from tigris.sources import check_source

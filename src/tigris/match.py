@@ -18,11 +18,12 @@ import os
 from dataclasses import asdict
 from pathlib import Path
 
-from tigris import jsonl, locks, ratings, tournament
+from tigris import ratings, tournament
+from tigris._plumbing import jsonl, locks
 from tigris._plumbing import work
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError
 from tigris.files import check_target, write_text
-from tigris.runner import bot_settings, deal_games, deal_seed, game_tasks, score
+from tigris.runs.runner import bot_settings, deal_games, deal_seed, game_tasks, score
 
 __all__ = ["sprt_match", "parse_sprt", "format_result"]
 

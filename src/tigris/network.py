@@ -4,7 +4,7 @@ has a policy head, of its moves (a probability for each legal action).
 
 The search evaluates the network in compiled code (``tigris._net``) from the arrays this
 module reads and checks; ``forward`` and ``policy_forward`` are the same passes in numpy,
-the references the compiled ones are held to.  Training (``tigris.train``) needs PyTorch;
+the references the compiled ones are held to.  Training (``tigris.runs.train``) needs PyTorch;
 reading and evaluating a network needs numpy only.
 
 >>> import tigris

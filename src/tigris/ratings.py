@@ -67,7 +67,7 @@ from choix.convergence import NormOfDifferenceTest
 from choix.utils import exp_transform, log_transform, statdist
 from scipy import optimize, sparse, stats
 
-from tigris.runner import first_places
+from tigris.runs.runner import first_places
 
 __all__ = ["standings", "head_to_head", "format_standings", "format_head_to_head",
            "standings_cells", "head_to_head_cells", "wilson_interval", "expected_score",

@@ -38,7 +38,7 @@ from tigris.hints import DEFAULT_BOT, format_table
 from tigris.notation import SYNTAX, public, str_to_action
 from tigris.record import replay, to_record
 from tigris.render import decision_line, render
-from tigris.runner import TURN_LIMIT, goes_on, record_of
+from tigris.runs.runner import TURN_LIMIT, goes_on, record_of
 
 __all__ = ["Table", "unfinished_game", "use_terminal", "colour_wanted", "HUMAN", "HELP"]
 

@@ -26,13 +26,14 @@ from typing import Any
 
 import tigris
 from tigris import bots as botlib
-from tigris import jsonl, knobs, locks
+from tigris import knobs
+from tigris._plumbing import jsonl, locks
 from tigris._plumbing import work
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError, excerpt
 from tigris.files import write_text
-from tigris.results import check_fields, check_play, lines_of, scan
-from tigris.runner import bot_settings, game_tasks
-from tigris.schedule import Schedule
+from tigris.runs.results import check_fields, check_play, lines_of, scan
+from tigris.runs.runner import bot_settings, game_tasks
+from tigris.runs.schedule import Schedule
 from tigris.sources import read_json
 from tigris._plumbing.tomlfile import read_toml
 
@@ -142,7 +143,7 @@ def load_spec(path):
 
 def schedule(spec):
     """Every game of the tournament (game number, deal seed, bot per seat) as a
-    ``tigris.schedule.Schedule``: computed game by game, never listed.  Deals go to the
+    ``tigris.runs.schedule.Schedule``: computed game by game, never listed.  Deals go to the
     tables in turn, so each bot meets each other bot about equally often; each deal is
     played in every seating of its table."""
     return Schedule(spec.bots, spec.players, spec.games, spec.seed)
@@ -154,7 +155,7 @@ def schedule(spec):
 
 def read_games(out, repair=True, game=None):
     """The records in DIR/games.jsonl, each held to the tournament of DIR/tournament.json
-    (``tigris.results``); with `game`, only that game's (a list of one, or empty), the
+    (``tigris.runs.results``); with `game`, only that game's (a list of one, or empty), the
     others read and checked but not kept.  A torn last line (a run killed while writing)
     is reported with a warning, ignored, and cut off the file when `repair` is set."""
     out = Path(out)

@@ -39,8 +39,8 @@ from tigris import knobs
 from tigris._plumbing import plotting, work
 from tigris.errors import ConfigError, Interrupted, TuneError, excerpt
 from tigris.files import check_target, utf8_text, write_bytes, write_text
-from tigris.locks import holding
-from tigris.runner import bot_settings, deal_games, deal_seed, game_tasks, score
+from tigris._plumbing.locks import holding
+from tigris.runs.runner import bot_settings, deal_games, deal_seed, game_tasks, score
 from tigris._plumbing.tomlfile import toml_string
 from tigris.tunefolder import (HISTORY_FILE, METHODS, RESULT_FILE, SCORES, SPEC_FILE,
                               VERIFICATION_FILE, as_text, read_history, read_settings)

@@ -1,4 +1,5 @@
 """The package's plumbing, which no user imports: worker processes (``parallel``) and a
 run's tasks through them (``work``) on this machine or a dask cluster (``backends``),
-TOML files (``tomlfile``), matplotlib when a figure is drawn (``plotting``) and the checks
-of the numbers handed to the compiled modules (``checks``)."""
+files of JSON lines (``jsonl``), one run per folder (``locks``), TOML files (``tomlfile``),
+matplotlib when a figure is drawn (``plotting``) and the checks of the numbers handed to
+the compiled modules (``checks``)."""

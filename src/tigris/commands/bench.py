@@ -66,7 +66,7 @@ def run(args):
     search, how decisive the hints are, or how well their win chance is calibrated."""
     from tqdm import tqdm
 
-    from tigris import bench
+    from tigris.runs import bench
 
     if args.part in ("decisive", "regret", "calibration"):
         bench.check_hint_bot(args.bot)

@@ -22,7 +22,7 @@ def add_to(sub):
 def run(args):
     """tigris bots: the named bot configurations, or with --knobs every knob of every kind."""
     from tigris import bots, knobs
-    from tigris.cli import report
+    from tigris.commands import report
 
     if args.knobs:                      # the table of knobs (tigris.knobs), kind by kind
         for kind, kind_knobs in knobs.KINDS.items():

@@ -56,7 +56,7 @@ def run(args):
     import tigris
     from tigris import bots as botlib
     from tigris.commands import terminal
-    from tigris.runner import TURN_LIMIT, play_out, record_of
+    from tigris.runs.runner import TURN_LIMIT, play_out, record_of
 
     if args.resume is not None:
         return terminal.resume(args)

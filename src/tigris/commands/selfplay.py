@@ -17,7 +17,7 @@ command again continues the run (docs/FORMATS.md: tigris-selfplay/2).
 
 
 def add_to(sub):
-    from tigris.selfplay import DEFAULT_BOT, LABEL_ITERATIONS, MAX_GAMES, POSITIONS
+    from tigris.runs.selfplay import DEFAULT_BOT, LABEL_ITERATIONS, MAX_GAMES, POSITIONS
 
     p = add_command(sub, "selfplay", run,
                     help="bots' games with their positions labelled, for a learned evaluation",
@@ -45,7 +45,7 @@ def run(args):
     """tigris selfplay: play and label games into a folder, or continue it."""
     import os
 
-    from tigris import selfplay
+    from tigris.runs import selfplay
 
     s = selfplay.settings(games=args.games, players=args.players, bot=args.bot,
                           board=args.board or "classic", variants=args.variants, seed=args.seed,

@@ -29,7 +29,7 @@ def _fraction(text):
 
 
 def add_to(sub):
-    from tigris.train import EPOCHS, HIDDEN, LABEL_WEIGHT, MAX_EPOCHS, PATIENCE, POLICY_WIDTH
+    from tigris.runs.train import EPOCHS, HIDDEN, LABEL_WEIGHT, MAX_EPOCHS, PATIENCE, POLICY_WIDTH
 
     p = add_command(sub, "train", run, help="a learned evaluation fitted to self-play data",
                     description=DESCRIPTION)
@@ -61,7 +61,7 @@ def add_to(sub):
 
 def run(args):
     """tigris train: encode the folders' positions, fit, export."""
-    from tigris import train
+    from tigris.runs import train
 
     train.require_torch()                       # before the positions are encoded
     if args.plot:

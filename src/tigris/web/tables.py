@@ -179,7 +179,7 @@ class Played:
 
     @property
     def over(self):
-        from tigris.runner import goes_on
+        from tigris.runs.runner import goes_on
 
         return self.resigned is not None or not goes_on(self.game)
 
@@ -350,7 +350,7 @@ class Played:
 
     def _record(self):
         from tigris.record import to_record
-        from tigris.runner import goes_on, record_of
+        from tigris.runs.runner import goes_on, record_of
 
         if self.resigned is not None:
             rec = to_record(self.game, bots=self.seats)

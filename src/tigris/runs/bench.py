@@ -210,7 +210,7 @@ def midgame_positions(per_count=8, seed=1):
     import random
 
     from tigris import bots
-    from tigris.runner import play_out
+    from tigris.runs.runner import play_out
 
     rng = random.Random(seed)
     out = []
@@ -393,7 +393,7 @@ def _calibration_game(players, game_seed):
     share of the first place."""
     from tigris import bots
     from tigris.calibration import first_shares
-    from tigris.runner import play_out
+    from tigris.runs.runner import play_out
 
     for attempt in itertools.count():
         g = tigris.Game(players=players, seed=game_seed)

@@ -5,7 +5,7 @@ A job is one game to play: ``{"game": number, "deal_seed": seed of the deal, "se
 [bot name per seat]}``; ``settings`` maps each bot name to ``(kind, params)``, resolved
 by the parent so that workers (even remote ones) need no files.
 
->>> from tigris.runner import deal_games, deal_seed
+>>> from tigris.runs.runner import deal_games, deal_seed
 >>> jobs = deal_games(["ismcts-fast", "greedy"], deal_seed(5, 0), first_game=0)
 >>> [(job["game"], job["deal_seed"], job["seats"]) for job in jobs]
 [(0, 5000015, ['ismcts-fast', 'greedy']), (1, 5000015, ['greedy', 'ismcts-fast'])]
@@ -127,7 +127,7 @@ def play_game(job, settings, spec_dict):
 
 def game_tasks(jobs, settings, spec_dict):
     """``play_game`` of each job, as joblib tasks (a generator) for ``parallel.run``."""
-    from joblib import delayed         # imported when games run: ``import tigris.runner`` stays light
+    from joblib import delayed         # imported when games run: ``import tigris.runs.runner`` stays light
 
     return (delayed(play_game)(job, settings, spec_dict) for job in jobs)
 

@@ -2,7 +2,7 @@
 one bot, positions picked from each, every position labelled with the game's result and
 with a search's chances there.
 
->>> from tigris import selfplay
+>>> from tigris.runs import selfplay
 >>> settings = selfplay.settings(games=2, label_iterations=500)    # doctest: +SKIP
 >>> selfplay.run(settings, "data/selfplay", jobs=2)                # doctest: +SKIP
 
@@ -22,7 +22,7 @@ iterations), written once when the run starts; ``positions.jsonl`` one line a ga
                               figure: tigris.hints.ranked, calibrated), adding up to 1,
                     "policy": [[action, visits], ...]: the same search's root, each
                               legal action it visited and how often, most visited
-                              first (the policy's target: ``tigris.train``)},
+                              first (the policy's target: ``tigris.runs.train``)},
                    ...]}
 
 A game that failed is kept as ``{"game": k, "deal_seed": .., "error": message}``, so a
@@ -47,13 +47,14 @@ import math
 from pathlib import Path
 
 from tigris import bots as botlib
-from tigris import jsonl, knobs
+from tigris import knobs
+from tigris._plumbing import jsonl
 from tigris._plumbing import checks, work
 from tigris import record as records
 from tigris.errors import Interrupted, UsageError, excerpt
 from tigris.files import check_target, write_text
-from tigris.locks import holding
-from tigris.runner import deal_seed, play_game
+from tigris._plumbing.locks import holding
+from tigris.runs.runner import deal_seed, play_game
 from tigris.sources import check_source, read_json
 
 __all__ = ["FORMAT", "FORMATS", "SETTINGS", "DEFAULT_BOT", "POSITIONS", "LABEL_ITERATIONS", "MAX_GAMES",
@@ -344,7 +345,7 @@ def _result_problem(line, rec, n):
 def _policy_problem(visits):
     """What is wrong with a position's ``policy`` (see the module's docstring), or None.
     Whether each action is legal there is checked where the position is replayed
-    (``tigris.train.dataset``)."""
+    (``tigris.runs.train.dataset``)."""
     from tigris.constants import N_ACTIONS
 
     if not isinstance(visits, list) or not visits:

@@ -7,7 +7,7 @@ policy's labels, the policy (a probability for each legal action), fitted togeth
 PyTorch is an optional extra (``pip install 'tigris[train]'``); nothing else in the
 package imports this module.
 
->>> from tigris import train
+>>> from tigris.runs import train
 >>> data = train.dataset(["data/selfplay"])                     # doctest: +SKIP
 >>> train.fit(data, "nets/gen1", hidden=(64, 32))               # doctest: +SKIP
 
@@ -46,7 +46,7 @@ from pathlib import Path
 from tigris import record as records
 from tigris.errors import Interrupted, UsageError, excerpt
 from tigris.files import check_target, write_bytes
-from tigris.locks import holding
+from tigris._plumbing.locks import holding
 from tigris.sources import check_source
 
 __all__ = ["LABEL_WEIGHT", "SCORE_WEIGHT", "POLICY_WEIGHT", "HIDDEN", "POLICY_WIDTH", "HELD_OUT", "BATCH",
@@ -114,7 +114,7 @@ def dataset(folders, label_weight=LABEL_WEIGHT, result_every=0, progress=False):
     np, netlib = _numeric()
     from tqdm import tqdm
 
-    from tigris import selfplay
+    from tigris.runs import selfplay
 
     if not 0 <= label_weight <= 1:
         raise UsageError(f"label weight must be 0 to 1, not {label_weight}")

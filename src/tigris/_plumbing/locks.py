@@ -12,7 +12,7 @@ run never leaves a stale lock: its file may stay, the lock does not, and the nex
 takes it.
 
 >>> import tempfile
->>> from tigris.locks import hold
+>>> from tigris._plumbing.locks import hold
 >>> folder = tempfile.mkdtemp()
 >>> with hold(folder):
 ...     with hold(folder):                 # a second run on the same folder

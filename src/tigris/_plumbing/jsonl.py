@@ -6,7 +6,7 @@ torn last line, which ``Lines`` leaves out and reports, and ``settle`` cuts off 
 resumed run appends after whole lines.
 
 >>> import tempfile, pathlib
->>> from tigris.jsonl import Lines, append
+>>> from tigris._plumbing.jsonl import Lines, append
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "runs.jsonl"
 >>> with open(path, "ab") as f:
 ...     append(f, {"game": 1})

@@ -20,7 +20,7 @@ lines are taken in in their order, so the error named is the first line's either
 ranking, final scores, decisions, mean seconds per seat, deal), not the ~80 KB of its
 record, and the first places so far, so a run's leader costs nothing per game.
 
->>> from tigris.results import Tally
+>>> from tigris.runs.results import Tally
 >>> from types import SimpleNamespace
 >>> spec = SimpleNamespace(bots=["a", "b"], players=2, games=2, seed=0, name="t")
 >>> tally = Tally(spec)
@@ -35,11 +35,11 @@ import os
 from array import array
 from pathlib import Path
 
-from tigris import jsonl
+from tigris._plumbing import jsonl
 from tigris import record as records
 from tigris.errors import RecordError, TournamentError, excerpt
-from tigris.runner import MAX_TURNS, first_places
-from tigris.schedule import Schedule
+from tigris.runs.runner import MAX_TURNS, first_places
+from tigris.runs.schedule import Schedule
 from tigris.sources import json_or_none
 
 __all__ = ["Tally", "check_game", "check_fields", "check_play", "brief", "lines_of", "scan",

@@ -7,7 +7,7 @@ bots repeated in turn: a single table).  Deal ``d`` goes to table ``d mod tables
 is played in every seating of it (``runner.seatings``), so game ``k`` is seating
 ``k mod players`` of deal ``k // players``, whose seed is ``runner.deal_seed(seed, d)``.
 
->>> from tigris.schedule import Schedule
+>>> from tigris.runs.schedule import Schedule
 >>> s = Schedule(["a", "b", "c"], players=2, games=5, seed=1)
 >>> len(s), s[3]
 (6, {'game': 3, 'deal_seed': 1000004, 'seats': ['c', 'a']})
@@ -18,7 +18,7 @@ is played in every seating of it (``runner.seatings``), so game ``k`` is seating
 import math
 from collections.abc import Sequence
 
-from tigris.runner import deal_seed
+from tigris.runs.runner import deal_seed
 
 __all__ = ["Schedule", "combination"]
 
