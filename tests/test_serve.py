@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import urllib.request
+from pathlib import Path
 
 import psutil
 import pytest
@@ -337,8 +338,9 @@ def test_a_finished_game_gets_no_hint(client):
 
 def test_game_pages_load_the_hint_panel_and_nothing_else(client):
     page = client.get("/record/0/game.json").text
-    assert '<script src="/assets/hint.js"></script>' in page
+    assert '<script type="module" src="/assets/hint.js"></script>' in page
     assert client.get("/assets/hint.js").headers["content-type"].startswith("text/javascript")
+    assert 'from "./panel.js"' in client.get("/assets/hint.js").text
     assert client.get("/assets/viewer.css").status_code == 404
     assert client.get("/assets/..%2f__init__.py").status_code == 404
 
@@ -406,3 +408,25 @@ def test_positions_are_set_up_checked_and_shown(client):
     answer = client.post("/api/positions", json=bad)
     assert answer.status_code == 400 and "A1" in answer.json()["error"]
     assert client.get("/position/nothing").status_code == 404
+
+
+def test_the_scripts_share_one_helper_module_and_take_the_game_from_python():
+    """The panels import what they share from panel.js (no globals between them), and no
+    script carries a copy of the game's constants: the pages hand them over."""
+    from tigris import constants, view
+    from tigris.web.app import ASSETS
+
+    static = Path(view.__file__).parent / "web" / "static"
+    scripts = {name: (static / name).read_text(encoding="utf-8") for name in ASSETS}
+    scripts["viewer.js"] = (Path(view.__file__).parent / "viewer.js").read_text(encoding="utf-8")
+    for name, text in scripts.items():
+        assert "window.tigrisPanel" not in text, name
+        for names in (constants.COLOURS, constants.LEADERS, constants.TILE_NAMES):
+            assert ", ".join(f'"{n}"' for n in names) not in text, f"{name} copies {names}"
+        if name not in ("panel.js", "viewer.js"):
+            assert 'import { h' in text and 'from "./panel.js";' in text, name
+    page = view.position_page(tigris.Game(players=2, seed=0))
+    rules = page.split('id="rules-data">', 1)[1].split("</script>", 1)[0]
+    assert json.loads(rules) == {"colours": list(constants.COLOURS), "leaders": list(constants.LEADERS),
+                                 "tiles": list(constants.TILE_NAMES), "rows": constants.ROWS,
+                                 "cols": constants.COLS}

@@ -90,7 +90,7 @@ def test_the_page_holds_every_position_and_needs_no_other_file(rec):
     # offline: no external script, style, image or font
     assert not re.search(r'<(script|img|link|iframe)[^>]*\s(src|href)=', page)
     assert "@import" not in page and "url(http" not in page
-    assert page.count("<script") == 2          # the data and the inlined script
+    assert page.count("<script") == 3          # the game's constants, the data and the inlined script
 
 
 def test_a_long_game_page_stays_small():
@@ -104,7 +104,7 @@ def test_names_from_the_record_cannot_break_out_of_the_page():
     rec.update(tournament=EVIL, game=3)
     page = view.game_page(rec)
     assert EVIL not in page and "<script>alert" not in page and "<img" not in page
-    assert page.count("<script") == 2 and page.count("</script>") == 2
+    assert page.count("<script") == 3 and page.count("</script>") == 3
     assert f"<h1>{html.escape(EVIL)} \u00b7 game 3</h1>" in page
     assert embedded(page)["bots"] == [EVIL, "ok"]        # exact, once parsed
 

@@ -58,6 +58,8 @@ from tigris._core import (
 COLOURS = ("red", "blue", "green", "black")
 #: Leader names by colour index: the priest is red, the farmer blue, ...
 LEADERS = ("priest", "farmer", "trader", "king")
+#: What a tile of each colour is (RULES.md, "Conventions"): a red temple, a blue farm, ...
+TILE_NAMES = ("temple", "farm", "market", "settlement")
 #: Decision names by phase (PH_ACTION ... PH_OVER).
 DECISIONS = ("action", "support", "war_order", "monument", "treasure", "building", "over")
 #: Conflict names by kind (NO_CONFLICT, REVOLT, WAR).
@@ -85,6 +87,6 @@ __all__ = [
     "A_SUPPORT", "A_WAR", "A_MONUMENT", "A_NO_MONUMENT", "A_TREASURE", "A_BUILDING",
     "A_NO_BUILDING", "N_ACTIONS",
     "TURN_MAX",
-    "COLOURS", "LEADERS", "DECISIONS", "CONFLICTS", "VARIANTS",
+    "COLOURS", "LEADERS", "TILE_NAMES", "DECISIONS", "CONFLICTS", "VARIANTS",
     "SWAPS", "SWAP_INDEX", "MONUMENTS", "SUPPLY",
 ]

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from tigris import boards, ratings, record as records
+from tigris.constants import COLOURS, COLS, LEADERS, ROWS, TILE_NAMES
 from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
 from tigris.files import check_target, utf8_text, write_text
 from tigris.notation import public, square_name, str_to_action
@@ -239,6 +240,10 @@ def _asset(name):
     return resources.files("tigris").joinpath(name).read_text(encoding="utf-8")
 
 
+# What the pages' scripts know of the game, from the package's constants (never a copy).
+RULES_DATA = {"colours": COLOURS, "leaders": LEADERS, "tiles": TILE_NAMES, "rows": ROWS, "cols": COLS}
+
+
 def script_json(data):
     """`data` as JSON that is safe inside a ``<script>`` element: ``<``, ``>`` and ``&``
     (which only occur inside strings) are written as escapes."""
@@ -295,7 +300,7 @@ def _viewer_page(data, title, back, notes, extra):
         title=_e(title), setup=_e(setup), css=_asset("viewer.css"), js=_asset("viewer.js"),
         back=f'<a class="back" href="{_e(href)}">&larr; {text}</a>' if href else "",
         notes="".join(f'<p class="note">{_e(n)}</p>' for n in notes),
-        data=script_json(data))
+        rules=script_json(RULES_DATA), data=script_json(data))
     before, end, after = page.rpartition("</body>")
     return utf8_text(before + extra + end + after)
 
@@ -355,6 +360,7 @@ _GAME_PAGE = _HEAD + """<body class="game-page">
   </div>
 </aside>
 </main>
+<script type="application/json" id="rules-data">{rules}</script>
 <script type="application/json" id="game-data">{data}</script>
 <script>
 {js}
@@ -373,7 +379,7 @@ def read_results(results_dir):
     match --out``): the standings recomputed from DIR/games.jsonl.  UsageError for a
     folder without games."""
     from tigris import ratings, tournament
-    from tigris.results import scan
+    from tigris.runs.results import scan
 
     d = Path(results_dir)
     if not d.is_dir():

@@ -10,15 +10,16 @@
 
   const SVG = "http://www.w3.org/2000/svg";
   const D = JSON.parse(document.getElementById("game-data").textContent);
-  const COLOURS = ["red", "blue", "green", "black"];
-  const LEADERS = ["priest", "farmer", "trader", "king"];        // leader i has COLOURS[i]
-  const LETTER = { priest: "P", farmer: "F", trader: "T", king: "K" };
-  const TILE_NAME = { red: "temple", blue: "farm", green: "market", black: "settlement" };
+  const RULES = JSON.parse(document.getElementById("rules-data").textContent);  // tigris.constants
+  const COLOURS = RULES.colours;
+  const LEADERS = RULES.leaders;                                 // leader i has COLOURS[i]
+  const LETTER = Object.fromEntries(LEADERS.map(l => [l, l[0].toUpperCase()]));
+  const TILE_NAME = Object.fromEntries(COLOURS.map((c, i) => [c, RULES.tiles[i]]));
   const FILL = { red: "#d63a2b", blue: "#2c67d8", green: "#2b9a47", black: "#2a2a2a" };  // as in viewer.css
   const PLAYER = ["#7b3fc4", "#ea7a0c", "#d1368a", "#a0612d"];       // set as --pc on a card
   const MARK = { inaccuracy: "?!", mistake: "?", blunder: "??" };
   const MARK_FILL = { inaccuracy: "#e0b000", mistake: "#e07b00", blunder: "#c0001a" };
-  const COLS = 16, ROWS = 11, S = 40, M = 22;                 // squares, square size, margin
+  const COLS = RULES.cols, ROWS = RULES.rows, S = 40, M = 22;  // squares, square size, margin
   const N = D.steps.length - 1;                                // the last step: after N moves
 
   // ---------------------------------------------------------------- the positions

@@ -57,6 +57,7 @@ is closed after ``KEEP_ALIVE_SECONDS``, and at most ``max_connections`` are held
 one pushes out the oldest that waits for its request), under the open-file limit.
 """
 
+import contextlib
 import html
 import json
 import os
@@ -76,11 +77,11 @@ MAX_LISTED = 500            # entries of the front page per folder
 RESULTS_MARK = "games.jsonl"
 # The package's files a page may load: the scripts of its panels, every one in static/.
 ASSETS = {path.name: "text/javascript" for path in sorted((Path(__file__).parent / "static").glob("*.js"))}
-PANELS = '<script src="/assets/panel.js"></script>\n'      # what the panels below share
-HINT_PANEL = '<script src="/assets/hint.js"></script>\n'
-PLAY_PANEL = '<script src="/assets/play.js"></script>\n'
-ANALYSIS_PANEL = '<script src="/assets/analyse.js"></script>\n'
-EDIT_PANEL = '<script src="/assets/edit.js"></script>\n'
+# The panels, each a module that imports what they share from panel.js.
+HINT_PANEL = '<script type="module" src="/assets/hint.js"></script>\n'
+PLAY_PANEL = '<script type="module" src="/assets/play.js"></script>\n'
+ANALYSIS_PANEL = '<script type="module" src="/assets/analyse.js"></script>\n'
+EDIT_PANEL = '<script type="module" src="/assets/edit.js"></script>\n'
 MAX_POSITIONS = 1000        # positions set up that a server keeps
 ANALYSIS_ITERATIONS = 2_000  # a decision's search when a page asks for an analysis
 MAX_TABLES = 256            # games a server holds at once
@@ -231,261 +232,22 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
     so an application no server listens for answers nothing but a test client that
     names one of `hosts`."""
     require_server()
-    import contextlib
-
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.exceptions import HTTPException
     from starlette.requests import ClientDisconnect
-    from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
     from starlette.routing import Route
 
-    from tigris import view
-    from tigris.web import jobs as searchlib
     from tigris.web import tables as playing
 
-    served = Folders(folders)
-    addresses = Addresses(hosts)
-    searches = searchlib.Searches(workers, searchlib.IDLE if idle is None else idle)
-    games_folder = Path(games) if games is not None else served.roots[0] / "games"
-    if games_folder.exists() and not games_folder.is_dir():
-        raise UsageError(f"{games_folder}: not a folder; the games played are saved in a folder (--games)")
-    games_folder = games_folder.resolve()      # a table's file is named as Folders names it
-    tables = {}                                # the games being played, by id
-    making = set()                             # tables being made: a token, or a record's path
-
-    def table(request):
-        key = request.path_params["key"]
-        if key not in tables:
-            raise NotFound(f"no game {excerpt(key)} at this server (a game saved goes on from its record)")
-        return tables[key]
-
-    def holder(path):
-        """The table that plays the game of the record `path` (resolved), or None."""
-        return next((played for played in list(tables.values()) if played.path == path), None)
-
-    def not_at_a_table(path):
-        """A record's game no table plays now: a game under way shows the hands of every
-        seat, so only its seats' pages show it (each as that seat may see it)."""
-        played = holder(path)
-        if played is not None:
-            with played.lock:
-                over = played.over
-            if not over:
-                raise Held(f"{path.name}: this game is being played at a table of this server; "
-                           f"each seat's page shows it as that seat may see it")
-        return path
-
-    @contextlib.contextmanager
-    def new_table(path=None):
-        """Room for one more table (MAX_TABLES), claimed before anything is written or
-        started, and for `path` (a record played on) only one table."""
-        if len(tables) + len(making) >= MAX_TABLES:
-            raise UsageError(f"this server already holds {MAX_TABLES} games; restart it to play more")
-        if path is not None:
-            if path in making:
-                raise Held(f"{path.name}: this game is being seated at a table already")
-            not_at_a_table(path)
-        token = object() if path is None else path
-        making.add(token)
-        try:
-            yield
-        finally:
-            making.discard(token)
-
-    def seat_of(request, played, player=None):
-        """The seat a request is for (``player`` and its ``key``, in the address)."""
-        if player is None:
-            raw = request.query_params.get("player", "")
-            if not (raw.isascii() and raw.isdigit() and len(raw) <= 3):
-                raise UsageError(f"player must be a seat number, not {excerpt(raw)}")
-            player = int(raw)
-        return played.seat(player, request.query_params.get("key"))
-
-    def link(played, player):
-        return f"/play/{played.id}?player={player}&key={played.keys[player]}"
-
-    def seats_answer(played):
-        return JSONResponse({"id": played.id, "file": played.path.name,
-                             "seats": {p: link(played, p) for p in sorted(played.keys)}}, status_code=201)
-
-    async def game_new(request):
-        body = await _json_body(request)
-        known = {"players", "board", "variants", "seats", "seed"}
-        if not isinstance(body, dict) or set(body) - known:
-            raise UsageError(f"a new game is an object of {', '.join(sorted(known))}")
-        with new_table():
-            played = await run_in_threadpool(lambda: playing.Played.new(
-                games_folder, searches=searches, bots=playing.table_bots(served.roots), **body))
-            tables[played.id] = played
-        return seats_answer(played)
-
-    async def resume(request):
-        body = await _json_body(request)
-        if not isinstance(body, dict) or set(body) != {"page"} or not isinstance(body["page"], str):
-            raise UsageError('play on: {"page": the record\'s page, /record/R/PATH}')
-        path = await run_in_threadpool(_record_file, served, body["page"])
-        with new_table(path):
-            played = await run_in_threadpool(playing.Played.resume, path, searches,
-                                             playing.table_bots(served.roots))
-            tables[played.id] = played
-        return seats_answer(played)
-
-    def game_state(request):
-        played = table(request)
-        return JSONResponse(played.seen_by(seat_of(request, played)))
-
-    def game_action(name):
-        async def act(request):
-            played = table(request)
-            body = await _json_body(request)
-            fields = {"player", "move", "version"} if name == "move" else {"player", "version"}
-            if not isinstance(body, dict) or set(body) != fields:
-                raise UsageError(f"{name}: an object of {', '.join(sorted(fields))}")
-            version = body["version"]
-            if not (isinstance(version, int) and not isinstance(version, bool) and version >= 0):
-                raise UsageError(f"version must be the game's version the page saw, not {excerpt(version)}")
-            player = seat_of(request, played, body["player"])
-            args = (player, body["move"]) if name == "move" else (player,)
-            await run_in_threadpool(lambda: getattr(played, name)(*args, version=version))
-            return JSONResponse(await run_in_threadpool(played.seen_by, player))
-        return act
-
-    def play_page(request):
-        played = table(request)
-        player = seat_of(request, played)
-        rec = playing.record(played)
-        return HTMLResponse(view.game_page(rec, title=f"{played.path.name}: player {player}", back="/",
-                                           viewer=player, partial=True, extra=PANELS + PLAY_PANEL + HINT_PANEL))
-
-    def new_game_page(request):
-        return HTMLResponse(_new_game_page(playing.table_bots(served.roots)))
-
-    positions = {}                                       # positions set up on the board, by id
-
-    async def position_new(request):
-        body = await _json_body(request)
-        game = await run_in_threadpool(_loaded, body)
-        if len(positions) >= MAX_POSITIONS:
-            positions.pop(next(iter(positions)))         # the oldest goes
-        key = secrets.token_hex(6)
-        positions[key] = body
-        return JSONResponse({"id": key, **_position_summary(game)}, status_code=201)
-
-    def position_page(request):
-        key = request.path_params.get("key")
-        if key is None:                                  # the start of a new 2-player game
-            import tigris
-
-            game, title = tigris.Game(players=2, seed=0), "a position (a new game's start)"
-        else:
-            if key not in positions:
-                raise NotFound(f"no position {excerpt(key)} (the server keeps the last {MAX_POSITIONS})")
-            game, title = _loaded(positions[key]), "a position"
-        return HTMLResponse(view.position_page(game, title=title, back="/",
-                                               extra=PANELS + EDIT_PANEL + HINT_PANEL))
-
-    def front(request):
-        under_way = set()
-        for played in list(tables.values()):
-            with played.lock:
-                if not played.over:
-                    under_way.add(played.path)
-        return HTMLResponse(_front_page(served, under_way))
-
-    def results(request):
-        root, rel = _where(request)
-        if not request.url.path.endswith("/"):      # the games' links are relative to it
-            return RedirectResponse(request.url.path + "/", status_code=307)
-        return HTMLResponse(_results_page(served.results(root, rel), refresh))
-
-    def analysed(request):
-        """The analysis (header, rows) named by the address's ``analysis``, or None."""
-        key = request.query_params.get("analysis")
-        if key is None:
-            return None
-        state = _known(searches.state, key)
-        if state["state"] != "done" or not isinstance(state["result"], dict) or "rows" not in state["result"]:
-            raise UsageError(f"the analysis {excerpt(key)} is {state['state']}, not done")
-        return state["result"]["header"], state["result"]["rows"]
-
-    def results_game(request):
-        root, rel = _where(request)
-        rec = _results_game(served.results(root, rel), request.path_params["game"])
-        return HTMLResponse(_game_page(rec, analysed(request), back="../", partial=True))
-
-    def record_page(request):
-        root, rel = _where(request)
-        path = not_at_a_table(served.file(root, rel))
-        return HTMLResponse(_game_page(_read_record(path), analysed(request), title=path.name, back="/"))
-
-    async def analysis_start(request):
-        body = await _json_body(request)
-        if not isinstance(body, dict) or set(body) - {"page", "iterations"} or not isinstance(body.get("page"), str):
-            raise UsageError('an analysis request is {"page": the game page\'s path, "iterations": a number}')
-        rec = await run_in_threadpool(_record_of_page, served, body["page"], not_at_a_table)
-        key = await run_in_threadpool(searches.start_analysis, rec, body.get("iterations", ANALYSIS_ITERATIONS))
-        return JSONResponse({"id": key}, status_code=202)
-
-    async def position(request):
-        body = await _json_body(request)
-        return JSONResponse(_position_summary(await run_in_threadpool(_loaded, body)))
-
-    async def hint_start(request):
-        body = await _json_body(request)
-        if not isinstance(body, dict) or set(body) - {"position", "seconds"} or "position" not in body:
-            raise UsageError('a hint request is {"position": a tigris-position/1 object, "seconds": a number}')
-        key = await run_in_threadpool(searches.start, body["position"], body.get("seconds", 3))
-        return JSONResponse({"id": key}, status_code=202)
-
-    def hint_state(request):
-        return JSONResponse(_known(searches.state, request.path_params["key"]))
-
-    def hint_stop(request):
-        return JSONResponse(_known(searches.stop, request.path_params["key"]))
-
-    def asset(request):
-        name = request.path_params["name"]
-        if name not in ASSETS:
-            raise NotFound(f"no asset {excerpt(name)}")
-        text = (Path(__file__).parent / "static" / name).read_text(encoding="utf-8")
-        return Response(text, media_type=ASSETS[name])
-
-    def no_icon(request):
-        return Response(status_code=204)
-
-    routes = [
-        Route("/", front),
-        Route("/favicon.ico", no_icon),
-        Route("/results/{root:int}/game/{game:int}", results_game),
-        Route("/results/{root:int}/{path:path}/game/{game:int}", results_game),
-        Route("/results/{root:int}/{path:path}", results),
-        Route("/record/{root:int}/{path:path}", record_page),
-        Route("/api/position", position, methods=["POST"]),
-        Route("/api/hint", hint_start, methods=["POST"]),
-        Route("/api/hint/{key}", hint_state),
-        Route("/api/hint/{key}/stop", hint_stop, methods=["POST"]),
-        Route("/api/analysis", analysis_start, methods=["POST"]),
-        Route("/api/analysis/{key}", hint_state),
-        Route("/api/analysis/{key}/stop", hint_stop, methods=["POST"]),
-        Route("/assets/{name}", asset),
-        Route("/play", new_game_page),
-        Route("/position", position_page),
-        Route("/position/{key}", position_page),
-        Route("/api/positions", position_new, methods=["POST"]),
-        Route("/play/{key}", play_page),
-        Route("/api/resume", resume, methods=["POST"]),
-        Route("/api/games", game_new, methods=["POST"]),
-        Route("/api/games/{key}", game_state),
-        Route("/api/games/{key}/move", game_action("move"), methods=["POST"]),
-        Route("/api/games/{key}/undo", game_action("undo"), methods=["POST"]),
-        Route("/api/games/{key}/resign", game_action("resign"), methods=["POST"]),
-    ]
+    state = _Served(folders, refresh, workers, idle, games, hosts, run_in_threadpool)
+    routes = [Route(path, _endpoint(handler, run_in_threadpool), methods=[method])
+              for method, path, handler in ROUTES]
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
         yield
-        await run_in_threadpool(searches.close)      # no search outlives the server
+        await run_in_threadpool(state.searches.close)      # no search outlives the server
 
     async def not_found(request, exc):
         return _error(request, 404, str(exc))
@@ -499,7 +261,7 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
         return _error(request, exc.status_code, exc.detail)
 
     async def gone(request, exc):                     # the client went away mid-request
-        return Response(status_code=400)
+        return _Answer.empty(400)
 
     async def internal(request, exc):
         return _error(request, 500, "the server could not answer this request")
@@ -508,18 +270,368 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
         NotFound: not_found, UsageError: bad_input, RecordError: bad_input, PositionError: bad_input,
         HTTPException: http_error, ClientDisconnect: gone, Exception: internal})
     app.add_middleware(_BodyLimit, limit=max_body)
-    app.add_middleware(_Guard, addresses=addresses)
+    app.add_middleware(_Guard, addresses=state.addresses)
     app.add_middleware(_SecurityHeaders)
-    app.state.folders = served
-    app.state.addresses = addresses
-    app.state.searches = searches
-    app.state.tables = tables
-    app.state.positions = positions
+    app.state.served = state
+    app.state.folders = state.folders
+    app.state.addresses = state.addresses
+    app.state.searches = state.searches
+    app.state.tables = state.tables
+    app.state.positions = state.positions
     return app
 
 
 class Held(UsageError):
     """A record whose game a table plays (409): not shown whole, not played on twice."""
+
+
+class _Served:
+    """What one server holds: its folders, addresses and searches, the games at its
+    tables and the positions set up on its board.  Every handler below is given it."""
+
+    def __init__(self, folders, refresh, workers, idle, games, hosts, in_thread):
+        from tigris.web import jobs
+
+        self.folders = Folders(folders)
+        self.addresses = Addresses(hosts)
+        self.searches = jobs.Searches(workers, jobs.IDLE if idle is None else idle)
+        self.refresh = refresh
+        self.in_thread = in_thread                   # Starlette's thread pool: pages and saves
+        games_folder = Path(games) if games is not None else self.folders.roots[0] / "games"
+        if games_folder.exists() and not games_folder.is_dir():
+            raise UsageError(f"{games_folder}: not a folder; the games played are saved in a folder (--games)")
+        self.games = games_folder.resolve()         # a table's file is named as Folders names it
+        self.tables = {}                             # the games being played, by id
+        self.making = set()                          # tables being made: a token, or a record's path
+        self.positions = {}                          # positions set up on the board, by id
+
+    def table(self, request):
+        key = request.path_params["key"]
+        if key not in self.tables:
+            raise NotFound(f"no game {excerpt(key)} at this server (a game saved goes on from its record)")
+        return self.tables[key]
+
+    def holder(self, path):
+        """The table that plays the game of the record `path` (resolved), or None."""
+        return next((played for played in list(self.tables.values()) if played.path == path), None)
+
+    def not_at_a_table(self, path):
+        """A record's game no table plays now: a game under way shows the hands of every
+        seat, so only its seats' pages show it (each as that seat may see it)."""
+        played = self.holder(path)
+        if played is not None:
+            with played.lock:
+                over = played.over
+            if not over:
+                raise Held(f"{path.name}: this game is being played at a table of this server; "
+                           f"each seat's page shows it as that seat may see it")
+        return path
+
+    def under_way(self):
+        """The records of the games being played now."""
+        paths = set()
+        for played in list(self.tables.values()):
+            with played.lock:
+                if not played.over:
+                    paths.add(played.path)
+        return paths
+
+    @contextlib.contextmanager
+    def new_table(self, path=None):
+        """Room for one more table (MAX_TABLES), claimed before anything is written or
+        started, and for `path` (a record played on) only one table."""
+        if len(self.tables) + len(self.making) >= MAX_TABLES:
+            raise UsageError(f"this server already holds {MAX_TABLES} games; restart it to play more")
+        if path is not None:
+            if path in self.making:
+                raise Held(f"{path.name}: this game is being seated at a table already")
+            self.not_at_a_table(path)
+        token = object() if path is None else path
+        self.making.add(token)
+        try:
+            yield
+        finally:
+            self.making.discard(token)
+
+    def analysed(self, request):
+        """The analysis (header, rows) named by the address's ``analysis``, or None."""
+        key = request.query_params.get("analysis")
+        if key is None:
+            return None
+        state = _known(self.searches.state, key)
+        if state["state"] != "done" or not isinstance(state["result"], dict) or "rows" not in state["result"]:
+            raise UsageError(f"the analysis {excerpt(key)} is {state['state']}, not done")
+        return state["result"]["header"], state["result"]["rows"]
+
+
+class _Answer:
+    """What a handler returns, made a Starlette response by ``_endpoint``: a page (HTML),
+    an object (JSON), a redirect, an asset or nothing, with its status."""
+
+    def __init__(self, kind, body=None, status=200, media=None):
+        self.kind, self.body, self.status, self.media = kind, body, status, media
+
+    @classmethod
+    def page(cls, text):
+        return cls("html", text)
+
+    @classmethod
+    def json(cls, data, status=200):
+        return cls("json", data, status)
+
+    @classmethod
+    def redirect(cls, url):
+        return cls("redirect", url, 307)
+
+    @classmethod
+    def asset(cls, text, media):
+        return cls("asset", text, media=media)
+
+    @staticmethod
+    def empty(status):
+        from starlette.responses import Response
+
+        return Response(status_code=status)
+
+    def response(self):
+        from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+
+        if self.kind == "html":
+            return HTMLResponse(self.body, status_code=self.status)
+        if self.kind == "json":
+            return JSONResponse(self.body, status_code=self.status)
+        if self.kind == "redirect":
+            return RedirectResponse(self.body, status_code=self.status)
+        if self.kind == "asset":
+            return Response(self.body, media_type=self.media)
+        return self.empty(self.status)
+
+
+def _endpoint(handler, in_thread):
+    """A Starlette endpoint of `handler`(served, request): a coroutine is awaited in the
+    event loop (it reads the body and sends its work to the thread pool), anything else
+    runs in the thread pool, as a page is computed."""
+    import inspect
+
+    if inspect.iscoroutinefunction(handler):
+        async def endpoint(request):
+            return (await handler(request.app.state.served, request)).response()
+    else:
+        async def endpoint(request):
+            return (await in_thread(handler, request.app.state.served, request)).response()
+    endpoint.__name__ = handler.__name__
+    return endpoint
+
+
+# The pages: the folders, a results folder and its games, a record, a new game's form, a
+# seat at a table, a position's editor, and the panels' scripts.
+
+def front(served, request):
+    return _Answer.page(_front_page(served.folders, served.under_way()))
+
+
+def results(served, request):
+    root, rel = _where(request)
+    if not request.url.path.endswith("/"):      # the games' links are relative to it
+        return _Answer.redirect(request.url.path + "/")
+    return _Answer.page(_results_page(served.folders.results(root, rel), served.refresh))
+
+
+def results_game(served, request):
+    root, rel = _where(request)
+    rec = _results_game(served.folders.results(root, rel), request.path_params["game"])
+    return _Answer.page(_game_page(rec, served.analysed(request), back="../", partial=True))
+
+
+def record_page(served, request):
+    root, rel = _where(request)
+    path = served.not_at_a_table(served.folders.file(root, rel))
+    return _Answer.page(_game_page(_read_record(path), served.analysed(request), title=path.name, back="/"))
+
+
+def new_game_page(served, request):
+    from tigris.web import tables
+
+    return _Answer.page(_new_game_page(tables.table_bots(served.folders.roots)))
+
+
+def play_page(served, request):
+    from tigris import view
+    from tigris.web import tables
+
+    played = served.table(request)
+    player = _seat_of(request, played)
+    return _Answer.page(view.game_page(tables.record(played), title=f"{played.path.name}: player {player}",
+                                       back="/", viewer=player, partial=True,
+                                       extra=PLAY_PANEL + HINT_PANEL))
+
+
+def position_page(served, request):
+    import tigris
+    from tigris import view
+
+    key = request.path_params.get("key")
+    if key is None:                                  # the start of a new 2-player game
+        game, title = tigris.Game(players=2, seed=0), "a position (a new game's start)"
+    else:
+        if key not in served.positions:
+            raise NotFound(f"no position {excerpt(key)} (the server keeps the last {MAX_POSITIONS})")
+        game, title = _loaded(served.positions[key]), "a position"
+    return _Answer.page(view.position_page(game, title=title, back="/", extra=EDIT_PANEL + HINT_PANEL))
+
+
+def asset(served, request):
+    name = request.path_params["name"]
+    if name not in ASSETS:
+        raise NotFound(f"no asset {excerpt(name)}")
+    return _Answer.asset((Path(__file__).parent / "static" / name).read_text(encoding="utf-8"), ASSETS[name])
+
+
+def no_icon(served, request):
+    return _Answer("empty", status=204)
+
+
+# The jobs: positions checked and kept, hints and analyses searched in worker processes.
+
+async def position(served, request):
+    body = await _json_body(request)
+    return _Answer.json(_position_summary(await served.in_thread(_loaded, body)))
+
+
+async def position_new(served, request):
+    body = await _json_body(request)
+    game = await served.in_thread(_loaded, body)
+    if len(served.positions) >= MAX_POSITIONS:
+        served.positions.pop(next(iter(served.positions)))      # the oldest goes
+    key = secrets.token_hex(6)
+    served.positions[key] = body
+    return _Answer.json({"id": key, **_position_summary(game)}, 201)
+
+
+async def hint_start(served, request):
+    body = await _json_body(request)
+    if not isinstance(body, dict) or set(body) - {"position", "seconds"} or "position" not in body:
+        raise UsageError('a hint request is {"position": a tigris-position/1 object, "seconds": a number}')
+    key = await served.in_thread(served.searches.start, body["position"], body.get("seconds", 3))
+    return _Answer.json({"id": key}, 202)
+
+
+async def analysis_start(served, request):
+    body = await _json_body(request)
+    if not isinstance(body, dict) or set(body) - {"page", "iterations"} or not isinstance(body.get("page"), str):
+        raise UsageError('an analysis request is {"page": the game page\'s path, "iterations": a number}')
+    rec = await served.in_thread(_record_of_page, served.folders, body["page"], served.not_at_a_table)
+    key = await served.in_thread(served.searches.start_analysis, rec, body.get("iterations", ANALYSIS_ITERATIONS))
+    return _Answer.json({"id": key}, 202)
+
+
+def search_state(served, request):
+    return _Answer.json(_known(served.searches.state, request.path_params["key"]))
+
+
+def search_stop(served, request):
+    return _Answer.json(_known(served.searches.stop, request.path_params["key"]))
+
+
+# The tables: a game made or played on, a seat's view, a person's move, undo, resign.
+
+async def game_new(served, request):
+    from tigris.web import tables
+
+    body = await _json_body(request)
+    known = {"players", "board", "variants", "seats", "seed"}
+    if not isinstance(body, dict) or set(body) - known:
+        raise UsageError(f"a new game is an object of {', '.join(sorted(known))}")
+    with served.new_table():
+        played = await served.in_thread(lambda: tables.Played.new(
+            served.games, searches=served.searches, bots=tables.table_bots(served.folders.roots), **body))
+        served.tables[played.id] = played
+    return _seats(played)
+
+
+async def resume(served, request):
+    from tigris.web import tables
+
+    body = await _json_body(request)
+    if not isinstance(body, dict) or set(body) != {"page"} or not isinstance(body["page"], str):
+        raise UsageError('play on: {"page": the record\'s page, /record/R/PATH}')
+    path = await served.in_thread(_record_file, served.folders, body["page"])
+    with served.new_table(path):
+        played = await served.in_thread(tables.Played.resume, path, served.searches,
+                                        tables.table_bots(served.folders.roots))
+        served.tables[played.id] = played
+    return _seats(played)
+
+
+def game_state(served, request):
+    played = served.table(request)
+    return _Answer.json(played.seen_by(_seat_of(request, played)))
+
+
+def _game_action(name):
+    """The handler of a person's `name` (move, undo, resign) at a table."""
+    async def act(served, request):
+        played = served.table(request)
+        body = await _json_body(request)
+        fields = {"player", "move", "version"} if name == "move" else {"player", "version"}
+        if not isinstance(body, dict) or set(body) != fields:
+            raise UsageError(f"{name}: an object of {', '.join(sorted(fields))}")
+        version = body["version"]
+        if not (isinstance(version, int) and not isinstance(version, bool) and version >= 0):
+            raise UsageError(f"version must be the game's version the page saw, not {excerpt(version)}")
+        player = _seat_of(request, played, body["player"])
+        args = (player, body["move"]) if name == "move" else (player,)
+        await served.in_thread(lambda: getattr(played, name)(*args, version=version))
+        return _Answer.json(await served.in_thread(played.seen_by, player))
+    act.__name__ = f"game_{name}"
+    return act
+
+
+def _seat_of(request, played, player=None):
+    """The seat a request is for (``player`` and its ``key``, in the address)."""
+    if player is None:
+        raw = request.query_params.get("player", "")
+        if not (raw.isascii() and raw.isdigit() and len(raw) <= 3):
+            raise UsageError(f"player must be a seat number, not {excerpt(raw)}")
+        player = int(raw)
+    return played.seat(player, request.query_params.get("key"))
+
+
+def _seats(played):
+    """A new table's answer: its id, its file and each seat's address."""
+    return _Answer.json({"id": played.id, "file": played.path.name,
+                         "seats": {p: f"/play/{played.id}?player={p}&key={played.keys[p]}"
+                                   for p in sorted(played.keys)}}, 201)
+
+
+# Every route: (method, path, handler), the pages first, then the jobs, then the tables.
+ROUTES = (
+    ("GET", "/", front),
+    ("GET", "/favicon.ico", no_icon),
+    ("GET", "/results/{root:int}/game/{game:int}", results_game),
+    ("GET", "/results/{root:int}/{path:path}/game/{game:int}", results_game),
+    ("GET", "/results/{root:int}/{path:path}", results),
+    ("GET", "/record/{root:int}/{path:path}", record_page),
+    ("GET", "/assets/{name}", asset),
+    ("GET", "/play", new_game_page),
+    ("GET", "/play/{key}", play_page),
+    ("GET", "/position", position_page),
+    ("GET", "/position/{key}", position_page),
+    ("POST", "/api/position", position),
+    ("POST", "/api/positions", position_new),
+    ("POST", "/api/hint", hint_start),
+    ("GET", "/api/hint/{key}", search_state),
+    ("POST", "/api/hint/{key}/stop", search_stop),
+    ("POST", "/api/analysis", analysis_start),
+    ("GET", "/api/analysis/{key}", search_state),
+    ("POST", "/api/analysis/{key}/stop", search_stop),
+    ("POST", "/api/resume", resume),
+    ("POST", "/api/games", game_new),
+    ("GET", "/api/games/{key}", game_state),
+    ("POST", "/api/games/{key}/move", _game_action("move")),
+    ("POST", "/api/games/{key}/undo", _game_action("undo")),
+    ("POST", "/api/games/{key}/resign", _game_action("resign")),
+)
 
 
 def _known(method, key):
@@ -987,7 +1099,7 @@ def _game_page(rec, analysis, title=None, back=None, partial=False):
     except RecordError as e:
         raise RecordError(f"{title or view.game_title(rec)}: {e}") from None
     return view.game_page(rec, analysis, title=title, back=back, partial=partial, replayed=replayed,
-                          extra=PANELS + HINT_PANEL + ANALYSIS_PANEL)
+                          extra=HINT_PANEL + ANALYSIS_PANEL)
 
 
 def _loaded(body):
