@@ -101,28 +101,28 @@ def test_make_unknown_kind_lists_the_kinds():
 @pytest.mark.parametrize("key,value,words", [
     ("iterations", -5, ["iterations", "-5", ">= 1"]),
     ("iterations", 0, ["iterations", ">= 1"]),
-    ("iterations", "100", ["iterations", "int", "'100'"]),
-    ("iterations", 10.5, ["iterations", "int", "10.5"]),
+    ("iterations", "100", ["iterations", "whole number", "'100'"]),
+    ("iterations", 10.5, ["iterations", "whole number", "10.5"]),
     ("iterations", True, ["iterations", "True"]),
     ("seconds", 0, ["seconds", "> 0"]),
     ("seconds", -1.0, ["seconds"]),
-    ("seconds", "5", ["seconds", "float"]),
+    ("seconds", "5", ["seconds", "a number"]),
     ("exploration", -0.1, ["exploration", ">= 0"]),
-    ("exploration", "high", ["exploration", "float", "'high'"]),
+    ("exploration", "high", ["exploration", "a number", "'high'"]),
     ("rollout", "foo", ["rollout", "random", "greedy", "'foo'"]),
     ("rollout", 1, ["rollout", "string"]),
     ("epsilon", 2, ["epsilon", "between 0 and 1", "2"]),
     ("epsilon", -0.5, ["epsilon"]),
     ("rollout_depth", -2, ["rollout_depth", ">= -1"]),
-    ("rollout_depth", 2.5, ["rollout_depth", "int"]),
+    ("rollout_depth", 2.5, ["rollout_depth", "whole number"]),
     ("final", "best", ["final", "visits", "value", "'best'"]),
     ("workers", 0, ["workers", ">= 1"]),
     ("widening", -1.0, ["widening"]),
     ("root", "gumbel", ["root", "ucb", "halving", "'gumbel'"]),
     ("candidates", 0, ["candidates", ">= 1"]),
-    ("candidates", 2.0, ["candidates", "int"]),
+    ("candidates", 2.0, ["candidates", "whole number"]),
     ("halving_scale", -0.5, ["halving_scale", ">= 0"]),
-    ("seed", "1", ["seed", "int"]),
+    ("seed", "1", ["seed", "whole number"]),
 ])
 def test_make_bad_values_give_clear_errors(key, value, words):
     with pytest.raises(ValueError) as e:
@@ -276,14 +276,14 @@ except KeyboardInterrupt:
 def test_make_bad_pimc_and_simple_values():
     with pytest.raises(ValueError, match="determinizations must be >= 1"):
         bots.make("pimc", determinizations=0)
-    with pytest.raises(ValueError, match="determinizations must be int"):
+    with pytest.raises(ValueError, match="determinizations must be a whole number"):
         bots.make("pimc", determinizations="8")
-    with pytest.raises(ValueError, match="seed must be int"):
+    with pytest.raises(ValueError, match="seed must be a whole number"):
         bots.make("random", seed=1.5)
 
 
 def test_make_needs_a_budget():
-    with pytest.raises(ValueError, match="iterations must be int .*give seconds.*not None"):
+    with pytest.raises(ValueError, match="iterations must be a whole number .*give seconds.*not None"):
         bots.make("ismcts", iterations=None)
 
 

@@ -175,5 +175,5 @@ def test_a_match_of_bots_on_a_time_budget_saves_a_folder_that_reads_back(tmp_pat
     from tigris import knobs
 
     assert knobs.check("ismcts", {"iterations": None, "seconds": 0.1})["iterations"] is None
-    with pytest.raises(ValueError, match="iterations must be int"):
+    with pytest.raises(ValueError, match="iterations must be a whole number"):
         knobs.check("ismcts", {"iterations": None})

@@ -285,8 +285,31 @@ def test_the_network_share_mixes_the_two_evaluations():
     assert children(evaluator="net", net_share=0.0) == heuristic
     mixed, net = children(evaluator="net", net_share=0.3), children(evaluator="net")
     assert mixed != heuristic and mixed != net
-    with pytest.raises(ValueError, match="net_share must be <= 1.0"):
+    with pytest.raises(ValueError, match="net_share must be between 0 and 1"):
         knobs.check("ismcts", {"net_share": 1.5})
+
+
+def test_the_mix_is_one_function_of_the_search_that_the_greedy_bot_calls(net):
+    """leaf_rewards is the search's judgement of a rollout's end: the network's chances
+    mixed with the evaluator's rewards by the share, a finished game's first place shared
+    exactly; the greedy bot judges its moves by it."""
+    from tigris._search import leaf_rewards
+    from tigris.evaluator import Evaluator
+
+    evaluator = Evaluator()
+    for g in positions(5, seed=13):
+        own, chances = evaluator.rewards(g), net.evaluate(g)[0]
+        assert leaf_rewards(g, evaluator.weights, None, 0.5) == own
+        assert leaf_rewards(g, evaluator.weights, net, 1.0) == list(chances)
+        assert leaf_rewards(g, evaluator.weights, net, 0.3) == [0.3 * c + 0.7 * r for c, r in zip(chances, own)]
+    over = random_game(5, 100_000, players=3)
+    assert over.is_over
+    winners = over.ranking()[0]
+    assert leaf_rewards(over, evaluator.weights, net, 0.5) == [1 / len(winners) if p in winners else 0.0
+                                                               for p in range(3)]
+    bot = bots.make("greedy", seed=1, evaluator="net", net_share=0.3)
+    g = positions(1, seed=14)[0]
+    assert bot.value(g, 1) == leaf_rewards(g, bot.evaluator.weights, bot._network(2), 0.3)[1]
 
 
 def test_greedy_and_pimc_play_with_the_network():

@@ -169,7 +169,7 @@ def test_positions_without_their_settings_are_refused(tmp_path, fast):
 
 
 def test_bad_settings_are_named():
-    with pytest.raises(UsageError, match="games must be between 1 and"):
+    with pytest.raises(UsageError, match="games must be >= 1, not 0"):
         selfplay.settings(games=0)
     with pytest.raises(UsageError, match="players must be"):
         selfplay.settings(games=1, players=5)

@@ -330,6 +330,23 @@ cdef keep_only_actions(Search search, Game game, only):
     search.cfg.nroot_only = len(actions)
 
 
+def leaf_rewards(Game game not None, dict weights not None, Network net, double net_share):
+    """Each player's reward at `game` as a search judges a rollout's end (``leaf_values``,
+    in double precision): the evaluator's with `weights` (every weight by name, as
+    ``tigris.knobs.check_weights`` gives them), or with `net` its chances of finishing
+    first mixed with them by `net_share`.  The greedy bot's judgement of a move."""
+    cdef Config cfg
+    cdef float reward[MAXP]
+    cdef double chance[MAXP]
+    cdef double value[MAXP]
+    memset(&cfg, 0, sizeof(Config))
+    cfg.weights = weights
+    cfg.net = &net.net if net is not None else NULL
+    cfg.net_share = net_share
+    leaf_values(&game.s, &cfg, value, reward, chance)
+    return [value[p] for p in range(game.s.nplayers)]
+
+
 def choose(children, final):
     """The action to play from (merged) root statistics by the knob `final`: "visits",
     the most visited, or "value", the best mean value among the children visited at least

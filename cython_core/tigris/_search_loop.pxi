@@ -35,17 +35,34 @@ cdef void rollout(State* s, const Config* cfg, uint64_t* x) noexcept nogil:
 
 
 cdef inline void leaf_value(const State* d, const Config* cfg, float* reward, double* chance) noexcept nogil:
-    """The rewards and chances a rollout's end backs up: the evaluator's; with a network,
+    """The rewards and chances a rollout's end backs up (``leaf_values``), the rewards as
+    the single-precision floats the tree adds up."""
+    cdef int p
+    cdef double value[MAXP]
+    leaf_values(d, cfg, value, reward, chance)
+    for p in range(d.nplayers):
+        reward[p] = <float>value[p]
+
+
+cdef inline void leaf_values(const State* d, const Config* cfg, double* value, float* reward,
+                             double* chance) noexcept nogil:
+    """The one place a position is judged at a rollout's end, by the search and by the
+    greedy bot (``leaf_rewards``): `value` gets the evaluator's rewards; with a network,
     its chances of finishing first (a finished game: its first place, shared among tied
-    winners) as the rewards, mixed with the evaluator's by cfg.net_share."""
+    winners), mixed with the evaluator's rewards by cfg.net_share; `chance` each player's
+    chance of finishing first, mixed the same way.  `reward` is scratch."""
     cdef int p
     cdef double net[MAXP]
     cdef double share = cfg.net_share
     if cfg.net == NULL or share <= 0:
         evaluate_chances(d, &cfg.weights, reward, chance)
+        for p in range(d.nplayers):
+            value[p] = reward[p]
         return
     if d.phase == PH_OVER:
         terminal_rewards(d, 1.0, reward, chance)
+        for p in range(d.nplayers):
+            value[p] = chance[p]            # 1/k for each of k tied winners, exactly
         return
     net_chances(cfg.net, d, net, NULL)
     if share < 1:
@@ -53,10 +70,10 @@ cdef inline void leaf_value(const State* d, const Config* cfg, float* reward, do
     for p in range(d.nplayers):
         if share < 1:
             chance[p] = share * net[p] + (1 - share) * chance[p]
-            reward[p] = <float>(share * net[p] + (1 - share) * reward[p])
+            value[p] = share * net[p] + (1 - share) * reward[p]
         else:
             chance[p] = net[p]
-            reward[p] = <float>net[p]
+            value[p] = net[p]
 
 
 cdef int keep_only(int32_t* order, double* prior, int n, const int32_t* only, int nonly) noexcept nogil:

@@ -29,6 +29,7 @@ import math
 import os
 from typing import Any, NamedTuple
 
+from tigris._plumbing import checks
 from tigris.constants import N_ACTIONS
 from tigris.errors import excerpt
 
@@ -313,28 +314,21 @@ def _key_list(known) -> str:
 
 
 def _checked(knob, key, value, meaning):
-    """(the value, None) or (None, what is wrong with it)."""
-    typ = knob.type
-    given = value
-    if typ is float and isinstance(value, int) and not isinstance(value, bool):
-        try:
-            value = float(value)
-        except OverflowError:                   # an int beyond any double
-            value = math.inf
-    if not isinstance(value, typ) or isinstance(value, bool):
-        return None, (f"{key} must be {typ.__name__ if typ is not str else 'a string'} ({meaning}), "
-                      f"not {excerpt(given)}")
-    if knob.choices and value not in knob.choices:
-        return None, f"{key} must be one of {', '.join(knob.choices)}, not {excerpt(given)}"
-    if typ is float and not math.isfinite(value):
-        return None, f"{key} must be a finite number ({meaning}), not {excerpt(given)}"
-    if knob.low is None:
+    """(the value, None) or (None, what is wrong with it): a string among its choices, or a
+    number checked by ``tigris._plumbing.checks`` (ints given for floats become floats)."""
+    if knob.type is str:
+        if not isinstance(value, str):
+            return None, f"{key} must be a string ({meaning}), not {excerpt(value)}"
+        if knob.choices and value not in knob.choices:
+            return None, f"{key} must be one of {', '.join(knob.choices)}, not {excerpt(value)}"
         return value, None
-    low, high = knob.low, knob.high
-    if key == "epsilon" and not low <= value <= high:
-        return None, f"epsilon must be between 0 and 1, not {excerpt(given)}"
-    if value < low or (key == "seconds" and value <= 0):
-        return None, f"{key} must be {'>' if key == 'seconds' else '>='} {low}, not {excerpt(given)}"
-    if value > high:
-        return None, f"{key} must be <= {high}, not {excerpt(given)}"
+    low = -math.inf if knob.low is None else knob.low
+    high = math.inf if knob.high is None else knob.high
+    check = checks.whole if knob.type is int else checks.number
+    try:
+        value = check(key, value, low, high, meaning)
+    except ValueError as e:
+        return None, str(e)
+    if key == "seconds" and value <= 0:         # a budget of no time searches nothing
+        return None, f"seconds must be > 0, not {excerpt(value)}"
     return value, None

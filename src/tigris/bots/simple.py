@@ -2,6 +2,7 @@
 
 import random
 
+from tigris._search import leaf_rewards
 from tigris.constants import A_SUPPORT
 from tigris.evaluator import Evaluator
 
@@ -81,18 +82,10 @@ class GreedyBot(SeededBot):
         return self._networks[players]
 
     def value(self, game, p):
-        """How well p stands after a move: the evaluator's reward, or with a network p's
-        chance of finishing first (a finished game: p's share of its first place)."""
-        network = self._network(game.players)
-        if network is None:
-            return self.evaluator.rewards(game)[p]
-        if game.is_over:
-            winners = game.ranking()[0]
-            return 1.0 / len(winners) if p in winners else 0.0
-        net = network.evaluate(game)[0][p]
-        if self.net_share >= 1:
-            return net
-        return self.net_share * net + (1 - self.net_share) * self.evaluator.rewards(game)[p]
+        """How well p stands after a move, as the search judges a rollout's end
+        (``tigris._search.leaf_rewards``): the evaluator's reward, or with a network p's
+        chance of finishing first mixed with it by ``net_share``."""
+        return leaf_rewards(game, self.evaluator.weights, self._network(game.players), self.net_share)[p]
 
 
 def support_choice(game, legal):
