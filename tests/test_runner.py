@@ -127,3 +127,23 @@ def test_a_game_that_does_not_end_is_stopped_and_ranked_as_it_stands(monkeypatch
     rec["result"]["final"][0] += 1
     with pytest.raises(ValueError, match="result"):
         record.replay(rec)
+
+
+def test_every_bots_game_seeds_its_bots_by_the_one_rule(tmp_path):
+    """A lone game (tigris play) is game 0 of its seed: its bots are seeded as a
+    tournament's game 0 of that seed would seat them, and each seat apart."""
+    import json
+
+    import tigris
+    from tigris import bots
+    from tigris.commands import main
+
+    assert runner.bot_seed(3, 0, 1) != runner.bot_seed(3, 0, 0) != runner.bot_seed(3, 1, 0)
+    assert runner.bot_seed(3, 2, 1, decision=0) == runner.bot_seed(3, 2, 1)
+    assert main(["play", "--bots", "greedy", "random", "--seed", "5", "--every", "0",
+                 "--record", str(tmp_path / "g.json")]) == 0
+    played = [m["move"] for m in json.loads((tmp_path / "g.json").read_text())["moves"]]
+    g = tigris.Game(players=2, seed=5)
+    runner.play_out(g, [bots.make(kind, seed=runner.bot_seed(5, 0, seat))
+                        for seat, kind in enumerate(["greedy", "random"])])
+    assert [m["move"] for m in runner.record_of(g, ["greedy", "random"])["moves"]] == played

@@ -56,7 +56,7 @@ def run(args):
     import tigris
     from tigris import bots as botlib
     from tigris.commands import terminal
-    from tigris.runs.runner import TURN_LIMIT, play_out, record_of
+    from tigris.runs.runner import TURN_LIMIT, bot_seed, play_out, record_of
 
     if args.resume is not None:
         return terminal.resume(args)
@@ -67,7 +67,7 @@ def run(args):
     if args.record:                  # before the game: not a bot file read, a regular file
         check_target(args.record, reads=names, option="--record")
     try:
-        seats = [botlib.load(name, seed=seed * 10 + i) for i, name in enumerate(names)]
+        seats = [botlib.load(name, seed=bot_seed(seed, 0, i)) for i, name in enumerate(names)]
     except ValueError as e:
         raise ConfigError(f"--bots: {e}") from None
     g = tigris.Game(players=len(names), seed=seed, board=args.board or PLAY_BOARD,

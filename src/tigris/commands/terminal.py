@@ -91,9 +91,10 @@ def _table_seats(names, seed, option):
     """The bots of a table by seat (None for a human seat), each with its seed."""
     from tigris import bots as botlib
     from tigris import seat
+    from tigris.runs.runner import bot_seed
 
     try:
-        return [None if name == seat.HUMAN else botlib.load(name, seed=seed * 10 + s)
+        return [None if name == seat.HUMAN else botlib.load(name, seed=bot_seed(seed, 0, s))
                 for s, name in enumerate(names)]
     except ValueError as e:
         raise ConfigError(f"{option}: {e}") from None

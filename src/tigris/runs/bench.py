@@ -210,7 +210,7 @@ def midgame_positions(per_count=8, seed=1):
     import random
 
     from tigris import bots
-    from tigris.runs.runner import play_out
+    from tigris.runs.runner import bot_seed, play_out
 
     rng = random.Random(seed)
     out = []
@@ -218,7 +218,7 @@ def midgame_positions(per_count=8, seed=1):
         for k in range(per_count):
             game_seed = rng.getrandbits(31)
             g = tigris.Game(players=players, seed=game_seed)
-            play_out(g, [bots.make("greedy", seed=game_seed + p) for p in range(players)])
+            play_out(g, [bots.make("greedy", seed=bot_seed(game_seed, 0, p)) for p in range(players)])
             played = [a for a, _, _, _ in g.history]
             stop = rng.randrange(int(0.3 * len(played)), int(0.7 * len(played)))
             g = tigris.Game(players=players, seed=game_seed)          # the same game again,
@@ -393,12 +393,12 @@ def _calibration_game(players, game_seed):
     share of the first place."""
     from tigris import bots
     from tigris.calibration import first_shares
-    from tigris.runs.runner import play_out
+    from tigris.runs.runner import bot_seed, play_out
 
     for attempt in itertools.count():
         g = tigris.Game(players=players, seed=game_seed)
         seats = [bots.load(CALIBRATION_BOT, iterations=CALIBRATION_BOT_ITERATIONS,
-                           seed=attempt * players + p) for p in range(players)]
+                           seed=bot_seed(game_seed, attempt, p)) for p in range(players)]
         choices = []
 
         def note(g):                  # a decision with a choice: a position to ask about

@@ -20,7 +20,7 @@ import tigris
 from tigris import bots as botlib
 from tigris.record import result, to_record
 
-__all__ = ["MAX_TURNS", "TURN_LIMIT", "deal_seed", "seatings", "deal_games", "bot_settings", "goes_on",
+__all__ = ["MAX_TURNS", "TURN_LIMIT", "deal_seed", "bot_seed", "seatings", "deal_games", "bot_settings", "goes_on",
            "play_out", "record_of", "play_game", "game_tasks", "first_places",
            "score"]
 
@@ -89,10 +89,12 @@ def record_of(game, bots, timings=None):
     return rec
 
 
-def bot_seed(run_seed, game, seat):
+def bot_seed(run_seed, game, seat, decision=0):
     """The seed of the bot in `seat` of game number `game` of a run with base seed
-    `run_seed`: every bot of a run draws its own random numbers."""
-    return (run_seed * 7_919 + game * 104_729 + seat) % (1 << 62)
+    `run_seed` (a lone game is game 0): the one seed rule of bots' games, so every bot of
+    a run draws its own random numbers.  A bot made again for each decision (a table's,
+    in a worker) takes the number of moves played as `decision`."""
+    return (run_seed * 7_919 + game * 104_729 + seat + decision * 15_485_863) % (1 << 62)
 
 
 def play_game(job, settings, spec_dict):

@@ -299,8 +299,9 @@ class Played:
         if seat == HUMAN:
             return
         from tigris.record import to_record
+        from tigris.runs.runner import bot_seed
 
-        seed = (self.game.seed * 7_919 + len(self.game.history)) % (1 << 62)
+        seed = bot_seed(self.game.seed, 0, self.game.current_player, decision=len(self.game.history))
         bot = self.configurations[self.game.current_player] or seat
         self.job = self.searches.start_move(to_record(self.game, bots=self.seats), bot, seed)
 
