@@ -100,3 +100,28 @@ def test_a_sample_is_checked_before_a_fit_learns_from_it():
                       (dict(good, raw=[0.4, 0.7]), "raw"), (dict(good, outcome=[1.0]), "outcome"),
                       (dict(good, raw=[math.nan, 1.0]), "raw"), ([good], "not a sample")):
         assert what in chance.sample_problem(bad)
+
+
+def test_the_fitting_tool_reads_its_samples_back(tmp_path):
+    """tools/fit_hint_chance.py reads the samples it collects through the package's one
+    JSON-lines reader: a torn last line is left out, and cut off on a resume."""
+    import importlib.util
+    import warnings
+    from pathlib import Path
+
+    from tigris._plumbing import jsonl
+
+    spec = importlib.util.spec_from_file_location(
+        "fit_hint_chance", Path(__file__).resolve().parent.parent / "tools" / "fit_hint_chance.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    path = tmp_path / "samples.jsonl"
+    sample = {"players": 2, "mover": 0, "raw": [0.6, 0.4], "outcome": [1, 0], "seed": 1, "move": 3}
+    with open(path, "ab") as f:
+        jsonl.append(f, sample)
+        f.write(b'{"players": 2, "mo')
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert tool.read(path, repair=True) == [sample]
+    assert "torn" in str(caught[0].message)
+    assert path.read_bytes().endswith(b'"move": 3}\n')

@@ -22,7 +22,6 @@ cores for the samples).
 
 import argparse
 import sys
-import warnings
 from pathlib import Path
 
 from joblib import delayed
@@ -33,8 +32,8 @@ from tigris.commands.options import JOBS, POSITIVE, whole
 from tigris.errors import UsageError
 from tigris.files import check_target
 from tigris.hints import DEFAULT_BOT
-from tigris.runs.runner import append_record, cut_torn, read_json_lines
 from tigris.sources import check_source
+from tigris._plumbing import jsonl
 from tigris._plumbing.work import Run
 
 
@@ -43,15 +42,12 @@ def read(path, repair=False):
     the file, the line and what is wrong.  A torn last line (a killed collection) is
     ignored with a warning, and cut off when `repair` is set."""
     check_source(path)
-    values, torn = read_json_lines(path)
+    values, torn = jsonl.read(path)
     for lineno, sample in values:
         problem = chance.sample_problem(sample)
         if problem:
             raise UsageError(f"{path}: line {lineno}: {problem}")
-    if torn is not None:
-        warnings.warn(f"{path}: the last line is torn (an interrupted write); ignoring it")
-        if repair:
-            cut_torn(path, torn)
+    jsonl.settle(path, torn, repair)
     return [sample for _, sample in values]
 
 
@@ -65,7 +61,7 @@ def collect(path, positions, seed, iterations, jobs, bot=DEFAULT_BOT):
         run.bar.update(len(found) - len(todo))
         with open(path, "ab") as f:
             def save(sample):
-                append_record(f, sample)
+                jsonl.append(f, sample)
                 run.bar.update()
 
             run.tasks([delayed(bench.calibration_sample)(p, bot, iterations, seed)

@@ -141,12 +141,9 @@ class Hints(list[dict[str, Any]]):
     def __init__(self, rows: Iterable[dict[str, Any]], iterations: int, seconds: float,
                  bot: str, seed: int, equals: int = 1, unsearched: int = 0) -> None:
         super().__init__(rows)
-        self.iterations = iterations
-        self.seconds = seconds
-        self.bot = bot
-        self.seed = seed
-        self.equals = equals
-        self.unsearched = unsearched
+        self.iterations, self.seconds = iterations, seconds            # what the search spent
+        self.bot, self.seed = bot, seed                                # who searched
+        self.equals, self.unsearched = equals, unsearched              # what the rows leave out
 
     def as_dict(self, game: "Game") -> dict[str, Any]:
         """The hint as JSON-ready data: who decides, the search's budget, how many plans

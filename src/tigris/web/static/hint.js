@@ -8,27 +8,21 @@
  * first three are outlined on the board (window.tigrisBoard, from viewer.js).  Moving to
  * another position, or closing the page, stops a search still running.  Every text from
  * the server is set with textContent, never as HTML. */
-import { h, call, leave } from "./panel.js";
+import { h, SearchJob } from "./panel.js";
 
-const POLL_MS = 500;
 const MARKED = 3;                     // the plans whose squares are outlined on the board
 let shown = window.tigrisShown || null;      // {move, position}, from viewer.js
-let job = null, timer = null;
 
 const seconds = h("select", { id: "hint-seconds", "aria-label": "seconds of search" },
   ...[1, 3, 10, 30].map(s => h("option", { value: String(s), text: s + " s" })));
 seconds.value = "3";
-const start = h("button", { type: "button", id: "hint-start", text: "Hint" });
-const stop = h("button", { type: "button", id: "hint-stop", text: "Stop" });
-stop.hidden = true;
-const progress = h("progress", { id: "hint-progress", max: "1", value: "0" });
-progress.hidden = true;
-const status = h("p", { id: "hint-status", class: "hint" });
 const table = h("table", { id: "hint-table" });
-const panel = h("section", { id: "hint-panel" }, h("h2", { text: "Hint" }),
-  h("div", { class: "hint-controls" }, start, seconds, stop, progress), status, table);
-const side = document.getElementById("side");
-side.insertBefore(panel, document.getElementById("copy"));
+const job = new SearchJob({
+  kind: "hint", noun: "search", title: "Hint", startText: "Hint", budget: seconds, more: [table],
+  running: s => "Searching: " + s.iterations.toLocaleString() + " iterations",
+  done: s => render(s.result),
+});
+const status = job.status;
 
 function pct(x) { return x === null || x === undefined ? "-" : (100 * x).toFixed(1) + "%"; }
 
@@ -61,76 +55,14 @@ function render(result) {
   if (window.tigrisBoard) window.tigrisBoard.mark(squares);
 }
 
-function idle() {
-  if (timer !== null) clearTimeout(timer);
-  timer = null;
-  job = null;
-  start.disabled = false;
-  stop.hidden = true;
-  progress.hidden = true;
-}
-
-function fail(message) {
-  idle();
-  status.textContent = message;
-}
-
-async function poll() {
-  const id = job;
-  if (id === null) return;
-  let s;
-  try {
-    s = await call("/api/hint/" + id);
-  } catch (e) {
-    if (job === id) fail(e.message);
-    return;
-  }
-  if (job !== id) return;
-  progress.value = s.progress;
-  if (s.state === "done") {
-    idle();
-    render(s.result);
-  } else if (s.state === "failed" || s.state === "stopped") {
-    fail("The search " + s.state + (s.error ? ": " + s.error : "."));
-  } else {
-    status.textContent = s.state === "waiting" ? "Waiting for a free worker..." :
-      "Searching: " + s.iterations.toLocaleString() + " iterations";
-    timer = setTimeout(poll, POLL_MS);
-  }
-}
-
-start.addEventListener("click", async () => {
+job.start.addEventListener("click", () => {
   if (!shown) return;
-  start.disabled = true;
   table.replaceChildren();
-  status.textContent = "Starting the search...";
-  try {
-    const r = await call("/api/hint", { position: shown.position, seconds: Number(seconds.value) });
-    job = r.id;
-    stop.hidden = false;
-    progress.hidden = false;
-    progress.value = 0;
-    timer = setTimeout(poll, POLL_MS);
-  } catch (e) {
-    fail(e.message);
-  }
+  job.begin({ position: shown.position, seconds: Number(seconds.value) }, "Starting the search...");
 });
-
-function stopJob() {
-  if (job === null) return;
-  const id = job;
-  idle();
-  leave("/api/hint/" + id + "/stop");
-  status.textContent = "Stopped.";
-}
-
-stop.addEventListener("click", stopJob);
 document.addEventListener("tigris:shown", ev => {
   shown = ev.detail;
-  if (job !== null) stopJob();
+  job.stop();
   table.replaceChildren();
   status.textContent = "";
-});
-window.addEventListener("pagehide", () => {
-  if (job !== null) leave("/api/hint/" + job + "/stop");
 });
