@@ -638,18 +638,17 @@ def test_a_bot_file_is_read_once(tmp_path, monkeypatch):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("record", ["ismcts-fast-2.0-seed11-2p.json", "ismcts-fast-2.0-seed12-3p.json"])
-def test_the_old_default_plays_its_games_move_for_move(tmp_path, record):
+def test_the_old_default_plays_its_games_move_for_move(record):
     """ismcts-fast-2.0 is ismcts-fast as version 2.0 shipped it: the games that version
-    recorded (tigris play --bots ismcts-fast ... --seed S, by 2.0) come again, move for
-    move, network and all."""
-    from tigris.commands import main
+    recorded (tigris play --bots ismcts-fast ... --seed S, by 2.0, which seeded the bot in
+    seat i with S * 10 + i) come again, move for move, network and all."""
+    from tigris.runs.runner import play_out, record_of
 
     old = json.loads((Path(__file__).parent / "data" / record).read_text())
-    n = old["players"]
-    out = tmp_path / "again.json"
-    assert main(["play", "--bots", *["ismcts-fast-2.0"] * n, "--seed", str(old["seed"]), "--every", "0",
-                 "--record", str(out)]) == 0
-    again = json.loads(out.read_text())
+    n, seed = old["players"], old["seed"]
+    g = tigris.Game(players=n, seed=seed)
+    play_out(g, [bots.load("ismcts-fast-2.0", seed=seed * 10 + i) for i in range(n)])
+    again = record_of(g, ["ismcts-fast-2.0"] * n)
     assert [m["move"] for m in again["moves"]] == [m["move"] for m in old["moves"]]
     assert again["result"] == old["result"]
 
