@@ -87,8 +87,7 @@ def build(tree_id, cache):
 def bench_once(src, part, extra, cpu):
     """One `tigris bench PART --json` in a fresh process on the tree `src`: name -> (value,
     unit)."""
-    code = "import sys; from tigris.commands import main; sys.exit(main())"
-    cmd = [sys.executable, "-c", code, "bench", part, "--json", *extra]
+    cmd = [sys.executable, "-m", "tigris", "bench", part, "--json", *extra]   # any version's entry
     if cpu is not None:
         cmd = ["taskset", "-c", str(cpu), *cmd]
     env = dict(os.environ, PYTHONPATH=str(src))
