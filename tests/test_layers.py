@@ -247,3 +247,34 @@ def test_the_reader_finds_compiled_imports(tmp_path):
     path.write_text("from tigris._core cimport *\nfrom tigris._plumbing import checks\n"
                     "def f():\n    from tigris.legality import why_illegal\n")
     assert imported_modules("_x", path) == {"_core", "_plumbing.checks", "legality"}
+
+
+def function_lengths():
+    """(where, lines) of every function of the package outside the rules (``_core.pyx``):
+    Python's by its syntax tree, the compiled modules' from one ``def``/``cdef`` line to
+    the next statement at its indentation or less."""
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                yield f"{path.relative_to(PACKAGE)}:{node.lineno} {node.name}", node.end_lineno - node.lineno + 1
+    header = re.compile(r"^( *)(?:cdef|cpdef|def) \w[^=]*\(")       # a signature, not a declaration
+    for path in sorted(COMPILED.glob("*.p[yx][xi]")):
+        if path.name == "_core.pyx":
+            continue
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for i, line in enumerate(lines):
+            m = header.match(line)
+            if not m:
+                continue
+            indent, end = len(m.group(1)), i + 1
+            while end < len(lines) and (not lines[end].strip() or lines[end].startswith(" " * (indent + 1))):
+                end += 1
+            while not lines[end - 1].strip():
+                end -= 1
+            yield f"{path.name}:{i + 1}", end - i
+
+
+def test_no_function_outside_the_rules_is_over_80_lines():
+    long = [f"{where} ({n} lines)" for where, n in function_lengths() if n > 80]
+    assert not long, "functions over 80 lines: " + ", ".join(long)
+    assert max(n for _, n in function_lengths()) > 40          # the reader finds whole functions

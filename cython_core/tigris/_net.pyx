@@ -74,34 +74,38 @@ cdef inline int seat(const State* s, int q, int viewer) noexcept nogil:
     return (q - viewer + s.nplayers) % s.nplayers
 
 
-cdef int features(const State* s, int32_t* active, float* dense) noexcept nogil:
-    cdef int v = current_player(s), n = s.nplayers, k = 0, i, c, q, r, code, m, total, at, temples
-    cdef int fv[4]
-    cdef int unseen
-    cdef int f
-    # Per region: face-up tiles and monuments of each colour, treasures.
-    cdef uint8_t region_tiles[NSQ][NCOL]
-    cdef uint8_t region_monuments[NSQ][NCOL]
-    cdef uint8_t region_treasures[NSQ]
-    memset(dense, 0, N_DENSE * sizeof(float))
-    memset(region_tiles, 0, sizeof(region_tiles))
-    memset(region_monuments, 0, sizeof(region_monuments))
-    memset(region_treasures, 0, sizeof(region_treasures))
+cdef struct Regions:
+    # Per region (a label of the state's regions): its face-up tiles and monuments of each
+    # colour, and its treasures.
+    uint8_t tiles[NSQ][NCOL]
+    uint8_t monuments[NSQ][NCOL]
+    uint8_t treasures[NSQ]
+
+
+cdef void count_regions(const State* s, Regions* g) noexcept nogil:
+    cdef int i, m, code, at
+    memset(g, 0, sizeof(Regions))
     ensure_regions(<State*>s)                   # the regions are a cache, not the position
     for i in range(NSQ):
         code = s.sq[i]
         if s.label[i] == NONE:
             continue
         if code >= TILE0 and code < DOWN0:
-            region_tiles[s.label[i]][code - TILE0] += 1
+            g.tiles[s.label[i]][code - TILE0] += 1
         if s.treasure[i]:
-            region_treasures[s.label[i]] += 1
+            g.treasures[s.label[i]] += 1
     # Squares are checked against NSQ below: a state's bytes never index beyond a table.
     for m in range(NMONUMENTS):
         at = s.monument[m]
         if at < NSQ and s.label[at] != NONE:
-            region_monuments[s.label[at]][MONUMENT_COLOURS[m][0]] += 1
-            region_monuments[s.label[at]][MONUMENT_COLOURS[m][1]] += 1
+            g.monuments[s.label[at]][MONUMENT_COLOURS[m][0]] += 1
+            g.monuments[s.label[at]][MONUMENT_COLOURS[m][1]] += 1
+
+
+cdef int board_features(const State* s, int v, int32_t* active, int k) noexcept nogil:
+    """The squares' pieces (leaders by their owner's seat from `v`), the buildings and the
+    monuments, on into `active` from `k`; the count after them."""
+    cdef int i, c, m, q, code
     for i in range(NSQ):
         code = s.sq[i]
         if code >= LEADER0:
@@ -128,6 +132,13 @@ cdef int features(const State* s, int32_t* active, float* dense) noexcept nogil:
         if s.monument[m] < NSQ:
             active[k] = F_MONUMENTS + m
             k += 1
+    return k
+
+
+cdef int decision_features(const State* s, int v, int32_t* active, int k, float* dense) noexcept nogil:
+    """The setup and the decision at hand (phase, actions left, a conflict and its
+    strengths, the wars to fight), on into `active` from `k`; the count after them."""
+    cdef int c, n = s.nplayers
     active[k] = F_PHASE + (s.phase if s.phase <= PH_OVER else PH_OVER); k += 1
     active[k] = F_ACTIONS_LEFT + (s.actions_left if s.actions_left < 3 else 2); k += 1
     active[k] = F_PLAYERS + n - 2; k += 1
@@ -149,7 +160,40 @@ cdef int features(const State* s, int32_t* active, float* dense) noexcept nogil:
     for c in range(NCOL):
         if s.wars & (1 << c):
             active[k] = F_WARS + c; k += 1
-    for q in range(n):
+    return k
+
+
+cdef void leader_features(const State* s, int q, int r, const Regions* g, float* dense) noexcept nogil:
+    """Player q's leaders on the board (q in seat `r`): each its temples beside it and what
+    its kingdom holds of its colour (tiles, monuments) and of treasures."""
+    cdef int c, m, at, temples, f
+    for c in range(NCOL):
+        at = s.leader[q][c]
+        if at >= NSQ:                       # in the supply
+            continue
+        temples = 0
+        for m in range(NNBR[at]):
+            if s.sq[NBR[at][m]] == TILE0 + RED:
+                temples += 1
+        f = D_LEADERS + LEADER_FEATURES * (NCOL * r + c)
+        dense[f] = 1.0
+        dense[f + 1] = temples * 0.25
+        if s.label[at] != NONE:
+            dense[f + 2] = g.tiles[s.label[at]][c] * 0.1
+            dense[f + 3] = g.monuments[s.label[at]][c] * 0.5
+            dense[f + 4] = g.treasures[s.label[at]] * 0.25
+
+
+cdef int features(const State* s, int32_t* active, float* dense) noexcept nogil:
+    cdef int v = current_player(s), n = s.nplayers, k = 0, c, q, r, total
+    cdef int fv[4]
+    cdef int unseen
+    cdef Regions regions
+    memset(dense, 0, N_DENSE * sizeof(float))
+    count_regions(s, &regions)
+    k = board_features(s, v, active, k)
+    k = decision_features(s, v, active, k, dense)
+    for q in range(n):                      # each seat: its scores, hand size and leaders
         r = seat(s, q, v)
         active[k] = F_SEATS + r; k += 1
         final_vector(s, q, fv)
@@ -161,23 +205,9 @@ cdef int features(const State* s, int32_t* active, float* dense) noexcept nogil:
         dense[D_SEAT * r + 8] = s.treasures[q] * 0.2
         dense[D_SEAT * r + 9] = s.catastrophes[q] * 0.5
         dense[D_SEAT * r + 10] = total / 6.0
-        for c in range(NCOL):
-            at = s.leader[q][c]
-            if at >= NSQ:                       # in the supply
-                continue
-            temples = 0
-            for m in range(NNBR[at]):
-                if s.sq[NBR[at][m]] == TILE0 + RED:
-                    temples += 1
-            f = D_LEADERS + LEADER_FEATURES * (NCOL * r + c)
-            dense[f] = 1.0
-            dense[f + 1] = temples * 0.25
-            if s.label[at] != NONE:
-                dense[f + 2] = region_tiles[s.label[at]][c] * 0.1
-                dense[f + 3] = region_monuments[s.label[at]][c] * 0.5
-                dense[f + 4] = region_treasures[s.label[at]] * 0.25
+        leader_features(s, q, r, &regions, dense)
     total = 0
-    for c in range(NCOL):
+    for c in range(NCOL):                   # what the player to move sees of the tiles
         dense[D_OWN_HAND + c] = s.hand[v][c] / 6.0
         unseen = s.bag[c]
         for q in range(n):
@@ -351,32 +381,40 @@ cdef SquareView* square_view(const State* s, PatternContext* ctx, int i) noexcep
     return v
 
 
+cdef inline int action_square(int a, int* group, int* colour) noexcept nogil:
+    """The square of action `a`, its pattern group and its colour (NONE if it has none),
+    or NONE for an action with no square."""
+    colour[0] = NONE
+    if a < A_LEADER:
+        colour[0] = a // NSQ
+        group[0] = G_TILE + colour[0]
+        return a % NSQ
+    if a < A_WITHDRAW:
+        colour[0] = (a - A_LEADER) // NSQ
+        group[0] = G_LEADER + colour[0]
+        return (a - A_LEADER) % NSQ
+    if a >= A_CATASTROPHE and a < A_SWAP:
+        group[0] = G_CATASTROPHE
+        return a - A_CATASTROPHE
+    if a >= A_TREASURE and a < A_BUILDING:
+        group[0] = G_TREASURE
+        return a - A_TREASURE
+    if a >= A_MONUMENT and a < A_NO_MONUMENT:
+        group[0] = G_MONUMENT
+        return (a - A_MONUMENT) % NSQ
+    if a >= A_BUILDING and a < A_NO_BUILDING:
+        colour[0] = (a - A_BUILDING) // NSQ
+        group[0] = G_BUILDING + colour[0]
+        return (a - A_BUILDING) % NSQ
+    return NONE
+
+
 cdef int action_patterns(const State* s, PatternContext* ctx, int a, int32_t* out) noexcept nogil:
-    cdef int group, colour = NONE, i, k, r, base, m = 0
+    cdef int group, colour, i, k, r, base, m = 0
     cdef SquareView* v
     cdef const uint8_t* cls
-    if a < A_LEADER:
-        colour = a // NSQ
-        group = G_TILE + colour
-        i = a % NSQ
-    elif a < A_WITHDRAW:
-        colour = (a - A_LEADER) // NSQ
-        group = G_LEADER + colour
-        i = (a - A_LEADER) % NSQ
-    elif a >= A_CATASTROPHE and a < A_SWAP:
-        group = G_CATASTROPHE
-        i = a - A_CATASTROPHE
-    elif a >= A_TREASURE and a < A_BUILDING:
-        group = G_TREASURE
-        i = a - A_TREASURE
-    elif a >= A_MONUMENT and a < A_NO_MONUMENT:
-        group = G_MONUMENT
-        i = (a - A_MONUMENT) % NSQ
-    elif a >= A_BUILDING and a < A_NO_BUILDING:
-        colour = (a - A_BUILDING) // NSQ
-        group = G_BUILDING + colour
-        i = (a - A_BUILDING) % NSQ
-    else:
+    i = action_square(a, &group, &colour)
+    if i == NONE:
         return 0                                # no square: bias and context alone
     base = group * P_STRIDE
     v = square_view(s, ctx, i)
