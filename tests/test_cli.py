@@ -82,7 +82,7 @@ def test_every_command_with_a_seed_defaults_to_the_same_one():
                 if any(a.dest == "seed" for a in sub._actions)}
     assert {"play", "hint", "analyse", "match", "tune", "tournament"} <= set(defaults)
     # a tournament's --seed overrides its spec's, whose own default is the same; play's is
-    # None so that --resume can tell a seed given from none (a new game then takes SEED)
+    # None so that --resume can tell a seed given from none (a new game draws a fresh one)
     from tigris.tournament import Spec
     assert defaults.pop("tournament") is None and Spec(bots=["a", "b"]).seed == SEED
     assert defaults.pop("play") is None
@@ -177,3 +177,19 @@ def test_a_match_of_bots_on_a_time_budget_saves_a_folder_that_reads_back(tmp_pat
     assert knobs.check("ismcts", {"iterations": None, "seconds": 0.1})["iterations"] is None
     with pytest.raises(ValueError, match="iterations must be a whole number"):
         knobs.check("ismcts", {"iterations": None})
+
+
+def test_play_without_a_seed_deals_a_new_game_each_time_and_says_its_seed(tmp_path, capsys):
+    seeds, records = [], []
+    for k in range(3):
+        out = tmp_path / f"g{k}.json"
+        assert main(["play", "--bots", "random", "random", "--every", "0", "--record", str(out)]) == 0
+        said = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("seed "))
+        seeds.append(int(said.split()[1]))
+        records.append(json.loads(out.read_text()))
+    assert len(set(seeds)) == 3 and [r["seed"] for r in records] == seeds
+    assert main(["play", "--bots", "random", "random", "--every", "0", "--seed", str(seeds[0]),
+                 "--record", str(tmp_path / "again.json")]) == 0
+    assert "seed " not in capsys.readouterr().out.splitlines()[0]
+    again = json.loads((tmp_path / "again.json").read_text())
+    assert [m["move"] for m in again["moves"]] == [m["move"] for m in records[0]["moves"]]

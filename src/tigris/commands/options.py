@@ -80,8 +80,17 @@ def add_command(sub, name, run, help, description):
 
 def add_seed(p, what, default=SEED):
     """--seed: `what` the seed seeds.  A default of None lets the command tell a seed
-    given from none (the help still names SEED, which the command then takes)."""
-    p.add_argument("--seed", type=int, default=default, help=f"{what} (default {SEED})")
+    given from none: it draws a fresh one (``fresh_seed``)."""
+    said = "a fresh one, printed" if default is None else default
+    p.add_argument("--seed", type=int, default=default, help=f"{what} (default {said})")
+
+
+def fresh_seed():
+    """A new game's seed when none is given: drawn from the system's randomness, small
+    enough to type again (every game a new deal, and --seed N plays it again)."""
+    import secrets
+
+    return secrets.randbelow(1_000_000)
 
 
 def add_jobs(p, what="parallel games (default: all cores)", default=None):

@@ -5,8 +5,8 @@ import json
 
 from tigris._game import VARIANTS
 from tigris.commands.games import print_result
-from tigris.commands.options import (COUNT, PLAY_BOARD, SEED, add_board, add_bots, add_command,
-                                     add_players, add_seed)
+from tigris.commands.options import (COUNT, PLAY_BOARD, add_board, add_bots, add_command, add_players,
+                                     add_seed, fresh_seed)
 from tigris.errors import ConfigError, UsageError
 from tigris.files import check_target, write_text
 from tigris.hints import DEFAULT_BOT
@@ -15,7 +15,8 @@ __all__ = ["DESCRIPTION", "add_to", "run"]
 
 DESCRIPTION = """\
 Play one game between bots (default: random players), print the board every few turns
-and the final ranking, and optionally write the game record.  With --you, you play the
+and the final ranking, and optionally write the game record.  Without --seed every game
+is a new deal, its seed printed (and recorded) so that --seed plays it again.  With --you, you play the
 seats named (0 moves first) at this terminal against the bots: type moves in the
 engine's notation (Tab completes them) or the commands moves, hint, undo, board, save
 FILE, quit, help.  The record is kept up to date in --record (default
@@ -63,7 +64,7 @@ def run(args):
     if args.you is not None:
         return terminal.play(args)
     names = _bot_names(args)
-    seed = SEED if args.seed is None else args.seed
+    seed = fresh_seed() if args.seed is None else args.seed
     if args.record:                  # before the game: not a bot file read, a regular file
         check_target(args.record, reads=names, option="--record")
     try:
@@ -72,6 +73,8 @@ def run(args):
         raise ConfigError(f"--bots: {e}") from None
     g = tigris.Game(players=len(names), seed=seed, board=args.board or PLAY_BOARD,
                     variants=tuple(dict.fromkeys(args.variants)))
+    if args.seed is None:
+        print(f"seed {seed} (--seed {seed} plays this game again)")
     shown = set()
 
     def show(g):                      # the board every --every turns, once a turn

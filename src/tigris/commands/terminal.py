@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from tigris.commands.games import load, reading, same_file
-from tigris.commands.options import PLAY_BOARD, SEED
+from tigris.commands.options import PLAY_BOARD, fresh_seed
 from tigris.errors import ConfigError, RecordError, UsageError
 from tigris.files import check_target
 from tigris.hints import DEFAULT_BOT
@@ -36,7 +36,7 @@ def play(args):
                          f"or one for all")
     if seat.HUMAN in names:                  # the record's mark of a person, not a bot
         raise UsageError(f"--bots: {seat.HUMAN!r} is no bot; --you names the people's seats")
-    seed = SEED if args.seed is None else args.seed
+    seed = fresh_seed() if args.seed is None else args.seed
     table_names = [seat.HUMAN] * players
     for s, name in zip(open_seats, names):
         table_names[s] = name
@@ -46,6 +46,8 @@ def play(args):
     _check_new_record(record)
     game = tigris.Game(players=players, seed=seed, board=args.board or PLAY_BOARD,
                        variants=tuple(dict.fromkeys(args.variants)))
+    if args.seed is None:
+        print(f"seed {seed} (--seed {seed} deals this game again)")
     table = _table(args, game, seats, table_names, record)
     table.save()                     # a record file that cannot be written stops us here
     _welcome(table, "", you, record)
