@@ -9,7 +9,7 @@ from tigris.boards import BOARD_NAMES
 from tigris.knobs import MAX_ITERATIONS, MAX_SECONDS
 
 __all__ = ["SEED", "PLAY_BOARD", "MAX_JOBS", "THRESHOLD_POINTS", "POSITIVE", "JOBS", "COUNT", "whole",
-           "seconds", "points", "add_command", "add_seed", "add_jobs", "add_backend", "add_players", "add_board", "add_bots",
+           "seconds", "points", "add_command", "add_seed", "fresh_seed", "add_jobs", "add_backend", "add_players", "add_board", "add_bots",
            "add_json", "add_budget", "add_game_source", "add_results_folder"]
 
 SEED = 0                  # the default --seed of every command
