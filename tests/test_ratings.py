@@ -109,8 +109,67 @@ def test_a_bot_that_wins_everything_is_large_but_finite():
     r = rows(standings(duel("A", "B", 20, 0)))
     gap = r["A"]["elo"] - r["B"]["elo"]
     assert 400 < gap < 5000
+
+
+def test_a_perfect_score_has_a_one_sided_likelihood_interval():
+    """Issue 42: 12-0 read "+556 (+556, +556)", every resample as one-sided as the games.
+    By hand, Bradley-Terry: the profile log-likelihood of a gap d is 12 ln(sigmoid(d)),
+    supremum 0; the bound is where it falls by chi2(1).ppf(.95)/2 = 1.9207:
+    sigmoid(d) = exp(-1.9207/12) = .8521, d = ln(.8521/.1479) = 1.7512, 304.2 Elo;
+    with the mean at 0, A's lower bound is half of it."""
+    result = standings(duel("A", "B", 12, 0))
+    r = rows(result)
     low, high = r["A"]["elo_ci"]
-    assert math.isfinite(low) and math.isfinite(high)
+    assert high is None and low == pytest.approx(ELO * 1.7512 / 2, abs=1.0)
+    assert r["B"]["elo_ci"][0] is None and r["B"]["elo_ci"][1] == pytest.approx(-low, abs=1.0)
+    assert low < r["A"]["elo"]
+    text = format_standings(result)
+    assert f"{r['A']['elo']:+.0f} (+152, +inf)" in text and "likelihood-ratio interval" in text
+    assert result["interval"] == "likelihood"
+    assert json.loads(json.dumps(result))["bots"][0]["elo_ci"] == [pytest.approx(low), None]
+
+
+def test_a_bot_that_never_won_is_bounded_below_the_others_and_not_the_zero():
+    """Issue 42: in a 6-game tournament random (0 of 4 won) read "-693 (-770, +227)", its
+    upper bound above greedy's rating.  Now its interval is open below, its upper bound
+    under the bots it lost to, and the Elo counts from the two that beat each other."""
+    games = duel("greedy", "random", 2, 0) + duel("ismcts", "random", 2, 0) + \
+        duel("greedy", "ismcts", 1, 1)
+    result = standings(games)
+    r = rows(result)
+    low, high = r["random"]["elo_ci"]
+    assert low is None and high < min(r["greedy"]["elo"], r["ismcts"]["elo"])
+    assert sorted(result["zero"]) == ["greedy", "ismcts"]
+    assert r["greedy"]["elo"] + r["ismcts"]["elo"] == pytest.approx(0, abs=1e-6)
+    for name in ("greedy", "ismcts"):
+        bot_low, bot_high = r[name]["elo_ci"]
+        assert bot_low < r[name]["elo"] < bot_high                 # both sides bounded
+    assert "mean of greedy, ismcts = 0" in format_standings(result) or \
+        "mean of ismcts, greedy = 0" in format_standings(result)
+
+
+def test_a_resample_without_a_bots_games_does_not_rate_it(monkeypatch):
+    """A bootstrap resample that drew none of a bot's games fits it by the regularisation
+    alone; the bot's interval is the percentiles over the resamples that hold its games."""
+    import tigris.ratings as module
+    games = duel("A", "B", 60, 40) + duel("C", "A", 2, 1)       # C is item 2, in 3 games
+    fits, original = [], module._ilsr
+
+    def spy(n_items, groups, counts, *args, **kwargs):
+        params = original(n_items, groups, counts, *args, **kwargs)
+        with_c = sum(counts[cols][(orders == 2).any(axis=1)].sum() for orders, cols in groups)
+        fits.append((with_c > 0, ELO * (params - params.mean())))
+        return params
+
+    monkeypatch.setattr(module, "_ilsr", spy)
+    result = standings(games, resamples=400)
+    boots = fits[1:]                                     # fits[0] is the point estimate
+    assert len(boots) == 400 and 10 < sum(not met for met, _ in boots) < 100
+    kept = [elo[2] for met, elo in boots if met]
+    expected = tuple(np.percentile(kept, [2.5, 97.5]))
+    assert rows(result)["C"]["elo_ci"] == pytest.approx(expected)
+    every = tuple(np.percentile([elo[2] for _, elo in boots], [2.5, 97.5]))
+    assert rows(result)["C"]["elo_ci"] != pytest.approx(every)
 
 
 # ---------------------------------------------------------------------------------------
@@ -280,7 +339,8 @@ def test_plackett_luce_ties_count_both_orders():
              game(["B", "C", "A"], [[0, 2], [1]])] * 10
     r = rows(standings(games))
     assert r["A"]["elo"] == pytest.approx(r["B"]["elo"], abs=1e-6)
-    assert r["A"]["elo"] > 300 and r["C"]["elo"] < -600
+    assert r["A"]["elo"] - r["C"]["elo"] > 900
+    assert r["C"]["elo_ci"][0] is None                   # C never beat A or B: open below
 
 
 def test_first_place_elo_fits_the_winner_alone():

@@ -191,3 +191,23 @@ def test_sprt_match_reports_llr_and_saves_games(tmp_path, capsys):
     assert "KEY=VALUE" in capsys.readouterr().err
     assert main(["match", "greedy", "random", "--sprt", "elo0=20", "elo1=10"]) == 1
     assert "must be above" in capsys.readouterr().err
+
+
+def test_sprt_verdict_names_the_bound_crossed_and_claims_no_margin():
+    """Issue 42: the verdict read "LLR 3.35 in (-2.94, 2.94)" and "stronger ... (by about
+    200 Elo)", though an SPRT decides between two hypotheses and estimates no margin."""
+    from tigris.match import format_result
+
+    base = {"a": "new", "b": "old", "wins": 30, "draws": 0, "losses": 5, "games": 35,
+            "elo0": 0, "elo1": 200, "alpha": 0.05, "beta": 0.05, "bounds": (-2.94, 2.94)}
+    text = format_result({**base, "llr": 3.35, "decision": "H1"})
+    assert "LLR 3.35 crossed the upper bound 2.94: H1 accepted" in text
+    assert "new is stronger than old" in text and "by about" not in text
+    assert " in (-2.94, 2.94)" not in text and "H0: elo <= 0, H1: elo >= 200" in text
+    text = format_result({**base, "llr": -3.0, "decision": "H0"})
+    assert "crossed the lower bound -2.94: H0 accepted" in text
+    assert "new is not 200 Elo stronger than old" in text
+    text = format_result({**base, "llr": 1.2, "decision": None})
+    assert "LLR 1.20 within (-2.94, 2.94): no decision after 35 games" in text
+    text = format_result({**base, "elo0": 10, "llr": 3.0, "decision": "H1"})
+    assert "more than 10 Elo stronger than old" in text

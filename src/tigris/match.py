@@ -162,10 +162,18 @@ def _results_folder(out, spec, settings):
 
 
 def format_result(r):
-    """A match result (``run``'s dict) as text: the score, the SPRT's LLR and its verdict."""
-    verdict = {"H1": f"H1 accepted: {r['a']} is stronger than {r['b']} (by about {r['elo1']:g} Elo)",
-               "H0": f"H0 accepted: {r['a']} is not {r['elo1']:g} Elo stronger than {r['b']}",
-               None: f"no decision after {r['games']} games (max games reached)"}[r["decision"]]
+    """A match result (``run``'s dict) as text: the score, the SPRT's LLR and the bound it
+    crossed.  An SPRT decides between its two hypotheses; it estimates no margin, so the
+    verdict names the hypothesis accepted and no Elo difference."""
+    low, high = r["bounds"]
+    hypotheses = f"H0: elo <= {r['elo0']:g}, H1: elo >= {r['elo1']:g}"
+    better = "stronger than" if r["elo0"] <= 0 else f"more than {r['elo0']:g} Elo stronger than"
+    verdict = {
+        "H1": f"LLR {r['llr']:.2f} crossed the upper bound {high:.2f}: H1 accepted, "
+              f"{r['a']} is {better} {r['b']} (the test estimates no margin)",
+        "H0": f"LLR {r['llr']:.2f} crossed the lower bound {low:.2f}: H0 accepted, "
+              f"{r['a']} is not {r['elo1']:g} Elo stronger than {r['b']}",
+        None: f"LLR {r['llr']:.2f} within ({low:.2f}, {high:.2f}): no decision after "
+              f"{r['games']} games (max games reached)"}[r["decision"]]
     return (f"{r['a']} vs {r['b']}: +{r['wins']} ={r['draws']} -{r['losses']} in {r['games']} games\n"
-            f"SPRT(elo0={r['elo0']:g}, elo1={r['elo1']:g}, alpha={r['alpha']:g}, beta={r['beta']:g}): "
-            f"LLR {r['llr']:.2f} in ({r['bounds'][0]:.2f}, {r['bounds'][1]:.2f})\n{verdict}")
+            f"SPRT({hypotheses}, alpha={r['alpha']:g}, beta={r['beta']:g})\n{verdict}")

@@ -47,6 +47,19 @@ Elo
     bootstrap resamples of the games (drawn with replacement, refitted), with a fixed
     seed: the same games give the same interval.  A single deal (or game) has nothing to
     resample, so it gets no interval (``None``; "n/a" in the table), not a zero-width one.
+    A resample without any game of a bot does not rate it (its share of the resamples is
+    left out of that bot's percentiles).
+
+    When some bots never lost to the rest (or never beat them), the maximum does not
+    exist (Zermelo's condition: the graph of wins is not strongly connected), every
+    resample is as one-sided as the games, and a bootstrap would only echo the
+    regularisation: a 12-0 score would read "+556 (+556, +556)".  The interval is then
+    the likelihood-ratio one, the ratings whose profile log-likelihood (unregularised)
+    lies within ``chi2(1).ppf(0.95) / 2`` of its supremum, and its open side is ``None``
+    ("inf" in the table): 12-0 reads "+556 (+152, +inf)".  With a bot that never won
+    (a random one among searches), the mean of all the bots is itself unbounded, so the
+    zero is then the mean of the largest group of bots that beat each other (a
+    strongly connected group of at least two), named under the table.
 
 Win rate
     ``wins`` counts first places; a first place shared by ``k`` seats gives ``1/k`` to
@@ -66,12 +79,15 @@ import numpy as np
 from choix.convergence import NormOfDifferenceTest
 from choix.utils import exp_transform, log_transform, statdist
 from scipy import optimize, sparse, stats
+from scipy.sparse import csgraph
 
 from tigris.runs.runner import first_places
 
 __all__ = ["standings", "head_to_head", "format_standings", "format_head_to_head",
            "standings_cells", "head_to_head_cells", "wilson_interval", "expected_score",
-           "sprt_llr", "sprt_bounds", "sprt_decision", "BRADLEY_TERRY", "PLACKETT_LUCE",
+           "sprt_llr", "sprt_bounds", "sprt_decision", "interval_note", "zero_note",
+           "BRADLEY_TERRY",
+           "PLACKETT_LUCE",
            "FIRST_PLACE_NOTE"]
 
 BRADLEY_TERRY = "bradley-terry"
@@ -79,6 +95,8 @@ PLACKETT_LUCE = "plackett-luce"
 
 ELO_PER_NATURAL_LOG = 400 / math.log(10)    # Elo points per unit of log-strength
 ALPHA = 0.01          # choix's I-LSR regularisation: rate of virtual comparisons per pair
+BOOTSTRAP = "bootstrap"      # how an Elo interval was found (a result's "interval")
+LIKELIHOOD = "likelihood"
 RESAMPLES = 200       # bootstrap resamples for the Elo interval
 SEED = 0              # bootstrap seed
 CONFIDENCE = 0.95
@@ -104,6 +122,8 @@ def standings(games, bots=None, *, anchor=None, resamples=RESAMPLES, seed=SEED,
          "games": rated games, "errors": games with an "error" key,
          "model": "bradley-terry" | "plackett-luce" | None (no game),
          "anchor": anchor, "resamples": resamples, "resampled": "games" | "deals",
+         "interval": "bootstrap" | "likelihood" | None,
+         "zero": None | [names whose mean Elo is 0 when not all the rated bots],
          "confidence": confidence}
 
     where a row is ``{"name", "games", "wins", "win_rate", "win_rate_ci": (low, high),
@@ -112,7 +132,8 @@ def standings(games, bots=None, *, anchor=None, resamples=RESAMPLES, seed=SEED,
     rates; a bot that only ever played itself has ``None`` for the Elo.  ``first_elo``
     (the fit of first places alone) is ``None`` unless the model is Plackett-Luce.
     ``elo_ci`` is ``None`` when the bootstrap has nothing to resample: a single deal (or
-    game), or ``resamples=0``.
+    game), or ``resamples=0``; a side of it is ``None`` when it is open (a likelihood
+    interval of games that some bots never lost, or never won; see ``interval_note``).
     """
     played, errors = _parse(games)
     names = list(dict.fromkeys(list(bots or []) + [n for seats in dict.fromkeys(g.bots for g in played)
@@ -123,10 +144,12 @@ def standings(games, bots=None, *, anchor=None, resamples=RESAMPLES, seed=SEED,
     model = None
     if played:
         model = BRADLEY_TERRY if all(len(g.bots) == 2 for g in played) else PLACKETT_LUCE
-    elo, elo_ci = _elo(played, anchor, resamples, seed, alpha, confidence)
+    elo, elo_ci, method, zero = _elo(played, anchor, resamples, seed, alpha, confidence)
     first, first_ci = {}, {}
     if model == PLACKETT_LUCE:
-        first, first_ci = _elo(played, anchor, resamples, seed, alpha, confidence, choices=1)
+        first, first_ci, first_method, _ = _elo(played, anchor, resamples, seed, alpha,
+                                                confidence, choices=1)
+        method = LIKELIHOOD if LIKELIHOOD in (method, first_method) else method
     unit = "deals" if played and all(g.deal is not None for g in played) else "games"
 
     rows = [_row(name, played, confidence,
@@ -137,7 +160,7 @@ def standings(games, bots=None, *, anchor=None, resamples=RESAMPLES, seed=SEED,
                              -(r["win_rate"] or 0.0), r["name"]))
     return {"bots": rows, "games": len(played), "errors": errors, "model": model,
             "anchor": anchor, "resamples": resamples, "resampled": unit,
-            "confidence": confidence}
+            "interval": method, "zero": zero, "confidence": confidence}
 
 
 class _Played(NamedTuple):
@@ -229,7 +252,7 @@ def _elo(played, anchor, resamples, seed, alpha, confidence, choices=None):
             for n in g.bots:
                 items.setdefault(n, len(items))
     if len(items) < 2:
-        return {}, {}
+        return {}, {}, None, None
     if anchor is not None and anchor not in items:
         raise ValueError(f"anchor bot {anchor!r} has no rated game (none against another bot)")
     ref = items[anchor] if anchor is not None else None
@@ -257,26 +280,150 @@ def _elo(played, anchor, resamples, seed, alpha, confidence, choices=None):
     groups = [(np.array([o for o, _ in group], dtype=np.intp), np.array([c for _, c in group]))
               for group in by_length.values()]
 
+    totals = np.asarray(weights.sum(axis=0)).ravel()
+    labels = _components(len(items), groups, totals, choices)
+    zero = [ref] if ref is not None else _zero_group(labels)
+
     def elos(counts, initial=None):
         params = _ilsr(len(items), groups, counts, alpha, initial, choices)
-        shift = params[ref] if ref is not None else params.mean()
-        return params, ELO_PER_NATURAL_LOG * (params - shift)
+        return params, ELO_PER_NATURAL_LOG * (params - params[zero].mean())
 
-    params, point = elos(np.asarray(weights.sum(axis=0)).ravel())
+    params, point = elos(totals)
     elo = {n: float(point[k]) for n, k in items.items()}
+    names = list(items)
+    zeroed = [names[k] for k in zero] if ref is None and len(zero) < len(items) else None
     if resamples < 1 or len(clusters) < 2:
         # one deal (or game) resampled is the same deal every time: no interval
-        return elo, {n: None for n in items}
+        return elo, {n: None for n in items}, None, zeroed
+    if labels.max() > 0:
+        # every resample is as one-sided as the games: the bootstrap would only repeat
+        # the regularisation, so the interval is the likelihood's own
+        bounds = _profile_intervals(len(items), groups, totals, choices, zero, params, confidence)
+        return elo, {n: bounds[k] for n, k in items.items()}, LIKELIHOOD, zeroed
+    # a bot's games per deal, so that a resample without any of them does not rate it
+    seen = np.zeros((len(orders), len(items)))
+    for order, col in orders.items():
+        seen[col, list(set(order))] = 1.0
+    met = (weights @ seen) > 0
     rng = np.random.default_rng(seed)
     boot = np.empty((resamples, len(items)))
     for r in range(resamples):
         picks = rng.integers(0, len(clusters), size=len(clusters))
         times = np.bincount(picks, minlength=len(clusters)).astype(float)
         boot[r] = elos(weights.T @ times, initial=params)[1]
+        boot[r, (met.T @ times) == 0] = np.nan
     tail = 100 * (1 - confidence) / 2
-    low, high = np.percentile(boot, [tail, 100 - tail], axis=0)
+    low, high = np.nanpercentile(boot, [tail, 100 - tail], axis=0)
     ci = {n: (float(low[k]), float(high[k])) for n, k in items.items()}
-    return elo, ci
+    return elo, ci, BOOTSTRAP, zeroed
+
+
+def _beats(orders, choices):
+    """The (winner, loser) pairs of bot ids that the orders of one length stand for: each
+    chosen place beats every later place (the first `choices` places are choices)."""
+    pairs = []
+    for i in range(min(orders.shape[1] - 1, choices or orders.shape[1])):
+        for j in range(i + 1, orders.shape[1]):
+            pairs.append(np.stack([orders[:, i], orders[:, j]], axis=1))
+    return np.concatenate(pairs) if pairs else np.empty((0, 2), dtype=np.intp)
+
+
+def _components(n_items, groups, counts, choices):
+    """Zermelo's condition: the likelihood has a finite maximum when every bot beat, and
+    was beaten by, every other through some chain of games (the graph of wins is strongly
+    connected).  Returns each bot's strongly connected group (one group: a finite
+    maximum; a group that never lost to the rest has a rating open above)."""
+    pairs = [_beats(orders[counts[cols] > 0], choices) for orders, cols in groups]
+    pairs = np.concatenate(pairs) if pairs else np.empty((0, 2), dtype=np.intp)
+    pairs = pairs[pairs[:, 0] != pairs[:, 1]]
+    graph = sparse.csr_matrix((np.ones(len(pairs)), (pairs[:, 1], pairs[:, 0])),
+                              shape=(n_items, n_items))
+    return csgraph.connected_components(graph, connection="strong")[1]
+
+
+def _zero_group(labels):
+    """The bots whose mean Elo is 0: all of them, unless the games split them into groups
+    that never lost to each other's rest; then the largest such group, when there is one
+    of at least two bots (the others' ratings are open on a side, and so would be a mean
+    taken with them)."""
+    sizes = np.bincount(labels)
+    biggest = np.flatnonzero(sizes == sizes.max())
+    if len(sizes) > 1 and len(biggest) == 1 and sizes.max() >= 2:
+        return np.flatnonzero(labels == biggest[0])
+    return np.arange(len(labels))
+
+
+def _log_likelihood(theta, groups, counts, choices):
+    """The Plackett-Luce log-likelihood of the weighted orders and its gradient."""
+    value, grad = 0.0, np.zeros_like(theta)
+    for orders, cols in groups:
+        weight = counts[cols]
+        keep = weight > 0
+        orders, weight = orders[keep], weight[keep]
+        th = theta[orders]
+        for i in range(min(orders.shape[1] - 1, choices or orders.shape[1])):
+            rest = th[:, i:]
+            top = rest.max(axis=1, keepdims=True)
+            exp = np.exp(rest - top)
+            norm = exp.sum(axis=1)
+            value += float(weight @ (th[:, i] - top[:, 0] - np.log(norm)))
+            np.add.at(grad, orders[:, i], weight)
+            np.add.at(grad, orders[:, i:], -weight[:, None] * exp / norm[:, None])
+    return value, grad
+
+
+def _profile_intervals(n_items, groups, counts, choices, zero, start, confidence):
+    """Likelihood-ratio intervals of each bot's rating (relative to the mean of the bots
+    `zero`): the ratings whose profile log-likelihood lies within ``chi2(1).ppf(confidence)
+    / 2`` of its supremum, in Elo.  A side where the profile never falls that far is open:
+    ``None`` (a bot that never lost has no upper bound)."""
+    drop = float(stats.chi2.ppf(confidence, 1)) / 2
+    zero = list(zero)
+
+    def fit(k=None, t=0.0):
+        """The best log-likelihood, and its ratings, with bot `k`'s rating held at `t`."""
+        free = [j for j in range(n_items) if j != k]
+        rest = [j for j in zero if j != k]
+        theta = np.array(start, dtype=float)
+
+        def negative(x):
+            theta[free] = x
+            if k is not None and k in zero:      # theta_k - mean(zero) = t
+                theta[k] = (len(zero) * t + theta[rest].sum()) / (len(zero) - 1) \
+                    if rest else t
+            elif k is not None:
+                theta[k] = t + theta[zero].mean()
+            value, grad = _log_likelihood(theta, groups, counts, choices)
+            if k is not None and k in zero and rest:
+                grad[rest] += grad[k] / (len(zero) - 1)       # theta_k moves with them
+            elif k is not None:
+                grad[zero] += grad[k] / len(zero)
+            return -value, -grad[free]
+
+        result = optimize.minimize(negative, theta[free], jac=True, method="L-BFGS-B")
+        negative(result.x)
+        return -result.fun, theta
+
+    top, best = fit()
+    target = top - drop
+    ceiling = 30.0           # log-strength units, 5,200 Elo: beyond, a side is open
+    bounds = []
+    for k in range(n_items):
+        if zero == [k]:
+            bounds.append((0.0, 0.0))
+            continue
+        centre = best[k] - best[zero].mean()
+        sides = []
+        for sign in (-1.0, 1.0):
+            far = centre + sign * ceiling
+            if fit(k, far)[0] > target:
+                sides.append(None)
+                continue
+            edge = optimize.brentq(lambda t: fit(k, t)[0] - target, centre, far, xtol=0.01)
+            sides.append(ELO_PER_NATURAL_LOG * edge)
+        bounds.append(tuple(sides))
+    return bounds
+
 
 
 def _ilsr(n_items, groups, counts, alpha, initial, choices=None):
@@ -400,7 +547,9 @@ def _elo_cell(elo, interval):
         return "-"
     if interval is None:
         return f"{elo:+.0f} (n/a)"
-    return f"{elo:+.0f} ({interval[0]:+.0f}, {interval[1]:+.0f})"
+    low = "-inf" if interval[0] is None else f"{interval[0]:+.0f}"
+    high = "+inf" if interval[1] is None else f"{interval[1]:+.0f}"
+    return f"{elo:+.0f} ({low}, {high})"
 
 
 def format_standings(result):
@@ -410,16 +559,10 @@ def format_standings(result):
     lines = _table(head, rows, right={c for c, h in enumerate(head) if c != 1 and "CI" not in h})
     model = {BRADLEY_TERRY: "Bradley-Terry", PLACKETT_LUCE: "Plackett-Luce"}.get(result["model"])
     if model:
-        zero = f"{result['anchor']} = 0" if result.get("anchor") else "mean of the bots = 0"
-        unit = result.get("resampled", "games")
-        rated = [r for r in result["bots"] if r["elo"] is not None]
-        if rated and all(r["elo_ci"] is None for r in rated):
-            interval = (f"no interval: a single {unit[:-1]} has nothing to resample"
-                        if result["resamples"] else "no interval (no bootstrap resamples)")
-        else:
-            interval = f"interval from {result['resamples']} bootstrap resamples of the {unit}"
+        zero = zero_note(result)
+        interval = interval_note(result)
         lines += ["", f"Elo: {model} maximum likelihood over {result['games']} games, "
-                      f"{zero}; {interval}."]
+                      f"{zero}; {interval}"]
         if result["model"] == PLACKETT_LUCE:
             lines += [FIRST_PLACE_NOTE]
     if result["errors"]:
@@ -427,6 +570,32 @@ def format_standings(result):
         lines += ["", f"{n} game{'s' if n != 1 else ''} failed and {'are' if n != 1 else 'is'} "
                       f"not counted."]
     return "\n".join(lines)
+
+
+def zero_note(result):
+    """Which Elo the standings' ratings count from: the anchor, or a mean."""
+    if result.get("anchor"):
+        return f"{result['anchor']} = 0"
+    if result.get("zero"):
+        return f"mean of {', '.join(map(str, result['zero']))} = 0"
+    return "mean of the bots = 0"
+
+
+def interval_note(result):
+    """How the standings' Elo intervals were found, as a sentence for under the table."""
+    unit = result.get("resampled", "games")
+    method = result.get("interval")
+    if "interval" not in result and any(r.get("elo_ci") for r in result.get("bots", [])):
+        method = BOOTSTRAP                   # standings written before the key existed
+    if method == LIKELIHOOD:
+        return ("likelihood-ratio interval: some bots never lost to the rest (or never beat "
+                "them), so their rating is open on that side (inf) and a bootstrap would "
+                "only repeat the regularisation.")
+    if method == BOOTSTRAP:
+        return f"interval from {result['resamples']} bootstrap resamples of the {unit}."
+    if result.get("resamples"):
+        return f"no interval (n/a): a single {unit[:-1]} has nothing to resample."
+    return "no interval (no bootstrap resamples)."
 
 
 def head_to_head_cells(matrix):

@@ -487,9 +487,9 @@ def _standings_table(st):
     table = _table(head, rows, numeric=set(range(len(head))) - {1}, table_id="standings")
     model = {"bradley-terry": "Bradley-Terry", "plackett-luce": "Plackett-Luce"}.get(st.get("model"))
     if model:
-        table += (f'<p class="hint">Elo: {model} maximum likelihood, the mean of the bots = 0; '
-                  f'the interval from {st["resamples"]} bootstrap resamples of the '
-                  f'{_e(st.get("resampled", "games"))} (n/a: a single one has nothing to resample). '
+        table += (f'<p class="hint">Elo: {model} maximum likelihood, '
+                  f'{_e(ratings.zero_note(st))}; '
+                  f'{_e(ratings.interval_note(st))} '
                   f'Win rate: first places, with Wilson\'s interval.'
                   + (" " + _e(ratings.FIRST_PLACE_NOTE) if st.get("model") == ratings.PLACKETT_LUCE
                      else "") + '</p>')
