@@ -193,3 +193,17 @@ def test_play_without_a_seed_deals_a_new_game_each_time_and_says_its_seed(tmp_pa
     assert "seed " not in capsys.readouterr().out.splitlines()[0]
     again = json.loads((tmp_path / "again.json").read_text())
     assert [m["move"] for m in again["moves"]] == [m["move"] for m in records[0]["moves"]]
+
+
+def test_play_refuses_a_record_in_a_missing_folder_before_the_game(tmp_path, monkeypatch, capsys):
+    """Issue 42: --record missing-folder/x.json played the whole game and failed only at
+    the write, losing the game."""
+    from tigris.runs import runner
+
+    played = []
+    monkeypatch.setattr(runner, "play_out", lambda *a, **k: played.append(1))
+    assert main(["play", "--bots", "random", "random", "--record",
+                 str(tmp_path / "missing" / "x.json")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no folder" in err and "missing" in err
+    assert played == [] and not (tmp_path / "missing").exists()

@@ -131,7 +131,8 @@ CASES = [
     (["play", "--bots", "random", "random", "--players", "3"], "2 bots for 3 players"),
     (["play", "--bots", "random", "grredy"], "unknown bot 'grredy'"),
     (["play", "--every", "-1"], "--every"),
-    (["play", "--record", "{dir}/no/such/folder/game.json"], "No such file or directory"),
+    (["play", "--record", "{dir}/no/such/folder/game.json"], "no folder"),
+    (["analyse", "{record.json}", "--out", "{dir}/no/such/folder/a.jsonl"], "no folder"),
     (["calibrate", "{binary.json}"], "not UTF-8"),
     (["calibrate", "{deep.json}"], "deep.json"),
     (["calibrate", "{array.json}"], "a game record is a JSON object"),
@@ -172,6 +173,7 @@ CASES = [
     (["replay", "{results}", "--game", "99"], "no game 99"),
     (["replay", "{results}"], "--game"),
     (["replay", "{record.json}", "--game", "1"], "results folder"),
+    (["replay", "MISSING", "--game", "3"], "MISSING: no such record file or results folder"),
     (["replay", "{position.json}"], "not a game record"),
     (["replay", "{deal-null.json}"], "deal-null.json"),
     (["replay", "{binary.json}"], "binary.json: not UTF-8"),
@@ -321,6 +323,25 @@ def test_replay_step_stops_at_the_end_of_input(files):
     assert p.returncode == 1 and "Traceback" not in err
     assert "end of input after move 2" in one_line(err, "tigris replay")
     assert "   2. player" in out and "   3. player" not in out
+
+
+def test_replay_step_stops_when_told_q(files):
+    """Issue 42: q did not quit --step."""
+    p = run_tigris(["replay", str(files["record.json"]), "--step"], stdin=subprocess.PIPE)
+    out, err = p.communicate(input="\nq\n", timeout=60)
+    assert p.returncode == 0 and err == ""
+    assert "stopped after move 1 of" in out and "   2. player" not in out
+
+
+def test_replay_shows_the_last_board_unless_asked_for_more(files, capsys):
+    """Issue 42: a replay printed the board after every move (about 4,500 lines)."""
+    moves = len(json.loads(Path(files["record.json"]).read_text())["moves"])
+    assert main(["replay", str(files["record.json"])]) == 0
+    short = capsys.readouterr().out.splitlines()
+    assert main(["replay", str(files["record.json"]), "--every", "1"]) == 0
+    every = capsys.readouterr().out.splitlines()
+    assert len(short) < moves + 40 < len(every)
+    assert short[-25:] == every[-25:]                   # the last board is shown either way
 
 
 def test_standings_of_a_single_deal_have_no_elo_interval(files, capsys):

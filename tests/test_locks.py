@@ -150,3 +150,18 @@ def test_a_lock_file_saying_anything_gives_one_short_line(tmp_path):
                     pass
             said = str(e.value)
             assert "\n" not in said and len(said) < 400 and "in use by another run" in said, said
+
+
+def test_a_failed_run_leaves_no_folder_it_created(tmp_path, monkeypatch, capsys):
+    """Issue 42: a tune --method bayes that failed (optuna missing) left an empty folder
+    behind; the folders a run creates go again when it fails before writing in them."""
+    monkeypatch.setitem(sys.modules, "optuna", None)            # as if not installed
+    out = tmp_path / "new" / "deeper"
+    assert main(["tune", "ismcts-fast", "--param", "exploration=0.1:2.0", "--method", "bayes",
+                 "--opponent", "greedy", "--budget", "4", "--out", str(out)]) == 1
+    assert "needs optuna" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(RuntimeError), locks.hold(tmp_path / "kept"):
+        (tmp_path / "kept" / "work").write_text("done")
+        raise RuntimeError("after writing")
+    assert (tmp_path / "kept" / "work").read_text() == "done"         # work is never removed

@@ -214,7 +214,7 @@ def test_the_bot_decides_alike_whatever_the_human_holds(tmp_path):
     (["play", "--you", "0", "--hint-bot", "no-such-bot"], "--hint-bot: unknown bot"),
     (["play", "--you", "0", "--bots", "human"], "'human' is no bot"),
     (["play", "--you", "0", "--record", "no-such-folder/game.json"],
-     "no-such-folder/game.json: No such file or directory"),
+     "--record no-such-folder/game.json: no folder no-such-folder to write it in"),
 ])
 def test_bad_tables_are_one_line(argv, message, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)

@@ -326,7 +326,7 @@ def run(rec, out, source="record", iterations=None, seconds=None, players=None, 
     out = Path(out)
     if out.is_dir():
         raise UsageError(f"{out}: is a folder; name a file for the analysis")
-    check_target(out, reads=[source], option="--out")    # appended to: a regular file
+    check_target(out, reads=[source], option="--out", in_folder=True)    # appended to
     header, tasks, engine = plan(rec, source, iterations, seconds, players, bot, seed, thresholds)
     game = {t["move"]: (t["before"].current_player, t["before"].action_str(t["action"]))
             for t in tasks}
@@ -418,7 +418,7 @@ def read_analysis(path, repair=False, game=None):
     """``(header, rows sorted by move)`` of an analysis file; ``(None, [])`` for an empty
     one.  A torn last line (a run killed while writing) is ignored with a warning, and
     cut off the file when `repair` is set.  Every line is checked: the first must be a
-    ``tigris-analysis/1`` header, every other one a row with every field of the format
+    ``FORMAT`` header, every other one a row with every field of the format
     (``_header_problem``, ``_row_problem``); a UsageError names the file, the line and
     the field of the first that is not.  `game`, ``(header, {move: (player, played)})``
     of an analysis and the decisions it may hold, also holds each row to those decisions

@@ -66,14 +66,19 @@ def kind_of(mode: int) -> str:
 
 
 def check_target(path: "_PathLike", reads: Iterable["_PathLike | None"] = (),
-                 option: str = "--out") -> Path:
+                 option: str = "--out", in_folder: bool = False) -> Path:
     """`path` as a Path, once it is fit to be written: missing, or a regular file (through
     any links) that is none of the files in `reads` (sources such as ``FILE:K`` name
-    FILE).  Else UsageError naming `option` and the path."""
+    FILE).  With `in_folder`, a missing `path` must be in an existing folder (for a file
+    written in a folder that nothing creates: found out before the work, not after).
+    Else UsageError naming `option` and the path."""
     path = Path(path)
     try:
         st = os.stat(path)
     except FileNotFoundError:
+        if in_folder and not path.absolute().parent.is_dir():
+            raise UsageError(f"{option} {path}: no folder {path.parent} to write it in; "
+                             f"create it first") from None
         return path
     except OSError as e:
         raise UsageError(f"{option} {path}: {e.strerror}") from None

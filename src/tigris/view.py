@@ -267,8 +267,8 @@ def game_title(rec):
 
 def game_page(rec, analysis=None, title=None, back=None, partial=False, replayed=None, extra="",
               viewer=None):
-    """The HTML of a game's page.  ``analysis``: ``(header, rows)`` of a
-    ``tigris-analysis/1`` file, or None; ``title``: the page's heading (default
+    """The HTML of a game's page.  ``analysis``: ``(header, rows)`` of an
+    analysis file (``analysis.FORMAT``), or None; ``title``: the page's heading (default
     ``game_title(rec)``); ``back``: a link to an index page; ``partial`` and
     ``replayed``: see ``game_data``; ``extra``: HTML at the end of the body (a served
     page's scripts, which hear of each position shown by the event ``tigris:shown``);
@@ -310,7 +310,7 @@ def write_game(rec, path, analysis=None, **kw):
     path = Path(path)
     if path.is_dir():
         raise UsageError(f"{path} is a folder; name the HTML file to write")
-    check_target(path, option="--out")
+    check_target(path, option="--out", in_folder=True)
     page = game_page(rec, analysis, **kw)
     write_text(path, page)              # in one piece: an old page stays until the new is whole
     return path

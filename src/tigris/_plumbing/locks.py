@@ -48,14 +48,15 @@ MAX_SAID = 4096                   # bytes of a lock file read back to name its h
 def hold(path, file=False):
     """Hold the folder `path` (with `file`, the file `path`) for a run: the folder is
     created if missing, and the lock taken at once or refused with a UsageError naming
-    the run that holds it.  On leaving, the lock file is removed and the lock let go (a
-    folder this call created is removed too if the run failed and left it empty); if the
+    the run that holds it.  On leaving, the lock file is removed and the lock let go (the
+    folders this call created are removed too if the run failed and left them empty); if the
     process dies first, the kernel lets go of the lock."""
     path = Path(path)
     folder, name = (path.parent, f".{path.name}.lock") if file else (path, LOCK_FILE)
     if folder.exists() and not folder.is_dir():
         raise UsageError(f"{folder}: is not a folder; name a folder for the run's files")
-    created = not folder.exists()
+    # the folders this call creates, deepest first: a failed run removes them if empty
+    created = [f for f in (folder, *folder.parents) if not f.exists()]
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -72,9 +73,10 @@ def hold(path, file=False):
         with contextlib.suppress(OSError):
             os.unlink(folder / name)      # while held: a run that opened it meanwhile tries again
         os.close(fd)                      # lets go of the lock
-        if created and not done:
+        if not done:
             with contextlib.suppress(OSError):
-                folder.rmdir()            # only if the failed run left it empty
+                for made in created:
+                    made.rmdir()          # only if the failed run left it empty
 
 
 def _take(folder, name, what, noun):

@@ -66,7 +66,7 @@ def run(args):
     names = _bot_names(args)
     seed = fresh_seed() if args.seed is None else args.seed
     if args.record:                  # before the game: not a bot file read, a regular file
-        check_target(args.record, reads=names, option="--record")
+        check_target(args.record, reads=names, option="--record", in_folder=True)
     try:
         seats = [botlib.load(name, seed=bot_seed(seed, 0, i)) for i, name in enumerate(names)]
     except ValueError as e:

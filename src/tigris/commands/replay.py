@@ -10,8 +10,9 @@ __all__ = ["DESCRIPTION", "add_to", "run"]
 
 
 DESCRIPTION = """\
-Print a finished game move by move with the board: the K-th game of a results folder, or
-a record file.
+Print a finished game move by move, and the board at the end: the K-th game of a results
+folder, or a record file.  --every N shows the board every N moves too; --step shows it
+after each move and waits (Enter for the next, q to stop).
 """
 
 
@@ -21,8 +22,10 @@ def add_to(sub):
     p.add_argument("source", metavar="DIR_OR_RECORD")
     p.add_argument("--game", type=COUNT, metavar="K", help="game number in the results folder (0-based, "
                                                          "as in games.jsonl's \"game\" field)")
-    p.add_argument("--every", type=COUNT, default=1, metavar="N", help="board every N moves (default 1)")
-    p.add_argument("--step", action="store_true", help="wait for Enter after each board")
+    p.add_argument("--every", type=COUNT, metavar="N",
+                   help="board every N moves (default: the last board only; with --step, 1)")
+    p.add_argument("--step", action="store_true",
+                   help="wait after each board: Enter for the next, q to stop")
 
 
 def run(args):
@@ -31,7 +34,8 @@ def run(args):
     with reading(source, RecordError):
         if not isinstance(rec, dict) or not str(rec.get("format", "")).startswith("tigris-game/"):
             raise RecordError("not a game record (tigris-game/1)")
-        shown, g = _shown(rec, args.every)      # every move checked before any is shown
+        every = args.every if args.every is not None else 1 if args.step else 0
+        shown, g = _shown(rec, every)           # every move checked before any is shown
     bots = rec.get("bots") if isinstance(rec.get("bots"), list) else []
     title = f"game {rec['game']}" if isinstance(rec.get("game"), int) else Path(args.source).name
     print(f"{title}: {', '.join(f'player {i}: {b}' for i, b in enumerate(bots)) or 'bots not recorded'}")
@@ -41,17 +45,25 @@ def run(args):
             print(line)
         if board is not None:
             print(board)
-            if args.step and n < total:
-                try:
-                    input("-- Enter for the next move --")
-                except EOFError:
-                    print()                      # end the prompt's line
-                    raise UsageError(f"end of input after move {n} of {total}: "
-                                     f"replay stopped") from None
+            if args.step and n < total and not _next(n, total):
+                return
     if rec.get("error"):
         print(f"the game stopped with an error: {rec['error']}")
     elif g.is_over:
         print_result(g)
+
+
+def _next(n, total):
+    """Wait for the reader after move `n`: True to go on, False when they typed q."""
+    try:
+        answer = input("-- Enter for the next move, q to stop --")
+    except EOFError:
+        print()                      # end the prompt's line
+        raise UsageError(f"end of input after move {n} of {total}: replay stopped") from None
+    if answer.strip().lower() in ("q", "quit"):
+        print(f"stopped after move {n} of {total}")
+        return False
+    return True
 
 
 def _record(args):
@@ -66,8 +78,10 @@ def _record(args):
         if not recs:
             raise UsageError(f"{args.source}: no game {args.game} in games.jsonl")
         return recs[0], f"{args.source}/games.jsonl, game {args.game}"
+    if not Path(args.source).exists():
+        raise UsageError(f"{args.source}: no such record file or results folder")
     if args.game is not None:
-        raise UsageError("--game K picks a game of a results folder; this is a file")
+        raise UsageError(f"--game K picks a game of a results folder; {args.source} is a file")
     return load(args.source), args.source
 
 

@@ -116,7 +116,7 @@ def _check_new_record(record):
     quit, above all) would be emptied at the first prompt."""
     from tigris import record as records
 
-    check_target(record, option="--record")          # a folder, a device
+    check_target(record, option="--record", in_folder=True)          # a folder, a device
     if not record.exists():
         return
     try:

@@ -25,7 +25,7 @@ def add_to(sub):
                     help="a game or a results folder as HTML pages to step through",
                     description=DESCRIPTION)
     p.add_argument("source", metavar="RECORD_OR_DIR", help="game record, games.jsonl:K, or results folder")
-    p.add_argument("--analysis", metavar="FILE", help="an analysis of the record (tigris-analysis/1)")
+    p.add_argument("--analysis", metavar="FILE", help="an analysis of the record (a tigris analyse file, RECORD.analysis.jsonl)")
     p.add_argument("--out", metavar="PATH", required=True,
                    help="the HTML file of a record's page, or the folder of a results folder's pages")
 
