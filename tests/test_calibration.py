@@ -150,7 +150,7 @@ def test_without_matplotlib_the_diagram_names_the_extra_before_any_work(games_fi
     monkeypatch.setattr(calibration, "read_samples", lambda *a, **kw: pytest.fail("read"))
     assert main(["calibrate", str(games_file), "--plot", str(tmp_path / "r.png")]) == 1
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "pip install 'tigris[plot]'" in err
+    assert err.count("\n") == 1 and "pip install 'tigris-euphrates[plot]'" in err
 
 
 @pytest.mark.parametrize("option", ["--out", "--plot"])

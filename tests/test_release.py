@@ -21,9 +21,22 @@ COMPILED = ["tigris._core", "tigris._game", "tigris._search", "tigris._eval", "t
 
 def test_the_version_is_one_number_everywhere(capsys):
     assert re.fullmatch(r"\d+\.\d+\.\d+", tigris.__version__)
-    assert importlib.metadata.version("tigris") == tigris.__version__
+    assert importlib.metadata.version("tigris-euphrates") == tigris.__version__
     assert commands.main(["--version"]) == 0
     assert capsys.readouterr().out == f"tigris {tigris.__version__}\n"
+
+
+def test_every_message_names_the_distribution_not_the_taken_name():
+    """Issue 42: another project is published as "tigris" in the public package index, so
+    a message saying pip install 'tigris[plot]' would fetch it."""
+    from tigris.errors import DISTRIBUTION, install_hint
+
+    assert importlib.metadata.metadata(DISTRIBUTION)["Name"] == DISTRIBUTION
+    assert install_hint("serve") == f"pip install '{DISTRIBUTION}[serve]'"
+    files = [ROOT / "README.md", *(ROOT / "docs").glob("*.md"),
+             *(ROOT / "src" / "tigris").rglob("*.py")]
+    said = [str(f) for f in files if re.search(r"""['"]tigris\[""", f.read_text(encoding="utf-8"))]
+    assert said == []
 
 
 def test_the_changelog_says_what_this_version_added():
@@ -34,7 +47,7 @@ def test_the_changelog_says_what_this_version_added():
 
 def test_the_license_is_mit_in_the_file_and_the_metadata():
     assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
-    meta = importlib.metadata.metadata("tigris")
+    meta = importlib.metadata.metadata("tigris-euphrates")
     assert meta["License-Expression"] == "MIT"
 
 

@@ -313,7 +313,7 @@ def test_without_matplotlib_plots_name_the_extra(tmp_path, tiny_bot, monkeypatch
     monkeypatch.setitem(sys.modules, "matplotlib", None)          # import fails
     assert main(["tune", "--plot", str(tmp_path / "p")]) == 1
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "pip install 'tigris[plot]'" in err
+    assert err.count("\n") == 1 and "pip install 'tigris-euphrates[plot]'" in err
 
 
 def test_the_plot_draws_a_png(tmp_path, tiny_bot, capsys):

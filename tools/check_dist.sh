@@ -15,14 +15,14 @@ trap 'rm -rf "$work"' EXIT
 step() { printf '\n== %s\n' "$*"; }
 
 if [ -n "${2:-}" ]; then
-    mkdir "$work/dist" && cp "$2"/tigris-*.tar.gz "$2"/tigris-*.whl "$work/dist/"
+    mkdir "$work/dist" && cp "$2"/tigris_euphrates-*.tar.gz "$2"/tigris_euphrates-*.whl "$work/dist/"
 else
     step "building the source distribution and the wheel"
     "$python" -m build --outdir "$work/dist" "$root" > "$work/build.log" 2>&1 \
         || { tail -40 "$work/build.log"; exit 1; }
 fi
-sdist=("$work"/dist/tigris-*.tar.gz)
-wheel=("$work"/dist/tigris-*.whl)
+sdist=("$work"/dist/tigris_euphrates-*.tar.gz)
+wheel=("$work"/dist/tigris_euphrates-*.whl)
 ls -l "$work/dist"
 
 step "checking their contents"

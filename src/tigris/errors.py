@@ -3,9 +3,22 @@
 import reprlib
 
 __all__ = ["IllegalActionError", "PositionError", "RecordError", "UsageError",
-           "ConfigError", "TournamentError", "TuneError", "Interrupted", "excerpt"]
+           "ConfigError", "TournamentError", "TuneError", "Interrupted", "excerpt",
+           "DISTRIBUTION", "install_hint"]
 
 EXCERPT = 40        # characters of a bad value that an error message quotes
+# The name the package is published under (the import name is tigris): another project
+# holds "tigris" in the public package index.
+DISTRIBUTION = "tigris-euphrates"
+
+
+def install_hint(extra):
+    """How to install an optional extra, for the message of a command that needs it.
+
+    >>> install_hint("plot")
+    "pip install 'tigris-euphrates[plot]'"
+    """
+    return f"pip install '{DISTRIBUTION}[{extra}]'"
 
 
 class IllegalActionError(ValueError):

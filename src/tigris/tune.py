@@ -37,7 +37,7 @@ from pathlib import Path
 from tigris import bots as botlib
 from tigris import knobs
 from tigris._plumbing import plotting, work
-from tigris.errors import ConfigError, Interrupted, TuneError, excerpt
+from tigris.errors import ConfigError, Interrupted, TuneError, excerpt, install_hint
 from tigris.files import check_target, utf8_text, write_bytes, write_text
 from tigris._plumbing.locks import holding
 from tigris.runs.runner import bot_settings, deal_games, deal_seed, game_tasks, score
@@ -152,7 +152,7 @@ class Bayes:
             import optuna
         except ImportError:
             raise TuneError("--method bayes needs optuna: pip install optuna "
-                            "(or pip install 'tigris[tune]')") from None
+                            f"(or {install_hint('tune')})") from None
         optuna.logging.set_verbosity(optuna.logging.WARNING)
         self.optuna = optuna
         self.params = list(params)

@@ -20,7 +20,7 @@ import contextlib
 import logging
 import os
 
-from tigris.errors import TournamentError, UsageError, excerpt
+from tigris.errors import TournamentError, UsageError, excerpt, install_hint
 
 __all__ = ["BACKENDS", "Backend"]
 
@@ -98,7 +98,7 @@ def _client(scheduler):
         from dask.distributed import Client
     except ImportError:
         raise TournamentError("the dask backend needs dask.distributed: "
-                              "pip install 'tigris[distributed]'") from None
+                              f"{install_hint('distributed')}") from None
     if hasattr(scheduler, "submit"):
         return scheduler
     try:

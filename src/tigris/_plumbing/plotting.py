@@ -4,11 +4,11 @@ what to install, before any work is done."""
 
 import io
 
-from tigris.errors import UsageError
+from tigris.errors import UsageError, install_hint
 
 __all__ = ["pyplot", "png"]
 
-EXTRA = "pip install 'tigris[plot]' (or pip install matplotlib)"
+EXTRA = f"{install_hint('plot')} (or pip install matplotlib)"
 
 
 def pyplot(need="drawing needs matplotlib"):

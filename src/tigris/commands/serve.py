@@ -19,7 +19,7 @@ says otherwise. It answers only at the addresses it prints (--name adds one) and
 its own pages may change anything: another site's page, or a name of another site that
 leads here, gets nothing. A seat is a person or a bot by name: the shipped ones and the
 .toml files of a served folder's bots folder. Needs Starlette and uvicorn: pip install
-'tigris[serve]'. Ctrl-C stops it, a bot's move under way too.
+'tigris-euphrates[serve]'. Ctrl-C stops it, a bot's move under way too.
 """
 
 

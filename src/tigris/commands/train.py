@@ -12,7 +12,7 @@ visits, the policy together: whole games held out, training stopped when the hel
 stops improving. OUT gets network.npz (the best epoch, with its data,
 losses and held-out calibration in its metadata), log.jsonl (the losses of each epoch) and
 checkpoint.pt; the same command again continues a stopped run. A bot uses the network with
-evaluator = "net" and network = "OUT/network.npz" (and priors = "net" for its policy). Needs PyTorch: pip install 'tigris[train]'.
+evaluator = "net" and network = "OUT/network.npz" (and priors = "net" for its policy). Needs PyTorch: pip install 'tigris-euphrates[train]'.
 """
 
 

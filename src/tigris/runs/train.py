@@ -4,7 +4,7 @@ positions (``tigris selfplay``) with PyTorch on the CPU, exported as a weights f
 player's chance of finishing first, and the final scores) and, where the data has the
 policy's labels, the policy (a probability for each legal action), fitted together.
 
-PyTorch is an optional extra (``pip install 'tigris[train]'``); nothing else in the
+PyTorch is an optional extra (``pip install 'tigris-euphrates[train]'``); nothing else in the
 package imports this module.
 
 >>> from tigris.runs import train
@@ -44,7 +44,7 @@ import time
 from pathlib import Path
 
 from tigris import record as records
-from tigris.errors import Interrupted, UsageError, excerpt
+from tigris.errors import Interrupted, UsageError, excerpt, install_hint
 from tigris.files import check_target, write_bytes
 from tigris._plumbing.locks import holding
 from tigris.sources import check_source
@@ -432,7 +432,7 @@ def require_torch():
     try:
         import torch
     except ImportError:
-        raise UsageError("training needs PyTorch, which is not installed: pip install 'tigris[train]'") from None
+        raise UsageError(f"training needs PyTorch, which is not installed: {install_hint('train')}") from None
     return torch
 
 
