@@ -410,6 +410,41 @@ def test_positions_are_set_up_checked_and_shown(client):
     assert client.get("/position/nothing").status_code == 404
 
 
+def test_a_position_page_holds_what_the_editor_draws_in_place(client):
+    """The editor (edit.js) draws a changed position in place from its page: the page's
+    data, the elements of the two columns it swaps by id, the header, and the viewer's
+    script (the one inline script without a type) that it runs again; its note of a
+    refused click goes after the board's frame."""
+    from html.parser import HTMLParser
+
+    class Page(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.stack, self.children, self.viewers, self.headers = [], {"left": [], "side": []}, 0, 0
+
+        def handle_starttag(self, tag, attrs):
+            attrs = dict(attrs)
+            if tag == "script" and not attrs:
+                self.viewers += 1
+            self.headers += tag == "header"
+            if self.stack and self.stack[-1] in self.children and "id" in attrs:
+                self.children[self.stack[-1]].append(attrs["id"])
+            if tag not in ("input", "br", "meta", "path", "rect", "line"):
+                self.stack.append(attrs.get("id"))
+
+        def handle_endtag(self, tag):
+            if tag not in ("input", "br", "meta", "path", "rect", "line") and self.stack:
+                self.stack.pop()
+
+    key = client.post("/api/positions", json=tigris.Game(players=2, seed=0).to_position()).json()["id"]
+    page = Page()
+    page.feed(client.get(f"/position/{key}").text)
+    assert page.viewers == 1 and page.headers == 1
+    assert {"board-wrap", "controls", "legend"} <= set(page.children["left"])
+    assert {"status", "players", "supply", "moves", "copy"} <= set(page.children["side"])
+    assert 'id="game-data"' in client.get(f"/position/{key}").text
+
+
 def test_the_scripts_share_one_helper_module_and_take_the_game_from_python():
     """The panels import what they share from panel.js (no globals between them), and no
     script carries a copy of the game's constants: the pages hand them over."""

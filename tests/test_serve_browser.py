@@ -17,7 +17,7 @@ from selenium.common.exceptions import TimeoutException, WebDriverException  # n
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 import serving as serving_module  # noqa: E402
 from waiting import until  # noqa: E402
@@ -464,3 +464,178 @@ def test_a_hint_is_stopped_when_its_page_goes(browser, serving, tmp_path):
             browser.find_element(By.ID, "prev").click()
         # long before nobody looked for IDLE
         assert until(lambda: searches.running() == 0, 5, fail=False), leave
+
+
+# ---------------------------------------------------------------------------------------
+# The position editor: every piece by click, refusals undone, the page drawn in place
+# ---------------------------------------------------------------------------------------
+
+def _editor(browser, serving, tmp_path):
+    """The editor of a new game's start, with a mark that a page load would wipe out."""
+    browser.get(serving(tmp_path) + "position")
+    wait(browser, 10).until(lambda b: b.find_element(By.ID, "edit-panel").get_attribute("data-state") == "ready")
+    browser.execute_script("window.tigrisNotReloaded = true")
+    return Select(browser.find_element(By.ID, "edit-piece"))
+
+
+def _editor_text(browser):
+    return json.loads(browser.find_element(By.ID, "edit-text").get_attribute("value"))
+
+
+def _done(browser, act):
+    """Do `act`() in the editor and wait until the editor has made the change (or refused it)."""
+    panel = browser.find_element(By.ID, "edit-panel")
+    before = int(panel.get_attribute("data-done"))
+    act()
+    wait(browser).until(lambda b: int(b.find_element(By.ID, "edit-panel").get_attribute("data-done")) > before
+                        and b.find_element(By.ID, "edit-panel").get_attribute("data-state") == "ready")
+
+
+def _put(browser, pieces, value, square):
+    """Put the piece `value` of the selector on `square` by a click: the note beside the
+    board (empty when the piece was put)."""
+    if pieces.first_selected_option.get_attribute("value") != value:
+        pieces.select_by_value(value)
+    cell = browser.find_element(By.CSS_SELECTOR, f'rect[data-cell="{square}"]')
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", cell)
+    _done(browser, lambda: ActionChains(browser).move_to_element(cell).click().perform())
+    return browser.find_element(By.ID, "edit-board-error").text
+
+
+def _set_field(browser, path, value):
+    """Set the number field at `path` (as "players.1.hand.red"): its group's note."""
+    field = browser.find_element(By.CSS_SELECTOR, f'input[data-path="{path}"]')
+    _done(browser, lambda: field.send_keys(Keys.CONTROL, "a", Keys.NULL, str(value), Keys.TAB))
+    field = browser.find_element(By.CSS_SELECTOR, f'input[data-path="{path}"]')
+    return field.find_element(By.XPATH, "./ancestor::div[1]").find_element(By.CLASS_NAME, "field-error").text
+
+
+def _on_board(browser):
+    return {g.get_attribute("data-square"): g.get_attribute("data-token")
+            for g in browser.find_elements(By.CSS_SELECTOR, "#pieces g.piece")}
+
+
+def _refused_severe(browser):
+    """The console's errors but the server's refusals of positions (400)."""
+    refused = "/api/positions - Failed to load resource: the server responded with a status of 400"
+    return [e for e in browser.get_log("browser") if e["level"] == "SEVERE" and refused not in e["message"]]
+
+
+# (piece, square, what the note beside the board says, or None when the piece is put)
+EVERY_PIECE = [
+    ("priest:0", "J9", "river"),                   # issue 42: a leader on a river square
+    ("blue", "H6", "land square"),                 # a farm on land
+    ("red", "J9", "river square"),                 # a temple on a river
+    ("red+treasure", "H6", "no treasure to put"),  # every treasure is on the board yet
+    ("king:0", "G3", None),                        # next to the temple on F3
+    ("priest:1", "H6", "not next to"),             # no temple next to it
+    ("red", "H6", None),
+    ("priest:1", "H5", None),                      # next to the new temple
+    ("blue", "J9", None),
+    ("green", "G6", None),
+    ("black", "G7", None),
+    ("farmer:0", "I6", None),
+    ("trader:1", "I8", None),
+    ("king:0", "F4", None),                        # moved from G3
+    ("catastrophe:1", "A1", None),                 # player 1: 1 left
+    ("catastrophe:0", "H6", "not next to"),        # the temple of priest:1 destroyed
+    ("catastrophe:0", "G7", None),                 # the black tile out of the game; player 0: 1 left
+    ("catastrophe:1", "A2", None),                 # player 1: none left
+    ("catastrophe:1", "A3", "no catastrophe left"),
+    ("", "K1", None),                              # the temple back to the bag, its treasure to player 0
+    ("red+treasure", "H6", "not one of the classic board's temple squares"),
+    ("red+treasure", "K1", None),                  # the treasure from player 0
+    ("red", "B2", None),                           # its treasure to player 0
+    ("", "I8", None),                              # the trader back to its owner
+]
+
+
+def test_every_piece_put_by_click_refusals_undone_and_a_valid_position_at_the_end(browser, serving, tmp_path):
+    """Issue 42: every kind of piece put on the board by a click, the refused ones with a
+    note naming the square and the rule, each undone (the text and the board as before);
+    the catastrophes lower their player's count, the chosen piece stays chosen, and the
+    page is drawn in place (never loaded anew).  The text is a valid position of it all."""
+    import tigris
+    from tigris import position
+
+    pieces = _editor(browser, serving, tmp_path)
+    start = tigris.Game(players=2, seed=0).to_position()
+    for value, square, refusal in EVERY_PIECE:
+        before, board_before = _editor_text(browser), _on_board(browser)
+        note = _put(browser, pieces, value, square)
+        if refusal:
+            assert refusal in note and square in note, (value, square, note)
+            assert (_editor_text(browser), _on_board(browser)) == (before, board_before), (value, square)
+        else:
+            assert note == "", (value, square, note)
+            token = "catastrophe" if value.startswith("catastrophe") else value
+            assert _on_board(browser).get(square) == (token or None), (value, square)
+            assert _editor_text(browser)["squares"].get(square) == (token or None), (value, square)
+        assert pieces.first_selected_option.get_attribute("value") == value     # still chosen
+    final = _editor_text(browser)
+    game = position.from_position(final)
+    squares = dict(start["squares"], K1="red+treasure", B2="red", H6="red", H5="priest:1", J9="blue",
+                   G6="green", G7="catastrophe", I6="farmer:0", F4="king:0", A1="catastrophe",
+                   A2="catastrophe")
+    assert final["squares"] == squares == game.to_position()["squares"]
+    assert [p["catastrophes"] for p in final["players"]] == [1, 0]
+    assert [p["treasures"] for p in final["players"]] == [1, 0]
+    assert final["out_of_game"]["black"] == 1
+    assert final["bag"] == {c: start["bag"][c] - n for c, n in (("red", 1), ("blue", 1), ("green", 1),
+                                                                 ("black", 1))}
+    cards = [c.text for c in browser.find_elements(By.CSS_SELECTOR, "#players .player")]
+    assert "catastrophes left 1" in cards[0] and "catastrophes left 0" in cards[1]
+    assert re.search(r"/position/[0-9a-f]+$", browser.current_url)
+    assert browser.execute_script("return window.tigrisNotReloaded === true")
+    assert not _refused_severe(browser)
+
+
+def test_a_refused_click_leaves_the_editor_working(browser, serving, tmp_path):
+    """Issue 42: after a priest refused on J9 (a river), the next legal click and the next
+    number field are made, not refused again with J9's error; a refused field goes back
+    to its value and the next edit of it is made (its tile back to the bag)."""
+    pieces = _editor(browser, serving, tmp_path)
+    start = _editor_text(browser)
+    assert "J9" in _put(browser, pieces, "priest:0", "J9")
+    assert "J9" not in json.dumps(_editor_text(browser))
+    assert _put(browser, pieces, "priest:0", "F9") == ""                 # next to the temple on F10
+    assert _on_board(browser).get("F9") == "priest:0" and _editor_text(browser)["squares"]["F9"] == "priest:0"
+    assert _set_field(browser, "players.0.score.green", 3) == ""
+    assert _editor_text(browser)["players"][0]["score"]["green"] == 3
+    assert "out of range" in _set_field(browser, "players.1.hand.red", 9)
+    field = browser.find_element(By.CSS_SELECTOR, 'input[data-path="players.1.hand.red"]')
+    assert field.get_attribute("value") == str(start["players"][1]["hand"]["red"])
+    assert _set_field(browser, "players.1.hand.red", start["players"][1]["hand"]["red"] - 1) == ""
+    after = _editor_text(browser)
+    assert after["players"][1]["hand"]["red"] == start["players"][1]["hand"]["red"] - 1
+    assert after["bag"]["red"] == start["bag"]["red"] + 1                # the tile back to the bag
+    assert _put(browser, pieces, "green", "H6") == ""
+    assert _editor_text(browser)["squares"]["H6"] == "green"
+    assert browser.execute_script("return window.tigrisNotReloaded === true")
+    browser.back()                                                       # the position before it
+    wait(browser).until(lambda b: not b.find_elements(By.CSS_SELECTOR, 'g.piece[data-square="H6"]')
+                        and "H6" not in _editor_text(b)["squares"] and "F9" in _editor_text(b)["squares"])
+    assert not _refused_severe(browser)
+
+
+def test_the_editors_fields_are_named_in_words(browser, serving, tmp_path):
+    """Issue 42, item 8: no field is a letter (blue and black were both "B")."""
+    _editor(browser, serving, tmp_path)
+    labels = [label.text.strip() for label in browser.find_elements(By.CSS_SELECTOR, "#edit-fields label")]
+    assert labels and all(len(label) > 1 for label in labels), labels
+    for words in ("red", "blue", "green", "black", "treasures", "catastrophes left", "player to move",
+                  "actions left"):
+        assert words in labels, words
+    names = {f.get_attribute("aria-label") for f in browser.find_elements(By.CSS_SELECTOR, "#edit-fields input")}
+    assert {"player 1 hand black", "player 0 score blue", "player 0 catastrophes left", "bag green"} <= names
+
+
+def test_keys_typed_in_the_editor_stay_in_it(browser, serving, tmp_path):
+    """Home, End and the arrows move the caret in the editor's text, not the viewer from
+    move to move (which took them from the text)."""
+    _editor(browser, serving, tmp_path)
+    text = browser.find_element(By.ID, "edit-text")
+    browser.execute_script("arguments[0].value = 'ab'; arguments[0].focus();"
+                           "arguments[0].setSelectionRange(2, 2)", text)
+    text.send_keys(Keys.HOME, "x", Keys.END, "y", Keys.ARROW_LEFT, "z")
+    assert text.get_attribute("value") == "xabzy"

@@ -64,7 +64,7 @@ import os
 import secrets
 from pathlib import Path
 
-from tigris.errors import PositionError, RecordError, UsageError, excerpt
+from tigris.errors import PositionError, RecordError, UsageError, excerpt, install_hint
 
 __all__ = ["MAX_BODY", "DEFAULT_PORT", "LOCAL_HOSTS", "Folders", "Addresses", "create_app", "listen",
            "server", "connection_cap", "run", "require_server", "bench_latency"]
@@ -99,7 +99,7 @@ def require_server():
     missing = [name for name in ("starlette", "uvicorn") if find_spec(name) is None]
     if missing:
         raise UsageError(f"tigris serve needs {' and '.join(missing)}, not installed: "
-                         f"pip install 'tigris[serve]'")
+                         f"{install_hint('serve')}")
 
 
 class NotFound(LookupError):

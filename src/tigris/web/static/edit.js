@@ -1,120 +1,318 @@
 /* tigris serve: the editor of a position page.
  *
- * The position shown is text (tigris-position/1) to edit, paste or load from a file;
- * "Apply" has the server check it (POST /api/positions) and opens the page of the new
- * position, or shows the engine's message, which names the field that is wrong.  On the
- * board: choose a piece and click a square to put it there ("empty" takes a piece away;
- * a tile comes from the bag and goes back to it); the position is applied at once.  The
- * hands, scores, treasures, catastrophes, the bag and who is to move are number fields,
- * applied as they change, and the engine's message appears beside the field it names;
- * the decision at hand (a conflict and its support, a monument, a war) is set in the
- * text.  Every text from the server is set with textContent. */
+ * The editor's position is always the last valid one.  Every change -- a piece put on the
+ * board by a click, a number field, the text applied (typed, pasted or loaded from a
+ * file) -- is made to that position and sent to the server (POST /api/positions), which
+ * checks and keeps it; the page is then drawn again in place, without loading it anew:
+ * the new position's page is fetched (GET /position/ID), its data and its board, players
+ * and supply put in this page's place and drawn by the page's own viewer script, and the
+ * address becomes that page's (Back goes to the position before).  The chosen piece, the
+ * editor and the hint panel stay.  A change refused (by the server, or by the editor: no
+ * tile of that colour left in the bag, no catastrophe left) is undone -- the text, the
+ * fields and the board show the last valid position -- and the refusal, naming the square
+ * or the field and the rule, appears beside the board, the field or the text the change
+ * came from.
+ *
+ * Where a piece comes from and goes, so that the position still adds up: a tile from the
+ * bag and back to it, or out of the game when a catastrophe destroys it (R38); a
+ * catastrophe from its player's catastrophes left (each player has two, R37) and, taken
+ * away, back to the player with the fewest left; a treasure (with its temple) from the
+ * treasures collected by the player to move, or else by the first player who has one,
+ * and, taken away, to the player to move; a leader from where it stood (it moves).  A
+ * hand's tiles come from the bag and go back to it; the bag's go out of the game and come
+ * back from there.  The decision at hand (a conflict and its support, a monument, a war)
+ * is set in the text.  Every text from the server is set with textContent; the page
+ * drawn in place is the server's own, parsed inert (DOMParser), and only its viewer
+ * script, the one this page already runs, is run. */
 import { h, call } from "./panel.js";
 
-const D = JSON.parse(document.getElementById("game-data").textContent);
 const RULES = JSON.parse(document.getElementById("rules-data").textContent);   // tigris.constants
 const LEADERS = RULES.leaders, COLOURS = RULES.colours;
-const PIECES = [["", "empty (take away)"], ...COLOURS.map((c, i) => [c, c + " " + RULES.tiles[i]]),
-  ["red+treasure", "red " + RULES.tiles[0] + " with a treasure"], ["catastrophe", "catastrophe"]];
-for (let p = 0; p < D.players; p++) {
-  for (const l of LEADERS) PIECES.push([l + ":" + p, l + " of player " + p]);
-}
+const TILE = Object.fromEntries(COLOURS.map((c, i) => [c, RULES.tiles[i]]));
+const TEMPLE = COLOURS[0];                       // the temples' colour: treasures lie on them
 
-const piece = h("select", { id: "edit-piece", "aria-label": "the piece a click puts on the board" },
-  h("option", { value: "none", text: "click the board to..." }),
-  ...PIECES.map(([token, name]) => h("option", { value: token, text: "put: " + name })));
+// the viewer's script (the page's one inline script without a type), run again to draw a
+// position in place
+const VIEWER = [...document.scripts].find(s => !s.src && !s.type).textContent;
+let valid = structuredClone((window.tigrisShown || {}).position || {});     // the last valid position
+let shownPath = location.pathname;               // the address of the position shown
+
+// ---------------------------------------------------------------- the panel
+
+const piece = h("select", { id: "edit-piece", "aria-label": "the piece a click puts on the board" });
 const text = h("textarea", { id: "edit-text", rows: "12", spellcheck: "false",
                              "aria-label": "the position as tigris-position/1 JSON" });
 const file = h("input", { type: "file", id: "edit-file", accept: ".json,application/json" });
 const apply = h("button", { type: "button", id: "edit-apply", text: "Apply" });
-const error = h("p", { id: "edit-error", class: "error" });
-const panel = h("section", { id: "edit-panel" }, h("h2", { text: "Set up the position" }),
-  h("div", { class: "hint-controls" }, piece), text, h("div", { class: "hint-controls" }, apply, file), error);
+const error = h("p", { id: "edit-error", class: "error" });               // a refusal of the text
+const status = h("p", { id: "edit-status", class: "hint" });              // what the last change did
+const boardNote = h("p", { id: "edit-board-error", class: "error" });     // a refusal of a click
+const form = h("div", { id: "edit-fields" });
+const panel = h("section", { id: "edit-panel", "data-state": "ready", "data-done": "0" },
+  h("h2", { text: "Set up the position" }), h("div", { class: "hint-controls" }, piece), status, form, text,
+  h("div", { class: "hint-controls" }, apply, file), error);
 const side = document.getElementById("side");
 side.insertBefore(panel, side.firstChild);
-const shownPosition = (window.tigrisShown || {}).position || {};
-text.value = JSON.stringify(shownPosition, null, 1);
+document.getElementById("board-wrap").after(boardNote);
 
-// The numbers of the position as fields: each player's hand, score, treasures and
-// catastrophes, the bag, who is to move; each group has a place for the engine's
-// message when it names that group's field.
-const form = h("div", { id: "edit-fields" });
-const notes = [];
+/** The pieces a click puts: [its value, its name], for a game of `players`. */
+function pieceNames(players) {
+  const names = [["", "empty (take away)"], ...COLOURS.map(c => [c, c + " " + TILE[c]]),
+                 [TEMPLE + "+treasure", TEMPLE + " " + TILE[TEMPLE] + " with a treasure"]];
+  for (let p = 0; p < players; p++) names.push(["catastrophe:" + p, "catastrophe of player " + p]);
+  for (let p = 0; p < players; p++) {
+    for (const l of LEADERS) names.push([l + ":" + p, l + " of player " + p]);
+  }
+  return names;
+}
 
-function numbers(label, field, path, values, keys) {
-  const note = h("span", { class: "field-error", "data-for": field });
-  notes.push(note);
-  const inputs = keys.map(k => {
-    const input = h("input", { type: "number", min: "0", value: String(values[k]), "data-path": path.concat([k]).join("."),
-                               "aria-label": field + "." + k, title: field + "." + k, class: "edit-number" });
-    return h("label", { class: "edit-field" }, k.slice(0, 1).toUpperCase(), input);
+/** The piece selector for `players`, the piece chosen still chosen. */
+function fillPieces(players) {
+  const chosen = piece.options.length ? piece.value : "none";
+  piece.replaceChildren(h("option", { value: "none", text: "click the board to..." }),
+    ...pieceNames(players).map(([value, name]) => h("option", { value: value, text: "put: " + name })));
+  piece.value = [...piece.options].some(o => o.value === chosen) ? chosen : "none";
+}
+
+// ---------------------------------------------------------------- the fields
+
+/** The groups of number fields of `position`: [label, its field's name in the engine's
+ * messages, its path in the position, [key, the key's label]...]. */
+function groups(position) {
+  const colours = COLOURS.map(c => [c, c]), list = [];
+  (position.players || []).forEach((pl, p) => {
+    const at = "players[" + p + "]";
+    if (pl.hand) list.push(["player " + p + " hand", at + ".hand", ["players", p, "hand"], colours]);
+    list.push(["player " + p + " score", at + ".score", ["players", p, "score"], colours]);
+    list.push(["player " + p, at, ["players", p], [["treasures", "treasures"], ["catastrophes", "catastrophes left"]]]);
   });
-  return h("div", { class: "edit-group" }, h("b", { text: label + " " }), ...inputs, note);
+  if (position.bag) list.push(["bag", "bag", ["bag"], colours]);
+  list.push(["turn", "to_move", [], [["to_move", "player to move"], ["actions_left", "actions left"]]]);
+  return list;
 }
 
-(shownPosition.players || []).forEach((pl, p) => {
-  if (pl.hand) form.append(numbers("player " + p + " hand", "players[" + p + "].hand", ["players", p, "hand"], pl.hand, COLOURS));
-  form.append(numbers("player " + p + " score", "players[" + p + "].score", ["players", p, "score"], pl.score, COLOURS));
-  form.append(numbers("player " + p + " treasures, catastrophes left", "players[" + p + "]", ["players", p], pl,
-                      ["treasures", "catastrophes"]));
-});
-if (shownPosition.bag) form.append(numbers("bag", "bag", ["bag"], shownPosition.bag, COLOURS));
-form.append(numbers("to move, actions left", "to_move", [], shownPosition, ["to_move", "actions_left"]));
-panel.insertBefore(form, text);
+let shape = "";                                  // the groups shown, to build them anew when they change
+
+/** The fields showing `position`. */
+function showFields(position) {
+  const list = groups(position), now = JSON.stringify(list);
+  if (now !== shape) {
+    shape = now;
+    form.replaceChildren(...list.map(([label, field, path, keys]) => h("div", { class: "edit-group" },
+      h("b", { text: label + ": " }),
+      ...keys.map(([key, name]) => h("label", { class: "edit-field" }, name + " ",
+        h("input", { type: "number", min: "0", class: "edit-number", "data-path": path.concat([key]).join("."),
+                     "aria-label": label + " " + name, title: (field === "to_move" ? "" : field + ".") + key }))),
+      h("span", { class: "field-error", "data-for": field }))));
+  }
+  for (const input of form.querySelectorAll("input[data-path]")) {
+    input.value = String(input.dataset.path.split(".").reduce((at, k) => at[k], position));
+  }
+}
+
+// ---------------------------------------------------------------- the changes
+
+const zeros = () => Object.fromEntries(COLOURS.map(c => [c, 0]));
+
+/** A square's token as parts. */
+function parse(token) {
+  if (token === "catastrophe") return { kind: "catastrophe" };
+  const [base, ...marks] = token.split("+"), name = base.split(":")[0];
+  if (LEADERS.includes(name)) return { kind: "leader" };
+  return { kind: "tile", colour: name, treasure: marks.includes("treasure") };
+}
+
+/** What stands on `square` taken away, back where it came from (a tile `destroyed` out of
+ * the game); `did` collects what the editor did. */
+function takeAway(position, square, destroyed, did) {
+  const token = position.squares[square], players = position.players;
+  if (token === undefined) return;
+  delete position.squares[square];
+  const t = parse(token);
+  if (t.kind === "catastrophe") {
+    const p = players.reduce((best, pl, q) => pl.catastrophes < players[best].catastrophes ? q : best, 0);
+    players[p].catastrophes += 1;
+    did.push("the catastrophe on " + square + " back to player " + p);
+  } else if (t.kind === "tile") {
+    const pile = destroyed ? "out_of_game" : "bag";
+    if (destroyed && !position.out_of_game) position.out_of_game = zeros();
+    if (position[pile]) position[pile][t.colour] += 1;
+    did.push("the " + t.colour + " tile on " + square + (destroyed ? " out of the game" : " back to the bag"));
+    if (t.treasure) {
+      const p = position.to_move || 0;
+      players[p].treasures += 1;
+      did.push("its treasure to player " + p + ", the player to move");
+    }
+  }
+}
+
+/** `choice` (a value of the piece selector) put on `square`; throws what the editor refuses. */
+function put(position, square, choice, did) {
+  position.squares = position.squares || {};
+  const [name, owner] = choice.split(":"), players = position.players;
+  takeAway(position, square, name === "catastrophe", did);
+  if (choice === "") return;
+  if (name === "catastrophe") {
+    if (!(players[owner].catastrophes > 0)) {
+      throw new Error("player " + owner + " has no catastrophe left (each player has two for the whole game, " +
+                      "R37)");
+    }
+    players[owner].catastrophes -= 1;
+    const left = players[owner].catastrophes;
+    did.push("player " + owner + " has " + left + " catastrophe" + (left === 1 ? "" : "s") + " left");
+    position.squares[square] = "catastrophe";
+  } else if (LEADERS.includes(name)) {
+    for (const [at, token] of Object.entries(position.squares)) {
+      if (token === choice) { delete position.squares[at]; did.push("moved from " + at); }
+    }
+    position.squares[square] = choice;
+  } else {
+    const t = parse(choice);
+    if (position.bag && !(position.bag[t.colour] > 0)) throw new Error("no " + t.colour + " tile left in the bag");
+    if (position.bag) position.bag[t.colour] -= 1;
+    if (t.treasure) {
+      const first = position.to_move || 0, p = [first, ...players.keys()].find(q => players[q].treasures > 0);
+      if (p === undefined) {
+        throw new Error("no treasure to put: they are all on the board " +
+                        "(a treasure put comes from those a player collected)");
+      }
+      players[p].treasures -= 1;
+      did.push("the treasure from player " + p);
+    }
+    position.squares[square] = choice;
+  }
+}
+
+/** The number at `path` set to `value`; a hand's tiles come from the bag, the bag's from
+ * out of the game.  Throws what the editor refuses. */
+function setNumber(position, path, value, did) {
+  if (!/^\d+$/.test(value)) throw new Error(JSON.stringify(value) + " is not a whole number");
+  const keys = path.split("."), last = keys.pop(), at = keys.reduce((a, k) => a[k], position);
+  const more = Number(value) - at[last];
+  at[last] = Number(value);
+  const pile = keys[2] === "hand" && position.bag ? "bag" : keys[0] === "bag" ? "out_of_game" : null;
+  if (!pile || !more) return;
+  if (!position[pile]) position[pile] = zeros();
+  const where = pile === "bag" ? "the bag" : "out of the game";
+  if (position[pile][last] < more) {
+    throw new Error("only " + position[pile][last] + " " + last + " tiles are " + where);
+  }
+  position[pile][last] -= more;
+  did.push(Math.abs(more) + " " + last + (more > 0 ? " from " : " to ") + where);
+}
+
+let queue = Promise.resolve(), changes = 0, waiting = 0;
+
+/** Make the change `make`(a copy of the last valid position, a list of what the editor
+ * did): it edits the copy, or returns a new position, or throws what the editor refuses;
+ * then show the result.  A refusal undoes the change and is shown in `note`, with `what`
+ * was asked.  Changes are made one after another, each to the result of the last. */
+function change(what, note, make) {
+  waiting += 1;
+  panel.dataset.state = "busy";
+  queue = queue.then(() => attempt(what, note, make)).finally(() => {
+    panel.dataset.done = String(++changes);
+    if (--waiting === 0) panel.dataset.state = "ready";
+  });
+}
+
+async function attempt(what, note, make) {
+  for (const n of [error, status, boardNote, ...form.querySelectorAll(".field-error")]) n.textContent = "";
+  const did = [];
+  let id;
+  try {
+    const position = structuredClone(valid);
+    id = (await call("/api/positions", make(position, did) || position)).id;
+  } catch (e) {
+    showValid();
+    (note.isConnected ? note : error).textContent =
+      what + ": refused. " + e.message.replace(/\.$/, "") + ". The position is as it was.";
+    return;
+  }
+  try {
+    await redraw(id);
+  } catch (e) {
+    location.assign("/position/" + id);          // the page anew, if it cannot be drawn in place
+    return;
+  }
+  status.textContent = "Done: " + what + (did.length ? " (" + did.join("; ") + ")" : "") + ".";
+}
+
+/** The text and the fields showing the last valid position again. */
+function showValid() {
+  text.value = JSON.stringify(valid, null, 1);
+  showFields(valid);
+}
+
+/** The page of position `id` drawn in place of this one's: its data, its header, and the
+ * elements of its two columns (the board, the players, the supply...: each element with an
+ * id that this page has too), drawn by the viewer's script. */
+async function redraw(id) {
+  const answer = await fetch("/position/" + id);
+  if (!answer.ok) throw new Error("the server answered " + answer.status);
+  const page = new DOMParser().parseFromString(await answer.text(), "text/html");
+  document.getElementById("game-data").textContent = page.getElementById("game-data").textContent;
+  for (const column of ["left", "side"]) {
+    for (const fresh of [...page.getElementById(column).children]) {
+      const old = fresh.id && document.getElementById(fresh.id);
+      if (old) old.replaceWith(document.importNode(fresh, true));
+    }
+  }
+  document.querySelector("header").replaceWith(document.importNode(page.querySelector("header"), true));
+  document.title = page.title;
+  const run = document.createElement("script");
+  run.textContent = VIEWER;                       // sets window.tigrisShown, tells the panels
+  document.body.append(run);
+  run.remove();
+  valid = structuredClone(window.tigrisShown.position);
+  if (location.pathname !== "/position/" + id) history.pushState(null, "", "/position/" + id);
+  shownPath = location.pathname;
+  fillPieces(valid.players.length);
+  showValid();
+}
+
+// ---------------------------------------------------------------- the controls
+
+fillPieces((valid.players || []).length);
+showValid();
+
 form.addEventListener("change", ev => {
-  const path = ev.target.dataset.path;
+  const input = ev.target, path = input.dataset.path, value = input.value;
   if (!path) return;
-  let position;
-  try { position = JSON.parse(text.value); } catch (e) { error.textContent = "not JSON: " + e.message; return; }
-  const keys = path.split("."), last = keys.pop();
-  let at = position;
-  for (const k of keys) at = at[k];
-  at[last] = Number(ev.target.value);
-  text.value = JSON.stringify(position, null, 1);
-  send(text.value);
+  const note = input.closest(".edit-group").querySelector(".field-error");
+  change(input.getAttribute("aria-label") + " set to " + value, note,
+         (position, did) => setNumber(position, path, value, did));
 });
 
-function showError(message) {
-  for (const n of notes) n.textContent = "";
-  const field = message.split(":")[0];
-  const note = notes.find(n => field.startsWith(n.dataset.for)) ||
-               (field.startsWith("tiles.") ? notes.find(n => n.dataset.for === "bag") : null);
-  (note || error).textContent = message;
-  if (note) error.textContent = "See " + note.dataset.for + ".";
+function applyText(what, source) {
+  change(what, error, () => {
+    try { return JSON.parse(source); } catch (e) { throw new Error("not JSON: " + e.message); }
+  });
 }
 
-async function send(body) {
-  error.textContent = "";
-  for (const n of notes) n.textContent = "";
-  let position;
-  try { position = JSON.parse(body); } catch (e) { error.textContent = "not JSON: " + e.message; return; }
-  let data;
-  try { data = await call("/api/positions", position); } catch (e) { showError(e.message); return; }
-  location.assign("/position/" + data.id);
-}
-
-apply.addEventListener("click", () => send(text.value));
+apply.addEventListener("click", () => applyText("the text", text.value));
 file.addEventListener("change", async () => {
   if (!file.files.length) return;
-  text.value = await file.files[0].text();
-  send(text.value);
+  const chosen = file.files[0];
+  text.value = await chosen.text();
+  applyText("the file " + chosen.name, text.value);
 });
-document.getElementById("board").addEventListener("click", ev => {
-  if (piece.value === "none") return;
+
+// Keys typed in the editor are the editor's: the viewer's keys (arrows, Home, End: another
+// move) would take them from its text and its fields.
+panel.addEventListener("keydown", ev => ev.stopPropagation());
+
+// A click on the board (whichever board is drawn: it is drawn anew after each change).
+document.addEventListener("click", ev => {
+  if (piece.value === "none" || !(ev.target instanceof Element) || !ev.target.closest("#board")) return;
   const cell = document.elementsFromPoint(ev.clientX, ev.clientY).find(e => e.dataset && e.dataset.cell);
   if (!cell) return;
-  let position;
-  try { position = JSON.parse(text.value); } catch (e) { error.textContent = "not JSON: " + e.message; return; }
-  position.squares = position.squares || {};
-  const square = cell.dataset.cell, before = position.squares[square];
-  // a tile comes from the bag and goes back to it, so the tiles still add up
-  const colour = token => token && /^(red|blue|green|black)(\+|$)/.test(token) ? token.split("+")[0] : null;
-  if (position.bag) {
-    if (colour(before)) position.bag[colour(before)] += 1;
-    if (colour(piece.value)) position.bag[colour(piece.value)] -= 1;
-  }
-  if (piece.value === "") delete position.squares[square];
-  else position.squares[square] = piece.value;
-  text.value = JSON.stringify(position, null, 1);
-  send(text.value);
+  const choice = piece.value, square = cell.dataset.cell;
+  const name = choice === "" ? "take away what is" : piece.selectedOptions[0].textContent.replace(/^put: /, "");
+  change(name + " on " + square, boardNote, (position, did) => put(position, square, choice, did));
+});
+
+// Back (or Forward) to another position's address: that page, loaded.
+window.addEventListener("popstate", () => {
+  if (location.pathname !== shownPath) location.reload();
 });
