@@ -42,7 +42,8 @@ def game():
                      "chances": [1 - first, first], "win_before": win, "win_after": win - 0.02,
                      "drop": 0.02, "rank": 1,
                      "mark": {7: "blunder", 20: "mistake", 33: "inaccuracy"}.get(n)})
-    return rec, positions, ({"format": "tigris-analysis/2", "record": "-"}, rows)
+    luck = [[5, 0, 0.03], [6, 1, -0.01], [9, 0, 0.01]]        # hand-made too
+    return rec, positions, ({"format": "tigris-analysis/2", "record": "-", "luck": luck}, rows)
 
 
 @pytest.fixture(scope="module")
@@ -218,6 +219,14 @@ def test_the_analysis_graph_and_marks(opened, game):
     ActionChains(opened).move_to_element_with_offset(graph, x, 0).click().perform()
     n = check(opened, positions)
     assert abs(n - (len(positions) - 1) / 2) <= 2
+
+
+def test_the_luck_of_the_draws_beside_the_analysis(opened, game):
+    """Issue 42: the luck of the tiles drawn, per player over the game and per move."""
+    luck = opened.find_element(By.ID, "luck")
+    assert luck.is_displayed() and "player 0 +4.0%, player 1 -1.0%" in luck.text
+    opened.find_element(By.CSS_SELECTOR, '#moves li[data-step="5"]').click()
+    assert "Luck of the draws: player 0 +3.0%." in opened.find_element(By.TAG_NAME, "body").text
 
 
 def test_a_screenshot_is_not_blank(opened, game):

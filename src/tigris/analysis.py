@@ -60,7 +60,12 @@ JSON lines.  Line 1 is the header::
      "source": the record as given, "moves": moves in the record, "decisions": the
      decisions of the chosen players, "bot": configuration name, "iterations": N or
      "seconds": S (per search), "seed": base seed, "players": [chosen players],
-     "thresholds": {"inaccuracy": .., "mistake": .., "blunder": ..}}
+     "thresholds": {"inaccuracy": .., "mistake": .., "blunder": ..},
+     "luck": [[move, player, luck], ...]}
+
+``luck`` holds the luck of every draw of the game, every player's (``tigris.runs.luck``: the
+drawer's chance after the tiles drawn against its mean over the draws the bag could have
+given); the summary adds it up per player.  A header written before it has none.
 
 then one line per decision analysed, in any order (the jobs finish in any order;
 ``read_analysis`` sorts them by move)::
@@ -110,7 +115,7 @@ from tigris.hints import EQUAL, ranked
 from tigris.sources import check_source
 
 __all__ = ["FORMAT", "DEFAULT_BOT", "THRESHOLDS", "SAME", "ROW_FIELDS", "ROW_OPTIONAL", "RIVALS",
-           "decision_seed", "record_hash", "mark", "verdict", "check_thresholds", "decisions",
+           "decision_seed", "record_hash", "mark", "verdict", "check_thresholds", "replayed", "decisions",
            "analyse_decision", "run", "plan", "read_analysis", "summarize", "format_summary"]
 
 FORMAT = "tigris-analysis/2"
@@ -181,24 +186,33 @@ def check_thresholds(thresholds=None):
 # One decision
 # ---------------------------------------------------------------------------------------
 
-def decisions(rec, players=None, source="record"):
-    """(header fields, tasks) of a record: ``record``, ``moves``, ``players`` (sorted; all
-    when None) and ``decisions``; a task per decision of those players: ``move``,
-    ``before`` and ``after`` (copies of the game around it) and ``action`` (the id
-    played).  The record is replayed move by move: a RecordError names `source` and the
-    move; a UsageError a player not in the game."""
-    states, actions = [], []
+def replayed(rec, source="record"):
+    """``(states, moves, hash)`` of a record replayed once: a copy of the game before
+    each move and after the last, each move's ``(action, draws)`` (``Game.history``),
+    and the record's hash.  A RecordError names `source` and the move."""
+    states, moves = [], []
     try:
         for n, g in records.steps(rec):
             states.append(g.copy(stack=False))
             if n:
-                actions.append(g.history[-1][0])
+                moves.append((g.history[-1][0], list(g.history[-1][3])))
         records.check_result(rec, g)          # a result its moves do not give is a lie
-        game_hash = record_hash(g)
+        return states, moves, record_hash(g)
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError,
             RecursionError) as e:
         what = str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}"
         raise RecordError(f"{source}: {what}") from None
+
+
+def decisions(rec, players=None, source="record", replay=None):
+    """(header fields, tasks) of a record: ``record``, ``moves``, ``players`` (sorted; all
+    when None) and ``decisions``; a task per decision of those players: ``move``,
+    ``before`` and ``after`` (copies of the game around it) and ``action`` (the id
+    played).  The record is replayed move by move (unless `replay`, ``replayed``'s
+    answer, is given): a RecordError names `source` and the move; a UsageError a player
+    not in the game."""
+    states, moves, game_hash = replay or replayed(rec, source)
+    actions = [action for action, _ in moves]
     n_players = states[0].players
     if players is None:
         players = list(range(n_players))
@@ -358,10 +372,15 @@ def plan(rec, source="record", iterations=None, seconds=None, players=None, bot=
     if searcher.kind != "ismcts":
         raise ConfigError(f"the analysis needs an ismcts bot configuration, not a "
                           f"{searcher.kind} one ({searcher.name})")
-    fields, tasks = decisions(rec, players, source)
+    from tigris.runs import luck           # with the network: not for the command line's start
+
+    replay = replayed(rec, source)
+    fields, tasks = decisions(rec, players, source, replay)
     header = {"format": FORMAT, "record": fields["record"], "source": str(source),
               "moves": fields["moves"], "decisions": fields["decisions"], "bot": searcher.name,
-              **budget, "seed": seed, "players": fields["players"], "thresholds": thresholds}
+              **budget, "seed": seed, "players": fields["players"], "thresholds": thresholds,
+              "luck": [[d["move"], d["player"], d["luck"]]
+                       for d in luck.of_replay(*replay[:2], seed=seed)]}
     return header, tasks, (searcher.kind, searcher.name, searcher.params)
 
 
@@ -493,6 +512,19 @@ def _header_problem(h):
         check_thresholds(h["thresholds"])
     except UsageError as e:
         return f"header field thresholds: {e}"
+    return _luck_problem(h)
+
+
+def _luck_problem(h):
+    """What is wrong with a header's luck (optional: files written before it have none)."""
+    draws = h.get("luck", [])
+    if not isinstance(draws, list):
+        return f"header field luck must be a list, not {excerpt(draws)}"
+    for k, d in enumerate(draws):
+        if not (isinstance(d, list) and len(d) == 3 and _whole(d[0], 1) and d[0] <= h["moves"]
+                and _whole(d[1]) and d[1] < 4 and _number(d[2]) and -1 <= d[2] <= 1):
+            return (f"header field luck, entry {k}: must be [move 1..{h['moves']}, player, "
+                    f"a number from -1 to 1], not {excerpt(d)}")
     return None
 
 
@@ -576,8 +608,9 @@ def _row_problem(r, header, game=None):
 def summarize(header, rows):
     """Per player of the header: ``decisions`` (rows), ``forced``, ``inaccuracies``,
     ``mistakes``, ``blunders``, ``mean_drop`` (over the searched decisions, a negative
-    drop counted as 0) and ``best_share`` (the searched decisions where the move played
-    was the engine's best, not only one of its equals); with the header's source, bot and budget and the count of
+    drop counted as 0), ``best_share`` (the searched decisions where the move played
+    was the engine's best, not only one of its equals) and ``luck`` (the summed luck of
+    its draws, ``tigris.runs.luck``; None in a file written before luck was); with the header's source, bot and budget and the count of
     ``analysed`` and ``marked`` rows (those with a mark, by move)."""
     def mean(values):
         return round(sum(values) / len(values), DECIMALS) if values else None
@@ -592,7 +625,9 @@ def summarize(header, rows):
             "mistakes": sum(r["mark"] == "mistake" for r in mine),
             "blunders": sum(r["mark"] == "blunder" for r in mine),
             "mean_drop": mean([max(0.0, r["drop"]) for r in searched]),
-            "best_share": mean([r["after_from"] == "best" for r in searched])})
+            "best_share": mean([r["after_from"] == "best" for r in searched]),
+            "luck": (round(sum(v for _, q, v in header["luck"] if q == p), DECIMALS)
+                     if "luck" in header else None)})
     return {"source": header.get("source"), "bot": header.get("bot"),
             "iterations": header.get("iterations"), "seconds": header.get("seconds"),
             "seed": header.get("seed"), "decisions": header.get("decisions"), "analysed": len(rows),
@@ -608,12 +643,13 @@ def format_summary(summary):
     lines = [f"analysis of {summary['source']}: {summary['analysed']} of {summary['decisions']} "
              f"decisions, {summary['bot']} at {budget} a search, seed {summary['seed']}",
              f"{'player':>6} {'decisions':>9} {'forced':>6} {'matched':>9} {'mean drop':>9} "
-             f"{'inaccuracies':>12} {'mistakes':>8} {'blunders':>8}"]
+             f"{'inaccuracies':>12} {'mistakes':>8} {'blunders':>8} {'luck':>7}"]
     for s in summary["players"]:
         best = "-" if s["best_share"] is None else f"{s['best_share']:.0%}"
         drop = "-" if s["mean_drop"] is None else f"{s['mean_drop']:.1%}"
+        luck_ = "-" if s.get("luck") is None else f"{s['luck']:+.1%}"
         lines.append(f"{s['player']:>6} {s['decisions']:>9} {s['forced']:>6} {best:>9} {drop:>9} "
-                     f"{s['inaccuracies']:>12} {s['mistakes']:>8} {s['blunders']:>8}")
+                     f"{s['inaccuracies']:>12} {s['mistakes']:>8} {s['blunders']:>8} {luck_:>7}")
     if summary["marked"]:
         lines.append("")
         for r in summary["marked"]:

@@ -123,11 +123,13 @@ def game_data(rec, analysis=None, partial=False, replayed=None):
         "error": str(rec["error"]) if rec.get("error") else None,
         "stopped": stopped,
         "analysis": None,
+        "luck": None,
     }
     if analysis is not None:
         header, rows = analysis
         check_analysis(rec, header, rows, moves)
         data["analysis"] = [_analysis_row(r) for r in rows]
+        data["luck"] = header.get("luck")
     return data
 
 
@@ -205,6 +207,12 @@ def check_analysis(rec, header, rows, moves=None):
         if row.get("mark") is not None and row["mark"] not in MARKS:
             raise RecordError(f"analysis move {n}: mark is null or one of {', '.join(MARKS)}, "
                               f"not {excerpt(row['mark'])}")
+    for entry in header.get("luck") or []:
+        if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], int)
+                and 1 <= entry[0] <= len(moves) and entry[1] in range(rec.get("players") or 0)
+                and isinstance(entry[2], (int, float)) and math.isfinite(entry[2])):
+            raise RecordError(f"analysis luck {excerpt(entry)}: not [move of the record, "
+                              f"player, luck]; is the analysis of another game?")
 
 
 def _record_moves(rec):
@@ -344,7 +352,8 @@ _GAME_PAGE = _HEAD + """<body class="game-page">
   </div>
   <div id="legend"></div>
   <div id="graph-wrap" hidden><h2>Each player's chance of finishing first <span class="hint">(they
-    add up to 100%; dots: ?! inaccuracy, ? mistake, ?? blunder; click to go there)</span></h2><svg id="graph"></svg></div>
+    add up to 100%; dots: ?! inaccuracy, ? mistake, ?? blunder; click to go there)</span></h2><svg id="graph"></svg>
+    <p id="luck" hidden></p></div>
 </section>
 <aside id="side">
   <div id="status"></div>

@@ -370,6 +370,7 @@
                                   fill: MARK_FILL[row.mark], stroke: "#fff", "stroke-width": 1.2 }, graph);
       svg("title", {}, dot).textContent = row.move + ". " + MARK[row.mark] + " " + markTitle(row);
     }
+    if (D.luck) showLuck();
     cursor = svg("line", { y1: GT, y2: GH - GB, stroke: "#222", "stroke-width": 1.2, "stroke-dasharray": "3 2" }, graph);
     graph.addEventListener("click", ev => {
       const pt = graph.createSVGPoint();
@@ -503,6 +504,20 @@
     return h("div", {}, ...lines);
   }
 
+  // The luck of the tiles drawn (tigris.runs.luck): per player, summed over the game.
+  const luckAt = {};                             // move number -> [[player, luck], ...]
+  for (const [move, p, v] of D.luck || []) (luckAt[move] = luckAt[move] || []).push([p, v]);
+  function signedPct(v) { return (v >= 0 ? "+" : "") + (100 * v).toFixed(1) + "%"; }
+  function showLuck() {
+    const sums = new Array(D.players).fill(0);
+    for (const [, p, v] of D.luck) sums[p] += v;
+    const el = document.getElementById("luck");
+    el.hidden = false;
+    el.textContent = "Luck of the tiles drawn (the drawer's chance after its draws, against " +
+      "its mean over what the bag could have given; summed over the game): " +
+      sums.map((v, p) => "player " + p + " " + signedPct(v)).join(", ") + ".";
+  }
+
   function lastMove(n) {
     if (n === 0) return h("div", { class: "last" }, "Start of the game.");
     const m = D.moves[n - 1], row = analysed[n];
@@ -516,6 +531,10 @@
       let line = "Analysis: " + (row.verdict ? row.verdict + "; win chance " : "win chance ") + pct(row.win_before) + " with the best move, " + pct(row.win_after) + " after this one.";
       if (row.continuation && row.continuation.length) line += " Expected after the best: " + row.continuation.join(", ") + ", ...";
       div.appendChild(h("div", { class: "hint analysis-line" }, line));
+    }
+    if (luckAt[n]) {
+      div.appendChild(h("div", { class: "hint luck-line" }, "Luck of the draws: " +
+        luckAt[n].map(([p, v]) => "player " + p + " " + signedPct(v)).join(", ") + "."));
     }
     return div;
   }
