@@ -207,3 +207,10 @@ def test_play_refuses_a_record_in_a_missing_folder_before_the_game(tmp_path, mon
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no folder" in err and "missing" in err
     assert played == [] and not (tmp_path / "missing").exists()
+
+
+def test_view_help_names_the_analysis_file_not_an_old_format(capsys):
+    """Issue 42: tigris view --help named tigris-analysis/1, a format no longer read."""
+    assert main(["view", "--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "analysis/1" not in out and "RECORD.analysis.jsonl" in out
