@@ -171,6 +171,89 @@ def test_resigning_ends_the_game_with_the_seat_last(client, tmp_path):
     assert seat.post(client, "move", move="pass").status_code == 400
 
 
+def test_undo_after_resigning_takes_back_the_resignation_alone(client, tmp_path):
+    """Issue 42: undo after a resignation reopened the game and took back the move before
+    it too.  It takes back the resignation alone: the game goes on from the same
+    position, the moves before it kept, the record's result null again; only the player
+    who resigned may, and a game whose record was shown stays over."""
+    game, seat = new(client, players=2, seats=["human", "random"], seed=3)
+    for _ in range(3):
+        v = seat.view(client, my_turn_or_over)
+        assert seat.post(client, "move", move=v["legal"][0]["move"]).status_code == 200
+    before = seat.view(client, my_turn_or_over)
+    path = tmp_path / "games" / record_name(game)
+    kept = json.loads(path.read_text())["moves"]
+    resigned = seat.post(client, "resign").json()
+    assert resigned["over"] and resigned["can_undo"] and json.loads(path.read_text())["result"]["resigned"] == 0
+    answer = seat.post(client, "undo")
+    assert answer.status_code == 200, answer.text
+    after = answer.json()
+    assert not after["over"] and after["result"] is None and after["moves"] == before["moves"]
+    assert after["position"] == before["position"] and after["legal"] == before["legal"]
+    rec = json.loads(path.read_text())
+    assert rec["moves"] == kept and rec["result"] is None
+    assert seat.post(client, "move", move=after["legal"][0]["move"]).status_code == 200    # it goes on
+    # a resignation whose record was shown since stays
+    seat.view(client, my_turn_or_over)
+    assert seat.post(client, "resign").status_code == 200
+    assert client.get(f"/record/0/games/{record_name(game)}").status_code == 200
+    answer = seat.post(client, "undo")
+    assert answer.status_code == 400 and "over" in answer.json()["error"]
+
+
+def test_only_the_player_who_resigned_takes_it_back(client):
+    game, seat = new(client, players=2, seats=["human", "human"], seed=13)
+    other = Seat(game["seats"]["1"])
+    first, second = (seat, other) if seat.view(client)["to_move"] == 0 else (other, seat)
+    assert first.post(client, "move", move=first.view(client)["legal"][0]["move"]).status_code == 200
+    assert second.post(client, "resign").status_code == 200
+    assert not first.view(client)["can_undo"] and first.post(client, "undo").status_code == 400
+    assert second.view(client)["can_undo"] and second.post(client, "undo").status_code == 200
+    assert not first.view(client)["over"]
+
+
+def test_the_new_game_form_offers_the_levels_with_their_descriptions(client):
+    """Issue 42: the bots level-1 .. level-6 are offered by name, each with its
+    description, before the other bots."""
+    from tigris import bots
+
+    page = html.unescape(client.get("/play").text)
+    seat1 = page.split('<select name="seat1">', 1)[1].split("</select>", 1)[0]
+    levels = [f"level-{k}" for k in range(1, 7)]
+    for name in levels:
+        about = bots.configuration(name).description
+        assert about.startswith(f"level {name[-1]} of 6")
+        option = seat1.split(f'<option value="{name}" ', 1)[1].split("</option>", 1)[0]
+        assert f'data-about="{about}"' in option and option.split(">", 1)[1].startswith(f"{name}: ")
+        assert about.split(" of 6", 1)[1].lstrip(",: ") in option.split(">", 1)[1]
+    assert [seat1.index(f'value="{name}"') for name in levels] == sorted(seat1.index(f'value="{name}"')
+                                                                          for name in levels)
+    assert seat1.index('value="level-6"') < seat1.index('value="greedy"')
+    assert 'id="seat-about"' in page
+
+
+def test_a_seat_s_view_brings_its_page_s_data_when_the_game_changed(client):
+    """The page redraws in place: a move's answer holds the page's data (as its page
+    embeds it), and so does a look with an older version drawn, never one with the
+    version the page shows."""
+    game, seat = new(client, players=2, seats=["human", "random"], seed=3)
+    v = seat.view(client, my_turn_or_over)
+    look = f"/api/games/{seat.id}?player=0&key={seat.key}"
+    assert "data" not in client.get(look).json()
+    assert "data" not in client.get(f"{look}&drawn={v['version']}").json()
+    assert client.get(f"{look}&drawn=x").status_code == 400
+    moved = seat.post(client, "move", move=v["legal"][0]["move"]).json()
+    page = client.get(f"/play/{seat.id}?player=0&key={seat.key}").text
+    embedded = json.loads(page.split('id="game-data">', 1)[1].split("</script>", 1)[0])
+    drawn = json.loads(page.split('id="play-data">', 1)[1].split("</script>", 1)[0])["version"]
+    if drawn == moved["version"]:                               # the bot has not moved yet
+        assert moved["data"] == embedded
+    assert len(moved["data"]["steps"]) == moved["moves"] + 1
+    assert all(step["pos"]["players"][1]["hand"] is None for step in moved["data"]["steps"])
+    later = client.get(f"{look}&drawn={v['version']}").json()
+    assert later["data"]["moves"] and len(later["data"]["steps"]) == later["moves"] + 1
+
+
 @pytest.mark.parametrize("body, message", [
     ({"players": 5}, "players must be 2, 3 or 4"),
     ({"players": 2, "seats": ["human"]}, "one a player"),
@@ -256,8 +339,9 @@ def test_a_game_under_way_is_not_shown_whole(client):
     front = client.get("/").text
     assert "(at a table of this server)" in front and f'href="{page}"' not in front
     v = seat.post(client, "resign").json()
-    assert v["over"] and not v["can_undo"]
+    assert v["over"] and v["can_undo"]                           # the resignation may be taken back...
     assert client.get(page).status_code == 200                   # over: the record, every hand
+    assert not seat.view(client)["can_undo"]                     # ... until the record was shown
     assert seat.post(client, "undo").status_code == 400            # and it stays over
 
 

@@ -16,7 +16,7 @@ import psutil
 import pytest
 
 import tigris
-from tigris import bots, record, tournament
+from tigris import analysis, bots, record, tournament
 from tigris.commands import main
 
 pytest.importorskip("starlette")
@@ -60,6 +60,54 @@ def test_the_front_page_lists_results_and_records_escaped(client):
     assert page.status_code == 200
     assert 'href="/results/0/t/"' in page.text and 'href="/record/0/game.json"' in page.text
     assert FILE_NAME not in page.text and "&lt;img src=x onerror=alert(1)&gt;" in page.text
+
+
+def test_the_front_page_offers_play_on_only_for_unfinished_game_records(tmp_path):
+    """Issue 42: a game to play on is an unfinished game record with a person's seat; a
+    finished game (a bots-only one too) gets its page only; JSON files that are not game
+    records (a hint, a tuning's or a run's settings, results) are not listed as games."""
+    unfinished = short_record(seats=("human", "greedy"))
+    g = tigris.Game(players=2, seed=4)
+    a, b = bots.make("greedy", seed=1), bots.make("random", seed=2)
+    while not g.is_over:
+        g.apply((a if g.current_player == 0 else b).choose(g))
+    finished = record.to_record(g, bots=["greedy", "random"])
+    files = {"mine.json": unfinished, "sub/bots-only.json": finished,
+             "won.json": record.to_record(g, bots=["human", "random"]),
+             "stopped.json": short_record(seats=("greedy", "random")),
+             "hint.json": {"format": "tigris-hint/1", "hints": []}, "tune.json": {"bots": ["a"]},
+             "result.json": {"winner": 0}, "selfplay.json": [1, 2], "empty.json": None}
+    for name, value in files.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text("{" if value is None else json.dumps(value))
+    page = serving.client(create_app([tmp_path])).get("/").text
+    records = page.split('<ul class="records">', 1)[1].split("</ul>", 1)[0]
+    assert re.findall(r'data-page="([^"]+)"', records) == ["/record/0/mine.json"]
+    assert re.findall(r'href="([^"]+)"', records) == ["/record/0/mine.json", "/record/0/stopped.json",
+                                                      "/record/0/sub/bots-only.json", "/record/0/won.json"]
+    for name in ("hint.json", "tune.json", "result.json", "selfplay.json", "empty.json"):
+        assert name not in records
+
+
+def test_the_standings_page_links_back_to_the_folders(client):
+    """Issue 42: a results folder's page leads back to the front page."""
+    index = client.get("/results/0/t/").text
+    header = index.split("<header>", 1)[1].split("</header>", 1)[0]
+    assert re.search(r'<a class="back" id="back" href="/">', header)
+
+
+def test_folder_paths_are_shown_as_they_are_written(tmp_path):
+    """Issue 42: the front page's folder headings (h2, in capitals elsewhere) show a path
+    as it is written: the style of its class undoes the headings' capitals."""
+    folder = tmp_path / "MixedCase-Folder"
+    folder.mkdir()
+    page = serving.client(create_app([folder])).get("/").text
+    heading = re.search(r'<h2 class="([^"]*)">([^<]*)</h2>', page)
+    assert heading and heading.group(2) == str(folder) and "path" in heading.group(1).split()
+    style = page.split("<style>", 1)[1].split("</style>", 1)[0]
+    assert re.search(r"(^|\n)h2 \{[^}]*text-transform: uppercase", style)         # the headings' capitals
+    rule = re.search(r"(^|\n)\.path \{([^}]*)\}", style)                           # undone for a path
+    assert rule and "text-transform: none" in rule.group(2)
 
 
 def test_a_results_folder_and_its_games(client):
@@ -356,22 +404,45 @@ def test_the_latency_benchmark_runs_searches_beside_the_pages():
     assert not hint_workers()
 
 
+def test_the_table_benchmark_times_a_move_and_the_bot_s_reply_drawn_in_place():
+    """Issue 42: tigris bench serve times a person's move answered with the page's data
+    (drawn in place, the page no longer loads again), the bot's reply, and beside them
+    a seat's page loaded whole; no worker is left."""
+    from tigris.web.bench import bench_table
+
+    rows = bench_table(moves=4)
+    figures = {name: (value, unit) for name, value, unit in rows}
+    move = "a person's move, answered with the page's data (drawn in place, no page load)"
+    reply = "the bot's reply (random, its whole turn) until the page has its data"
+    assert figures[move][1] == figures[reply][1] == "ms"
+    assert figures["the data a move's answer brings"][1] == "KB"
+    assert all(value > 0 for value, unit in figures.values())
+    assert not hint_workers()
+
+
 @pytest.mark.slow
-def test_a_whole_game_analysed_in_a_worker_then_drawn(folder):
-    with serving.client(create_app([folder])) as client:
-        for page in ("/record/0/game.json", "/results/0/t/game/1"):
+def test_a_whole_game_analysed_in_a_worker_then_drawn(folder, tmp_path):
+    import shutil
+
+    shutil.copytree(folder, tmp_path / "served")
+    served = tmp_path / "served"
+    with serving.client(create_app([served])) as client:
+        for page, file in (("/record/0/game.json", served / "game.analysis.jsonl"),
+                           ("/results/0/t/game/1", served / "t" / "games-1.analysis.jsonl")):
             answer = client.post("/api/analysis", json={"page": page, "iterations": 30})
             assert answer.status_code == 202, answer.text
             key = answer.json()["id"]
             state = wait_for(client, key, timeout=120, kind="analysis")
             assert state["state"] == "done" and state["progress"] == 1
-            header, rows = state["result"]["header"], state["result"]["rows"]
-            assert header["decisions"] == len(rows) == header["moves"] > 0
-            drawn = client.get(f"{page}?analysis={key}").text
-            data = json.loads(drawn.split('id="game-data">', 1)[1].split("</script>", 1)[0])
-            assert len(data["analysis"]) == len(rows)
-        other = client.get(f"/record/0/{urllib.request.quote(FILE_NAME)}?analysis={key}")
-        assert other.status_code == 400 and "Traceback" not in other.text   # another game's analysis
+            header, rows = analysis.read_analysis(file)              # tigris analyse's file
+            assert header["decisions"] == len(rows) == header["moves"] == state["result"]["analysed"] > 0
+            assert header["iterations"] == 30 and header["luck"]
+            data = game_data(client.get(page).text)
+            assert len(data["analysis"]) == len(rows) and data["luck"] == header["luck"]
+        (served / FILE_NAME).with_name(Path(FILE_NAME).stem + ".analysis.jsonl").write_bytes(
+            (served / "game.analysis.jsonl").read_bytes())
+        other = client.get(f"/record/0/{urllib.request.quote(FILE_NAME)}")      # the same game: drawn
+        assert other.status_code == 200 and game_data(other.text)["analysis"] and "<img" not in other.text
 
 
 @pytest.mark.parametrize("body, message", [
@@ -384,6 +455,157 @@ def test_a_whole_game_analysed_in_a_worker_then_drawn(folder):
 def test_bad_analysis_requests_are_refused(client, body, message):
     answer = client.post("/api/analysis", json=body)
     assert answer.status_code in (400, 404) and message in answer.json()["error"], answer.text
+
+
+# ---------------------------------------------------------------------------------------
+# Analyses are files (issue 42): RECORD.analysis.jsonl beside the record, tigris analyse's
+# ---------------------------------------------------------------------------------------
+
+def game_data(page):
+    """The data a game page draws (its JSON element)."""
+    return json.loads(page.split('id="game-data">', 1)[1].split("</script>", 1)[0])
+
+
+def analysis_panel(page):
+    """What a game page tells its analysis panel of the analysis file."""
+    return json.loads(page.split('id="analysis-file">', 1)[1].split("</script>", 1)[0])
+
+
+def short_record(seed=8, moves=12, seats=("human", "greedy")):
+    """An unfinished game of `moves` moves (quick to analyse)."""
+    g = tigris.Game(players=2, seed=seed)
+    a = bots.make("greedy", seed=1)
+    for _ in range(moves):
+        g.apply(a.choose(g))
+    return record.to_record(g, bots=list(seats))
+
+
+@pytest.fixture
+def short(tmp_path):
+    """A folder with a short game record, game.json, and its analysis file's path."""
+    (tmp_path / "game.json").write_text(json.dumps(short_record()))
+    return tmp_path, tmp_path / "game.analysis.jsonl"
+
+
+def test_an_analysis_file_beside_the_record_is_drawn_at_once(short):
+    """Issue 42: the file tigris analyse wrote beside the record is on the game's page:
+    its rows (the graph and the marks) and the luck of the draws."""
+    folder, out = short
+    header, rows = analysis.run(short_record(), out, source="game.json", iterations=10, progress=False)
+    page = serving.client(create_app([folder])).get("/record/0/game.json").text
+    data = game_data(page)
+    assert [r["move"] for r in data["analysis"]] == [r["move"] for r in rows] and len(rows) == 12
+    assert data["luck"] == header["luck"] and data["luck"]
+    assert analysis_panel(page) == {"file": "game.analysis.jsonl", "state": "complete", "analysed": 12,
+                                    "decisions": 12, "iterations": 10, "seconds": None}
+
+
+def test_the_browsers_analysis_is_a_file_that_outlives_the_server(short):
+    """Issue 42: the analysis started from the page is the record's analysis file, the
+    file tigris analyse writes and continues; a server started again draws it."""
+    folder, out = short
+    with serving.client(create_app([folder])) as client:
+        assert analysis_panel(client.get("/record/0/game.json").text)["state"] == "none"
+        answer = client.post("/api/analysis", json={"page": "/record/0/game.json", "iterations": 10})
+        assert answer.status_code == 202 and answer.json()["file"] == "game.analysis.jsonl"
+        state = wait_for(client, answer.json()["id"], timeout=60, kind="analysis")
+        assert state["state"] == "done" and state["result"]["analysed"] == 12, state
+    header, rows = analysis.read_analysis(out)
+    assert (header["source"], header["iterations"], header["decisions"], len(rows)) == ("game.json", 10, 12, 12)
+    assert sorted(p.name for p in folder.iterdir()) == ["game.analysis.jsonl", "game.json"]   # no lock left
+    again = serving.client(create_app([folder])).get("/record/0/game.json?analysis=0123456789abcdef")
+    assert again.status_code == 200 and len(game_data(again.text)["analysis"]) == 12
+    assert analysis.run(short_record(), out, source="game.json", iterations=10, progress=False) == (header, rows)
+
+
+def test_a_part_of_an_analysis_is_continued_at_its_own_budget(short):
+    folder, out = short
+    analysis.run(short_record(), out, source="game.json", iterations=10, progress=False)
+    out.write_text("".join(out.read_text().splitlines(keepends=True)[:5]))     # the header and 4 rows
+    with serving.client(create_app([folder])) as client:
+        page = client.get("/record/0/game.json").text
+        assert analysis_panel(page)["state"] == "partial" and len(game_data(page)["analysis"]) == 4
+        refused = client.post("/api/analysis", json={"page": "/record/0/game.json", "iterations": 500})
+        assert refused.status_code == 400 and "at 10 iterations a decision" in refused.json()["error"]
+        answer = client.post("/api/analysis", json={"page": "/record/0/game.json"})
+        assert wait_for(client, answer.json()["id"], timeout=60, kind="analysis")["state"] == "done"
+    header, rows = analysis.read_analysis(out)
+    assert header["iterations"] == 10 and len(rows) == 12
+
+
+def test_an_analysis_is_not_started_twice_and_its_stop_keeps_the_rows(short):
+    folder, out = short
+    with serving.client(create_app([folder])) as client:
+        body = {"page": "/record/0/game.json", "iterations": 10_000}
+        key = client.post("/api/analysis", json=body).json()["id"]
+        again = client.post("/api/analysis", json=body)
+        assert again.status_code == 409 and "under way" in again.json()["error"]
+        until(lambda: out.exists() and len(out.read_text().splitlines()) >= 2, 60, what="a row written")
+        assert client.post(f"/api/analysis/{key}/stop", json={}).json()["state"] == "stopped"
+        until(lambda: not hint_workers(), 10, what="the worker to end")
+        kept = analysis.read_analysis(out)[1]
+        assert kept and sorted(p.name for p in folder.iterdir()) == ["game.analysis.jsonl", "game.json"]
+        assert analysis_panel(client.get("/record/0/game.json").text)["analysed"] == len(kept)
+        answer = client.post("/api/analysis", json={"page": "/record/0/game.json"})   # goes on
+        assert answer.status_code == 202
+        client.post(f"/api/analysis/{answer.json()['id']}/stop", json={})
+
+
+def test_an_analysis_file_held_by_another_run_is_said_so(short):
+    """tigris analyse at work on the same file: the page's analysis fails in words."""
+    from tigris._plumbing.locks import hold
+
+    folder, out = short
+    with serving.client(create_app([folder])) as client, hold(out, file=True):
+        key = client.post("/api/analysis", json={"page": "/record/0/game.json", "iterations": 10}).json()["id"]
+        state = wait_for(client, key, timeout=60, kind="analysis")
+    assert state["state"] == "failed" and "game.analysis.jsonl is in use by another run" in state["error"]
+    assert str(folder) not in state["error"] and not out.exists()
+
+
+@pytest.mark.parametrize("content, message", [
+    ("another game", "holds an analysis of another game"),
+    ('{"format": "tigris-hint/1"}\n', "holds something else than an analysis of this game"),
+    ("not json\n", "holds something else than an analysis of this game"),
+])
+def test_an_analysis_file_that_holds_something_else_is_left_as_it_is(short, content, message):
+    folder, out = short
+    if content == "another game":
+        analysis.run(short_record(seed=9), out, source="other.json", iterations=10, progress=False)
+    else:
+        out.write_text(content)
+    before = out.read_bytes()
+    client = serving.client(create_app([folder]))
+    page = client.get("/record/0/game.json")
+    assert page.status_code == 200 and game_data(page.text)["analysis"] is None
+    panel = analysis_panel(page.text)
+    assert panel["state"] == "refused" and str(folder) not in panel["problem"]
+    answer = client.post("/api/analysis", json={"page": "/record/0/game.json", "iterations": 10})
+    assert answer.status_code == 400 and message in answer.json()["error"], answer.text
+    assert "move it away" in answer.json()["error"] and out.read_bytes() == before
+    assert not client.app.state.searches._jobs
+
+
+def test_an_analysis_is_refused_where_it_cannot_be_written(short, tmp_path_factory, monkeypatch):
+    folder, out = short
+    client = serving.client(create_app([folder]))
+    outside = tmp_path_factory.mktemp("outside") / "elsewhere.jsonl"
+    out.symlink_to(outside)                                  # a link out of the served folder
+    answer = client.post("/api/analysis", json={"page": "/record/0/game.json", "iterations": 10})
+    assert answer.status_code == 400 and "leads out of the served folder" in answer.json()["error"]
+    assert analysis_panel(client.get("/record/0/game.json").text)["state"] == "refused"  # nor read
+    out.unlink()
+    folder.chmod(0o555)
+    real = os.access
+    if os.geteuid() == 0:                                    # root writes anywhere: its checks as a user's
+        monkeypatch.setattr(os, "access", lambda path, mode, **kw: real(path, mode, **kw) and not (
+            mode & os.W_OK and not os.stat(path).st_mode & 0o222))
+    try:
+        answer = client.post("/api/analysis", json={"page": "/record/0/game.json", "iterations": 10})
+    finally:
+        folder.chmod(0o755)
+    assert answer.status_code == 400 and "its folder is not writable" in answer.json()["error"]
+    assert not out.exists() and not outside.exists() and not client.app.state.searches._jobs
 
 
 def conflict_position():

@@ -109,14 +109,15 @@ def test_a_hint_of_the_shown_position_with_its_progress(browser, serving, tmp_pa
     assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
 
 
-# The page loads again after every move: an element found may be gone a moment later
-# (stale, not found, or "does not belong to the document").
+# The page is drawn again in place after every move (never loaded again): an element
+# found may be replaced a moment later (stale, not found, or "does not belong to the
+# document").
 RELOADING = (WebDriverException,)
 POLL = 0.05             # seconds between looks: selenium's 0.5 s default slows every move
 
 
 def wait(browser, seconds=30):
-    """A wait that looks again while the page reloads (it does after every move)."""
+    """A wait that looks again while the page is drawn anew (it is after every move)."""
     return WebDriverWait(browser, seconds, poll_frequency=POLL, ignored_exceptions=RELOADING)
 
 
@@ -133,34 +134,33 @@ def _my_turn(browser):
 
 
 def _click_a_move(browser):
-    """Choose the first kind of move, then its first square or choice.  A page that
-    reloads between the two (the game moved on, its page is drawn again) loses the first
-    click, and one loaded while the bot moved shows the move before the last ("Go to the
-    last move to play"): as a person would, the test goes to the last move (End) and
-    chooses the kind again until its squares or choices show."""
-    def options(b):
-        return (b.find_elements(By.CSS_SELECTOR, "#play-targets rect")
-                or b.find_elements(By.CSS_SELECTOR, "#play-choices button"))
-
-    def choose_kind(b):
-        kinds = b.find_elements(By.CSS_SELECTOR, "#play-groups button")
-        if not kinds:
-            return False
-        kinds[0].click()
-        return True
+    """Play the first move offered: a move without a square by its button (one click),
+    else the first kind of move, then its first square.  A page drawn anew between the
+    two (the game moved on) loses the first click, and one that shows the move before
+    the last ("Go to the last move to play") offers no square: as a person would, the
+    test goes to the last move (End) and chooses again until the move is made."""
+    def first(b):
+        offered = b.find_elements(By.CSS_SELECTOR, "#play-groups button")
+        return offered[0] if offered else False
 
     deadline = time.monotonic() + 120
     while True:
-        wait(browser).until(choose_kind)
+        assert time.monotonic() < deadline, "no move made by clicks"
+        before = browser.find_element(By.ID, "move-count").text
         try:
-            # its squares or its choices, drawn once the click is handled (later under load)
-            found = wait(browser, 10).until(options)
-            break
-        except TimeoutException:
-            assert time.monotonic() < deadline, "no squares nor choices after choosing a kind of move"
-            browser.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
-    before = browser.find_element(By.ID, "move-count").text
-    found[0].click()
+            button = wait(browser).until(first)
+            if "move" in button.get_attribute("class").split():
+                if button.is_enabled():
+                    button.click()                                       # one click
+                    break
+            else:
+                button.click()
+                # its squares, drawn once the click is handled (later under load)
+                wait(browser, 10).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#play-targets rect"))[0].click()
+                break
+        except (TimeoutException, WebDriverException):
+            pass
+        browser.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
     wait(browser).until(lambda b: b.find_element(By.ID, "move-count").text != before)
 
 
@@ -208,16 +208,42 @@ def test_a_whole_game_against_random_by_clicks_with_undo_hint_and_resume(browser
     assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
 
 
-def test_a_game_analysed_from_its_page(browser, serving, tmp_path):
-    out = tmp_path / "t"
-    tournament.run(tournament.Spec(bots=["random", "greedy"], games=2, seed=4, name="t"), out=out,
-                   jobs=1, progress=False)
-    browser.get(serving(tmp_path) + "results/0/t/game/0")
-    browser.find_element(By.ID, "analysis-iterations").send_keys("quick")
+def test_a_game_analysed_from_its_page_is_there_after_a_restart(browser, serving, tmp_path):
+    """Issue 42: the analysis started on a record's page is written beside the record
+    (game.analysis.jsonl, tigris analyse's file); the page draws it once done, and a
+    server started again draws it at once.  The folder's path is shown as written."""
+    import tigris
+    from tigris import analysis, bots
+
+    folder = tmp_path / "Games-Of-Mine"
+    folder.mkdir()
+    g = tigris.Game(players=2, seed=8)
+    a = bots.make("greedy", seed=1)
+    for _ in range(12):
+        g.apply(a.choose(g))
+    (folder / "game.json").write_text(json.dumps(record.to_record(g, bots=["human", "greedy"])))
+    address = serving(folder)
+    browser.get(address)
+    assert browser.find_element(By.CSS_SELECTOR, "section.folder h2").text == str(folder)
+    browser.get(address + "record/0/game.json")
+    assert "game.analysis.jsonl" in browser.find_element(By.ID, "analysis-status").text
+    assert browser.find_element(By.ID, "graph-wrap").get_attribute("hidden")
+    Select(browser.find_element(By.ID, "analysis-iterations")).select_by_value("500")
+    browser.execute_script("window.tigrisNotReloaded = true")
     browser.find_element(By.ID, "analysis-start").click()
-    wait(browser, 120).until(lambda b: "analysis=" in b.current_url)
+    wait(browser, 120).until(lambda b: not b.execute_script("return window.tigrisNotReloaded === true")
+                             and not b.find_element(By.ID, "graph-wrap").get_attribute("hidden"))
+    assert browser.find_elements(By.CSS_SELECTOR, "#graph *")
+    header, rows = analysis.read_analysis(folder / "game.analysis.jsonl")
+    assert header["iterations"] == 500 and len(rows) == header["decisions"] == 12
+    # the server stops and starts again: the analysis is the file's
+    browser.get("about:blank")
+    serving.stop()
+    browser.get(serving(folder) + "record/0/game.json")
     wait(browser).until(lambda b: not b.find_element(By.ID, "graph-wrap").get_attribute("hidden"))
     assert browser.find_elements(By.CSS_SELECTOR, "#graph *")
+    assert "drawn below the board" in browser.find_element(By.ID, "analysis-status").text
+    assert not browser.find_element(By.ID, "analysis-start").is_displayed()
     assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
 
 
@@ -410,21 +436,91 @@ def test_a_page_of_another_origin_changes_nothing(serving, tmp_path, monkeypatch
     assert (table.version, len(table.game.history), sorted(p.name for p in tmp_path.rglob("*"))) == before
 
 
-def test_a_move_clicked_on_a_stale_page_is_refused_and_the_page_reloads(browser, serving, tmp_path):
-    """The game moves on behind the page's back (the same seat, from elsewhere): a click
-    on the page's old state is refused (409), nothing is played twice, the page loads the
-    game again."""
+def _new_table(serving, tmp_path, seats, seed):
+    """A server with a new table (POST /api/games): its address, the table's answer and the
+    table."""
     import urllib.request
 
     address = serving(tmp_path)
     app = serving.running[-1][2]
     request = urllib.request.Request(address + "api/games", headers={"Content-Type": "application/json",
                                                                       "Origin": address.rstrip("/")},
-                                     data=json.dumps({"players": 2, "seats": ["human", "human"], "seed": 3}).encode())
+                                     data=json.dumps({"players": len(seats), "seats": seats, "seed": seed}).encode())
     game = json.loads(urllib.request.urlopen(request, timeout=10).read())
-    table = app.state.tables[game["id"]]
+    return address.rstrip("/"), game, app.state.tables[game["id"]]
+
+
+def _turn_squares(rec):
+    """The squares the moves of the record's last turn changed (a move's turn: the turn
+    of the position before it), that turn's players, and the squares its last move
+    changed alone."""
+    steps = [(g.to_position()["turn"], g.to_position()["squares"]) for _, g in record.steps(rec)]
+    turn, touched, players, k = steps[-2][0], set(), set(), len(steps) - 1
+    last = None
+    while k > 0 and steps[k - 1][0] == turn:
+        before, after = steps[k - 1][1], steps[k][1]
+        changed = {sq for sq in set(before) | set(after) if before.get(sq) != after.get(sq)}
+        last = changed if last is None else last
+        touched |= changed
+        players.add(rec["moves"][k - 1]["player"])
+        k -= 1
+    return touched, players, last
+
+
+def test_a_move_and_the_bot_s_reply_are_drawn_in_place_its_whole_turn_outlined(browser, serving, tmp_path):
+    """Issue 42: a person's move and the bot's reply are drawn in place (the page is not
+    loaded again: a mark set on it stays), and the board outlines every square the bot's
+    last turn changed, both its actions and their follow-ups (only the second action's
+    were)."""
+    address, game, table = _new_table(serving, tmp_path, ["human", "random"], seed=4)
+    browser.get(address + game["seats"]["0"])
+    assert _my_turn(browser)
+    browser.execute_script("window.tigrisNotReloaded = true")
+    path = tmp_path / "games" / game["file"]
+    for _ in range(2):                                   # the person's two actions, then the bot's turn
+        moves = int(browser.find_element(By.ID, "move-count").text)
+        _click_a_move(browser)
+        assert int(browser.find_element(By.ID, "move-count").text) > moves
+        assert browser.execute_script("return window.tigrisNotReloaded === true")
+    assert _my_turn(browser)
+    rec = json.loads(path.read_text())
+    wait(browser).until(lambda b: b.find_element(By.ID, "move-count").text == str(len(rec["moves"])))
+    touched, players, last = _turn_squares(rec)
+    assert players == {1} and len(touched) > len(last)   # the bot's turn, its first action seen too
+    outlined = browser.find_elements(By.CSS_SELECTOR, "#pieces rect.changed")
+    assert len(outlined) == len(touched)
+    assert {e.get_attribute("data-square") for e in outlined} == touched
+    assert browser.find_element(By.ID, "move-number").text == str(len(rec["moves"]))   # at the last move
+    assert browser.execute_script("return window.tigrisNotReloaded === true")
+    assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def test_a_move_without_a_square_is_one_click(browser, serving, tmp_path):
+    """Issue 42: pass, support N and a swap took two clicks (its kind, then the move):
+    each is a button of its own, played by one click, drawn in place."""
+    address, game, table = _new_table(serving, tmp_path, ["human", "human"], seed=3)
     mover = table.game.current_player
-    browser.get(address.rstrip("/") + game["seats"][str(mover)])
+    browser.get(address + game["seats"][str(mover)])
+    assert _my_turn(browser)
+    browser.execute_script("window.tigrisNotReloaded = true")
+    swaps = {table.game.action_str(a) for a in table.game.legal_actions() if table.game.action_str(a).startswith("swap")}
+    shown = {b.get_attribute("data-move") for b in browser.find_elements(By.CSS_SELECTOR, "#play-groups button.move")}
+    assert shown == swaps | {"pass"}
+    browser.find_element(By.CSS_SELECTOR, '#play-groups button.move[data-move="pass"]').click()
+    wait(browser).until(lambda b: b.find_element(By.ID, "move-count").text == "1")
+    assert [table.game.action_str(a) for a, *_ in table.game.history] == ["pass"]
+    assert browser.find_element(By.CSS_SELECTOR, "#status .last-text").text == "pass"
+    assert browser.execute_script("return window.tigrisNotReloaded === true")
+    assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def test_a_move_clicked_on_a_stale_page_is_refused_and_the_page_reloads(browser, serving, tmp_path):
+    """The game moves on behind the page's back (the same seat, from elsewhere): a click
+    on the page's old state is refused (409), nothing is played twice, the page draws the
+    game again as it is."""
+    address, game, table = _new_table(serving, tmp_path, ["human", "human"], seed=3)
+    mover = table.game.current_player
+    browser.get(address + game["seats"][str(mover)])
     assert _my_turn(browser)
     browser.execute_script("window.setTimeout = () => 0;")          # the page stops looking
     time.sleep(1)                                                   # (its last look comes back)

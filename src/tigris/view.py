@@ -39,7 +39,7 @@ from tigris.files import check_target, utf8_text, write_text
 from tigris.notation import public, square_name, str_to_action
 
 __all__ = ["write_game", "write_results", "game_page", "position_page", "index_page", "plain_page",
-           "check_analysis", "script_json", "game_title", "read_results", "replay_steps"]
+           "check_analysis", "script_json", "game_title", "read_results", "replay_steps", "game_data"]
 
 POSITION_FORMAT = "tigris-position/1"
 ANALYSIS_FORMAT = "tigris-analysis/2"
@@ -454,11 +454,12 @@ def write_results(results_dir, out_dir, progress=None):
     return {"index": index, "pages": pages, "unreadable": unreadable}
 
 
-def index_page(summary, entries, refresh=None):
+def index_page(summary, entries, refresh=None, back=None):
     """The HTML of a results folder's index: the standings, the head-to-head table and
     the games, each with a link to its page.  `entries`: per game ``{"rec", "page"
     (file name or None), "problem" (why there is no page, or None)}``; with `refresh`,
-    the page reloads itself every that many seconds (a tournament still running)."""
+    the page reloads itself every that many seconds (a tournament still running); with
+    `back`, ``(address, its text)``, a link back (``tigris serve``: to its folders)."""
     spec = summary["tournament"]
     played = summary["games"]
     about = [f"{played} game{'s' if played != 1 else ''}"
@@ -471,7 +472,8 @@ def index_page(summary, entries, refresh=None):
         about.append("variants: " + ", ".join(map(str, spec["variants"])))
     if spec.get("seed") is not None:
         about.append(f"seed {spec['seed']}")
-    body = [f"<header><h1>{_e(spec['name'])}</h1><p class=\"setup\">{_e('; '.join(about))}</p></header>",
+    link = f'<a class="back" id="back" href="{_e(back[0])}">&larr; {_e(back[1])}</a>' if back else ""
+    body = [f"<header>{link}<h1>{_e(spec['name'])}</h1><p class=\"setup\">{_e('; '.join(about))}</p></header>",
             "<main id=\"index\">",
             "<h2>Standings</h2>", _standings_table(summary["standings"]),
             "<h2>Head to head</h2><p class=\"hint\">The row bot's score against the column "

@@ -4,12 +4,17 @@
  * every move, the position (tigris-position/1 without its constant fields; the squares
  * as the change from the step before), the player to decide and each player's final
  * score so far, and, if the game was analysed, one row per analysed move.
- * Every text taken from the data is set with textContent, never as HTML. */
+ * Every text taken from the data is set with textContent, never as HTML.
+ *
+ * A page's other scripts redraw it from new data without loading it again:
+ * window.tigrisViewer.redraw(data, move) draws everything (board, players, supply, moves,
+ * status, graph) anew from `data` (as the element holds it) at `move` (default: the last);
+ * the listeners stay the ones set up once. */
 (function () {
   "use strict";
 
   const SVG = "http://www.w3.org/2000/svg";
-  const D = JSON.parse(document.getElementById("game-data").textContent);
+  const DATA = document.getElementById("game-data");
   const RULES = JSON.parse(document.getElementById("rules-data").textContent);  // tigris.constants
   const COLOURS = RULES.colours;
   const LEADERS = RULES.leaders;                                 // leader i has COLOURS[i]
@@ -20,7 +25,8 @@
   const MARK = { inaccuracy: "?!", mistake: "?", blunder: "??" };
   const MARK_FILL = { inaccuracy: "#e0b000", mistake: "#e07b00", blunder: "#c0001a" };
   const COLS = RULES.cols, ROWS = RULES.rows, S = 40, M = 22;  // squares, square size, margin
-  const N = D.steps.length - 1;                                // the last step: after N moves
+  let D = null;                                                // the data drawn
+  let N = 0;                                                   // the last step: after N moves
 
   // ---------------------------------------------------------------- the positions
 
@@ -28,8 +34,10 @@
   for (let r = 0; r < ROWS; r++) {
     for (let c = 0; c < COLS; c++) NAMES.push(String.fromCharCode(65 + c) + (r + 1));
   }
-  const squaresAt = [];                  // every step's squares, rebuilt from the changes
-  {
+  let squaresAt = [];                    // every step's squares, rebuilt from the changes
+
+  function rebuildSquares() {
+    squaresAt = [];
     let sq = {};
     for (const step of D.steps) {
       sq = Object.assign({}, sq);
@@ -195,13 +203,24 @@
     svg("rect", { width: 6, height: 6, fill: "rgba(255,255,255,.45)" }, pattern);
     svg("rect", { width: 3, height: 6, fill: "rgba(0,0,0,.25)" }, pattern);
     svg("rect", { x: 0, y: 0, width: W, height: H, fill: "#f7f1e1" }, board);
+  }
+  const ground = svg("g", { class: "ground" }, board);
+  let groundDrawn = null;                      // the rivers the ground shows
+
+  /** The squares, the rivers blue (drawn again only for another board). */
+  function drawGround() {
+    const key = JSON.stringify(D.rivers);
+    if (key === groundDrawn) return;
+    groundDrawn = key;
     const rivers = new Set(D.rivers);
-    const ground = svg("g", { class: "ground" }, board);
+    ground.replaceChildren();
     for (const name of NAMES) {
       const [x, y] = xy(name);
       svg("rect", { x: x, y: y, width: S, height: S, "data-cell": name,
                     fill: rivers.has(name) ? "#9ccfee" : "#eadfbf", stroke: "#cbbd95", "stroke-width": 0.8 }, ground);
     }
+  }
+  {
     const labels = svg("g", { "font-size": 12, fill: "#7a6a48", "text-anchor": "middle",
                               "font-family": "system-ui, sans-serif" }, board);
     for (let c = 0; c < COLS; c++) {
@@ -241,13 +260,12 @@
     layer.replaceChildren();
     marks.replaceChildren();
     const step = D.steps[n], squares = squaresAt[n], pending = step.pos.pending || {};
-    // what the last move changed, outlined under the pieces
-    if (n > 0) {
-      for (const name of Object.keys(step.sq)) {
-        const [x, y] = xy(name);
-        svg("rect", { class: "changed", x: x + 0.5, y: y + 0.5, width: S - 1, height: S - 1, rx: 5,
-                      fill: "#ffe680", stroke: "#f0a800", "stroke-width": 3 }, layer);
-      }
+    // what the turn of the last move changed so far (both actions, their follow-ups),
+    // outlined under the pieces
+    for (const name of turnSquares(n)) {
+      const [x, y] = xy(name);
+      svg("rect", { class: "changed", "data-square": name, x: x + 0.5, y: y + 0.5, width: S - 1,
+                    height: S - 1, rx: 5, fill: "#ffe680", stroke: "#f0a800", "stroke-width": 3 }, layer);
     }
     for (const name of NAMES) {
       const token = squares[name];
@@ -277,6 +295,19 @@
     }
   }
 
+  /** The squares changed by the moves of the turn that move n was made in, up to move n
+   * (a move's turn: the turn of the position before it). */
+  function turnSquares(n) {
+    const touched = new Set();
+    if (n === 0) return touched;
+    const turn = D.steps[n - 1].pos.turn;
+    for (let k = n; k > 0; k--) {
+      if (k < n && (turn === undefined || D.steps[k - 1].pos.turn !== turn)) break;
+      for (const name of Object.keys(D.steps[k].sq)) touched.add(name);
+    }
+    return touched;
+  }
+
   function drawConflictRing(g, x, y, side) {
     svg("circle", { class: "conflict", cx: x + S / 2, cy: y + S / 2, r: 19, fill: "none",
                     stroke: side === "attacker" ? "#c0001a" : "#111", "stroke-width": 2.5,
@@ -291,7 +322,7 @@
     return h("span", { class: "item" }, icon, text);
   }
 
-  {
+  function drawLegend() {
     const legend = document.getElementById("legend");
     const items = COLOURS.map(c => legendItem(g => drawTile(g, 0, 0, c, false), c + " " + TILE_NAME[c]));
     items.push(legendItem(g => drawTile(g, 0, 0, "blue", true), "face-down tile"));
@@ -310,15 +341,14 @@
                           "unification tile"));
     items.push(legendItem(g => svg("rect", { x: 1.5, y: 1.5, width: S - 3, height: S - 3, rx: 5,
                                              fill: "#ffe680", stroke: "#f0a800", "stroke-width": 3 }, g),
-                          "last move"));
+                          "the turn of the move shown, so far"));
     items.push(legendItem(g => svg("rect", { width: S, height: S, fill: "#9ccfee" }, g), "river"));
     legend.replaceChildren(...items);
   }
 
   // ---------------------------------------------------------------- the analysis
 
-  const analysed = {};                           // move number -> analysis row
-  for (const row of D.analysis || []) analysed[row.move] = row;
+  let analysed = {};                             // move number -> analysis row
 
   function pct(x) {
     return typeof x === "number" ? Math.round(100 * x) + "%" : "?";
@@ -339,8 +369,16 @@
   const gy = v => GT + (1 - v) * (GH - GT - GB);
   let cursor = null;
 
-  if (D.analysis && D.analysis.length) {
-    document.getElementById("graph-wrap").hidden = false;
+  /** Each player's win chance over the game, when it was analysed. */
+  function drawGraph() {
+    graph.replaceChildren();
+    cursor = null;
+    document.getElementById("graph-wrap").hidden = !(D.analysis && D.analysis.length);
+    document.getElementById("luck").hidden = true;
+    if (D.analysis && D.analysis.length) drawAnalysis();
+  }
+
+  function drawAnalysis() {
     graph.setAttribute("viewBox", `0 0 ${GW} ${GH}`);
     svg("rect", { x: GL, y: GT, width: GW - GL - GR, height: GH - GT - GB, fill: "#fff", stroke: "#ccc" }, graph);
     for (const v of [0, 0.25, 0.5, 0.75, 1]) {
@@ -372,18 +410,19 @@
     }
     if (D.luck) showLuck();
     cursor = svg("line", { y1: GT, y2: GH - GB, stroke: "#222", "stroke-width": 1.2, "stroke-dasharray": "3 2" }, graph);
-    graph.addEventListener("click", ev => {
-      const pt = graph.createSVGPoint();
-      pt.x = ev.clientX; pt.y = ev.clientY;
-      const p = pt.matrixTransform(graph.getScreenCTM().inverse());
-      show(Math.round((p.x - GL) / (GW - GL - GR) * N));
-    });
   }
+  graph.addEventListener("click", ev => {
+    if (!cursor) return;
+    const pt = graph.createSVGPoint();
+    pt.x = ev.clientX; pt.y = ev.clientY;
+    const p = pt.matrixTransform(graph.getScreenCTM().inverse());
+    show(Math.round((p.x - GL) / (GW - GL - GR) * N));
+  });
 
   // ---------------------------------------------------------------- the move list
 
   const list = document.getElementById("moves");
-  {
+  function fillList() {
     const items = [h("li", { "data-step": 0 }, h("span", { class: "n" }, "0."), "start of the game")];
     D.moves.forEach((m, i) => {
       const n = i + 1, row = analysed[n];
@@ -400,11 +439,11 @@
       items.push(li);
     });
     list.replaceChildren(...items);
-    list.addEventListener("click", ev => {
-      const li = ev.target.closest("li");
-      if (li) show(parseInt(li.dataset.step, 10));
-    });
   }
+  list.addEventListener("click", ev => {
+    const li = ev.target.closest("li");
+    if (li) show(parseInt(li.dataset.step, 10));
+  });
 
   // ---------------------------------------------------------------- the panel
 
@@ -505,8 +544,7 @@
   }
 
   // The luck of the tiles drawn (tigris.runs.luck): per player, summed over the game.
-  const luckAt = {};                             // move number -> [[player, luck], ...]
-  for (const [move, p, v] of D.luck || []) (luckAt[move] = luckAt[move] || []).push([p, v]);
+  let luckAt = {};                               // move number -> [[player, luck], ...]
   function signedPct(v) { return (v >= 0 ? "+" : "") + (100 * v).toFixed(1) + "%"; }
   function showLuck() {
     const sums = new Array(D.players).fill(0);
@@ -560,9 +598,26 @@
   const slider = document.getElementById("slider");
   const text = document.getElementById("position-text");
   const copyStatus = document.getElementById("copy-status");
-  slider.max = String(N);
-  document.getElementById("move-count").textContent = String(N);
   let current = -1;
+
+  /** `data` (as the page's element holds it) read, and what does not change from move to
+   * move drawn: the squares, the legend, the graph, the list of moves. */
+  function load(data) {
+    D = data;
+    N = D.steps.length - 1;
+    rebuildSquares();
+    analysed = {};
+    for (const row of D.analysis || []) analysed[row.move] = row;
+    luckAt = {};
+    for (const [move, p, v] of D.luck || []) (luckAt[move] = luckAt[move] || []).push([p, v]);
+    drawGround();
+    drawLegend();
+    drawGraph();
+    fillList();
+    slider.max = String(N);
+    document.getElementById("move-count").textContent = String(N);
+    current = -1;
+  }
 
   function show(n) {
     n = Math.max(0, Math.min(N, Number.isFinite(n) ? n : 0));
@@ -636,5 +691,16 @@
     return m ? parseInt(m[1], 10) : 0;
   }
   window.addEventListener("hashchange", () => show(fromAddress()));
+
+  window.tigrisViewer = {
+    /** Draw the page anew from `data` (a game page's data, ``tigris.view.game_data``) at
+     * step `move` (default: the last), without loading the page again. */
+    redraw(data, move) {
+      DATA.textContent = JSON.stringify(data);
+      load(data);
+      show(move === undefined ? N : move);
+    },
+  };
+  load(JSON.parse(DATA.textContent));
   show(fromAddress());
 })();

@@ -27,8 +27,10 @@ of a hint of 20,000 and of 100,000 iterations gives up against a search of 400,0
 three a game (early, middle, late), the expected calibration error of the hint's win
 chance of the player to move against the share of the first place that player took,
 and whether every player's chances sum to 1. serve: how long tigris serve takes to
-answer a page, with no search running and while two hint searches run (needs the serve
-extra).
+answer a page, with no search running and while two hint searches run, and at a table
+against random: a person's move answered with the page's data (the page draws it in
+place, it no longer loads again after a move), the bot's reply until the page has it,
+and a seat's page loaded whole as every move did before (needs the serve extra).
 """
 
 
@@ -42,7 +44,8 @@ def add_to(sub):
                    help="core: random games, copy, apply+undo; search: ISMCTS iterations per "
                         "second; decisive: agreement of hints between seeds; regret: hints "
                         "against a deep search; calibration: calibration of the hint's win chance; "
-                        "serve: tigris serve's answer times while hint searches run")
+                        "serve: tigris serve's answer times while hint searches run, and a "
+                        "move and the bot's reply at a table")
     p.add_argument("--bot", default=DEFAULT_BOT,
                    help="decisive, regret, calibration: the configuration the hints search with "
                         f"(default {DEFAULT_BOT}, as tigris hint)")
@@ -82,10 +85,11 @@ def run(args):
             rows = bench.bench_regret(bot=args.bot, progress=bar.update)
     elif args.part == "serve":
         from tigris.web import app as serve
+        from tigris.web import bench as table
 
         serve.require_server()
-        with tqdm(total=4 * 40, desc="requests", unit="request", file=sys.stderr) as bar:
-            rows = serve.bench_latency(progress=bar.update)
+        with tqdm(total=4 * 40 + table.TABLE_MOVES, desc="requests", unit="request", file=sys.stderr) as bar:
+            rows = serve.bench_latency(progress=bar.update) + table.bench_table(progress=bar.update)
     elif args.part == "calibration":
         rows = bench.bench_calibration(positions=args.positions, iterations=args.iterations, seed=args.seed,
                                        jobs=args.jobs, bot=args.bot)

@@ -9,13 +9,16 @@ What it serves:
 
 ======================================  ==================================================
 ``GET /``                               the folders: their results folders and game
-                                        records; links to a new game and a position
+                                        records (an unfinished one to play on); links
+                                        to a new game and a position
 ``GET /results/R/PATH/``                a results folder (standings, head to head, the
                                         games); while its tournament runs, the page
                                         reloads itself as games finish
-``GET /results/R/PATH/game/K``          game K of that folder on the board
-``GET /record/R/PATH``                  a game record (``tigris-game/1``) on the board;
-                                        ``?analysis=ID`` with a finished analysis drawn
+``GET /results/R/PATH/game/K``          game K of that folder on the board, with its
+                                        analysis file (``games-K.analysis.jsonl``)
+``GET /record/R/PATH``                  a game record (``tigris-game/1``) on the board,
+                                        with the analysis file beside it
+                                        (``NAME.analysis.jsonl``) drawn
 ``POST /api/resume``                    a saved table's game played on (``tigris.web.tables``):
                                         its seats' addresses
 ``GET /play``, ``/play/ID``             a new game's form; a person's seat at a game
@@ -27,10 +30,14 @@ What it serves:
 ``POST /api/hint``, ``GET`` and         a hint search in a worker process
 ``POST .../ID/stop``                    (``tigris.web.jobs``): started, its progress and
                                         result, stopped
-``POST /api/analysis`` and so on        a whole game's analysis, likewise
+``POST /api/analysis`` and so on        a whole game's analysis, likewise, written to
+                                        its analysis file as ``tigris analyse`` writes
+                                        it (a part there is continued)
 ``POST /api/games``, ``GET`` and        a table: made (its seats' addresses), a seat's
 ``POST .../ID/move|undo|resign``        view, a person's move, undo, resign (each names
-                                        the ``version`` it was made at: 409 when stale)
+                                        the ``version`` it was made at: 409 when stale);
+                                        the page's data with them when the game changed
+                                        (``?drawn=V``: the version the page shows)
 ======================================  ==================================================
 
 A game page has a hint panel and an analysis panel, a seat's page its moves to click,
@@ -39,9 +46,12 @@ sharing ``panel.js``).
 
 R is the number of a folder the server was given (``/`` lists them) and PATH a path
 inside it.  Whatever a request says, a path is resolved (links followed) and must stay
-inside its folder, and only regular files are read (``Folders``).  Request bodies are
-bounded (``MAX_BODY``); bad input is a 4xx answer with a message, never a traceback;
-every name and text taken from a file is HTML-escaped (``tigris.view`` draws the pages).
+inside its folder, and only regular files are read (``Folders``).  Besides the games
+played (in the games folder), a page writes only a game's analysis, beside its record
+(``_analysis_file_fit``: a file of the folder, never through a link out of it, and
+refused where the server may not write).  Request bodies are bounded (``MAX_BODY``);
+bad input is a 4xx answer with a message, never a traceback; every name and text taken
+from a file is HTML-escaped (``tigris.view`` draws the pages).
 Pages are computed in Starlette's thread pool and searches in worker processes, never in
 the event loop.
 
@@ -62,6 +72,7 @@ import html
 import json
 import os
 import secrets
+import threading
 from pathlib import Path
 
 from tigris.errors import PositionError, RecordError, UsageError, excerpt, install_hint
@@ -74,6 +85,8 @@ DEFAULT_PORT = 8765
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 REFRESH_SECONDS = 5         # how often a running tournament's page reloads itself
 MAX_LISTED = 500            # entries of the front page per folder
+MAX_EXAMINED = 2000         # .json files of a folder read to find its game records
+MAX_RECORD = 8 << 20        # bytes of a game record the front page reads (a game's is far less)
 RESULTS_MARK = "games.jsonl"
 # The package's files a page may load: the scripts of its panels, every one in static/.
 ASSETS = {path.name: "text/javascript" for path in sorted((Path(__file__).parent / "static").glob("*.js"))}
@@ -83,7 +96,7 @@ PLAY_PANEL = '<script type="module" src="/assets/play.js"></script>\n'
 ANALYSIS_PANEL = '<script type="module" src="/assets/analyse.js"></script>\n'
 EDIT_PANEL = '<script type="module" src="/assets/edit.js"></script>\n'
 MAX_POSITIONS = 1000        # positions set up that a server keeps
-ANALYSIS_ITERATIONS = 2_000  # a decision's search when a page asks for an analysis
+ANALYSIS_SUFFIX = ".analysis.jsonl"   # a game's analysis file: its record's name, then this
 MAX_TABLES = 256            # games a server holds at once
 MAX_CONNECTIONS = 500       # connections held at once (fewer under a low open-file limit)
 REQUEST_SECONDS = 10.0      # a request (its head and body) must arrive whole within this
@@ -120,6 +133,7 @@ class Folders:
             self.roots.append(path.resolve())
         if not self.roots:
             raise UsageError("give at least one folder to serve")
+        self._states = {}                 # what a listed file holds, by (path, time, size)
 
     def _inside(self, root, relative):
         if not (isinstance(root, int) and 0 <= root < len(self.roots)):
@@ -162,25 +176,66 @@ class Folders:
         return folder
 
     def listing(self):
-        """Per folder: its results folders and its ``.json`` files (candidate records),
-        as paths relative to it, at most two levels down, each list at most MAX_LISTED
-        long; links out of the folder left out."""
+        """Per folder: its results folders and its game records, as paths relative to
+        it, at most two levels down, each list at most MAX_LISTED long; links out of the
+        folder left out.  A record is ``{"path", "unfinished"}``: its ``.json`` file holds
+        a game record (``tigris-game/1``), and ``unfinished`` says it may be played on
+        (``record_state``); other JSON files (a hint, a tuning's or a run's settings)
+        are not listed."""
         from tigris import tournament
 
         out = []
         for root in self.roots:
-            results, games = [], []
+            results, candidates = [], []
             for here, dirs, files in _walk(root, levels=3):
                 rel = here.relative_to(root)
                 if RESULTS_MARK in files and all(_stays(here, here / name) for name in
                                                  (tournament.GAMES_FILE, tournament.SPEC_FILE)):
                     results.append(rel.as_posix())
-                games.extend((rel / f).as_posix() for f in files
-                             if f.endswith(".json") and f not in ("tournament.json", "summary.json")
-                             and _stays(root, here / f))
-            out.append({"folder": str(root), "results": sorted(results)[:MAX_LISTED],
-                        "records": sorted(games)[:MAX_LISTED]})
+                candidates.extend((rel / f).as_posix() for f in files
+                                  if f.endswith(".json") and f not in ("tournament.json", "summary.json")
+                                  and _stays(root, here / f))
+            games = []
+            for rel in sorted(candidates)[:MAX_EXAMINED]:
+                state = self.record_state(root / rel)
+                if state is not None and len(games) < MAX_LISTED:
+                    games.append({"path": rel, "unfinished": state == "unfinished"})
+            out.append({"folder": str(root), "results": sorted(results)[:MAX_LISTED], "records": games})
         return out
+
+    def record_state(self, path):
+        """What the file `path` holds, read once per change (its size and time): None if
+        not a game record (or larger than MAX_RECORD), "unfinished" for a game that may
+        be played on (no result yet, a person at one of its seats), else "finished" (its
+        page shows it; a game of bots alone is not played on)."""
+        import stat
+
+        from tigris import record as records
+        from tigris.seat import HUMAN
+        from tigris.sources import json_or_none
+
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        if not stat.S_ISREG(st.st_mode):              # a pipe would block the reading
+            return None
+        key = (path, st.st_mtime_ns, st.st_size)
+        if key not in self._states:
+            rec = None
+            if st.st_size <= MAX_RECORD:
+                with contextlib.suppress(OSError):
+                    rec = json_or_none(path.read_bytes())
+            if not isinstance(rec, dict) or rec.get("format") != records.FORMAT:
+                state = None
+            else:
+                bots = rec.get("bots")
+                people = isinstance(bots, list) and HUMAN in bots
+                state = "unfinished" if rec.get("result") is None and people and not rec.get("error") else "finished"
+            if len(self._states) >= 4 * MAX_EXAMINED:
+                self._states.clear()
+            self._states[key] = state
+        return self._states[key]
 
 
 def _is(path, kind):
@@ -282,7 +337,8 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
 
 
 class Held(UsageError):
-    """A record whose game a table plays (409): not shown whole, not played on twice."""
+    """A record whose game a table plays (409): not shown whole, not played on twice; or
+    whose analysis is under way (409): not started twice."""
 
 
 class _Served:
@@ -304,6 +360,9 @@ class _Served:
         self.tables = {}                             # the games being played, by id
         self.making = set()                          # tables being made: a token, or a record's path
         self.positions = {}                          # positions set up on the board, by id
+        self.analyses = {}                           # the last analysis of each file, by its path
+        self.analysing_now = set()                   # analysis files whose analysis is being started
+        self.analyses_lock = threading.Lock()
 
     def table(self, request):
         key = request.path_params["key"]
@@ -317,11 +376,13 @@ class _Served:
 
     def not_at_a_table(self, path):
         """A record's game no table plays now: a game under way shows the hands of every
-        seat, so only its seats' pages show it (each as that seat may see it)."""
+        seat, so only its seats' pages show it (each as that seat may see it).  A game
+        over whose record passes here stays over (no resignation taken back)."""
         played = self.holder(path)
         if played is not None:
             with played.lock:
                 over = played.over
+                played.shown_whole = played.shown_whole or over
             if not over:
                 raise Held(f"{path.name}: this game is being played at a table of this server; "
                            f"each seat's page shows it as that seat may see it")
@@ -353,15 +414,22 @@ class _Served:
         finally:
             self.making.discard(token)
 
-    def analysed(self, request):
-        """The analysis (header, rows) named by the address's ``analysis``, or None."""
-        key = request.query_params.get("analysis")
-        if key is None:
-            return None
-        state = _known(self.searches.state, key)
-        if state["state"] != "done" or not isinstance(state["result"], dict) or "rows" not in state["result"]:
-            raise UsageError(f"the analysis {excerpt(key)} is {state['state']}, not done")
-        return state["result"]["header"], state["result"]["rows"]
+    @contextlib.contextmanager
+    def analysing(self, out):
+        """Room for an analysis of the file `out`: Held (409) while one of it is being
+        started or is under way at this server (a second would search every decision
+        again, and find the file held)."""
+        with self.analyses_lock:
+            key = self.analyses.get(out)
+            if out in self.analysing_now or (key is not None and self.searches.under_way(key)):
+                raise Held(f"{out.name}: an analysis of this game is under way at this server already; "
+                           f"its page shows it once it is done")
+            self.analysing_now.add(out)
+        try:
+            yield
+        finally:
+            with self.analyses_lock:
+                self.analysing_now.discard(out)
 
 
 class _Answer:
@@ -439,14 +507,17 @@ def results(served, request):
 
 def results_game(served, request):
     root, rel = _where(request)
-    rec = _results_game(served.folders.results(root, rel), request.path_params["game"])
-    return _Answer.page(_game_page(rec, served.analysed(request), back="../", partial=True))
+    folder, k = served.folders.results(root, rel), request.path_params["game"]
+    rec = _results_game(folder, k)
+    return _Answer.page(_game_page(rec, (served.folders.roots[root], _analysis_path(folder, k)),
+                                   back="../", partial=True))
 
 
 def record_page(served, request):
     root, rel = _where(request)
     path = served.not_at_a_table(served.folders.file(root, rel))
-    return _Answer.page(_game_page(_read_record(path), served.analysed(request), title=path.name, back="/"))
+    return _Answer.page(_game_page(_read_record(path), (served.folders.roots[root], _analysis_path(path)),
+                                   title=path.name, back="/"))
 
 
 def new_game_page(served, request):
@@ -457,13 +528,14 @@ def new_game_page(served, request):
 
 def play_page(served, request):
     from tigris import view
-    from tigris.web import tables
 
     played = served.table(request)
     player = _seat_of(request, played)
-    return _Answer.page(view.game_page(tables.record(played), title=f"{played.path.name}: player {player}",
+    rec, version = played.page()
+    drawn = f'<script type="application/json" id="play-data">{{"version": {version}}}</script>\n'
+    return _Answer.page(view.game_page(rec, title=f"{played.path.name}: player {player}",
                                        back="/", viewer=player, partial=True,
-                                       extra=PLAY_PANEL + HINT_PANEL))
+                                       extra=drawn + PLAY_PANEL + HINT_PANEL))
 
 
 def position_page(served, request):
@@ -520,9 +592,22 @@ async def analysis_start(served, request):
     body = await _json_body(request)
     if not isinstance(body, dict) or set(body) - {"page", "iterations"} or not isinstance(body.get("page"), str):
         raise UsageError('an analysis request is {"page": the game page\'s path, "iterations": a number}')
-    rec = await served.in_thread(_record_of_page, served.folders, body["page"], served.not_at_a_table)
-    key = await served.in_thread(served.searches.start_analysis, rec, body.get("iterations", ANALYSIS_ITERATIONS))
-    return _Answer.json({"id": key}, 202)
+    return await served.in_thread(_analysis_started, served, body)
+
+
+def _analysis_started(served, body):
+    """An analysis of the game of the page ``body["page"]`` into its analysis file (see
+    ``_analysis_path``), started; the file checked first (``_analysis_file_fit``,
+    ``jobs.analysis_settings``), and one analysis of a file at a time."""
+    from tigris.web import jobs
+
+    if "iterations" in body:
+        jobs.check_iterations(body["iterations"])
+    rec, root, out, source = _game_of_page(served.folders, body["page"], served.not_at_a_table)
+    with served.analysing(out):
+        key = served.searches.start_analysis(rec, _analysis_file_fit(root, out), source, body.get("iterations"))
+        served.analyses[out] = key
+    return _Answer.json({"id": key, "file": out.name}, 202)
 
 
 def search_state(served, request):
@@ -564,8 +649,13 @@ async def resume(served, request):
 
 
 def game_state(served, request):
+    """A seat's view; ``?drawn=V``, the version its page shows: with the page's data to
+    redraw when the game's is another."""
     played = served.table(request)
-    return _Answer.json(played.seen_by(_seat_of(request, played)))
+    raw = request.query_params.get("drawn")
+    if raw is not None and not _number(raw, 9):
+        raise UsageError(f"drawn must be the version the page shows, not {excerpt(raw)}")
+    return _Answer.json(played.seen_by(_seat_of(request, played), None if raw is None else int(raw)))
 
 
 def _game_action(name):
@@ -582,7 +672,8 @@ def _game_action(name):
         player = _seat_of(request, played, body["player"])
         args = (player, body["move"]) if name == "move" else (player,)
         await served.in_thread(lambda: getattr(played, name)(*args, version=version))
-        return _Answer.json(await served.in_thread(played.seen_by, player))
+        # the page's data with it (the game changed since the page's version): drawn in place
+        return _Answer.json(await served.in_thread(played.seen_by, player, version))
     act.__name__ = f"game_{name}"
     return act
 
@@ -905,9 +996,11 @@ class _Guard:
 # ---------------------------------------------------------------------------------------
 
 def _front_page(served, at_tables=frozenset()):
-    """The folders' results folders and records; a record's "play on" button asks for
-    a table (POST /api/resume) and opens its first person's seat; a record whose game a
-    table plays (a path of `at_tables`) is only named."""
+    """The folders' results folders and game records (``Folders.listing``: other JSON
+    files are not listed), each record with its page; an unfinished one's "play on"
+    button asks for a table (POST /api/resume) and opens its first person's seat; a
+    record whose game a table plays (a path of `at_tables`) is only named.  A folder's
+    path is shown as it is written (class ``path``: never in capitals)."""
     from tigris import view
 
     sections = []
@@ -915,14 +1008,17 @@ def _front_page(served, at_tables=frozenset()):
         items = [f'<li><a href="/results/{r}/{_url(rel, "/")}">{html.escape(rel if rel != "." else entry["folder"])}</a></li>'
                  for rel in entry["results"]]
         games = []
-        for rel in entry["records"]:
+        for game in entry["records"]:
+            rel = game["path"]
             if at_tables and (served.roots[r] / rel).resolve() in at_tables:
                 games.append(f'<li class="at-table">{html.escape(rel)} (at a table of this server)</li>')
-            else:
+            elif game["unfinished"]:
                 page = f"/record/{r}/{_url(rel)}"
-                games.append(f'<li><a href="{page}">{html.escape(rel)}</a> '
+                games.append(f'<li class="unfinished"><a href="{page}">{html.escape(rel)}</a> '
                              f'<button type="button" class="resume" data-page="{page}">play on</button></li>')
-        sections.append(f'<section class="folder"><h2>{html.escape(entry["folder"])}</h2>'
+            else:
+                games.append(f'<li class="finished"><a href="/record/{r}/{_url(rel)}">{html.escape(rel)}</a></li>')
+        sections.append(f'<section class="folder"><h2 class="path">{html.escape(entry["folder"])}</h2>'
                         f'<h3>Results folders</h3><ul class="results">{"".join(items) or "<li>none</li>"}</ul>'
                         f'<h3>Game records</h3><ul class="records">{"".join(games) or "<li>none</li>"}</ul>'
                         f'</section>')
@@ -954,22 +1050,52 @@ _RESUME_SCRIPT = """<p id="resume-error" class="error"></p>
 </script>"""
 
 
+def _seat_options(table_bots):
+    """The bots of a seat's choice (HTML options) among `table_bots` that may sit at a
+    table (honest, their move bounded, a bot file): first the levels (``level-K``, by K),
+    each named with its description, then the others by name; every option holds its
+    description (its title, and ``data-about`` for the line below the seats)."""
+    import re
+
+    from tigris.web import tables as playing
+
+    levels, others = [], []
+    for name in sorted(table_bots):
+        try:
+            conf = playing.check_seats([name, playing.HUMAN], table_bots)[0]
+        except UsageError:                   # dishonest, too slow, or not a bot file
+            continue
+        about = conf.description or ""
+        level = re.fullmatch(r"level-(\d{1,3})", name)
+        if level:
+            short = re.sub(r"^level \d+ of \d+[,:]?\s*", "", about)   # its number is in its name
+            levels.append((int(level[1]), name, f"{name}: {short}" if short else name, about))
+        else:
+            others.append((0, name, name, about))
+
+    def option(name, text, about):
+        about = html.escape(about, quote=True)
+        return (f'<option value="{html.escape(name, quote=True)}" title="{about}" '
+                f'data-about="{about}">{html.escape(text)}</option>')
+
+    groups = []
+    if levels:
+        groups.append('<optgroup label="levels (1 the weakest)">'
+                      + "".join(option(*row[1:]) for row in sorted(levels)) + "</optgroup>")
+    if others:
+        groups.append('<optgroup label="the other bots">'
+                      + "".join(option(*row[1:]) for row in others) + "</optgroup>")
+    return "".join(groups)
+
+
 def _new_game_page(table_bots):
     """The form of a new game: players, board, variants, who sits where (a person or
     one of `table_bots`, ``tables.table_bots``, that may sit at a table)."""
     from tigris import view
-    from tigris.web import tables as playing
     from tigris.constants import VARIANTS
 
-    honest = []
-    for name in sorted(table_bots):
-        try:
-            playing.check_seats([name, playing.HUMAN], table_bots)
-        except UsageError:                   # dishonest, too slow, or not a bot file
-            continue
-        honest.append(name)
-    options = "".join(f'<option value="{html.escape(n)}">{html.escape(n)}</option>' for n in honest)
-    bot_choice = options.replace('value="ismcts-fast">', 'value="ismcts-fast" selected>')
+    options = _seat_options(table_bots)
+    bot_choice = options.replace('value="ismcts-fast" ', 'value="ismcts-fast" selected ')
     seats = "".join(
         f'<label class="seat" data-seat="{p}">player {p} <select name="seat{p}">'
         f'<option value="human"{" selected" if p == 0 else ""}>a person</option>'
@@ -983,6 +1109,7 @@ def _new_game_page(table_bots):
 <label>board <select name="board"><option>classic</option><option>advanced</option></select></label>
 {variants}<label>seed <input name="seed" type="number" min="0" placeholder="random"></label></p>
 <p id="seats">{seats}</p>
+<ul id="seat-about" class="hint"></ul>
 <p><button type="submit" id="start">Start</button> <span id="new-game-error" class="error"></span></p>
 </form></main>
 <script>
@@ -990,10 +1117,19 @@ def _new_game_page(table_bots):
   "use strict";
   const form = document.getElementById("new-game-form");
   function seatsShown() {{
-    const n = parseInt(form.players.value, 10);
-    for (const l of document.querySelectorAll("label.seat")) l.hidden = parseInt(l.dataset.seat, 10) >= n;
+    const n = parseInt(form.players.value, 10), about = [];
+    for (const l of document.querySelectorAll("label.seat")) {{
+      const p = parseInt(l.dataset.seat, 10), chosen = form["seat" + p].selectedOptions[0];
+      l.hidden = p >= n;
+      if (!l.hidden && chosen && chosen.dataset.about) {{
+        const li = document.createElement("li");
+        li.textContent = "player " + p + ", " + chosen.value + ": " + chosen.dataset.about;
+        about.push(li);
+      }}
+    }}
+    document.getElementById("seat-about").replaceChildren(...about);
   }}
-  form.players.addEventListener("change", seatsShown);
+  form.addEventListener("change", seatsShown);
   seatsShown();
   form.addEventListener("submit", async ev => {{
     ev.preventDefault();
@@ -1031,7 +1167,7 @@ def _results_page(folder, refresh):
         entries.append({"rec": rec, "page": f"game/{rec['game']}", "problem": None})
     scheduled = summary.get("scheduled")
     running = bool(scheduled) and summary["games"] < scheduled
-    return view.index_page(summary, entries, refresh=refresh if running else None)
+    return view.index_page(summary, entries, refresh=refresh if running else None, back=("/", "the folders"))
 
 
 def _results_game(folder, k):
@@ -1071,35 +1207,102 @@ def _record_file(served, page):
     raise UsageError(f"page: {excerpt(page)} is not a record's page (/record/R/PATH)")
 
 
-def _record_of_page(served, page, check=lambda path: path):
-    """The record a game page's path shows: /record/R/PATH (its file passed by
-    `check`) or /results/R/PATH/game/K."""
+def _game_of_page(served, page, check=lambda path: path):
+    """What a game page's path shows, for its analysis: ``(record, folder, analysis
+    file, source)``, the folder the one served that holds it and the source as
+    ``tigris analyse`` would be given it there.  /record/R/PATH (its file passed by
+    `check`), or /results/R/PATH/game/K."""
     from urllib.parse import unquote
+
+    from tigris import tournament
 
     parts = page.split("/")
     if len(parts) >= 4 and parts[0] == "" and parts[1] == "record" and _number(parts[2], 4):
-        return _read_record(check(_record_file(served, page)))
+        path, root = check(_record_file(served, page)), served.roots[int(parts[2])]
+        return _read_record(path), root, _analysis_path(path), path.relative_to(root).as_posix()
     if len(parts) >= 5 and parts[0] == "" and parts[1] == "results" and _number(parts[2], 4) \
             and parts[-2] == "game" and _number(parts[-1], 9):
+        root, k = served.roots[int(parts[2])], int(parts[-1])
         folder = served.results(int(parts[2]), unquote("/".join(parts[3:-2])))
-        return _results_game(folder, int(parts[-1]))
+        source = f"{(folder / tournament.GAMES_FILE).relative_to(root).as_posix()}:{k}"
+        return _results_game(folder, k), root, _analysis_path(folder, k), source
     raise UsageError(f"page: {excerpt(page)} is not a game's page (/record/... or /results/.../game/K)")
 
 
-def _game_page(rec, analysis, title=None, back=None, partial=False):
-    """A game's page with its hint and analysis panels (and the analysis, if given); a
-    record that does not replay is a RecordError naming the move, unless `partial` (a
-    results folder's game that stopped with an error: its page up to the last good move)."""
+def _analysis_path(path, k=None):
+    """The analysis file of the record `path` (NAME.analysis.jsonl beside it), or of game
+    `k` of the results folder `path` (games-K.analysis.jsonl in it): the names ``tigris
+    analyse`` gives them."""
+    from tigris import tournament
+
+    if k is None:
+        return path.with_name(path.stem + ANALYSIS_SUFFIX)
+    return path / f"{Path(tournament.GAMES_FILE).stem}-{k}{ANALYSIS_SUFFIX}"
+
+
+def _analysis_file_fit(root, out):
+    """UsageError unless the analysis file `out` may be written: it stays in the served
+    folder `root` (a link may not lead out of it), is a regular file if it is there, and
+    its folder (which holds its lock file too) and it may be written to."""
+    if not _stays(root, out):
+        raise UsageError(f"{out.name} leads out of the served folder: the analysis is not written there")
+    if os.path.lexists(out) and not _is(out, "file"):
+        raise UsageError(f"{out.name} is not a file: the analysis is not written there; move it away")
+    if not os.access(out.parent, os.W_OK | os.X_OK):
+        raise UsageError(f"cannot write the analysis {out.name}: its folder is not writable by this "
+                         f"server's user; nothing is analysed")
+    if out.exists() and not os.access(out, os.W_OK):
+        raise UsageError(f"cannot write the analysis {out.name}: the file is not writable by this "
+                         f"server's user; nothing is analysed")
+    return out
+
+
+def _game_page(rec, where, title=None, back=None, partial=False):
+    """A game's page with its hint and analysis panels, and the analysis in its file
+    (``where``: the served folder and the file, ``_analysis_path``) drawn if it holds one
+    of this game (``_analysis_on_page``); a record that does not replay is a RecordError
+    naming the move, unless `partial` (a results folder's game that stopped with an
+    error: its page up to the last good move)."""
     from tigris import view
 
     try:
         replayed = view.replay_steps(rec, partial=partial)
-        if analysis is not None:
-            view.check_analysis(rec, *analysis, replayed.moves)
     except RecordError as e:
         raise RecordError(f"{title or view.game_title(rec)}: {e}") from None
+    analysis, about = _analysis_on_page(rec, *where, replayed)
+    panel = f'<script type="application/json" id="analysis-file">{view.script_json(about)}</script>\n'
     return view.game_page(rec, analysis, title=title, back=back, partial=partial, replayed=replayed,
-                          extra=HINT_PANEL + ANALYSIS_PANEL)
+                          extra=HINT_PANEL + panel + ANALYSIS_PANEL)
+
+
+def _analysis_on_page(rec, root, out, replayed):
+    """``(analysis, about)``: the analysis file `out` read for the page of `rec`
+    (``replayed``) if it holds part or all of this game's analysis, ``(header, rows)``,
+    else None; ``about`` tells the page's panel: the ``file``'s name, its ``state``
+    ("none", "partial", "complete", or "refused" with the ``problem``), the decisions
+    ``analysed`` of the ``decisions`` and the budget (``iterations`` or ``seconds``)."""
+    from tigris import analysis as analyses
+    from tigris import view
+
+    about = {"file": out.name, "state": "none"}
+    if not os.path.lexists(out):
+        return None, about
+    try:
+        if not (_stays(root, out) and _is(out, "file")):
+            raise UsageError("not a file of the served folder")
+        header, rows = analyses.read_analysis(out)
+        if header is None:
+            return None, about                            # empty: an analysis writes it anew
+        if replayed.stopped is not None or header["record"] != analyses.record_hash(replayed.game):
+            raise UsageError(f"an analysis of another game (its source: {excerpt(header['source'], 60)})")
+        view.check_analysis(rec, header, rows, replayed.moves)
+    except (UsageError, RecordError) as e:
+        problem = str(e).replace(str(out), out.name)
+        return None, dict(about, state="refused", problem=problem)
+    done = len(rows) >= header["decisions"]
+    return (header, rows), dict(about, state="complete" if done else "partial", analysed=len(rows),
+                                decisions=header["decisions"], iterations=header.get("iterations"),
+                                seconds=header.get("seconds"))
 
 
 def _loaded(body):

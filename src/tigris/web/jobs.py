@@ -2,6 +2,11 @@
 own, so the server's event loop never searches: hints (``start``), the analysis of a
 game (``start_analysis``) and the moves of the bots at its tables (``start_move``).
 
+An analysis is a file, ``tigris analyse``'s (``tigris.analysis.run`` writes it, a row as
+each decision is done): a server that stops, or a search stopped, leaves the rows done,
+and the next analysis of the file goes on from them with the file's own settings
+(``analysis_settings``); its progress is read from the file as it grows.
+
 A search is started with a position and a budget (``Searches.start``: at most
 ``MAX_SECONDS``; an analysis at most ``MAX_ANALYSIS_ITERATIONS`` a decision), reports its
 progress as it goes, and ends when it is done, when it is stopped (``stop``, or the page
@@ -25,10 +30,12 @@ import time
 
 from tigris.errors import UsageError, excerpt
 
-__all__ = ["Searches", "MAX_SECONDS", "MAX_ANALYSIS_ITERATIONS", "IDLE", "MAX_KEPT", "STATES"]
+__all__ = ["Searches", "analysis_settings", "check_iterations", "MAX_SECONDS", "MAX_ANALYSIS_ITERATIONS", "ANALYSIS_ITERATIONS",
+           "IDLE", "MAX_KEPT", "STATES"]
 
 MAX_SECONDS = 60.0        # the longest search a page may ask for
 MAX_ANALYSIS_ITERATIONS = 10_000   # a decision's search in an analysis: the page's deepest
+ANALYSIS_ITERATIONS = 2_000        # a decision's search when a page names none
 IDLE = 15.0               # seconds without a look at a search before it is stopped
 MAX_KEPT = 256            # searches remembered (finished ones are forgotten first)
 PAGE_ROWS = 8             # a hint's rows on a page: the equals and the next few searched plans
@@ -59,27 +66,65 @@ def _search(position, seconds, bot, messages):
         messages.put(("failed", f"{type(e).__name__}: {e}"[:300]))
 
 
-def _analyse(rec, iterations, messages):
-    """A worker process: the analysis of every decision of the game of record `rec`
-    (``tigris.analysis``, `iterations` a search), its progress and then
-    ("done", {"header", "rows"}) put on `messages`, or ("failed", message)."""
+def _analyse(rec, out, source, settings, messages):
+    """A worker process: the analysis of every decision of the game of record `rec` into
+    the file `out` (``tigris.analysis.run``, `settings` its budget and options, `source`
+    the record's name in the header), its progress read from the file as rows are
+    appended, then ("done", what the file holds) put on `messages`, or ("failed",
+    message).  Stopped by SIGTERM, it lets go of the file's lock (the rows written stay:
+    the next run continues them)."""
     import os
+    import signal
+    import sys
 
     from tigris._plumbing import parallel
 
     parallel.watch(os.getppid())
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))      # the lock file removed on the way out
+    stop = threading.Event()
+    watcher = threading.Thread(target=_report_rows, args=(out, messages, stop), daemon=True)
     try:
         from tigris import analysis
 
-        header, tasks, engine = analysis.plan(rec, iterations=iterations)
-        rows = []
-        for k, task in enumerate(tasks, start=1):
-            rows.append(analysis.analyse_decision(task, engine, {"iterations": iterations},
-                                                  header["seed"], header["thresholds"]))
-            messages.put(("progress", k / max(1, len(tasks)), sum(r["iterations"] for r in rows)))
-        messages.put(("done", _finite({"header": header, "rows": rows})))
+        watcher.start()
+        header, rows = analysis.run(rec, out, source=source, jobs=1, progress=False, **settings)
+        stop.set()
+        watcher.join()
+        messages.put(("done", {"file": out.name, "decisions": header["decisions"], "analysed": len(rows),
+                               "iterations": sum(r["iterations"] for r in rows)}))
+    except UsageError as e:               # the file refused, or held by another run
+        messages.put(("failed", str(e).replace(str(out), out.name)[:300]))
     except Exception as e:
         messages.put(("failed", f"{type(e).__name__}: {e}"[:300]))
+
+
+def _report_rows(out, messages, stop, every=0.25):
+    """In an analysis's worker, until `stop`: ("progress", share of the decisions in the
+    file, their iterations) on `messages` whenever rows are appended to the file `out`."""
+    from tigris.sources import json_or_none
+
+    offset, decisions, rows, iterations, said = 0, None, 0, 0, None
+    while not stop.wait(every):
+        try:
+            with open(out, "rb") as f:
+                f.seek(offset)
+                chunk = f.read()
+        except OSError:
+            continue
+        whole = chunk[:chunk.rfind(b"\n") + 1]          # a line still being written waits
+        offset += len(whole)
+        for line in whole.splitlines():
+            item = json_or_none(line)
+            if not isinstance(item, dict):
+                continue
+            if "format" in item:
+                decisions = item.get("decisions")
+            else:
+                rows += 1
+                iterations += item["iterations"] if isinstance(item.get("iterations"), int) else 0
+        if isinstance(decisions, int) and (rows, iterations) != said:
+            said = rows, iterations
+            messages.put(("progress", min(1.0, rows / max(1, decisions)), iterations))
 
 
 def _choose(rec, bot, seed):
@@ -110,6 +155,51 @@ def _finite(value):
     if isinstance(value, (list, tuple)):
         return [_finite(v) for v in value]
     return value
+
+
+def check_iterations(iterations):
+    """`iterations`, a decision's search in an analysis a page asks for, once it is a
+    whole number from 1 to MAX_ANALYSIS_ITERATIONS; else a UsageError."""
+    if not (isinstance(iterations, int) and not isinstance(iterations, bool)
+            and 1 <= iterations <= MAX_ANALYSIS_ITERATIONS):
+        raise UsageError(f"iterations must be a whole number from 1 to {MAX_ANALYSIS_ITERATIONS:,} "
+                         f"(a decision's search), not {excerpt(iterations)}")
+    return iterations
+
+
+def analysis_settings(rec, out, iterations=None):
+    """The options of ``tigris.analysis.run`` for the analysis of record `rec` into the
+    file `out`, as ``tigris analyse`` writes it: a new (or empty) file is searched
+    `iterations` a decision (default ANALYSIS_ITERATIONS, at most
+    MAX_ANALYSIS_ITERATIONS) with the command's defaults; a file that holds part of this
+    game's analysis is continued with its own settings (`iterations`, if given, must be
+    its budget).  A file that holds anything else is refused (UsageError naming it)."""
+    from tigris import analysis, record
+
+    if iterations is not None:
+        check_iterations(iterations)
+    try:
+        header = analysis.read_analysis(out)[0] if out.exists() else None
+    except UsageError as e:
+        raise UsageError(f"{out.name} holds something else than an analysis of this game "
+                         f"({str(e).replace(str(out), out.name)}); it is left as it is: move it away "
+                         f"to analyse the game here") from None
+    if header is None:
+        return {"iterations": ANALYSIS_ITERATIONS if iterations is None else iterations}
+    if header["record"] != analysis.record_hash(record.replay(rec)):
+        raise UsageError(f"{out.name} holds an analysis of another game (its source: "
+                         f"{excerpt(header['source'], 60)}); it is left as it is: move it away "
+                         f"to analyse this game here")
+    budget = (f"{header['iterations']:,} iterations" if header.get("iterations") is not None
+              else f"{header['seconds']:g} seconds")
+    if iterations is not None and iterations != header.get("iterations"):
+        raise UsageError(f"{out.name} holds part of this game's analysis at {budget} a decision: "
+                         f"it goes on at that budget (or move the file away to analyse afresh)")
+    if (header.get("iterations") or 0) > MAX_ANALYSIS_ITERATIONS or (header.get("seconds") or 0) > MAX_SECONDS:
+        raise UsageError(f"{out.name} holds an analysis at {budget} a decision, more than a page "
+                         f"may ask for: continue it with tigris analyse")
+    return {k: header[k] for k in ("iterations", "seconds", "players", "bot", "seed", "thresholds")
+            if header.get(k) is not None}
 
 
 def _stop_pool(pool):
@@ -182,15 +272,21 @@ class Searches:
         hints.searcher(bot, jobs=1, seed=None)               # a configuration that can search
         return self._add(_Job(_search, (position, float(seconds), bot), float(seconds)))
 
-    def start_analysis(self, rec, iterations):
-        """Start (or queue) the analysis of the game of record `rec`, `iterations` a
-        decision (at most MAX_ANALYSIS_ITERATIONS); its result is ``{"header", "rows"}``
-        (``tigris.analysis``)."""
-        if not (isinstance(iterations, int) and not isinstance(iterations, bool)
-                and 1 <= iterations <= MAX_ANALYSIS_ITERATIONS):
-            raise UsageError(f"iterations must be a whole number from 1 to {MAX_ANALYSIS_ITERATIONS:,} "
-                             f"(a decision's search), not {excerpt(iterations)}")
-        return self._add(_Job(_analyse, (rec, iterations), None))
+    def start_analysis(self, rec, out, source, iterations=None):
+        """Start (or queue) the analysis of the game of record `rec` into the file `out`
+        (``analysis_settings``: a file that holds part of it is continued, one that holds
+        anything else refused); its result is ``{"file", "decisions", "analysed",
+        "iterations"}`` once the file holds every decision."""
+        settings = analysis_settings(rec, out, iterations)
+        return self._add(_Job(_analyse, (rec, out, source, settings), None))
+
+    def under_way(self, key):
+        """Whether the search `key` waits or runs (False for one it does not know)."""
+        with self._lock:
+            job = self._jobs.get(key)
+            if job is not None:
+                self._collect(job)
+            return job is not None and job.state in ("waiting", "running")
 
     def start_move(self, rec, bot, seed=0):
         """Start (or queue) the move of `bot` (a Configuration, or a configuration's name

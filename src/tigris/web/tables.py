@@ -10,9 +10,13 @@ see the people's hands) whose move is bounded (``MOVE_SECONDS``, ``MOVE_ITERATIO
 comes, so the server never searches; while it runs the game is ``thinking``.
 ``seen_by(player)`` is the game as that player may see it: the position with the others'
 hands hidden, the legal moves when it is the player's turn, and what each move did
-(``tigris.events``).  ``undo`` takes the game back to the player's previous decision
-(the bots' replies with it), ``resign`` ends it with the player last; a game over stays
-over (its record, every hand in it, may then be shown).  Every change counts a
+(``tigris.events``); with ``drawn`` (the version a page shows) also the page's data
+(``view.game_data`` as that player sees the game) when the game has changed since, so
+the page redraws in place.  ``undo`` takes the game back to the player's previous
+decision (the bots' replies with it), ``resign`` ends it with the player last; a game
+over stays over (its record, every hand in it, may then be shown), but for a
+resignation taken back by its player's undo before anyone was shown the record
+(``shown_whole``).  Every change counts a
 ``version`` up: a write names the version it was made at, and one made at an older
 state is refused (``Stale``).  The record (``tigris-game/1``) is replaced whole after
 every move, so a game left at any point goes on from it (``Played.resume``), also after
@@ -84,6 +88,8 @@ class Played:
         self.keys = {p: secrets.token_urlsafe(9) for p, seat in enumerate(self.seats) if seat == HUMAN}
         self.events = []                     # per move: {"n", "player", "move", "said"}
         self.resigned = None
+        self.shown_whole = False             # the record of the game over shown (or analysed)
+        self.drawn = {}                      # per seat: (version, its page's data)
         self.job = None                      # the key of the running bot move, if any
         self.error = None                    # why a bot could not move
         self.lock = threading.Lock()
@@ -152,30 +158,57 @@ class Played:
             raise NotYours(f"this is not player {player}'s seat: its page's address holds its key")
         return player
 
-    def seen_by(self, player):
-        """The game as `player` (a person's seat, ``seat`` checked) may see it."""
-        from tigris.position import to_position
-
+    def seen_by(self, player, drawn=None):
+        """The game as `player` (a person's seat, ``seat`` checked) may see it; when
+        `drawn` (the version the player's page shows) is given and the game's version is
+        another, also ``data``: the page's data as the player sees the game
+        (``view.game_data``), for the page to redraw in place."""
         with self.lock:
             self._collect()
-            game = self.game
-            _check_player(player, game.players)
-            to_move = None if self.over else game.current_player
-            mine = player == to_move and self.seats[player] == HUMAN and self.job is None
-            legal = []
-            if mine:
-                for a in game.legal_actions():
-                    text = game.action_str(a)
-                    legal.append({"action": a, "move": text, "group": group_of(text)})
-            return {"id": self.id, "version": self.version, "file": self.path.name,
-                    "players": game.players, "board": game.board,
-                    "variants": list(game.variants), "seats": self.seats, "player": player,
-                    "position": to_position(game, player), "to_move": to_move,
-                    "decision": game.decision if not self.over else "over",
-                    "moves": len(game.history), "thinking": self.job is not None,
-                    "legal": legal, "events": [_seen(e, player) for e in self.events[-MAX_EVENTS:]],
-                    "can_undo": not self.over and self._undo_point(player) is not None,
-                    "over": self.over, "result": self._result(), "error": self.error}
+            _check_player(player, self.game.players)
+            seen = self._seen_by(player)
+            rec = self._record() if drawn is not None and drawn != self.version else None
+        if rec is not None:
+            seen["data"] = self._page_data(rec, player, seen["version"])
+        return seen
+
+    def page(self):
+        """(the record, the version): what a seat's page is drawn from, at one moment."""
+        with self.lock:
+            return self._record(), self.version
+
+    def _seen_by(self, player):
+        from tigris.position import to_position
+
+        game = self.game
+        to_move = None if self.over else game.current_player
+        mine = player == to_move and self.seats[player] == HUMAN and self.job is None
+        legal = []
+        if mine:
+            for a in game.legal_actions():
+                text = game.action_str(a)
+                legal.append({"action": a, "move": text, "group": group_of(text)})
+        return {"id": self.id, "version": self.version, "file": self.path.name,
+                "players": game.players, "board": game.board,
+                "variants": list(game.variants), "seats": self.seats, "player": player,
+                "position": to_position(game, player), "to_move": to_move,
+                "decision": game.decision if not self.over else "over",
+                "moves": len(game.history), "thinking": self.job is not None,
+                "legal": legal, "events": [_seen(e, player) for e in self.events[-MAX_EVENTS:]],
+                "can_undo": self._can_undo(player),
+                "over": self.over, "result": self._result(), "error": self.error}
+
+    def _page_data(self, rec, player, version):
+        """The data of `player`'s page of the record `rec` (the game at `version`), as
+        ``view.game_page`` draws it; kept per seat until the game changes."""
+        from tigris import view
+
+        kept = self.drawn.get(player)
+        if kept is not None and kept[0] == version:
+            return kept[1]
+        data = view.game_data(rec, partial=True, replayed=view.replay_steps(rec, True, player))
+        self.drawn[player] = (version, data)
+        return data
 
     @property
     def over(self):
@@ -211,11 +244,14 @@ class Played:
 
     def undo(self, player, version=None):
         """Back to `player`'s previous decision, the moves after it taken back (a bot's
-        move in progress stopped)."""
+        move in progress stopped); after `player`'s resignation, the resignation alone
+        (the game goes on from the same position), unless the record was shown since."""
         with self.lock:
             self._current(version)
             _check_player(player, self.game.players)
-            if self.over:                        # its record is shown whole now: it stays over
+            if self._resignation_undone(player):
+                return
+            if self.over:                        # its record may be shown whole now: it stays over
                 raise UsageError("the game is over: nothing to undo")
             back = self._undo_point(player)
             if back is None:
@@ -227,6 +263,20 @@ class Played:
                 self.events = [e for e in self.events if e["n"] <= back]
                 self.resigned = None
             self._advance()
+
+    def _resignation_undone(self, player):
+        """Take back `player`'s resignation, if that is what undo does now."""
+        if self.resigned is None or self.resigned != player or self.shown_whole:
+            return False
+        with self._change("the undo"):
+            self.resigned = None
+        self._advance()
+        return True
+
+    def _can_undo(self, player):
+        if self.resigned is not None:
+            return self.resigned == player and not self.shown_whole
+        return not self.over and self._undo_point(player) is not None
 
     def resign(self, player, version=None):
         """`player` gives up: the game ends, the player last."""

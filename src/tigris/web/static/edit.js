@@ -4,9 +4,9 @@
  * board by a click, a number field, the text applied (typed, pasted or loaded from a
  * file) -- is made to that position and sent to the server (POST /api/positions), which
  * checks and keeps it; the page is then drawn again in place, without loading it anew:
- * the new position's page is fetched (GET /position/ID), its data and its board, players
- * and supply put in this page's place and drawn by the page's own viewer script, and the
- * address becomes that page's (Back goes to the position before).  The chosen piece, the
+ * the new position's page is fetched (GET /position/ID), its data read and drawn by the
+ * viewer (window.tigrisViewer.redraw: the board, players and supply), its header put in
+ * this page's, and the address becomes that page's (Back goes to the position before).  The chosen piece, the
  * editor and the hint panel stay.  A change refused (by the server, or by the editor: no
  * tile of that colour left in the bag, no catastrophe left) is undone -- the text, the
  * fields and the board show the last valid position -- and the refusal, naming the square
@@ -22,8 +22,8 @@
  * hand's tiles come from the bag and go back to it; the bag's go out of the game and come
  * back from there.  The decision at hand (a conflict and its support, a monument, a war)
  * is set in the text.  Every text from the server is set with textContent; the page
- * drawn in place is the server's own, parsed inert (DOMParser), and only its viewer
- * script, the one this page already runs, is run. */
+ * drawn in place is the server's own, parsed inert (DOMParser): only its data and its
+ * header are taken, and none of its scripts is run. */
 import { h, call } from "./panel.js";
 
 const RULES = JSON.parse(document.getElementById("rules-data").textContent);   // tigris.constants
@@ -31,9 +31,6 @@ const LEADERS = RULES.leaders, COLOURS = RULES.colours;
 const TILE = Object.fromEntries(COLOURS.map((c, i) => [c, RULES.tiles[i]]));
 const TEMPLE = COLOURS[0];                       // the temples' colour: treasures lie on them
 
-// the viewer's script (the page's one inline script without a type), run again to draw a
-// position in place
-const VIEWER = [...document.scripts].find(s => !s.src && !s.type).textContent;
 let valid = structuredClone((window.tigrisShown || {}).position || {});     // the last valid position
 let shownPath = location.pathname;               // the address of the position shown
 
@@ -244,26 +241,16 @@ function showValid() {
   showFields(valid);
 }
 
-/** The page of position `id` drawn in place of this one's: its data, its header, and the
- * elements of its two columns (the board, the players, the supply...: each element with an
- * id that this page has too), drawn by the viewer's script. */
+/** The page of position `id` drawn in place of this one's: its data drawn by the viewer
+ * (window.tigrisViewer.redraw), its header and title put in this page's. */
 async function redraw(id) {
   const answer = await fetch("/position/" + id);
   if (!answer.ok) throw new Error("the server answered " + answer.status);
   const page = new DOMParser().parseFromString(await answer.text(), "text/html");
-  document.getElementById("game-data").textContent = page.getElementById("game-data").textContent;
-  for (const column of ["left", "side"]) {
-    for (const fresh of [...page.getElementById(column).children]) {
-      const old = fresh.id && document.getElementById(fresh.id);
-      if (old) old.replaceWith(document.importNode(fresh, true));
-    }
-  }
+  const data = JSON.parse(page.getElementById("game-data").textContent);
+  window.tigrisViewer.redraw(data, 0);            // sets window.tigrisShown, tells the panels
   document.querySelector("header").replaceWith(document.importNode(page.querySelector("header"), true));
   document.title = page.title;
-  const run = document.createElement("script");
-  run.textContent = VIEWER;                       // sets window.tigrisShown, tells the panels
-  document.body.append(run);
-  run.remove();
   valid = structuredClone(window.tigrisShown.position);
   if (location.pathname !== "/position/" + id) history.pushState(null, "", "/position/" + id);
   shownPath = location.pathname;

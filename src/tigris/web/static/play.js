@@ -1,17 +1,21 @@
 /* tigris serve: a person's seat at a served game (the page is the viewer's, its positions
  * as this player sees them).
  *
- * The panel asks the server for the game (GET /api/games/ID?player=P&key=K) three times
- * a second:
- * whose turn it is, a bot thinking, what each move did, the legal moves when it is this
- * player's turn.  The moves are grouped by kind (a tile's colour, a leader, a catastrophe,
- * a monument, support, war order, a treasure...): choosing a group outlines its squares
- * on the board, and a click on one plays that move; a group without squares lists its
- * moves as buttons.  Undo and Resign act for this player.  Each of them names the game's
- * version this page saw: when the game has moved on since (another seat, a bot), the
- * server refuses it (409) and the page loads again.  When the game moves on, the page
- * loads again at the last move.  Every text from the server is set with textContent,
- * never as HTML. */
+ * The panel asks the server for the game (GET /api/games/ID?player=P&key=K&drawn=V) three
+ * times a second: whose turn it is, a bot thinking, what each move did, the legal moves
+ * when it is this player's turn, and, when the game has changed since the version V the
+ * page shows (a bot's move, another seat's), the page's data, which the viewer draws in
+ * place (window.tigrisViewer.redraw: the board, the players, the supply, the moves, the
+ * status) at the last move: the page is never loaded again.  The moves onto a square are
+ * grouped by kind (a tile's colour, a leader, a catastrophe, a monument, a treasure...):
+ * choosing a group outlines its squares on the board, and a click on one plays that move;
+ * a move without a square (pass, support N, a swap, war COLOUR, withdraw, no-monument...)
+ * is a button of its own that plays it at once.  Undo and Resign act for this player (undo
+ * after resigning takes the resignation back).  A move, undo or resign is answered with
+ * the game and its data, drawn in place at once.  Each of them names the game's version
+ * this page saw: when the game has moved on since (another seat, a bot), the server
+ * refuses it (409) and the page draws the game as it is.  Every text from the server is
+ * set with textContent, never as HTML. */
 import { h, call } from "./panel.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -20,9 +24,10 @@ const here = new URL(location.href);
 const ID = here.pathname.split("/").pop();
 const PLAYER = parseInt(here.searchParams.get("player"), 10);
 const KEY = "&key=" + encodeURIComponent(here.searchParams.get("key") || "");
-const MOVES = JSON.parse(document.getElementById("game-data").textContent).steps.length - 1;
-if (!location.hash && MOVES > 0) location.hash = "#move=" + MOVES;   // a seat starts at the last move
-let shown = window.tigrisShown || { move: MOVES };
+let drawn = JSON.parse(document.getElementById("play-data").textContent).version;   // the version drawn
+let moves = JSON.parse(document.getElementById("game-data").textContent).steps.length - 1;
+if (!location.hash && moves > 0) location.hash = "#move=" + moves;   // a seat starts at the last move
+let shown = window.tigrisShown || { move: moves };
 let state = null, group = null;
 
 const status = h("p", { id: "play-status" });
@@ -60,14 +65,14 @@ function say(text) {
   message.hidden = !text;
 }
 
-function atLastMove() { return shown.move === MOVES; }
+function atLastMove() { return shown.move === moves; }
 
 function clearTargets() { marks.replaceChildren(); }
 
-function showTargets(moves) {
+function showTargets(onBoard) {
   clearTargets();
   if (!atLastMove()) return;
-  for (const m of moves) {
+  for (const m of onBoard) {
     const sq = squareOf(m.move);
     const cell = board.querySelector('rect[data-cell="' + sq + '"]');
     if (!cell) continue;
@@ -87,18 +92,36 @@ function showTargets(moves) {
   }
 }
 
+/** The group `name` chosen: its squares outlined on the board. */
 function choose(name) {
   group = name;
-  for (const b of groups.children) b.classList.toggle("chosen", b.dataset.group === name);
-  const moves = state.legal.filter(m => m.group === name);
-  const onBoard = moves.filter(m => squareOf(m.move));
+  for (const b of groups.querySelectorAll("button.group")) b.classList.toggle("chosen", b.dataset.group === name);
+  const onBoard = state.legal.filter(m => m.group === name && squareOf(m.move));
   showTargets(onBoard);
-  choices.replaceChildren(...moves.filter(m => !squareOf(m.move)).map(m =>
-    h("button", { type: "button", class: "choice", "data-move": m.move, text: m.move })));
-  for (const b of choices.children) b.addEventListener("click", () => play(b.dataset.move));
+  choices.replaceChildren();
   if (onBoard.length) {
-    choices.prepend(h("p", { class: "hint", text: "Click an outlined square (" + onBoard.length + ")." }));
+    choices.append(h("p", { class: "hint", text: "Click an outlined square (" + onBoard.length + ")." }));
   }
+}
+
+/** The moves without a square playable only at the last move (the position they are made in). */
+function enableMoves() {
+  for (const b of groups.querySelectorAll("button.move")) b.disabled = !atLastMove();
+}
+
+/** An answer of the server taken in: the page drawn again in place when it holds the
+ * page's data (the game changed); an answer older than the one shown is left out. */
+function take(answer) {
+  if (state && answer.version < state.version) return;
+  state = answer;
+  if (answer.data && answer.version !== drawn) {
+    drawn = answer.version;
+    moves = answer.data.steps.length - 1;
+    group = null;
+    groups.dataset.names = "";                 // the choices drawn anew
+    window.tigrisViewer.redraw(answer.data);   // at the last move; tells the panels (tigris:shown)
+  }
+  render();
 }
 
 /** POST a seat's action (move, undo, resign) made at the version shown. */
@@ -106,59 +129,71 @@ async function act(action, body) {
   if (!state) return;
   say("");
   try {
-    state = await call("/api/games/" + ID + "/" + action + "?" + KEY.slice(1),
-                       Object.assign({ player: PLAYER, version: state.version }, body));
-    render();
+    take(await call("/api/games/" + ID + "/" + action + "?" + KEY.slice(1),
+                    Object.assign({ player: PLAYER, version: state.version }, body)));
   } catch (e) {
-    if (e.status === 409) { location.reload(); return; }     // the game moved on meanwhile
+    if (e.status === 409) {                     // the game moved on meanwhile: as it is now
+      say("The game had moved on: here it is as it is now.");
+      look().catch(err => say(err.message));
+      return;
+    }
     say(e.message);
   }
 }
 
 function play(move) { return act("move", { move: move }); }
 
-function render() {
-  if (state.moves !== MOVES) {             // the game went on: load it at its last move
-    location.replace(here.pathname + here.search + "#move=" + state.moves);
-    location.reload();
-    return;
+function statusText() {
+  if (state.over) {
+    const r = state.result;
+    return "The game is over" + (r && r.adjudicated ? " (" + r.adjudicated + ")" : "") +
+      (r ? ": " + r.ranking.map((ps, k) => (k + 1) + ". " + ps.map(p => "player " + p).join(", ")).join("; ") : ".") +
+      (state.can_undo ? " Undo takes the resignation back." : "");
   }
+  if (state.error) return state.error;
+  if (state.thinking) return "Player " + state.to_move + " (" + state.seats[state.to_move] + ") is thinking...";
+  if (state.to_move === PLAYER) {
+    return "Your turn: " + state.decision.replace("_", " ") + ". Choose a kind of move, or a move." +
+      (atLastMove() ? "" : " (Go to the last move to play.)");
+  }
+  return "Player " + state.to_move + " (" + state.seats[state.to_move] + ") to move.";
+}
+
+function render() {
   events.replaceChildren(...state.events.slice().reverse().map(e =>
     h("li", { "data-move": String(e.n) }, h("b", { text: e.n + ". player " + e.player + ": " + e.move }),
       ...e.said.map(s => h("div", { class: "said", text: s })))));
   undo.disabled = !state.can_undo;
   resign.disabled = state.over || state.seats[PLAYER] !== "human";
-  if (state.over) {
-    const r = state.result;
-    status.textContent = "The game is over" + (r && r.adjudicated ? " (" + r.adjudicated + ")" : "") +
-      (r ? ": " + r.ranking.map((ps, k) => (k + 1) + ". " + ps.map(p => "player " + p).join(", ")).join("; ") : ".");
-  } else if (state.error) {
-    status.textContent = state.error;
-  } else if (state.thinking) {
-    status.textContent = "Player " + state.to_move + " (" + state.seats[state.to_move] + ") is thinking...";
-  } else if (state.to_move === PLAYER) {
-    status.textContent = "Your turn: " + state.decision.replace("_", " ") + ". Choose a kind of move." +
-      (atLastMove() ? "" : " (Go to the last move to play.)");
-  } else {
-    status.textContent = "Player " + state.to_move + " (" + state.seats[state.to_move] + ") to move.";
-  }
-  const names = [...new Set(state.legal.map(m => m.group))];
-  const same = groups.dataset.names === names.join("|");
-  if (!same) {
-    groups.dataset.names = names.join("|");
-    groups.replaceChildren(...names.map(n => h("button", { type: "button", class: "group", "data-group": n, text: n })));
-    for (const b of groups.children) b.addEventListener("click", () => choose(b.dataset.group));
-    group = null;
-    choices.replaceChildren();
-    clearTargets();
-    if (names.length === 1) choose(names[0]);
-  }
+  status.textContent = statusText();
+  // the kinds of moves onto a square, then every move without one (a click plays it)
+  const names = [...new Set(state.legal.filter(m => squareOf(m.move)).map(m => m.group))];
+  const direct = state.legal.filter(m => !squareOf(m.move)).map(m => m.move);
+  const key = names.join("|") + "#" + direct.join("|");
+  if (groups.dataset.names === key) return;
+  groups.dataset.names = key;
+  const kinds = h("div", { class: "play-kinds" }, ...names.map(n =>
+    h("button", { type: "button", class: "group", "data-group": n, text: n })));
+  const now = h("div", { class: "play-moves" }, ...direct.map(m =>
+    h("button", { type: "button", class: "move", "data-move": m, text: m })));
+  groups.replaceChildren(...(names.length ? [kinds] : []), ...(direct.length ? [now] : []));
+  for (const b of kinds.children) b.addEventListener("click", () => choose(b.dataset.group));
+  for (const b of now.children) b.addEventListener("click", () => play(b.dataset.move));
+  enableMoves();
+  group = null;
+  choices.replaceChildren();
+  clearTargets();
+  if (names.length === 1 && !direct.length) choose(names[0]);
+}
+
+/** The game as it is, and its data when it changed since the version drawn. */
+async function look() {
+  take(await call("/api/games/" + ID + "?player=" + PLAYER + KEY + "&drawn=" + drawn));
 }
 
 async function poll() {
   try {
-    state = await call("/api/games/" + ID + "?player=" + PLAYER + KEY);
-    render();
+    await look();
   } catch (e) {
     say(e.message);
   }
@@ -171,6 +206,7 @@ resign.addEventListener("click", () => {
 });
 document.addEventListener("tigris:shown", ev => {
   shown = ev.detail;
+  enableMoves();
   if (state && group !== null) choose(group); else clearTargets();
 });
 poll();
