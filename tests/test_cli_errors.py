@@ -132,7 +132,6 @@ CASES = [
     (["play", "--bots", "random", "grredy"], "unknown bot 'grredy'"),
     (["play", "--every", "-1"], "--every"),
     (["play", "--record", "{dir}/no/such/folder/game.json"], "no folder"),
-    (["analyse", "{record.json}", "--out", "{dir}/no/such/folder/a.jsonl"], "no folder"),
     (["calibrate", "{binary.json}"], "not UTF-8"),
     (["calibrate", "{deep.json}"], "deep.json"),
     (["calibrate", "{array.json}"], "a game record is a JSON object"),

@@ -340,7 +340,7 @@ def run(rec, out, source="record", iterations=None, seconds=None, players=None, 
     out = Path(out)
     if out.is_dir():
         raise UsageError(f"{out}: is a folder; name a file for the analysis")
-    check_target(out, reads=[source], option="--out", in_folder=True)    # appended to
+    check_target(out, reads=[source], option="--out")    # appended to: a regular file
     header, tasks, engine = plan(rec, source, iterations, seconds, players, bot, seed, thresholds)
     game = {t["move"]: (t["before"].current_player, t["before"].action_str(t["action"]))
             for t in tasks}
