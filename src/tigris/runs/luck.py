@@ -83,8 +83,9 @@ def _bag(game):
 
 
 def _drawn(before, action, draws, p, bag, rng):
-    """The move applied again to `before`, `p`'s tiles drawn afresh from what the bag
-    held once the others' draws before it were taken; the others' draws as they were."""
+    """The move applied again to `before`, `p`'s tiles drawn afresh from the bag less the
+    others' draws in the move (theirs stay as they were: given them, `p`'s draw is a
+    uniform one from what is left)."""
     left = list(bag)
     for q, c in draws:
         if q != p:
