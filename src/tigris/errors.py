@@ -15,6 +15,7 @@ DISTRIBUTION = "tigris-euphrates"
 def install_hint(extra):
     """How to install an optional extra, for the message of a command that needs it.
 
+    >>> from tigris.errors import install_hint
     >>> install_hint("plot")
     "pip install 'tigris-euphrates[plot]'"
     """

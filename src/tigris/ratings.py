@@ -7,7 +7,7 @@
 >>> [(row["name"], row["wins"]) for row in result["bots"]]
 [('ismcts', 3.0), ('greedy', 0.0)]
 >>> print(format_standings(result).splitlines()[2])              # doctest: +NORMALIZE_WHITESPACE
-| 1 | ismcts |     3 |    3 | 100.0% (43.9-100.0) | +436 (+436, +436) |          9 |       240 |  0.050 |
+| 1 | ismcts |     3 |    3 | 100.0% (43.9-100.0) | +436 (+9, +inf) |          9 |       240 |  0.050 |
 
 A game result is a dict ``{"bots": [name per seat], "ranking": [[seats in first place],
 [second], ...], "final": [final score per seat], "decisions": int, "seconds_per_move":
