@@ -20,6 +20,9 @@ def pair(folder):
     """(weaker, stronger, games, the stronger's score, gap, gap's interval)."""
     games = results_of(read_games(folder))
     rows = ratings.standings(games)["bots"]
+    if len(rows) != 2 or not games:
+        raise ValueError(f"{folder}: not the games of one pair of bots ({len(rows)} bots, "
+                         f"{len(games)} games)")
     strong, weak = rows[0], rows[1]
     gap = strong["elo"] - weak["elo"]
     low, high = strong["elo_ci"] or (None, None)
@@ -49,4 +52,9 @@ def main(folders):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    if len(sys.argv) < 3:
+        sys.exit("usage: python tools/ladder.py FOLDER FOLDER...  (one results folder a pair)")
+    try:
+        main(sys.argv[1:])
+    except (ValueError, OSError) as e:    # the toolkit's errors name the folder and field
+        sys.exit(f"tools/ladder.py: {e}")
