@@ -226,7 +226,11 @@ def test_a_game_analysed_from_its_page_is_there_after_a_restart(browser, serving
     browser.get(address)
     assert browser.find_element(By.CSS_SELECTOR, "section.folder h2").text == str(folder)
     browser.get(address + "record/0/game.json")
-    assert "game.analysis.jsonl" in browser.find_element(By.ID, "analysis-status").text
+    # the panel is made by a module script: looked for until it is there, and if it never
+    # comes, the page's title and console say why
+    status = until(lambda: browser.find_elements(By.ID, "analysis-status"), timeout=30, fail=False)
+    assert status, f"no analysis panel on {browser.current_url} ({browser.title!r}): {browser.get_log('browser')}"
+    assert "game.analysis.jsonl" in status[0].text
     assert browser.find_element(By.ID, "graph-wrap").get_attribute("hidden")
     Select(browser.find_element(By.ID, "analysis-iterations")).select_by_value("500")
     browser.execute_script("window.tigrisNotReloaded = true")
