@@ -380,7 +380,7 @@ def plan(rec, source="record", iterations=None, seconds=None, players=None, bot=
               "moves": fields["moves"], "decisions": fields["decisions"], "bot": searcher.name,
               **budget, "seed": seed, "players": fields["players"], "thresholds": thresholds,
               "luck": [[d["move"], d["player"], d["luck"]]
-                       for d in luck.of_replay(*replay[:2], seed=seed)]}
+                       for d in luck.of_replay(*replay[:2])]}
     return header, tasks, (searcher.kind, searcher.name, searcher.params)
 
 
