@@ -210,8 +210,8 @@ def test_a_whole_game_against_random_by_clicks_with_undo_hint_and_resume(browser
 
 def test_a_game_analysed_from_its_page_is_there_after_a_restart(browser, serving, tmp_path):
     """Issue 42: the analysis started on a record's page is written beside the record
-    (game.analysis.jsonl, tigris analyse's file); the page draws it once done, and a
-    server started again draws it at once.  The folder's path is shown as written."""
+    (game.analysis.jsonl, tigris analyse's file); the page draws it in place once done
+    (no page load), and a server started again draws it at once.  The folder's path is shown as written."""
     import tigris
     from tigris import analysis, bots
 
@@ -235,9 +235,12 @@ def test_a_game_analysed_from_its_page_is_there_after_a_restart(browser, serving
     Select(browser.find_element(By.ID, "analysis-iterations")).select_by_value("500")
     browser.execute_script("window.tigrisNotReloaded = true")
     browser.find_element(By.ID, "analysis-start").click()
-    wait(browser, 120).until(lambda b: not b.execute_script("return window.tigrisNotReloaded === true")
-                             and not b.find_element(By.ID, "graph-wrap").get_attribute("hidden"))
+    wait(browser, 120).until(lambda b: not b.find_element(By.ID, "graph-wrap").get_attribute("hidden"))
+    # drawn in place: the page was not loaded again, and the panel says the file is complete
+    assert browser.execute_script("return window.tigrisNotReloaded === true")
     assert browser.find_elements(By.CSS_SELECTOR, "#graph *")
+    assert "drawn below the board" in browser.find_element(By.ID, "analysis-status").text
+    assert not browser.find_element(By.ID, "analysis-start").is_displayed()
     header, rows = analysis.read_analysis(folder / "game.analysis.jsonl")
     assert header["iterations"] == 500 and len(rows) == header["decisions"] == 12
     # the server stops and starts again: the analysis is the file's
