@@ -301,3 +301,22 @@ def test_a_revolt_is_labelled_with_red_support(browser, tmp_path_factory):
     status = browser.find_element(By.ID, "status").text
     assert "Revolt of the kings (red support)" in status
     assert "black support" not in status
+
+
+def test_a_resigned_game_says_game_over_at_its_last_move(browser, tmp_path_factory):
+    """A game that ended by a resignation is over at its last move: the status line says
+    so with the reason and the places (not whose turn it would be); the moves before it
+    are shown as they were."""
+    g = tigris.Game(players=2, seed=1)
+    for move in ("leader king F4", "tile black A11"):
+        g.apply(move)
+    rec = record.to_record(g, bots=["human", "greedy"])
+    rec["result"] = record.result(g, "player 0 resigned", resigned=0)
+    path = tmp_path_factory.mktemp("resigned") / "resigned.html"
+    view.write_game(rec, path, title="a resignation")
+    browser.get(path.as_uri() + "#move=2")
+    status = browser.find_element(By.ID, "status").text
+    assert "Game over (player 0 resigned): 1. player 1" in status, status
+    browser.get(path.as_uri() + "#move=1")
+    browser.refresh()
+    assert "Game over" not in browser.find_element(By.ID, "status").text

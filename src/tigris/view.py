@@ -97,6 +97,13 @@ def replay_steps(rec, partial=False, viewer=None):
     return Replayed(steps, moves, game, None)
 
 
+def _adjudicated(rec):
+    """Whether the record's result ends the game before its rules do (a resignation, a
+    turn limit): its ``adjudicated`` says why."""
+    said = rec.get("result")
+    return isinstance(said, dict) and isinstance(said.get("adjudicated"), str)
+
+
 def game_data(rec, analysis=None, partial=False, replayed=None):
     """The JSON-ready data of a game page: the setup, the board layout, the moves, and
     after every move the position (each step's squares as the change from the step
@@ -119,7 +126,9 @@ def game_data(rec, analysis=None, partial=False, replayed=None):
         "rivers": sorted(map(square_name, rivers)),
         "moves": moves,
         "steps": steps,
-        "result": rec.get("result") if stopped is None and game.is_over else None,
+        # the result (checked by the replay) once the game is over, or ended early by a
+        # resignation or a turn limit (its "adjudicated" says which)
+        "result": rec.get("result") if stopped is None and (game.is_over or _adjudicated(rec)) else None,
         "error": str(rec["error"]) if rec.get("error") else None,
         "stopped": stopped,
         "analysis": None,

@@ -513,11 +513,13 @@
 
   function decisionText(n) {
     const step = D.steps[n], pos = step.pos, pending = pos.pending || {};
-    if (step.decision === "over") {
+    // a game ended by its rules, or at its last move by a resignation or a turn limit
+    if (step.decision === "over" || (n === N && D.result && D.result.adjudicated)) {
       if (!D.result) return h("div", { class: "over" }, "Game over.");
       const places = D.result.ranking.map((seats, k) => (k + 1) + ". " + seats.map(
         s => "player " + s + playerBot(s) + " " + D.result.final[s]).join(", "));
-      return h("div", { class: "over" }, "Game over: " + places.join(" \u00b7 "));
+      const why = D.result.adjudicated ? " (" + D.result.adjudicated + ")" : "";
+      return h("div", { class: "over" }, "Game over" + why + ": " + places.join(" \u00b7 "));
     }
     const lines = [h("div", {}, "Turn " + pos.turn + ": player " + pos.to_move + playerBot(pos.to_move) +
                      " to move, " + pos.actions_left + " action" + (pos.actions_left === 1 ? "" : "s") + " left.")];
