@@ -284,26 +284,38 @@ def test_the_verification_games_are_saved_and_can_be_viewed(tmp_path, tiny_bot, 
     assert main(["view", f"{games}:2", "--out", str(tmp_path / "g.html")]) == 0
 
 
-@pytest.mark.parametrize("ci95, significant", [([0.112, 0.469], True), ([0.3, 0.7], False),
-                                               ([0.52, 0.8], True)])
-def test_a_verification_says_whether_it_is_significant(tmp_path, tiny_bot, monkeypatch, capsys,
-                                                        ci95, significant):
+@pytest.mark.parametrize("decision, llr, said", [
+    ("H1 accepted", 3.1, "LLR 3.10 crossed the upper bound 2.94: H1 accepted, tiny-tuned is stronger than"),
+    ("H0 accepted", -3.0, "LLR -3.00 crossed the lower bound -2.94: H0 accepted, tiny-tuned is not 50 Elo"),
+    ("not significant", 1.2, "LLR 1.20 within (-2.94, 2.94): not significant in the most games"),
+])
+def test_a_verification_says_the_bound_crossed_or_not_significant(tmp_path, tiny_bot, monkeypatch,
+                                                                   capsys, decision, llr, said):
     import tigris.tune as tuning
-    check = {"games": 40, "score": 0.25, "ci95": ci95, "errors": 0,
-             "significant": not ci95[0] <= 0.5 <= ci95[1], "file": "v.jsonl"}
+    check = {"test": "sprt", "decision": decision, "llr": llr, "bounds": [-2.944, 2.944],
+             "elo0": 0.0, "elo1": 50.0, "alpha": 0.05, "beta": 0.05, "max_games": 200,
+             "games": 40, "wins": 10, "draws": 0, "losses": 30, "score": 0.25,
+             "ci95": [0.142, 0.402], "errors": 0, "file": "v.jsonl"}
     monkeypatch.setattr(tuning, "tune", lambda *a, **kw: {
         "theta": {"exploration": 0.5}, "bot_file": "b.toml", "verification": check})
-    assert main(["tune", tiny_bot, "--param", "exploration=0.1:2.0", "--opponent", "random"]) == 0
+    assert main(["tune", tiny_bot, "--param", "exploration=0.1:2.0", "--opponent", "random",
+                 "--name", "tiny-tuned"]) == 0
     line = next(s for s in capsys.readouterr().out.splitlines() if s.startswith("verification,"))
-    assert ("not significant" in line) is not significant
+    assert said in line and "25.0% over 40 games (95% interval 14.2%-40.2%)" in line
+    assert "by about" not in line and "Elo stronger than" not in line.replace("not 50 Elo", "")
 
 
-def test_the_verification_check_marks_an_interval_around_half(tmp_path, tiny_bot):
+def test_the_verification_decision_agrees_with_its_llr_and_reads_back(tmp_path, tiny_bot):
+    from tigris.tunefolder import read_result
     spec = TuneSpec(bot=tiny_bot, params=[parse_param("exploration=0.1:2.0")],
                     opponents=["random"], budget=4, seed=1, verify_games=2)
-    result = tune(spec, tmp_path / "run", jobs=1, progress=False)
+    result = tune(spec, tmp_path / "run", jobs=1, progress=False, sprt={"elo1": 30})
     v = result["verification"]
-    assert v["significant"] is (not v["ci95"][0] <= 0.5 <= v["ci95"][1])
+    low, high = v["bounds"]
+    assert v["decision"] == ("H1 accepted" if v["llr"] >= high else "H0 accepted"
+                             if v["llr"] <= low else "not significant")
+    assert (v["elo0"], v["elo1"], v["max_games"]) == (0, 30, 2)
+    assert read_result(tmp_path / "run") == json.loads(json.dumps(result))
 
 
 def test_without_matplotlib_plots_name_the_extra(tmp_path, tiny_bot, monkeypatch, capsys):

@@ -25,7 +25,7 @@ from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError
 from tigris.files import check_target, write_text
 from tigris.runs.runner import bot_settings, deal_games, deal_seed, game_tasks, score
 
-__all__ = ["sprt_match", "parse_sprt", "format_result"]
+__all__ = ["sprt_match", "parse_sprt", "check_sprt", "play_sprt", "format_result", "verdict"]
 
 KEYS = ("elo0", "elo1", "alpha", "beta")
 MAX_ELO = 2000           # an Elo difference beyond this is a sure win: nothing to test
@@ -58,10 +58,7 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
     match is the 2-player tournament of A and B with `max_games` games, whose
     tournament.json is written first; the games go to games.jsonl as they end, and the
     summary at the end.  A folder that already holds games is refused."""
-    if elo1 <= elo0:
-        raise UsageError(f"--sprt: elo1 ({elo1}) must be above elo0 ({elo0})")
-    if not (0 < alpha < 1 and 0 < beta < 1):
-        raise UsageError("--sprt: alpha and beta must be between 0 and 1")
+    test = check_sprt(elo0, elo1, alpha, beta)
     if a == b:
         raise UsageError("a match needs two different bots")
     if not isinstance(max_games, int) or isinstance(max_games, bool) or max_games < 1:
@@ -81,31 +78,79 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
     with contextlib.ExitStack() as held:
         if out:
             held.enter_context(locks.hold(tournament.writable_folder(out)))   # one run at a time
-        return _play(a, b, elo0, elo1, alpha, beta, max_games, out, as_tournament, settings,
-                     spec, scheduled, n_jobs, seed, progress)
+        return _play(a, b, test, max_games, out, as_tournament, settings, spec, scheduled,
+                     n_jobs, seed, progress)
 
 
-def _play(a, b, elo0, elo1, alpha, beta, max_games, out, as_tournament, settings, spec, scheduled,
-          n_jobs, seed, progress):
+def check_sprt(elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05):
+    """The settings of a test (``play_sprt``'s `test`) once they make one: elo1 above
+    elo0, alpha and beta between 0 and 1; else a UsageError naming --sprt.
+
+    >>> from tigris.match import check_sprt, parse_sprt
+    >>> check_sprt(**parse_sprt(["elo0=0", "elo1=50"]))
+    {'elo0': 0.0, 'elo1': 50.0, 'alpha': 0.05, 'beta': 0.05}
+    """
+    if elo1 <= elo0:
+        raise UsageError(f"--sprt: elo1 ({elo1}) must be above elo0 ({elo0})")
+    if not (0 < alpha < 1 and 0 < beta < 1):
+        raise UsageError("--sprt: alpha and beta must be between 0 and 1")
+    return {"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta}
+
+
+def _play(a, b, test, max_games, out, as_tournament, settings, spec, scheduled, n_jobs, seed,
+          progress):
     """``sprt_match``'s games, its arguments checked (and its folder held)."""
     sink = _results_folder(out, as_tournament, settings) if out else None
     deals = (job for deal in range(scheduled // 2)       # paired games: both seatings of a deal
              for job in deal_games([a, b], deal_seed(seed, deal), 2 * deal))
-    sprt = _SPRT(a, elo0, elo1, alpha, beta, max_games, scheduled, batch=2 * max(1, n_jobs // 2))
+    save = (lambda rec: jsonl.append(sink, rec)) if sink else None
+    kept = f"the finished games are saved in {Path(out) / 'games.jsonl'}" if out else ""
     try:
-        with work.Run(n_jobs, progress, total=max_games, desc=spec["name"], unit="game") as run:
-            run.tasks(game_tasks(deals, settings, spec), lambda rec: sprt.add(rec, sink, run.bar),
-                      until=lambda: sprt.over)
-    except KeyboardInterrupt:
-        saved = f"; the finished games are saved in {Path(out) / 'games.jsonl'}" if out else ""
-        llr = ratings.sprt_llr(sprt.wins, sprt.draws, sprt.losses, elo0, elo1)  # of every game saved
-        raise Interrupted(f"interrupted after {sprt.games} games (+{sprt.wins} ={sprt.draws} "
-                          f"-{sprt.losses}, LLR {llr:.2f}){saved}") from None
+        result = play_sprt(a, b, settings, spec, deals, scheduled, test, max_games, n_jobs,
+                           progress, save=save, kept=kept)
     finally:
         if sink:
             sink.close()
     if out:
         tournament.write_summary(out, tournament.load_summary(out))
+    return result
+
+
+def play_sprt(a, b, settings, spec, deals, scheduled, test, max_games, jobs, progress=True,
+              save=None, kept="", backend=None, desc=None):
+    """The SPRT of `a` against `b`, two labels of `settings` (a bot's kind and knobs by
+    label): the game jobs `deals` (each deal in both seatings, in order; `scheduled` of
+    them) are played with the game settings `spec` until the test (``check_sprt``'s
+    dict) decides or `max_games` games count; each record goes to `save` as it comes.
+    The test looks after every 2 * (`jobs` // 2) games, as a match run a batch at a time
+    would, so the games played depend on `jobs`, not on how fast the workers are.  The
+    games go to `jobs` local workers, or to an entered ``Backend`` (a lost scheduler said
+    in one line with `kept`).  Ctrl-C raises Interrupted with the score so far and `kept`.
+    The progress bar is named `desc` (default the game settings' name).  Returns the
+    result ``format_result`` takes ("decision": "H1", "H0" or None).
+
+    >>> from tigris.match import check_sprt, play_sprt
+    >>> from tigris.runs.runner import bot_settings, deal_games, deal_seed
+    >>> deals = [job for d in range(10)
+    ...          for job in deal_games(["greedy", "random"], deal_seed(0, d), 2 * d)]
+    >>> spec = {"players": 2, "board": "classic", "variants": [], "seed": 0, "name": "g-r"}
+    >>> r = play_sprt("greedy", "random", bot_settings(["greedy", "random"]), spec, deals, 20,
+    ...               check_sprt(elo0=0, elo1=200), 20, jobs=1, progress=False)
+    >>> r["decision"], r["games"] <= 20
+    ('H1', True)
+    """
+    elo0, elo1, alpha, beta = (test[k] for k in KEYS)
+    sprt = _SPRT(a, elo0, elo1, alpha, beta, max_games, scheduled, batch=2 * max(1, jobs // 2))
+    errors = backend.lost(kept or "no game is kept") if backend is not None else None
+    try:
+        with work.Run(backend.workers if backend is not None else jobs, progress, total=max_games,
+                      desc=desc or spec["name"], unit="game") as run:
+            run.tasks(game_tasks(deals, settings, spec), lambda rec: sprt.add(rec, save, run.bar),
+                      until=lambda: sprt.over, errors=errors)
+    except KeyboardInterrupt:
+        llr = ratings.sprt_llr(sprt.wins, sprt.draws, sprt.losses, elo0, elo1)  # of every game saved
+        raise Interrupted(f"interrupted after {sprt.games} games (+{sprt.wins} ={sprt.draws} "
+                          f"-{sprt.losses}, LLR {llr:.2f}){f'; {kept}' if kept else ''}") from None
     return {"a": a, "b": b, "wins": sprt.wins, "draws": sprt.draws, "losses": sprt.losses,
             "games": sprt.games, "llr": sprt.llr, "bounds": ratings.sprt_bounds(alpha, beta),
             "elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta, "decision": sprt.decision}
@@ -127,12 +172,12 @@ class _SPRT:
     def games(self):
         return self.wins + self.draws + self.losses
 
-    def add(self, rec, sink, bar):
-        """Count a game's record (appended to `sink` first, if given); at the end of a
+    def add(self, rec, save, bar):
+        """Count a game's record (given to `save` first, if given); at the end of a
         batch, the test's look: LLR, decision, and whether the match is over."""
         self.received += 1
-        if sink:
-            jsonl.append(sink, rec)
+        if save:
+            save(rec)
         points = score(rec, self.a)
         if points is not None:
             if points == 1:
@@ -165,15 +210,33 @@ def format_result(r):
     """A match result (``run``'s dict) as text: the score, the SPRT's LLR and the bound it
     crossed.  An SPRT decides between its two hypotheses; it estimates no margin, so the
     verdict names the hypothesis accepted and no Elo difference."""
-    low, high = r["bounds"]
     hypotheses = f"H0: elo <= {r['elo0']:g}, H1: elo >= {r['elo1']:g}"
-    better = "stronger than" if r["elo0"] <= 0 else f"more than {r['elo0']:g} Elo stronger than"
-    verdict = {
-        "H1": f"LLR {r['llr']:.2f} crossed the upper bound {high:.2f}: H1 accepted, "
-              f"{r['a']} is {better} {r['b']} (the test estimates no margin)",
-        "H0": f"LLR {r['llr']:.2f} crossed the lower bound {low:.2f}: H0 accepted, "
-              f"{r['a']} is not {r['elo1']:g} Elo stronger than {r['b']}",
-        None: f"LLR {r['llr']:.2f} within ({low:.2f}, {high:.2f}): no decision after "
-              f"{r['games']} games (max games reached)"}[r["decision"]]
     return (f"{r['a']} vs {r['b']}: +{r['wins']} ={r['draws']} -{r['losses']} in {r['games']} games\n"
-            f"SPRT({hypotheses}, alpha={r['alpha']:g}, beta={r['beta']:g})\n{verdict}")
+            f"SPRT({hypotheses}, alpha={r['alpha']:g}, beta={r['beta']:g})\n{verdict(r)}")
+
+
+def verdict(r, undecided=None):
+    """What the test of a match result (``play_sprt``'s dict) decided, in words: the
+    bound its LLR crossed and the hypothesis accepted, or `undecided` (default: no
+    decision after N games) after the LLR within its bounds.  No Elo margin: the test
+    estimates none.
+
+    >>> from tigris.match import verdict
+    >>> r = {"a": "new", "b": "old", "games": 40, "elo0": 0, "elo1": 50, "llr": 3.1,
+    ...      "bounds": (-2.94, 2.94), "decision": "H1"}
+    >>> verdict(r)
+    'LLR 3.10 crossed the upper bound 2.94: H1 accepted, new is stronger than old (the test estimates no margin)'
+    >>> verdict(dict(r, llr=1.0, decision=None), undecided="not significant")
+    'LLR 1.00 within (-2.94, 2.94): not significant'
+    """
+    low, high = r["bounds"]
+    better = "stronger than" if r["elo0"] <= 0 else f"more than {r['elo0']:g} Elo stronger than"
+    if r["decision"] == "H1":
+        return (f"LLR {r['llr']:.2f} crossed the upper bound {high:.2f}: H1 accepted, "
+                f"{r['a']} is {better} {r['b']} (the test estimates no margin)")
+    if r["decision"] == "H0":
+        return (f"LLR {r['llr']:.2f} crossed the lower bound {low:.2f}: H0 accepted, "
+                f"{r['a']} is not {r['elo1']:g} Elo stronger than {r['b']}")
+    if undecided is None:
+        undecided = f"no decision after {r['games']} games (max games reached)"
+    return f"LLR {r['llr']:.2f} within ({low:.2f}, {high:.2f}): {undecided}"

@@ -27,8 +27,8 @@ is made to play.
 import csv
 import json
 import math
-import os
 import random
+import time
 import tomllib
 import warnings
 from dataclasses import asdict, dataclass
@@ -46,7 +46,7 @@ from tigris.tunefolder import (HISTORY_FILE, METHODS, RESULT_FILE, SCORES, SPEC_
                               VERIFICATION_FILE, as_text, read_history, read_settings)
 
 __all__ = ["TuneSpec", "Param", "tune", "SPSA", "Bayes", "check_name", "no_signal",
-           "parse_param", "tunable", "plot", "GAMES", "SECOND_DEALS"]
+           "parse_param", "tunable", "plot", "GAMES", "SECOND_DEALS", "batch_of", "verify_games"]
 
 ALPHA = 0.602            # a_k decay (Spall's recommended values)
 GAMMA = 0.101            # c_k decay
@@ -371,11 +371,63 @@ def _bot_params(base, params, theta):
     return out
 
 
+SPRT = {"elo0": 0.0, "elo1": 50.0}     # the verification's test unless --sprt says otherwise
+VERIFY_FLOOR = 200       # the verification's most games, unless --verify-games: at least this
+GAMES_PER_JOB = 4        # an iteration's games: a batch proposes one iteration per 4 --jobs
+
+
+def batch_of(jobs):
+    """How many iterations are proposed at once (their bots chosen before any of their
+    games is in): ceil(jobs / 4), one iteration's four games per four workers.  A
+    function of ``--jobs`` alone, never of the backend or of the cluster's size, since
+    the batch changes the history: the same seed and `jobs` give the same history.csv
+    with local workers and on a dask cluster.
+
+    >>> from tigris.tune import batch_of
+    >>> batch_of(1), batch_of(4), batch_of(6), batch_of(16)
+    (1, 1, 2, 4)
+    """
+    return max(1, math.ceil(jobs / GAMES_PER_JOB))
+
+
+def verify_games(budget):
+    """The verification's most games when ``--verify-games`` is not given: a tenth of
+    the budget, at least VERIFY_FLOOR (fewer games rarely let the SPRT decide).
+
+    >>> from tigris.tune import verify_games
+    >>> verify_games(400), verify_games(4000)
+    (200, 400)
+    """
+    return max(VERIFY_FLOOR, budget // 10)
+
+
+def tune(spec, out, jobs=None, progress=True, resume=False, backend="loky", scheduler=None,
+         sprt=None):
+    """Tune by ``spec.method`` (or continue the run from DIR/history.csv), write the tuned
+    bot file and verify it against the original (``verify``: an SPRT, as ``tigris
+    match``, with the settings `sprt`, default elo0=0 elo1=50).  Returns a dict with
+    theta, the bot file and the verification, as DIR/result.json holds them.
+
+    `jobs` (default: all cores) sets how many iterations are proposed at once
+    (``batch_of``) and how often the verification's test looks; with `backend` "loky"
+    it is also the number of worker processes.  With `backend` "dask" the games go to
+    the dask.distributed scheduler `scheduler` (an address, or a Client), and the same
+    `jobs` gives the same history as local workers would.
+
+    >>> tune(spec, "results/tune-c", jobs=8, backend="dask",
+    ...      scheduler="tcp://host:8786", sprt={"elo1": 30})     # doctest: +SKIP
+    """
+    from tigris import match
+    from tigris._plumbing.backends import Backend
+
+    where = Backend(backend, jobs, scheduler)          # checked before anything is written
+    test = match.check_sprt(**{**SPRT, **(sprt or {})})
+    return _tune(spec, out, where, test, progress, resume)
+
+
 @holding("out")                   # one run at a time in a folder
-def tune(spec, out, jobs=None, progress=True, resume=False):
-    """Tune by ``spec.method`` (or continue the run from DIR/history.csv); write the tuned
-    bot file and verify it against the original.  Returns a dict with theta, the bot file
-    and the check."""
+def _tune(spec, out, where, test, progress, resume):
+    """``tune`` in the folder `out`, which it holds, on the Backend `where`."""
     out = Path(out)
     kind, base = spec.check()
     # Everything the run writes at its end is checked before its first game.
@@ -384,7 +436,6 @@ def tune(spec, out, jobs=None, progress=True, resume=False):
     for name in (SPEC_FILE, HISTORY_FILE, RESULT_FILE, VERIFICATION_FILE):
         check_target(out / name, reads=reads, option="--out")
     _check_bot_text(bot_text(spec, kind, base), kind, bot_path)
-    out.mkdir(parents=True, exist_ok=True)
     spec_dict = {"bot": spec.bot, "params": [asdict(p) for p in spec.params],
                  "opponents": spec.opponents, "budget": spec.budget, "seed": spec.seed,
                  "name": spec.name, "verify_games": spec.verify_games, "players": spec.players,
@@ -405,21 +456,21 @@ def tune(spec, out, jobs=None, progress=True, resume=False):
                                  repair=True)
     elif history.exists() and history.stat().st_size:
         raise TuneError(f"{out} already holds a tuning run: continue it with --resume, or choose another --out")
-    write_text(out / SPEC_FILE, json.dumps(spec_dict, indent=2) + "\n")
-    outcomes = []                      # each iteration's scores, for the warning on no signal
-    for row in done_rows:
-        method.replay(int(row["iteration"]), row)
-        outcomes.append([float(row[c]) for c in method.scores])
-    n_jobs = jobs or os.cpu_count() or 1
-    _iterate(spec, method, kind, base, history, len(done_rows) + 1, outcomes, n_jobs, progress)
-    _warn_if_no_signal(outcomes, spec)
-    theta = method.theta()
-    tuned = _bot_params(base, spec.params, theta)
-    bot_file = write_bot(out, spec, kind, tuned, method.label)
-    try:
-        check, games = verify(spec, kind, base, tuned, n_jobs, progress)
-    except KeyboardInterrupt:
-        raise Interrupted(f"interrupted while verifying: the tuned bot is in {bot_file}") from None
+    with where:              # a scheduler out of reach is said before the first file is written
+        out.mkdir(parents=True, exist_ok=True)
+        write_text(out / SPEC_FILE, json.dumps(spec_dict, indent=2) + "\n")
+        outcomes = []                      # each iteration's scores, for the warning on no signal
+        for row in done_rows:
+            method.replay(int(row["iteration"]), row)
+            outcomes.append([float(row[c]) for c in method.scores])
+        _iterate(spec, method, kind, base, history, len(done_rows) + 1, outcomes, where, progress)
+        _warn_if_no_signal(outcomes, spec)
+        theta = method.theta()
+        tuned = _bot_params(base, spec.params, theta)
+        bot_file = write_bot(out, spec, kind, tuned, method.label)
+        check, games = verify(spec, kind, base, tuned, where, test, progress,
+                              kept=f"the tuned bot is in {bot_file}, not yet verified: "
+                                   f"--resume verifies it")
     check["file"] = str(write_text(out / VERIFICATION_FILE,
                                    "".join(json.dumps(r) + "\n" for r in games)))
     result = {"theta": {p.name: p.played(x) for p, x in zip(spec.params, theta)},
@@ -428,21 +479,24 @@ def tune(spec, out, jobs=None, progress=True, resume=False):
     return result
 
 
-def _iterate(spec, method, kind, base, history, start, outcomes, n_jobs, progress):
-    """Iterations `start` to the last, a batch at a time (a batch's bots are proposed
-    before any of its games): each iteration's row goes to the history, and its scores
-    to `outcomes`, as soon as its four games are in."""
+def _iterate(spec, method, kind, base, history, start, outcomes, where, progress):
+    """Iterations `start` to the last, ``batch_of(jobs)`` at a time (a batch's bots are
+    proposed before any of its games): each iteration's row goes to the history, and its
+    scores to `outcomes`, as soon as its four games are in.  The bar counts the games and
+    shows the best setting so far."""
     opp_settings = bot_settings(spec.opponents)
-    batch = max(1, n_jobs // 4 + (n_jobs % 4 > 0))
+    batch = batch_of(where.jobs)
     header = ["iteration", "games", "opponent"] + method.columns()
     new_file = not history.exists() or history.stat().st_size == 0
+    kept = f"the history so far is in {history}; continue with --resume"
     try:
-        with work.Run(n_jobs, progress, total=spec.iterations, initial=start - 1,
-                      desc=f"tuning {spec.bot} ({spec.method})", unit="iter") as run, \
+        with work.Run(where.workers, progress, total=4 * spec.iterations, initial=4 * (start - 1),
+                      desc=f"tuning {spec.bot} ({spec.method})", unit="game") as run, \
                 open(history, "a", newline="", encoding="utf-8") as f:
             writer = csv.writer(f)
             if new_file:
                 writer.writerow(header)
+            best = _Best(run.bar, spec.params, method)
             for k in range(start, spec.iterations + 1, batch):
                 plan = []
                 for i in range(k, min(spec.iterations, k + batch - 1) + 1):
@@ -452,21 +506,23 @@ def _iterate(spec, method, kind, base, history, start, outcomes, n_jobs, progres
                     for label, theta in thetas.items():
                         settings[label] = (kind, _bot_params(base, spec.params, theta))
                     plan.append((i, memo, opponent, list(thetas), settings, method.jobs(i, spec, opponent)))
-                _play_batch(run, plan, spec, method, writer, f, outcomes)
+                _play_batch(run, plan, spec, method, writer, f, outcomes, best, where.lost(kept))
+            best.show(force=True)
     except KeyboardInterrupt:
-        raise Interrupted(f"interrupted: the history so far is in {history}; "
-                          f"continue with --resume") from None
+        raise Interrupted(f"interrupted: {kept}") from None
 
 
-def _play_batch(run, plan, spec, method, writer, f, outcomes):
+def _play_batch(run, plan, spec, method, writer, f, outcomes, best, errors):
     """The games of a batch's iterations (`plan`, in order); an iteration's four records
-    update the method, and its row is written to the history (the file `f`) at once."""
+    update the method, and its row is written to the history (the file `f`) at once.
+    `errors`: what a lost scheduler says (``Backend.lost``)."""
     tasks = [task for i, _, _, _, settings, js in plan
              for task in game_tasks(js, settings, _game_spec(spec, i))]
     records = []
 
     def save(rec):
         records.append(rec)
+        run.bar.update()
         if len(records) % 4:
             return
         i, memo, opponent, labels, _, js = plan[len(records) // 4 - 1]
@@ -477,10 +533,29 @@ def _play_batch(run, plan, spec, method, writer, f, outcomes):
         writer.writerow([i, 4 * i, as_text(opponent)] + values)
         f.flush()
         outcomes.append([float(x) for x in values[:len(method.scores)]])
-        run.bar.update()
-        run.bar.set_postfix({p.name: f"{p.played(x):.4g}" for p, x in zip(spec.params, method.theta())})
+        best.show()
 
-    run.tasks(tasks, save)
+    run.tasks(tasks, save, errors=errors)
+
+
+class _Best:
+    """The tuning bar's postfix: the best setting so far (``method.theta()``), as
+    ``best exploration=0.71 rollout_depth=12``.  A Bayes run's best is a search over
+    every trial (most of a second at 1,000 trials), so it is asked again only once ten
+    times its cost has passed, and not at all for a hidden bar."""
+
+    def __init__(self, bar, params, method):
+        self.bar, self.params, self.method = bar, params, method
+        self.cost, self.shown = 0.0, -math.inf
+
+    def show(self, force=False):
+        now = time.monotonic()
+        if self.bar.disable or not (force or now - self.shown >= 10 * self.cost):
+            return
+        theta = self.method.theta()
+        self.cost, self.shown = time.monotonic() - now, now
+        self.bar.set_postfix_str("best " + " ".join(
+            f"{p.name}={p.played(x):.4g}" for p, x in zip(self.params, theta)))
 
 
 def no_signal(outcomes):
@@ -554,30 +629,36 @@ def _check_bot_text(text, kind, path):
         raise TuneError(f"{path}: the tuned bot's file would not load ({e})") from None
 
 
-def verify(spec, kind, base, tuned, n_jobs, progress):
-    """Paired games of the tuned bot against the original: ``(check, records)``, the check
-    a score with its 95% interval, ``significant`` when the interval leaves out 50%."""
+def verify(spec, kind, base, tuned, backend, test, progress=True, kept=""):
+    """The SPRT of the tuned bot against the original: ``match.play_sprt``, the test of
+    ``tigris match`` with the settings `test` (``match.check_sprt``), over paired games on
+    deals apart from the tuning's, stopped when it decides or after ``spec.verify_games``
+    (default ``verify_games(budget)``), on the entered Backend `backend`, whose ``jobs``
+    set how often the test looks.  Returns ``(check, records)``: the check as
+    result.json holds it (``tunefolder.read_result``): the decision ("H1 accepted", "H0
+    accepted", or "not significant" at the most games), the LLR and its bounds, the
+    test's settings, the games and the score with its 95% interval."""
+    from tigris import match
     from tigris.ratings import wilson_interval
+    from tigris.tunefolder import DECISIONS
 
-    games = spec.verify_games or max(20, spec.budget // 10)
+    most = spec.verify_games or verify_games(spec.budget)
+    deals = math.ceil(most / 2)
+    games = (job for d in range(deals)              # deals apart from the tuning's
+             for job in deal_games(["tuned", "original"], deal_seed(spec.seed, VERIFY_DEALS + d), 2 * d))
     settings = {"tuned": (kind, tuned), "original": (kind, base)}
-    jobs = []
-    for d in range(math.ceil(games / 2)):          # deals apart from the tuning's
-        jobs += deal_games(["tuned", "original"], deal_seed(spec.seed, VERIFY_DEALS + d), len(jobs))
     records = []
-
-    def save(rec):
-        records.append(rec)
-        run.bar.update()
-
-    with work.Run(n_jobs, progress, total=len(jobs), desc="verification", unit="game") as run:
-        run.tasks(game_tasks(jobs, settings, _game_spec(spec, -1)), save)
-    scores = [s for s in (score(r, "tuned") for r in records) if s is not None]
-    total = sum(scores)
-    low, high = wilson_interval(total, len(scores))
-    check = {"games": len(scores), "score": total / len(scores) if scores else None,
-             "ci95": [low, high], "errors": len(records) - len(scores),
-             "significant": bool(scores) and not low <= 0.5 <= high}
+    r = match.play_sprt("tuned", "original", settings, _game_spec(spec, -1), games, 2 * deals, test,
+                        most, backend.jobs, progress, save=records.append, kept=kept,
+                        backend=backend, desc="verification")
+    points = r["wins"] + r["draws"] / 2
+    decision = dict(zip(("H1", "H0", None), DECISIONS))[r["decision"]]
+    check = {"test": "sprt", "decision": decision, "llr": r["llr"],
+             "bounds": list(r["bounds"]), **test, "max_games": most, "games": r["games"],
+             "wins": r["wins"], "draws": r["draws"], "losses": r["losses"],
+             "score": points / r["games"] if r["games"] else None,
+             "ci95": list(wilson_interval(points, r["games"])) if r["games"] else None,
+             "errors": len(records) - r["games"]}
     return check, records
 
 

@@ -1,7 +1,8 @@
 """A tuning run's folder (``tigris tune --out DIR``), read back and checked.
 
 ``tune --resume`` and ``tune --plot`` read what a run saved: its settings (``tune.json``)
-and its history (``history.csv``, a row per iteration).  Both are checked as records and
+and its history (``history.csv``, a row per iteration); ``tune --plot`` also the result of
+a finished run (``result.json``, ``read_result``).  Each is checked as records and
 positions are: a file that was edited, truncated, or belongs to another run is refused
 with one line naming the file, the line and the field (a TuneError), never taken in
 part or as something else.  The one repair is a torn last row -- a run killed while
@@ -27,15 +28,17 @@ from tigris.sources import check_source, read_json
 
 SPEC_FILE = "tune.json"
 HISTORY_FILE = "history.csv"
-RESULT_FILE = "result.json"               # written at the end; not read back
+RESULT_FILE = "result.json"               # written at the end; read back by read_result
 VERIFICATION_FILE = "verification.jsonl"  # the verification's games, one record a line
 SCORES = {"spsa": ("score_plus", "score_minus"), "bayes": ("score",)}   # per method
 METHODS = tuple(SCORES)
 BOUNDS_SLACK = 1e-4     # of a range: values are written with 6 significant digits
+DECISIONS = ("H1 accepted", "H0 accepted", "not significant")   # a verification's SPRT
 
 
-__all__ = ["read_settings", "read_history", "as_text", "SPEC_FILE", "HISTORY_FILE", "RESULT_FILE",
-           "VERIFICATION_FILE", "SCORES", "METHODS"]
+__all__ = ["read_settings", "read_history", "read_result", "verification_text", "as_text",
+           "SPEC_FILE", "HISTORY_FILE", "RESULT_FILE", "VERIFICATION_FILE", "SCORES", "METHODS",
+           "DECISIONS"]
 
 
 def as_text(name):
@@ -204,3 +207,125 @@ def _checked_row(path, n, k, row, method, bounds, opponents):
             if not low - slack <= x <= high + slack:
                 raise field(name, f"within its bounds [{low:g}, {high:g}]")
     return row
+
+
+# ---------------------------------------------------------------------------------------
+# The result of a finished run
+# ---------------------------------------------------------------------------------------
+
+def read_result(out):
+    """The result a finished run saved in DIR/result.json, checked field by field:
+    ``theta`` (a number per parameter), ``bot_file`` (text) and ``verification``, an
+    SPRT's (``test`` "sprt"): ``decision`` (one of DECISIONS, agreeing with ``llr`` and
+    its ``bounds``), the test's ``elo0``, ``elo1``, ``alpha`` and ``beta``,
+    ``max_games``, ``games`` (``wins`` + ``draws`` + ``losses``), ``score`` and ``ci95``
+    (null without games), ``errors`` and ``file``.  A verification written before there
+    was an SPRT (no ``test``: ``games``, ``score``, ``ci95``, ``errors``, ``significant``,
+    ``file``) reads as it is, with ``test`` "interval".  Anything else is a TuneError
+    naming the file and the field.
+
+    >>> from tigris.tunefolder import read_result
+    >>> read_result("results/no-such-run")
+    Traceback (most recent call last):
+        ...
+    tigris.errors.TuneError: results/no-such-run/result.json: No such file or directory
+    """
+    path = Path(out) / RESULT_FILE
+    result = read_json(path, TuneError)
+
+    def bad(field, what, value):
+        return TuneError(f"{path}: field {field} must be {what}, not {excerpt(value)}")
+
+    if not isinstance(result, dict):
+        raise TuneError(f"{path}: not the result of a tuning run (not a JSON object)")
+    theta = result.get("theta")
+    if not (isinstance(theta, dict) and theta and all(_number(x) for x in theta.values())):
+        raise bad("theta", "an object of numbers by parameter", theta)
+    if not isinstance(result.get("bot_file"), str):
+        raise bad("bot_file", "text", result.get("bot_file"))
+    v = result.get("verification")
+    if not isinstance(v, dict):
+        raise bad("verification", "an object", v)
+    v = dict(v, test=v.get("test", "interval"))         # a file written before the SPRT
+
+    def check(field, ok, what):
+        if not ok(v.get(field)):
+            raise bad(f"verification.{field}", what, v.get(field))
+
+    def count(x):
+        return _whole(x) and x >= 0
+
+    def share(x):
+        return _number(x) and 0 <= x <= 1
+
+    def interval(x):
+        return isinstance(x, list) and len(x) == 2 and all(map(share, x)) and x[0] <= x[1]
+
+    check("file", lambda x: isinstance(x, str), "text")
+    check("games", count, "a whole number of at least 0")
+    check("errors", count, "a whole number of at least 0")
+    if v["test"] == "interval":
+        check("score", lambda x: x is None or share(x), "a score from 0 to 1")
+        check("ci95", interval, "[low, high], from 0 to 1")
+        check("significant", lambda x: isinstance(x, bool), "true or false")
+        return dict(result, verification=v)
+    if v["test"] != "sprt":
+        raise bad("verification.test", "sprt", v["test"])
+    for field in ("wins", "draws", "losses"):
+        check(field, count, "a whole number of at least 0")
+    if v["wins"] + v["draws"] + v["losses"] != v["games"]:
+        raise bad("verification.games", "wins + draws + losses", v["games"])
+    check("max_games", lambda x: _whole(x) and x >= 1, "a whole number of at least 1")
+    for field in ("llr", "elo0", "elo1"):
+        check(field, _number, "a finite number")
+    if v["elo0"] >= v["elo1"]:
+        raise bad("verification.elo1", f"above elo0 ({v['elo0']:g})", v["elo1"])
+    for field in ("alpha", "beta"):
+        check(field, lambda x: _number(x) and 0 < x < 1, "a number between 0 and 1")
+    check("bounds", lambda x: isinstance(x, list) and len(x) == 2 and all(map(_number, x))
+          and x[0] < x[1], "[lower, upper], two finite numbers")
+    low, high = v["bounds"]
+    check("decision", lambda x: x in DECISIONS and x == (
+        "H1 accepted" if v["llr"] >= high else "H0 accepted" if v["llr"] <= low
+        else "not significant"), f"the one the LLR {v['llr']:.2f} and its bounds give")
+    if v["games"]:
+        mean = (v["wins"] + v["draws"] / 2) / v["games"]
+        check("score", lambda x: share(x) and math.isclose(x, mean, abs_tol=1e-9),
+              f"(wins + draws / 2) / games, {mean:.4g}")
+        check("ci95", lambda x: interval(x) and x[0] <= v["score"] <= x[1],
+              "[low, high] around the score, from 0 to 1")
+    else:
+        check("score", lambda x: x is None, "null (no game counted)")
+        check("ci95", lambda x: x is None, "null (no game counted)")
+    return dict(result, verification=v)
+
+
+def verification_text(v, tuned, bot):
+    """A verification (``read_result``'s, or ``tune``'s) in one sentence, the tuned bot
+    named `tuned` and the original `bot`: the score and its 95% interval, then which
+    bound of the SPRT the LLR crossed, or "not significant"; no Elo margin, which the
+    test does not estimate (``match.verdict``).
+
+    >>> from tigris.tunefolder import verification_text
+    >>> v = {"test": "sprt", "decision": "not significant", "llr": 1.2, "bounds": [-2.94, 2.94],
+    ...      "elo0": 0, "elo1": 50, "max_games": 200, "games": 200, "score": 0.55,
+    ...      "ci95": [0.481, 0.617]}
+    >>> print(verification_text(v, "fast-tuned", "fast"))
+    verification, fast-tuned vs fast, SPRT(H0: elo <= 0, H1: elo >= 50): 55.0% over 200 games (95% interval 48.1%-61.7%); LLR 1.20 within (-2.94, 2.94): not significant in the most games (--verify-games 200)
+    """
+    from tigris import match
+
+    if v["score"] is None:
+        said = f"no game counted ({v['errors']} failed)"
+    else:
+        said = (f"{v['score']:.1%} over {v['games']} games (95% interval "
+                f"{v['ci95'][0]:.1%}-{v['ci95'][1]:.1%})")
+    if v.get("test", "interval") == "interval":      # written before the SPRT
+        return (f"verification, {tuned} vs {bot}: {said}" + ("" if v["significant"] else
+                "; not significant: the interval includes 50%"))
+    decision = {"H1 accepted": "H1", "H0 accepted": "H0"}.get(v["decision"])
+    text = match.verdict(dict(v, a=tuned, b=bot, decision=decision),
+                         undecided=f"not significant in the most games (--verify-games "
+                                   f"{v['max_games']})")
+    return (f"verification, {tuned} vs {bot}, SPRT(H0: elo <= {v['elo0']:g}, H1: elo >= "
+            f"{v['elo1']:g}): {said}; {text}")

@@ -50,13 +50,18 @@ class Run:
         After each result, ``until()`` (if given) True stops the run: the workers are
         stopped and the tasks left are not run.  `errors`, a function of an exception
         raised by the workers (not by `save`), may return the exception to raise in its
-        place (a lost cluster said in the caller's words); None raises it as it is.  On
-        KeyboardInterrupt the workers are stopped and it is raised again."""
+        place (a lost cluster said in the caller's words), as may one raised while the
+        tasks are sent (a run of several batches finds a cluster lost between two); None
+        raises it as it is.  On KeyboardInterrupt the workers are stopped and it is raised
+        again."""
         from tigris._plumbing import parallel    # and joblib with it, when tasks are run
 
         results = None
         try:
-            results = parallel.run(self.jobs, tasks, generator=True, ordered=ordered)
+            try:
+                results = parallel.run(self.jobs, tasks, generator=True, ordered=ordered)
+            except Exception as e:
+                _instead(e, errors)
             for result in _received(results, errors):
                 save(result)
                 if until is not None and until():
@@ -75,8 +80,13 @@ def _received(results, errors):
         except StopIteration:
             return
         except Exception as e:
-            instead = errors(e) if errors is not None else None
-            if instead is None:
-                raise
-            raise instead from None
+            _instead(e, errors)
         yield result
+
+
+def _instead(e, errors):
+    """Raise `e`, or what ``errors(e)`` gives in its place."""
+    instead = errors(e) if errors is not None else None
+    if instead is None:
+        raise e
+    raise instead from None
