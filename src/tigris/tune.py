@@ -1,4 +1,5 @@
-"""Tuning numeric bot parameters over games (``tigris tune``): SPSA or a model-based search.
+"""Tuning numeric bot parameters over games (``tigris tune``): SPSA, a model-based search or
+an evolution strategy for noise.
 
 ``method="spsa"``: simultaneous perturbation stochastic approximation, as engine-testing
 frameworks use it.  At iteration k every parameter is nudged by +-c_k at once (a random
@@ -14,7 +15,12 @@ interact are modelled together) proposes each trial's parameters from the scores
 trial so far; a trial plays two deals in every seating.  Its answer is the trial whose
 neighbourhood scored best (``Bayes.best``): one trial's four games are too few to trust.
 
-Both spend four games per iteration, so one budget buys the same games either way.
+``method="tbpsa"``: nevergrad's TBPSA (test-based population-size adaptation), an
+evolution strategy made for noisy objectives: a population around a mean, the mean moved
+towards the better half, the population larger when the scores are noisier.  A trial
+plays as Bayes's does; its answer is the population's mean (``Nevergrad.best``).
+
+Each spends four games per iteration, so one budget buys the same games whichever it is.
 Parameters are real numbers inside their bounds; integer ones are rounded only when a bot
 is made to play.
 
@@ -42,10 +48,10 @@ from tigris.files import check_target, utf8_text, write_bytes, write_text
 from tigris._plumbing.locks import holding
 from tigris.runs.runner import bot_settings, deal_games, deal_seed, game_tasks, score
 from tigris._plumbing.tomlfile import toml_string
-from tigris.tunefolder import (HISTORY_FILE, METHODS, RESULT_FILE, SCORES, SPEC_FILE,
+from tigris.tunefolder import (HISTORY_FILE, METHODS, RESULT_FILE, SCORES, SPEC_FILE, TOLD,
                               VERIFICATION_FILE, as_text, read_history, read_settings)
 
-__all__ = ["TuneSpec", "Param", "tune", "SPSA", "Bayes", "check_name", "no_signal",
+__all__ = ["TuneSpec", "Param", "tune", "SPSA", "Bayes", "Nevergrad", "check_name", "no_signal",
            "parse_param", "tunable", "plot", "GAMES", "SECOND_DEALS", "batch_of", "verify_games"]
 
 ALPHA = 0.602            # a_k decay (Spall's recommended values)
@@ -205,8 +211,78 @@ class Bayes:
         return list(self.results[best][0])
 
 
+class Nevergrad:
+    """Maximises a noisy objective over box-bounded parameters with one of nevergrad's
+    optimisers: ``optimizer`` names it in nevergrad's registry ("TBPSA", made for noisy
+    objectives: a population whose mean moves, its size growing with the noise).  The
+    parameters are searched in their ranges scaled to [0, 1], starting at `theta0` with
+    steps of SIGMA of a range.
+
+    ``ask(k)`` gives trial k's parameters and ``told``, the scores told before it;
+    ``tell(k, score)`` its score, in any interleaving.  The optimiser keeps a state, so a
+    run is replayed by asking and telling again in the order of the first run (``tune``'s
+    history keeps each trial's ``told``), which asks the same trials again.  ``best()``
+    is the optimiser's recommendation (TBPSA's population mean, not one lucky trial).
+
+    >>> from tigris.tune import Nevergrad, Param
+    >>> m = Nevergrad([Param("x", 0.0, 4.0)], [3.0], "TBPSA", trials=40, seed=1)
+    >>> for k in range(1, 41):
+    ...     theta, told = m.ask(k)
+    ...     m.tell(k, 1 - abs(theta[0] - 1) / 4)        # best at x = 1
+    >>> round(m.best()[0], 1) < 3.0
+    True
+    """
+
+    SIGMA = 0.2
+
+    def __init__(self, params, theta0, optimizer, trials, seed=0):
+        try:
+            import nevergrad as ng
+            import numpy as np
+        except ImportError:
+            raise TuneError(f"--method {optimizer.lower()} needs nevergrad: pip install nevergrad "
+                            f"(or {install_hint('tune')})") from None
+        self.np = np
+        self.params = list(params)
+        self.low = np.array([p.low for p in self.params], dtype=float)
+        self.span = np.array([p.high - p.low for p in self.params], dtype=float)
+        start = np.clip((np.array([p.clip(x) for p, x in zip(self.params, theta0)]) - self.low)
+                        / self.span, 0.0, 1.0)
+        space = ng.p.Array(init=start, lower=0.0, upper=1.0).set_mutation(sigma=self.SIGMA)
+        space.random_state = np.random.RandomState(seed % 2**32)
+        with warnings.catch_warnings():      # nevergrad's notes on its own choices
+            warnings.simplefilter("ignore")
+            self.opt = ng.optimizers.registry[optimizer](parametrization=space, budget=max(1, trials),
+                                                         num_workers=1)
+        self.asked = {}                      # trial -> nevergrad's candidate, until told
+        self.told = 0
+
+    def _theta(self, unit):
+        return [float(x) for x in self.low + self.span * self.np.asarray(unit, dtype=float)]
+
+    def ask(self, k):
+        """``(theta, told)``: trial `k`'s parameters, and the scores told before it."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            candidate = self.opt.ask()
+        self.asked[k] = candidate
+        return self._theta(candidate.value), self.told
+
+    def tell(self, k, score):
+        """Trial `k`'s score (higher is better; nevergrad minimises its negative)."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            self.opt.tell(self.asked.pop(k), -float(score))
+        self.told += 1
+
+    def best(self):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return self._theta(self.opt.provide_recommendation().value)
+
+
 # ---------------------------------------------------------------------------------------
-# The two methods over games: what an iteration plays, what it writes to the history
+# The methods over games: what an iteration plays, what it writes to the history
 # ---------------------------------------------------------------------------------------
 
 class _SPSAGames:
@@ -241,9 +317,11 @@ class _SPSAGames:
         self.spsa.update(k, delta, sp, sm)
         return [f"{sp:.4f}", f"{sm:.4f}"] + [f"{x:.6g}" for x in self.spsa.theta + plus + minus]
 
-    def replay(self, k, row):
-        delta, _, _ = self.spsa.perturb(k)
-        self.spsa.update(k, delta, float(row["score_plus"]), float(row["score_minus"]))
+    def replay(self, rows):
+        """The run's state after the iterations `rows` of its history."""
+        for k, row in enumerate(rows, start=1):
+            delta, _, _ = self.spsa.perturb(k)
+            self.spsa.update(k, delta, float(row["score_plus"]), float(row["score_minus"]))
 
     def theta(self):
         return list(self.spsa.theta)
@@ -276,14 +354,69 @@ class _BayesGames:
         self.bayes.tell(theta, s)
         return [f"{s:.4f}"] + [repr(x) for x in theta]
 
-    def replay(self, k, row):
-        self.bayes.tell([float(row[p.name]) for p in self.params], float(row["score"]))
+    def replay(self, rows):
+        for row in rows:
+            self.bayes.tell([float(row[p.name]) for p in self.params], float(row["score"]))
 
     def theta(self):
         return self.bayes.best()
 
 
-GAMES = {"spsa": _SPSAGames, "bayes": _BayesGames}
+class _TBPSAGames(_BayesGames):
+    """Iteration k: nevergrad's TBPSA's trial on two deals, each in every seating; the
+    history keeps the scores told before each trial was asked, to replay the optimiser."""
+
+    label = "TBPSA (nevergrad)"
+    scores = SCORES["tbpsa"]
+
+    def __init__(self, spec, theta0):
+        self.params = spec.params
+        self.history = None                 # the file, for the messages of a replay
+        self.opt = Nevergrad(spec.params, theta0, "TBPSA", spec.iterations, seed=spec.seed)
+
+    def columns(self):
+        return ["score", TOLD["tbpsa"]] + [p.name for p in self.params]
+
+    def propose(self, k):
+        theta, told = self.opt.ask(k)
+        return {"trial": theta}, (theta, told)
+
+    def update(self, k, memo, scores):
+        theta, told = memo
+        s = _mean(scores["trial"])
+        self.opt.tell(k, s)
+        return [f"{s:.4f}", str(told)] + [repr(x) for x in theta]
+
+    def replay(self, rows):
+        """Ask and tell again in the first run's order: each trial asked once as many
+        scores are told as its row says, then told its score; a trial the optimiser does
+        not ask again (another version of nevergrad, an edited history) is a TuneError."""
+        asked = 0
+        for k, row in enumerate(rows, start=1):
+            while asked < len(rows) and int(float(rows[asked][TOLD["tbpsa"]])) == self.opt.told:
+                asked += 1
+                theta, _ = self.opt.ask(asked)
+                written = [float(rows[asked - 1][p.name]) for p in self.params]
+                if any(abs(a - b) > 1e-9 * max(1.0, abs(b)) for a, b in zip(theta, written)):
+                    raise TuneError(f"{self.history or HISTORY_FILE}: iteration {asked}: the method "
+                                    f"asks {_setting(self.params, theta)} there, the history holds "
+                                    f"{_setting(self.params, written)} (written by another version "
+                                    f"of nevergrad, or edited): start the run again in another folder")
+            if asked < k:
+                raise TuneError(f"{self.history or HISTORY_FILE}: iteration {k}: its {TOLD['tbpsa']} "
+                                f"does not follow the iterations before it (edited?): start the "
+                                f"run again in another folder")
+            self.opt.tell(k, float(row["score"]))
+
+    def theta(self):
+        return self.opt.best()
+
+
+def _setting(params, theta):
+    return " ".join(f"{p.name}={x:.6g}" for p, x in zip(params, theta))
+
+
+GAMES = {"spsa": _SPSAGames, "bayes": _BayesGames, "tbpsa": _TBPSAGames}
 
 
 # ---------------------------------------------------------------------------------------
@@ -459,10 +592,10 @@ def _tune(spec, out, where, test, progress, resume):
     with where:              # a scheduler out of reach is said before the first file is written
         out.mkdir(parents=True, exist_ok=True)
         write_text(out / SPEC_FILE, json.dumps(spec_dict, indent=2) + "\n")
-        outcomes = []                      # each iteration's scores, for the warning on no signal
-        for row in done_rows:
-            method.replay(int(row["iteration"]), row)
-            outcomes.append([float(row[c]) for c in method.scores])
+        method.history = history
+        method.replay(done_rows)
+        # each iteration's scores, for the warning on no signal
+        outcomes = [[float(row[c]) for c in method.scores] for row in done_rows]
         _iterate(spec, method, kind, base, history, len(done_rows) + 1, outcomes, where, progress)
         _warn_if_no_signal(outcomes, spec)
         theta = method.theta()
@@ -680,11 +813,11 @@ def plot(out):
     plt = plotting.pyplot(f"plotting needs matplotlib (the numbers are in {out / HISTORY_FILE})")
     names = [p["name"] for p in spec["params"]]
     its = [int(r["iteration"]) for r in rows]
-    bayes = spec["method"] == "bayes"
+    trials = spec["method"] != "spsa"      # a point per trial, else theta's trace
     fig, axes = plt.subplots(len(names), 1, figsize=(8, 2.6 * len(names)), squeeze=False)
     for ax, name, p in zip(axes[:, 0], names, spec["params"]):
         values = [float(r[name]) for r in rows]
-        if bayes:       # each trial's parameters, coloured by its score
+        if trials:      # each trial's parameters, coloured by its score
             dots = ax.scatter(its, values, c=[float(r["score"]) for r in rows], cmap="viridis",
                               vmin=0, vmax=1, s=14)
         else:
@@ -692,11 +825,11 @@ def plot(out):
         ax.set_ylim(p["low"], p["high"])
         ax.set_ylabel(name)
         ax.grid(alpha=0.3)
-    if bayes:
+    if trials:
         fig.colorbar(dots, ax=axes[:, 0].tolist(), label="trial score")
-    axes[-1, 0].set_xlabel("trial" if bayes else "iteration")
-    fig.suptitle(f"{'Bayes (optuna TPE)' if bayes else 'SPSA'}: {spec['bot']} against "
+    axes[-1, 0].set_xlabel("trial" if trials else "iteration")
+    fig.suptitle(f"{GAMES[spec['method']].label}: {spec['bot']} against "
                  f"{', '.join(spec['opponents'])}")
-    if not bayes:
+    if not trials:
         fig.tight_layout()         # (the colour bar's layout is its own)
     return write_bytes(path, plotting.png(fig, dpi=100))

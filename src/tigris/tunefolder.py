@@ -30,15 +30,19 @@ SPEC_FILE = "tune.json"
 HISTORY_FILE = "history.csv"
 RESULT_FILE = "result.json"               # written at the end; read back by read_result
 VERIFICATION_FILE = "verification.jsonl"  # the verification's games, one record a line
-SCORES = {"spsa": ("score_plus", "score_minus"), "bayes": ("score",)}   # per method
+SCORES = {"spsa": ("score_plus", "score_minus"), "bayes": ("score",),   # per method
+          "tbpsa": ("score",)}
 METHODS = tuple(SCORES)
+# the trials asked before each trial (whole, below its number): a method whose optimiser
+# keeps a state is replayed in the order it was asked and told
+TOLD = {"tbpsa": "told"}
 BOUNDS_SLACK = 1e-4     # of a range: values are written with 6 significant digits
 DECISIONS = ("H1 accepted", "H0 accepted", "not significant")   # a verification's SPRT
 
 
 __all__ = ["read_settings", "read_history", "read_result", "verification_text", "as_text",
            "SPEC_FILE", "HISTORY_FILE", "RESULT_FILE", "VERIFICATION_FILE", "SCORES", "METHODS",
-           "DECISIONS"]
+           "TOLD", "DECISIONS"]
 
 
 def as_text(name):
@@ -60,7 +64,7 @@ def read_settings(out):
     """The settings a run saved in DIR/tune.json, checked field by field: ``bot``,
     ``name`` (text), ``params`` (a list of ``{name, low, high, integer}`` with low below
     high), ``opponents`` (a list of names), ``budget`` (4 or more), ``seed``,
-    ``verify_games`` (0 or more), ``players`` (2 to 4) and ``method`` (spsa or bayes;
+    ``verify_games`` (0 or more), ``players`` (2 to 4) and ``method`` (one of METHODS;
     spsa when missing: saved before there was a choice)."""
     path = Path(out) / SPEC_FILE
     spec = read_json(path, TuneError)
@@ -162,7 +166,8 @@ def read_history(path, method, params, opponents=None, repair=False):
         return []
     (_, header), body = lines[0], lines[1:]
     names = [p["name"] for p in params]
-    for column in ["iteration", "games", "opponent", *SCORES[method], *names]:
+    told = [TOLD[method]] if method in TOLD else []
+    for column in ["iteration", "games", "opponent", *SCORES[method], *told, *names]:
         if column not in header:
             raise TuneError(f"{path}: line 1 has no column {excerpt(column)}: not the history "
                             f"of this run")
@@ -200,6 +205,9 @@ def _checked_row(path, n, k, row, method, bounds, opponents):
             raise field(name, "a finite number")
         if name in SCORES[method] and not 0 <= x <= 1:
             raise field(name, "a score from 0 to 1")
+        if name == TOLD.get(method) and not (x.is_integer() and 0 <= x < k):
+            raise field(name, f"a whole number from 0 to {k - 1} (the scores told before "
+                              f"iteration {k} was asked)")
         param = name.removesuffix("_plus").removesuffix("_minus")     # SPSA's theta+-
         if param in bounds:
             low, high = bounds[param]

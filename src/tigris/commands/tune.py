@@ -1,4 +1,4 @@
-"""tigris tune: SPSA or Bayes over numeric bot knobs, then a verification match."""
+"""tigris tune: SPSA, Bayes or TBPSA over numeric bot knobs, then a verification match."""
 
 from tigris.commands.options import (add_backend, add_command, add_jobs, add_results_folder,
                                      add_seed, whole)
@@ -13,7 +13,9 @@ Tune numeric parameters of BOT over games against an opponent. --method spsa: ea
 iteration plays theta+ and theta- on one deal in both seatings; gains a_k =
 a/(A+k)^0.602, c_k = c/k^0.101 with defaults from the ranges. --method bayes: optuna's
 TPE sampler proposes each trial, which plays two deals in both seatings; the answer is
-the trial whose 5 nearest trials scored best. Writes OUT/history.csv as it goes and
+the trial whose 5 nearest trials scored best. --method tbpsa: nevergrad's TBPSA, an
+evolution strategy for noisy scores, trials as bayes's; the answer is its population's
+mean. Writes OUT/history.csv as it goes and
 OUT/NAME.toml at the end, then verifies NAME against BOT by the SPRT of tigris match (paired
 games until H1 or H0 is accepted, or not significant after --verify-games); the verdict
 goes to OUT/result.json. --jobs sets how many iterations are proposed at once (one per 4
@@ -24,15 +26,16 @@ tune --plot OUT draws the traces.
 
 def add_to(sub):
     p = add_command(sub, "tune", run,
-                    help="tune a bot's numeric parameters over games (SPSA or Bayes)",
+                    help="tune a bot's numeric parameters over games (SPSA, Bayes or TBPSA)",
                     description=DESCRIPTION)
     p.add_argument("bot", nargs="?", metavar="BOT", help="the bot to tune (name or file)")
     p.add_argument("--param", action="append", default=[], metavar="NAME=LOW:HIGH[:int]",
                    help="a parameter and its range; repeat for several")
     p.add_argument("--opponent", action="append", default=[], metavar="BOT",
                    help="opponent bot(s), used in turn; repeat for several")
-    p.add_argument("--method", choices=("spsa", "bayes"), default="spsa",
-                   help="spsa (default) or bayes (optuna's TPE sampler; pip install optuna)")
+    p.add_argument("--method", choices=("spsa", "bayes", "tbpsa"), default="spsa",
+                   help="spsa (default), bayes (optuna's TPE sampler) or tbpsa (nevergrad's "
+                        "evolution strategy for noise); the last two need the tune extra")
     p.add_argument("--budget", type=whole(4), default=400, help="games to play (4 per iteration; default 400)")
     add_jobs(p, "parallel games (default: all cores) and iterations proposed at once, one per "
                 "4 jobs; with --backend dask only the latter, so the same --jobs gives the same "
@@ -53,7 +56,7 @@ def add_to(sub):
 
 
 def run(args):
-    """tigris tune: SPSA or Bayes over numeric bot knobs, then a verification match."""
+    """tigris tune: SPSA, Bayes or TBPSA over numeric bot knobs, then a verification match."""
     from tigris import match, tune, tunefolder
 
     if args.plot:
