@@ -23,7 +23,7 @@ from tigris._plumbing import jsonl, locks
 from tigris._plumbing import work
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError
 from tigris.files import check_target, write_text
-from tigris.runs.runner import bot_settings, deal_games, deal_seed, game_tasks, score
+from tigris.runs.runner import bot_settings, deal_games, deal_seed, first_of_two, game_tasks
 
 __all__ = ["sprt_match", "parse_sprt", "check_sprt", "play_sprt", "format_result", "verdict"]
 
@@ -117,13 +117,17 @@ def _play(a, b, test, max_games, out, as_tournament, settings, spec, scheduled, 
 
 
 def play_sprt(a, b, settings, spec, deals, scheduled, test, max_games, jobs, progress=True,
-              save=None, kept="", backend=None, desc=None):
+              save=None, kept="", backend=None, desc=None, per_deal=2):
     """The SPRT of `a` against `b`, two labels of `settings` (a bot's kind and knobs by
     label): the game jobs `deals` (each deal in both seatings, in order; `scheduled` of
     them) are played with the game settings `spec` until the test (``check_sprt``'s
     dict) decides or `max_games` games count; each record goes to `save` as it comes.
-    The test looks after every 2 * (`jobs` // 2) games, as a match run a batch at a time
-    would, so the games played depend on `jobs`, not on how fast the workers are.  The
+    A game counts as a win of `a` when it takes the first place and `b` does not, a loss
+    the other way round, else a draw (``runner.first_of_two``: with more players than
+    two, games others win are draws).  The test looks after every `per_deal` * (`jobs` //
+    `per_deal`) games (`per_deal`: a deal's games, one per seating), as a match run a
+    batch at a time would, so the games played depend on `jobs`, not on how fast the
+    workers are.  The
     games go to `jobs` local workers, or to an entered ``Backend`` (a lost scheduler said
     in one line with `kept`).  Ctrl-C raises Interrupted with the score so far and `kept`.
     The progress bar is named `desc` (default the game settings' name).  Returns the
@@ -140,7 +144,8 @@ def play_sprt(a, b, settings, spec, deals, scheduled, test, max_games, jobs, pro
     ('H1', True)
     """
     elo0, elo1, alpha, beta = (test[k] for k in KEYS)
-    sprt = _SPRT(a, elo0, elo1, alpha, beta, max_games, scheduled, batch=2 * max(1, jobs // 2))
+    sprt = _SPRT(a, b, elo0, elo1, alpha, beta, max_games, scheduled,
+                 batch=per_deal * max(1, jobs // per_deal))
     errors = backend.lost(kept or "no game is kept") if backend is not None else None
     try:
         with work.Run(backend.workers if backend is not None else jobs, progress, total=max_games,
@@ -162,8 +167,8 @@ class _SPRT:
     games (and the last), as a match run a batch at a time would give it: so the games
     played do not depend on how fast the workers are."""
 
-    def __init__(self, a, elo0, elo1, alpha, beta, max_games, scheduled, batch):
-        self.a, self.elo0, self.elo1, self.alpha, self.beta = a, elo0, elo1, alpha, beta
+    def __init__(self, a, b, elo0, elo1, alpha, beta, max_games, scheduled, batch):
+        self.a, self.b, self.elo0, self.elo1, self.alpha, self.beta = a, b, elo0, elo1, alpha, beta
         self.max_games, self.scheduled, self.batch = max_games, scheduled, batch
         self.wins = self.draws = self.losses = self.received = 0
         self.llr, self.decision, self.over = 0.0, None, False
@@ -178,7 +183,7 @@ class _SPRT:
         self.received += 1
         if save:
             save(rec)
-        points = score(rec, self.a)
+        points = first_of_two(rec, self.a, self.b)
         if points is not None:
             if points == 1:
                 self.wins += 1

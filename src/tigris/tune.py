@@ -49,10 +49,11 @@ from tigris._plumbing.locks import holding
 from tigris.runs.runner import bot_settings, deal_games, deal_seed, game_tasks, score
 from tigris._plumbing.tomlfile import toml_string
 from tigris.tunefolder import (HISTORY_FILE, METHODS, RESULT_FILE, SCORES, SPEC_FILE, TOLD,
-                              VERIFICATION_FILE, as_text, read_history, read_settings)
+                              VERIFICATION_FILE, field_text, read_history, read_settings)
 
 __all__ = ["TuneSpec", "Param", "tune", "SPSA", "Bayes", "Nevergrad", "check_name", "no_signal",
-           "parse_param", "tunable", "plot", "GAMES", "SECOND_DEALS", "batch_of", "verify_games"]
+           "parse_param", "tunable", "plot", "GAMES", "SECOND_DEALS", "batch_of", "verify_games",
+           "field_of"]
 
 ALPHA = 0.602            # a_k decay (Spall's recommended values)
 GAMMA = 0.101            # c_k decay
@@ -305,17 +306,23 @@ class _SPSAGames:
         return {"plus": plus, "minus": minus}, (delta, plus, minus)
 
     @staticmethod
-    def jobs(k, spec, opponent):
-        seed_of_deal = deal_seed(spec.seed, k)
-        return (deal_games(["plus", opponent], seed_of_deal, 4 * k)
-                + deal_games(["minus", opponent], seed_of_deal, 4 * k + 2))
+    def jobs(k, spec, field):
+        """theta+ and theta- each on the iteration's deals (the same ones: their luck
+        cancels out), against the `field`, in every seating."""
+        games, out = spec.games_per_iteration, []
+        for d in range(games // (2 * spec.players)):
+            seed_of_deal = _deal(spec, k, d)
+            for label in ("plus", "minus"):
+                out += deal_games([label, *field], seed_of_deal, games * k + len(out))
+        return out
 
     def update(self, k, memo, scores):
         """Take iteration k's scores; the history row's values after iteration and games."""
         delta, plus, minus = memo
         sp, sm = _mean(scores["plus"]), _mean(scores["minus"])
         self.spsa.update(k, delta, sp, sm)
-        return [f"{sp:.4f}", f"{sm:.4f}"] + [f"{x:.6g}" for x in self.spsa.theta + plus + minus]
+        # the scores exactly (a third of a first place is no decimal): a replay steps by them
+        return [repr(sp), repr(sm)] + [f"{x:.6g}" for x in self.spsa.theta + plus + minus]
 
     def replay(self, rows):
         """The run's state after the iterations `rows` of its history."""
@@ -345,14 +352,17 @@ class _BayesGames:
         return {"trial": theta}, theta
 
     @staticmethod
-    def jobs(k, spec, opponent):
-        return (deal_games(["trial", opponent], deal_seed(spec.seed, k), 4 * k)
-                + deal_games(["trial", opponent], deal_seed(spec.seed, SECOND_DEALS + k), 4 * k + 2))
+    def jobs(k, spec, field):
+        """The trial on the iteration's deals against the `field`, in every seating."""
+        games, out = spec.games_per_iteration, []
+        for d in range(games // spec.players):
+            out += deal_games(["trial", *field], _deal(spec, k, d), games * k + len(out))
+        return out
 
     def update(self, k, theta, scores):
         s = _mean(scores["trial"])
         self.bayes.tell(theta, s)
-        return [f"{s:.4f}"] + [repr(x) for x in theta]
+        return [repr(s)] + [repr(x) for x in theta]
 
     def replay(self, rows):
         for row in rows:
@@ -385,7 +395,7 @@ class _TBPSAGames(_BayesGames):
         theta, told = memo
         s = _mean(scores["trial"])
         self.opt.tell(k, s)
-        return [f"{s:.4f}", str(told)] + [repr(x) for x in theta]
+        return [repr(s), str(told)] + [repr(x) for x in theta]
 
     def replay(self, rows):
         """Ask and tell again in the first run's order: each trial asked once as many
@@ -418,6 +428,27 @@ def _setting(params, theta):
 
 GAMES = {"spsa": _SPSAGames, "bayes": _BayesGames, "tbpsa": _TBPSAGames}
 
+FURTHER_DEALS = 1_000_000  # an iteration's third deal on: d times this, plus its number
+
+
+def _deal(spec, k, d):
+    """The seed of iteration `k`'s deal `d` (from 0): its number, then SECOND_DEALS plus
+    it (so that a run of four games an iteration plays the deals it always did), then
+    clear of those and of the verification's."""
+    return deal_seed(spec.seed, k if d == 0 else SECOND_DEALS + k if d == 1 else FURTHER_DEALS * d + k)
+
+
+def field_of(spec, k):
+    """The other seats of iteration `k`'s table: ``players - 1`` opponents taken in turn
+    from ``spec.opponents``, from the k-th on (with 2 players, one opponent a turn).
+
+    >>> spec = TuneSpec(bot="ismcts-fast", params=[], opponents=["greedy", "random"], players=3)
+    >>> field_of(spec, 1), field_of(spec, 2)
+    (['greedy', 'random'], ['random', 'greedy'])
+    """
+    n = len(spec.opponents)
+    return [spec.opponents[(k - 1 + j) % n] for j in range(spec.players - 1)]
+
 
 # ---------------------------------------------------------------------------------------
 # Tuning with games
@@ -431,9 +462,10 @@ class TuneSpec:
     budget: int = 400
     seed: int = 0
     name: str | None = None        # None: BOT-tuned
-    verify_games: int = 0          # 0: a tenth of the budget, at least 20
-    players: int = 2
+    verify_games: int = 0          # 0: verify_games(budget), a tenth of it, at least 200
+    players: int = 2               # the tuned bot at a table of players - 1 opponents
     method: str = "spsa"
+    iteration_games: int = 0       # 0: 2 * players (a deal in every seating, twice)
 
     def check(self):
         """The bot's kind and its knobs; raises ConfigError or TuneError naming what is wrong."""
@@ -468,18 +500,34 @@ class TuneSpec:
                 raise ConfigError(f"--opponent: {e}") from None
         if self.method not in METHODS:
             raise TuneError(f"--method {self.method}: choose one of {', '.join(METHODS)}")
-        if self.budget < 4:
-            raise TuneError(f"--budget {self.budget}: an iteration plays 4 games; give at least 4")
+        if isinstance(self.players, bool) or self.players not in (2, 3, 4):
+            raise TuneError(f"--players {excerpt(self.players)}: 2, 3 or 4")
+        table = 2 * self.players            # a deal in every seating, for theta+ and theta-
+        if self.iteration_games == 0:
+            self.iteration_games = table
+        if isinstance(self.iteration_games, bool) or not isinstance(self.iteration_games, int) \
+                or self.iteration_games < table or self.iteration_games % table:
+            raise TuneError(f"--iteration-games {excerpt(self.iteration_games)}: a multiple of "
+                            f"{table} (each deal in all {self.players} seatings, twice)")
+        if self.budget < self.iteration_games:
+            raise TuneError(f"--budget {self.budget}: an iteration plays {self.iteration_games} "
+                            f"games; give at least {self.iteration_games}")
         if self.name is None:
             self.name = f"{Path(str(self.bot)).stem}-tuned"
         check_name(self.name)
         return kind, base
 
     @property
+    def games_per_iteration(self):
+        """The games of an iteration: ``iteration_games``, or 2 * players unless set."""
+        return self.iteration_games or 2 * self.players
+
+    @property
     def iterations(self):
-        """Iterations: each plays four games (SPSA: theta+ and theta- in both seatings;
-        Bayes: a trial on two deals in both seatings)."""
-        return max(1, self.budget // 4)
+        """Iterations: each plays ``games_per_iteration`` games (SPSA: theta+ and theta-
+        on the same deals in every seating; Bayes and TBPSA: a trial on twice as many
+        deals)."""
+        return max(1, self.budget // self.games_per_iteration)
 
 
 def check_name(name):
@@ -572,7 +620,7 @@ def _tune(spec, out, where, test, progress, resume):
     spec_dict = {"bot": spec.bot, "params": [asdict(p) for p in spec.params],
                  "opponents": spec.opponents, "budget": spec.budget, "seed": spec.seed,
                  "name": spec.name, "verify_games": spec.verify_games, "players": spec.players,
-                 "method": spec.method}
+                 "method": spec.method, "iteration_games": spec.games_per_iteration}
     history = out / HISTORY_FILE
     theta0 = [base[p.name] if base.get(p.name) is not None else (p.low + p.high) / 2 for p in spec.params]
     method = GAMES[spec.method](spec, theta0)
@@ -586,6 +634,7 @@ def _tune(spec, out, where, test, progress, resume):
             raise TuneError(f"{history}: missing, or a link to nothing: the run in {out} has no "
                             f"history to resume (restore it, or start the run again without --resume)")
         done_rows = read_history(history, spec.method, spec_dict["params"], spec.opponents,
+                                 players=spec.players, games=spec.games_per_iteration,
                                  repair=True)
     elif history.exists() and history.stat().st_size:
         raise TuneError(f"{out} already holds a tuning run: continue it with --resume, or choose another --out")
@@ -623,7 +672,8 @@ def _iterate(spec, method, kind, base, history, start, outcomes, where, progress
     new_file = not history.exists() or history.stat().st_size == 0
     kept = f"the history so far is in {history}; continue with --resume"
     try:
-        with work.Run(where.workers, progress, total=4 * spec.iterations, initial=4 * (start - 1),
+        games = spec.games_per_iteration
+        with work.Run(where.workers, progress, total=games * spec.iterations, initial=games * (start - 1),
                       desc=f"tuning {spec.bot} ({spec.method})", unit="game") as run, \
                 open(history, "a", newline="", encoding="utf-8") as f:
             writer = csv.writer(f)
@@ -634,11 +684,11 @@ def _iterate(spec, method, kind, base, history, start, outcomes, where, progress
                 plan = []
                 for i in range(k, min(spec.iterations, k + batch - 1) + 1):
                     thetas, memo = method.propose(i)
-                    opponent = spec.opponents[(i - 1) % len(spec.opponents)]
+                    field = field_of(spec, i)
                     settings = dict(opp_settings)
                     for label, theta in thetas.items():
                         settings[label] = (kind, _bot_params(base, spec.params, theta))
-                    plan.append((i, memo, opponent, list(thetas), settings, method.jobs(i, spec, opponent)))
+                    plan.append((i, memo, field, list(thetas), settings, method.jobs(i, spec, field)))
                 _play_batch(run, plan, spec, method, writer, f, outcomes, best, where.lost(kept))
             best.show(force=True)
     except KeyboardInterrupt:
@@ -646,9 +696,10 @@ def _iterate(spec, method, kind, base, history, start, outcomes, where, progress
 
 
 def _play_batch(run, plan, spec, method, writer, f, outcomes, best, errors):
-    """The games of a batch's iterations (`plan`, in order); an iteration's four records
+    """The games of a batch's iterations (`plan`, in order); an iteration's records
     update the method, and its row is written to the history (the file `f`) at once.
     `errors`: what a lost scheduler says (``Backend.lost``)."""
+    games = spec.games_per_iteration
     tasks = [task for i, _, _, _, settings, js in plan
              for task in game_tasks(js, settings, _game_spec(spec, i))]
     records = []
@@ -656,14 +707,14 @@ def _play_batch(run, plan, spec, method, writer, f, outcomes, best, errors):
     def save(rec):
         records.append(rec)
         run.bar.update()
-        if len(records) % 4:
+        if len(records) % games:
             return
-        i, memo, opponent, labels, _, js = plan[len(records) // 4 - 1]
-        recs = records[-4:]
+        i, memo, field, labels, _, js = plan[len(records) // games - 1]
+        recs = records[-games:]
         scores = {label: [score(r, label) for r, job in zip(recs, js) if label in job["seats"]]
                   for label in labels}
         values = method.update(i, memo, scores)      # the scores first
-        writer.writerow([i, 4 * i, as_text(opponent)] + values)
+        writer.writerow([i, games * i, field_text(field)] + values)
         f.flush()
         outcomes.append([float(x) for x in values[:len(method.scores)]])
         best.show()
@@ -770,20 +821,26 @@ def verify(spec, kind, base, tuned, backend, test, progress=True, kept=""):
     set how often the test looks.  Returns ``(check, records)``: the check as
     result.json holds it (``tunefolder.read_result``): the decision ("H1 accepted", "H0
     accepted", or "not significant" at the most games), the LLR and its bounds, the
-    test's settings, the games and the score with its 95% interval."""
+    test's settings, the games and the score with its 95% interval.  With 3 or 4
+    players both sit at each table with ``players - 2`` of the opponents (taken in turn
+    from the first), every seating of a deal played, and a game scores by first places
+    (``runner.first_of_two``: a game another player wins is a draw between them)."""
     from tigris import match
     from tigris.ratings import wilson_interval
     from tigris.tunefolder import DECISIONS
 
     most = spec.verify_games or verify_games(spec.budget)
-    deals = math.ceil(most / 2)
+    n = spec.players
+    others = [spec.opponents[j % len(spec.opponents)] for j in range(n - 2)]
+    deals = math.ceil(most / n)
     games = (job for d in range(deals)              # deals apart from the tuning's
-             for job in deal_games(["tuned", "original"], deal_seed(spec.seed, VERIFY_DEALS + d), 2 * d))
-    settings = {"tuned": (kind, tuned), "original": (kind, base)}
+             for job in deal_games(["tuned", "original", *others],
+                                   deal_seed(spec.seed, VERIFY_DEALS + d), n * d))
+    settings = {**bot_settings(others), "tuned": (kind, tuned), "original": (kind, base)}
     records = []
-    r = match.play_sprt("tuned", "original", settings, _game_spec(spec, -1), games, 2 * deals, test,
+    r = match.play_sprt("tuned", "original", settings, _game_spec(spec, -1), games, n * deals, test,
                         most, backend.jobs, progress, save=records.append, kept=kept,
-                        backend=backend, desc="verification")
+                        backend=backend, desc="verification", per_deal=n)
     points = r["wins"] + r["draws"] / 2
     decision = dict(zip(("H1", "H0", None), DECISIONS))[r["decision"]]
     check = {"test": "sprt", "decision": decision, "llr": r["llr"],
@@ -807,7 +864,8 @@ def plot(out):
     if not (out / HISTORY_FILE).exists():
         raise TuneError(f"{out}: no {HISTORY_FILE} with iterations to plot")
     spec = read_settings(out)
-    rows = read_history(out / HISTORY_FILE, spec["method"], spec["params"], spec["opponents"])
+    rows = read_history(out / HISTORY_FILE, spec["method"], spec["params"], spec["opponents"],
+                        players=spec["players"], games=spec["iteration_games"])
     if not rows:
         raise TuneError(f"{out}: no {HISTORY_FILE} with iterations to plot")
     plt = plotting.pyplot(f"plotting needs matplotlib (the numbers are in {out / HISTORY_FILE})")

@@ -41,7 +41,7 @@ DECISIONS = ("H1 accepted", "H0 accepted", "not significant")   # a verification
 
 
 __all__ = ["read_settings", "read_history", "read_result", "verification_text", "as_text",
-           "SPEC_FILE", "HISTORY_FILE", "RESULT_FILE", "VERIFICATION_FILE", "SCORES", "METHODS",
+           "field_text", "SPEC_FILE", "HISTORY_FILE", "RESULT_FILE", "VERIFICATION_FILE", "SCORES", "METHODS",
            "TOLD", "DECISIONS"]
 
 
@@ -49,6 +49,12 @@ def as_text(name):
     """A bot's name or path as the history writes it: UTF-8 text, each byte of a file name
     that is not UTF-8 as U+FFFD (the history is text; the name itself is in tune.json)."""
     return utf8_text(name)
+
+
+def field_text(field):
+    """An iteration's opponents (the other seats of its table) as the history's
+    ``opponent`` column writes them: each ``as_text``, joined by " + "."""
+    return " + ".join(as_text(o) for o in field)
 
 
 def _whole(value):
@@ -64,8 +70,9 @@ def read_settings(out):
     """The settings a run saved in DIR/tune.json, checked field by field: ``bot``,
     ``name`` (text), ``params`` (a list of ``{name, low, high, integer}`` with low below
     high), ``opponents`` (a list of names), ``budget`` (4 or more), ``seed``,
-    ``verify_games`` (0 or more), ``players`` (2 to 4) and ``method`` (one of METHODS;
-    spsa when missing: saved before there was a choice)."""
+    ``verify_games`` (0 or more), ``players`` (2 to 4), ``method`` (one of METHODS;
+    spsa when missing: saved before there was a choice) and ``iteration_games`` (a
+    multiple of 2 * players; 2 * players when missing, as every run played before)."""
     path = Path(out) / SPEC_FILE
     spec = read_json(path, TuneError)
     if not isinstance(spec, dict):
@@ -86,6 +93,11 @@ def read_settings(out):
         raise bad("players", "2, 3 or 4")
     if spec["method"] not in METHODS:
         raise bad("method", " or ".join(METHODS))
+    table = 2 * spec["players"]
+    spec.setdefault("iteration_games", table)
+    if not (_whole(spec["iteration_games"]) and spec["iteration_games"] >= table
+            and spec["iteration_games"] % table == 0):
+        raise bad("iteration_games", f"a multiple of {table}")
     opponents = spec.get("opponents")
     if not (isinstance(opponents, list) and opponents
             and all(isinstance(o, str) for o in opponents)):
@@ -118,11 +130,12 @@ def _at(spec, field):
     return value
 
 
-def read_history(path, method, params, opponents=None, repair=False):
+def read_history(path, method, params, opponents=None, repair=False, players=2, games=None):
     """The rows (dicts of the written text) of a history of a `method` run over `params`
     (``{name, low, high}`` dicts), checked: the header holds iteration, games, opponent,
-    the method's scores and each parameter; row K (from 1) is iteration K, of 4K games,
-    against ``opponents[(K - 1) % len(opponents)]`` (when given), with scores from 0 to 1
+    the method's scores and each parameter; row K (from 1) is iteration K, of K times
+    `games` games (default 2 * `players`), against the ``players - 1`` opponents from
+    ``opponents[(K - 1) % len(opponents)]`` on (when given), with scores from 0 to 1
     and every other column a finite number, each parameter's within its bounds.  A TuneError
     names the file, line and field of the first that is not.  A torn last row (no newline
     after it) is ignored with a warning (cut off the file with `repair`); a file whose lines
@@ -179,21 +192,23 @@ def read_history(path, method, params, opponents=None, repair=False):
         if len(values) != len(header):
             raise TuneError(f"{path}: line {n} has {len(values)} fields, the header {len(header)}")
         row = dict(zip(header, values))
-        rows.append(_checked_row(path, n, k, row, method, bounds, opponents))
+        rows.append(_checked_row(path, n, k, row, method, bounds, opponents, players,
+                                 games or 2 * players))
     return rows
 
 
-def _checked_row(path, n, k, row, method, bounds, opponents):
+def _checked_row(path, n, k, row, method, bounds, opponents, players, games):
     """`row` (line `n` of the file, iteration `k`) once every field reads; else TuneError."""
     def field(name, what):
         return TuneError(f"{path}: line {n}: {name} must be {what}, not {excerpt(row[name])}")
 
-    for name, expected in (("iteration", k), ("games", 4 * k)):
+    for name, expected in (("iteration", k), ("games", games * k)):
         if row[name].strip() != str(expected):
             raise field(name, f"{expected} (row {k} of the history)")
-    if opponents and row["opponent"] != as_text(opponents[(k - 1) % len(opponents)]):
-        raise field("opponent", f"{excerpt(as_text(opponents[(k - 1) % len(opponents)]))}, "
-                                f"the opponent of iteration {k}")
+    if opponents:
+        table = field_text([opponents[(k - 1 + j) % len(opponents)] for j in range(players - 1)])
+        if row["opponent"] != table:
+            raise field("opponent", f"{excerpt(table)}, the opponents of iteration {k}")
     for name, value in row.items():
         if name in ("iteration", "games", "opponent"):
             continue

@@ -1,7 +1,7 @@
 """tigris tune: SPSA, Bayes or TBPSA over numeric bot knobs, then a verification match."""
 
-from tigris.commands.options import (add_backend, add_command, add_jobs, add_results_folder,
-                                     add_seed, whole)
+from tigris.commands.options import (add_backend, add_command, add_jobs, add_players,
+                                     add_results_folder, add_seed, whole)
 from tigris.errors import UsageError
 from tigris.tournament import MAX_GAMES
 
@@ -9,18 +9,19 @@ __all__ = ["DESCRIPTION", "add_to", "run"]
 
 
 DESCRIPTION = """\
-Tune numeric parameters of BOT over games against an opponent. --method spsa: each
-iteration plays theta+ and theta- on one deal in both seatings; gains a_k =
+Tune numeric parameters of BOT over games against opponents (with --players 3 or 4, BOT
+at a table of opponents taken in turn, scored by first places). --method spsa: each
+iteration plays theta+ and theta- on the same deals in every seating; gains a_k =
 a/(A+k)^0.602, c_k = c/k^0.101 with defaults from the ranges. --method bayes: optuna's
-TPE sampler proposes each trial, which plays two deals in both seatings; the answer is
-the trial whose 5 nearest trials scored best. --method tbpsa: nevergrad's TBPSA, an
+TPE sampler proposes each trial, which plays twice as many deals; the answer is the
+trial whose 5 nearest trials scored best. --method tbpsa: nevergrad's TBPSA, an
 evolution strategy for noisy scores, trials as bayes's; the answer is its population's
-mean. Writes OUT/history.csv as it goes and
-OUT/NAME.toml at the end, then verifies NAME against BOT by the SPRT of tigris match (paired
-games until H1 or H0 is accepted, or not significant after --verify-games); the verdict
-goes to OUT/result.json. --jobs sets how many iterations are proposed at once (one per 4
-jobs), so the same --seed and --jobs give the same history with --backend loky or dask.
-tune --plot OUT draws the traces.
+mean. Writes OUT/history.csv as it goes and OUT/NAME.toml at the end, then verifies NAME
+against BOT by the SPRT of tigris match (with 3 or 4 players both at each table, by
+first places) until H1 or H0 is accepted, or not significant after --verify-games; the
+verdict goes to OUT/result.json. --jobs sets how many iterations are proposed at once
+(one per 4 jobs), so the same --seed and --jobs give the same history with --backend
+loky or dask. tune --plot OUT draws the traces.
 """
 
 
@@ -36,7 +37,14 @@ def add_to(sub):
     p.add_argument("--method", choices=("spsa", "bayes", "tbpsa"), default="spsa",
                    help="spsa (default), bayes (optuna's TPE sampler) or tbpsa (nevergrad's "
                         "evolution strategy for noise); the last two need the tune extra")
-    p.add_argument("--budget", type=whole(4), default=400, help="games to play (4 per iteration; default 400)")
+    p.add_argument("--budget", type=whole(4), default=400,
+                   help="games to play (--iteration-games per iteration; default 400)")
+    add_players(p, "players a game (default 2): BOT at a table of PLAYERS - 1 opponents, "
+                   "taken in turn from the --opponent list; it scores by first places")
+    p.add_argument("--iteration-games", type=whole(4), default=0, metavar="G",
+                   help="games an iteration plays: a multiple of 2 x players (default 2 x "
+                        "players: theta+ and theta- each on a deal in every seating, or a trial "
+                        "on two)")
     add_jobs(p, "parallel games (default: all cores) and iterations proposed at once, one per "
                 "4 jobs; with --backend dask only the latter, so the same --jobs gives the same "
                 "history on either backend")
@@ -68,7 +76,8 @@ def run(args):
     sprt = match.parse_sprt(args.sprt or [])       # tune.SPRT's elo0 and elo1 unless given
     spec = tune.TuneSpec(bot=args.bot, params=[tune.parse_param(p) for p in args.param],
                          opponents=args.opponent, budget=args.budget, seed=args.seed,
-                         name=args.name, verify_games=args.verify_games, method=args.method)
+                         name=args.name, verify_games=args.verify_games, method=args.method,
+                         players=args.players or 2, iteration_games=args.iteration_games)
     spec.check()
     out = args.out or f"results/{spec.name}"
     result = tune.tune(spec, out, jobs=args.jobs, resume=args.resume, backend=args.backend,

@@ -20,7 +20,7 @@ import tigris
 from tigris import bots as botlib
 from tigris.record import result, to_record
 
-__all__ = ["MAX_TURNS", "TURN_LIMIT", "deal_seed", "bot_seed", "seatings", "deal_games", "bot_settings", "goes_on",
+__all__ = ["first_of_two", "MAX_TURNS", "TURN_LIMIT", "deal_seed", "bot_seed", "seatings", "deal_games", "bot_settings", "goes_on",
            "play_out", "record_of", "play_game", "game_tasks", "first_places",
            "score"]
 
@@ -144,6 +144,17 @@ def first_places(bots, ranking, name):
     bot of each seat; `ranking` lists the seats place by place, first place first."""
     first = ranking[0]
     return sum(1 / len(first) for seat, bot in enumerate(bots) if bot == name and seat in first)
+
+
+def first_of_two(record, a, b):
+    """What bot `a` scored against bot `b` in a finished game record, by first places: 1
+    when `a` took the first place and `b` did not, 0 the other way round, 1/2 when both
+    or neither did (with two players, ``score(record, a)``); None for a game that
+    failed."""
+    if record.get("error") or not record.get("result"):
+        return None
+    first = [record["bots"][seat] for seat in record["result"]["ranking"][0]]
+    return 0.5 + ((a in first) - (b in first)) / 2
 
 
 def score(record, name):
