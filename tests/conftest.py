@@ -1,5 +1,5 @@
-"""Shared fixtures: every board side with every combination of variants; a headless
-browser for the pages' tests (browsers.py)."""
+"""Shared fixtures: every board side with every combination of variants; a tiny bot file
+for the tuning tests; a headless browser for the pages' tests (browsers.py)."""
 
 import pytest
 
@@ -36,3 +36,12 @@ def browser():
     b = browsers.start()
     yield b
     b.quit()
+
+
+@pytest.fixture
+def tiny_bot(tmp_path):
+    """A bot file of a tiny ISMCTS (30 iterations, rollouts of 2): the tuning tests' bot,
+    quick enough for a few games a test."""
+    path = tmp_path / "tiny.toml"
+    path.write_text('kind = "ismcts"\niterations = 30\nrollout_depth = 2\nexploration = 0.7\n')
+    return str(path)

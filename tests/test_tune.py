@@ -88,13 +88,6 @@ def test_bayes_replayed_from_its_history_goes_on_as_it_would_have():
     assert replayed.best() == whole.best()
 
 
-@pytest.fixture
-def tiny_bot(tmp_path):
-    path = tmp_path / "tiny.toml"
-    path.write_text('kind = "ismcts"\niterations = 30\nrollout_depth = 2\nexploration = 0.7\n')
-    return str(path)
-
-
 def test_a_tiny_tuning_run_writes_history_and_a_loadable_bot(tmp_path, tiny_bot):
     spec = TuneSpec(bot=tiny_bot, params=[parse_param("exploration=0.1:2.0"),
                                           parse_param("rollout_depth=0:6:int")],

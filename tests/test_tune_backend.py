@@ -20,15 +20,6 @@ from tigris.tunefolder import read_result, verification_text
 
 from waiting import until
 
-TINY = 'kind = "ismcts"\niterations = 30\nrollout_depth = 2\nexploration = 0.7\n'
-
-
-@pytest.fixture
-def tiny_bot(tmp_path):
-    path = tmp_path / "tiny.toml"
-    path.write_text(TINY)
-    return str(path)
-
 
 def argv(bot, out, *more):
     return ["tune", bot, "--param", "exploration=0.1:2.0", "--param", "rollout_depth=0:6:int",

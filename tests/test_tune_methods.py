@@ -58,13 +58,6 @@ def test_asked_and_told_again_in_the_same_order_it_asks_the_same_trials():
     assert [told for _, told in first] == [0, 0] + list(range(2, 11))
 
 
-@pytest.fixture
-def tiny_bot(tmp_path):
-    path = tmp_path / "tiny.toml"
-    path.write_text('kind = "ismcts"\niterations = 30\nrollout_depth = 2\nexploration = 0.7\n')
-    return str(path)
-
-
 @pytest.mark.slow
 def test_a_tiny_tbpsa_run_resumes_to_the_same_history_and_refuses_an_edited_one(tmp_path, tiny_bot):
     spec = TuneSpec(bot=tiny_bot, params=[parse_param("exploration=0.1:2.0"),

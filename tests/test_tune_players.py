@@ -43,13 +43,6 @@ def test_the_field_takes_the_opponents_in_turn():
     assert [field_of(two, k) for k in (1, 2, 3)] == [["greedy"], ["random"], ["greedy"]]
 
 
-@pytest.fixture
-def tiny_bot(tmp_path):
-    path = tmp_path / "tiny.toml"
-    path.write_text('kind = "ismcts"\niterations = 20\nrollout_depth = 2\nexploration = 0.7\n')
-    return str(path)
-
-
 @pytest.mark.slow
 def test_a_three_player_tune_plays_its_tables_and_resumes_to_the_same_history(tmp_path, tiny_bot):
     spec = TuneSpec(bot=tiny_bot, params=[parse_param("exploration=0.1:2.0")],
