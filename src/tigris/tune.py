@@ -20,7 +20,8 @@ evolution strategy made for noisy objectives: a population around a mean, the me
 towards the better half, the population larger when the scores are noisier.  A trial
 plays as Bayes's does; its answer is the population's mean (``Nevergrad.best``).
 
-Each spends four games per iteration, so one budget buys the same games whichever it is.
+Each plays the same games an iteration (``TuneSpec.iteration_games``: 2 x players unless
+set, four with 2 players), so one budget buys the same games whichever it is.
 Parameters are real numbers inside their bounds; integer ones are rounded only when a bot
 is made to play.
 
