@@ -443,6 +443,7 @@ def field_of(spec, k):
     """The other seats of iteration `k`'s table: ``players - 1`` opponents taken in turn
     from ``spec.opponents``, from the k-th on (with 2 players, one opponent a turn).
 
+    >>> from tigris.tune import TuneSpec, field_of
     >>> spec = TuneSpec(bot="ismcts-fast", params=[], opponents=["greedy", "random"], players=3)
     >>> field_of(spec, 1), field_of(spec, 2)
     (['greedy', 'random'], ['random', 'greedy'])
