@@ -255,54 +255,62 @@ def read_result(out):
     """
     path = Path(out) / RESULT_FILE
     result = read_json(path, TuneError)
-
-    def bad(field, what, value):
-        return TuneError(f"{path}: field {field} must be {what}, not {excerpt(value)}")
-
     if not isinstance(result, dict):
         raise TuneError(f"{path}: not the result of a tuning run (not a JSON object)")
     theta = result.get("theta")
     if not (isinstance(theta, dict) and theta and all(_number(x) for x in theta.values())):
-        raise bad("theta", "an object of numbers by parameter", theta)
+        raise _bad(path, "theta", "an object of numbers by parameter", theta)
     if not isinstance(result.get("bot_file"), str):
-        raise bad("bot_file", "text", result.get("bot_file"))
+        raise _bad(path, "bot_file", "text", result.get("bot_file"))
     v = result.get("verification")
     if not isinstance(v, dict):
-        raise bad("verification", "an object", v)
+        raise _bad(path, "verification", "an object", v)
     v = dict(v, test=v.get("test", "interval"))         # a file written before the SPRT
+    _check_verification(path, v)
+    return dict(result, verification=v)
 
+
+def _bad(path, field, what, value):
+    return TuneError(f"{path}: field {field} must be {what}, not {excerpt(value)}")
+
+
+def _count(x):
+    return _whole(x) and x >= 0
+
+
+def _share(x):
+    return _number(x) and 0 <= x <= 1
+
+
+def _interval(x):
+    return isinstance(x, list) and len(x) == 2 and all(map(_share, x)) and x[0] <= x[1]
+
+
+def _check_verification(path, v):
+    """``read_result``'s check of the verification `v` (its ``test`` set) of `path`."""
     def check(field, ok, what):
         if not ok(v.get(field)):
-            raise bad(f"verification.{field}", what, v.get(field))
-
-    def count(x):
-        return _whole(x) and x >= 0
-
-    def share(x):
-        return _number(x) and 0 <= x <= 1
-
-    def interval(x):
-        return isinstance(x, list) and len(x) == 2 and all(map(share, x)) and x[0] <= x[1]
+            raise _bad(path, f"verification.{field}", what, v.get(field))
 
     check("file", lambda x: isinstance(x, str), "text")
-    check("games", count, "a whole number of at least 0")
-    check("errors", count, "a whole number of at least 0")
+    check("games", _count, "a whole number of at least 0")
+    check("errors", _count, "a whole number of at least 0")
     if v["test"] == "interval":
-        check("score", lambda x: x is None or share(x), "a score from 0 to 1")
-        check("ci95", interval, "[low, high], from 0 to 1")
+        check("score", lambda x: x is None or _share(x), "a score from 0 to 1")
+        check("ci95", _interval, "[low, high], from 0 to 1")
         check("significant", lambda x: isinstance(x, bool), "true or false")
-        return dict(result, verification=v)
+        return
     if v["test"] != "sprt":
-        raise bad("verification.test", "sprt", v["test"])
+        raise _bad(path, "verification.test", "sprt", v["test"])
     for field in ("wins", "draws", "losses"):
-        check(field, count, "a whole number of at least 0")
+        check(field, _count, "a whole number of at least 0")
     if v["wins"] + v["draws"] + v["losses"] != v["games"]:
-        raise bad("verification.games", "wins + draws + losses", v["games"])
+        raise _bad(path, "verification.games", "wins + draws + losses", v["games"])
     check("max_games", lambda x: _whole(x) and x >= 1, "a whole number of at least 1")
     for field in ("llr", "elo0", "elo1"):
         check(field, _number, "a finite number")
     if v["elo0"] >= v["elo1"]:
-        raise bad("verification.elo1", f"above elo0 ({v['elo0']:g})", v["elo1"])
+        raise _bad(path, "verification.elo1", f"above elo0 ({v['elo0']:g})", v["elo1"])
     for field in ("alpha", "beta"):
         check(field, lambda x: _number(x) and 0 < x < 1, "a number between 0 and 1")
     check("bounds", lambda x: isinstance(x, list) and len(x) == 2 and all(map(_number, x))
@@ -313,14 +321,13 @@ def read_result(out):
         else "not significant"), f"the one the LLR {v['llr']:.2f} and its bounds give")
     if v["games"]:
         mean = (v["wins"] + v["draws"] / 2) / v["games"]
-        check("score", lambda x: share(x) and math.isclose(x, mean, abs_tol=1e-9),
+        check("score", lambda x: _share(x) and math.isclose(x, mean, abs_tol=1e-9),
               f"(wins + draws / 2) / games, {mean:.4g}")
-        check("ci95", lambda x: interval(x) and x[0] <= v["score"] <= x[1],
+        check("ci95", lambda x: _interval(x) and x[0] <= v["score"] <= x[1],
               "[low, high] around the score, from 0 to 1")
     else:
         check("score", lambda x: x is None, "null (no game counted)")
         check("ci95", lambda x: x is None, "null (no game counted)")
-    return dict(result, verification=v)
 
 
 def verification_text(v, tuned, bot):
