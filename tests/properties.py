@@ -682,7 +682,7 @@ def tune_histories(rows, cut):
     method = tune.GAMES["spsa"](spec, [0.7, 2])
     for row in done:
         assert 0 <= float(row["score_plus"]) <= 1 and 0 <= float(row["score_minus"]) <= 1
-        method.replay(int(row["iteration"]), row)
+    method.replay(done)
     assert all(p["low"] <= x <= p["high"] for p, x in zip(TUNE_PARAMS, method.theta()))
 
 
