@@ -193,6 +193,27 @@ def test_sprt_match_reports_llr_and_saves_games(tmp_path, capsys):
     assert "must be above" in capsys.readouterr().err
 
 
+def test_a_match_of_three_seats_both_bots_with_the_field_and_counts_first_places(tmp_path):
+    """A match of 3 players: every seating of each deal, the field at each table, a game
+    a field bot wins a draw between A and B; the folder a results folder of the three."""
+    from tigris.match import format_result, sprt_match
+    from tigris.runs.runner import first_of_two
+
+    r = sprt_match("greedy", "random", elo0=0, elo1=100, max_games=6, jobs=1, players=3,
+                   field=["pimc"], out=tmp_path / "m",
+                   progress=False)
+    games = read_games(tmp_path / "m")
+    assert len(games) == r["games"] and r["games"] in (3, 6)   # the test looks after each deal
+    assert [g["bots"] for g in games[:3]] == [["greedy", "random", "pimc"],
+                                             ["random", "pimc", "greedy"],
+                                             ["pimc", "greedy", "random"]]
+    assert len({g["deal_seed"] for g in games[:3]}) == 1
+    points = [first_of_two(g, "greedy", "random") for g in games]
+    assert r["wins"] == points.count(1) and r["losses"] == points.count(0)
+    assert r["draws"] == points.count(0.5) and r["field"] == ["pimc"]
+    assert "by first places, with pimc at the table" in format_result(r)
+
+
 def test_sprt_verdict_names_the_bound_crossed_and_claims_no_margin():
     """Issue 42: the verdict read "LLR 3.35 in (-2.94, 2.94)" and "stronger ... (by about
     200 Elo)", though an SPRT decides between two hypotheses and estimates no margin."""

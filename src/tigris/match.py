@@ -50,12 +50,16 @@ def parse_sprt(words):
 
 
 def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000, jobs=None,
-               seed=0, out=None, players=2, progress=True):
+               seed=0, out=None, players=2, field=(), progress=True):
     """Play paired games of A against B until the SPRT decides; returns a dict with the
     counts, the LLR, its bounds and the decision ("H1", "H0" or None at max_games).
 
+    With 3 or 4 `players`, A and B sit at each table with the ``players - 2`` bots of
+    `field` (other bots than A and B), each deal is played in every seating, and a game
+    counts by first places (a game a field bot wins is a draw between A and B).
+
     With `out`, the folder is a results folder (``tigris standings``, ``tigris view``): a
-    match is the 2-player tournament of A and B with `max_games` games, whose
+    match is the tournament of A, B and the field with `max_games` games, whose
     tournament.json is written first; the games go to games.jsonl as they end, and the
     summary at the end.  A folder that already holds games is refused."""
     test = check_sprt(elo0, elo1, alpha, beta)
@@ -63,23 +67,43 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
         raise UsageError("a match needs two different bots")
     if not isinstance(max_games, int) or isinstance(max_games, bool) or max_games < 1:
         raise UsageError(f"--max-games must be a positive whole number, not {max_games!r}")
+    table = [a, b, *_check_field(a, b, players, list(field))]
     settings = {}
-    for label, name in (("A", a), ("B", b)):
+    for label, name in zip(("A", "B", *(["--field"] * len(field))), table):
         try:
             settings.update(bot_settings([name]))
         except ValueError as e:
-            raise ConfigError(f"bot {label}: {e}") from None
+            raise ConfigError(f"{label if label.startswith('-') else f'bot {label}'}: {e}") from None
     spec = {"players": players, "board": "classic", "variants": [], "seed": seed,
             "name": f"{a}-vs-{b}"}
     n_jobs = jobs or os.cpu_count() or 1
-    as_tournament = tournament.Spec(bots=[a, b], players=2, games=max_games, seed=seed,
+    as_tournament = tournament.Spec(bots=table, players=players, games=max_games, seed=seed,
                                     name=spec["name"])
     scheduled = len(tournament.schedule(as_tournament.check(where="match", bots=False)))
     with contextlib.ExitStack() as held:
         if out:
             held.enter_context(locks.hold(tournament.writable_folder(out)))   # one run at a time
-        return _play(a, b, test, max_games, out, as_tournament, settings, spec, scheduled,
-                     n_jobs, seed, progress)
+        result = _play(table, test, max_games, out, as_tournament, settings, spec, scheduled,
+                       n_jobs, seed, progress)
+    return dict(result, field=table[2:])
+
+
+def _check_field(a, b, players, field):
+    """The field of a match of `players` (the bots of its other seats), or a UsageError
+    naming --players or --field: one bot for each seat beyond A's and B's, each other
+    than A, B and the rest (a table seats each bot once, so that every seating is a
+    rotation of it)."""
+    if players not in (2, 3, 4):
+        raise UsageError(f"--players must be 2, 3 or 4, not {players!r}")
+    if len(field) != players - 2:
+        need = "no --field" if players == 2 else f"{players - 2} --field bot{'s' * (players > 3)}"
+        raise UsageError(f"a match of {players} players takes {need} (the other seats' bots), "
+                         f"not {len(field)}")
+    for name in field:
+        if name in (a, b) or field.count(name) > 1:
+            raise UsageError(f"--field: {name!r} is seated already; give each seat another bot "
+                             f"(a copy of a bot file under another name will do)")
+    return field
 
 
 def check_sprt(elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05):
@@ -97,17 +121,18 @@ def check_sprt(elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05):
     return {"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta}
 
 
-def _play(a, b, test, max_games, out, as_tournament, settings, spec, scheduled, n_jobs, seed,
+def _play(table, test, max_games, out, as_tournament, settings, spec, scheduled, n_jobs, seed,
           progress):
     """``sprt_match``'s games, its arguments checked (and its folder held)."""
     sink = _results_folder(out, as_tournament, settings) if out else None
-    deals = (job for deal in range(scheduled // 2)       # paired games: both seatings of a deal
-             for job in deal_games([a, b], deal_seed(seed, deal), 2 * deal))
+    n = len(table)
+    deals = (job for deal in range(scheduled // n)       # each deal in every seating
+             for job in deal_games(table, deal_seed(seed, deal), n * deal))
     save = (lambda rec: jsonl.append(sink, rec)) if sink else None
     kept = f"the finished games are saved in {Path(out) / 'games.jsonl'}" if out else ""
     try:
-        result = play_sprt(a, b, settings, spec, deals, scheduled, test, max_games, n_jobs,
-                           progress, save=save, kept=kept)
+        result = play_sprt(table[0], table[1], settings, spec, deals, scheduled, test, max_games,
+                           n_jobs, progress, save=save, kept=kept, per_deal=n)
     finally:
         if sink:
             sink.close()
@@ -216,7 +241,10 @@ def format_result(r):
     crossed.  An SPRT decides between its two hypotheses; it estimates no margin, so the
     verdict names the hypothesis accepted and no Elo difference."""
     hypotheses = f"H0: elo <= {r['elo0']:g}, H1: elo >= {r['elo1']:g}"
-    return (f"{r['a']} vs {r['b']}: +{r['wins']} ={r['draws']} -{r['losses']} in {r['games']} games\n"
+    field = r.get("field") or []
+    how = f" by first places, with {' and '.join(field)} at the table" if field else ""
+    return (f"{r['a']} vs {r['b']}: +{r['wins']} ={r['draws']} -{r['losses']} in {r['games']} "
+            f"games{how}\n"
             f"SPRT({hypotheses}, alpha={r['alpha']:g}, beta={r['beta']:g})\n{verdict(r)}")
 
 

@@ -9,7 +9,9 @@ __all__ = ["DESCRIPTION", "add_to", "run"]
 DESCRIPTION = """\
 Play paired games (each deal in both seatings) between bots A and B until a sequential
 probability ratio test accepts H1 (A is elo1 stronger) or H0 (A is elo0 stronger), or
---max-games; prints the score, the LLR and the decision.
+--max-games; prints the score, the LLR and the decision.  With --players 3 or 4, A and
+B sit at each table with the --field bots and each deal is played in every seating; a
+game counts by first places (one a field bot wins is a draw between A and B).
 """
 
 
@@ -22,6 +24,11 @@ def add_to(sub):
                    help="elo0=.. elo1=.. [alpha=0.05] [beta=0.05] (default elo0=0 elo1=20)")
     p.add_argument("--max-games", type=whole(1, MAX_GAMES), default=2000,
                    help="stop after this many games")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
+                   help="players a game (default 2)")
+    p.add_argument("--field", action="append", default=[], metavar="BOT",
+                   help="the bot of a seat beyond A's and B's, once per seat (3 players: one, "
+                        "4 players: two; each another bot)")
     add_jobs(p)
     add_seed(p, "base seed of the deals")
     add_results_folder(p, "save the games and the standings in DIR, a results folder")
@@ -33,5 +40,6 @@ def run(args):
 
     params = match.parse_sprt(args.sprt)
     result = match.sprt_match(args.a, args.b, max_games=args.max_games, jobs=args.jobs,
-                              seed=args.seed, out=args.out, **params)
+                              seed=args.seed, out=args.out, players=args.players,
+                              field=args.field, **params)
     print(match.format_result(result))
