@@ -3,6 +3,7 @@ report and resumes, and bad options are one line.  The benchmark's figures are m
 (docs/results.md), not tested."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -56,13 +57,14 @@ def test_a_tiny_run_writes_its_report_and_resumes(tmp_path, quick):
     row = tunebench.PLANTED[0]
     out = tmp_path / "bench"
 
-    def bench(games=2):
+    def bench(games=2, iteration_games=0):
         return tunebench.run(method="spsa", budget=8, knobs=[row.name], seed=3, jobs=2,
-                             progress=False, out=out, games=games)
+                             progress=False, out=out, games=games, iteration_games=iteration_games)
 
     result = bench()
     assert json.loads((out / tunebench.RESULT_FILE).read_text()) == result
     assert result["method"] == "spsa" and result["budget"] == 8 and result["found"] in (0, 1)
+    assert result["iteration_games"] == 4
     (knob,) = result["knobs"]
     assert knob["knob"] == row.name and knob["planted"] == row.planted
     assert row.param.low <= knob["tuned"] <= row.param.high
@@ -82,6 +84,37 @@ def test_a_tiny_run_writes_its_report_and_resumes(tmp_path, quick):
     # Other settings in the same folder are refused, not mixed in.
     with pytest.raises(TuneError, match="other settings"):
         bench(games=4)
+    with pytest.raises(TuneError, match="other settings"):
+        bench(iteration_games=8)
+
+
+def test_the_games_go_to_the_backend_asked(tmp_path, quick, monkeypatch):
+    """--backend and --scheduler reach the tuning and both matches; --iteration-games the
+    tuning."""
+    from tigris import tournament, tune
+
+    calls = []
+
+    def fake_tune(spec, folder, **kw):
+        calls.append(("tune", spec.iteration_games, kw["backend"], kw["scheduler"]))
+        (Path(folder) / "tuned.toml").write_text(Path(spec.bot).read_text())
+        return {"bot_file": str(Path(folder) / "tuned.toml"),
+                "theta": {spec.params[0].name: spec.params[0].high}}
+
+    def fake_tournament(spec, folder, **kw):
+        calls.append(("match", kw["backend"], kw["scheduler"]))
+        row = {"name": spec.bots[0], "games": 2, "wins": 1, "win_rate": 0.5,
+               "win_rate_ci": (0.1, 0.9), "elo": 0.0, "elo_ci": None}
+        return {"standings": {"bots": [row]}}
+
+    monkeypatch.setattr(tune, "tune", fake_tune)
+    monkeypatch.setattr(tournament, "run", fake_tournament)
+    row = tunebench.PLANTED[0]
+    tunebench.run(budget=8, knobs=[row.name], out=tmp_path / "b", games=2, iteration_games=8,
+                  backend="dask", scheduler="tcp://somewhere:8786", progress=False)
+    address = "tcp://somewhere:8786"
+    assert calls == [("tune", 8, "dask", address), ("match", "dask", address),
+                     ("match", "dask", address)]
 
 
 def test_the_rows_say_each_knob_and_the_count_found():
@@ -104,6 +137,10 @@ def test_the_rows_say_each_knob_and_the_count_found():
     (["--budget", "3"], "--budget"),
     (["--budget", "0"], "--budget"),
     (["--games", "1"], "--games"),
+    (["--iteration-games", "6"], "--iteration-games"),
+    (["--iteration-games", "8", "--budget", "4"], "--budget"),
+    (["--backend", "dask"], "--scheduler"),
+    (["--scheduler", "tcp://nowhere:8786"], "--scheduler"),
 ])
 def test_bad_options_are_one_line_naming_the_option(argv, option, tmp_path, capsys):
     out = tmp_path / "bench"
@@ -133,7 +170,8 @@ def test_the_command_prints_the_rows_and_says_where_the_report_is(tmp_path, monk
     assert main(["bench", "tune", "--knob", row.name, "--budget", "8", "--games", "2",
                  "--out", str(out), "--jobs", "1"]) == 0
     assert calls == [{"method": "spsa", "budget": 8, "knobs": [row.name], "seed": 0, "jobs": 1,
-                      "out": str(out), "games": 2}]
+                      "out": str(out), "games": 2, "iteration_games": 0, "backend": "loky",
+                      "scheduler": None}]
     captured = capsys.readouterr()
     assert f"{row.name}: distance to the good region [0, 0.5]" in captured.out
     assert "knobs tuned into their good region (spsa, 8 games each)" in captured.out

@@ -5,7 +5,7 @@ import json
 import sys
 from pathlib import Path
 
-from tigris.commands.options import add_command, add_jobs, add_json, whole
+from tigris.commands.options import add_backend, add_command, add_jobs, add_json, whole
 from tigris.hints import DEFAULT_BOT
 from tigris.knobs import MAX_ITERATIONS
 
@@ -74,7 +74,11 @@ def add_to(sub):
     p.add_argument("--method", default="spsa",
                    help="tune: the tuning method, as tigris tune --method (default spsa)")
     p.add_argument("--budget", type=whole(1, 1_000_000), default=2000,
-                   help="tune: games of each knob's tuning, 4 an iteration (default 2000)")
+                   help="tune: games of each knob's tuning (default 2000)")
+    p.add_argument("--iteration-games", type=whole(4, 1_000_000), default=0, metavar="G",
+                   help="tune: games of each tuning iteration, a multiple of 4 (default 4, as "
+                        "tigris tune)")
+    add_backend(p)
     p.add_argument("--knob", nargs="+", metavar="NAME",
                    help="tune: the planted knobs to tune (default all of them)")
     p.add_argument("--out", metavar="DIR", help="tune: the benchmark's folder (default results/bench-tune)")
@@ -94,7 +98,8 @@ def run(args):
         from tigris.runs import tunebench
 
         games = 200 if args.games is None else args.games
-        tunebench.check(args.method, args.budget, args.knob, games)   # before any line of output
+        tunebench.check(args.method, args.budget, args.knob, games,   # before any line of output
+                        args.iteration_games, args.backend, args.scheduler)
     print(f"machine: {bench.machine()}", file=sys.stderr)
     if args.part == "search":
         with tqdm(total=bench.search_runs(args.repeats), desc="searches", unit="run", file=sys.stderr) as bar:
@@ -117,7 +122,9 @@ def run(args):
                                        jobs=args.jobs or 1, bot=args.bot)
     elif args.part == "tune":
         result = tunebench.run(method=args.method, budget=args.budget, knobs=args.knob, seed=args.seed,
-                               jobs=args.jobs, out=args.out, games=games)
+                               jobs=args.jobs, out=args.out, games=games,
+                               iteration_games=args.iteration_games, backend=args.backend,
+                               scheduler=args.scheduler)
         print(f"report: {Path(args.out or tunebench.OUT) / tunebench.RESULT_FILE}", file=sys.stderr)
         rows = tunebench.rows(result)
     else:

@@ -104,16 +104,25 @@ def shipped_value(name):
     return botlib.configuration(BOT).params[name]
 
 
-def check(method="spsa", budget=2000, knobs=None, games=200):
+def check(method="spsa", budget=2000, knobs=None, games=200, iteration_games=0,
+          backend="loky", scheduler=None):
     """The planted knobs to tune (all of PLANTED for `knobs` None), once `method`,
-    `budget` and `games` are fit for a run; else TuneError naming the option."""
+    `budget`, `games`, `iteration_games` and the backend are fit for a run; else
+    TuneError (or UsageError, for the backend) naming the option."""
+    from tigris._plumbing.backends import Backend
     from tigris.tunefolder import METHODS
 
     if method not in METHODS:
         raise TuneError(f"--method {excerpt(method)}: choose one of {', '.join(METHODS)}")
-    if not isinstance(budget, int) or budget < 4:
-        raise TuneError(f"--budget {excerpt(budget)}: a tuning iteration plays 4 games; "
-                        f"give at least 4")
+    Backend(backend, None, scheduler)                   # names --backend or --scheduler
+    if isinstance(iteration_games, bool) or not isinstance(iteration_games, int) \
+            or iteration_games < 0 or iteration_games % 4:
+        raise TuneError(f"--iteration-games {excerpt(iteration_games)}: a multiple of 4 (a "
+                        f"deal in both seatings, twice)")
+    least = iteration_games or 4
+    if not isinstance(budget, int) or budget < least:
+        raise TuneError(f"--budget {excerpt(budget)}: a tuning iteration plays {least} games; "
+                        f"give at least {least}")
     if not isinstance(games, int) or games < 2:
         raise TuneError(f"--games {excerpt(games)}: a match plays a deal in both seatings; "
                         f"give at least 2")
@@ -131,21 +140,25 @@ def check(method="spsa", budget=2000, knobs=None, games=200):
 
 
 def run(method="spsa", budget=2000, knobs=None, seed=0, jobs=None, progress=True, out=None,
-        games=200):
+        games=200, iteration_games=0, backend="loky", scheduler=None):
     """Tune each planted knob (`knobs`: names, default all) from its planted value with
-    `budget` games by `method`, into OUT/KNOB/; then play `games` games of the tuned bot
-    against the planted one and `games` against the shipped one.  Returns the report
+    `budget` games by `method` (`iteration_games` an iteration, 0 for the tuner's
+    default), into OUT/KNOB/; then play `games` games of the tuned bot against the
+    planted one and `games` against the shipped one.  Every game runs on `backend`
+    (``tigris tune``'s and ``tigris tournament``'s: "loky", or "dask" with `scheduler`).  Returns the report
     (also written to OUT/bench.json): per knob the planted, shipped and tuned values, the
     good region, ``inside`` and ``distance`` (to the region), and the two matches' scores
     with their 95% intervals and Elo gaps; ``found``, the knobs tuned into their good
     region.  Run again with the same settings, it resumes each step where it stopped."""
-    chosen = check(method, budget, knobs, games)
-    return _run(Path(out or OUT), chosen, method, budget, seed, jobs, progress, games)
+    chosen = check(method, budget, knobs, games, iteration_games, backend, scheduler)
+    where = {"jobs": jobs, "progress": progress, "backend": backend, "scheduler": scheduler}
+    return _run(Path(out or OUT), chosen, method, budget, seed, games, iteration_games, where)
 
 
 @holding("out")                   # one benchmark at a time in a folder
-def _run(out, chosen, method, budget, seed, jobs, progress, games):
-    """``run`` in the folder `out`, which it holds, on the checked rows `chosen`."""
+def _run(out, chosen, method, budget, seed, games, iteration_games, where):
+    """``run`` in the folder `out`, which it holds, on the checked rows `chosen`; `where`
+    the keywords of the games' runs (jobs, progress, backend, scheduler)."""
     shipped = _write_bot(out / "shipped.toml", _settings(),
                          f"{BOT} at {ITERATIONS} iterations a move: the benchmark's opponent")
     report = []
@@ -154,17 +167,19 @@ def _run(out, chosen, method, budget, seed, jobs, progress, games):
         planted = _write_bot(folder / "planted.toml", _settings({row.name: row.planted}),
                              f"{BOT} at {ITERATIONS} iterations a move, {row.name} planted "
                              f"at {row.planted:g}")
-        tuned, value = _tune(row, planted, shipped, folder, method, budget, seed, jobs, progress)
+        tuned, value = _tune(row, planted, shipped, folder, method, budget, seed,
+                             iteration_games, where)
         report.append({
             "knob": row.name, "range": [row.param.low, row.param.high], "planted": row.planted,
             "shipped": shipped_value(row.name), "good": list(row.good), "tuned": value,
             "inside": row.inside(value), "distance": row.distance(value), "folder": str(folder),
             "against_planted": _match(folder / "against-planted", tuned, planted, games, seed,
-                                      jobs, progress),
+                                      where),
             "against_shipped": _match(folder / "against-shipped", tuned, shipped, games, seed,
-                                      jobs, progress)})
+                                      where)})
     result = {"bot": BOT, "iterations": ITERATIONS, "method": method, "budget": budget,
-              "games": games, "seed": seed, "knobs": report,
+              "iteration_games": iteration_games or 4, "games": games, "seed": seed,
+              "knobs": report,
               "found": sum(r["inside"] for r in report)}
     write_text(out / RESULT_FILE, json.dumps(result, indent=2) + "\n")
     return result
@@ -194,7 +209,7 @@ def _write_bot(path, settings, description):
     return str(path)
 
 
-def _tune(row, planted, shipped, folder, method, budget, seed, jobs, progress):
+def _tune(row, planted, shipped, folder, method, budget, seed, iteration_games, where):
     """Tune `row`'s knob of the planted bot against the shipped one into `folder`
     (resumed if it holds a run's history): the tuned bot's file and value."""
     from tigris import tune
@@ -202,14 +217,14 @@ def _tune(row, planted, shipped, folder, method, budget, seed, jobs, progress):
 
     spec = tune.TuneSpec(bot=planted, params=[replace(row.param)], opponents=[shipped],
                          budget=budget, seed=seed, name="tuned", verify_games=VERIFY_GAMES,
-                         method=method)
+                         method=method, iteration_games=iteration_games)
     history = folder / HISTORY_FILE
     resume = history.exists() and history.stat().st_size > 0
-    result = tune.tune(spec, folder, jobs=jobs, progress=progress, resume=resume)
+    result = tune.tune(spec, folder, resume=resume, **where)
     return result["bot_file"], result["theta"][row.name]
 
 
-def _match(folder, bot, other, games, seed, jobs, progress):
+def _match(folder, bot, other, games, seed, where):
     """`games` games of `bot` against `other` (a tournament in `folder`, resumed if it
     was begun): `bot`'s score with its 95% interval, and its Elo gap with its interval."""
     from tigris import tournament
@@ -219,7 +234,7 @@ def _match(folder, bot, other, games, seed, jobs, progress):
     begun = (folder / tournament.SPEC_FILE).exists()
     if begun and tournament.read_spec_file(folder / tournament.SPEC_FILE)[0] != spec:
         raise TuneError(f"{folder}: holds a match of other settings; choose another --out")
-    summary = tournament.run(spec, folder, jobs=jobs, resume=begun, progress=progress)
+    summary = tournament.run(spec, folder, resume=begun, **where)
     row = next(r for r in summary["standings"]["bots"] if r["name"] == bot)
     elo_ci = row["elo_ci"]
     # two bots rated around a mean of 0: the gap is twice a bot's Elo, in every resample
