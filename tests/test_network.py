@@ -298,7 +298,7 @@ def test_the_mix_is_one_function_of_the_search_that_the_greedy_bot_calls(net):
 
     evaluator = Evaluator()
     for g in positions(5, seed=13):
-        own, chances = evaluator.rewards(g), net.evaluate(g)[0]
+        own, chances = evaluator.rewards(g), net.evaluate(g, raw=True)[0]    # the search's
         assert leaf_rewards(g, evaluator.weights, None, 0.5) == own
         assert leaf_rewards(g, evaluator.weights, net, 1.0) == list(chances)
         assert leaf_rewards(g, evaluator.weights, net, 0.3) == [0.3 * c + 0.7 * r for c, r in zip(chances, own)]

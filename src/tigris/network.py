@@ -27,9 +27,16 @@ A numpy ``.npz`` archive (read without pickles) of float32 arrays, the layers of
 [N_ACTIONS], ``pat`` [N_PATTERNS]), all or none, and ``meta``, the UTF-8 bytes of a JSON
 object: ``format``, ``feature_version`` (the encoding in ``tigris._net``, which must
 match), ``policy_version`` with a policy head (its inputs in ``tigris._net``, which must
-match too), and what training wrote about its data, losses and calibration.  Every array
-is checked (names, shapes, finite values) when the file is read.  A ``tigris-network/1``
-file (no policy head) is read as before.
+match too), what training wrote about its data, losses and calibration (``calibration``: the
+held-out calibration error by number of players), and optionally ``recalibration``: by
+number of players (``"2"``, ``"3"``, ``"4"``), the ``temperature`` and ``mover_bias``
+that ``evaluate`` applies to the chances (``recalibrate``).  Every array is checked
+(names, shapes, finite values) when the file is read, and the recalibration too.  A
+``tigris-network/1`` file (no policy head) is read as before.
+
+The recalibration is for the chances a person reads (``evaluate``; the luck of
+``tigris.runs.luck``): the search reads the raw outputs, a ranking signal, so that a
+recalibration fitted again on new games never changes how a bot plays.
 """
 
 import functools
@@ -48,6 +55,7 @@ from tigris.files import write_bytes
 from tigris.sources import check_source, parse_json
 
 __all__ = ["FORMAT", "FORMATS", "ARRAYS", "POLICY_ARRAYS", "SHIPPED", "Network", "load", "save", "from_knobs",
+           "recalibrate",
            "forward", "policy_forward", "encode", "policy_inputs", "FEATURE_VERSION", "N_SPARSE", "N_DENSE",
            "N_OUTPUTS", "N_PATTERNS", "POLICY_VERSION", "SCORE_SCALE"]
 
@@ -60,6 +68,10 @@ _HERE = Path(__file__).resolve().parent
 #: docs/results.md tells, "A learned evaluation").
 SHIPPED = {2: _HERE / "network-2p.npz", 3: _HERE / "network-3p4p.npz", 4: _HERE / "network-3p4p.npz"}
 MAX_WIDTH = _net.MAX_HIDDEN
+#: The recalibration's bounds: a temperature that flattens or sharpens the chances up to
+#: tenfold, and a shift of the mover's logit of at most 5 (a factor of about 150).
+TEMPERATURES = (0.1, 10.0)
+MAX_MOVER_BIAS = 5.0
 
 
 class Network(_net.Network):
@@ -79,18 +91,37 @@ class Network(_net.Network):
         return dict(zip(ARRAYS + POLICY_ARRAYS, self.arrays))
 
     @property
+    def recalibration(self):
+        """{players: (temperature, mover_bias)}: the recalibration of the chances by
+        number of players (empty: none), as the file's meta holds it."""
+        return {int(n): (c["temperature"], c["mover_bias"])
+                for n, c in self.meta.get("recalibration", {}).items()}
+
+    def evaluate(self, game, raw=False):
+        """Every player's chance of finishing first and predicted final score, by player
+        (two lists), as the player to decide sees the position; the chances recalibrated
+        for the game's number of players (``recalibrate``) unless `raw` (what the search
+        reads) or the file has no recalibration for it.  The game must not be over."""
+        chances, scores = super().evaluate(game)
+        return self._recalibrated(game, chances, raw), scores
+
+    def _recalibrated(self, game, chances, raw):
+        fit = None if raw else self.recalibration.get(game.players)
+        return chances if fit is None else recalibrate(chances, game.current_player, *fit).tolist()
+
+    @property
     def widths(self):
         """The hidden layers' widths (h1, h2)."""
         return self.arrays[2].shape[0], self.arrays[4].shape[0]
 
-    def forward(self, game):
+    def forward(self, game, raw=False):
         """``evaluate`` in numpy (the reference the compiled pass is held to)."""
         active, dense = encode(game)
         logits, scores = forward(dict(zip(ARRAYS, self.arrays)), active, dense)
         n, v = game.players, game.current_player
         e = np.exp(logits[:n] - logits[:n].max())
         e /= e.sum()
-        return ([float(e[(p - v) % n]) for p in range(n)],
+        return (self._recalibrated(game, [float(e[(p - v) % n]) for p in range(n)], raw),
                 [float(scores[(p - v) % n]) for p in range(n)])
 
     def policy_forward(self, game):
@@ -109,6 +140,48 @@ def forward(arrays, active, dense):
     h = np.maximum(arrays["b2"] + arrays["w2"] @ h, 0)
     out = arrays["b3"] + arrays["w3"] @ h
     return out[:4], out[4:] * SCORE_SCALE
+
+
+def recalibrate(chances, mover, temperature, mover_bias):
+    """Chances (one a player, adding up to 1; or rows of them) recalibrated: the mover's
+    logit shifted by `mover_bias`, every logit divided by `temperature`, normalised
+    again; an array of the same shape.  A network trained partly on a search's own
+    estimates reads the player to decide too high or too low on the games of a later
+    search; this is the two-number fit (temperature scaling, with a term for the mover)
+    of ``tools/recalibrate_network.py``.
+
+    >>> recalibrate([0.6, 0.4], 0, 1.0, 0.0).round(3).tolist()
+    [0.6, 0.4]
+    >>> recalibrate([0.6, 0.4], 0, 2.0, 0.0).round(3).tolist()
+    [0.551, 0.449]
+    """
+    z = np.log(np.maximum(np.asarray(chances, dtype=float), 1e-300))
+    z[..., mover] += mover_bias
+    z = z / temperature
+    e = np.exp(z - z.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def _check_recalibration(meta, path):
+    """Refuse a recalibration that is not {"2"|"3"|"4": {"temperature": T, "mover_bias":
+    b}} with T and b finite numbers within their bounds (other keys of an entry say how
+    it was fitted)."""
+    cal = meta.get("recalibration", {})
+    where = f"{path}: meta: recalibration"
+    if not isinstance(cal, dict):
+        raise UsageError(f"{where}: not an object, but {excerpt(cal)}")
+    for n, fit in cal.items():
+        if n not in ("2", "3", "4"):
+            raise UsageError(f"{where}: {excerpt(n)} is not a number of players (2, 3 or 4)")
+        if not isinstance(fit, dict):
+            raise UsageError(f"{where}: {n}: not an object, but {excerpt(fit)}")
+        for key, (low, high) in (("temperature", TEMPERATURES),
+                                 ("mover_bias", (-MAX_MOVER_BIAS, MAX_MOVER_BIAS))):
+            value = fit.get(key)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                    or not low <= value <= high:
+                raise UsageError(f"{where}: {n}: {key} must be a number from {low:g} to "
+                                 f"{high:g}, not {excerpt(value)}")
 
 
 def policy_forward(arrays, active, dense, actions, offsets, patterns):
@@ -133,6 +206,7 @@ def save(path, arrays, meta):
     names = ARRAYS + (POLICY_ARRAYS if "emb" in arrays else ())
     data = {name: np.ascontiguousarray(arrays[name], dtype=np.float32) for name in names}
     _check_arrays(data, path)
+    _check_recalibration(meta, path)
     data["meta"] = np.frombuffer(json.dumps(meta, sort_keys=True).encode("utf-8"), dtype=np.uint8)
     buffer = io.BytesIO()
     np.savez_compressed(buffer, **data)
@@ -191,6 +265,7 @@ def _read(path):
         raise UsageError(f"{path}: meta: policy_version {excerpt(meta.get('policy_version'))} is not this "
                          f"version's policy inputs ({POLICY_VERSION}); train the network again")
     _check_arrays(data, path)
+    _check_recalibration(meta, path)
     net = Network(data, meta)
     net.path = Path(path)
     return net

@@ -51,7 +51,7 @@ from tigris.sources import check_source
 
 __all__ = ["LABEL_WEIGHT", "SCORE_WEIGHT", "POLICY_WEIGHT", "HIDDEN", "POLICY_WIDTH", "HELD_OUT", "BATCH",
            "EPOCHS", "MAX_EPOCHS", "PATIENCE", "Data", "dataset", "data_files", "fingerprint", "check_out", "split", "fit",
-           "require_torch", "arrays_of", "predict", "held_out_calibration", "plot"]
+           "require_torch", "arrays_of", "predict", "held_out_calibration", "fit_recalibration", "plot"]
 
 LABEL_WEIGHT = 0.5          # the result's share of a position's chance target (the search's: the rest)
 SCORE_WEIGHT = 0.25         # the score loss's weight beside the chances' cross-entropy
@@ -413,6 +413,31 @@ def held_out_calibration(arrays, data, rows):
         out[str(n)] = {"ece": round(expected_calibration_error(chances, results), 4), "positions": int(m.sum()),
                        "diagram": [[round(a, 4), round(b, 4), c] for a, b, c in reliability(chances, results)]}
     return out
+
+
+def fit_recalibration(arrays, data, rows, players):
+    """The recalibration (``network.recalibrate``) of exported arrays for games of
+    `players`, fitted on positions `rows` (those of other counts are left out): the
+    ``(temperature, mover_bias)`` of the least cross-entropy between the recalibrated
+    chances and the games' results, every seat's chance counted."""
+    np, _ = _numeric()
+    from scipy.optimize import minimize
+
+    from tigris.network import recalibrate
+
+    rows = np.asarray(rows)[data.players[rows] == players]
+    if not len(rows):
+        raise UsageError(f"no position of a {players}-player game to fit the recalibration on")
+    chances = predict(arrays, data, rows)[:, :players]
+    results = data.result[rows][:, :players]
+
+    def loss(x):
+        fitted = recalibrate(chances, 0, *x)
+        return -(results * np.log(np.maximum(fitted, 1e-12))).sum(axis=1).mean()
+
+    # the mover is seat 0 of ``predict``'s chances; temperatures kept within the file's bounds
+    best = minimize(loss, (1.0, 0.0), method="L-BFGS-B", bounds=[(0.2, 5.0), (-3.0, 3.0)])
+    return float(best.x[0]), float(best.x[1])
 
 
 def plot(meta, path):
