@@ -101,11 +101,10 @@ def plain_chances(monkeypatch):
     monkeypatch.setattr(chance, "_shipped", {n: chance.IDENTITY for n in (2, 3, 4)})
 
 
-def fake_analyse(mover, played, played_chance, error=0.001, deeper_chance=None):
+def fake_analyse(mover, played, played_chance, error=0.001):
     """An ISMCTSBot.root_statistics whose first search puts a move other than `played` first
     (the mover's chance 0.6, 600 visits) and `played` second (20 visits), and whose
-    search of `played` alone gives it `played_chance` (`deeper_chance`, if given, with
-    more than 600 iterations), of the first alone 0.6; each chance with standard error
+    search of `played` alone gives it `played_chance`; each chance with standard error
     `error`.  Also returns the searches made, as (game, only, budget)."""
     calls = []
 
@@ -118,11 +117,7 @@ def fake_analyse(mover, played, played_chance, error=0.001, deeper_chance=None):
     def analyse(self, game, only=None, **budget):
         calls.append((game, only, budget))
         if only is not None:
-            (action,) = only
-            chance = played_chance if action == played else 0.6
-            if action == played and deeper_chance is not None and budget.get("iterations", 0) > 600:
-                chance = deeper_chance
-            return {"iterations": budget.get("iterations", 1), "children": [child(action, 600, chance)]}
+            return {"iterations": budget.get("iterations", 1), "children": [child(played, 600, played_chance)]}
         other = next(a for a in game.legal_actions() if a != played)
         return {"iterations": 620, "children": [child(other, 600, 0.6), child(played, 20, 0.3)]}
 
@@ -163,29 +158,6 @@ def test_a_drop_within_the_noise_is_not_marked(rec2, monkeypatch, plain_chances)
     assert row["drop"] == pytest.approx(0.12) and row["noise"] > 0.06
     assert row["mark"] is None
     assert analysis.mark(0.12, analysis.THRESHOLDS, 0.01) == "mistake"
-
-
-@pytest.mark.parametrize("first, deeper, mark", [(0.545, 0.56, None), (0.56, 0.545, "inaccuracy"),
-                                                 (0.49, 0.51, "inaccuracy"), (0.51, 0.49, "mistake")])
-def test_a_drop_near_a_threshold_is_read_again_deeper(rec2, monkeypatch, plain_chances, first,
-                                                      deeper, mark):
-    """A drop within CLOSE of a threshold: the best move and the move played are both
-    searched alone again with DEEPER times the iterations, and the mark is the deeper
-    reading's (so that it depends less on the seed)."""
-    _, tasks = analysis.decisions(rec2)
-    task = tasks[4]
-    analyse, calls = fake_analyse(task["before"].current_player, task["action"], first,
-                                  deeper_chance=deeper)
-    monkeypatch.setattr(ISMCTSBot, "root_statistics", analyse)
-    conf = bots.configuration(analysis.DEFAULT_BOT)
-    row = analysis.analyse_decision(task, ("ismcts", conf.name, conf.params),
-                                    {"iterations": 1000}, 0, analysis.THRESHOLDS)
-    deep = {"iterations": analysis.DEEPER * 600}
-    assert [budget for _, _, budget in calls[-2:]] == [deep, deep]
-    assert calls[-1][1] == [task["action"]] and calls[-2][1] != [task["action"]]
-    assert row["win_after"] == deeper and row["drop"] == pytest.approx(0.6 - deeper)
-    assert row["mark"] == mark
-    assert row["iterations"] == 620 + 600 + 2 * analysis.DEEPER * 600
 
 
 @pytest.mark.parametrize("players, which", [(2, 1), (3, 1), (4, 2)])

@@ -33,9 +33,6 @@ finishing first of ``tigris.chance`` (a shared first place counts as its share).
   searched, reads above the best is itself the best (``after_from = "best"``).
 - ``drop = win_before - win_after`` and ``noise``, its standard error (the two
   chances' errors, each with the spread between seeds: ``tigris.hints.SEED_SPREAD``).
-  A drop within ``CLOSE`` of a mark's threshold is read again: the best move and the
-  move played each searched alone with ``DEEPER`` times the iterations, so that the
-  mark of a drop near a threshold is the same whatever the seed more often.
 - ``mark``: ``"blunder"`` for a drop of at least 0.20 (of win chance: 20 percentage
   points), ``"mistake"`` from 0.10, ``"inaccuracy"`` from 0.05 (``THRESHOLDS``;
   ``run(..., thresholds=...)`` and ``tigris analyse --inaccuracy/--mistake/--blunder``
@@ -117,7 +114,7 @@ from tigris.hints import DEFAULT_BOT as DEFAULT_HINT_BOT
 from tigris.hints import EQUAL, ranked
 from tigris.sources import check_source
 
-__all__ = ["FORMAT", "DEFAULT_BOT", "THRESHOLDS", "SAME", "ROW_FIELDS", "ROW_OPTIONAL", "RIVALS", "CLOSE", "DEEPER",
+__all__ = ["FORMAT", "DEFAULT_BOT", "THRESHOLDS", "SAME", "ROW_FIELDS", "ROW_OPTIONAL", "RIVALS",
            "decision_seed", "record_hash", "mark", "verdict", "check_thresholds", "replayed", "decisions",
            "analyse_decision", "run", "plan", "read_analysis", "summarize", "format_summary"]
 
@@ -126,8 +123,6 @@ OLD_FORMATS = ("tigris-analysis/1",)      # refused, with a word to analyse agai
 DEFAULT_BOT = DEFAULT_HINT_BOT   # searched as the hints search: the same figures
 DEFAULT_ITERATIONS = 10_000      # per search: about a tenth of a second
 RIVALS = 6                       # moves the search passed over, searched alone to check
-CLOSE = 0.02                     # a drop this near a threshold is read again, deeper,
-DEEPER = 4                       # with this many times the iterations
 THRESHOLDS = {"inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.20}   # least drop of each mark
 MARKS = ("blunder", "mistake", "inaccuracy")                          # worst first
 DECIMALS = 4
@@ -313,17 +308,6 @@ def analyse_decision(task, engine, budget, seed, thresholds):
         else:
             win_after, how = after["win"], "searched"
             noise = math.hypot(best["error"], after["error"])
-    if how == "searched" and "iterations" in alone and \
-            any(abs(best["win"] - win_after - t) < CLOSE for t in thresholds.values()):
-        # near a threshold the seed decides the mark: both read again, deeper
-        deeper = {"iterations": DEEPER * alone["iterations"]}
-        again = [bot.root_statistics(before, only=[a], **deeper) for a in (best["action"], played)]
-        iterations += sum(a["iterations"] for a in again)
-        best, after = (ranked(before, a["children"])[0] for a in again)
-        if after["win"] > best["win"]:
-            best, win_after, how, noise = after, after["win"], "best", 0.0
-        else:
-            win_after, noise = after["win"], math.hypot(best["error"], after["error"])
     win_before = round(best["win"], DECIMALS)
     win_after = round(win_after, DECIMALS)
     drop = round(win_before - win_after, DECIMALS)
