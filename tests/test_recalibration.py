@@ -138,16 +138,16 @@ def test_the_tool_writes_a_recalibrated_copy_and_never_over_what_it_read(tmp_pat
     out = tmp_path / "out.npz"
     assert recalibrate.main([str(source), str(games), "--out", str(out)]) == 0
     said = capsys.readouterr().out
-    assert "2 players: temperature" in said and "held out" in said
+    assert "2 players: temperature" in said and "2-fold cross-validated" in said
     back, before = network.load(out), network.load(source)
     assert back.meta["note"] == "kept" and set(back.recalibration) == {2}
     fit = back.meta["recalibration"]["2"]
-    assert fit["positions"] > 0 and fit["held_out_after"]["positions"] > 0
+    assert fit["positions"] > 0 and fit["cross_validated_after"]["positions"] == fit["positions"]
     for a, b in zip(back.arrays, before.arrays):
         assert np.array_equal(a, b)                                   # the search plays as before
     g = tigris.Game(players=2, seed=4)
     assert back.evaluate(g, raw=True) == before.evaluate(g)
     assert recalibrate.main([str(source), str(games), "--out", str(source)]) == 1
     assert "the network read" in capsys.readouterr().err
-    assert recalibrate.main([str(source), str(games), "--out", str(out), "--held-out", "1.5"]) == 1
-    assert "--held-out" in capsys.readouterr().err
+    assert recalibrate.main([str(source), str(games), "--out", str(out), "--folds", "1"]) == 1
+    assert "--folds" in capsys.readouterr().err

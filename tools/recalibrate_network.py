@@ -5,12 +5,13 @@
         --players 3 4 --out network-3p4p.npz
 
 Reads the self-play folders given (only their positions and results count: the labels'
-search does not enter), splits their games in two (``--held-out``, by game, seeded), fits
-the temperature and the mover's bias of each number of players on the first part by
-least cross-entropy (``tigris.runs.train.fit_recalibration``), reports the expected
-calibration error of the mover's chance on the held-out part before and after, and
-writes the network again to ``--out`` with the fit in its meta (``recalibration``; other
-counts' fits kept).  The arrays are written unchanged, so a search plays as before; only
+search does not enter) and fits the temperature and the mover's bias of each number of
+players by least cross-entropy (``tigris.runs.train.fit_recalibration``).  How well a fit
+does on games it has not seen is measured by cross-validation: the games dealt into
+``--folds`` parts (seeded), each part's chances recalibrated by the fit on the others, and
+the expected calibration error of the mover's chance over all of them, before and after.
+The fit on every game is written with the network to ``--out`` (``recalibration`` in its
+meta; other counts' fits kept).  The arrays are written unchanged, so a search plays as before; only
 the chances ``Network.evaluate`` gives (and the luck read from them) move.
 """
 
@@ -27,17 +28,31 @@ from tigris.files import check_target
 from tigris.runs import train
 
 
-def measure(arrays, data, rows, players, fit=None):
-    """The mover's chance on positions `rows` of `players`-player games (recalibrated by
-    `fit`, if given): its expected calibration error, its mean and the results' mean."""
-    rows = rows[data.players[rows] == players]
-    chances = train.predict(arrays, data, rows)[:, :players]
-    if fit is not None:
-        chances = network.recalibrate(chances, 0, *fit)
-    results = data.result[rows][:, 0]
-    return {"ece": round(float(expected_calibration_error(chances[:, 0], results)), 4),
-            "mean_chance": round(float(chances[:, 0].mean()), 4),
-            "mean_result": round(float(results.mean()), 4), "positions": int(len(rows))}
+def folds_of(data, folds, seed):
+    """Each position's part (0 to `folds` - 1): whole games to each, dealt at random."""
+    games = np.unique(data.game)
+    part = dict(zip(np.random.default_rng(seed).permutation(games), np.arange(len(games)) % folds))
+    return np.array([part[g] for g in data.game])
+
+
+def cross_validated(arrays, data, players, part):
+    """The mover's chance on every position of `players`-player games, raw and as the
+    fit on the other parts recalibrates it, with each position's result."""
+    rows = np.flatnonzero(data.players == players)
+    raw = train.predict(arrays, data, rows)[:, :players]
+    fitted = np.empty_like(raw)
+    for k in np.unique(part[rows]):
+        inside = part[rows] == k
+        fit = train.fit_recalibration(arrays, data, rows[~inside], players)
+        fitted[inside] = network.recalibrate(raw[inside], 0, *fit)
+    return raw[:, 0], fitted[:, 0], data.result[rows][:, 0]
+
+
+def figures(chances, results):
+    """The expected calibration error of `chances`, their mean and the results'."""
+    return {"ece": round(float(expected_calibration_error(chances, results)), 4),
+            "mean_chance": round(float(chances.mean()), 4),
+            "mean_result": round(float(results.mean()), 4), "positions": int(len(results))}
 
 
 def main(argv=None):
@@ -46,36 +61,38 @@ def main(argv=None):
     p.add_argument("folders", nargs="+", help="self-play folders (tigris selfplay --out)")
     p.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4),
                    help="the counts to fit (default: every count the folders hold)")
-    p.add_argument("--held-out", type=float, default=0.5,
-                   help="the share of games held out to measure the fit (default 0.5)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the split (default 0)")
+    p.add_argument("--folds", type=int, default=2,
+                   help="parts of the games for the cross-validation (default 2)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the parts (default 0)")
     p.add_argument("--out", required=True, help="the recalibrated weights file to write")
     args = p.parse_args(argv)
     try:
-        if not 0 < args.held_out < 1:
-            raise UsageError(f"--held-out must be between 0 and 1, not {args.held_out}")
+        if not 2 <= args.folds <= 100:
+            raise UsageError(f"--folds must be 2 to 100, not {args.folds}")
         source = network.load(args.network)
         out = check_target(args.out, option="--out")
         if Path(out).resolve() == Path(args.network).resolve():
             raise UsageError(f"--out {args.out}: the network read; write the fit to another file")
         data = train.dataset(args.folders, progress=True)
-        fit_rows, test_rows = train.split(data, args.held_out, args.seed)
+        part = folds_of(data, args.folds, args.seed)
         arrays = source.named_arrays
         counts = args.players or sorted({int(n) for n in data.players})
         recalibration = dict(source.meta.get("recalibration", {}))
         for n in counts:
-            fit = tuple(round(x, 4) for x in train.fit_recalibration(arrays, data, fit_rows, n))
-            before = measure(arrays, data, test_rows, n)
-            after = measure(arrays, data, test_rows, n, fit)
-            print(f"{n} players: temperature {fit[0]:.3f}, mover's bias {fit[1]:+.3f}; held out "
-                  f"({after['positions']} positions): ECE {before['ece']:.4f} -> {after['ece']:.4f}, "
-                  f"mean chance {before['mean_chance']:.3f} -> {after['mean_chance']:.3f} "
-                  f"(results {after['mean_result']:.3f})")
+            rows = np.flatnonzero(data.players == n)
+            fit = tuple(round(x, 4) for x in train.fit_recalibration(arrays, data, rows, n))
+            raw, fitted, results = cross_validated(arrays, data, n, part)
+            before, after = figures(raw, results), figures(fitted, results)
+            print(f"{n} players: temperature {fit[0]:.3f}, mover's bias {fit[1]:+.3f}; "
+                  f"{args.folds}-fold cross-validated ({after['positions']} positions, "
+                  f"{len(np.unique(data.game[rows]))} games): ECE {before['ece']:.4f} -> "
+                  f"{after['ece']:.4f}, mean chance {before['mean_chance']:.3f} -> "
+                  f"{after['mean_chance']:.3f} (results {after['mean_result']:.3f})")
             recalibration[str(n)] = {
-                "temperature": fit[0], "mover_bias": fit[1],
-                "positions": int((data.players[fit_rows] == n).sum()),
-                "data": [Path(f).name for f in args.folders], "held_out": args.held_out,
-                "seed": args.seed, "held_out_before": before, "held_out_after": after}
+                "temperature": fit[0], "mover_bias": fit[1], "positions": int(len(rows)),
+                "data": [Path(f).name for f in args.folders], "folds": args.folds,
+                "seed": args.seed, "cross_validated_before": before,
+                "cross_validated_after": after}
         network.save(out, arrays, {**source.meta, "recalibration": recalibration})
         print(f"wrote {out}")
     except UsageError as e:
