@@ -150,6 +150,7 @@ def recalibrate(chances, mover, temperature, mover_bias):
     search; this is the two-number fit (temperature scaling, with a term for the mover)
     of ``tools/recalibrate_network.py``.
 
+    >>> from tigris.network import recalibrate
     >>> recalibrate([0.6, 0.4], 0, 1.0, 0.0).round(3).tolist()
     [0.6, 0.4]
     >>> recalibrate([0.6, 0.4], 0, 2.0, 0.0).round(3).tolist()
