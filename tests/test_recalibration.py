@@ -148,6 +148,6 @@ def test_the_tool_writes_a_recalibrated_copy_and_never_over_what_it_read(tmp_pat
     g = tigris.Game(players=2, seed=4)
     assert back.evaluate(g, raw=True) == before.evaluate(g)
     assert recalibrate.main([str(source), str(games), "--out", str(source)]) == 1
-    assert "the network read" in capsys.readouterr().err
+    assert "is the file this command reads" in capsys.readouterr().err
     assert recalibrate.main([str(source), str(games), "--out", str(out), "--folds", "1"]) == 1
     assert "--folds" in capsys.readouterr().err

@@ -70,9 +70,7 @@ def main(argv=None):
         if not 2 <= args.folds <= 100:
             raise UsageError(f"--folds must be 2 to 100, not {args.folds}")
         source = network.load(args.network)
-        out = check_target(args.out, option="--out")
-        if Path(out).resolve() == Path(args.network).resolve():
-            raise UsageError(f"--out {args.out}: the network read; write the fit to another file")
+        out = check_target(args.out, reads=[args.network], option="--out", in_folder=True)
         data = train.dataset(args.folders, progress=True)
         part = folds_of(data, args.folds, args.seed)
         arrays = source.named_arrays
