@@ -334,6 +334,48 @@ def test_another_analysis_in_the_file_is_refused_and_kept(rec2, full, tmp_path, 
     assert path.read_bytes() == full[0].read_bytes()
 
 
+def test_an_analysis_by_another_engine_is_not_continued(rec2, full, tmp_path):
+    """A bot file edited between two runs into one file keeps its name but changes what
+    the rows mean: the file is refused and kept; so is one written before the header
+    named its engine, which reads back all the same."""
+    bot = tmp_path / "mine.toml"
+    bot.write_text('kind = "ismcts"\nexploration = 0.7\n')
+    path = tmp_path / "a.jsonl"
+    whole = run(rec2, path, bot=str(bot), players=[0])
+    write_lines(path, lines_of(path)[:-1])                  # a run stopped before the last row
+    kept = path.read_bytes()
+    bot.write_text('kind = "ismcts"\nexploration = 0.9\n')
+    with pytest.raises(UsageError, match="another engine .* settings of mine"):
+        run(rec2, path, bot=str(bot), players=[0])
+    assert path.read_bytes() == kept
+    bot.write_text('kind = "ismcts"\nexploration = 0.7\n')
+    assert run(rec2, path, bot=str(bot), players=[0]) == whole
+
+    items = lines_of(full[0])
+    del items[0]["engine"]
+    older = write_lines(tmp_path / "older.jsonl", items)
+    assert analysis.read_analysis(older) == (items[0], full[2])
+    assert run(rec2, older) == (items[0], full[2])         # finished: read, nothing added
+    del items[-1]
+    write_lines(older, items)
+    with pytest.raises(UsageError, match="another engine"):
+        run(rec2, older)
+    assert lines_of(older) == items
+
+
+def test_the_engine_digest_follows_the_knobs_and_the_network(tmp_path):
+    params = {"exploration": 0.7, "network": ""}
+    shipped = analysis.engine_digest("ismcts", params, 2)
+    assert shipped == analysis.engine_digest("ismcts", dict(params), 2)
+    assert shipped != analysis.engine_digest("ismcts", {**params, "exploration": 0.8}, 2)
+    assert shipped != analysis.engine_digest("ismcts", params, 3)     # the 3-4-player network
+    net = tmp_path / "net.npz"
+    net.write_bytes(b"one")
+    one = analysis.engine_digest("ismcts", {**params, "network": str(net)}, 2)
+    net.write_bytes(b"two")                                           # replaced, same name
+    assert one != analysis.engine_digest("ismcts", {**params, "network": str(net)}, 2)
+
+
 def test_the_same_game_from_another_file_continues(rec2, full, tmp_path):
     path = tmp_path / "a.jsonl"
     path.write_bytes(full[0].read_bytes())
@@ -550,6 +592,7 @@ def test_a_hand_edited_row_is_refused_naming_the_line_and_field(rec2, full, tmp_
     ({"iterations": None}, "iterations"),
     ({"decisions": -1}, "decisions must be"),
     ({"record": 5}, "record must be"),
+    ({"engine": "not a digest"}, "engine must be 16 hexadecimal digits"),
 ])
 def test_a_hand_edited_header_is_refused_naming_the_field(full, tmp_path, change, message):
     items = lines_of(full[0])

@@ -58,7 +58,8 @@ JSON lines.  Line 1 is the header::
 
     {"format": "tigris-analysis/2", "record": hash of the game's setup and moves,
      "source": the record as given, "moves": moves in the record, "decisions": the
-     decisions of the chosen players, "bot": configuration name, "iterations": N or
+     decisions of the chosen players, "bot": configuration name, "engine": a digest of
+     the version, the bot's knobs and its network file (``engine_digest``), "iterations": N or
      "seconds": S (per search), "seed": base seed, "players": [chosen players],
      "thresholds": {"inaccuracy": .., "mistake": .., "blunder": ..},
      "luck": [[move, player, luck], ...]}
@@ -90,8 +91,10 @@ are refused with a word to analyse the game again.
 
 Resuming: each row is appended (in one write) as soon as its decision is done; running
 the same analysis again skips the decisions already in the file.  A file whose header
-differs in the record, the bot, the budget, the seed, the players or the thresholds is
-refused, naming the field; a torn last line (a run killed while writing) is cut off
+differs in the record, the bot, the engine, the budget, the seed, the players or the
+thresholds is refused, naming the field, and so is one whose engine differs while
+decisions are left to add (a file written before ``engine`` was too: another engine may
+have written it); a torn last line (a run killed while writing) is cut off
 with a warning.  Every line read back is checked (``read_analysis``): the header's
 fields and each row's, by type and range, and on resuming each row against the
 game's decision at its move; a UsageError names the file, the line and the field.
@@ -115,7 +118,7 @@ from tigris.hints import EQUAL, ranked
 from tigris.sources import check_source
 
 __all__ = ["FORMAT", "DEFAULT_BOT", "THRESHOLDS", "SAME", "ROW_FIELDS", "ROW_OPTIONAL", "RIVALS",
-           "decision_seed", "record_hash", "mark", "verdict", "check_thresholds", "replayed", "decisions",
+           "decision_seed", "record_hash", "engine_digest", "mark", "verdict", "check_thresholds", "replayed", "decisions",
            "analyse_decision", "run", "plan", "read_analysis", "summarize", "format_summary"]
 
 FORMAT = "tigris-analysis/2"
@@ -127,7 +130,7 @@ THRESHOLDS = {"inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.20}   # least dr
 MARKS = ("blunder", "mistake", "inaccuracy")                          # worst first
 DECIMALS = 4
 # What a resumed analysis must share with the file's header (source may differ: the
-# same game given by another path).
+# same game given by another path); and its engine (``engine_digest``) to add rows to it.
 SAME = ("record", "bot", "iterations", "seconds", "seed", "players", "thresholds", "moves",
         "decisions")
 AFTER_FROM = ("best", "searched", "forced")                          # how win_after was read
@@ -145,6 +148,22 @@ def record_hash(game):
     rec = records.to_record(game)
     key = {k: rec[k] for k in ("board", "variants", "players", "seed", "deal", "moves")}
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode("utf-8")).hexdigest()[:16]
+
+
+def engine_digest(kind, params, players):
+    """A short digest of what decides an analysis's rows beside its budget and seed: the
+    version of tigris, the bot's knobs and the bytes of the network file its search would
+    read for `players` players.  A bot file edited, or a network replaced under the same
+    name, between two runs into one file changes it, so their rows never mix."""
+    from tigris import __version__
+    from tigris import network as networks
+
+    digest = hashlib.sha256(json.dumps([__version__, kind, params], sort_keys=True,
+                                       default=str).encode("utf-8"))
+    path = Path(params.get("network") or networks.SHIPPED[players])
+    if path.is_file():                       # a missing one fails in the search, not here
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def mark(drop, thresholds=THRESHOLDS, noise=0.0):
@@ -344,8 +363,14 @@ def run(rec, out, source="record", iterations=None, seconds=None, players=None, 
     header, tasks, engine = plan(rec, source, iterations, seconds, players, bot, seed, thresholds)
     game = {t["move"]: (t["before"].current_player, t["before"].action_str(t["action"]))
             for t in tasks}
+    fresh = header["engine"]
     header, done = _resume(out, header, game)
     todo = [t for t in tasks if t["move"] not in done]
+    if todo and header.get("engine") != fresh:
+        raise UsageError(f"{out} holds part of an analysis by another engine (another version "
+                         f"of tigris, other settings of {header['bot']} or another network: "
+                         f"engine {excerpt(header.get('engine'), 20)}): new rows would not "
+                         f"mix with its rows; choose another out file")
     if todo:
         budget = {k: header[k] for k in ("iterations", "seconds") if k in header}
         _analyse(todo, done, out, header, engine, budget, header["seed"], header["thresholds"],
@@ -378,6 +403,7 @@ def plan(rec, source="record", iterations=None, seconds=None, players=None, bot=
     fields, tasks = decisions(rec, players, source, replay)
     header = {"format": FORMAT, "record": fields["record"], "source": str(source),
               "moves": fields["moves"], "decisions": fields["decisions"], "bot": searcher.name,
+              "engine": engine_digest(searcher.kind, searcher.params, replay[0][0].players),
               **budget, "seed": seed, "players": fields["players"], "thresholds": thresholds,
               "luck": [[d["move"], d["player"], d["luck"]]
                        for d in luck.of_replay(*replay[:2])]}
@@ -492,6 +518,10 @@ def _header_problem(h):
     for field in ("record", "source", "bot"):
         if not isinstance(h.get(field), str):
             return bad(field, "text")
+    engine = h.get("engine")                 # optional: files written before it have none
+    if engine is not None and not (isinstance(engine, str) and len(engine) == 16
+                                   and all(c in "0123456789abcdef" for c in engine)):
+        return bad("engine", "16 hexadecimal digits")
     if not _whole(h.get("moves")):
         return bad("moves", "a whole number")
     if not (_whole(h.get("decisions")) and h["decisions"] <= h["moves"]):
