@@ -264,6 +264,27 @@ def test_an_opponent_that_gives_no_signal_is_warned_of(tmp_path, tiny_bot, monke
                                 "against random: they give no signal")
 
 
+def test_an_iteration_whose_games_all_failed_stops_the_run_and_keeps_the_history(
+        tmp_path, tiny_bot, monkeypatch, capsys):
+    """No score is made up for a setting none of whose games finished (once 0.5, above an
+    even share with 3 or 4 players): the run stops naming the iteration, the rows before
+    it kept, and --resume goes on from there."""
+    import tigris.tune as tuning
+    real = tuning.score
+    monkeypatch.setattr(tuning, "score", lambda rec, name: None if name == "minus" and
+                        rec["game"] >= 2 * 4 else real(rec, name))
+    out = tmp_path / "run"
+    argv = ["tune", tiny_bot, "--param", "exploration=0.1:2.0", "--opponent", "random",
+            "--budget", "12", "--verify-games", "2", "--jobs", "2", "--out", str(out)]
+    assert main(argv) == 1
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err.startswith("tigris tune: iteration 2: every game of the minus setting failed")
+    assert [r["iteration"] for r in csv.DictReader(open(out / "history.csv"))] == ["1"]
+    monkeypatch.setattr(tuning, "score", real)
+    assert main(argv + ["--resume"]) == 0
+    assert [r["iteration"] for r in csv.DictReader(open(out / "history.csv"))] == ["1", "2", "3"]
+
+
 def test_the_verification_games_are_saved_and_can_be_viewed(tmp_path, tiny_bot, capsys):
     out = tmp_path / "run"
     argv = ["tune", tiny_bot, "--param", "exploration=0.1:2.0", "--opponent", "random",

@@ -715,6 +715,13 @@ def _play_batch(run, plan, spec, method, writer, f, outcomes, best, errors):
         recs = records[-games:]
         scores = {label: [score(r, label) for r, job in zip(recs, js) if label in job["seats"]]
                   for label in labels}
+        for label, got in scores.items():
+            if all(x is None for x in got):          # no score to tell the method
+                why = next((r["error"] for r in recs if r.get("error")), "no result")
+                raise TuneError(f"iteration {i}: every game of the {label} setting failed "
+                                f"({excerpt(why, 200)}); the history keeps the iterations "
+                                f"before it: run the same command with --resume once the "
+                                f"cause is fixed")
         values = method.update(i, memo, scores)      # the scores first
         writer.writerow([i, games * i, field_text(field)] + values)
         f.flush()
@@ -768,8 +775,9 @@ def _game_spec(spec, i):
 
 
 def _mean(scores):
+    """The mean of the games that finished (``_play_batch`` stops a run where none did)."""
     scores = [s for s in scores if s is not None]
-    return sum(scores) / len(scores) if scores else 0.5
+    return sum(scores) / len(scores)
 
 
 def write_bot(out, spec, kind, params, method="SPSA"):
