@@ -125,3 +125,59 @@ def test_the_fitting_tool_reads_its_samples_back(tmp_path):
         assert tool.read(path, repair=True) == [sample]
     assert "torn" in str(caught[0].message)
     assert path.read_bytes().endswith(b'"move": 3}\n')
+
+
+def _tool():
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location(
+        "fit_hint_chance", Path(__file__).resolve().parent.parent / "tools" / "fit_hint_chance.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    return tool
+
+
+def test_the_fitting_tool_measures_its_fit_on_games_it_did_not_see(tmp_path, capsys):
+    """Searches that read the mover 15 points high: the fit, measured on held-out games,
+    beats the identity map it is compared with, and the file is written after."""
+    import json
+    import random
+
+    rng = random.Random(3)
+    path = tmp_path / "samples.jsonl"
+    with open(path, "w") as f:
+        for game in range(400):
+            true = rng.uniform(0.1, 0.75)
+            raw = min(0.99, true + 0.15)
+            won = float(rng.random() < true)
+            for move in range(3):                   # three positions of a game share its seed
+                f.write(json.dumps({"players": 2, "mover": 0, "raw": [raw, 1 - raw],
+                                    "outcome": [won, 1 - won], "seed": game, "move": move}) + "\n")
+    identity = tmp_path / "identity.json"
+    chance.save({n: chance.IDENTITY for n in (2, 3, 4)}, identity)
+    tool = _tool()
+    rows = tool.cross_validated(tool.read(path), 2, 0, chance.load(identity))
+    n, ece_identity, ece_fit, mean_identity, mean_fit, won = rows[2]
+    assert n == 1200 and set(rows) == {2}
+    assert ece_fit < ece_identity - 0.05 and abs(mean_identity - won - 0.15) < 0.03
+    assert abs(mean_fit - won) < 0.03
+    out = tmp_path / "fit.json"
+    assert tool.main([str(path), "--fit", str(out), "--against", str(identity)]) == 0
+    printed = capsys.readouterr().out
+    assert "2-fold cross-validated by game, 1200 positions" in printed
+    assert chance.load(out)[2][1] < 0                 # the mover pulled down
+    with pytest.raises(SystemExit):                   # argparse: --folds from 2
+        tool.main([str(path), "--fit", str(out), "--folds", "1"])
+    assert "--folds" in capsys.readouterr().err
+
+
+def test_the_fitting_tool_refuses_samples_it_cannot_hold_out(tmp_path, capsys):
+    import json
+
+    path = tmp_path / "samples.jsonl"
+    path.write_text(json.dumps({"players": 2, "mover": 0, "raw": [0.5, 0.5],
+                                "outcome": [1, 0]}) + "\n")
+    assert _tool().main([str(path), "--fit", str(tmp_path / "fit.json")]) == 1
+    assert "without its game's seed" in capsys.readouterr().err
+    assert not (tmp_path / "fit.json").exists()

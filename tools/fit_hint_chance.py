@@ -17,16 +17,23 @@ after a kill and it goes on.  The bench measures with seed 0, so fit on other se
 The last fits the map of ``tigris.chance`` by maximum likelihood on the samples of every
 file given, one set of coefficients per player count, and writes them
 (``tigris-chance/1``); those three commands made the shipped fit (about 20 minutes on 2
-cores for the samples).
+cores for the samples).  Before it writes, it measures the fit on samples it did not see:
+the games are dealt into ``--folds`` parts (a game's positions stay together), each
+part's chances calibrated by the fit on the others, and the expected calibration error
+of the mover's chance over all parts is printed per player count beside that of the map
+in use (``tigris.chance.load()``, or ``--against FILE``) on the same samples.
 """
 
 import argparse
+import random
+import statistics
 import sys
 from pathlib import Path
 
 from joblib import delayed
 
 from tigris import chance
+from tigris.calibration import expected_calibration_error
 from tigris.runs import bench
 from tigris.commands.options import JOBS, POSITIVE, whole
 from tigris.errors import UsageError
@@ -68,6 +75,32 @@ def collect(path, positions, seed, iterations, jobs, bot=DEFAULT_BOT):
                        for p in todo], save)
 
 
+def cross_validated(samples, folds, seed, against):
+    """Per player count with samples: ``(positions, ECE of the map `against`, ECE of the
+    fit cross-validated, mean chance of each, mean outcome)`` of the mover, the games
+    (samples of one ``seed``) dealt at random into `folds` parts, each part calibrated by
+    the fit on the others."""
+    games = sorted({s["seed"] for s in samples})
+    random.Random(seed).shuffle(games)
+    part = {g: k % folds for k, g in enumerate(games)}
+    held = [[] for _ in range(folds)]
+    for k in range(folds):
+        model = chance.fit([s for s in samples if part[s["seed"]] != k])
+        held[k] = [(s, model) for s in samples if part[s["seed"]] == k]
+    rows = {}
+    for players in (2, 3, 4):
+        mine = [(s, m) for fold in held for s, m in fold if s["players"] == players]
+        if not mine:
+            continue
+        old = [chance.calibrated(s["raw"], s["mover"], against)[s["mover"]] for s, _ in mine]
+        new = [chance.calibrated(s["raw"], s["mover"], m)[s["mover"]] for s, m in mine]
+        won = [s["outcome"][s["mover"]] for s, _ in mine]
+        rows[players] = (len(mine), expected_calibration_error(old, won),
+                         expected_calibration_error(new, won), statistics.fmean(old),
+                         statistics.fmean(new), statistics.fmean(won))
+    return rows
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("samples", type=Path, nargs="+",
@@ -81,6 +114,11 @@ def main(argv=None):
     ap.add_argument("--bot", default=DEFAULT_BOT, help=f"the searches' ismcts configuration "
                                                        f"(default {DEFAULT_BOT}, as hints)")
     ap.add_argument("--fit", type=Path, metavar="OUT", help="fit the samples and write the coefficients")
+    ap.add_argument("--folds", type=whole(2, 100), default=2,
+                    help="parts of the games for measuring the fit on samples it did not see "
+                         "(default 2)")
+    ap.add_argument("--against", type=Path, metavar="FILE",
+                    help="the tigris-chance/1 map to compare with (default: the one in use)")
     args = ap.parse_args(argv)
     try:
         if args.fit is None:
@@ -91,7 +129,15 @@ def main(argv=None):
             return 0
         check_target(args.fit, reads=args.samples, option="--fit")
         samples = [sample for path in args.samples for sample in read(path)]
+        if any("seed" not in s for s in samples):
+            raise UsageError("a sample without its game's seed cannot be held out by game: "
+                             "collect the samples again with this tool")
+        try:
+            against = chance.load(args.against) if args.against else chance.load()
+        except ValueError as e:
+            raise UsageError(str(e)) from None
         model = chance.fit(samples)
+        checked = cross_validated(samples, args.folds, args.seed, against)
     except UsageError as e:
         print(f"fit_hint_chance: {e}", file=sys.stderr)
         return 1
@@ -107,6 +153,11 @@ def main(argv=None):
                                        f"positions of {names}")
     for players, row in sorted(model.items()):
         print(f"{players} players: {', '.join(f'{x:.4f}' for x in row)}")
+        if players in checked:
+            n, ece_old, ece_new, mean_old, mean_new, won = checked[players]
+            print(f"  {args.folds}-fold cross-validated by game, {n} positions: ECE of the "
+                  f"mover's chance {ece_old:.4f} (map in use) -> {ece_new:.4f} (this fit); "
+                  f"mean chance {mean_old:.3f} -> {mean_new:.3f} (outcome {won:.3f})")
     return 0
 
 
