@@ -15,6 +15,16 @@ from waiting import until
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def tool(name):
+    """The script ``tools/NAME.py`` imported as a module, for its functions and ``main``."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def _env():
     """The child imports the same tigris as this process."""
     return dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))

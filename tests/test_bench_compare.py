@@ -1,16 +1,15 @@
 """The two-commit benchmark comparison (tools/bench_compare.py): its arithmetic and how it
 names what to build.  Building and timing are left to the tool's own runs."""
 
-import importlib.util
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from processes import tool
+
 ROOT = Path(__file__).resolve().parent.parent
-spec = importlib.util.spec_from_file_location("bench_compare", ROOT / "tools" / "bench_compare.py")
-bench_compare = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(bench_compare)
+bench_compare = tool("bench_compare")
 
 
 def in_git_checkout():

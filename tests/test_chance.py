@@ -105,16 +105,11 @@ def test_a_sample_is_checked_before_a_fit_learns_from_it():
 def test_the_fitting_tool_reads_its_samples_back(tmp_path):
     """tools/fit_hint_chance.py reads the samples it collects through the package's one
     JSON-lines reader: a torn last line is left out, and cut off on a resume."""
-    import importlib.util
     import warnings
-    from pathlib import Path
 
     from tigris._plumbing import jsonl
 
-    spec = importlib.util.spec_from_file_location(
-        "fit_hint_chance", Path(__file__).resolve().parent.parent / "tools" / "fit_hint_chance.py")
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
+    tool = _tool()
     path = tmp_path / "samples.jsonl"
     sample = {"players": 2, "mover": 0, "raw": [0.6, 0.4], "outcome": [1, 0], "seed": 1, "move": 3}
     with open(path, "ab") as f:
@@ -128,14 +123,9 @@ def test_the_fitting_tool_reads_its_samples_back(tmp_path):
 
 
 def _tool():
-    import importlib.util
-    from pathlib import Path
+    from processes import tool
 
-    spec = importlib.util.spec_from_file_location(
-        "fit_hint_chance", Path(__file__).resolve().parent.parent / "tools" / "fit_hint_chance.py")
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
-    return tool
+    return tool("fit_hint_chance")
 
 
 def test_the_fitting_tool_measures_its_fit_on_games_it_did_not_see(tmp_path, capsys):

@@ -1,14 +1,10 @@
 """tools/ladder.py: the levels' table from the results folders of adjacent pairs."""
 
-import importlib.util
-
 from tigris.commands import main
 
-from processes import ROOT
+from processes import tool
 
-spec = importlib.util.spec_from_file_location("ladder", ROOT / "tools" / "ladder.py")
-ladder = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(ladder)
+ladder = tool("ladder")
 
 
 def test_the_table_chains_the_pairs_from_random(tmp_path, capsys):

@@ -2,10 +2,8 @@
 raw ones recalibrated per number of players, the search reads them raw, a file's fit is
 checked when it is read, and the fit finds a recalibration planted in the results."""
 
-import importlib.util
 import json
 import types
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,15 +15,12 @@ from tigris import network
 from tigris.errors import UsageError
 from tigris.runs import selfplay, train
 
+from processes import tool as tools
 from test_network import positions, random_arrays
 
 
 def tool():
-    spec = importlib.util.spec_from_file_location(
-        "recalibrate_network", Path(__file__).resolve().parent.parent / "tools" / "recalibrate_network.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return tools("recalibrate_network")
 
 
 @given(st.lists(st.floats(0.01, 1.0), min_size=2, max_size=4), st.data())
