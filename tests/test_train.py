@@ -126,9 +126,13 @@ def test_a_tiny_expert_iteration_round_trip(tmp_path):
     lines = selfplay.run(second, tmp_path / "gen1", progress=False)
     assert all("error" not in line and line["positions"] for line in lines)
     d2 = train.dataset([tmp_path / "gen1"])
+    recalibration = {"2": {"temperature": 1.1, "mover_bias": -0.2}}
+    network.save(tmp_path / "net1" / "network.npz", net1.named_arrays,
+                 {**net1.meta, "recalibration": recalibration})
     meta2 = train.fit(d2, tmp_path / "net2", epochs=1, progress=False, threads=1,
                       init=tmp_path / "net1" / "network.npz", freeze_value=True)
     net2 = network.load(tmp_path / "net2" / "network.npz")
     for a, b in zip(net1.arrays[:7], net2.arrays[:7]):        # the value, weight for weight
         assert (a == b).all()
     assert meta2["value_from"]["file"] == "network.npz" and meta2["freeze_value"]
+    assert net2.meta["recalibration"] == recalibration        # fitted to the same value

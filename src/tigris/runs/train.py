@@ -527,6 +527,8 @@ def fit(data, out, hidden=HIDDEN, epochs=EPOCHS, patience=PATIENCE, seed=0, prog
         meta["value_from"] = start_from.meta.get("value_from") or {
             "file": Path(init).name, **{k: start_from.meta[k] for k in ("data", "positions", "calibration")
                                         if k in start_from.meta}}
+        if "recalibration" in start_from.meta:    # fitted to that value: it holds as it did
+            meta["recalibration"] = start_from.meta["recalibration"]
     netlib.save(out / "network.npz", arrays, meta)
     return meta
 
