@@ -513,6 +513,14 @@ def test_a_move_without_a_square_is_one_click(browser, serving, tmp_path):
     swaps = {table.game.action_str(a) for a in table.game.legal_actions() if table.game.action_str(a).startswith("swap")}
     shown = {b.get_attribute("data-move") for b in browser.find_elements(By.CSS_SELECTOR, "#play-groups button.move")}
     assert shown == swaps | {"pass"}
+    # the swaps, some thirty, folded under one line: hidden until it is opened
+    folded = browser.find_elements(By.CSS_SELECTOR, "#play-swaps button.move")
+    assert {b.get_attribute("data-move") for b in folded} == swaps and len(swaps) > 10
+    assert not any(b.is_displayed() for b in folded)
+    summary = browser.find_element(By.CSS_SELECTOR, "#play-swaps summary")
+    assert summary.text == f"swap tiles ({len(swaps)} ways)"
+    summary.click()
+    assert all(b.is_displayed() for b in folded)
     browser.find_element(By.CSS_SELECTOR, '#play-groups button.move[data-move="pass"]').click()
     wait(browser).until(lambda b: b.find_element(By.ID, "move-count").text == "1")
     assert [table.game.action_str(a) for a, *_ in table.game.history] == ["pass"]

@@ -10,7 +10,8 @@
  * grouped by kind (a tile's colour, a leader, a catastrophe, a monument, a treasure...):
  * choosing a group outlines its squares on the board, and a click on one plays that move;
  * a move without a square (pass, support N, a swap, war COLOUR, withdraw, no-monument...)
- * is a button of its own that plays it at once.  Undo and Resign act for this player (undo
+ * is a button of its own that plays it at once, the swaps folded under one line that
+ * opens them.  Undo and Resign act for this player (undo
  * after resigning takes the resignation back).  A move, undo or resign is answered with
  * the game and its data, drawn in place at once.  Each of them names the game's version
  * this page saw: when the game has moved on since (another seat, a bot), the server
@@ -174,11 +175,19 @@ function render() {
   groups.dataset.names = key;
   const kinds = h("div", { class: "play-kinds" }, ...names.map(n =>
     h("button", { type: "button", class: "group", "data-group": n, text: n })));
-  const now = h("div", { class: "play-moves" }, ...direct.map(m =>
-    h("button", { type: "button", class: "move", "data-move": m, text: m })));
+  // the swaps (up to some 35 sets of tiles) folded under one line, opened by a click
+  const swaps = direct.filter(m => m.startsWith("swap "));
+  const folded = swaps.length > 1;
+  const button = m => h("button", { type: "button", class: "move", "data-move": m, text: m });
+  const now = h("div", { class: "play-moves" }, ...direct.filter(m => !folded || !swaps.includes(m)).map(button));
+  if (folded) {
+    now.append(h("details", { id: "play-swaps" },
+      h("summary", { text: "swap tiles (" + swaps.length + " ways)" }),
+      h("div", { class: "play-moves" }, ...swaps.map(button))));
+  }
   groups.replaceChildren(...(names.length ? [kinds] : []), ...(direct.length ? [now] : []));
   for (const b of kinds.children) b.addEventListener("click", () => choose(b.dataset.group));
-  for (const b of now.children) b.addEventListener("click", () => play(b.dataset.move));
+  for (const b of now.querySelectorAll("button.move")) b.addEventListener("click", () => play(b.dataset.move));
   enableMoves();
   group = null;
   choices.replaceChildren();
