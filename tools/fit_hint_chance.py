@@ -108,7 +108,7 @@ def main(argv=None):
     ap.add_argument("--positions", type=whole(1, 30_000), default=500,
                     help="per player count (default 500)")
     ap.add_argument("--seed", type=whole(0, 1_000_000), default=1,
-                    help="of the games and the searches (default 1)")
+                    help="of the games and the searches; with --fit, of the folds (default 1)")
     ap.add_argument("--iterations", type=POSITIVE, default=20_000, help="per search (default 20000)")
     ap.add_argument("--jobs", type=JOBS, default=1, help="parallel workers (default 1)")
     ap.add_argument("--bot", default=DEFAULT_BOT, help=f"the searches' ismcts configuration "

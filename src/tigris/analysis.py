@@ -91,8 +91,8 @@ are refused with a word to analyse the game again.
 
 Resuming: each row is appended (in one write) as soon as its decision is done; running
 the same analysis again skips the decisions already in the file.  A file whose header
-differs in the record, the bot, the engine, the budget, the seed, the players or the
-thresholds is refused, naming the field, and so is one whose engine differs while
+differs in the record, the bot, the budget, the seed, the players or the thresholds is
+refused, naming the field, and so is one whose engine differs while
 decisions are left to add (a file written before ``engine`` was too: another engine may
 have written it); a torn last line (a run killed while writing) is cut off
 with a warning.  Every line read back is checked (``read_analysis``): the header's
