@@ -299,6 +299,19 @@ def test_an_interrupted_analysis_continues_where_it_stopped(rec2, full, tmp_path
     assert run(rec2, path) == full[1:] and calls == []    # finished: nothing searched
 
 
+def test_each_row_is_told_as_it_is_written_and_a_resume_starts_from_the_file(rec2, full,
+                                                                            tmp_path):
+    told = []
+    path = tmp_path / "a.jsonl"
+    write_lines(path, lines_of(full[0])[:4])                 # the header and 3 rows
+    header, rows = run(rec2, path, on_row=lambda *a: told.append(a))
+    iterations = [sum(r["iterations"] for r in rows[:k]) for k in range(len(rows) + 1)]
+    assert told == [(k, 10, iterations[k]) for k in range(3, 11)]
+    told.clear()
+    run(rec2, path, on_row=lambda *a: told.append(a))        # finished: told once
+    assert told == [(10, 10, iterations[10])]
+
+
 def test_two_jobs_give_the_rows_of_one(tmp_path):
     rec = greedy_record(3, 8, seed=4)
     one = run(rec, tmp_path / "one.jsonl", iterations=30, jobs=1)

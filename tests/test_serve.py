@@ -480,6 +480,34 @@ def short_record(seed=8, moves=12, seats=("human", "greedy")):
     return record.to_record(g, bots=list(seats))
 
 
+def test_an_analysis_worker_reports_each_row_as_it_is_written(tmp_path):
+    """The worker of a page's analysis (in a process of its own, as the server starts
+    it) says its progress row by row, from what the file already held, then done."""
+    import multiprocessing
+
+    from tigris.web import jobs
+
+    out = tmp_path / "game.analysis.jsonl"
+    rec = short_record(moves=6)
+    analysis.run(rec, out, source="game.json", iterations=10, progress=False)
+    out.write_text("".join(out.read_text().splitlines(keepends=True)[:3]))   # 2 of 6 rows kept
+    context = multiprocessing.get_context("spawn")
+    messages = context.Queue()
+    worker = context.Process(target=jobs._analyse,
+                             args=(rec, out, "game.json", {"iterations": 10}, messages))
+    worker.start()
+    said = [messages.get(timeout=120) for _ in range(6)]
+    worker.join(timeout=60)
+    assert worker.exitcode == 0
+    assert [message[0] for message in said] == ["progress"] * 5 + ["done"]
+    shares = [share for _, share, _ in said[:5]]
+    assert shares == pytest.approx([2 / 6, 3 / 6, 4 / 6, 5 / 6, 1.0])
+    iterations = [n for _, _, n in said[:5]]
+    assert iterations == sorted(iterations) and iterations[0] > 0
+    assert said[5][1] == {"file": out.name, "decisions": 6, "analysed": 6,
+                          "iterations": iterations[-1]}
+
+
 @pytest.fixture
 def short(tmp_path):
     """A folder with a short game record, game.json, and its analysis file's path."""

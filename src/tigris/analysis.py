@@ -345,7 +345,7 @@ def analyse_decision(task, engine, budget, seed, thresholds):
 
 @holding("out", file=True)        # one run at a time on a file
 def run(rec, out, source="record", iterations=None, seconds=None, players=None, jobs=1,
-        bot=DEFAULT_BOT, seed=0, thresholds=None, progress=True):
+        bot=DEFAULT_BOT, seed=0, thresholds=None, progress=True, on_row=None):
     """Analyse the decisions of `players` (default: all) in the game record `rec` (a
     ``tigris-game/1`` dict; `source` names it in messages and the header) and append a
     row per decision to the file `out`; returns ``(header, rows sorted by move)``.
@@ -354,8 +354,10 @@ def run(rec, out, source="record", iterations=None, seconds=None, players=None, 
     `seconds`; `jobs` processes search decisions side by side; `bot` names an ismcts
     configuration (default ``hint``); `seed` is the base seed.  An `out` that holds
     part of the same analysis is continued; one that holds anything else is refused
-    (UsageError, naming the field that differs), never overwritten.  Ctrl-C stops the
-    workers and raises Interrupted saying what is kept."""
+    (UsageError, naming the field that differs), never overwritten.  `on_row`, if given,
+    is called with ``(decisions done, decisions, their iterations)`` once the file is
+    read and again after each row is written (``tigris serve`` reports its progress so).
+    Ctrl-C stops the workers and raises Interrupted saying what is kept."""
     out = Path(out)
     if out.is_dir():
         raise UsageError(f"{out}: is a folder; name a file for the analysis")
@@ -366,6 +368,8 @@ def run(rec, out, source="record", iterations=None, seconds=None, players=None, 
     fresh = header["engine"]
     header, done = _resume(out, header, game)
     todo = [t for t in tasks if t["move"] not in done]
+    if on_row:
+        on_row(len(done), header["decisions"], sum(r["iterations"] for r in done.values()))
     if todo and header.get("engine") != fresh:
         raise UsageError(f"{out} holds part of an analysis by another engine (another version "
                          f"of tigris, other settings of {header['bot']} or another network: "
@@ -374,7 +378,7 @@ def run(rec, out, source="record", iterations=None, seconds=None, players=None, 
     if todo:
         budget = {k: header[k] for k in ("iterations", "seconds") if k in header}
         _analyse(todo, done, out, header, engine, budget, header["seed"], header["thresholds"],
-                 jobs, progress)
+                 jobs, progress, on_row)
     return header, sorted(done.values(), key=lambda r: r["move"])
 
 
@@ -433,18 +437,23 @@ def _resume(out, header, game):
     return header, {}
 
 
-def _analyse(todo, done, out, header, engine, budget, seed, thresholds, jobs, progress):
+def _analyse(todo, done, out, header, engine, budget, seed, thresholds, jobs, progress,
+             on_row=None):
     """Search the decisions of `todo` in `jobs` processes, appending each row to `out`
-    as it comes and adding it to `done`."""
+    as it comes and adding it to `done` (then telling `on_row`, as ``run`` says)."""
     from joblib import delayed         # imported when workers run: the command line stays quick
 
     tasks = [delayed(analyse_decision)(task, engine, budget, seed, thresholds) for task in todo]
     serious = sum(r["mark"] in ("mistake", "blunder") for r in done.values())
+    iterations = sum(r["iterations"] for r in done.values())
 
     def save(row):
-        nonlocal serious
+        nonlocal serious, iterations
         jsonl.append(f, row)
         done[row["move"]] = row
+        iterations += row["iterations"]
+        if on_row:
+            on_row(len(done), header["decisions"], iterations)
         serious += row["mark"] in ("mistake", "blunder")
         run.bar.update()
         run.bar.set_postfix_str(f"{serious} mistakes and blunders")

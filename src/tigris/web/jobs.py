@@ -5,7 +5,7 @@ game (``start_analysis``) and the moves of the bots at its tables (``start_move`
 An analysis is a file, ``tigris analyse``'s (``tigris.analysis.run`` writes it, a row as
 each decision is done): a server that stops, or a search stopped, leaves the rows done,
 and the next analysis of the file goes on from them with the file's own settings
-(``analysis_settings``); its progress is read from the file as it grows.
+(``analysis_settings``); it reports its progress as each row is written.
 
 A search is started with a position and a budget (``Searches.start``: at most
 ``MAX_SECONDS``; an analysis at most ``MAX_ANALYSIS_ITERATIONS`` a decision), reports its
@@ -69,10 +69,10 @@ def _search(position, seconds, bot, messages):
 def _analyse(rec, out, source, settings, messages):
     """A worker process: the analysis of every decision of the game of record `rec` into
     the file `out` (``tigris.analysis.run``, `settings` its budget and options, `source`
-    the record's name in the header), its progress read from the file as rows are
-    appended, then ("done", what the file holds) put on `messages`, or ("failed",
-    message).  Stopped by SIGTERM, it lets go of the file's lock (the rows written stay:
-    the next run continues them)."""
+    the record's name in the header), ("progress", share of the decisions in the file,
+    their iterations) put on `messages` as each row is written, then ("done", what the
+    file holds), or ("failed", message).  Stopped by SIGTERM, it lets go of the file's
+    lock (the rows written stay: the next run continues them)."""
     import os
     import signal
     import sys
@@ -81,50 +81,21 @@ def _analyse(rec, out, source, settings, messages):
 
     parallel.watch(os.getppid())
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))      # the lock file removed on the way out
-    stop = threading.Event()
-    watcher = threading.Thread(target=_report_rows, args=(out, messages, stop), daemon=True)
+
+    def report(rows, decisions, iterations):
+        messages.put(("progress", min(1.0, rows / max(1, decisions)), iterations))
+
     try:
         from tigris import analysis
 
-        watcher.start()
-        header, rows = analysis.run(rec, out, source=source, jobs=1, progress=False, **settings)
-        stop.set()
-        watcher.join()
+        header, rows = analysis.run(rec, out, source=source, jobs=1, progress=False,
+                                    on_row=report, **settings)
         messages.put(("done", {"file": out.name, "decisions": header["decisions"], "analysed": len(rows),
                                "iterations": sum(r["iterations"] for r in rows)}))
     except UsageError as e:               # the file refused, or held by another run
         messages.put(("failed", str(e).replace(str(out), out.name)[:300]))
     except Exception as e:
         messages.put(("failed", f"{type(e).__name__}: {e}"[:300]))
-
-
-def _report_rows(out, messages, stop, every=0.25):
-    """In an analysis's worker, until `stop`: ("progress", share of the decisions in the
-    file, their iterations) on `messages` whenever rows are appended to the file `out`."""
-    from tigris.sources import json_or_none
-
-    offset, decisions, rows, iterations, said = 0, None, 0, 0, None
-    while not stop.wait(every):
-        try:
-            with open(out, "rb") as f:
-                f.seek(offset)
-                chunk = f.read()
-        except OSError:
-            continue
-        whole = chunk[:chunk.rfind(b"\n") + 1]          # a line still being written waits
-        offset += len(whole)
-        for line in whole.splitlines():
-            item = json_or_none(line)
-            if not isinstance(item, dict):
-                continue
-            if "format" in item:
-                decisions = item.get("decisions")
-            else:
-                rows += 1
-                iterations += item["iterations"] if isinstance(item.get("iterations"), int) else 0
-        if isinstance(decisions, int) and (rows, iterations) != said:
-            said = rows, iterations
-            messages.put(("progress", min(1.0, rows / max(1, decisions)), iterations))
 
 
 def _choose(rec, bot, seed):
