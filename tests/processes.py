@@ -2,6 +2,7 @@
 fails the test instead of ending the run), and for interrupting a running search the way
 Ctrl-C in a terminal does (SIGINT to the whole process group, workers included)."""
 
+import contextlib
 import os
 import select
 import signal
@@ -23,6 +24,34 @@ def tool(name):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+@contextlib.contextmanager
+def dask_cluster(nthreads=1):
+    """A dask scheduler and one worker process of `nthreads` threads, each a process of
+    its own (so that a test can kill the scheduler mid-run), up and connected: yields
+    ``(address, scheduler process)``; both are killed on the way out."""
+    import socket
+
+    distributed = __import__("pytest").importorskip("dask.distributed")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host",
+                                  "127.0.0.1", "--port", str(port), "--no-dashboard"], **quiet)
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
+                               "--nthreads", str(nthreads), "--nworkers", "1", "--no-dashboard",
+                               "--death-timeout", "5"], **quiet)
+    try:
+        with distributed.Client(address, timeout="180s") as client:
+            client.wait_for_workers(1, timeout=180)     # a worker process starting on loaded cores
+        yield address, scheduler
+    finally:
+        for process in (scheduler, worker):
+            process.kill()
+            process.wait()
 
 
 def _env():

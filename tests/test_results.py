@@ -19,6 +19,7 @@ from tigris.errors import ConfigError, TournamentError
 from tigris.runs.runner import deal_games, deal_seed
 from tigris.tournament import MAX_GAMES, Spec, load_summary, read_games, run, schedule
 
+from processes import dask_cluster
 from waiting import until
 
 
@@ -540,13 +541,6 @@ def test_a_bad_scheduler_address_is_one_line(tmp_path, capsys, address):
     assert address in line or "scheduler" in line
 
 
-def _free_port():
-    import socket
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def test_a_scheduler_without_the_dask_backend_is_refused(tmp_path, capsys):
     assert main(["tournament", "--bots", "random", "greedy", "--games", "2",
                  "--scheduler", "tls://127.0.0.1:1", "--out", str(tmp_path / "t")]) == 1
@@ -557,23 +551,9 @@ def test_a_scheduler_without_the_dask_backend_is_refused(tmp_path, capsys):
 @pytest.mark.slow
 def test_a_scheduler_killed_mid_run_ends_in_one_line_and_keeps_the_games(tmp_path, capsys):
     import signal
-    import subprocess
-    import sys
 
-    distributed = pytest.importorskip("dask.distributed")
     out = tmp_path / "t"
-    address = f"tcp://127.0.0.1:{_free_port()}"
-    quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host",
-                                  "127.0.0.1", "--port", address.rsplit(":", 1)[1],
-                                  "--no-dashboard"], **quiet)
-    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
-                               "--nthreads", "2", "--nworkers", "1", "--no-dashboard",
-                               "--death-timeout", "5"], **quiet)
-    try:
-        with distributed.Client(address, timeout="180s") as client:
-            client.wait_for_workers(1, timeout=180)     # a worker process starting on loaded cores
-
+    with dask_cluster(nthreads=2) as (address, scheduler):
         def kill_after_the_first_game():
             path = out / "games.jsonl"
             until(lambda: path.exists() and path.stat().st_size > 0, fail=False)
@@ -584,10 +564,6 @@ def test_a_scheduler_killed_mid_run_ends_in_one_line_and_keeps_the_games(tmp_pat
         code = main(["tournament", "--bots", "random", "greedy", "--games", "100", "--backend",
                      "dask", "--scheduler", address, "--out", str(out)])
         killer.join()
-    finally:
-        for process in (scheduler, worker):
-            process.kill()
-            process.wait()
     line = one_line(capsys.readouterr().err)
     assert code == 1 and "--resume" in line and "scheduler" in line
     kept = read_games(out)

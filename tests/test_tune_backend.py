@@ -7,9 +7,6 @@ import json
 import re
 import shutil
 import signal
-import socket
-import subprocess
-import sys
 import threading
 
 import pytest
@@ -18,6 +15,7 @@ from tigris.commands import main
 from tigris.errors import TuneError
 from tigris.tunefolder import read_result, verification_text
 
+from processes import dask_cluster
 from waiting import until
 
 
@@ -94,30 +92,12 @@ def test_a_scheduler_out_of_reach_is_one_line_before_anything_is_written(tmp_pat
     assert not out.exists()
 
 
-def _free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.mark.slow
 def test_a_scheduler_lost_mid_run_is_one_line_and_resume_goes_on(tmp_path, tiny_bot, capsys):
-    distributed = pytest.importorskip("dask.distributed")
     out = tmp_path / "run"
-    address = f"tcp://127.0.0.1:{_free_port()}"
-    quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host",
-                                  "127.0.0.1", "--port", address.rsplit(":", 1)[1],
-                                  "--no-dashboard"], **quiet)
-    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
-                               "--nthreads", "1", "--nworkers", "1", "--no-dashboard",
-                               "--death-timeout", "5"], **quiet)
     history = out / "history.csv"
     more = ["--budget", "40", "--verify-games", "2", "--jobs", "2"]
-    try:
-        with distributed.Client(address, timeout="180s") as client:
-            client.wait_for_workers(1, timeout=180)     # a worker process starting on loaded cores
-
+    with dask_cluster() as (address, scheduler):
         def kill_after_the_first_iteration():
             until(lambda: history.exists() and len(history.read_text().splitlines()) > 1, fail=False)
             scheduler.send_signal(signal.SIGKILL)
@@ -126,10 +106,6 @@ def test_a_scheduler_lost_mid_run_is_one_line_and_resume_goes_on(tmp_path, tiny_
         killer.start()
         code = main(argv(tiny_bot, out, *more, "--backend", "dask", "--scheduler", address))
         killer.join()
-    finally:
-        for process in (scheduler, worker):
-            process.kill()
-            process.wait()
     line = one_line(capsys.readouterr().err)
     assert code == 1 and f"lost the dask scheduler at {address}" in line
     assert f"the history so far is in {history}; continue with --resume" in line
