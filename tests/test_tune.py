@@ -88,10 +88,24 @@ def test_bayes_replayed_from_its_history_goes_on_as_it_would_have():
     assert replayed.best() == whole.best()
 
 
+def tiny_spec(bot, budget, method="spsa"):
+    """A tuning of exploration and rollout_depth of `bot` against random, 2 verification games."""
+    return TuneSpec(bot=bot, params=[parse_param("exploration=0.1:2.0"),
+                                     parse_param("rollout_depth=0:6:int")],
+                    opponents=["random"], budget=budget, seed=2, verify_games=2, method=method)
+
+
+def killed_and_resumed(spec, folder, rows):
+    """The result of the run of `spec` in `folder` killed in the middle of writing its
+    history's row `rows` + 1 (the rows before kept), then run again with resume."""
+    tune(spec, folder, jobs=2, progress=False)
+    lines = open(folder / "history.csv").read().splitlines(keepends=True)
+    (folder / "history.csv").write_text("".join(lines[:rows + 1]) + lines[rows + 1][:10])
+    return tune(spec, folder, jobs=2, progress=False, resume=True)
+
+
 def test_a_tiny_tuning_run_writes_history_and_a_loadable_bot(tmp_path, tiny_bot):
-    spec = TuneSpec(bot=tiny_bot, params=[parse_param("exploration=0.1:2.0"),
-                                          parse_param("rollout_depth=0:6:int")],
-                    opponents=["random"], budget=12, seed=2, verify_games=2)
+    spec = tiny_spec(tiny_bot, 12)
     result = tune(spec, tmp_path / "run", jobs=2, progress=False)
     rows = list(csv.DictReader(open(tmp_path / "run" / "history.csv")))
     assert [int(r["iteration"]) for r in rows] == [1, 2, 3]
@@ -106,19 +120,14 @@ def test_a_tiny_tuning_run_writes_history_and_a_loadable_bot(tmp_path, tiny_bot)
     # Interrupted after the first iteration (and in the middle of writing the second):
     # --resume continues to the same end.
     again = tmp_path / "again"
-    tune(spec, again, jobs=2, progress=False)
-    lines = open(again / "history.csv").read().splitlines(keepends=True)
-    (again / "history.csv").write_text("".join(lines[:2]) + lines[2][:10])
-    resumed = tune(spec, again, jobs=2, progress=False, resume=True)
+    resumed = killed_and_resumed(spec, again, 1)
     assert [int(r["iteration"]) for r in csv.DictReader(open(again / "history.csv"))] == [1, 2, 3]
     assert resumed["theta"] == result["theta"]
 
 
 @pytest.mark.slow
 def test_a_tiny_bayes_run_plays_the_same_games_per_iteration_and_resumes(tmp_path, tiny_bot):
-    spec = TuneSpec(bot=tiny_bot, params=[parse_param("exploration=0.1:2.0"),
-                                          parse_param("rollout_depth=0:6:int")],
-                    opponents=["random"], budget=16, seed=2, verify_games=2, method="bayes")
+    spec = tiny_spec(tiny_bot, 16, "bayes")
     result = tune(spec, tmp_path / "run", jobs=2, progress=False)
     rows = list(csv.DictReader(open(tmp_path / "run" / "history.csv")))
     assert [int(r["iteration"]) for r in rows] == [1, 2, 3, 4]
@@ -136,10 +145,7 @@ def test_a_tiny_bayes_run_plays_the_same_games_per_iteration_and_resumes(tmp_pat
         assert plot(tmp_path / "run").stat().st_size > 0      # trials coloured by score
 
     again = tmp_path / "again"
-    tune(spec, again, jobs=2, progress=False)
-    lines = open(again / "history.csv").read().splitlines(keepends=True)
-    (again / "history.csv").write_text("".join(lines[:3]) + lines[3][:12])
-    resumed = tune(spec, again, jobs=2, progress=False, resume=True)
+    resumed = killed_and_resumed(spec, again, 2)
     assert open(again / "history.csv").read() == open(tmp_path / "run" / "history.csv").read()
     assert resumed["theta"] == result["theta"]
     # A run is continued only with the method it was started with.

@@ -8,7 +8,9 @@ import random
 
 import pytest
 
-from tigris.tune import Nevergrad, Param, TuneError, TuneSpec, parse_param, tune
+from tigris.tune import Nevergrad, Param, TuneError, tune
+
+from test_tune import killed_and_resumed, tiny_spec
 
 pytest.importorskip("nevergrad")
 
@@ -60,9 +62,7 @@ def test_asked_and_told_again_in_the_same_order_it_asks_the_same_trials():
 
 @pytest.mark.slow
 def test_a_tiny_tbpsa_run_resumes_to_the_same_history_and_refuses_an_edited_one(tmp_path, tiny_bot):
-    spec = TuneSpec(bot=tiny_bot, params=[parse_param("exploration=0.1:2.0"),
-                                          parse_param("rollout_depth=0:6:int")],
-                    opponents=["random"], budget=24, seed=2, verify_games=2, method="tbpsa")
+    spec = tiny_spec(tiny_bot, 24, "tbpsa")
     result = tune(spec, tmp_path / "run", jobs=2, progress=False)
     rows = list(csv.DictReader(open(tmp_path / "run" / "history.csv")))
     assert [int(r["iteration"]) for r in rows] == list(range(1, 7))
@@ -71,10 +71,7 @@ def test_a_tiny_tbpsa_run_resumes_to_the_same_history_and_refuses_an_edited_one(
 
     # killed in the middle of writing the fourth row: --resume plays it again, to the same end
     again = tmp_path / "again"
-    tune(spec, again, jobs=2, progress=False)
-    lines = open(again / "history.csv").read().splitlines(keepends=True)
-    (again / "history.csv").write_text("".join(lines[:4]) + lines[4][:12])
-    resumed = tune(spec, again, jobs=2, progress=False, resume=True)
+    resumed = killed_and_resumed(spec, again, 3)
     assert open(again / "history.csv").read() == open(tmp_path / "run" / "history.csv").read()
     assert resumed["theta"] == result["theta"]
 
