@@ -561,6 +561,24 @@ def test_a_part_of_an_analysis_is_continued_at_its_own_budget(short):
     assert header["iterations"] == 10 and len(rows) == 12
 
 
+def test_part_of_an_analysis_by_another_engine_is_drawn_not_continued(short):
+    """Rows of another version or another bot setting would not mix with new ones: the
+    page draws what the file holds and refuses to add to it, the file left as it is."""
+    folder, out = short
+    analysis.run(short_record(), out, source="game.json", iterations=10, progress=False)
+    lines = out.read_text().splitlines(keepends=True)
+    header = dict(json.loads(lines[0]), engine="0" * 16)
+    out.write_text(json.dumps(header) + "\n" + "".join(lines[1:5]))
+    before = out.read_bytes()
+    with serving.client(create_app([folder])) as client:
+        page = client.get("/record/0/game.json").text
+        assert analysis_panel(page)["state"] == "partial" and len(game_data(page)["analysis"]) == 4
+        refused = client.post("/api/analysis", json={"page": "/record/0/game.json"})
+        assert refused.status_code == 400 and "by another engine" in refused.json()["error"]
+        assert "move it away" in refused.json()["error"] and str(folder) not in refused.json()["error"]
+    assert out.read_bytes() == before
+
+
 def test_an_analysis_is_not_started_twice_and_its_stop_keeps_the_rows(short):
     folder, out = short
     with serving.client(create_app([folder])) as client:

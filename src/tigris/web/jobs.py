@@ -144,13 +144,14 @@ def analysis_settings(rec, out, iterations=None):
     `iterations` a decision (default ANALYSIS_ITERATIONS, at most
     MAX_ANALYSIS_ITERATIONS) with the command's defaults; a file that holds part of this
     game's analysis is continued with its own settings (`iterations`, if given, must be
-    its budget).  A file that holds anything else is refused (UsageError naming it)."""
+    its budget).  A file that holds anything else, or part of an analysis by another
+    engine (``analysis.engine_digest``), is refused (UsageError naming it)."""
     from tigris import analysis, record
 
     if iterations is not None:
         check_iterations(iterations)
     try:
-        header = analysis.read_analysis(out)[0] if out.exists() else None
+        header, rows = analysis.read_analysis(out) if out.exists() else (None, [])
     except UsageError as e:
         raise UsageError(f"{out.name} holds something else than an analysis of this game "
                          f"({str(e).replace(str(out), out.name)}); it is left as it is: move it away "
@@ -169,6 +170,14 @@ def analysis_settings(rec, out, iterations=None):
     if (header.get("iterations") or 0) > MAX_ANALYSIS_ITERATIONS or (header.get("seconds") or 0) > MAX_SECONDS:
         raise UsageError(f"{out.name} holds an analysis at {budget} a decision, more than a page "
                          f"may ask for: continue it with tigris analyse")
+    if len(rows) < header["decisions"]:
+        from tigris import bots
+
+        conf = bots.configuration(header["bot"])
+        if header.get("engine") != analysis.engine_digest(conf.kind, conf.params, rec["players"]):
+            raise UsageError(f"{out.name} holds part of this game's analysis by another engine "
+                             f"(another version of tigris, or other settings of {header['bot']}): "
+                             f"it is left as it is: move it away to analyse the game here")
     return {k: header[k] for k in ("iterations", "seconds", "players", "bot", "seed", "thresholds")
             if header.get(k) is not None}
 
