@@ -93,6 +93,14 @@ def test_the_shipped_fit_loads_and_pulls_the_movers_estimate_down():
             assert chance.calibrated(raw, 0)[0] < raw[0]
 
 
+def test_the_share_of_upsets_stays_finite_wherever_the_fit_wanders():
+    """A fit of games with no upsets drives the third coordinate far below 0; the share
+    it stands for must stay a number (it overflowed once, at -709)."""
+    assert chance._share(-1e6) == 0.0 and chance._share(1e6) == 1.0
+    assert chance._share(0.0) == 0.5
+    assert chance._share(2.0) == pytest.approx(1 / (1 + math.exp(-2.0)))
+
+
 def test_a_sample_is_checked_before_a_fit_learns_from_it():
     good = {"players": 2, "mover": 1, "raw": [0.4, 0.6], "outcome": [0.0, 1.0]}
     assert chance.sample_problem(good) is None
@@ -148,9 +156,10 @@ def test_the_fitting_tool_measures_its_fit_on_games_it_did_not_see(tmp_path, cap
     chance.save({n: chance.IDENTITY for n in (2, 3, 4)}, identity)
     tool = _tool()
     rows = tool.cross_validated(tool.read(path), 2, 0, chance.load(identity))
-    n, ece_identity, ece_fit, mean_identity, mean_fit, won = rows[2]
+    n, ece_identity, ece_fit, mean_identity, mean_fit, won, loss_identity, loss_fit = rows[2]
     assert n == 1200 and set(rows) == {2}
     assert ece_fit < ece_identity - 0.05 and abs(mean_identity - won - 0.15) < 0.03
+    assert loss_fit < loss_identity
     assert abs(mean_fit - won) < 0.03
     out = tmp_path / "fit.json"
     assert tool.main([str(path), "--fit", str(out), "--against", str(identity)]) == 0

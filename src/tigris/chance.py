@@ -135,7 +135,7 @@ def fit(samples):
         outcome = np.array([s["outcome"] for s in mine], dtype=float)
 
         def loss(x):
-            a, b, u = x[0], x[1], 1 / (1 + math.exp(-x[2]))
+            a, b, u = x[0], x[1], _share(x[2])
             z = a * logs + b * movers
             z -= z.max(axis=1, keepdims=True)
             q = np.exp(z)
@@ -146,8 +146,15 @@ def fit(samples):
         best = minimize(loss, np.array([1.0, 0.0, -4.0]), method="Nelder-Mead",
                         options={"xatol": 1e-6, "fatol": 1e-9, "maxiter": 4000})
         a, b, x = best.x
-        model[players] = (float(a), float(b), 1 / (1 + math.exp(-x)))
+        model[players] = (float(a), float(b), _share(x))
     return model
+
+
+def _share(x):
+    """The logistic function, the share of upsets the fit's third coordinate stands for:
+    finite wherever the search for the fit wanders (1 / (1 + exp(-x)) overflows below
+    x = -709, where a fit with no upsets drives it)."""
+    return 0.5 * (1.0 + math.tanh(0.5 * float(x)))
 
 
 def save(model, path, note=""):
