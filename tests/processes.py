@@ -33,7 +33,9 @@ def dask_cluster(nthreads=1):
     ``(address, scheduler process)``; both are killed on the way out."""
     import socket
 
-    distributed = __import__("pytest").importorskip("dask.distributed")
+    import pytest
+
+    distributed = pytest.importorskip("dask.distributed")
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]

@@ -11,8 +11,8 @@
  * choosing a group outlines its squares on the board, and a click on one plays that move;
  * a move without a square (pass, support N, a swap, war COLOUR, withdraw, no-monument...)
  * is a button of its own that plays it at once, the swaps folded under one line that
- * opens them.  Undo and Resign act for this player (undo
- * after resigning takes the resignation back).  A move, undo or resign is answered with
+ * opens them.  Undo and Resign act for this player (undo after resigning takes the
+ * resignation back).  A move, undo or resign is answered with
  * the game and its data, drawn in place at once.  Each of them names the game's version
  * this page saw: when the game has moved on since (another seat, a bot), the server
  * refuses it (409) and the page draws the game as it is.  Every text from the server is
