@@ -166,6 +166,9 @@ def test_the_fitting_tool_measures_its_fit_on_games_it_did_not_see(tmp_path, cap
     printed = capsys.readouterr().out
     assert "2-fold cross-validated by game, 1200 positions" in printed
     assert chance.load(out)[2][1] < 0                 # the mover pulled down
+    kept = identity.read_bytes()                        # never over the map it compares with
+    assert tool.main([str(path), "--fit", str(identity), "--against", str(identity)]) == 1
+    assert identity.read_bytes() == kept and "reads" in capsys.readouterr().err
     with pytest.raises(SystemExit):                   # argparse: --folds from 2
         tool.main([str(path), "--fit", str(out), "--folds", "1"])
     assert "--folds" in capsys.readouterr().err

@@ -142,7 +142,7 @@ def main(argv=None):
             bench.check_hint_bot(args.bot)
             collect(args.samples[0], args.positions, args.seed, args.iterations, args.jobs, args.bot)
             return 0
-        check_target(args.fit, reads=args.samples, option="--fit")
+        check_target(args.fit, reads=[*args.samples, *([args.against] if args.against else [])], option="--fit")
         samples = [sample for path in args.samples for sample in read(path)]
         if any("seed" not in s for s in samples):
             raise UsageError("a sample without its game's seed cannot be held out by game: "
