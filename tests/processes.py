@@ -83,7 +83,7 @@ def interrupt(args, marker, stream="stdout", delay=1.0, timeout=30, signum=signa
     A process that does not end within `timeout` seconds is killed, session and all, and
     its returncode is None."""
     p = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         env=_env(), cwd=ROOT, start_new_session=True, preexec_fn=_as_in_a_terminal)
+                         env=_env(), cwd=ROOT, start_new_session=True, preexec_fn=as_in_a_terminal)
     watched = p.stdout if stream == "stdout" else p.stderr
     seen, left = b"", []
     deadline = time.monotonic() + 120
@@ -115,11 +115,23 @@ def interrupt(args, marker, stream="stdout", delay=1.0, timeout=30, signum=signa
     return code, out.decode(errors="replace"), err.decode(errors="replace"), left
 
 
-def _as_in_a_terminal():
-    """In the child before it starts: SIGINT as a terminal gives it.  A test run started in
-    the background by a shell without job control ignores SIGINT, and its children would
-    inherit that (Python then installs no KeyboardInterrupt handler)."""
+def as_in_a_terminal():
+    """In the child before it starts (``preexec_fn``): SIGINT as a terminal gives it.  A
+    test run started in the background by a shell without job control ignores SIGINT, and
+    its children would inherit that (Python then installs no KeyboardInterrupt handler)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def ctrl_c(process, timeout=20):
+    """Send `process` SIGINT and return its exit code; killed if it has not ended within
+    `timeout` seconds (then subprocess.TimeoutExpired), so that no test leaves it behind."""
+    process.send_signal(signal.SIGINT)
+    try:
+        return process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        raise
 
 
 def _session_members(sid):

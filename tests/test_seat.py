@@ -16,6 +16,8 @@ from tigris.commands import main
 from tigris.render import render
 from tigris.seat import HUMAN, Table
 
+from processes import as_in_a_terminal
+
 
 class Script:
     """A person who types the given lines, then ends the input; keeps what is printed."""
@@ -235,7 +237,7 @@ def spawn(tmp_path, *args):
     env = dict(os.environ, NO_COLOR="1", TERM="xterm")
     return pexpect.spawn(sys.executable, ["-m", "tigris", "play", "--you", "0", *args],
                          cwd=str(tmp_path), env=env, encoding="utf-8", timeout=120,
-                         dimensions=(50, 200))
+                         dimensions=(50, 200), preexec_fn=as_in_a_terminal)
 
 
 def test_a_game_at_the_terminal(tmp_path):

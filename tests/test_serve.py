@@ -6,7 +6,6 @@ Ctrl-C without a process left)."""
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 import urllib.request
@@ -23,6 +22,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
 import serving  # noqa: E402
+from processes import as_in_a_terminal, ctrl_c  # noqa: E402
 from waiting import until  # noqa: E402
 from tigris.web.app import MAX_BODY, create_app  # noqa: E402
 
@@ -255,7 +255,8 @@ def test_bad_options_are_one_line(tmp_path, capsys):
 def _serve(args, cwd):
     """A `tigris serve` process and the address it printed."""
     process = subprocess.Popen([sys.executable, "-m", "tigris", "serve", *args], cwd=cwd,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=as_in_a_terminal)
     line = process.stdout.readline()
     match = re.search(r"http://\S+/", line)
     assert match, (line, process.stderr.read() if process.poll() is not None else "")
@@ -270,8 +271,7 @@ def test_the_command_prints_its_address_serves_and_stops_on_ctrl_c(folder):
         with urllib.request.urlopen(address, timeout=10) as answer:
             assert answer.status == 200 and b"/results/0/t/" in answer.read()
     finally:
-        process.send_signal(signal.SIGINT)
-        code = process.wait(timeout=20)
+        code = ctrl_c(process)
     assert code == 130                                # Ctrl-C, as every command ends on it
     assert process.stderr.read().strip() == "tigris serve: interrupted"
 
@@ -282,8 +282,7 @@ def test_another_host_is_warned_of(folder):
     try:
         assert address.startswith("http://0.0.0.0:")
     finally:
-        process.send_signal(signal.SIGINT)
-        process.wait(timeout=20)
+        ctrl_c(process)
     assert "other machines can reach this server" in process.stderr.read()
 
 

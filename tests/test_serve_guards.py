@@ -27,6 +27,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
 import serving  # noqa: E402
+from processes import as_in_a_terminal, ctrl_c  # noqa: E402
 from waiting import until  # noqa: E402
 from tigris.web import app as serve  # noqa: E402
 from tigris.web.app import Addresses, create_app  # noqa: E402
@@ -236,6 +237,7 @@ def test_slow_connections_do_not_shut_the_others_out(folder, servers, caplog):
 def serve_process(args, cwd, files=None):
     """A `tigris serve` process (its open-file limit `files`) and the address it printed."""
     def limit():
+        as_in_a_terminal()
         if files:
             import resource
 
@@ -267,8 +269,7 @@ def test_1100_slow_connections_under_1024_open_files(folder):
     finally:
         for s in socks:
             s.close()
-        process.send_signal(signal.SIGINT)
-        process.wait(timeout=20)
+        ctrl_c(process)
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     err = process.stderr.read()
     assert "Traceback" not in err and "Too many open files" not in err, err[-2000:]
@@ -291,8 +292,7 @@ def test_the_command_answers_at_its_names_only(folder):
                 got = e.code
             assert got == status, host
     finally:
-        process.send_signal(signal.SIGINT)
-        process.wait(timeout=20)
+        ctrl_c(process)
 
 
 # ---------------------------------------------------------------------------------------

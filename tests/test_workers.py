@@ -19,7 +19,7 @@ import tigris
 from tigris import bots, record
 from tigris._plumbing import parallel
 
-from processes import python
+from processes import as_in_a_terminal, python
 from waiting import gone
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="signals and /proc as on Linux")
@@ -75,7 +75,7 @@ def start(folder, args, started, stderr=subprocess.DEVNULL):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     p = subprocess.Popen([sys.executable, "-m", "tigris", *args], cwd=folder, env=env,
                          stdout=subprocess.DEVNULL, stderr=stderr, text=True, start_new_session=True,
-                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                         preexec_fn=as_in_a_terminal)
     started.append(psutil.Process(p.pid))
     return p
 
