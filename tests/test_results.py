@@ -541,6 +541,30 @@ def test_a_bad_scheduler_address_is_one_line(tmp_path, capsys, address):
     assert address in line or "scheduler" in line
 
 
+@pytest.mark.slow
+def test_a_client_that_failed_to_connect_is_ended_at_once():
+    """Left to the garbage collector, a failed dask client ends whenever it runs, and its
+    end takes the lock of every client's start: a deadlock inside the next one's (a test
+    run hung on it)."""
+    import gc
+
+    from tigris._plumbing import backends
+
+    Client = pytest.importorskip("dask.distributed").Client
+
+    def clients():
+        return {id(o) for o in gc.get_objects() if isinstance(o, Client)}
+
+    gc.disable()                        # no collection but the one the code does itself
+    try:
+        before = clients()              # other tests' clients, ended or not
+        with pytest.raises(TournamentError, match="cannot reach the dask scheduler"):
+            backends._client("tcp://127.0.0.1:1")
+        assert not clients() - before
+    finally:
+        gc.enable()
+
+
 def test_a_scheduler_without_the_dask_backend_is_refused(tmp_path, capsys):
     assert main(["tournament", "--bots", "random", "greedy", "--games", "2",
                  "--scheduler", "tls://127.0.0.1:1", "--out", str(tmp_path / "t")]) == 1

@@ -17,6 +17,7 @@ client's tracebacks.
 """
 
 import contextlib
+import gc
 import logging
 import os
 
@@ -105,8 +106,12 @@ def _client(scheduler):
         return Client(scheduler, timeout=CONNECT_TIMEOUT)
     except Exception as e:            # a bad address, a protocol without its keys, no answer
         detail = " ".join(str(e).split()) or type(e).__name__
-        raise TournamentError(f"cannot reach the dask scheduler at {excerpt(scheduler)}: "
-                              f"{detail[:200]}") from None
+    # The client that failed lives on in a reference cycle, and whenever the garbage
+    # collector ends it, its __del__ takes the lock that every dask client's start holds:
+    # inside the next client's start that is a deadlock.  It ends here, outside any start.
+    gc.collect()
+    raise TournamentError(f"cannot reach the dask scheduler at {excerpt(scheduler)}: "
+                          f"{detail[:200]}")
 
 
 def _close(client):
