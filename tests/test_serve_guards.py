@@ -8,7 +8,6 @@ import json
 import logging
 import os
 import re
-import signal
 import socket
 import subprocess
 import sys
@@ -406,8 +405,7 @@ def test_ctrl_c_does_not_wait_for_a_bot_s_move(folder):
         children = until(lambda: psutil.Process(process.pid).children(recursive=True), 20,
                          what="the bot's search in a process of its own")
         start = time.monotonic()
-        process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=30) == 130
+        assert ctrl_c(process, timeout=30) == 130
         assert time.monotonic() - start < 10
     finally:
         if process.poll() is None:
