@@ -17,7 +17,7 @@ import os
 import random
 import sys
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import tigris
@@ -1133,11 +1133,163 @@ def server_guards(path, method, host, origin, fetch_site, content_type, data):
     _stop_searches(client)
 
 
+# ---------------------------------------------------------------------------------------
+# Every reader against every kind of file: devices, pipes, sockets, folders, links
+# ---------------------------------------------------------------------------------------
+
+def _readers():
+    """Each reader of a file the toolkit reads back: ``name -> (the file's name, its
+    valid content as bytes, a function of a folder holding it that reads it)``.  A reader
+    of a folder (a results folder, a tuning folder) is given the folder; the others the
+    file."""
+    import csv
+    import io
+
+    from tigris import analysis, bots, calibration, chance, network, tournament, tunefolder
+    from tigris._plumbing.tomlfile import read_toml
+    from tigris.runs import selfplay
+
+    def jsonl(lines):
+        return "".join(json.dumps(line) + "\n" for line in lines).encode("utf-8")
+
+    history = io.StringIO()
+    csv.writer(history).writerows(HISTORY)
+    played = _played_folder()
+    shipped = os.path.join(os.path.dirname(chance.__file__), "{}.json")
+    with open(shipped.format("chance"), "rb") as f:
+        chances = f.read()
+    with open(shipped.format("calibration"), "rb") as f:
+        calibrated = f.read()
+
+    spec = json.dumps(played["spec"]).encode("utf-8")
+    games = jsonl(played["records"])
+
+    def results(folder):
+        return tournament.load_summary(folder)
+
+    def tune_settings(folder):
+        return tunefolder.read_settings(folder)
+
+    bot = b'kind = "ismcts"\niterations = 10\n'
+    return {
+        "record": ("g.json", json.dumps(RECORDS[0]).encode("utf-8"),
+                   lambda d: record.load(os.path.join(d, "g.json"))),
+        "game K of a games.jsonl": ("games.jsonl", games,
+                                    lambda d: record.load(os.path.join(d, "games.jsonl") + ":2")),
+        "bot file": ("b.toml", bot, lambda d: bots.configuration(os.path.join(d, "b.toml"))),
+        "tournament spec": ("t.toml", b'bots = ["random", "greedy"]\ngames = 2\n',
+                            lambda d: tournament.load_spec(os.path.join(d, "t.toml"))),
+        "TOML": ("x.toml", bot, lambda d: read_toml(os.path.join(d, "x.toml"))),
+        "network": ("n.npz", NETWORK, lambda d: network.load(os.path.join(d, "n.npz")).meta),
+        "analysis": ("a.jsonl", jsonl(ANALYSIS),
+                     lambda d: analysis.read_analysis(os.path.join(d, "a.jsonl"))),
+        "self-play data": ("positions.jsonl", jsonl(SELFPLAY),
+                           lambda d: selfplay.read(os.path.join(d, "positions.jsonl"), SELFPLAY_SETTINGS)),
+        "tuning history": ("history.csv", history.getvalue().encode("utf-8"),
+                           lambda d: tunefolder.read_history(os.path.join(d, "history.csv"), "spsa",
+                                                             TUNE_PARAMS, TUNE_SETTINGS["opponents"])),
+        "tuning settings": (tunefolder.SPEC_FILE, json.dumps(TUNE_SETTINGS).encode("utf-8"), tune_settings),
+        "win-chance map": ("chance.json", chances, lambda d: chance.load(os.path.join(d, "chance.json"))),
+        "calibration": ("calibration.json", calibrated,
+                        lambda d: calibration.load_model(os.path.join(d, "calibration.json"))),
+        "results folder's games": ("games.jsonl", games, results, {"tournament.json": spec}),
+        "results folder's spec": ("tournament.json", spec, results, {"games.jsonl": games}),
+    }
+
+
+_KINDS = ("the file", "a symbolic link to it", "a hard link to it", "a link to /dev/zero",
+          "a link to /dev/null", "a link to /dev/urandom", "a pipe", "a pipe with a writer",
+          "a socket", "a folder", "a link to nothing", "a link to itself")
+
+
+def _make(kind, path, data):
+    """`path` made the `kind` of file (the valid bytes `data` where it has content); what
+    must be closed afterwards."""
+    import socket
+
+    held = []
+    if kind in ("the file", "a symbolic link to it", "a hard link to it"):
+        real = path if kind == "the file" else path + ".real"
+        with open(real, "wb") as f:
+            f.write(data)
+        if kind == "a symbolic link to it":
+            os.symlink(os.path.basename(real), path)
+        elif kind == "a hard link to it":
+            os.link(real, path)
+    elif kind.startswith("a link to /dev/"):
+        os.symlink(kind[len("a link to "):], path)
+    elif kind.startswith("a pipe"):
+        os.mkfifo(path)
+        if kind.endswith("writer"):          # a writer that never writes: a read would wait
+            held.append(os.open(path, os.O_RDWR | os.O_NONBLOCK))
+    elif kind == "a socket":
+        sock = socket.socket(socket.AF_UNIX)
+        sock.bind(path)
+        held.append(sock)
+    elif kind == "a folder":
+        os.mkdir(path)
+    elif kind == "a link to nothing":
+        os.symlink("nowhere", path)
+    else:
+        os.symlink(os.path.basename(path), path)
+    return held
+
+
+def _every_reader(test):
+    """`test` given every reader once, besides the readers hypothesis draws."""
+    for name in sorted(_readers()):
+        test = example(name=name, cut=None)(test)
+    return test
+
+
+@_settings(examples=max(20, EXAMPLES // 100))
+@_every_reader
+@given(name=st.sampled_from(sorted(_readers())), cut=st.one_of(st.none(), st.integers(0, 4000)))
+def file_kinds(name, cut):
+    """Every reader given each kind of file where it reads one (the valid content, or
+    that content cut short): the file itself or a link to it (symbolic or hard) reads as
+    the file does (or is refused alike); a device, a pipe (with or without a writer), a
+    socket, a folder, a dangling or looping link is refused at once in one line naming
+    the file, never read to its end, never waited on (a hang fails the run's timeout)."""
+    import shutil
+    import tempfile
+    import warnings
+
+    file, data, read, *others = _readers()[name]
+    data = data if cut is None else data[:cut]
+    outcome = {}
+    for kind in _KINDS:
+        folder = tempfile.mkdtemp()
+        try:
+            for other, content in (others[0] if others else {}).items():
+                with open(os.path.join(folder, other), "wb") as f:
+                    f.write(content)
+            held = _make(kind, os.path.join(folder, file), data)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")          # a torn last line
+                    outcome[kind] = ("read", repr(read(folder)).replace(folder, "FOLDER"))
+            except ValueError as e:
+                message = str(e)
+                assert file in message and "\n" not in message and len(message) < 600, (name, kind, message)
+                outcome[kind] = ("refused", None)
+            finally:
+                for h in held:
+                    h.close() if hasattr(h, "close") else os.close(h)
+        finally:
+            shutil.rmtree(folder)
+    linked = ("a symbolic link to it", "a hard link to it")
+    assert all(outcome[k] == outcome["the file"] for k in linked), (name, outcome)
+    assert all(outcome[k][0] == "refused" for k in _KINDS if k not in ("the file", *linked)), (name, outcome)
+    if cut is None:
+        assert outcome["the file"][0] == "read", (name, outcome)
+
+
 PROPERTIES = {f.__name__: f for f in (positions, pending, records, actions, setups, bot_settings,
                                       hints, prompt_lines, analysis_files, selfplay_files,
                                       network_files, tune_histories, tune_settings, results_folders,
                                       server_requests, server_guards)}
-PROPERTIES.update({f.__name__: f for f in (lying_results, nested_input)})
+PROPERTIES.update({f.__name__: f for f in (lying_results, nested_input, file_kinds)})
 
 
 if __name__ == "__main__":

@@ -53,7 +53,7 @@ def test_refs_name_git_trees_and_the_working_tree_is_left_alone():
     (["--games", "-5"], "at least 1"),
     (["--rounds", "99999999999999999999"], "at most 1,000"),
     (["--repeats", "5000"], "at most 1,000"),
-    (["--json", "/no/such/folder/out.json"], "folder does not exist"),
+    (["--json", "/no/such/folder/out.json"], "no folder /no/such/folder to write it in"),
 ])
 def test_bad_arguments_are_reported_without_a_traceback(args, message, capsys):
     # Refused before anything is built or run.

@@ -15,6 +15,7 @@ import tigris
 from tigris.knobs import default_weights
 from tigris import bots
 from tigris import knobs
+from tigris._plumbing import tomlfile
 from tigris.commands import main
 from tigris.bots import search
 
@@ -629,8 +630,8 @@ def test_pimc_and_workers_report_each_tree():
 def test_a_bot_file_is_read_once(tmp_path, monkeypatch):
     path = write(tmp_path, "quick.toml", 'kind = "ismcts"\nseconds = 2.0\nworkers = 1\n')
     reads = []
-    load = tomllib.load
-    monkeypatch.setattr(tomllib, "load", lambda f: reads.append(f.name) or load(f))
+    read = tomlfile.read_source
+    monkeypatch.setattr(tomlfile, "read_source", lambda path, *a: reads.append(str(path)) or read(path, *a))
     bot = bots.load(path, iterations=40, seed=3)
     assert len(reads) == 1
     assert bot.params["iterations"] == 40 and bot.params["seconds"] is None

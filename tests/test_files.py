@@ -28,13 +28,19 @@ def test_an_existing_file_keeps_its_rights(tmp_path):
     assert path.read_text() == "new" and stat.S_IMODE(path.stat().st_mode) == 0o640
 
 
-def test_a_link_is_followed_and_kept(tmp_path):
+def test_a_link_is_never_written_through(tmp_path):
     real = tmp_path / "real.json"
     real.write_text("old")
     link = tmp_path / "link.json"
     link.symlink_to(real)
-    files.write_text(link, "new")
-    assert link.is_symlink() and real.read_text() == "new"
+    with pytest.raises(UsageError, match="link.json: it is a symbolic link"):
+        files.write_text(link, "new")
+    with pytest.raises(UsageError, match="link.json: it is a symbolic link"):
+        files.check_target(link, option="--out")
+    with pytest.raises(UsageError, match="link.json: it is a symbolic link"):
+        files.open_append(link)
+    assert link.is_symlink() and real.read_text() == "old"
+    assert sorted(os.listdir(tmp_path)) == ["link.json", "real.json"]   # no temporary file left
 
 
 @pytest.mark.parametrize("make, kind", [

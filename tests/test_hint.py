@@ -195,7 +195,7 @@ def test_ctrl_c_stops_a_hint(tmp_path, jobs, delay):
 def test_hint_is_the_bots_analysis(monkeypatch):
     """A hint ranks the moves by the analysis of the bot it names, grown in the same steps
     from the same seed; the bot file is read once."""
-    import tomllib
+    from tigris._plumbing import tomlfile
 
     from tigris import bots, chance
     from tigris.hints import CHUNKS, ranked
@@ -203,8 +203,8 @@ def test_hint_is_the_bots_analysis(monkeypatch):
     monkeypatch.chdir(ROOT)
     g = tigris.Game(players=2, seed=6)
     reads = []
-    load = tomllib.load
-    monkeypatch.setattr(tomllib, "load", lambda f: reads.append(f.name) or load(f))
+    read = tomlfile.read_source
+    monkeypatch.setattr(tomlfile, "read_source", lambda path, *a: reads.append(str(path)) or read(path, *a))
     hints = tigris.hint(g, iterations=700, seed=3, top=10_000, progress=False)
     assert len(reads) == 1 and reads[0].endswith("ismcts-fast.toml")
     stats = bots.load("ismcts-fast", seed=3).root_statistics(g, iterations=700, steps=CHUNKS)

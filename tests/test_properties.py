@@ -17,7 +17,7 @@ HERE = Path(__file__).resolve().parent
 NAMES = ("positions", "pending", "records", "actions", "setups", "bot_settings", "hints",
          "prompt_lines", "analysis_files", "selfplay_files", "network_files", "tune_histories", "tune_settings",
          "results_folders", "server_requests", "server_guards")
-NAMES += ("lying_results", "nested_input")
+NAMES += ("lying_results", "nested_input", "file_kinds")
 
 
 @pytest.mark.slow

@@ -28,6 +28,8 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from tigris.files import check_new, write_text
+
 ROOT = Path(__file__).resolve().parent.parent
 MAX_COUNT = 1000             # rounds and repeats: more is a typo, not a plan
 # Units where less is better: their ratio is inverted, so that above 1 always means faster.
@@ -144,6 +146,7 @@ def main(argv=None):
     parser.add_argument("--cache", type=Path, default=ROOT / ".bench-builds",
                         help="where builds are kept (default .bench-builds in the checkout)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write every round to FILE")
+    parser.add_argument("--force", action="store_true", help="replace the --json file if it exists")
     args = parser.parse_args(argv)
     try:
         if args.rounds < 1 or args.repeats < 1 or (args.games is not None and args.games < 1):
@@ -152,8 +155,11 @@ def main(argv=None):
             raise CompareError(f"--rounds and --repeats must be at most {MAX_COUNT:,}")
         if args.cache.exists() and not args.cache.is_dir():
             raise CompareError(f"--cache {args.cache}: not a folder")
-        if args.json is not None and not args.json.parent.is_dir():
-            raise CompareError(f"--json {args.json}: its folder does not exist")
+        if args.json is not None:           # refused before the rounds: a link, a device, a file
+            try:
+                check_new(args.json, "--json", args.force)
+            except ValueError as e:
+                raise CompareError(str(e)) from None
         if args.cpu is not None and shutil.which("taskset") is None:
             raise CompareError("--cpu needs taskset (util-linux)")
         sides = {"base": resolve(args.base), "new": resolve(args.new)}
@@ -182,10 +188,10 @@ def main(argv=None):
     print(table(rows, names["base"], names["new"]))
     if args.json:
         try:
-            args.json.write_text(json.dumps({"base": sides["base"], "new": sides["new"],
-                                             "part": args.part, "rounds": rounds}, indent=1))
-        except OSError as e:
-            print(f"bench_compare: --json {args.json}: {e.strerror}", file=sys.stderr)
+            write_text(args.json, json.dumps({"base": sides["base"], "new": sides["new"],
+                                              "part": args.part, "rounds": rounds}, indent=1))
+        except (OSError, ValueError) as e:
+            print(f"bench_compare: --json {args.json}: {getattr(e, 'strerror', None) or e}", file=sys.stderr)
             return 2
     return 0
 

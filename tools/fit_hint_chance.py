@@ -39,7 +39,7 @@ from tigris.calibration import expected_calibration_error
 from tigris.runs import bench
 from tigris.commands.options import JOBS, POSITIVE, whole
 from tigris.errors import UsageError
-from tigris.files import check_target
+from tigris.files import check_target, open_append
 from tigris.hints import DEFAULT_BOT
 from tigris.sources import check_source
 from tigris._plumbing import jsonl
@@ -68,7 +68,7 @@ def collect(path, positions, seed, iterations, jobs, bot=DEFAULT_BOT):
         found = bench.calibration_positions(positions, seed, run)
         todo = [p for p in found if (p["seed"], len(p["moves"])) not in done]
         run.bar.update(len(found) - len(todo))
-        with open(path, "ab") as f:
+        with open_append(path) as f:
             def save(sample):
                 jsonl.append(f, sample)
                 run.bar.update()

@@ -103,6 +103,7 @@ game's decision at its move; a UsageError names the file, the line and the field
 import hashlib
 import json
 import math
+import os
 from pathlib import Path
 
 from tigris import bots as botlib
@@ -111,11 +112,11 @@ from tigris._plumbing import jsonl
 from tigris._plumbing import work
 from tigris import record as records
 from tigris.errors import ConfigError, Interrupted, RecordError, UsageError, excerpt
-from tigris.files import check_target
+from tigris.files import check_target, open_append
 from tigris._plumbing.locks import holding
 from tigris.hints import DEFAULT_BOT as DEFAULT_HINT_BOT
 from tigris.hints import EQUAL, ranked
-from tigris.sources import check_source
+from tigris.sources import open_source, read_source
 
 __all__ = ["FORMAT", "DEFAULT_BOT", "THRESHOLDS", "SAME", "ROW_FIELDS", "ROW_OPTIONAL", "RIVALS",
            "decision_seed", "record_hash", "engine_digest", "mark", "verdict", "check_thresholds", "replayed", "decisions",
@@ -162,7 +163,7 @@ def engine_digest(kind, params, players):
                                        default=str).encode("utf-8"))
     path = Path(params.get("network") or networks.SHIPPED[players])
     if path.is_file():                       # a missing one fails in the search, not here
-        digest.update(path.read_bytes())
+        digest.update(read_source(path))
     return digest.hexdigest()[:16]
 
 
@@ -427,12 +428,15 @@ def _resume(out, header, game):
                                      f"{excerpt(old.get(key), 60)}, not "
                                      f"{excerpt(header.get(key), 60)}; choose another out "
                                      f"file, or the same {key} to continue it")
-            if not out.read_bytes().endswith(b"\n"):
-                with open(out, "ab") as f:
+            with open_source(out) as f:
+                f.seek(-1, os.SEEK_END)
+                ended = f.read(1) == b"\n"
+            if not ended:
+                with open_append(out) as f:   # never through a link
                     f.write(b"\n")            # a last row whose newline was lost
             return old, {r["move"]: r for r in rows}
     out.parent.mkdir(parents=True, exist_ok=True)
-    with open(out, "ab") as f:
+    with open_append(out) as f:
         jsonl.append(f, header)
     return header, {}
 
@@ -459,7 +463,7 @@ def _analyse(todo, done, out, header, engine, budget, seed, thresholds, jobs, pr
         run.bar.set_postfix_str(f"{serious} mistakes and blunders")
 
     try:
-        with open(out, "ab") as f, work.Run(jobs, progress, total=header["decisions"],
+        with open_append(out) as f, work.Run(jobs, progress, total=header["decisions"],
                                             initial=len(done), desc="analysis", unit="decision",
                                             smoothing=0.1) as run:
             run.tasks(tasks, save)
@@ -481,8 +485,7 @@ def read_analysis(path, repair=False, game=None):
     path = Path(path)
     if path.is_dir():
         raise UsageError(f"{path}: is a folder, not an analysis file")
-    check_source(path)                   # a pipe would block the reading
-    values, torn = jsonl.read(path)
+    values, torn = jsonl.read(path)      # a regular file, a bounded line at a time
     if torn is not None and not values and not torn[2].startswith(b'{"format": "' + FORMAT.encode()):
         values, torn = [(torn[0], None)], None        # a lone line that is not ours
     header, rows = None, {}

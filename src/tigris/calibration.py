@@ -27,6 +27,7 @@ rewards by the knob ``eval_calibrated``.
 
 import json
 import math
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,10 +35,12 @@ import numpy as np
 from scipy.optimize import minimize
 
 from tigris import record as records
+from tigris._plumbing import jsonl
 from tigris._plumbing import plotting
 from tigris.evaluator import Evaluator
 from tigris.errors import RecordError, UsageError
 from tigris.files import write_bytes, write_text
+from tigris.sources import check_source, read_json
 
 __all__ = ["NEEDS_MATPLOTLIB", "Sample", "progress", "first_shares", "samples_of",
            "read_samples", "fit", "predict", "reliability", "expected_calibration_error",
@@ -133,23 +136,16 @@ def _records(path):
     UsageError or RecordError names the file and line of anything unreadable."""
     if path.is_dir():
         path = path / "games.jsonl"
-    if not path.exists():
+    if not os.path.lexists(path):
         raise UsageError(f"{path}: no such file")
-    if not path.is_file():
-        raise UsageError(f"{path}: not a file (a tournament folder, games.jsonl or a record)")
+    check_source(path)                  # a pipe, a device, a socket: said in one line
     if path.suffix != ".jsonl":
         yield records.load(path)
         return
-    with open(path, "rb") as f:
-        for k, line in enumerate(f, start=1):
-            if not line.strip():
-                continue
-            try:
-                yield json.loads(line.decode("utf-8"))
-            except UnicodeDecodeError:
-                raise UsageError(f"{path}: line {k} is not UTF-8 text") from None
-            except (ValueError, RecursionError):
-                raise UsageError(f"{path}: line {k} is not JSON (or nests too deeply)") from None
+    for k, rec in jsonl.Lines(path):          # a regular file, a bounded line at a time
+        if rec is None:
+            raise UsageError(f"{path}: line {k} is not JSON (or nests too deeply)")
+        yield rec
 
 
 # ---------------------------------------------------------------------------------------
@@ -243,7 +239,7 @@ def load_model(path=SHIPPED):
     """The coefficients of a calibration file (default: the shipped one):
     {n: [b0, b1, b2, u]} (a ``tigris-calibration/1`` file has no u: 0)."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = read_json(path, ValueError)
         if data.get("format") not in FORMATS:
             raise ValueError(f"not a {FORMAT} file")
         length = COEFFICIENTS if data["format"] == FORMAT else 3

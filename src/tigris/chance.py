@@ -27,6 +27,8 @@ import json
 import math
 from pathlib import Path
 
+from tigris.sources import read_json
+
 __all__ = ["FORMAT", "IDENTITY", "load", "calibrated", "error", "sample_problem", "fit", "save"]
 
 FORMAT = "tigris-chance/1"
@@ -39,7 +41,7 @@ _shipped = None
 def load(path=SHIPPED):
     """The coefficients ``{players: (a, b, u)}`` of a ``tigris-chance/1`` file (the
     shipped one by default); a ValueError names what is wrong."""
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    data = read_json(path, ValueError)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"{path}: not a {FORMAT} file")
     model = {}

@@ -22,7 +22,7 @@ from tigris import ratings, tournament
 from tigris._plumbing import jsonl, locks
 from tigris._plumbing import work
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError
-from tigris.files import check_target, write_text
+from tigris.files import open_append, write_text
 from tigris.runs.runner import bot_settings, deal_games, deal_seed, first_of_two, game_tasks
 
 __all__ = ["sprt_match", "parse_sprt", "check_sprt", "play_sprt", "format_result", "verdict"]
@@ -228,12 +228,13 @@ def _results_folder(out, spec, settings):
     """Start the results folder of a match: its tournament.json; the games file opened
     for appending."""
     folder = tournament.writable_folder(out)
-    games = check_target(folder / tournament.GAMES_FILE, option="--out")     # appended to
+    tournament.check_folder_files(folder)
+    games = folder / tournament.GAMES_FILE                                # appended to
     if games.exists() and games.stat().st_size > 0:
         raise TournamentError(f"{folder} already holds games: choose another --out")
     write_text(folder / tournament.SPEC_FILE,
                json.dumps({"spec": asdict(spec), "bots": settings}, indent=2) + "\n")
-    return open(games, "ab")
+    return open_append(games)
 
 
 def format_result(r):

@@ -42,6 +42,7 @@ recalibration fitted again on new games never changes how a bot plays.
 import functools
 import io
 import json
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -52,7 +53,7 @@ from tigris._net import (FEATURE_VERSION, N_DENSE, N_OUTPUTS, N_PATTERNS, N_SPAR
 from tigris.constants import N_ACTIONS
 from tigris.errors import UsageError, excerpt
 from tigris.files import write_bytes
-from tigris.sources import check_source, parse_json
+from tigris.sources import MAX_BYTES, check_source, parse_json, read_source
 
 __all__ = ["FORMAT", "FORMATS", "ARRAYS", "POLICY_ARRAYS", "SHIPPED", "Network", "load", "save", "from_knobs",
            "recalibrate",
@@ -234,10 +235,27 @@ def load(path=None, players=2):
     return _cached(str(path.resolve()), (st.st_size, st.st_mtime_ns))
 
 
+def _archive(path):
+    """The bytes of the weights file `path` (``sources.read_source``: a regular file, at
+    most ``MAX_BYTES``) as a file object for ``np.load``, once its members unpacked would
+    also fit in ``MAX_BYTES`` (a small archive may unpack to gigabytes)."""
+    data = io.BytesIO(read_source(path))
+    try:
+        with zipfile.ZipFile(data) as z:
+            unpacked = sum(member.file_size for member in z.infolist())
+    except (zipfile.BadZipFile, ValueError, OSError) as e:
+        raise UsageError(f"{path}: not a {FORMAT} file ({excerpt(str(e), 80)})") from None
+    if unpacked > MAX_BYTES:
+        raise UsageError(f"{path}: not a {FORMAT} file (its arrays would take "
+                         f"{unpacked // 2**20} MB)")
+    data.seek(0)
+    return data
+
+
 def _read(path):
 
     try:
-        with np.load(path, allow_pickle=False) as z:
+        with np.load(_archive(path), allow_pickle=False) as z:
             names = set(z.files)
             expected = set(ARRAYS) | {"meta"} | (set(POLICY_ARRAYS) if names & set(POLICY_ARRAYS) else set())
             if names != expected:

@@ -25,7 +25,7 @@ from tigris.boards import BOARD_NAMES
 from tigris.errors import IllegalActionError, RecordError, excerpt
 from tigris.files import split_source
 from tigris.notation import str_to_action
-from tigris.sources import check_source, parse_json
+from tigris.sources import MAX_LINE, open_source, parse_json, read_source
 from tigris.constants import COLOURS
 
 __all__ = ["FORMAT", "to_record", "replay", "load", "result", "steps", "check_result"]
@@ -282,19 +282,28 @@ def load(path: str | os.PathLike[str]) -> Any:
     games.jsonl as ``FILE:K`` (the K-th game, 1-based).  Only a regular file is read (a
     pipe would block, a device never end): RecordError names anything else."""
     text_path, tail = split_source(path)
-    check_source(path, RecordError)
+    if tail is not None:
+        return parse_json(_line_of(text_path, tail), RecordError, str(path))
     try:
-        with open(text_path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as e:
-        raise RecordError(f"{text_path}: {e.strerror}") from None
+        text = read_source(path, RecordError).decode("utf-8")
     except UnicodeDecodeError as e:
         raise RecordError(f"{text_path}: not UTF-8 text (byte {e.start})") from None
-    if tail is not None:
-        lines = [line for line in text.splitlines() if line.strip()]
-        k = int(tail) if len(tail) < 19 else -1      # never int() 5,000 digits
-        if not 1 <= k <= len(lines):
-            raise RecordError(f"{text_path}: game {tail if len(tail) < 19 else excerpt(tail, 12)} "
-                              f"asked for, the file holds {len(lines)}")
-        text = lines[k - 1]
     return parse_json(text, RecordError, str(path))
+
+
+def _line_of(path, tail):
+    """The bytes of the K-th line that is not blank of the JSON-lines file `path` (K
+    the digits `tail`), read a line at a time (``sources.MAX_LINE`` at most)."""
+    k = int(tail) if len(tail) < 19 else -1          # never int() 5,000 digits
+    count = 0
+    with open_source(path, RecordError) as f:
+        for line in iter(lambda: f.readline(MAX_LINE + 1), b""):
+            if len(line) > MAX_LINE:
+                raise RecordError(f"{path}: game {count + 1} is longer than "
+                                  f"{MAX_LINE // 2**20} MB, not a game of tigris's")
+            if line.strip():
+                count += 1
+                if count == k:
+                    return line
+    raise RecordError(f"{path}: game {tail if len(tail) < 19 else excerpt(tail, 12)} "
+                      f"asked for, the file holds {count}")

@@ -19,6 +19,7 @@ soon as the game ends, so a killed run loses no finished game), ``summary.json``
 
 import json
 import os
+import tempfile
 import time
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -30,7 +31,7 @@ from tigris import knobs
 from tigris._plumbing import jsonl, locks
 from tigris._plumbing import work
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError, excerpt
-from tigris.files import write_text
+from tigris.files import check_target, open_append, open_update, write_text
 from tigris.runs.results import check_fields, check_play, lines_of, scan
 from tigris.runs.runner import bot_settings, game_tasks
 from tigris.runs.schedule import Schedule
@@ -39,7 +40,7 @@ from tigris._plumbing.tomlfile import read_toml
 
 __all__ = ["Spec", "run", "load_spec", "load_summary", "read_spec_file", "format_summary",
            "summarize", "SPEC_FILE", "GAMES_FILE", "MAX_GAMES", "schedule", "read_games",
-           "writable_folder", "results_of", "write_summary"]
+           "writable_folder", "check_folder_files", "results_of", "write_summary"]
 
 SPEC_FILE = "tournament.json"
 GAMES_FILE = "games.jsonl"
@@ -238,9 +239,9 @@ def writable_folder(out: str | os.PathLike[str]) -> Path:
     out = Path(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
-        probe = out / ".write-test"
-        probe.write_text("")
-        probe.unlink()
+        fd, probe = tempfile.mkstemp(dir=out, prefix=".write-test.")   # a new file: no link followed
+        os.close(fd)
+        os.unlink(probe)
     except OSError as e:
         raise TournamentError(f"cannot write results to {out}: {e.strerror}") from None
     return out
@@ -268,6 +269,7 @@ def run(spec: Spec | None = None, out: str | os.PathLike[str] = "results",
 
 def _run(spec, folder, resume, where, progress):
     """``run``'s work in `folder`, which this run holds."""
+    check_folder_files(folder)
     spec_path = folder / SPEC_FILE
     if resume:
         if not spec_path.exists():
@@ -313,7 +315,7 @@ def _play(todo, missing, tally, settings, spec_dict, out, backend, progress):
 
     kept = f"{{}} finished games are saved in {path}; continue with --resume {out}"
     try:
-        with backend, open(path, "ab") as f, work.Run(
+        with backend, open_append(path) as f, work.Run(
                 backend.workers, progress, total=missing, desc=spec_dict["name"], unit="game",
                 smoothing=0.1) as run:
             run.tasks(game_tasks(todo, settings, spec_dict), save, ordered=False,
@@ -325,7 +327,7 @@ def _play(todo, missing, tally, settings, spec_dict, out, backend, progress):
 def _end_last_line(path):
     """End a last record whose newline was lost, so the next one starts a line."""
     if path.exists() and path.stat().st_size:
-        with open(path, "rb+") as f:
+        with open_update(path) as f:          # never through a link
             f.seek(-1, os.SEEK_END)
             if f.read(1) != b"\n":
                 f.write(b"\n")
@@ -366,12 +368,24 @@ def summarize(spec, tally):
             "standings": table, "head_to_head": h2h, "errors": errors}
 
 
+SUMMARY_FILES = ("summary.json", "summary.md")
+
+
+def check_folder_files(folder):
+    """The files a run writes in the results folder `folder`, each a regular file or
+    missing (never a link, a pipe, a device): refused before any game is played, so the
+    games are never played for a summary that cannot be written."""
+    for name in (SPEC_FILE, GAMES_FILE, *SUMMARY_FILES):
+        check_target(Path(folder) / name, option="cannot write")
+
+
 def write_summary(out, summary):
     """Write OUT/summary.json and OUT/summary.md of a summary; returns it.  Text that is
     not UTF-8 (a lone surrogate in a failed game's message) is written escaped."""
     out = Path(out)
-    write_text(out / "summary.json", json.dumps(summary, indent=2) + "\n")
-    write_text(out / "summary.md", format_summary(summary) + "\n")
+    json_file, text_file = SUMMARY_FILES
+    write_text(out / json_file, json.dumps(summary, indent=2) + "\n")
+    write_text(out / text_file, format_summary(summary) + "\n")
     return summary
 
 

@@ -45,7 +45,7 @@ from tigris import bots as botlib
 from tigris import knobs
 from tigris._plumbing import plotting, work
 from tigris.errors import ConfigError, Interrupted, TuneError, excerpt, install_hint
-from tigris.files import check_target, utf8_text, write_bytes, write_text
+from tigris.files import check_target, open_append, utf8_text, write_bytes, write_text
 from tigris._plumbing.locks import holding
 from tigris.runs.runner import bot_settings, deal_games, deal_seed, game_tasks, score
 from tigris._plumbing.tomlfile import toml_string
@@ -677,7 +677,7 @@ def _iterate(spec, method, kind, base, history, start, outcomes, where, progress
         games = spec.games_per_iteration
         with work.Run(where.workers, progress, total=games * spec.iterations, initial=games * (start - 1),
                       desc=f"tuning {spec.bot} ({spec.method})", unit="game") as run, \
-                open(history, "a", newline="", encoding="utf-8") as f:
+                open_append(history, text=True) as f:
             writer = csv.writer(f)
             if new_file:
                 writer.writerow(header)

@@ -19,12 +19,13 @@ tigris.errors.TuneError: results/no-such-run/tune.json: No such file or director
 import csv
 import io
 import math
+import os
 import warnings
 from pathlib import Path
 
 from tigris.errors import TuneError, excerpt
-from tigris.files import utf8_text
-from tigris.sources import check_source, read_json
+from tigris.files import open_update, utf8_text
+from tigris.sources import read_json, read_source
 
 SPEC_FILE = "tune.json"
 HISTORY_FILE = "history.csv"
@@ -142,13 +143,9 @@ def read_history(path, method, params, opponents=None, repair=False, players=2, 
     end otherwise (a carriage return alone) is refused, never cut.  A missing or empty file
     has no rows."""
     path = Path(path)
-    check_source(path, TuneError)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return []
-    except OSError as e:
-        raise TuneError(f"{path}: {e.strerror}") from None
+    data = read_source(path, TuneError)
     end = data.rfind(b"\n") + 1                # after it: a row whose write was cut short
     torn = data[end:]
     if b"\r" in torn.rstrip(b"\r"):
@@ -162,7 +159,7 @@ def read_history(path, method, params, opponents=None, repair=False, players=2, 
         warnings.warn(f"{path}: the last row has no end (a write cut short); ignoring it"
                       + (": its iteration is played again" if repair else ""), stacklevel=2)
     if repair and end < len(data):
-        with open(path, "r+b") as f:
+        with open_update(path) as f:            # never through a link
             f.truncate(end)
     try:
         text = data[:end].decode("utf-8")

@@ -28,6 +28,7 @@ this module (package data, inlined into every page).
 import html
 import json
 import math
+import os
 from importlib import resources
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -35,8 +36,9 @@ from typing import Any, NamedTuple
 from tigris import boards, ratings, record as records
 from tigris.constants import COLOURS, COLS, LEADERS, ROWS, TILE_NAMES
 from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
-from tigris.files import check_target, utf8_text, write_text
+from tigris.files import check_new, check_target, utf8_text, write_text
 from tigris.notation import public, square_name, str_to_action
+from tigris.sources import check_source
 
 __all__ = ["write_game", "write_results", "game_page", "position_page", "index_page", "plain_page",
            "check_analysis", "script_json", "game_title", "read_results", "replay_steps", "game_data"]
@@ -403,8 +405,9 @@ def read_results(results_dir):
     if not d.is_dir():
         raise UsageError(f"{d}: not a folder")
     games_file = d / tournament.GAMES_FILE
-    if not games_file.is_file():
+    if not os.path.lexists(games_file):
         raise UsageError(f"{d}: no {tournament.GAMES_FILE}; is this a tournament results folder?")
+    check_source(games_file)                         # a pipe or a device: said here
     if (d / tournament.SPEC_FILE).exists():       # one reading: the records and the standings
         spec, _ = tournament.read_spec_file(d / tournament.SPEC_FILE)
         recs = []
@@ -428,19 +431,20 @@ def read_results(results_dir):
     return summary, recs
 
 
-def write_results(results_dir, out_dir, progress=None):
+def write_results(results_dir, out_dir, progress=None, force=True):
     """Write ``index.html`` and a page per game of a results folder into `out_dir`
     (created if needed); returns ``{"index": path, "pages": [paths], "unreadable":
     [game numbers without a page]}``.  ``progress(done, total)`` is called after each
-    game."""
+    game.  Without `force`, a page that exists already is refused before any is
+    written (``files.check_new``)."""
     summary, recs = read_results(results_dir)
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out} is a file; name a folder for the pages")
     games = Path(results_dir) / "games.jsonl"
     for k in [rec["game"] for rec in recs]:          # every target, before any is written
-        check_target(out / page_name(k), reads=[games], option="--out")
-    check_target(out / INDEX_FILE, reads=[games], option="--out")
+        check_new(out / page_name(k), "--out", force, reads=[games], in_folder=False)
+    check_new(out / INDEX_FILE, "--out", force, reads=[games], in_folder=False)
     out.mkdir(parents=True, exist_ok=True)
     pages, entries, unreadable = [], [], []
     for i, rec in enumerate(recs, start=1):

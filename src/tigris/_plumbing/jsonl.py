@@ -22,7 +22,9 @@ import os
 import warnings
 from pathlib import Path
 
-from tigris.sources import json_or_none
+from tigris.errors import UsageError
+from tigris.files import open_update
+from tigris.sources import MAX_LINE, json_or_none, open_source
 
 __all__ = ["Lines", "append", "read", "settle", "cut_torn"]
 
@@ -42,17 +44,23 @@ class Lines:
     ``(line number, value)`` for each line that is not blank (the value None for a line
     that is not JSON, nor UTF-8).  A last line that is not JSON -- a write cut short -- is
     not given: it is left in ``torn`` as ``(line number, offset, its bytes)`` once the
-    iteration is over (else None)."""
+    iteration is over (else None).  The file is opened as ``sources.open_source`` opens
+    (a pipe, a device or a folder raises `error` naming it), and a line longer than
+    ``MAX_LINE`` bytes raises `error` naming its number, unread beyond that."""
 
-    def __init__(self, path):
+    def __init__(self, path, error=UsageError):
         self.path = Path(path)
+        self.error = error
         self.torn = None
 
     def __iter__(self):
         held = None                 # a line that is not JSON: torn if nothing follows it
         offset = 0
-        with open(self.path, "rb") as f:
-            for lineno, line in enumerate(f, start=1):
+        with open_source(self.path, self.error) as f:
+            for lineno, line in enumerate(iter(lambda: f.readline(MAX_LINE + 1), b""), start=1):
+                if len(line) > MAX_LINE:
+                    raise self.error(f"{self.path}: line {lineno} is longer than "
+                                     f"{MAX_LINE // 2**20} MB, not a line of tigris's")
                 start, offset = offset, offset + len(line)
                 if not line.strip():
                     continue
@@ -67,10 +75,10 @@ class Lines:
         self.torn = held
 
 
-def read(path):
+def read(path, error=UsageError):
     """``(values, torn)`` of a whole file: the ``(line number, value)`` pairs of
     ``Lines`` in a list, and its ``torn``."""
-    lines = Lines(path)
+    lines = Lines(path, error)
     values = list(lines)
     return values, lines.torn
 
@@ -86,6 +94,6 @@ def settle(path, torn, repair):
 
 def cut_torn(path, torn):
     """Cut the torn last line that ``Lines`` found (``torn``: its line number and
-    offset) off the file."""
-    with open(path, "r+b") as f:
+    offset) off the file (never through a link: ``files.open_update``)."""
+    with open_update(path) as f:
         f.truncate(torn[1])

@@ -5,7 +5,7 @@ import tomllib
 
 from tigris.errors import ConfigError
 from tigris.files import utf8_text
-from tigris.sources import check_source
+from tigris.sources import read_source
 
 __all__ = ["read_toml", "toml_string"]
 
@@ -18,12 +18,9 @@ def read_toml(path, error=ConfigError):
     """The table of a TOML file.  A file that is missing or unreadable, not a regular
     file, not UTF-8 text (as TOML must be) or not valid TOML (also: nested too deeply
     for the parser, ``[[[[...]]]]``) raises `error` naming it."""
-    path = check_source(path, error)      # a pipe would block the reading
+    data = read_source(path, error)       # a regular file, never a pipe or a device
     try:
-        with open(path, "rb") as f:
-            return tomllib.load(f)
-    except OSError as e:
-        raise error(f"{path}: {e.strerror}") from None
+        return tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError:
         raise error(f"{path}: not a TOML file (not UTF-8 text)") from None
     except tomllib.TOMLDecodeError as e:

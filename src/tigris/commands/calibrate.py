@@ -4,8 +4,8 @@ import json
 import sys
 from pathlib import Path
 
-from tigris.commands.options import POSITIVE, add_command, add_json
-from tigris.files import check_target
+from tigris.commands.options import POSITIVE, add_command, add_force, add_json
+from tigris.files import check_new
 
 __all__ = ["DESCRIPTION", "add_to", "run"]
 
@@ -28,6 +28,7 @@ def add_to(sub):
                                                  "own file is src/tigris/calibration.json)")
     p.add_argument("--plot", metavar="PNG", help="draw a reliability diagram (needs matplotlib)")
     add_json(p, "the report")
+    add_force(p, "the --out and --plot files")
 
 
 def run(args):
@@ -39,7 +40,7 @@ def run(args):
     reads = [Path(s) / "games.jsonl" if Path(s).is_dir() else s for s in args.sources]
     for target, option in ((args.out, "--out"), (args.plot, "--plot")):
         if target:
-            check_target(target, reads=reads, option=option)
+            check_new(target, option, args.force, reads=reads, in_folder=False)
     if args.plot:
         plotting.pyplot(calibration.NEEDS_MATPLOTLIB)
     samples = calibration.read_samples(args.sources, every=args.every)

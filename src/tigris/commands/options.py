@@ -9,8 +9,8 @@ from tigris.boards import BOARD_NAMES
 from tigris.knobs import MAX_ITERATIONS, MAX_SECONDS
 
 __all__ = ["SEED", "PLAY_BOARD", "MAX_JOBS", "THRESHOLD_POINTS", "POSITIVE", "JOBS", "COUNT", "whole",
-           "seconds", "points", "add_command", "add_seed", "fresh_seed", "add_jobs", "add_backend", "add_players", "add_board", "add_bots",
-           "add_json", "add_budget", "add_game_source", "add_results_folder"]
+           "seconds", "points", "add_command", "add_seed", "fresh_seed", "secret_seed", "add_jobs", "add_backend", "add_players", "add_board", "add_bots",
+           "add_json", "add_force", "add_budget", "add_game_source", "add_results_folder"]
 
 SEED = 0                  # the default --seed of every command
 PLAY_BOARD = "classic"    # play's default --board (None in its parser, for --resume)
@@ -93,6 +93,17 @@ def fresh_seed():
     return secrets.randbelow(1_000_000)
 
 
+def secret_seed():
+    """A seed for a game people play, when none is given: 63 bits of the system's
+    randomness.  It is the game's secret while the game is live (it deals every hidden
+    tile), so it is never shown before the end, and too large for anyone to search the
+    deals for the one that gives the hand they see (a million seeds can be tried in a
+    second)."""
+    import secrets
+
+    return secrets.randbits(63)
+
+
 def add_jobs(p, what="parallel games (default: all cores)", default=None):
     """--jobs: how many worker processes."""
     p.add_argument("--jobs", type=JOBS, default=default, help=what)
@@ -123,6 +134,13 @@ def add_bots(p, what):
 def add_json(p, what):
     """--json: print `what` as JSON instead of text."""
     p.add_argument("--json", action="store_true", help=f"print {what} as JSON")
+
+
+def add_force(p, what):
+    """--force: replace the existing file(s) `what` names; without it an existing one is
+    refused (``files.check_new``: the rule of every file a user names)."""
+    p.add_argument("--force", action="store_true", help=f"replace {what} if it exists (else an "
+                                                        f"existing file is refused)")
 
 
 def add_results_folder(p, what="results folder (default results/NAME)", default=None):

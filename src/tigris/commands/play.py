@@ -5,10 +5,10 @@ import json
 
 from tigris._game import VARIANTS
 from tigris.commands.games import print_result
-from tigris.commands.options import (COUNT, PLAY_BOARD, add_board, add_bots, add_command, add_players,
-                                     add_seed, fresh_seed)
+from tigris.commands.options import (COUNT, PLAY_BOARD, add_board, add_bots, add_command, add_force,
+                                     add_players, add_seed, fresh_seed)
 from tigris.errors import ConfigError, UsageError
-from tigris.files import check_target, write_text
+from tigris.files import check_new, write_text
 from tigris.hints import DEFAULT_BOT
 
 __all__ = ["DESCRIPTION", "add_to", "run"]
@@ -20,7 +20,7 @@ is a new deal, its seed printed (and recorded) so that --seed plays it again.  W
 seats named (0 moves first) at this terminal against the bots: type moves in the
 engine's notation (Tab completes them) or the commands moves, hint, undo, board, save
 FILE, quit, help.  The record is kept up to date in --record (default
-tigris-game-SEED.json; an existing file is refused, never written over).  A game left
+tigris-game-TIME.json; an existing file is refused unless --force).  A game left
 with quit (or end of input, or Ctrl-C) goes on with --resume FILE: the record is
 replayed and checked, its seats (humans and bots), players, board, variants and seed are
 the game's, and its moves keep being added to FILE.
@@ -44,6 +44,7 @@ def add_to(sub):
     p.add_argument("--every", type=COUNT, default=10, metavar="TURNS",
                    help="show the board every TURNS turns (default 10; 0: only the end)")
     p.add_argument("--record", metavar="FILE", help="write the game record (tigris-game/1 JSON) here")
+    add_force(p, "the --record file")
     p.add_argument("--resume", metavar="FILE",
                    help="go on with the game of a record left unfinished at the table (the "
                         "seats, board, variants and seed are the record's; options given too "
@@ -66,7 +67,7 @@ def run(args):
     names = _bot_names(args)
     seed = fresh_seed() if args.seed is None else args.seed
     if args.record:                  # before the game: not a bot file read, a regular file
-        check_target(args.record, reads=names, option="--record", in_folder=True)
+        check_new(args.record, "--record", args.force, reads=names)
     try:
         seats = [botlib.load(name, seed=bot_seed(seed, 0, i)) for i, name in enumerate(names)]
     except ValueError as e:

@@ -1,6 +1,6 @@
 """tigris train: a learned evaluation fitted to self-play data (needs the train extra)."""
 
-from tigris.commands.options import POSITIVE, add_command, add_seed, whole
+from tigris.commands.options import POSITIVE, add_command, add_force, add_seed, whole
 
 __all__ = ["DESCRIPTION", "add_to", "run"]
 
@@ -56,6 +56,7 @@ def add_to(sub):
     p.add_argument("--patience", type=POSITIVE, default=PATIENCE,
                    help=f"stop after this many epochs without a better held-out loss (default {PATIENCE})")
     p.add_argument("--plot", metavar="PNG", help="also draw the held-out reliability diagram (needs matplotlib)")
+    add_force(p, "the --plot file")
     add_seed(p, "seed of the split and the initial weights")
 
 
@@ -69,6 +70,10 @@ def run(args):
 
         plotting.pyplot("--plot needs matplotlib")
     train.check_out(args.out, [*train.data_files(args.data), *([args.init] if args.init else [])], args.plot)
+    if args.plot:
+        from tigris.files import check_new
+
+        check_new(args.plot, "--plot", args.force, in_folder=False)
     data = train.dataset(args.data, label_weight=args.label_weight, result_every=args.result_every,
                          progress=True)
     print(f"{len(data):,} positions from {sum(s['games'] for s in data.sources):,} games")

@@ -4,9 +4,9 @@ import sys
 from pathlib import Path
 
 from tigris.commands.games import load, reading, same_file
-from tigris.commands.options import add_command
+from tigris.commands.options import add_command, add_force
 from tigris.errors import RecordError, UsageError
-from tigris.files import check_target, source_file
+from tigris.files import check_new, source_file
 
 __all__ = ["DESCRIPTION", "add_to", "run"]
 
@@ -16,7 +16,7 @@ Write a game record (or FILE:K, the K-th game of a games.jsonl) as one HTML page
 opens offline: the board after every move, scores, hands, the move list, and with
 --analysis the win chance over the game and the marked moves. For a results folder,
 write an index (standings, head to head, the games) and a page per game into the folder
---out.
+--out.  Existing pages are refused unless --force.
 """
 
 
@@ -28,6 +28,7 @@ def add_to(sub):
     p.add_argument("--analysis", metavar="FILE", help="an analysis of the record (a tigris analyse file, RECORD.analysis.jsonl)")
     p.add_argument("--out", metavar="PATH", required=True,
                    help="the HTML file of a record's page, or the folder of a results folder's pages")
+    add_force(p, "the page(s)")
 
 
 def run(args):
@@ -39,8 +40,8 @@ def run(args):
     out = Path(args.out)
     if out.is_dir():
         raise UsageError(f"--out {out} is a folder; name the HTML file to write (game.html)")
-    check_target(out, reads=[args.source, args.analysis], option="--out")
     _not_a_folder_file(out, args.source)
+    check_new(out, "--out", args.force, reads=[args.source, args.analysis], in_folder=False)
     rec = load(args.source)
     with reading(args.source, RecordError):
         if not isinstance(rec, dict) or rec.get("format") != records.FORMAT:
@@ -83,7 +84,7 @@ def _results_pages(args):
             bars.append(tqdm(total=total, desc="pages", unit="game", file=sys.stderr, leave=False))
         bars[0].update(done - bars[0].n)
     try:
-        written = view.write_results(args.source, out, progress=progress)
+        written = view.write_results(args.source, out, progress=progress, force=args.force)
     finally:
         for bar in bars:
             bar.close()

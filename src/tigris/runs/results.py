@@ -40,7 +40,7 @@ from tigris import record as records
 from tigris.errors import RecordError, TournamentError, excerpt
 from tigris.runs.runner import MAX_TURNS, first_places
 from tigris.runs.schedule import Schedule
-from tigris.sources import json_or_none
+from tigris.sources import MAX_LINE, json_or_none, open_source
 
 __all__ = ["Tally", "check_game", "check_fields", "check_play", "brief", "lines_of", "scan",
            "PARALLEL_BYTES"]
@@ -284,7 +284,7 @@ def _plain(x):
 def lines_of(path, repair=True):
     """``(line number, value)`` of each line of a games.jsonl (``jsonl.Lines``); a torn
     last line is reported with a warning, ignored, and cut off the file when `repair` is set."""
-    lines = jsonl.Lines(path)
+    lines = jsonl.Lines(path, TournamentError)
     yield from lines
     jsonl.settle(path, lines.torn, repair)
 
@@ -299,11 +299,12 @@ def scan(path, spec, repair=True, each=None, only=None, jobs=None):
     path = Path(path)
     schedule = Schedule(spec.bots, spec.players, spec.games, spec.seed)
     tally = Tally(spec)
-    if not path.exists():
+    if not os.path.lexists(path):           # a link to nothing is refused when opened
         return tally
     jobs = jobs or os.cpu_count() or 1
-    parallel = (jobs > 1 and (each is None or only is not None)
-                and path.stat().st_size >= PARALLEL_BYTES)
+    with open_source(path, TournamentError) as f:      # a regular file, else refused here
+        size = os.fstat(f.fileno()).st_size
+    parallel = jobs > 1 and (each is None or only is not None) and size >= PARALLEL_BYTES
     lines = (_parts_checked(path, spec, only, jobs) if parallel
              else _lines_checked(path, spec, schedule, only, each is not None))
     held = None                      # a line that is not JSON: torn if nothing follows it
@@ -347,7 +348,7 @@ def _lines_checked(path, spec, schedule, only, keep):
     """``(line number, brief or None or the message of what is wrong, record or None)`` of
     each line of `path` in turn, read here; the record given when `keep` (for game `only`
     alone, if set)."""
-    lines = jsonl.Lines(path)
+    lines = jsonl.Lines(path, TournamentError)
     for lineno, value in lines:
         line, problem = _check_line(value, spec, schedule, f"{path}:{lineno}")
         rec = value if keep and line is not None and (only is None or line[0] == only) else None
@@ -380,7 +381,7 @@ def _parts(path):
     """``(start, end, first line number)`` of parts of `path` of about PART_BYTES, each
     ending after a newline (or at the end of the file)."""
     parts, start, lineno = [], 0, 1
-    with open(path, "rb") as f:
+    with open_source(path, TournamentError) as f:
         while True:
             f.seek(start)
             block = f.read(PART_BYTES)
@@ -388,6 +389,9 @@ def _parts(path):
                 return parts
             end = block.rfind(b"\n") + 1
             while not end:                    # a line longer than a part: to its end
+                if len(block) > MAX_LINE:
+                    raise TournamentError(f"{path}: line {lineno} is longer than "
+                                          f"{MAX_LINE // 2**20} MB, not a game of tigris's")
                 more = f.read(PART_BYTES)
                 if not more:
                     end = len(block)
@@ -403,7 +407,7 @@ def _parts(path):
 def _check_part(path, spec, start, end, first, only):
     """The lines of bytes `start` to `end` of `path` (whose first is line `first`), as
     ``_lines_checked`` gives them, up to the first that is wrong: run by a worker."""
-    with open(path, "rb") as f:
+    with open_source(path, TournamentError) as f:
         f.seek(start)
         data = f.read(end - start)
     schedule = Schedule(spec.bots, spec.players, spec.games, spec.seed)
@@ -423,8 +427,8 @@ def _check_part(path, spec, start, end, first, only):
 def _offset_of_line(path, lineno):
     """The offset in `path` where line `lineno` starts."""
     offset = 0
-    with open(path, "rb") as f:
-        for n, line in enumerate(f, start=1):
+    with open_source(path, TournamentError) as f:
+        for n, line in enumerate(iter(lambda: f.readline(MAX_LINE + 1), b""), start=1):
             if n == lineno:
                 return offset
             offset += len(line)
@@ -432,7 +436,7 @@ def _offset_of_line(path, lineno):
 
 
 def _first_line(path, game):
-    for lineno, rec in jsonl.Lines(path):
+    for lineno, rec in jsonl.Lines(path, TournamentError):
         if isinstance(rec, dict) and rec.get("game") == game:
             return lineno
     return None

@@ -52,10 +52,10 @@ from tigris._plumbing import jsonl
 from tigris._plumbing import checks, work
 from tigris import record as records
 from tigris.errors import Interrupted, UsageError, excerpt
-from tigris.files import check_target, write_text
+from tigris.files import check_target, open_append, write_text
 from tigris._plumbing.locks import holding
 from tigris.runs.runner import deal_seed, play_game
-from tigris.sources import check_source, read_json
+from tigris.sources import read_json
 
 __all__ = ["FORMAT", "FORMATS", "SETTINGS", "DEFAULT_BOT", "POSITIONS", "LABEL_ITERATIONS", "MAX_GAMES",
            "settings", "pick", "label", "play_and_label", "run", "read", "read_settings"]
@@ -188,7 +188,7 @@ def run(s, out, jobs=1, progress=True, reads=(), backend="loky", scheduler=None)
             return f"{len(done)} of {s['games']} games are in {data}; run the same command again to continue"
 
         try:
-            with where, open(data, "ab") as f, work.Run(where.workers, progress, total=s["games"],
+            with where, open_append(data) as f, work.Run(where.workers, progress, total=s["games"],
                                                         initial=len(done), desc="self-play",
                                                         unit="game") as w:
                 def save(line):
@@ -257,8 +257,7 @@ def read(path, s, repair=False):
     line is ignored with a warning, and cut off the file when `repair` is set; of two
     lines of one game the first is kept."""
     path = Path(path)
-    check_source(path)
-    values, torn = jsonl.read(path)
+    values, torn = jsonl.read(path)          # a regular file, a bounded line at a time
     lines = {}
     for lineno, item in values:
         problem = _problem(item, s)

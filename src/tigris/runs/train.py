@@ -38,16 +38,16 @@ it is refused in one line naming the file and the field.
 
 import hashlib
 import io
-import json
 import math
 import time
 from pathlib import Path
 
 from tigris import record as records
 from tigris.errors import Interrupted, UsageError, excerpt, install_hint
-from tigris.files import check_target, write_bytes
+from tigris.files import check_target, open_append, write_bytes
+from tigris._plumbing import jsonl
 from tigris._plumbing.locks import holding
-from tigris.sources import check_source
+from tigris.sources import check_source, open_source
 
 __all__ = ["LABEL_WEIGHT", "SCORE_WEIGHT", "POLICY_WEIGHT", "HIDDEN", "POLICY_WIDTH", "HELD_OUT", "BATCH",
            "EPOCHS", "MAX_EPOCHS", "PATIENCE", "Data", "dataset", "data_files", "fingerprint", "check_out", "split", "fit",
@@ -200,7 +200,7 @@ def fingerprint(folders):
     checkpoint was trained on, so that a run continues only on the same data."""
     digest = hashlib.sha256()
     for path in data_files(folders):
-        with open(path, "rb") as f:
+        with open_source(path) as f:
             for block in iter(lambda: f.read(1 << 20), b""):
                 digest.update(block)
         digest.update(b"\0")
@@ -632,8 +632,8 @@ def _log(path, state, train_loss, test_loss):
             "train_policy": round(train_loss[2], 5), "held_out_chance": round(test_loss[0], 5),
             "held_out_score": round(test_loss[1], 5), "held_out_policy": round(test_loss[2], 5),
             "held_out_top_move": round(test_loss[3], 4), "seconds": round(state["seconds"], 1)}
-    with open(path, "a", encoding="utf-8") as f:
-        f.write(json.dumps(line) + "\n")
+    with open_append(path) as f:           # never through a link
+        jsonl.append(f, line)
 
 
 # A checkpoint's training state: each field's type and what it may be.

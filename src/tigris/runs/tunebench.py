@@ -32,6 +32,7 @@ from tigris._plumbing.locks import holding
 from tigris._plumbing.tomlfile import toml_string
 from tigris.errors import TuneError, excerpt
 from tigris.files import write_text
+from tigris.sources import read_source
 from tigris.tune import Param
 
 __all__ = ["Planted", "PLANTED", "BOT", "ITERATIONS", "MATCH_SEEDS", "RESULT_FILE", "OUT",
@@ -199,7 +200,7 @@ def _write_bot(path, settings, description):
         if key != "kind":
             lines.append(f"{key} = {toml_string(value) if isinstance(value, str) else json.dumps(value)}")
     text = "\n".join(lines) + "\n"
-    if path.exists() and path.read_text(encoding="utf-8", errors="replace") != text:
+    if path.exists() and read_source(path, TuneError).decode("utf-8", "replace") != text:
         raise TuneError(f"{path}: holds another bot than this benchmark plays (a run of "
                         f"other settings?); choose another --out")
     if not path.exists():
