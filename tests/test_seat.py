@@ -290,11 +290,12 @@ def test_ctrl_c_at_the_terminal_saves_and_exits(tmp_path):
     child = spawn(tmp_path, "--bots", "random", "--seed", "2")
     child.expect_exact(PROMPT_1)
     child.sendintr()
-    child.expect_exact("interrupted: the game so far is saved in tigris-game-2.json")
+    child.expect(r"interrupted: the game so far is saved in (tigris-game-[0-9-]+\.json)")
+    saved = child.match.group(1)
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130
-    assert record.load(tmp_path / "tigris-game-2.json")["moves"] == []
+    assert record.load(tmp_path / saved)["moves"] == []
 
 
 # ---------------------------------------------------------------------------------------
@@ -528,3 +529,29 @@ def test_every_point_treasure_monument_and_removal_of_a_game_is_announced():
                 assert "monument" in text and "built" in text, text
         wins += " wins the " in text
     assert wins >= 1
+
+
+def test_a_game_without_a_seed_hides_it_until_the_end(tmp_path, monkeypatch, capsys):
+    """The seed deals every hidden tile: a person's game drawn without --seed shows it
+    neither in the record's name nor on the screen while the game is live; it is told
+    once the game is over."""
+    import secrets
+
+    from tigris.commands.options import secret_seed
+
+    assert max(secret_seed() for _ in range(20)) >= 2**50        # not a seed one can search
+    seed = 987654321987654321
+    monkeypatch.setattr(secrets, "randbits", lambda bits: seed)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))           # the person leaves at once
+    assert main(["play", "--you", "0", "--bots", "random"]) == 0
+    (saved,) = tmp_path.glob("tigris-game-*.json")
+    assert record.load(saved)["seed"] == seed                    # the record keeps it
+    assert str(seed) not in saved.name
+    assert str(seed) not in capsys.readouterr().out + capsys.readouterr().err
+
+    script = Script()
+    t = table(script, tmp_path, seed=seed)
+    t.game.apply(t.game.legal_actions()[0])
+    t.finish()
+    assert f"seed {seed}" in script.out[-1]                      # told once it is over

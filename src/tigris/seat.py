@@ -196,6 +196,8 @@ class Table:
                            f"black {s['black']}, treasures {s['treasures']})")
         self.save()
         self.write(f"record saved to {self.record}")
+        # the seat's secret while the game was live (it dealt every tile): told at the end
+        self.write(f"seed {game.seed} (--seed {game.seed} deals this game again)")
 
     # ----------------------------------------------------------------------------------
     # What the person sees

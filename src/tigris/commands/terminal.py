@@ -1,11 +1,12 @@
 """tigris play --you and --resume: people playing at this terminal, against bots."""
 
+import time
 from pathlib import Path
 
 from tigris.commands.games import load, reading, same_file
-from tigris.commands.options import PLAY_BOARD, fresh_seed
+from tigris.commands.options import PLAY_BOARD, secret_seed
 from tigris.errors import ConfigError, RecordError, UsageError
-from tigris.files import check_target
+from tigris.files import check_new, check_target
 from tigris.hints import DEFAULT_BOT
 
 __all__ = ["play", "resume"]
@@ -36,18 +37,18 @@ def play(args):
                          f"or one for all")
     if seat.HUMAN in names:                  # the record's mark of a person, not a bot
         raise UsageError(f"--bots: {seat.HUMAN!r} is no bot; --you names the people's seats")
-    seed = fresh_seed() if args.seed is None else args.seed
+    seed = secret_seed() if args.seed is None else args.seed     # shown once the game is over
     table_names = [seat.HUMAN] * players
     for s, name in zip(open_seats, names):
         table_names[s] = name
     seats = _table_seats(table_names, seed, "--bots")
     _check_hint_bot(args)
-    record = Path(args.record) if args.record else _free_name(f"tigris-game-{seed}", ".json")
-    _check_new_record(record)
+    # named by the time, never by the seed: the seed deals every hidden tile
+    record = (Path(args.record) if args.record
+              else _free_name(f"tigris-game-{time.strftime('%Y%m%d-%H%M%S')}", ".json"))
+    _check_new_record(record, args.force)
     game = tigris.Game(players=players, seed=seed, board=args.board or PLAY_BOARD,
                        variants=tuple(dict.fromkeys(args.variants)))
-    if args.seed is None:
-        print(f"seed {seed} (--seed {seed} deals this game again)")
     table = _table(args, game, seats, table_names, record)
     table.save()                     # a record file that cannot be written stops us here
     _welcome(table, "", you, record)
@@ -111,13 +112,13 @@ def _check_hint_bot(args):
         raise ConfigError(f"--hint-bot: {e}") from None
 
 
-def _check_new_record(record):
-    """A new game's record file must not exist yet: an existing one (a game left with
-    quit, above all) would be emptied at the first prompt."""
+def _check_new_record(record, force=False):
+    """A new game's record file must not exist yet unless `force`: an existing one (a
+    game left with quit, above all) would be emptied at the first prompt."""
     from tigris import record as records
 
     check_target(record, option="--record", in_folder=True)          # a folder, a device
-    if not record.exists():
+    if force or not record.exists():
         return
     try:
         held = records.load(record)
@@ -126,8 +127,7 @@ def _check_new_record(record):
     if isinstance(held, dict) and str(held.get("format", "")).startswith("tigris-game/"):
         raise UsageError(f"--record {record} holds a game already: go on with it with "
                          f"tigris play --resume {record}, or name another file")
-    raise UsageError(f"--record {record} exists: name a new file (a record is never "
-                     f"written over)")
+    check_new(record, "--record")         # the one wording of an existing file refused
 
 
 def _check_resume_options(args, game, names, path):
