@@ -443,8 +443,9 @@ def table_bots(folders=()):
     """The bots a table may seat, by name: the ``.toml`` files of the ``bots`` folder of
     each of `folders` (in their order; a link out of its folder is not followed), then
     the configurations shipped with the package; a name is the first file of that stem.
-    ``{name: (path, shown)}``, `shown` how a message names the file (``bots/x.toml``
-    inside its folder, a shipped one by its name alone: no path outside the folders)."""
+    ``{name: (path, shown, root)}``, `shown` how a message names the file
+    (``bots/x.toml`` inside its folder, a shipped one by its name alone: no path outside
+    the folders), `root` the served folder it is in (None for a shipped one)."""
     from tigris import bots as botlib
 
     found = {}
@@ -452,9 +453,9 @@ def table_bots(folders=()):
         root = Path(folder).resolve()
         for path in _tomls(root / "bots"):
             if root in path.resolve().parents:
-                found.setdefault(path.stem, (path.resolve(), f"bots/{path.name}"))
+                found.setdefault(path.stem, (path.resolve(), f"bots/{path.name}", root))
     for path in _tomls(botlib.PACKAGED):
-        found.setdefault(path.stem, (path, path.stem))
+        found.setdefault(path.stem, (path, path.stem, None))
     return found
 
 
@@ -475,7 +476,9 @@ def cores():
 
 def check_seats(seats, available):
     """Each seat a person or a bot of `available` (``table_bots``), honest, its move
-    bounded; the bots' configurations (None for a person) in seat order."""
+    bounded, the file it reads besides its own (a network) a file of its served folder,
+    read and checked now (``_network_read``); the bots' configurations (None for a
+    person) in seat order."""
     from tigris import bots as botlib
     from tigris.errors import ConfigError
 
@@ -489,7 +492,7 @@ def check_seats(seats, available):
         if seat not in available:
             raise UsageError(f"seats[{k}]: unknown bot {excerpt(seat)}; this server's bots: "
                              f"{', '.join(sorted(available))}")
-        path, shown = available[seat]
+        path, shown, root = available[seat]
         try:
             conf = botlib.configuration(path)
         except (ConfigError, RecursionError) as e:
@@ -499,10 +502,44 @@ def check_seats(seats, available):
             raise UsageError(f"seats[{k}]: {seat} reads the hidden tiles (it would see the people's "
                              f"hands); choose an honest bot")
         _check_budget(k, seat, conf.params)
-        configurations.append(conf)
+        configurations.append(_network_read(k, seat, conf, shown, root, len(seats)))
     if HUMAN not in seats:
         raise UsageError(f"seats: at least one {HUMAN!r} (a person) at the table")
     return configurations
+
+
+def _network_read(k, seat, conf, shown, root, players):
+    """`conf` (the bot of seat `k`, its file named `shown` in the served folder `root`)
+    with its network, if it names one, read and checked now, so a bad one is refused as
+    the seat is made and not as the bot's first move fails: a file of `root` (a name
+    relative to it, as ``tigris play`` run there reads it; never through a link out of
+    it), its absolute path then given to the bot.  A shipped configuration (`root`
+    None) names no file of its own: an empty network is the shipped one."""
+    import dataclasses
+
+    from tigris import network
+
+    name = conf.params.get("network")
+    if not name or conf.params.get("evaluator") != "net" or root is None:
+        return conf
+    cannot = f"seats[{k}]: the bot {seat} cannot play: "
+    try:
+        path = (root / name).resolve()         # an absolute name stays itself
+    except (OSError, RuntimeError, ValueError):
+        path = None
+    if path is None or root not in path.parents:
+        # its name is not repeated: it may be anywhere on this machine
+        raise UsageError(cannot + f"{shown}: network names a file outside the served folders")
+    where = path.relative_to(root).as_posix()
+    try:
+        net = network.load(path, players)
+    except (UsageError, ValueError, OSError) as e:
+        said = str(e).replace(str(path), where)
+        raise UsageError(cannot + (said if len(said) <= 300 else said[:300] + "...")) from None
+    if conf.params.get("priors") == "net" and not net.has_policy:
+        raise UsageError(cannot + f"{where}: priors = \"net\" needs a network with a policy head")
+    return dataclasses.replace(conf, given=dict(conf.given, network=str(path)),
+                               params=dict(conf.params, network=str(path)))
 
 
 def _check_budget(k, seat, params):
