@@ -1,7 +1,10 @@
 """tigris serve for the tests: Starlette's test client as a page of the server (at an
-address the server answers to, with its Origin), and real servers in threads of this
-process, each on a free port of 127.0.0.1."""
+address the server answers to, with its Origin), real servers in threads of this
+process, each on a free port of 127.0.0.1, and the command in a process of its own."""
 
+import re
+import subprocess
+import sys
 import threading
 
 ORIGIN = "http://tigris.test:8765"        # the address a test client names
@@ -42,3 +45,23 @@ class Servers:
             server.should_exit = True
             thread.join(timeout=10)
         self.running = []
+
+
+def serve_process(args, cwd, files=None):
+    """A `tigris serve ARGS` process (its open-file limit `files`) and the address it
+    printed; stop it with ``processes.ctrl_c``."""
+    from processes import as_in_a_terminal
+
+    def limit():
+        as_in_a_terminal()
+        if files:
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+
+    process = subprocess.Popen([sys.executable, "-m", "tigris", "serve", *args], cwd=cwd,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=limit)
+    line = process.stdout.readline()
+    match = re.search(r"http://\S+/", line)
+    assert match, (line, process.stderr.read() if process.poll() is not None else "")
+    return process, match.group(0)

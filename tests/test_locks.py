@@ -121,6 +121,21 @@ def test_a_killed_holder_leaves_no_stale_lock(tmp_path):
         pass
 
 
+def test_who_holds_a_lock_is_looked_at_without_taking_it(tmp_path):
+    record = tmp_path / "game.json"
+    assert locks.held_by(record, file=True) is None                    # no lock file
+    with held(record, file=True) as holder:
+        said = locks.held_by(record, file=True)
+        assert said.startswith(f"pid {holder.pid}: ") and "\n" not in said
+        assert locks.held_by(record, file=True) == said                # looking takes nothing
+    assert locks.held_by(record, file=True) is None                    # let go with its process
+    (tmp_path / ".game.json.lock").write_text('{"pid": 1, "command": "a run killed"}')
+    assert locks.held_by(record, file=True) is None                    # a file left, no lock
+    (tmp_path / ".game.json.lock").unlink()
+    (tmp_path / ".game.json.lock").symlink_to(tmp_path / "elsewhere")
+    assert locks.held_by(record, file=True) is None and not (tmp_path / "elsewhere").exists()
+
+
 def test_what_is_in_place_of_the_lock_file_is_named_not_followed(tmp_path):
     for name, make, what in (("folder", lambda p: p.mkdir(), "Is a directory"),
                              ("pipe", os.mkfifo, "a pipe, not a lock file"),

@@ -397,6 +397,34 @@ def test_a_game_left_with_quit_is_resumed_in_the_same_file(tmp_path, capsys, mon
     assert sorted(os.listdir(tmp_path)) == ["game.json"]
 
 
+def test_a_game_at_the_terminal_holds_its_record_while_it_plays(tmp_path, capsys, monkeypatch):
+    """No server's table (nor another terminal) plays the record at once: the game holds
+    its lock (``.NAME.lock`` beside it) until it ends."""
+    from tigris._plumbing import locks
+
+    monkeypatch.chdir(tmp_path)
+    path, _ = quit_after(tmp_path)
+    seen = []
+
+    class Person(io.StringIO):
+        """Looks whether the record is held, then quits."""
+        def __init__(self, record):
+            super().__init__()
+            self.record = record
+
+        def readline(self, *args):
+            seen.append(locks.held_by(self.record, file=True))
+            return "quit\n"
+
+    monkeypatch.setattr("sys.stdin", Person(path))
+    assert main(["play", "--resume", str(path)]) == 0
+    assert seen and seen[0].startswith(f"pid {os.getpid()}: ")
+    assert locks.held_by(path, file=True) is None and sorted(os.listdir(tmp_path)) == ["game.json"]
+    monkeypatch.setattr("sys.stdin", Person(tmp_path / "new.json"))
+    assert main(["play", "--you", "0", "--record", "new.json", "--bots", "random"]) == 0
+    assert seen[-1].startswith(f"pid {os.getpid()}: ") and not (tmp_path / ".new.json.lock").exists()
+
+
 @pytest.mark.parametrize("extra, message", [
     (["--you", "1"], "--you 1: the record's human seat is 0"),
     (["--seed", "4"], "--seed 4: the record's game has seed 3"),

@@ -7,10 +7,7 @@ a seat is a bot by name, an analysis's budget is capped; odd addresses and names
 import json
 import logging
 import os
-import re
 import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -26,7 +23,8 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
 import serving  # noqa: E402
-from processes import as_in_a_terminal, ctrl_c  # noqa: E402
+from processes import ctrl_c  # noqa: E402
+from serving import serve_process  # noqa: E402
 from waiting import until  # noqa: E402
 from tigris.web import app as serve  # noqa: E402
 from tigris.web.app import Addresses, create_app  # noqa: E402
@@ -231,23 +229,6 @@ def test_slow_connections_do_not_shut_the_others_out(folder, servers, caplog):
         for s in socks:
             s.close()
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
-
-
-def serve_process(args, cwd, files=None):
-    """A `tigris serve` process (its open-file limit `files`) and the address it printed."""
-    def limit():
-        as_in_a_terminal()
-        if files:
-            import resource
-
-            resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
-
-    process = subprocess.Popen([sys.executable, "-m", "tigris", "serve", *args], cwd=cwd,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=limit)
-    line = process.stdout.readline()
-    match = re.search(r"http://\S+/", line)
-    assert match, (line, process.stderr.read() if process.poll() is not None else "")
-    return process, match.group(0)
 
 
 @pytest.mark.slow

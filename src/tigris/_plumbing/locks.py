@@ -38,7 +38,7 @@ from tigris.errors import UsageError, excerpt
 from tigris.files import kind_of
 from tigris.sources import json_or_none
 
-__all__ = ["LOCK_FILE", "hold", "holding", "holder"]
+__all__ = ["LOCK_FILE", "hold", "holding", "holder", "held_by"]
 
 LOCK_FILE = ".tigris.lock"        # inside a folder that a run writes
 MAX_SAID = 4096                   # bytes of a lock file read back to name its holder
@@ -109,6 +109,33 @@ def _take(folder, name, what, noun):
             os.close(fd)
             raise
         os.close(fd)                      # the run that held it removed it as it ended: again
+
+
+def held_by(path, file=False):
+    """Who holds the folder `path` (with `file`, the file `path`) now, in ``holder``'s
+    words, or None when no run does.  It never waits and takes nothing: the lock is
+    looked at for an instant (a shared lock, let go at once), and a folder where no lock
+    file can be (a link in its place, not a regular file) is held by no run."""
+    path = Path(path)
+    lock = path.parent / f".{path.name}.lock" if file else path / LOCK_FILE
+    try:
+        fd = os.open(lock, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None                       # a run holds its lock file until it ends
+    except OSError as e:
+        if os.path.islink(lock):
+            return None                   # no run can take a lock through a link (``hold``)
+        return f"a run this process may not look at ({e.strerror})"
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return holder(fd)
+        return None
+    finally:
+        os.close(fd)                      # lets go of the look
 
 
 def holding(param, file=False):

@@ -18,8 +18,10 @@ processes. It reads only inside those folders and listens on 127.0.0.1 unless --
 says otherwise. It answers only at the addresses it prints (--name adds one) and only
 its own pages may change anything: another site's page, or a name of another site that
 leads here, gets nothing. A seat is a person or a bot by name: the shipped ones and the
-.toml files of a served folder's bots folder. Needs Starlette and uvicorn: pip install
-'tigris-euphrates[serve]'. Ctrl-C stops it, a bot's move under way too.
+.toml files of a served folder's bots folder (a network one names must be in that
+folder). A game's record is held while it is played: no other server or terminal plays
+it at once. Needs Starlette and uvicorn: pip install 'tigris-euphrates[serve]'. Ctrl-C
+stops it, a bot's move under way too.
 """
 
 

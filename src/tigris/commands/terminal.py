@@ -1,8 +1,11 @@
-"""tigris play --you and --resume: people playing at this terminal, against bots."""
+"""tigris play --you and --resume: people playing at this terminal, against bots.  A
+game holds its record's lock while it is played (``locks.hold``), so no server's table
+and no other terminal plays the same record at once."""
 
 import time
 from pathlib import Path
 
+from tigris._plumbing.locks import hold
 from tigris.commands.games import load, reading, same_file
 from tigris.commands.options import PLAY_BOARD, secret_seed
 from tigris.errors import ConfigError, RecordError, UsageError
@@ -49,9 +52,11 @@ def play(args):
     _check_new_record(record, args.force)
     game = tigris.Game(players=players, seed=seed, board=args.board or PLAY_BOARD,
                        variants=tuple(dict.fromkeys(args.variants)))
-    table = _table(args, game, seats, table_names, record)
-    table.save()                     # a record file that cannot be written stops us here
-    _welcome(table, "", you, record)
+    with hold(record, file=True):
+        _check_new_record(record, args.force)   # again, held: no other run made it meanwhile
+        table = _table(args, game, seats, table_names, record)
+        table.save()                     # a record file that cannot be written stops us here
+        _welcome(table, "", you, record)
 
 
 def resume(args):
@@ -62,15 +67,16 @@ def resume(args):
     path = check_target(args.resume, option="--resume")
     if not path.exists():
         raise UsageError(f"--resume {path}: no such file")
-    rec = load(path)
-    with reading(path, RecordError):
-        game, names = seat.unfinished_game(rec)
-    _check_resume_options(args, game, names, path)
-    _check_hint_bot(args)
-    seats = _table_seats(names, game.seed, f"--resume {path}")
-    table = _table(args, game, seats, names, path)
-    humans = [s for s, bot in enumerate(seats) if bot is None]
-    _welcome(table, f"resumed after move {len(game.history)}, turn {game.turn}: ", humans, path)
+    with hold(path, file=True):          # read once no server or terminal plays it
+        rec = load(path)
+        with reading(path, RecordError):
+            game, names = seat.unfinished_game(rec)
+        _check_resume_options(args, game, names, path)
+        _check_hint_bot(args)
+        seats = _table_seats(names, game.seed, f"--resume {path}")
+        table = _table(args, game, seats, names, path)
+        humans = [s for s, bot in enumerate(seats) if bot is None]
+        _welcome(table, f"resumed after move {len(game.history)}, turn {game.turn}: ", humans, path)
 
 
 def _table(args, game, seats, names, record):

@@ -178,10 +178,10 @@ class Folders:
     def listing(self):
         """Per folder: its results folders and its game records, as paths relative to
         it, at most two levels down, each list at most MAX_LISTED long; links out of the
-        folder left out.  A record is ``{"path", "unfinished"}``: its ``.json`` file holds
-        a game record (``tigris-game/1``), and ``unfinished`` says it may be played on
-        (``record_state``); other JSON files (a hint, a tuning's or a run's settings)
-        are not listed."""
+        folder left out.  A record is ``{"path", "unfinished", "game"}``: its ``.json``
+        file holds a game record (``tigris-game/1``), ``unfinished`` says it may be played
+        on (``record_state``), ``game`` which game it records (``tables.game_key``); other
+        JSON files (a hint, a tuning's or a run's settings) are not listed."""
         from tigris import tournament
 
         out = []
@@ -197,9 +197,9 @@ class Folders:
                                   and _stays(root, here / f))
             games = []
             for rel in sorted(candidates)[:MAX_EXAMINED]:
-                state = self.record_state(root / rel)
+                state, game = self._record(root / rel)
                 if state is not None and len(games) < MAX_LISTED:
-                    games.append({"path": rel, "unfinished": state == "unfinished"})
+                    games.append({"path": rel, "unfinished": state == "unfinished", "game": game})
             out.append({"folder": str(root), "results": sorted(results)[:MAX_LISTED], "records": games})
         return out
 
@@ -208,18 +208,23 @@ class Folders:
         not a game record (or larger than MAX_RECORD), "unfinished" for a game that may
         be played on (no result yet, a person at one of its seats), else "finished" (its
         page shows it; a game of bots alone is not played on)."""
+        return self._record(path)[0]
+
+    def _record(self, path):
+        """``(record_state, game_key)`` of the file `path`, read once per change."""
         import stat
 
         from tigris import record as records
         from tigris.seat import HUMAN
         from tigris.sources import json_or_none
+        from tigris.web.tables import game_key
 
         try:
             st = path.stat()
         except OSError:
-            return None
+            return None, None
         if not stat.S_ISREG(st.st_mode):              # a pipe would block the reading
-            return None
+            return None, None
         key = (path, st.st_mtime_ns, st.st_size)
         if key not in self._states:
             rec = None
@@ -234,7 +239,7 @@ class Folders:
                 state = "unfinished" if rec.get("result") is None and people and not rec.get("error") else "finished"
             if len(self._states) >= 4 * MAX_EXAMINED:
                 self._states.clear()
-            self._states[key] = state
+            self._states[key] = (state, game_key(rec) if state is not None else None)
         return self._states[key]
 
 
@@ -302,14 +307,14 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
     @contextlib.asynccontextmanager
     async def lifespan(app):
         yield
-        await run_in_threadpool(state.searches.close)      # no search outlives the server
+        await run_in_threadpool(state.close)           # no search outlives the server, no lock
 
     async def not_found(request, exc):
         return _error(request, 404, str(exc))
 
     async def bad_input(request, exc):
         status = (exc.status if isinstance(exc, playing.SaveFailed) else 403 if isinstance(exc, playing.NotYours)
-                  else 409 if isinstance(exc, (playing.Stale, Held)) else 400)
+                  else 409 if isinstance(exc, (playing.Stale, Held, playing.InUse)) else 400)
         return _error(request, status, str(exc))
 
     async def http_error(request, exc):
@@ -370,49 +375,80 @@ class _Served:
             raise NotFound(f"no game {excerpt(key)} at this server (a game saved goes on from its record)")
         return self.tables[key]
 
-    def holder(self, path):
-        """The table that plays the game of the record `path` (resolved), or None."""
-        return next((played for played in list(self.tables.values()) if played.path == path), None)
+    def holders(self, file=None, key=None):
+        """The tables whose game is the one of a record: the file itself (`file`, its
+        device and inode: a hard link is the record) or a record of the same game (`key`,
+        ``tables.game_key``: an old copy shows the same hands and seed)."""
+        return [played for played in list(self.tables.values())
+                if (file is not None and played.file == file) or (key is not None and played.key == key)]
 
-    def not_at_a_table(self, path):
-        """A record's game no table plays now: a game under way shows the hands of every
-        seat, so only its seats' pages show it (each as that seat may see it).  A game
-        over whose record passes here stays over (no resignation taken back)."""
-        played = self.holder(path)
-        if played is not None:
+    def not_at_a_table(self, path, rec=None):
+        """The record `path` (`rec`, what it holds, if read) of a game no table plays
+        now: a game under way shows the hands of every seat, so only its seats' pages
+        show it (each as that seat may see it).  Known by the file and by the game
+        (``holders``); a record another run (a server, the terminal) holds is held by it
+        (409).  A game over whose record passes here stays over (no resignation taken
+        back)."""
+        from tigris._plumbing import locks
+        from tigris.web import tables
+
+        mine = self.holders(tables.file_id(path), tables.game_key(rec))
+        playing = Held(f"{path.name}: this game is being played at a table of this server; "
+                       f"each seat's page shows it as that seat may see it")
+        for played in mine:                  # first: none goes on (none is marked shown for nothing)
             with played.lock:
-                over = played.over
-                played.shown_whole = played.shown_whole or over
-            if not over:
-                raise Held(f"{path.name}: this game is being played at a table of this server; "
-                           f"each seat's page shows it as that seat may see it")
+                if not played.over:
+                    raise playing
+        for played in mine:
+            if not played.show_whole():      # a resignation taken back meanwhile
+                raise playing
+        if not mine:
+            who = locks.held_by(path, file=True)
+            if who is not None:
+                raise Held(f"{path.name} is in use by another run ({who}): a game played there is "
+                           f"shown to each seat as that seat may see it")
         return path
 
     def under_way(self):
-        """The records of the games being played now."""
-        paths = set()
+        """What the games being played now are known by: their files and their games
+        (``holders``)."""
+        files, keys = set(), set()
         for played in list(self.tables.values()):
             with played.lock:
                 if not played.over:
-                    paths.add(played.path)
-        return paths
+                    files.add(played.file)
+                    keys.add(played.key)
+        files.discard(None)
+        keys.discard(None)
+        return files, keys
 
     @contextlib.contextmanager
-    def new_table(self, path=None):
+    def new_table(self, path=None, rec=None):
         """Room for one more table (MAX_TABLES), claimed before anything is written or
-        started, and for `path` (a record played on) only one table."""
+        started, and for `path` (a record played on; `rec`, what it holds) only one
+        table: known by its file and its game (``holders``)."""
+        from tigris.web import tables
+
         if len(self.tables) + len(self.making) >= MAX_TABLES:
             raise UsageError(f"this server already holds {MAX_TABLES} games; restart it to play more")
+        token = object()
         if path is not None:
-            if path in self.making:
+            token = (tables.file_id(path), tables.game_key(rec))
+            if any(made[0] == token[0] or (made[1] is not None and made[1] == token[1])
+                   for made in self.making if isinstance(made, tuple)):
                 raise Held(f"{path.name}: this game is being seated at a table already")
-            self.not_at_a_table(path)
-        token = object() if path is None else path
+            self.not_at_a_table(path, rec)
         self.making.add(token)
         try:
             yield
         finally:
             self.making.discard(token)
+
+    def close(self):
+        """The server stops: its tables let go of their records, its searches end."""
+        for played in list(self.tables.values()):
+            played.close()
+        self.searches.close()
 
     @contextlib.contextmanager
     def analysing(self, out):
@@ -495,7 +531,7 @@ def _endpoint(handler, in_thread):
 # seat at a table, a position's editor, and the panels' scripts.
 
 def front(served, request):
-    return _Answer.page(_front_page(served.folders, served.under_way()))
+    return _Answer.page(_front_page(served.folders, *served.under_way()))
 
 
 def results(served, request):
@@ -515,8 +551,10 @@ def results_game(served, request):
 
 def record_page(served, request):
     root, rel = _where(request)
-    path = served.not_at_a_table(served.folders.file(root, rel))
-    return _Answer.page(_game_page(_read_record(path), (served.folders.roots[root], _analysis_path(path)),
+    path = served.folders.file(root, rel)
+    rec = _read_record(path)
+    served.not_at_a_table(path, rec)
+    return _Answer.page(_game_page(rec, (served.folders.roots[root], _analysis_path(path)),
                                    title=path.name, back="/"))
 
 
@@ -641,7 +679,8 @@ async def resume(served, request):
     if not isinstance(body, dict) or set(body) != {"page"} or not isinstance(body["page"], str):
         raise UsageError('play on: {"page": the record\'s page, /record/R/PATH}')
     path = await served.in_thread(_record_file, served.folders, body["page"])
-    with served.new_table(path):
+    rec = await served.in_thread(_read_json_or_none, path)
+    with served.new_table(path, rec):
         played = await served.in_thread(tables.Played.resume, path, served.searches,
                                         tables.table_bots(served.folders.roots))
         served.tables[played.id] = played
@@ -995,13 +1034,15 @@ class _Guard:
 # Pages (computed in the thread pool)
 # ---------------------------------------------------------------------------------------
 
-def _front_page(served, at_tables=frozenset()):
+def _front_page(served, at_tables=frozenset(), games_at_tables=frozenset()):
     """The folders' results folders and game records (``Folders.listing``: other JSON
     files are not listed), each record with its page; an unfinished one's "play on"
     button asks for a table (POST /api/resume) and opens its first person's seat; a
-    record whose game a table plays (a path of `at_tables`) is only named.  A folder's
+    record whose game a table plays (its file, device and inode, among `at_tables`, or
+    its game, ``tables.game_key``, among `games_at_tables`) is only named.  A folder's
     path is shown as it is written (class ``path``: never in capitals)."""
     from tigris import view
+    from tigris.web import tables
 
     sections = []
     for r, entry in enumerate(served.listing()):
@@ -1010,7 +1051,8 @@ def _front_page(served, at_tables=frozenset()):
         games = []
         for game in entry["records"]:
             rel = game["path"]
-            if at_tables and (served.roots[r] / rel).resolve() in at_tables:
+            if (at_tables or games_at_tables) and (tables.file_id(served.roots[r] / rel) in at_tables
+                                                   or game["game"] in games_at_tables):
                 games.append(f'<li class="at-table">{html.escape(rel)} (at a table of this server)</li>')
             elif game["unfinished"]:
                 page = f"/record/{r}/{_url(rel)}"
@@ -1181,6 +1223,16 @@ def _results_game(folder, k):
     raise NotFound(f"game {k}: not in {folder.name} (its games: {recs[0]['game']} to {recs[-1]['game']})")
 
 
+def _read_json_or_none(path):
+    """What the file `path` holds, if JSON (else None: reading it to play on says why)."""
+    from tigris.sources import read_json
+
+    try:
+        return read_json(path, RecordError)
+    except RecordError:
+        return None
+
+
 def _read_record(path):
     """The game record in the file `path`, checked to be one."""
     from tigris import record as records
@@ -1207,19 +1259,21 @@ def _record_file(served, page):
     raise UsageError(f"page: {excerpt(page)} is not a record's page (/record/R/PATH)")
 
 
-def _game_of_page(served, page, check=lambda path: path):
+def _game_of_page(served, page, check=lambda path, rec: path):
     """What a game page's path shows, for its analysis: ``(record, folder, analysis
     file, source)``, the folder the one served that holds it and the source as
-    ``tigris analyse`` would be given it there.  /record/R/PATH (its file passed by
-    `check`), or /results/R/PATH/game/K."""
+    ``tigris analyse`` would be given it there.  /record/R/PATH (its file and record
+    passed by `check`), or /results/R/PATH/game/K."""
     from urllib.parse import unquote
 
     from tigris import tournament
 
     parts = page.split("/")
     if len(parts) >= 4 and parts[0] == "" and parts[1] == "record" and _number(parts[2], 4):
-        path, root = check(_record_file(served, page)), served.roots[int(parts[2])]
-        return _read_record(path), root, _analysis_path(path), path.relative_to(root).as_posix()
+        path, root = _record_file(served, page), served.roots[int(parts[2])]
+        rec = _read_record(path)
+        check(path, rec)
+        return rec, root, _analysis_path(path), path.relative_to(root).as_posix()
     if len(parts) >= 5 and parts[0] == "" and parts[1] == "results" and _number(parts[2], 4) \
             and parts[-2] == "game" and _number(parts[-1], 9):
         root, k = served.roots[int(parts[2])], int(parts[-1])

@@ -21,7 +21,13 @@ resignation taken back by its player's undo before anyone was shown the record
 state is refused (``Stale``).  The record (``tigris-game/1``) is replaced whole after
 every move, so a game left at any point goes on from it (``Played.resume``), also after
 the server restarts; a change whose record cannot be written is taken back
-(``SaveFailed``), so the record and the game agree.
+(``SaveFailed``), so the record and the game agree.  A table holds its record's lock
+(``tigris._plumbing.locks``) while the game may go on, so no other server or terminal
+writes it meanwhile (``InUse``).
+
+A game's seed is its secret while it is live: every hand and every later draw follows
+from it.  A seed is drawn from 63 bits when none is given, and a record's name holds
+none (``game-DATE-TIME-TOKEN.json``); the record alone keeps it.
 
 >>> game = Played.new("games", players=2, seats=["human", "greedy"])   # doctest: +SKIP
 >>> game.move(0, "leader king F4", version=game.version)                # doctest: +SKIP
@@ -39,7 +45,8 @@ from pathlib import Path
 from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
 
 __all__ = ["HUMAN", "MAX_EVENTS", "MOVE_SECONDS", "MOVE_ITERATIONS", "Played", "NotYours", "Stale",
-           "SaveFailed", "group_of", "record", "table_bots", "check_seats", "cores"]
+           "SaveFailed", "InUse", "group_of", "record", "game_key", "file_id", "table_bots",
+           "check_seats", "cores"]
 
 HUMAN = "human"             # a person's seat, as in a record's "bots"
 MAX_EVENTS = 40             # the last moves whose events a view tells
@@ -54,6 +61,11 @@ class NotYours(UsageError):
 class Stale(UsageError):
     """A write made against a state of the game that is no longer current (409: the
     page loads the game again)."""
+
+
+class InUse(UsageError):
+    """A record another run (a server, a game at the terminal) holds: it plays the game
+    now (409)."""
 
 
 class SaveFailed(UsageError):
@@ -78,6 +90,8 @@ class Played:
     """A game at the server (see the module's docstring)."""
 
     def __init__(self, game, seats, path, searches, configurations=None):
+        from tigris.record import to_record
+
         self.game, self.seats, self.path, self.searches = game, list(seats), Path(path), searches
         # the bots' configurations, checked once (None for a person's seat)
         self.configurations = list(configurations or [None] * len(self.seats))
@@ -93,6 +107,9 @@ class Played:
         self.job = None                      # the key of the running bot move, if any
         self.error = None                    # why a bot could not move
         self.lock = threading.Lock()
+        self.key = game_key(to_record(game))   # what any record of this game shows (game_key)
+        self.file = None                     # the record's (device, inode), as last written
+        self._held = contextlib.ExitStack()  # the record's lock, while the game may go on
 
     # -- making and resuming ---------------------------------------------------------
 
@@ -113,7 +130,7 @@ class Played:
         if not (isinstance(variants, (list, tuple)) and all(isinstance(v, str) for v in variants)):
             raise UsageError(f"variants: a list of names, not {excerpt(variants)}")
         if seed is None:
-            seed = secrets.randbelow(1 << 31)
+            seed = secrets.randbelow(1 << 63)     # 2**31 deals could be searched for a seat's hand
         if not (isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < 1 << 63):
             raise UsageError(f"seed must be a whole number from 0 to 2**63 - 1, not {excerpt(seed)}")
         try:
@@ -122,11 +139,14 @@ class Played:
             raise UsageError(str(e)) from None
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
-        path = _new_file(folder, f"game-{time.strftime('%Y%m%d-%H%M%S')}-{seed}")
+        # the name holds no seed: a seat reads it, and the seed gives every hand
+        path = _new_file(folder, f"game-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(4)}")
         played = cls(game, seats, path, searches, configurations)
         try:
+            played._hold()
             played.save()
         except (OSError, UsageError) as e:
+            played._let_go()
             path.unlink(missing_ok=True)     # the file claimed, empty: no game is left half made
             raise _save_failed(e, "the new game") from None
         played.advance()
@@ -139,10 +159,18 @@ class Played:
         from tigris.seat import unfinished_game
         from tigris.sources import read_json
 
-        rec = read_json(path, RecordError)
-        game, seats = unfinished_game(rec)
-        configurations = check_seats(seats, table_bots() if bots is None else bots)
-        played = cls(game, seats, path, searches, configurations)
+        path = Path(path)
+        held = _hold(path)                  # read once no other run writes it (InUse)
+        try:
+            rec = read_json(path, RecordError)
+            game, seats = unfinished_game(rec)
+            configurations = check_seats(seats, table_bots() if bots is None else bots)
+            played = cls(game, seats, path, searches, configurations)
+            played._held.push(held)
+            played.file = file_id(path)
+        except BaseException:
+            held.__exit__(None, None, None)
+            raise
         played.advance()
         return played
 
@@ -298,8 +326,34 @@ class Played:
             self._collect()
 
     def close(self):
+        """The table closes: its bot's move stopped, its record let go of."""
         with self.lock:
             self._stop_job()
+            self._let_go()
+
+    def show_whole(self):
+        """Whether the game is over, so its record (every hand) may be shown; if so it
+        stays over from now on (no resignation taken back) and its record is let go of."""
+        with self.lock:
+            if not self.over:
+                return False
+            self.shown_whole = True
+            self._settle()
+            return True
+
+    # -- the record's lock ----------------------------------------------------------
+
+    def _hold(self):
+        self._held.push(_hold(self.path))
+
+    def _let_go(self):
+        self._held.close()
+
+    def _settle(self):
+        """Let go of the record once the game cannot go on: over, and not by a
+        resignation its player may still take back."""
+        if self.over and (self.resigned is None or self.shown_whole):
+            self._let_go()
 
     # -- with the lock held ---------------------------------------------------------
 
@@ -323,6 +377,7 @@ class Played:
                 self._advance()                  # the bot stopped by an undo searches again
             raise _save_failed(e, what) from None
         self.version += 1
+        self._settle()
 
     def _undo_point(self, player):
         earlier = [i for i, (_, p, _, _) in enumerate(self.game.history)
@@ -398,6 +453,7 @@ class Played:
         from tigris import files
 
         files.write_text(self.path, json.dumps(self._record()) + "\n")
+        self.file = file_id(self.path)
 
     def _record(self):
         from tigris.record import to_record
@@ -426,6 +482,49 @@ def _new_file(folder, stem):
     raise UsageError(f"{folder}: no free file name for a new game")
 
 
+def _hold(path):
+    """The lock of the record `path` (``locks.hold``), taken (the context manager,
+    entered: its ``__exit__`` lets go): InUse (409) naming the run that holds it, a
+    UsageError if it cannot be taken (a folder not writable)."""
+    from tigris._plumbing import locks
+
+    who = locks.held_by(path, file=True)
+    if who is not None:
+        raise InUse(f"{path.name} is in use by another run ({who}): it is played there; "
+                    f"wait for it to end")
+    held = locks.hold(path, file=True)
+    try:
+        held.__enter__()
+    except UsageError as e:
+        message = str(e).replace(str(path), path.name).replace(str(path.parent), path.parent.name)
+        raise (InUse if "in use by another run" in message else UsageError)(message) from None
+    return held
+
+
+def file_id(path):
+    """The file `path` itself, whatever its name: (device, inode), or None if it is not
+    there.  A hard link to a record is that record."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return st.st_dev, st.st_ino
+
+
+def game_key(rec):
+    """What makes a record a record of one game, however far it goes and whatever file
+    holds it: its players, board, variants, seed and deal, as text (None for what is not
+    a record).  An old copy of a live game's record shows its hands and its seed."""
+    if not isinstance(rec, dict):
+        return None
+    seed = rec.get("seed")
+    try:
+        return json.dumps([rec.get("players"), rec.get("board", "classic"), rec.get("variants") or [],
+                           0 if seed is None else seed, rec.get("deal")], sort_keys=True)
+    except (TypeError, ValueError, RecursionError):
+        return None
+
+
 def _seen(event, player):
     """A move's event as `player` may see it: another's swap without its colours."""
     from tigris.notation import public
@@ -443,8 +542,9 @@ def table_bots(folders=()):
     """The bots a table may seat, by name: the ``.toml`` files of the ``bots`` folder of
     each of `folders` (in their order; a link out of its folder is not followed), then
     the configurations shipped with the package; a name is the first file of that stem.
-    ``{name: (path, shown)}``, `shown` how a message names the file (``bots/x.toml``
-    inside its folder, a shipped one by its name alone: no path outside the folders)."""
+    ``{name: (path, shown, root)}``, `shown` how a message names the file
+    (``bots/x.toml`` inside its folder, a shipped one by its name alone: no path outside
+    the folders), `root` the served folder it is in (None for a shipped one)."""
     from tigris import bots as botlib
 
     found = {}
@@ -452,9 +552,9 @@ def table_bots(folders=()):
         root = Path(folder).resolve()
         for path in _tomls(root / "bots"):
             if root in path.resolve().parents:
-                found.setdefault(path.stem, (path.resolve(), f"bots/{path.name}"))
+                found.setdefault(path.stem, (path.resolve(), f"bots/{path.name}", root))
     for path in _tomls(botlib.PACKAGED):
-        found.setdefault(path.stem, (path, path.stem))
+        found.setdefault(path.stem, (path, path.stem, None))
     return found
 
 
@@ -475,7 +575,9 @@ def cores():
 
 def check_seats(seats, available):
     """Each seat a person or a bot of `available` (``table_bots``), honest, its move
-    bounded; the bots' configurations (None for a person) in seat order."""
+    bounded, the file it reads besides its own (a network) a file of its served folder,
+    read and checked now (``_network_read``); the bots' configurations (None for a
+    person) in seat order."""
     from tigris import bots as botlib
     from tigris.errors import ConfigError
 
@@ -489,7 +591,7 @@ def check_seats(seats, available):
         if seat not in available:
             raise UsageError(f"seats[{k}]: unknown bot {excerpt(seat)}; this server's bots: "
                              f"{', '.join(sorted(available))}")
-        path, shown = available[seat]
+        path, shown, root = available[seat]
         try:
             conf = botlib.configuration(path)
         except (ConfigError, RecursionError) as e:
@@ -499,10 +601,44 @@ def check_seats(seats, available):
             raise UsageError(f"seats[{k}]: {seat} reads the hidden tiles (it would see the people's "
                              f"hands); choose an honest bot")
         _check_budget(k, seat, conf.params)
-        configurations.append(conf)
+        configurations.append(_network_read(k, seat, conf, shown, root, len(seats)))
     if HUMAN not in seats:
         raise UsageError(f"seats: at least one {HUMAN!r} (a person) at the table")
     return configurations
+
+
+def _network_read(k, seat, conf, shown, root, players):
+    """`conf` (the bot of seat `k`, its file named `shown` in the served folder `root`)
+    with its network, if it names one, read and checked now, so a bad one is refused as
+    the seat is made and not as the bot's first move fails: a file of `root` (a name
+    relative to it, as ``tigris play`` run there reads it; never through a link out of
+    it), its absolute path then given to the bot.  A shipped configuration (`root`
+    None) names no file of its own: an empty network is the shipped one."""
+    import dataclasses
+
+    from tigris import network
+
+    name = conf.params.get("network")
+    if not name or conf.params.get("evaluator") != "net" or root is None:
+        return conf
+    cannot = f"seats[{k}]: the bot {seat} cannot play: "
+    try:
+        path = (root / name).resolve()         # an absolute name stays itself
+    except (OSError, RuntimeError, ValueError):
+        path = None
+    if path is None or root not in path.parents:
+        # its name is not repeated: it may be anywhere on this machine
+        raise UsageError(cannot + f"{shown}: network names a file outside the served folders")
+    where = path.relative_to(root).as_posix()
+    try:
+        net = network.load(path, players)
+    except (UsageError, ValueError, OSError) as e:
+        said = str(e).replace(str(path), where)
+        raise UsageError(cannot + (said if len(said) <= 300 else said[:300] + "...")) from None
+    if conf.params.get("priors") == "net" and not net.has_policy:
+        raise UsageError(cannot + f"{where}: priors = \"net\" needs a network with a policy head")
+    return dataclasses.replace(conf, given=dict(conf.given, network=str(path)),
+                               params=dict(conf.params, network=str(path)))
 
 
 def _check_budget(k, seat, params):
