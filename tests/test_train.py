@@ -2,6 +2,7 @@
 tiny run; a stopped run continues; bad input named."""
 
 import json
+import signal
 
 import numpy as np
 import pytest
@@ -11,6 +12,8 @@ from tigris import network
 from tigris.runs import selfplay
 from tigris.commands import main
 from tigris.errors import UsageError
+
+from processes import command, interrupt
 
 pytest.importorskip("torch", reason="training needs the train extra (PyTorch)")
 
@@ -70,6 +73,50 @@ def test_a_stopped_run_continues_and_another_is_refused(data, tmp_path):
     assert (tmp_path / "net" / "log.jsonl").read_text().count("\n") == 2
     with pytest.raises(UsageError, match="another run"):
         train.fit(d, tmp_path / "net", hidden=(6, 4), epochs=3, progress=False, threads=1)
+
+
+# Enough positions for two batches an epoch, so that the order of the data matters.
+KILLED_RUN = ["--hidden", "8", "4", "--result-every", "1", "--epochs", "10", "--patience", "10"]
+
+
+def _outcome(out):
+    """What a run in folder `out` made: its network's arrays and metadata, and its log's
+    lines without the seconds (which differ from run to run)."""
+    net = network.load(out / "network.npz")
+    log = [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()]
+    return net.named_arrays, net.meta, [{k: v for k, v in e.items() if k != "seconds"} for e in log]
+
+
+def _same_run(a, b):
+    (arrays_a, meta_a, log_a), (arrays_b, meta_b, log_b) = a, b
+    assert log_a == log_b                                       # every loss, to the digit logged
+    for name in arrays_a:
+        assert np.abs(arrays_a[name] - arrays_b[name]).max() <= 1e-7, name
+    for key in ("epochs", "best_epoch", "held_out_loss", "calibration"):
+        assert meta_a[key] == meta_b[key], key
+
+
+@pytest.mark.slow
+def test_a_run_killed_and_continued_ends_as_an_uninterrupted_one(data, tmp_path):
+    """kill -9 after the checkpoint of epoch 1, again (the continued run) after that of
+    epoch 5, and the same command to the end: the network and every loss of the log are an
+    uninterrupted run's."""
+    def train_into(out):
+        return ["-u", "-m", "tigris", "train", str(data), "--out", str(out), *KILLED_RUN]
+
+    done = command(train_into(tmp_path / "whole"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    whole = _outcome(tmp_path / "whole")
+    assert len(whole[2]) == 10
+    for epoch in (1, 5):
+        code, out, err, left = interrupt(train_into(tmp_path / "killed"), f"epoch {epoch}: held-out",
+                                         delay=0, signum=signal.SIGKILL)
+        assert code == -signal.SIGKILL and left == [], (code, err[-2000:])
+        logged = (tmp_path / "killed" / "log.jsonl").read_text().count("\n")
+        assert epoch <= logged < 10                  # killed mid-run, its checkpoint written
+    done = command(train_into(tmp_path / "killed"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    _same_run(_outcome(tmp_path / "killed"), whole)
 
 
 def test_the_command_names_bad_input(data, tmp_path, capsys):
