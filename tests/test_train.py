@@ -2,15 +2,20 @@
 tiny run; a stopped run continues; bad input named."""
 
 import json
+import signal
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import tigris
 from tigris import network
 from tigris.runs import selfplay
 from tigris.commands import main
 from tigris.errors import UsageError
+
+from processes import command, interrupt
 
 pytest.importorskip("torch", reason="training needs the train extra (PyTorch)")
 
@@ -70,6 +75,245 @@ def test_a_stopped_run_continues_and_another_is_refused(data, tmp_path):
     assert (tmp_path / "net" / "log.jsonl").read_text().count("\n") == 2
     with pytest.raises(UsageError, match="another run"):
         train.fit(d, tmp_path / "net", hidden=(6, 4), epochs=3, progress=False, threads=1)
+
+
+# Enough positions for two batches an epoch, so that the order of the data matters.
+KILLED_RUN = ["--hidden", "8", "4", "--result-every", "1", "--epochs", "6", "--patience", "6"]
+
+
+def _outcome(out):
+    """What a run in folder `out` made: its network's arrays and metadata, and its log's
+    lines without the seconds (which differ from run to run)."""
+    net = network.load(out / "network.npz")
+    log = [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()]
+    return net.named_arrays, net.meta, [{k: v for k, v in e.items() if k != "seconds"} for e in log]
+
+
+def _same_run(a, b):
+    (arrays_a, meta_a, log_a), (arrays_b, meta_b, log_b) = a, b
+    assert log_a == log_b                                       # every loss, to the digit logged
+    for name in arrays_a:
+        assert np.abs(arrays_a[name] - arrays_b[name]).max() <= 1e-7, name
+    for key in ("epochs", "best_epoch", "held_out_loss", "calibration"):
+        assert meta_a[key] == meta_b[key], key
+
+
+@pytest.mark.slow
+def test_a_run_killed_and_continued_ends_as_an_uninterrupted_one(data, tmp_path):
+    """kill -9 after the checkpoint of epoch 1, again (the continued run) after that of
+    epoch 3, and the same command to the end: the network and every loss of the log are an
+    uninterrupted run's."""
+    def train_into(out):
+        return ["-u", "-m", "tigris", "train", str(data), "--out", str(out), *KILLED_RUN]
+
+    done = command(train_into(tmp_path / "whole"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    whole = _outcome(tmp_path / "whole")
+    assert len(whole[2]) == 6
+    for epoch in (1, 3):
+        code, _, err, left = interrupt(train_into(tmp_path / "killed"), f"epoch {epoch}: held-out",
+                                         delay=0, signum=signal.SIGKILL)
+        assert code == -signal.SIGKILL and left == [], (code, err[-2000:])
+        logged = (tmp_path / "killed" / "log.jsonl").read_text().count("\n")
+        assert epoch <= logged < 6                   # killed mid-run, its checkpoint written
+    done = command(train_into(tmp_path / "killed"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    _same_run(_outcome(tmp_path / "killed"), whole)
+
+
+class Stop(Exception):
+    """The process ending there (a test's stand-in for kill -9)."""
+
+
+@pytest.fixture(scope="module")
+def two_batches(data):
+    """The positions of `data` with every decision's (``--result-every 1``): two batches
+    of training positions, so that the order of the data matters."""
+    return train.dataset([data], result_every=1)
+
+
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_a_run_stopped_around_its_checkpoint_ends_as_an_uninterrupted_one(two_batches, tmp_path, monkeypatch,
+                                                                          when):
+    """A run stopped just before the checkpoint of epoch 2 is written, or just after it
+    (before the log and the weights are), continues to the uninterrupted run's log and
+    network."""
+    d = two_batches
+    run = {"hidden": (8, 4), "epochs": 3, "patience": 3, "progress": False, "threads": 1}
+    train.fit(d, tmp_path / "whole", **run)
+    write, written = train.write_bytes, []
+
+    def stopping(path, data):
+        if path.name == "checkpoint.pt":
+            written.append(path)
+            if len(written) == 2:
+                if when == "after":
+                    write(path, data)
+                raise Stop
+        return write(path, data)
+
+    monkeypatch.setattr(train, "write_bytes", stopping)
+    with pytest.raises(Stop):
+        train.fit(d, tmp_path / "stopped", **run)
+    monkeypatch.undo()
+    train.fit(d, tmp_path / "stopped", **run)
+    _same_run(_outcome(tmp_path / "stopped"), _outcome(tmp_path / "whole"))
+
+
+@pytest.fixture(scope="module")
+def positions(data):
+    """The positions of `data`, encoded."""
+    return train.dataset([data])
+
+
+@pytest.fixture(scope="module")
+def checkpoint(positions, tmp_path_factory):
+    """A run's checkpoint after one epoch, as ``torch.load`` gives it, and the options
+    that continue it."""
+    import torch
+
+    out = tmp_path_factory.mktemp("checkpoint")
+    train.fit(positions, out, hidden=(8, 4), epochs=1, progress=False, threads=1)
+    return torch.load(out / "checkpoint.pt", weights_only=True), ["--hidden", "8", "4", "--epochs", "2"]
+
+
+@pytest.mark.slow
+@given(damage=st.data())
+@settings(max_examples=40, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
+def test_a_checkpoint_cut_or_flipped_anywhere_is_refused_in_one_line_or_continues(positions, checkpoint,
+                                                                                   tmp_path_factory, damage):
+    """A checkpoint cut short, or with a bit flipped (in its zip records and pickled
+    structure, at either end, or anywhere: mostly in a tensor's bytes), is refused in one
+    line naming the file, or continues when the flip left it a valid checkpoint of this
+    run; nothing else (no other exception, crash or hang)."""
+    import io
+
+    import torch
+
+    saved, _ = checkpoint
+    buffer = io.BytesIO()
+    torch.save(saved, buffer)
+    good = buffer.getvalue()
+    end = damage.draw(st.sampled_from(["start", "end", "anywhere"]))
+    at = damage.draw(st.integers(0, 4095) if end == "start" else st.integers(len(good) - 4096, len(good) - 1)
+                     if end == "end" else st.integers(0, len(good) - 1))
+    if damage.draw(st.booleans()):
+        damaged = good[:at]
+    else:
+        damaged = bytearray(good)
+        damaged[at] ^= 1 << damage.draw(st.integers(0, 7))
+        damaged = bytes(damaged)
+    out = tmp_path_factory.mktemp("damaged")
+    (out / "checkpoint.pt").write_bytes(damaged)
+    try:
+        train.fit(positions, out, hidden=(8, 4), epochs=2, progress=False, threads=1)
+    except UsageError as e:
+        assert str(e).startswith(str(out / "checkpoint.pt")) and "\n" not in str(e), str(e)
+
+
+class Shell:
+    """Unpickled, it runs a command: what a weights-only load must refuse."""
+
+    def __init__(self, command):
+        self.command = command
+
+    def __reduce__(self):
+        import os
+
+        return os.system, (self.command,)
+
+
+def _poison(saved, marker):
+    """Ways to damage a checkpoint (its dict), each with what the error must say."""
+    import copy
+
+    import torch
+
+    def changed(change):
+        damaged = copy.deepcopy(saved)
+        change(damaged)
+        return damaged
+
+    def drop(*names):
+        return lambda c: [c.pop(name) for name in names]
+
+    def first_param(c):
+        return c["optimizer"]["state"][0]
+
+    def fill(t, value):
+        t.view(-1)[0] = value
+
+    return {
+        "earlier": (changed(drop("log", "data_order", "torch_generator")), "holds no log, data_order, torch_generator"),
+        "code": ({**saved, "log": Shell(f"touch {marker}")}, "a weights-only load refuses it"),
+        "not a dict": ([1, 2], "not a checkpoint of tigris train"),
+        "tensor settings": (changed(lambda c: c["settings"].update(seed=torch.tensor([0, 0]))), "another run's"),
+        "epoch": (changed(lambda c: c["state"].update(epoch=-1)), "state: epoch must be"),
+        "log length": (changed(lambda c: c["log"].append(c["log"][0])), "log: must be a line for each of the 1"),
+        "log value": (changed(lambda c: c["log"][0].update(held_out_chance=float("nan"))),
+                      "log: line 1: held_out_chance must be a finite number"),
+        "weight shape": (changed(lambda c: c["model"].update({"hidden.bias": torch.zeros(3)})),
+                         "model: hidden.bias must be a tensor of torch.float32 and shape (4,)"),
+        "weight dtype": (changed(lambda c: c["model"].update({"hidden.bias": torch.zeros(4, dtype=torch.int64)})),
+                         "model: hidden.bias must be a tensor"),
+        "weight nan": (changed(lambda c: fill(c["model"]["out.bias"], float("nan"))),
+                       "model: out.bias holds values that are not finite"),
+        "extra weight": (changed(lambda c: c["model"].update({"extra": torch.zeros(1)})),
+                         "model: 'extra' is not a weight of this network"),
+        "missing weight": (changed(lambda c: c["model"].pop("out.bias")), "model: no out.bias"),
+        "moment shape": (changed(lambda c: first_param(c).update(exp_avg=torch.zeros(2, 2))),
+                         "optimizer: sparse.weight: exp_avg must be a tensor of torch.float32"),
+        "negative moment": (changed(lambda c: fill(first_param(c)["exp_avg_sq"], -1.0)),
+                            "optimizer: sparse.weight: exp_avg_sq holds negative values"),
+        "infinite moment": (changed(lambda c: fill(first_param(c)["exp_avg"], float("inf"))),
+                            "optimizer: sparse.weight: exp_avg holds values that are not finite"),
+        "step 0": (changed(lambda c: first_param(c).update(step=torch.tensor(0.0))),
+                   "optimizer: sparse.weight: step must be a whole number of at least 1"),
+        "unknown parameter": (changed(lambda c: c["optimizer"]["state"].update({99: first_param(c)})),
+                              "optimizer: holds the state of a parameter 99"),
+        "no moments": (changed(lambda c: c["optimizer"].pop("state")), "optimizer: must hold the state"),
+        "data order": (changed(lambda c: c["data_order"]["state"].update(state=-1)),
+                       "data_order: must be the state of numpy's PCG64 generator"),
+        "generator size": (changed(lambda c: c.update(torch_generator=c["torch_generator"][:100])),
+                           "torch_generator: must be PyTorch's generator state"),
+        "generator content": (changed(lambda c: c["torch_generator"].zero_()), "Invalid mt19937 state"),
+    }
+
+
+POISONS = ["earlier", "code", "not a dict", "tensor settings", "epoch", "log length", "log value", "weight shape",
+           "weight dtype", "weight nan", "extra weight", "missing weight", "moment shape", "negative moment",
+           "infinite moment", "step 0", "unknown parameter", "no moments", "data order", "generator size",
+           "generator content"]
+
+
+@pytest.mark.parametrize("poison", [*POISONS, "cut short"])
+def test_a_damaged_checkpoint_is_refused_in_one_line(data, checkpoint, tmp_path, capsys, poison):
+    """A checkpoint cut short, of an earlier version, or with any part of the wrong kind,
+    shape or range, is refused in one line naming the file and the part (never a
+    traceback); it is left as it was, and a weights-only load runs no code."""
+    import io
+
+    import torch
+
+    saved, options = checkpoint
+    marker = tmp_path / "ran"
+    out = tmp_path / "net"
+    out.mkdir()
+    buffer = io.BytesIO()
+    if poison == "cut short":
+        torch.save(saved, buffer)
+        damaged, said = buffer.getvalue()[:-1000], "failed reading zip archive"
+    else:
+        value, said = _poison(saved, marker)[poison]
+        torch.save(value, buffer)
+        damaged = buffer.getvalue()
+    (out / "checkpoint.pt").write_bytes(damaged)
+    assert main(["train", str(data), "--out", str(out), *options]) == 1
+    err = capsys.readouterr().err               # after the progress bar of the encoding
+    assert "Traceback" not in err and err.endswith("\n"), err
+    line = err.splitlines()[-1]
+    assert line.startswith(f"tigris train: {out / 'checkpoint.pt'}") and said in line, line
+    assert (out / "checkpoint.pt").read_bytes() == damaged and not marker.exists()
 
 
 def test_the_command_names_bad_input(data, tmp_path, capsys):

@@ -11,7 +11,8 @@ Fit the learned evaluation (tigris.network) to the labelled positions of self-pl
 visits, the policy together: whole games held out, training stopped when the held-out loss
 stops improving. OUT gets network.npz (the best epoch, with its data,
 losses and held-out calibration in its metadata), log.jsonl (the losses of each epoch) and
-checkpoint.pt; the same command again continues a stopped run. A bot uses the network with
+checkpoint.pt; the same command again continues a stopped run (even one killed) to the
+network an uninterrupted run makes. A bot uses the network with
 evaluator = "net" and network = "OUT/network.npz" (and priors = "net" for its policy). Needs PyTorch: pip install 'tigris-euphrates[train]'.
 """
 

@@ -31,23 +31,29 @@ Games, not positions, are split into training and held-out parts, so no held-out
 comes from a game the network saw.  Training stops when the held-out loss has not improved
 for ``patience`` epochs and keeps the best epoch.  The folder ``out`` gets ``network.npz``
 (the best epoch), ``log.jsonl`` (one line an epoch: the losses) and ``checkpoint.pt``,
-from which the same command continues a run that was stopped: the same settings and the
-same data (a fingerprint of the folders' files), a state in range and finite weights, or
+from which the same command continues a run that was stopped, to the very network and log
+an uninterrupted run makes: the checkpoint holds all that decides the rest (the weights, the
+optimizer's moments, the random generators of the data order and of PyTorch, the
+early-stopping state and the log).  It must be of the same settings and the same data (a
+fingerprint of the folders' files), each part of the right shape, in range and finite, or
 it is refused in one line naming the file and the field.
 """
 
+import contextlib
 import hashlib
 import io
+import json
 import math
+import os
+import re
 import time
 from pathlib import Path
 
 from tigris import record as records
 from tigris.errors import Interrupted, UsageError, excerpt, install_hint
-from tigris.files import check_target, open_append, write_bytes
-from tigris._plumbing import jsonl
+from tigris.files import check_target, write_bytes, write_text
 from tigris._plumbing.locks import holding
-from tigris.sources import check_source, open_source
+from tigris.sources import open_source, read_source
 
 __all__ = ["LABEL_WEIGHT", "SCORE_WEIGHT", "POLICY_WEIGHT", "HIDDEN", "POLICY_WIDTH", "HELD_OUT", "BATCH",
            "EPOCHS", "MAX_EPOCHS", "PATIENCE", "Data", "dataset", "data_files", "fingerprint", "check_out", "split", "fit",
@@ -498,19 +504,20 @@ def fit(data, out, hidden=HIDDEN, epochs=EPOCHS, patience=PATIENCE, seed=0, prog
                 "init": start_from.meta.get("data_fingerprint", Path(init).name) if start_from is not None else None,
                 "data_fingerprint": fingerprint(data.folders)}
     ckpt = out / "checkpoint.pt"
-    state = _resume(torch, ckpt, settings, model, opt)
-    rng = np.random.default_rng(seed + state["epoch"])
+    order = np.random.default_rng(seed)         # the data's order, epoch after epoch
+    state, log = _resume(torch, netlib, ckpt, settings, model, opt, order)
     test_batches = [_batch(torch, data, test_rows[k:k + 4096]) for k in range(0, len(test_rows), 4096)]
     try:
-        while state["epoch"] < epochs and state["since"] < patience:
-            train_loss, test_loss = _epoch(torch, model, opt, data, rng.permutation(train_rows), test_batches,
-                                           len(test_rows), state, progress)
-            if not all(math.isfinite(x) for x in (*train_loss, *test_loss)):
-                raise UsageError(f"training diverged in epoch {state['epoch']} (a loss is not finite); "
-                                 f"{ckpt} keeps the epoch before: lower the learning rate, or start again")
-            _keep(torch, netlib, out, model, opt, settings, state, train_loss, test_loss)
-            if progress:
-                print(_epoch_line(state, test_loss, policy_width))
+        with _deterministic(torch):
+            while state["epoch"] < epochs and state["since"] < patience:
+                train_loss, test_loss = _epoch(torch, model, opt, data, order.permutation(train_rows),
+                                               test_batches, len(test_rows), state, progress)
+                if not all(math.isfinite(x) for x in (*train_loss, *test_loss)):
+                    raise UsageError(f"training diverged in epoch {state['epoch']} (a loss is not finite); "
+                                     f"{ckpt} keeps the epoch before: lower the learning rate, or start again")
+                _keep(torch, netlib, out, model, opt, order, settings, state, log, train_loss, test_loss)
+                if progress:
+                    print(_epoch_line(state, test_loss, policy_width))
     except KeyboardInterrupt:
         raise Interrupted(f"interrupted after epoch {state['epoch']}: {ckpt} keeps it; run the same "
                           f"command again to continue") from None
@@ -542,6 +549,24 @@ def _freeze_value(model, start_from, policy_width):
     model.drop.p = 0.0              # the frozen trunk as the search computes it
 
 
+@contextlib.contextmanager
+def _deterministic(torch):
+    """PyTorch's deterministic algorithms within, the caller's setting after.
+
+    An epoch is then a function of the checkpoint alone, so that a continued run is the
+    uninterrupted one bit for bit: with more than one thread, the backward pass of the
+    policy's indexing (``g[position]``) otherwise adds up its rows in whatever order the
+    threads reach them (runs differed by 1e-8).  The other kernels the model uses add up
+    in a fixed order for a given number of threads (PyTorch's default: the cores), so a
+    run continued on a machine with other cores may differ in the last bits."""
+    before = torch.are_deterministic_algorithms_enabled(), torch.is_deterministic_algorithms_warn_only_enabled()
+    torch.use_deterministic_algorithms(True)
+    try:
+        yield
+    finally:
+        torch.use_deterministic_algorithms(before[0], warn_only=before[1])
+
+
 def _epoch(torch, model, opt, data, order, test_batches, tested, state, progress):
     """One epoch over the training rows in `order`, then the held-out losses; the epoch
     and its seconds counted in `state`.  Returns (training losses, held-out losses)."""
@@ -553,20 +578,31 @@ def _epoch(torch, model, opt, data, order, test_batches, tested, state, progress
     return train_loss, test_loss
 
 
-def _keep(torch, netlib, out, model, opt, settings, state, train_loss, test_loss):
-    """After an epoch: the weights kept if they are the best yet, the epoch logged, the
-    checkpoint written (all that a resumed run needs)."""
+def _keep(torch, netlib, out, model, opt, order, settings, state, log, train_loss, test_loss):
+    """After an epoch: its line logged, the checkpoint written (``_CHECKPOINT``: all that
+    decides the rest of the run), then from it the log and, if they are the best yet, the
+    weights (``_write_from``).  A run stopped before the checkpoint is written continues
+    from the epoch before; one stopped after it, from this one."""
     total = test_loss[0] + SCORE_WEIGHT * test_loss[1] + settings["policy_weight"] * test_loss[2]
     if total < state["best"]:
         state.update(best=float(total), best_epoch=state["epoch"], since=0)
-        netlib.save(out / "network.npz", arrays_of(model), {"training": "in progress"})
     else:
         state["since"] += 1
-    _log(out / "log.jsonl", state, train_loss, test_loss)
+    log.append(_log_line(state, train_loss, test_loss))
     buffer = io.BytesIO()
-    torch.save({"settings": settings, "model": model.state_dict(), "optimizer": opt.state_dict(),
-                "state": state}, buffer)
+    torch.save({"settings": settings, "model": model.state_dict(), "optimizer": opt.state_dict(), "state": state,
+                "log": log, "data_order": order.bit_generator.state, "torch_generator": torch.get_rng_state()},
+               buffer)
     write_bytes(out / "checkpoint.pt", buffer.getvalue())
+    _write_from(netlib, out, model, state, log)
+
+
+def _write_from(netlib, out, model, state, log):
+    """The log and, when the checkpoint's epoch is the best so far, the weights, as the
+    checkpoint (`model`, `state`, `log`) has them."""
+    write_text(out / "log.jsonl", "".join(json.dumps(line) + "\n" for line in log))
+    if state["epoch"] and state["since"] == 0:
+        netlib.save(out / "network.npz", arrays_of(model), {"training": "in progress"})
 
 
 def _epoch_line(state, test_loss, policy_width):
@@ -626,15 +662,22 @@ def _held_out(torch, model, batches, positions):
             hits / max(policy_positions, 1))
 
 
-def _log(path, state, train_loss, test_loss):
-    """A line of ``log.jsonl``: the epoch's losses."""
-    line = {"epoch": state["epoch"], "train_chance": round(train_loss[0], 5), "train_score": round(train_loss[1], 5),
-            "train_policy": round(train_loss[2], 5), "held_out_chance": round(test_loss[0], 5),
-            "held_out_score": round(test_loss[1], 5), "held_out_policy": round(test_loss[2], 5),
-            "held_out_top_move": round(test_loss[3], 4), "seconds": round(state["seconds"], 1)}
-    with open_append(path) as f:           # never through a link
-        jsonl.append(f, line)
+# The fields of a line of the log, in order.
+_LOG = ("epoch", "train_chance", "train_score", "train_policy", "held_out_chance", "held_out_score",
+        "held_out_policy", "held_out_top_move", "seconds")
 
+
+def _log_line(state, train_loss, test_loss):
+    """A line of ``log.jsonl``: the epoch's losses (Python's numbers: a weights-only load
+    refuses numpy's)."""
+    return dict(zip(_LOG, (state["epoch"], *(round(float(x), 5) for x in (*train_loss[:3], *test_loss[:3])),
+                           round(float(test_loss[3]), 4), round(float(state["seconds"]), 1))))
+
+
+# What a checkpoint holds: the run's settings, the model's and the optimizer's state dicts,
+# the training state (``_STATE``), the log's lines, the state of the data order's generator
+# (numpy's) and of PyTorch's (dropout's).
+_CHECKPOINT = ("settings", "model", "optimizer", "state", "log", "data_order", "torch_generator")
 
 # A checkpoint's training state: each field's type and what it may be.
 _STATE = {"epoch": (int, f"a whole number from 0 to {MAX_EPOCHS:,}"), "best": (float, "a number, or infinity"),
@@ -642,44 +685,178 @@ _STATE = {"epoch": (int, f"a whole number from 0 to {MAX_EPOCHS:,}"), "best": (f
           "seconds": (float, "a finite number of seconds")}
 
 
-def _resume(torch, ckpt, settings, model, opt):
-    """The training state to start from: the checkpoint's, its model and optimizer loaded,
-    when it is this run's; a new one when there is no checkpoint.  A checkpoint of another
-    run (settings or data), or damaged, is refused in one line naming the file and what is
-    wrong."""
+def _resume(torch, netlib, ckpt, settings, model, opt, order):
+    """The training state and the log's lines to start from: the checkpoint's, when it is
+    this run's, with the model, the optimizer, the data order's generator `order` and
+    PyTorch's set as it has them, and the log and the best weights written again from it
+    (a run may have stopped between the checkpoint and them); a new state and an empty log
+    when there is no checkpoint.  A checkpoint of another run (settings or data), or
+    damaged, is refused in one line naming the file and what is wrong."""
     state = {"epoch": 0, "best": math.inf, "best_epoch": 0, "since": 0, "seconds": 0.0}
-    if not ckpt.exists():
-        return state
-    check_source(ckpt)
+    if not os.path.lexists(ckpt):
+        return state, []
+    data = read_source(ckpt)              # a regular file, never a pipe or a device; bounded
+    again = "delete it to train again from the start"
     try:
-        saved = torch.load(ckpt, weights_only=True)      # tensors and plain data: no code runs
-        if not isinstance(saved, dict) or not {"settings", "model", "optimizer", "state"} <= set(saved):
+        saved = torch.load(io.BytesIO(data), weights_only=True)   # tensors and plain data: no code runs
+        if not isinstance(saved, dict) or "settings" not in saved:
             raise ValueError("not a checkpoint of tigris train")
     except Exception as e:          # whatever a damaged file makes PyTorch raise
-        raise UsageError(f"{ckpt}: cannot continue from it ({excerpt(str(e), 80)}); delete it "
-                         f"to train again from the start") from None
-    old = saved.get("settings")
-    if isinstance(old, dict) and old.get("data_fingerprint") != settings["data_fingerprint"] and \
-            {k: v for k, v in old.items() if k != "data_fingerprint"} == \
-            {k: v for k, v in settings.items() if k != "data_fingerprint"}:
+        raise UsageError(f"{ckpt}: cannot continue from it ({_load_error(e)}); {again}") from None
+    old = saved["settings"]
+    if isinstance(old, dict) and _differs(old.get("data_fingerprint"), settings["data_fingerprint"]) and \
+            not _differs({k: v for k, v in old.items() if k != "data_fingerprint"},
+                         {k: v for k, v in settings.items() if k != "data_fingerprint"}):
         raise UsageError(f"{ckpt} was trained on other data (data_fingerprint {excerpt(old.get('data_fingerprint'))}, "
                          f"these folders' is {settings['data_fingerprint']}); choose another folder")
-    if old != settings:
+    if _differs(old, settings):
         raise UsageError(f"{ckpt} is another run's ({excerpt(old, 80)}); choose another folder")
+    missing = [name for name in _CHECKPOINT if name not in saved]
+    if missing:                     # an earlier version's: its run cannot go on as it would have
+        raise UsageError(f"{ckpt}: cannot continue from it (it holds no {', '.join(missing)}); {again}")
     state = saved["state"]
-    problem = _state_problem(state)
-    if problem:
-        raise UsageError(f"{ckpt}: state: {problem}; delete it to train again from the start")
+    for part, problem in (("state", lambda: _state_problem(state)),
+                          ("log", lambda: _log_problem(saved["log"], state["epoch"])),
+                          ("model", lambda: _tensors_problem(torch, saved["model"], model.state_dict())),
+                          ("optimizer", lambda: _optimizer_problem(torch, saved["optimizer"], model, opt)),
+                          ("data_order", lambda: _order_problem(saved["data_order"])),
+                          ("torch_generator", lambda: _generator_problem(torch, saved["torch_generator"]))):
+        wrong = problem()
+        if wrong:
+            raise UsageError(f"{ckpt}: {part}: {wrong}; {again}")
     try:
         model.load_state_dict(saved["model"])
-        opt.load_state_dict(saved["optimizer"])
-    except Exception as e:          # a tensor of another shape or name
-        raise UsageError(f"{ckpt}: model: {excerpt(str(e), 100)}; delete it to train again from the start") from None
-    for name, tensor in model.state_dict().items():
-        if not torch.isfinite(tensor).all():
-            raise UsageError(f"{ckpt}: model: {name} holds values that are not finite; delete it to train "
-                             f"again from the start")
-    return state
+        # The moments alone: the hyperparameters are this run's (its settings are the checkpoint's).
+        opt.load_state_dict({"state": saved["optimizer"]["state"], "param_groups": opt.state_dict()["param_groups"]})
+        order.bit_generator.state = saved["data_order"]
+        torch.set_rng_state(saved["torch_generator"])
+    except Exception as e:          # what the checks above let through: PyTorch's or numpy's own checks
+        raise UsageError(f"{ckpt}: cannot continue from it ({_load_error(e)}); {again}") from None
+    _write_from(netlib, ckpt.parent, model, state, saved["log"])
+    return state, saved["log"]
+
+
+def _differs(saved, expected):
+    """Whether a checkpoint's value differs from the run's (plain data): a tensor in its
+    place, which compares element by element, differs."""
+    try:
+        return bool(saved != expected)
+    except Exception:               # a tensor of several elements has no truth value
+        return True
+
+
+def _load_error(e):
+    """What went wrong in loading a checkpoint, in a few words: the first sentence of
+    PyTorch's message, and of a weights-only load's long explanation, what it refused
+    (the paragraph before its pointer to the documentation)."""
+    text = str(e)
+    refused = text.startswith("Weights only load failed")
+    if refused:
+        paragraphs = [p for p in text.split("\n\n") if p.strip() and not p.startswith("Check the documentation")]
+        text = paragraphs[-1].rpartition("WeightsUnpickler error:")[2]
+    words = " ".join(re.split(r"\.\s", text.strip(), maxsplit=1)[0].split()).rstrip(".")
+    words = (words[:100] + "...") if len(words) > 100 else words
+    if isinstance(e, KeyError) or not words:            # KeyError's text is the key alone
+        words = f"{type(e).__name__} {words}".strip()
+    return f"a weights-only load refuses it: {words}" if refused else words
+
+
+def _log_problem(log, epochs):
+    """What is wrong with a checkpoint's log (a line for each of its `epochs`), or None."""
+    if not isinstance(log, list) or len(log) != epochs:
+        return f"must be a line for each of the {epochs} epochs, not {excerpt(log)}"
+    for k, line in enumerate(log, 1):
+        if not isinstance(line, dict) or set(line) != set(_LOG):
+            return f"line {k} must hold {', '.join(_LOG)}, not {excerpt(line)}"
+        if type(line["epoch"]) is not int or line["epoch"] != k:
+            return f"line {k}: epoch must be {k}, not {excerpt(line['epoch'])}"
+        for name in _LOG[1:]:
+            value = line[name]
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                return f"line {k}: {name} must be a finite number, not {excerpt(value)}"
+    return None
+
+
+def _tensor_problem(torch, value, like):
+    """What is wrong with `value`, a tensor that must have the dtype and shape of `like`
+    and finite values, or None."""
+    if not isinstance(value, torch.Tensor) or value.layout != torch.strided or value.dtype != like.dtype \
+            or value.shape != like.shape:
+        shape = value.shape if isinstance(value, torch.Tensor) else None
+        return (f"must be a tensor of {like.dtype} and shape {tuple(like.shape)}, not "
+                f"{excerpt(value) if shape is None else f'one of {value.dtype} and shape {tuple(shape)}'}")
+    if not torch.isfinite(value).all():
+        return "holds values that are not finite"
+    return None
+
+
+def _tensors_problem(torch, saved, expected):
+    """What is wrong with `saved`, tensors by name that must be `expected`'s names, each
+    of its dtype and shape and finite, or None."""
+    if not isinstance(saved, dict):
+        return f"must be tensors by name, not {excerpt(saved)}"
+    for name in saved:
+        if name not in expected:
+            return f"{excerpt(name)} is not a weight of this network"
+    for name, like in expected.items():
+        if name not in saved:
+            return f"no {name}"
+        wrong = _tensor_problem(torch, saved[name], like)
+        if wrong:
+            return f"{name} {wrong}"
+    return None
+
+
+def _optimizer_problem(torch, saved, model, opt):
+    """What is wrong with a checkpoint's optimizer state (AdamW's: per parameter, by its
+    number, its step count and its two moments), or None."""
+    params = [p for group in opt.param_groups for p in group["params"]]
+    names = {id(p): name for name, p in model.named_parameters()}
+    if not isinstance(saved, dict) or not isinstance(saved.get("state"), dict):
+        return "must hold the state of each parameter"
+    for key, entry in saved["state"].items():
+        if type(key) is not int or not 0 <= key < len(params):
+            return f"holds the state of a parameter {excerpt(key)}, which the network has not"
+        name = names[id(params[key])]
+        if not isinstance(entry, dict) or set(entry) != {"step", "exp_avg", "exp_avg_sq"}:
+            return f"{name} must hold step, exp_avg and exp_avg_sq, not {excerpt(entry)}"
+        step = entry["step"]
+        # a step of 0 would divide by 0 in the bias correction
+        if not isinstance(step, torch.Tensor) or step.layout != torch.strided or step.dim() != 0 \
+                or not step.is_floating_point() or not (math.isfinite(step.item()) and step.item() >= 1
+                                                        and step.item() == int(step.item())):
+            return f"{name}: step must be a whole number of at least 1, not {excerpt(step)}"
+        for moment in ("exp_avg", "exp_avg_sq"):
+            wrong = _tensor_problem(torch, entry[moment], params[key])
+            if wrong:
+                return f"{name}: {moment} {wrong}"
+        if (entry["exp_avg_sq"] < 0).any():
+            return f"{name}: exp_avg_sq holds negative values (a mean of squares)"
+    return None
+
+
+def _order_problem(value):
+    """What is wrong with the state of the data order's generator (numpy's PCG64), or None."""
+    def whole(x, bits):
+        return type(x) is int and 0 <= x < 1 << bits
+
+    if not (isinstance(value, dict) and set(value) == {"bit_generator", "state", "has_uint32", "uinteger"}
+            and value["bit_generator"] == "PCG64" and isinstance(value["state"], dict)
+            and set(value["state"]) == {"state", "inc"} and whole(value["state"]["state"], 128)
+            and whole(value["state"]["inc"], 128) and value["has_uint32"] in (0, 1)
+            and type(value["has_uint32"]) is int and whole(value["uinteger"], 32)):
+        return f"must be the state of numpy's PCG64 generator, not {excerpt(value)}"
+    return None
+
+
+def _generator_problem(torch, value):
+    """What is wrong with the state of PyTorch's generator, or None (its content is
+    checked as it is set)."""
+    like = torch.get_rng_state()
+    if not isinstance(value, torch.Tensor) or value.layout != torch.strided or value.dtype != like.dtype \
+            or value.shape != like.shape:
+        return f"must be PyTorch's generator state ({like.numel()} bytes), not {excerpt(value)}"
+    return None
 
 
 def _state_problem(state):
