@@ -17,6 +17,7 @@ from tigris import bots
 from tigris import knobs
 from tigris._plumbing import tomlfile
 from tigris.commands import main
+from tigris.errors import ConfigError
 from tigris.bots import search
 
 from helpers import game, hand, legal, play
@@ -659,3 +660,38 @@ def test_the_old_name_of_root_statistics_still_answers_with_a_warning():
     with pytest.warns(DeprecationWarning, match="root_statistics"):
         old = bots.make("ismcts", iterations=200, seed=5).analyse(g)
     assert old == bots.make("ismcts", iterations=200, seed=5).root_statistics(g)
+
+
+@pytest.mark.parametrize("network, said", [
+    ("/etc/passwd", "network: /etc/passwd: not a tigris-network/2 file"),
+    ("/dev/zero", "network: /dev/zero: a device, not a file"),
+    ("missing.npz", "network: missing.npz: cannot read the network"),
+])
+def test_a_bot_file_is_checked_whole_when_loaded_its_network_read(tmp_path, capsys, network, said):
+    """A network that cannot be read refuses the bot as it is loaded, in one line naming
+    the bot file: not as every game it plays fails."""
+    path = write(tmp_path, "netbot.toml", f'kind = "ismcts"\niterations = 5\nevaluator = "net"\n'
+                                          f'network = "{network}"\n')
+    with pytest.raises(ConfigError, match=f"netbot.toml: {said}"):
+        bots.load(path)
+    assert main(["tournament", "--bots", str(path), "random", "--games", "2", "--jobs", "1",
+                 "--out", str(tmp_path / "t")]) == 1
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and said in err
+    assert not (tmp_path / "t" / "games.jsonl").exists()
+
+
+def test_a_network_without_a_policy_head_is_refused_for_priors_net(tmp_path):
+    from tigris import network
+
+    import numpy as np
+
+    source = tmp_path / "value-only.npz"
+    with np.load(network.SHIPPED[2]) as z:
+        kept = {name: z[name] for name in network.ARRAYS}
+        meta = json.loads(z["meta"].tobytes())
+    network.save(source, kept, {k: v for k, v in meta.items() if k not in ("policy_version",)})
+    path = write(tmp_path, "p.toml", f'kind = "ismcts"\niterations = 5\nevaluator = "net"\n'
+                                     f'priors = "net"\nnetwork = "{source}"\n')
+    with pytest.raises(ConfigError, match="priors = \"net\" needs a network with a policy head"):
+        bots.load(path)

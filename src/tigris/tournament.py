@@ -277,7 +277,8 @@ def _run(spec, folder, resume, where, progress):
         spec, settings = read_spec_file(spec_path)
         for name, (kind, params) in settings.items():     # the bots play here
             try:
-                knobs.check(kind, params, where=f"{spec_path}: bots.{name}")
+                botlib.check_network(knobs.check(kind, params, where=f"{spec_path}: bots.{name}"),
+                                     where=f"{spec_path}: bots.{name}")
             except ValueError as e:
                 raise TournamentError(str(e)) from None
     else:

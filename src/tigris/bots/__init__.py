@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 from tigris import files, knobs
 from tigris.bots.search import CheatBot, ISMCTSBot, PIMCBot
 from tigris.bots.simple import GreedyBot, RandomBot
-from tigris.errors import ConfigError
+from tigris.errors import ConfigError, excerpt
 from tigris._plumbing.tomlfile import read_toml
 
 if TYPE_CHECKING:
     from tigris._game import Game
 
 __all__ = ["Bot", "CLASSES", "KINDS", "make", "load", "Configuration", "configuration",
-           "find", "available", "describe", "PACKAGED"]
+           "find", "available", "describe", "check_network", "PACKAGED"]
 
 
 class Bot(Protocol):
@@ -59,6 +59,7 @@ def make(kind: str, name: str | None = None, **params: Any) -> Bot:
     keys."""
     with _config_errors():
         checked = knobs.check(kind, params, where=f"bots.make({kind!r})")
+    check_network(checked, where=f"bots.make({kind!r})")
     return CLASSES[kind](name=name or kind, **checked)
 
 
@@ -105,8 +106,29 @@ def configuration(name_or_path: str | Path) -> Configuration:
     given = {k: v for k, v in data.items() if k not in knobs.META}
     with _config_errors():
         params = knobs.check(data["kind"], given, where=str(path))
+        check_network(params, where=str(path))
     return Configuration(name=Path(path).stem, path=Path(path), kind=data["kind"], given=given,
                          params=params, description=data.get("description", ""))
+
+
+def check_network(params: dict[str, Any], where: str) -> None:
+    """The weights file a bot's checked knobs `params` name (``network``, read by
+    ``evaluator = "net"``), read and verified now: a bot whose file is missing, not a
+    network or without the policy head ``priors = "net"`` needs is refused as it is
+    loaded (ConfigError naming `where`), not as every game it plays fails.  The shipped
+    networks (an empty ``network``) are the package's own."""
+    from tigris import network
+
+    name = params.get("network")
+    if not name or params.get("evaluator") != "net":
+        return
+    try:
+        net = network.load(name)
+    except ValueError as e:
+        raise ConfigError(f"{where}: network: {e}") from None
+    if params.get("priors") == "net" and not net.has_policy:
+        raise ConfigError(f"{where}: network {excerpt(name)}: priors = \"net\" needs a network "
+                          f"with a policy head")
 
 
 @contextmanager
