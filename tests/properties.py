@@ -94,7 +94,8 @@ words = st.one_of(st.sampled_from(COLOURS + LEADERS + DECISIONS + tuple(SQUARES[
                                   ("king:0", "king:²", "red:down", "red+treasure", "catastrophe",
                                    "red+building", "trader:9", "king:" + "9" * 5000, "",
                                    "classic", "advanced", "english", "buildings", "war", "revolt",
-                                   "x" * 100_000)),
+                                   "x" * 100_000, "nul\x00name", "\ud800", "lone \udcff", "\n",
+                                   "tab\there")),
                   st.text(max_size=12))
 scalars = st.one_of(st.none(), numbers, words)
 values = st.recursive(scalars, lambda inner: st.one_of(
@@ -263,14 +264,26 @@ def pending(doc, seed):
 
 
 @_settings()
-@given(mutated(RECORDS, keys=("draws", "forced", "seed", "deal")))
+@given(mutated(RECORDS, keys=("draws", "forced", "seed", "deal", "bots", "seconds", "result")))
 def records(doc):
-    """A broken record replays to a valid game or raises RecordError."""
+    """A broken record replays to a valid game or raises RecordError; one that replays
+    holds every field to the format (docs/FORMATS.md): a seed of 64 bits, a printable
+    name per seat, finite times, no field the format does not have."""
     try:
         g = record.replay(doc)
     except tigris.RecordError as e:
         assert str(e) and len(str(e)) < 600, "the message quotes too much"
         return
+    seed = doc.get("seed")
+    assert seed is None or (type(seed) is int and -2**63 <= seed < 2**63), seed
+    bots = doc.get("bots")
+    assert bots is None or (type(bots) is list and len(bots) == g.players and all(
+        type(b) is str and b and b.isprintable() and b.encode("utf-8") for b in bots)), bots
+    assert set(doc) <= set(record.KEYS) | set(record.RUN_KEYS), sorted(doc)
+    for m in doc["moves"]:
+        assert set(m) <= set(record.MOVE_KEYS), sorted(m)
+        assert "seconds" not in m or (type(m["seconds"]) in (int, float)
+                                      and 0 <= m["seconds"] < math.inf), m["seconds"]
     exercise(g)
 
 

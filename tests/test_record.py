@@ -128,9 +128,17 @@ def test_load_a_game_from_a_jsonl_file(tmp_path):
     ("players", 10**30, r"^players: expected 2, 3 or 4, not 1000000000000000000000000000000$"),
     ("players", 2.0, r"^players: expected 2, 3 or 4, not 2\.0$"),
     ("players", True, r"^players: expected 2, 3 or 4"),
-    ("seed", float("inf"), r"^seed: expected a whole number or null, not inf$"),
-    ("seed", 1.5, r"^seed: expected a whole number or null"),
-    ("seed", "7", r"^seed: expected a whole number or null"),
+    ("seed", float("inf"), r"^seed: expected a whole number from -2\*\*63 to 2\*\*63 - 1, or null, not inf$"),
+    ("seed", 1.5, r"^seed: expected a whole number from -2\*\*63"),
+    ("seed", "7", r"^seed: expected a whole number from -2\*\*63"),
+    ("seed", 2**64, r"^seed: expected a whole number from -2\*\*63 to 2\*\*63 - 1, or null, not 18446744073709551616$"),
+    ("seed", -2**63 - 1, r"^seed: expected a whole number from -2\*\*63"),
+    ("bots", {"random": 1}, r"^bots: expected a list of 2 names \(one per seat\) or null"),
+    ("bots", ["random"], r"^bots: expected a list of 2 names"),
+    ("bots", ["ran\x00dom", "random"], r"^bots\[0\]: a name is 1 to 200 printable characters"),
+    ("bots", ["random", "\ud800"], r"^bots\[1\]: a name is 1 to 200 printable characters"),
+    ("bots", ["", "random"], r"^bots\[0\]: a name is 1 to 200 printable characters"),
+    ("notes", "mine", r"^'notes': not a field of a record"),
     ("board", ["classic"], r"^board: expected one of classic, advanced"),
     ("variants", "english", r"^variants: expected a list of variant names"),
     ("variants", ["welsh"], r"^variants: unknown variant 'welsh'"),
@@ -210,3 +218,17 @@ def test_load_refuses_files_that_are_not_utf8(tmp_path):
     path.write_text("[" * 100_000 + "]" * 100_000)
     with pytest.raises(tigris.RecordError, match=r"not JSON"):
         load(path)
+
+
+@pytest.mark.parametrize("field, value, match", [
+    ("seconds", float("nan"), r"^move 1 \(.*\): seconds must be a number from 0, not nan$"),
+    ("seconds", float("inf"), r"^move 1 \(.*\): seconds must be a number from 0, not inf$"),
+    ("seconds", -1, r"^move 1 \(.*\): seconds must be a number from 0"),
+    ("seconds", "0.1", r"^move 1 \(.*\): seconds must be a number from 0"),
+    ("comment", "mine", r"^move 1 \(.*\): 'comment' is not a field of a move"),
+])
+def test_bad_move_fields_name_the_move(field, value, match):
+    rec = to_record(played(2, 7))
+    rec["moves"][0][field] = value
+    with pytest.raises(tigris.RecordError, match=match):
+        replay(json.loads(json.dumps(rec)))

@@ -377,16 +377,16 @@ def test_view_writes_no_device(files, capsys):
     assert "not a regular file" in one_line(capsys.readouterr().err)
 
 
-def test_a_lone_surrogate_in_a_record_gives_a_page_and_never_an_empty_one(files, tmp_path, capsys):
+def test_a_lone_surrogate_in_a_record_is_refused_and_the_old_page_kept(files, tmp_path, capsys):
     rec = json.loads((files / "record.json").read_text())
     rec["bots"] = ["\ud800bad", *rec["bots"][1:]]
     source = tmp_path / "surrogate.json"
     source.write_text(json.dumps(rec))                 # \ud800 escaped: valid JSON
     out = tmp_path / "old.html"
     out.write_text("the old page")
-    assert main(["view", str(source), "--out", str(out), "--force"]) == 0
-    page = out.read_bytes().decode("utf-8")            # valid UTF-8 throughout
-    assert "\ufffdbad" in page
+    assert main(["view", str(source), "--out", str(out), "--force"]) == 1
+    assert "bots[0]: a name is 1 to 200 printable characters" in one_line(capsys.readouterr().err)
+    assert out.read_text() == "the old page"
 
 
 def test_a_page_that_cannot_be_built_leaves_the_old_file(files, tmp_path, capsys, monkeypatch):

@@ -16,7 +16,9 @@ True
 """
 
 import functools
+import math
 import os
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,9 +30,16 @@ from tigris.notation import str_to_action
 from tigris.sources import MAX_LINE, open_source, parse_json, read_source
 from tigris.constants import COLOURS
 
-__all__ = ["FORMAT", "to_record", "replay", "load", "result", "steps", "check_result"]
+__all__ = ["FORMAT", "KEYS", "RUN_KEYS", "MOVE_KEYS", "to_record", "replay", "load", "result", "steps", "check_result"]
 
 FORMAT = "tigris-game/1"
+# The keys of a record, and of each of its moves; a run's games add their number, deal
+# seed, run name and time, and a failed game its error (``runs.runner.play_game``).
+KEYS = ("format", "board", "variants", "players", "bots", "seed", "deal", "moves", "result")
+RUN_KEYS = ("game", "deal_seed", "tournament", "seconds", "error", "traceback")
+MOVE_KEYS = ("player", "move", "forced", "draws", "seconds")
+SEEDS = (-2**63, 2**63)            # a seed is a signed 64-bit number: every run's fits
+MAX_NAME = 200                     # characters of a bot's name in a record
 
 
 def _draws_to_json(draws):
@@ -132,12 +141,20 @@ def replay(rec: dict[str, Any] | str | bytes, upto: int | None = None) -> Game:
     for key in ("players", "deal", "moves"):
         if key not in rec:
             raise RecordError(f"{key}: missing")
+    unknown = [key for key in rec if key not in KEYS and key not in RUN_KEYS]
+    if unknown:
+        raise RecordError(f"{excerpt(unknown[0], 30)}: not a field of a record (they are "
+                          f"{', '.join(KEYS)}, and a run's {', '.join(RUN_KEYS)})")
+    for key, (fits, what) in _RUN_FIELDS.items():
+        if key in rec and not fits(rec[key]):
+            raise RecordError(f"{key}: expected {what}, not {excerpt(rec[key])}")
     try:
         game = Game(**_setup(rec))
     except ValueError as e:
         if isinstance(e, RecordError):
             raise
         raise RecordError(f"variants: {e}") from None      # the other fields are checked
+    _check_bots(rec.get("bots"), game.players)
     try:
         game.redeal(_draws_from_json(rec["deal"], "deal"))
     except ValueError as e:
@@ -204,8 +221,9 @@ def _setup(rec):
     seed = rec.get("seed")
     if seed is None:
         seed = 0
-    elif isinstance(seed, bool) or not isinstance(seed, int):
-        raise RecordError(f"seed: expected a whole number or null, not {excerpt(seed)}")
+    elif isinstance(seed, bool) or not isinstance(seed, int) or not SEEDS[0] <= seed < SEEDS[1]:
+        raise RecordError(f"seed: expected a whole number from -2**63 to 2**63 - 1, or null, "
+                          f"not {excerpt(seed)}")
     board = rec.get("board", "classic")
     if not isinstance(board, str) or board not in BOARD_NAMES:
         raise RecordError(f"board: expected one of {', '.join(BOARD_NAMES)}, not {excerpt(board)}")
@@ -215,6 +233,44 @@ def _setup(rec):
     if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
         raise RecordError(f"variants: expected a list of variant names, not {excerpt(variants)}")
     return {"players": players, "seed": seed, "board": board, "variants": tuple(variants)}
+
+
+def _whole(x, low, high):
+    return type(x) is int and low <= x < high
+
+
+def _seconds(x):
+    """A time as JSON gives it: a finite number from 0 (a NaN fails every comparison)."""
+    return type(x) is float and 0.0 <= x < math.inf or type(x) is int and 0 <= x < 2**53
+
+
+# What a run's fields of a record may hold (``runs.runner.play_game`` writes them).
+_RUN_FIELDS = {
+    "game": (lambda x: _whole(x, 0, 2**53), "a game number from 0"),
+    "deal_seed": (lambda x: _whole(x, *SEEDS), "a whole number from -2**63 to 2**63 - 1"),
+    "tournament": (lambda x: isinstance(x, str) and not _SURROGATE.search(x), "the run's name"),
+    "seconds": (_seconds, "a number of seconds from 0"),
+    "error": (lambda x: x is None or isinstance(x, str), "text or null"),
+    "traceback": (lambda x: isinstance(x, str), "text"),
+}
+
+
+def _check_bots(bots, players):
+    """RecordError unless `bots` is null or a name per seat: text of 1 to MAX_NAME
+    printable characters (no NUL, no control character, no lone surrogate)."""
+    if bots is None:
+        return
+    if not isinstance(bots, list) or len(bots) != players:
+        raise RecordError(f"bots: expected a list of {players} names (one per seat) or null, "
+                          f"not {excerpt(bots)}")
+    for seat, name in enumerate(bots):
+        if not (isinstance(name, str) and 0 < len(name) <= MAX_NAME and name.isprintable()
+                and not _SURROGATE.search(name)):
+            raise RecordError(f"bots[{seat}]: a name is 1 to {MAX_NAME} printable characters, "
+                              f"not {excerpt(name)}")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def steps(rec):
@@ -234,6 +290,15 @@ def _replay_move(game, n, move):
     if not isinstance(text, str):
         raise RecordError(f"move {n}: the move is notation such as 'tile red G5', not "
                           f"{excerpt(text)}")
+    unknown = [key for key in move if key not in MOVE_KEYS]
+    if unknown:
+        raise RecordError(f"{_where(n, text)}: {excerpt(unknown[0], 30)} is not a field of a "
+                          f"move (they are {', '.join(MOVE_KEYS)})")
+    if "seconds" in move:
+        x = move["seconds"]
+        if not _seconds(x):
+            raise RecordError(f"{_where(n, text)}: seconds must be a number from 0, not "
+                              f"{excerpt(x)}")
     if game.is_over:
         raise RecordError(f"{_where(n, text)}: the game is already over")
     if "player" in move and move["player"] != game.current_player:

@@ -96,9 +96,11 @@ class Configuration:
         return CLASSES[self.kind](name=self.name, **params)
 
 
-def configuration(name_or_path: str | Path) -> Configuration:
-    """The Configuration of a bot name or file, read once; a ConfigError names the file
-    and what is wrong."""
+def configuration(name_or_path: str | Path, network: bool = True) -> Configuration:
+    """The Configuration of a bot name or file, read once and checked whole, the network
+    it names read and verified too (``check_network``; with `network` False that is left
+    to the caller: a server reads it from the folder it serves); a ConfigError names the
+    file and what is wrong."""
     path = find(name_or_path)
     data = read_toml(path)
     if "kind" not in data:
@@ -106,6 +108,7 @@ def configuration(name_or_path: str | Path) -> Configuration:
     given = {k: v for k, v in data.items() if k not in knobs.META}
     with _config_errors():
         params = knobs.check(data["kind"], given, where=str(path))
+    if network:
         check_network(params, where=str(path))
     return Configuration(name=Path(path).stem, path=Path(path), kind=data["kind"], given=given,
                          params=params, description=data.get("description", ""))

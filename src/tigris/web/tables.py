@@ -593,7 +593,7 @@ def check_seats(seats, available):
                              f"{', '.join(sorted(available))}")
         path, shown, root = available[seat]
         try:
-            conf = botlib.configuration(path)
+            conf = botlib.configuration(path, network=False)   # read below, in its folder
         except (ConfigError, RecursionError) as e:
             message = str(e).replace(str(path), shown) if isinstance(e, ConfigError) else "nested too deep"
             raise UsageError(f"seats[{k}]: the bot {seat} cannot play: {excerpt(message, 300)}") from None
