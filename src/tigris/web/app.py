@@ -216,7 +216,7 @@ class Folders:
 
         from tigris import record as records
         from tigris.seat import HUMAN
-        from tigris.sources import json_or_none
+        from tigris.sources import json_or_none, read_source
         from tigris.web.tables import game_key
 
         try:
@@ -229,8 +229,8 @@ class Folders:
         if key not in self._states:
             rec = None
             if st.st_size <= MAX_RECORD:
-                with contextlib.suppress(OSError):
-                    rec = json_or_none(path.read_bytes())
+                with contextlib.suppress(OSError, UsageError):     # replaced since: unread
+                    rec = json_or_none(read_source(path, limit=MAX_RECORD))
             if not isinstance(rec, dict) or rec.get("format") != records.FORMAT:
                 state = None
             else:
