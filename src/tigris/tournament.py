@@ -39,7 +39,7 @@ from tigris._plumbing.tomlfile import read_toml
 
 __all__ = ["Spec", "run", "load_spec", "load_summary", "read_spec_file", "format_summary",
            "summarize", "SPEC_FILE", "GAMES_FILE", "MAX_GAMES", "schedule", "read_games",
-           "writable_folder", "results_of", "write_summary"]
+           "writable_folder", "results_of", "write_summary", "last_lines"]
 
 SPEC_FILE = "tournament.json"
 GAMES_FILE = "games.jsonl"
@@ -155,18 +155,27 @@ def schedule(spec):
 
 def read_games(out, repair=True, game=None):
     """The records in DIR/games.jsonl, each held to the tournament of DIR/tournament.json
-    (``tigris.runs.results``); with `game`, only that game's (a list of one, or empty), the
-    others read and checked but not kept.  A torn last line (a run killed while writing)
-    is reported with a warning, ignored, and cut off the file when `repair` is set."""
+    (``tigris.runs.results``), a game's last line if it has several (failures, then the
+    game played again by ``--resume``); with `game`, only that game's (a list of one, or
+    empty), the others read and checked but not kept.  A torn last line (a run killed
+    while writing) is reported with a warning, ignored, and cut off the file when
+    `repair` is set."""
     out = Path(out)
-    records = []
     if (out / SPEC_FILE).exists():
         spec, _ = read_spec_file(out / SPEC_FILE)
+        records = []
         scan(out / GAMES_FILE, spec, repair=repair, each=records.append, only=game)
-    elif (out / GAMES_FILE).exists():
-        records = [r for r in _unscheduled_games(out / GAMES_FILE, repair)
-                   if game is None or r["game"] == game]
-    return records
+        return last_lines(records)
+    if (out / GAMES_FILE).exists():
+        return [r for r in _unscheduled_games(out / GAMES_FILE, repair)
+                if game is None or r["game"] == game]
+    return []
+
+
+def last_lines(records):
+    """Of the `records` of a games.jsonl in their order, each game's last: a game that
+    failed has the line of its replay after its failures."""
+    return list({rec["game"]: rec for rec in records}.values())
 
 
 def _unscheduled_games(path, repair):
@@ -361,7 +370,7 @@ def summarize(spec, tally):
 
     table = ratings.standings(tally.games(), bots=spec.bots)
     h2h = ratings.head_to_head(tally.games(failed=False))
-    errors = sorted(tally.failed, key=lambda e: e["game"])
+    errors = sorted(tally.failed.values(), key=lambda e: e["game"])
     return {"tournament": asdict(spec), "games": len(tally), "scheduled": len(schedule(spec)),
             "standings": table, "head_to_head": h2h, "errors": errors}
 
@@ -380,14 +389,17 @@ def format_summary(summary: dict[str, Any]) -> str:
     from tigris import ratings
 
     spec = summary["tournament"]
+    failed = len(summary["errors"])
     lines = [f"# {spec['name']}", "",
-             f"{summary['games']} of {summary['scheduled']} games played; {spec['players']} players, "
+             f"{summary['games']} of {summary['scheduled']} games played"
+             f"{f' ({failed} failed: see below)' if failed else ''}; {spec['players']} players, "
              f"{spec['board']} board, seed {spec['seed']}, bots: {', '.join(spec['bots'])}.", "",
              ratings.format_standings(summary["standings"]), "",
              "## Head to head (row bot's score against the column bot)", "",
              ratings.format_head_to_head(summary["head_to_head"])]
     if summary["errors"]:
-        lines += ["", "## Games that failed", ""]
+        lines += ["", "## Games that failed", "",
+                  "Not rated: a tournament's `--resume` plays them again.", ""]
         lines += [f"- game {e['game']} (deal {e['deal_seed']}, {', '.join(e['bots'])}): {e['error']}"
                   for e in summary["errors"]]
     # a lone surrogate (a failed game's message) is escaped: the text is always UTF-8
