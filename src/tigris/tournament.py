@@ -32,7 +32,7 @@ from tigris._plumbing import work
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError, excerpt
 from tigris.files import write_text
 from tigris.runs.results import check_fields, check_play, lines_of, scan
-from tigris.runs.runner import bot_settings, game_tasks
+from tigris.runs.runner import bot_settings, failed_game, game_name, game_tasks
 from tigris.runs.schedule import Schedule
 from tigris.sources import read_json
 from tigris._plumbing.tomlfile import read_toml
@@ -258,8 +258,9 @@ def writable_folder(out: str | os.PathLike[str]) -> Path:
 def run(spec: Spec | None = None, out: str | os.PathLike[str] = "results",
         jobs: int | None = None, resume: bool = False, backend: str = "loky",
         scheduler: Any = None, progress: bool = True) -> dict[str, Any]:
-    """Play the tournament (or the missing games of one, with `resume`); returns the
-    summary.  `jobs` defaults to all cores; `backend="dask"` sends the games to the
+    """Play the tournament (or the missing games of one, with `resume`: those not
+    played, and those that failed); returns the summary, with ``played``: this run's
+    ``{"games": finished, "failed": failed}``.  `jobs` defaults to all cores; `backend="dask"` sends the games to the
     dask.distributed scheduler at `scheduler` (an address, or a Client).  A resumed
     folder's games.jsonl is read line by line and held to its tournament before any game
     is played; the run keeps a Tally of the games, not their records."""
@@ -297,24 +298,28 @@ def _run(spec, folder, resume, where, progress):
     games = schedule(spec)
     tally = scan(folder / GAMES_FILE, spec)
     missing = len(games) - len(tally)
+    played = {"games": 0, "failed": 0}
     if missing:
         todo = (job for job in games if job["game"] not in tally)
-        _play(todo, missing, tally, settings, asdict(spec), folder, where, progress)
+        played = _play(todo, missing, tally, settings, asdict(spec), folder, where, progress)
     summary = summarize(spec, tally)
     write_summary(folder, summary)
-    return summary
+    return dict(summary, played=played)
 
 
 def _play(todo, missing, tally, settings, spec_dict, out, backend, progress):
     """Play the games `todo` on `backend`; append each record to games.jsonl and count it
-    as it comes."""
+    as it comes.  Returns ``{"games": finished, "failed": failed}`` of the games played.
+    A game whose worker process died twice is recorded as failed (``work.Run``)."""
     started = time.perf_counter()
     path = out / GAMES_FILE
     _end_last_line(path)
+    played = {"games": 0, "failed": 0}
 
     def save(rec):
         jsonl.append(f, rec)
         tally.add(rec)
+        played["failed" if rec.get("error") or not rec.get("result") else "games"] += 1
         run.bar.update()
         minutes = (time.perf_counter() - started) / 60
         run.bar.set_postfix(per_min=f"{run.bar.n / minutes:.1f}" if minutes else "-",
@@ -326,9 +331,11 @@ def _play(todo, missing, tally, settings, spec_dict, out, backend, progress):
                 backend.workers, progress, total=missing, desc=spec_dict["name"], unit="game",
                 smoothing=0.1) as run:
             run.tasks(game_tasks(todo, settings, spec_dict), save, ordered=False,
-                      errors=backend.lost(lambda: kept.format(len(tally))))
+                      errors=backend.lost(lambda: kept.format(len(tally))),
+                      name=game_name, died=failed_game)
     except KeyboardInterrupt:
         raise Interrupted(f"interrupted: {kept.format(len(tally))}") from None
+    return played
 
 
 def _end_last_line(path):
