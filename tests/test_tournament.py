@@ -309,3 +309,36 @@ def test_sprt_verdict_names_the_bound_crossed_and_claims_no_margin():
     assert "LLR 1.20 within (-2.94, 2.94): no decision after 35 games" in text
     text = format_result({**base, "elo0": 10, "llr": 3.0, "decision": "H1"})
     assert "more than 10 Elo stronger than old" in text
+
+
+@pytest.mark.slow
+def test_a_match_game_whose_worker_dies_twice_is_saved_failed_and_not_counted(tmp_path, monkeypatch):
+    from joblib import delayed
+
+    from tigris import match
+
+    monkeypatch.setattr(match, "game_tasks", lambda jobs, settings, spec_dict: (
+        delayed(play_or_die)(job, settings, spec_dict) for job in jobs))
+    with pytest.warns(UserWarning, match=r"worker process died \(killed \(SIGKILL\).*game 1\b"):
+        r = match.sprt_match("greedy", "random", elo0=0, elo1=200, max_games=4, jobs=2,
+                             out=tmp_path / "m", progress=False)
+    assert r["failed"] == 1 and r["games"] == 3 and r["first_failure"].startswith(
+        "game 1: its worker process died twice")
+    assert "in 3 games (1 more failed, not counted)" in match.format_result(r)
+    records = finished(tmp_path / "m")
+    assert [rec["game"] for rec in records] == [0, 1, 2, 3] and records[1]["error"]
+
+
+def test_a_match_whose_games_all_fail_ends_in_one_line_with_status_1(tmp_path, capsys):
+    (tmp_path / "bad.npz").write_text("not a network")
+    bot = tmp_path / "badnet.toml"
+    bot.write_text('kind = "greedy"\nevaluator = "net"\nnetwork = "bad.npz"\n')
+    assert main(["match", str(bot), "random", "--max-games", "2", "--jobs", "1",
+                 "--out", str(tmp_path / "m")]) == 1
+    printed = capsys.readouterr()
+    assert "in 0 games (2 more failed, not counted)" in printed.out
+    lines = [line for line in printed.err.replace("\r", "\n").splitlines()
+             if line.strip() and "%|" not in line]
+    assert len(lines) == 1 and "Traceback" not in printed.err, printed.err
+    assert lines[0].startswith("tigris match: all 2 games failed, nothing is counted (game 0: "
+                               "UsageError: ") and lines[0].endswith("summary.md lists them")
