@@ -32,6 +32,7 @@ import re
 import shutil
 import sys
 import tempfile
+import threading
 import warnings
 from collections import deque
 
@@ -84,13 +85,13 @@ class Run:
         try:
             while plan:
                 alone, items = plan.popleft()
-                sent = {}                  # index: task, of the tasks sent and not back
+                sending = _Sending(items, marks)
                 results = death = None
                 try:
                     try:
-                        results = _started(self.jobs, _marked(items, sent, marks), ordered, errors)
+                        results = _started(self.jobs, iter(sending), ordered, errors)
                         for index, value in _received(results, errors):
-                            del sent[index]
+                            sending.back(index)
                             if self._keep(value, save, until):
                                 parallel.stop(results)
                                 return
@@ -101,11 +102,12 @@ class Run:
                     raise
                 if death is None:
                     continue
+                lost = sending.lost()
                 if not alone:
-                    again = self._again(sent, marks, name, death)
+                    again = self._again(lost, marks, name, death)
                     plan.extendleft(reversed(again + [(False, items)]))
-                elif sent:                   # its second death, and its own
-                    (index, task), = sent.items()
+                elif lost:                   # its second death, and its own
+                    (index, task), = lost.items()
                     why = f"its worker process died twice ({death})"
                     if died is None:
                         raise TournamentError(f"{_name(name, index, task)}: {why}")
@@ -175,14 +177,43 @@ def _a_worker_died(e):
     return isinstance(e, TerminatedWorkerError)
 
 
-def _marked(items, sent, marks):
-    """The tasks of `items` (``(index, task)``), each noted in `sent` as it is sent and
-    run by ``_run_marked``."""
-    from joblib import delayed
+class _Sending:
+    """The tasks of `items` (``(index, task)``) as joblib takes them, each run by
+    ``_run_marked`` and noted in ``sent`` as it is taken.  After a worker's death,
+    ``lost()`` stops the sending and gives what was sent and did not come back: joblib
+    may still be taking a task in one of its threads, which the lock orders before or
+    after, never lost between."""
 
-    for index, (fn, args, kwargs) in items:
-        sent[index] = (fn, args, kwargs)
-        yield delayed(_run_marked)(marks, index, fn, args, kwargs)
+    def __init__(self, items, marks):
+        self.items, self.marks = items, marks
+        self.sent = {}                 # index: task, of the tasks sent and not back
+        self.stopped = False
+        self.lock = threading.Lock()
+
+    def __iter__(self):
+        from joblib import delayed
+
+        while True:
+            with self.lock:
+                if self.stopped:
+                    return
+                taken = next(self.items, None)
+                if taken is None:
+                    return
+                index, (fn, args, kwargs) = taken
+                self.sent[index] = (fn, args, kwargs)
+            yield delayed(_run_marked)(self.marks, index, fn, args, kwargs)
+
+    def back(self, index):
+        """Task `index` is back."""
+        with self.lock:
+            del self.sent[index]
+
+    def lost(self):
+        """Stop sending; the tasks sent and not back, by index."""
+        with self.lock:
+            self.stopped = True
+            return dict(self.sent)
 
 
 def _run_marked(marks, index, fn, args, kwargs):
