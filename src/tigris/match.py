@@ -187,7 +187,8 @@ def play_sprt(a, b, settings, spec, deals, scheduled, test, max_games, jobs, pro
                           f"-{sprt.losses}, LLR {llr:.2f}){f'; {kept}' if kept else ''}") from None
     return {"a": a, "b": b, "wins": sprt.wins, "draws": sprt.draws, "losses": sprt.losses,
             "games": sprt.games, "failed": sprt.received - sprt.games,
-            "first_failure": sprt.first_failure, "llr": sprt.llr, "bounds": ratings.sprt_bounds(alpha, beta),
+            "first_failure": sprt.first_failure, "llr": sprt.llr,
+            "bounds": ratings.sprt_bounds(alpha, beta),
             "elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta, "decision": sprt.decision}
 
 

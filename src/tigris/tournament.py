@@ -260,10 +260,11 @@ def run(spec: Spec | None = None, out: str | os.PathLike[str] = "results",
         scheduler: Any = None, progress: bool = True) -> dict[str, Any]:
     """Play the tournament (or the missing games of one, with `resume`: those not
     played, and those that failed); returns the summary, with ``played``: this run's
-    ``{"games": finished, "failed": failed}``.  `jobs` defaults to all cores; `backend="dask"` sends the games to the
-    dask.distributed scheduler at `scheduler` (an address, or a Client).  A resumed
-    folder's games.jsonl is read line by line and held to its tournament before any game
-    is played; the run keeps a Tally of the games, not their records."""
+    ``{"games": finished, "failed": failed}``.  `jobs` defaults to all cores;
+    `backend="dask"` sends the games to the dask.distributed scheduler at `scheduler`
+    (an address, or a Client).  A resumed folder's games.jsonl is read line by line and
+    held to its tournament before any game is played; the run keeps a Tally of the
+    games, not their records."""
     from tigris._plumbing.backends import Backend
 
     where = Backend(backend, jobs, scheduler)          # checked before anything is written

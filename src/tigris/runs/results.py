@@ -302,9 +302,10 @@ def scan(path, spec, repair=True, each=None, only=None, jobs=None):
     called for every line, or with `only` for game number `only`'s lines (for the readers
     that want records too: a failed game's line may be followed by the game's line again,
     played by ``--resume``, which is the one that counts).  A game finished is kept once;
-    a line of a failed game is a failure, not a result (``Tally.failed``).  A torn last line is reported with a warning, ignored, and cut off
-    the file when `repair` is set.  A file of PARALLEL_BYTES or more is checked by `jobs`
-    worker processes (default: one per core) unless every record is wanted."""
+    a line of a failed game is a failure, not a result (``Tally.failed``).  A torn last
+    line is reported with a warning, ignored, and cut off the file when `repair` is set.
+    A file of PARALLEL_BYTES or more is checked by `jobs` worker processes (default: one
+    per core) unless every record is wanted."""
     path = Path(path)
     schedule = Schedule(spec.bots, spec.players, spec.games, spec.seed)
     tally = Tally(spec)

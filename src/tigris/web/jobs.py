@@ -292,7 +292,6 @@ class Searches:
         process started for each would take longer than most moves."""
         import os
         from concurrent.futures import ProcessPoolExecutor
-
         from concurrent.futures.process import BrokenProcessPool
 
         job = _Job(None, None, None)
@@ -399,7 +398,7 @@ class Searches:
                     job.result, job.progress = job.future.result(), 1.0
                     job.state = "done"
                 except BrokenProcessPool:        # the next move goes to a new pool
-                    job.error = f"the bot's worker process died ({DIED})"
+                    job.error = f"the bot's worker process died ({DIED}, or a crash)"
                     job.state = "failed"
                 except Exception as e:           # the bot failed
                     job.error = f"{type(e).__name__}: {e}"[:300]
