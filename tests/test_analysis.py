@@ -691,3 +691,29 @@ def test_the_verdict_names_the_engines_choice_unless_the_move_was_it(row, words)
     from tigris.analysis import verdict
 
     assert verdict(row) == words
+
+
+def analyse_or_die(task, *args):
+    """``analyse_decision``, but move 3's kills its worker process (SIGKILL), every time."""
+    import signal
+
+    if task["move"] == 3:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return analysis.analyse_decision(task, *args)
+
+
+@pytest.mark.slow
+def test_a_decision_whose_worker_dies_twice_stops_the_run_keeping_the_rows(rec2, tmp_path,
+                                                                           monkeypatch):
+    monkeypatch.setattr(analysis, "analyse_decision", analyse_or_die)
+    path = tmp_path / "a.jsonl"
+    with pytest.warns(UserWarning, match=r"worker process died.*move 3\b"), \
+            pytest.raises(UsageError, match=r"^move 3: its worker process died twice \(killed "
+                                            r"\(SIGKILL\).*\); 2 of 10 decisions are analysed in "
+                                            r".*a.jsonl; run the same command again to continue$"):
+        run(rec2, path, jobs=2)
+    header, rows = analysis.read_analysis(path)
+    assert [r["move"] for r in rows] == [1, 2]          # in order: those before it are kept
+    monkeypatch.undo()
+    monkeypatch.chdir(REPO)
+    assert run(rec2, path, jobs=1)[1] == run(rec2, tmp_path / "b.jsonl", jobs=1)[1]

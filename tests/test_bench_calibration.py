@@ -93,3 +93,31 @@ def test_format_rows_shows_counts_whole_and_chances_to_three_decimals():
     text = bench.format_rows([("positions", 3, "positions"), ("error", 0.1514, "chance")],
                              "value", decimals=3)
     assert " 3  positions" in text and "0.151  chance" in text
+
+
+def game_or_die(players, game_seed):
+    """``_calibration_game``, but a 3-player game kills its worker process (SIGKILL),
+    every time."""
+    import os
+    import signal
+
+    if players == 3:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return bench._calibration_game(players, game_seed)
+
+
+@pytest.mark.slow
+def test_a_game_whose_worker_dies_twice_stops_the_bench_in_one_line(monkeypatch, capsys):
+    monkeypatch.setattr(bench, "_calibration_game", game_or_die)
+    assert main(["bench", "calibration", "--positions", "1", "--iterations", "50",
+                 "--jobs", "2"]) == 1
+    err = capsys.readouterr().err
+    lines = [line for line in err.replace("\r", "\n").splitlines()
+             if line.strip() and "%|" not in line and not line.startswith("machine:")]
+    assert "Traceback" not in err
+    assert lines[0].startswith("tigris bench: warning: a worker process died (killed (SIGKILL)")
+    seed = bench.calibration_seed(0, 3, 0)
+    assert lines[-1] == (f"tigris bench: the calibration game of 3 players (seed {seed}): its "
+                         f"worker process died twice (killed (SIGKILL): out of memory, or killed "
+                         f"by hand); a benchmark keeps nothing of a run that stops: run it again "
+                         f"(with fewer --jobs if memory is short)")

@@ -478,3 +478,25 @@ def test_a_bot_s_move_that_cannot_be_saved_is_searched_again(client, tmp_path, m
     assert not v["error"] and v["to_move"] == 0
     rec = json.loads(path.read_text())
     assert len(rec["moves"]) == v["moves"] and rec["moves"][-1]["player"] == 1
+
+
+
+def test_a_bot_whose_worker_is_killed_moves_again_and_the_table_goes_on(client):
+    """A worker of the bots' moves killed (SIGKILL: by hand, or for want of memory) breaks
+    the pool the moves share: the bot's next move is made in a new pool, and the table
+    goes on (twice over)."""
+    import psutil
+
+    game, seat = new(client, players=2, seats=["human", "random"], seed=3)
+    mine, kills, bot_moves_at_kill = 0, 0, None
+    while kills < 2 or seat.view(client)["moves"] - mine <= bot_moves_at_kill:
+        v = seat.view(client, lambda view: view["over"] or view["legal"])
+        assert not v["over"] and v["legal"], v            # the bot has moved: the table goes on
+        bot_moves = v["moves"] - mine
+        pool = client.app.state.searches._pool
+        if pool is not None and kills < 2 and bot_moves != bot_moves_at_kill:
+            for worker in list(pool._processes.values()):   # the bot has moved: its pool is there
+                psutil.Process(worker.pid).kill()
+            kills, bot_moves_at_kill = kills + 1, bot_moves
+        assert seat.post(client, "move", move=v["legal"][0]["move"]).status_code == 200
+        mine += 1

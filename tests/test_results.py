@@ -328,14 +328,50 @@ def test_a_match_folder_without_tournament_json_is_replayed_too(folder):
         view.read_results(folder)
 
 
-def test_a_failed_game_is_counted_without_its_moves_replayed(folder):
+def test_a_failed_game_is_listed_without_its_moves_replayed_and_not_played(folder):
     lines = _lines(folder)
     rec = json.loads(lines[0])
     rec.update(error="RuntimeError: lost", result=None)
     rec["moves"] = rec["moves"][:5] + [{"player": 0, "move": "fly away"}]
     _write_lines(folder, [json.dumps(rec)] + lines[1:])
     summary = load_summary(folder)
-    assert summary["games"] == 6 and [e["game"] for e in summary["errors"]] == [rec["game"]]
+    assert summary["games"] == 5 and [e["game"] for e in summary["errors"]] == [rec["game"]]
+
+
+def _made_up_failure(line):
+    """A line that keeps a game's schedule fields and says it failed, with no moves."""
+    rec = json.loads(line)
+    return json.dumps({k: rec[k] for k in ("format", "game", "deal_seed", "tournament", "bots",
+                                           "players", "board", "variants", "seed")}
+                      | {"moves": [], "result": None, "error": "RuntimeError: made up"})
+
+
+def test_failures_are_not_results_resume_plays_them_and_standings_count_them(folder, capsys):
+    """Lines that say their games failed drop nothing for good: the standings count them
+    as failed, not played; --resume plays them again, and their new lines count."""
+    lines = _lines(folder)
+    before = json.loads((folder / "summary.json").read_text())
+    _write_lines(folder, [_made_up_failure(line) for line in lines[:4]] + lines[4:])
+    summary = load_summary(folder)
+    assert summary["games"] == 2 and len(summary["errors"]) == 4
+    assert main(["standings", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert "2 of 6 games played (4 failed" in out and "4 games failed and are not counted" in out
+    again = run(out=folder, resume=True, jobs=1, progress=False)
+    assert again["games"] == 6 and again["errors"] == []
+    def table(summary):
+        return [(b["name"], b["games"], b["wins"], b["mean_final"]) for b in summary["standings"]["bots"]]
+
+    assert table(again) == table(before)                      # the same deals, the same games
+    assert len(_lines(folder)) == 10                          # the failures stay, followed
+    assert sorted(r["game"] for r in read_games(folder)) == list(range(6))
+    assert all(r["result"] and "error" not in r for r in read_games(folder))
+    # a game that failed twice is played once more; a finished one is kept once
+    _write_lines(folder, [_made_up_failure(lines[0])] * 2 + lines[1:])
+    assert load_summary(folder)["games"] == 5
+    _write_lines(folder, lines + [_made_up_failure(lines[2])])
+    with pytest.raises(TournamentError, match=r"games.jsonl:7: game \d+ again \(first on line 3\)"):
+        load_summary(folder)
 
 
 @pytest.fixture
@@ -444,7 +480,7 @@ def test_a_failed_game_whose_message_is_not_text_keeps_the_summary(tmp_path, mon
     monkeypatch.setattr(GreedyBot, "choose", broken)
     out = tmp_path / "t"
     summary = run(Spec(bots=["random", "greedy"], games=2), out=out, jobs=1, progress=False)
-    assert summary["games"] == 2 and len(read_games(out)) == 2
+    assert summary["games"] == 0 and len(summary["errors"]) == len(read_games(out)) == 2
     md = (out / "summary.md").read_text(encoding="utf-8")
     assert "bad \\udcff byte \\ud800" in md
     assert json.loads((out / "summary.json").read_text())["errors"]

@@ -248,3 +248,41 @@ def test_the_backend_is_checked_before_anything_is_written(tmp_path, fast, capsy
     assert main(["selfplay", "--out", str(out), "--games", "1", "--bot", fast, "--backend", "dask"]) == 1
     assert "needs --scheduler ADDRESS" in capsys.readouterr().err
     assert not out.exists()
+
+
+def label_or_die(game_number, s):
+    """``play_and_label``, but game 1 kills its worker process (SIGKILL), every time."""
+    import os
+    import signal
+
+    if game_number == 1:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return selfplay.play_and_label(game_number, s)
+
+
+@pytest.mark.slow
+def test_a_game_whose_worker_dies_twice_is_kept_as_failed_and_the_run_goes_on(tmp_path, fast,
+                                                                              monkeypatch):
+    monkeypatch.setattr(selfplay, "play_and_label", label_or_die)
+    with pytest.warns(UserWarning, match=r"worker process died \(killed \(SIGKILL\).*game 1\b"):
+        lines = selfplay.run(small(fast, games=3), tmp_path / "data", jobs=2, progress=False)
+    assert [line["game"] for line in lines] == [0, 1, 2]
+    assert lines[1]["error"].startswith("its worker process died twice (killed (SIGKILL)")
+    assert all("error" not in lines[k] and lines[k]["positions"] for k in (0, 2))
+    assert selfplay.read(tmp_path / "data" / "positions.jsonl", small(fast, games=3))
+
+
+def test_a_run_whose_games_all_fail_ends_in_one_line_with_status_1(tmp_path, capsys):
+    (tmp_path / "bad.npz").write_text("not a network")
+    bot = tmp_path / "badnet.toml"
+    bot.write_text('kind = "greedy"\nevaluator = "net"\nnetwork = "bad.npz"\n')
+    out = tmp_path / "data"
+    assert main(["selfplay", "--out", str(out), "--games", "2", "--bot", str(bot),
+                 "--positions", "2", "--label-iterations", "50", "--jobs", "1"]) == 1
+    printed = capsys.readouterr()
+    assert printed.out.startswith("2 games, 0 labelled positions") and "2 games failed" in printed.out
+    lines = [line for line in printed.err.replace("\r", "\n").splitlines()
+             if line.strip() and "%|" not in line]
+    assert len(lines) == 1 and lines[0].startswith("tigris selfplay: all 2 games failed (game 0: "
+                                                   "UsageError: "), printed.err
+    assert "bad.npz" in lines[0] and lines[0].endswith("run in a new folder")

@@ -338,6 +338,54 @@ def test_a_search_stops_when_asked_or_forgotten_and_its_process_ends(folder):
         assert not hint_workers()
 
 
+def test_a_search_whose_process_is_killed_fails_saying_so_and_the_next_one_works(folder):
+    g = tigris.Game(players=2, seed=6)
+    with serving.client(create_app([folder])) as client:
+        key = client.post("/api/hint", json={"position": g.to_position(), "seconds": 30}).json()["id"]
+        wait_for(client, key, states=("running",))
+        psutil.Process(client.app.state.searches._jobs[key].process.pid).kill()
+        state = wait_for(client, key)
+        assert state["state"] == "failed" and state["error"] == (
+            "the search's process died (SIGKILL: killed by hand, or for want of memory)")
+        again = client.post("/api/hint", json={"position": g.to_position(), "seconds": 0.3}).json()["id"]
+        assert wait_for(client, again)["state"] == "done"
+    assert not hint_workers()
+
+
+def say_half_and_die(messages):
+    """A search's process that dies (SIGKILL) half way through writing a message."""
+    import signal
+    import struct
+
+    os.write(messages._writer.fileno(), struct.pack("!i", 10_000) + b"half a message")
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_message_cut_short_by_a_search_s_death_does_not_hang_the_searches(folder):
+    import threading
+
+    from tigris.web.jobs import Searches, _Job
+
+    searches = Searches(workers=1)
+    key = searches._add(_Job(say_half_and_die, (), None))
+    seen = []
+
+    def look():
+        seen.append(until(lambda: searches.state(key)["state"] != "running" and searches.state(key),
+                          30, what="the search to end"))
+
+    looking = threading.Thread(target=look, daemon=True)
+    looking.start()
+    looking.join(timeout=40)
+    hung = looking.is_alive()
+    if hung:                                     # reading the half message: let it end
+        searches._jobs[key].messages._writer.close()
+        looking.join(timeout=10)
+    searches.close()
+    assert not hung, "reading a message cut short waited for ever"
+    assert seen[0]["state"] == "failed" and "SIGKILL" in seen[0]["error"]
+
+
 @pytest.mark.slow
 def test_eight_searches_at_once_wait_for_two_workers(folder):
     with serving.client(create_app([folder], workers=2)) as client:

@@ -113,6 +113,83 @@ def test_a_failing_game_is_recorded_and_the_run_goes_on(tmp_path, monkeypatch):
     assert len(records) == 2 and all("the bot fell over" in r["error"] for r in records)
     assert all(r["deal_seed"] is not None and r["moves"] for r in records)   # the moves so far are kept
     assert summary["errors"] and summary["standings"]["errors"] == 2
+    assert summary["played"] == {"games": 0, "failed": 2}
+
+
+def play_or_die(job, settings, spec_dict):
+    """``play_game``, but game 1 kills its worker process (SIGKILL), every time."""
+    import signal
+
+    from tigris.runs.runner import play_game
+
+    if job["game"] == 1:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return play_game(job, settings, spec_dict)
+
+
+@pytest.mark.slow
+def test_a_game_whose_worker_dies_twice_is_recorded_failed_and_resume_plays_it(tmp_path, monkeypatch, capsys):
+    from joblib import delayed
+
+    monkeypatch.setattr(tournament, "game_tasks", lambda jobs, settings, spec_dict: (
+        delayed(play_or_die)(job, settings, spec_dict) for job in jobs))
+    out = tmp_path / "t"
+    assert main(["tournament", "--bots", "random", "greedy", "--games", "4", "--jobs", "2",
+                 "--out", str(out)]) == 0
+    err = [line for line in capsys.readouterr().err.splitlines() if "%|" not in line]
+    assert "Traceback" not in "".join(err)
+    assert any("a worker process died (killed (SIGKILL)" in line and "game 1" in line
+               and "run again, alone" in line for line in err), err
+    assert err[-1].startswith("tigris tournament: warning: 1 of 4 games failed and are not rated "
+                              "(game 1: its worker process died twice (killed (SIGKILL)")
+    assert err[-1].endswith(f"play them again with --resume {out}")
+    records = finished(out)
+    assert [r["game"] for r in records] == [0, 1, 2, 3]
+    assert records[1]["error"].startswith("its worker process died twice") and not records[1]["moves"]
+    assert all(r["result"] for r in records if r["game"] != 1)
+    monkeypatch.undo()                               # the cause gone: --resume plays it
+    monkeypatch.chdir(tmp_path)
+    summary = run(out=out, resume=True, jobs=1, progress=False)
+    assert summary["games"] == 4 and summary["errors"] == [] and summary["played"]["games"] == 1
+
+
+def test_a_tournament_whose_games_all_fail_ends_in_one_line_with_status_1(tmp_path, capsys):
+    (tmp_path / "bad.npz").write_text("not a network")
+    bot = tmp_path / "badnet.toml"
+    bot.write_text('kind = "greedy"\nevaluator = "net"\nnetwork = "bad.npz"\n')
+    out = tmp_path / "t"
+    assert main(["tournament", "--bots", str(bot), "random", "--games", "2", "--jobs", "1",
+                 "--out", str(out)]) == 1
+    printed = capsys.readouterr()
+    assert "0 of 2 games played (2 failed" in printed.out      # the summary is shown and kept
+    lines = [line for line in printed.err.replace("\r", "\n").splitlines()
+             if line.strip() and "%|" not in line]
+    assert len(lines) == 1 and "Traceback" not in printed.err, printed.err
+    assert lines[0].startswith("tigris tournament: all 2 games of this run failed (game 0: "
+                               "UsageError: ") and "bad.npz" in lines[0]
+    assert lines[0].endswith(f"play them again with --resume {out}")
+    assert main(["tournament", "--resume", str(out), "--jobs", "1"]) == 1    # and again
+
+
+def test_a_tournament_with_some_failed_games_says_so_last(tmp_path, monkeypatch, capsys):
+    from tigris.bots.simple import GreedyBot
+
+    def broken(self, game):
+        if game.current_player == 0:               # greedy in the first seat: game 1
+            raise RuntimeError("the bot fell over")
+        return GreedyBot._choose(self, game)
+
+    monkeypatch.setattr(GreedyBot, "_choose", GreedyBot.choose, raising=False)
+    monkeypatch.setattr(GreedyBot, "choose", broken)
+    out = tmp_path / "t"
+    assert main(["tournament", "--bots", "random", "greedy", "--games", "2", "--jobs", "1",
+                 "--out", str(out)]) == 0
+    printed = capsys.readouterr()
+    assert "1 of 2 games played (1 failed" in printed.out
+    last = printed.err.replace("\r", "\n").splitlines()[-1]
+    assert last == (f"tigris tournament: warning: 1 of 2 games failed and are not rated (game 1: "
+                    f"RuntimeError: the bot fell over; {out}/summary.md lists them): fix the "
+                    f"cause, then play them again with --resume {out}")
 
 
 @pytest.mark.slow
@@ -232,3 +309,36 @@ def test_sprt_verdict_names_the_bound_crossed_and_claims_no_margin():
     assert "LLR 1.20 within (-2.94, 2.94): no decision after 35 games" in text
     text = format_result({**base, "elo0": 10, "llr": 3.0, "decision": "H1"})
     assert "more than 10 Elo stronger than old" in text
+
+
+@pytest.mark.slow
+def test_a_match_game_whose_worker_dies_twice_is_saved_failed_and_not_counted(tmp_path, monkeypatch):
+    from joblib import delayed
+
+    from tigris import match
+
+    monkeypatch.setattr(match, "game_tasks", lambda jobs, settings, spec_dict: (
+        delayed(play_or_die)(job, settings, spec_dict) for job in jobs))
+    with pytest.warns(UserWarning, match=r"worker process died \(killed \(SIGKILL\).*game 1\b"):
+        r = match.sprt_match("greedy", "random", elo0=0, elo1=200, max_games=4, jobs=2,
+                             out=tmp_path / "m", progress=False)
+    assert r["failed"] == 1 and r["games"] == 3 and r["first_failure"].startswith(
+        "game 1: its worker process died twice")
+    assert "in 3 games (1 more failed, not counted)" in match.format_result(r)
+    records = finished(tmp_path / "m")
+    assert [rec["game"] for rec in records] == [0, 1, 2, 3] and records[1]["error"]
+
+
+def test_a_match_whose_games_all_fail_ends_in_one_line_with_status_1(tmp_path, capsys):
+    (tmp_path / "bad.npz").write_text("not a network")
+    bot = tmp_path / "badnet.toml"
+    bot.write_text('kind = "greedy"\nevaluator = "net"\nnetwork = "bad.npz"\n')
+    assert main(["match", str(bot), "random", "--max-games", "2", "--jobs", "1",
+                 "--out", str(tmp_path / "m")]) == 1
+    printed = capsys.readouterr()
+    assert "in 0 games (2 more failed, not counted)" in printed.out
+    lines = [line for line in printed.err.replace("\r", "\n").splitlines()
+             if line.strip() and "%|" not in line]
+    assert len(lines) == 1 and "Traceback" not in printed.err, printed.err
+    assert lines[0].startswith("tigris match: all 2 games failed, nothing is counted (game 0: "
+                               "UsageError: ") and lines[0].endswith("summary.md lists them")

@@ -4,6 +4,7 @@ import csv
 import json
 import os
 import random
+import re
 import sys
 
 import pytest
@@ -288,6 +289,37 @@ def test_an_iteration_whose_games_all_failed_stops_the_run_and_keeps_the_history
     assert [r["iteration"] for r in csv.DictReader(open(out / "history.csv"))] == ["1"]
     monkeypatch.setattr(tuning, "score", real)
     assert main(argv + ["--resume"]) == 0
+    assert [r["iteration"] for r in csv.DictReader(open(out / "history.csv"))] == ["1", "2", "3"]
+
+
+def play_or_die(job, settings, spec_dict):
+    """``play_game``, but game 5 (iteration 1's second) kills its worker process (SIGKILL),
+    every time."""
+    import signal
+
+    from tigris.runs.runner import play_game
+
+    if job["game"] == 5:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return play_game(job, settings, spec_dict)
+
+
+@pytest.mark.slow
+def test_a_game_whose_worker_dies_twice_fails_and_the_tuning_goes_on(tmp_path, tiny_bot,
+                                                                     monkeypatch, capsys):
+    from joblib import delayed
+
+    import tigris.tune as tuning
+
+    monkeypatch.setattr(tuning, "game_tasks", lambda jobs, settings, spec_dict: (
+        delayed(play_or_die)(job, settings, spec_dict) for job in jobs))
+    out = tmp_path / "run"
+    assert main(["tune", tiny_bot, "--param", "exploration=0.1:2.0", "--opponent", "random",
+                 "--budget", "12", "--verify-games", "2", "--jobs", "2", "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert re.search(r"tigris tune: warning: a worker process died \(killed \(SIGKILL\).*"
+                     r"game 5 \(iteration 1\)", err), err
     assert [r["iteration"] for r in csv.DictReader(open(out / "history.csv"))] == ["1", "2", "3"]
 
 

@@ -338,3 +338,38 @@ def test_a_signal_does_not_wait_out_a_bots_ten_minute_move(tmp_path, command, ma
     assert code == 128 + signum, (code, err[-2000:])
     assert "interrupted" in err.replace("\r", "\n").splitlines()[-1] and "Traceback" not in err
     assert left == []
+
+
+# Runs short enough to finish, as run in `folder`, with their output files.
+TO_THE_END = {
+    "tournament": (["tournament", "--bots", "slow.toml", "random", "--games", "6", "--jobs", "2",
+                    "--out", "out"], "out/games.jsonl"),
+    "match": (["match", "slow.toml", "random", "--max-games", "6", "--jobs", "2", "--out", "match"],
+              "match/games.jsonl"),
+    "selfplay": (["selfplay", "--bot", "slow.toml", "--games", "4", "--positions", "2",
+                  "--label-iterations", "100", "--jobs", "2", "--out", "data"], "data/positions.jsonl"),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", TO_THE_END)
+def test_a_worker_killed_mid_game_loses_no_game(folder, started, command):
+    """SIGKILL to a worker as it plays (killed by hand, or for want of memory): the games
+    under way are played again, a warning names them, and the run ends as it would have:
+    status 0, every game in its file, none failed, no traceback."""
+    args, output = TO_THE_END[command]
+    p = start(folder, args, started, stderr=subprocess.PIPE)
+    reach(p, folder, output, "result", {})             # both workers busy with the next games
+    worker = next(proc for proc in psutil.Process(p.pid).children(recursive=True) if is_worker(proc))
+    worker.kill()
+    _, err = p.communicate(timeout=300)
+    assert p.returncode == 0 and "Traceback" not in err, err[-3000:]
+    assert re.search(rf"tigris {command}: warning: a worker process died \(killed \(SIGKILL\): "
+                     r"out of memory, or killed by hand\) during game \d+.*: (it is|each is) run "
+                     r"again, alone", err), err[-3000:]
+    lines = [json.loads(line) for line in (folder / output).read_text().splitlines()]
+    assert lines and all("error" not in line for line in lines)
+    games = [line["game"] for line in lines]
+    assert len(set(games)) == len(games)
+    if command != "match":                              # a match may stop once it has decided
+        assert sorted(games) == list(range(6 if command == "tournament" else 4))

@@ -448,6 +448,13 @@ def _analyse(todo, done, out, header, engine, budget, seed, thresholds, jobs, pr
     from joblib import delayed         # imported when workers run: the command line stays quick
 
     tasks = [delayed(analyse_decision)(task, engine, budget, seed, thresholds) for task in todo]
+
+    def kept():
+        return (f"{len(done)} of {header['decisions']} decisions are analysed in {out}; run the "
+                f"same command again to continue")
+
+    def died(task, why):              # the rows done are kept: the run stops on its decision
+        raise UsageError(f"{_decision_name(task)}: {why}; {kept()}")
     serious = sum(r["mark"] in ("mistake", "blunder") for r in done.values())
     iterations = sum(r["iterations"] for r in done.values())
 
@@ -466,10 +473,14 @@ def _analyse(todo, done, out, header, engine, budget, seed, thresholds, jobs, pr
         with open_append(out) as f, work.Run(jobs, progress, total=header["decisions"],
                                             initial=len(done), desc="analysis", unit="decision",
                                             smoothing=0.1) as run:
-            run.tasks(tasks, save)
+            run.tasks(tasks, save, name=_decision_name, died=died)
     except KeyboardInterrupt:
-        raise Interrupted(f"interrupted: {len(done)} of {header['decisions']} decisions are "
-                          f"analysed in {out}; run the same command again to continue") from None
+        raise Interrupted(f"interrupted: {kept()}") from None
+
+
+def _decision_name(task):
+    """What ``work.Run`` calls a task of ``analyse_decision``: its decision."""
+    return f"move {task[1][0]['move']}"
 
 
 def read_analysis(path, repair=False, game=None):

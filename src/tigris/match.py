@@ -23,7 +23,8 @@ from tigris._plumbing import jsonl, locks
 from tigris._plumbing import work
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError
 from tigris.files import open_append, write_text
-from tigris.runs.runner import bot_settings, deal_games, deal_seed, first_of_two, game_tasks
+from tigris.runs.runner import (bot_settings, deal_games, deal_seed, failed_game, first_of_two,
+                                game_name, game_tasks)
 
 __all__ = ["sprt_match", "parse_sprt", "check_sprt", "play_sprt", "format_result", "verdict"]
 
@@ -155,8 +156,11 @@ def play_sprt(a, b, settings, spec, deals, scheduled, test, max_games, jobs, pro
     workers are.  The
     games go to `jobs` local workers, or to an entered ``Backend`` (a lost scheduler said
     in one line with `kept`).  Ctrl-C raises Interrupted with the score so far and `kept`.
-    The progress bar is named `desc` (default the game settings' name).  Returns the
-    result ``format_result`` takes ("decision": "H1", "H0" or None).
+    A game that fails (its bot raised, or its worker process died twice: ``work.Run``)
+    is saved and not counted.  The progress bar is named `desc` (default the game
+    settings' name).  Returns the result ``format_result`` takes ("decision": "H1", "H0"
+    or None; "failed": the games that failed, "first_failure": "game K: its error" of the
+    first, or None).
 
     >>> from tigris.match import check_sprt, play_sprt
     >>> from tigris.runs.runner import bot_settings, deal_games, deal_seed
@@ -176,13 +180,15 @@ def play_sprt(a, b, settings, spec, deals, scheduled, test, max_games, jobs, pro
         with work.Run(backend.workers if backend is not None else jobs, progress, total=max_games,
                       desc=desc or spec["name"], unit="game") as run:
             run.tasks(game_tasks(deals, settings, spec), lambda rec: sprt.add(rec, save, run.bar),
-                      until=lambda: sprt.over, errors=errors)
+                      until=lambda: sprt.over, errors=errors, name=game_name, died=failed_game)
     except KeyboardInterrupt:
         llr = ratings.sprt_llr(sprt.wins, sprt.draws, sprt.losses, elo0, elo1)  # of every game saved
         raise Interrupted(f"interrupted after {sprt.games} games (+{sprt.wins} ={sprt.draws} "
                           f"-{sprt.losses}, LLR {llr:.2f}){f'; {kept}' if kept else ''}") from None
     return {"a": a, "b": b, "wins": sprt.wins, "draws": sprt.draws, "losses": sprt.losses,
-            "games": sprt.games, "llr": sprt.llr, "bounds": ratings.sprt_bounds(alpha, beta),
+            "games": sprt.games, "failed": sprt.received - sprt.games,
+            "first_failure": sprt.first_failure, "llr": sprt.llr,
+            "bounds": ratings.sprt_bounds(alpha, beta),
             "elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta, "decision": sprt.decision}
 
 
@@ -197,6 +203,7 @@ class _SPRT:
         self.max_games, self.scheduled, self.batch = max_games, scheduled, batch
         self.wins = self.draws = self.losses = self.received = 0
         self.llr, self.decision, self.over = 0.0, None, False
+        self.first_failure = None
 
     @property
     def games(self):
@@ -209,6 +216,8 @@ class _SPRT:
         if save:
             save(rec)
         points = first_of_two(rec, self.a, self.b)
+        if points is None and self.first_failure is None:
+            self.first_failure = f"game {rec['game']}: {rec.get('error') or 'no result'}"
         if points is not None:
             if points == 1:
                 self.wins += 1
@@ -244,8 +253,9 @@ def format_result(r):
     hypotheses = f"H0: elo <= {r['elo0']:g}, H1: elo >= {r['elo1']:g}"
     field = r.get("field") or []
     how = f" by first places, with {' and '.join(field)} at the table" if field else ""
+    failed = r.get("failed") or 0
     return (f"{r['a']} vs {r['b']}: +{r['wins']} ={r['draws']} -{r['losses']} in {r['games']} "
-            f"games{how}\n"
+            f"games{how}{f' ({failed} more failed, not counted)' if failed else ''}\n"
             f"SPRT({hypotheses}, alpha={r['alpha']:g}, beta={r['beta']:g})\n{verdict(r)}")
 
 

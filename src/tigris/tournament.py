@@ -33,14 +33,14 @@ from tigris._plumbing import work
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError, excerpt
 from tigris.files import check_target, open_append, open_update, write_text
 from tigris.runs.results import check_fields, check_play, lines_of, scan
-from tigris.runs.runner import bot_settings, game_tasks
+from tigris.runs.runner import bot_settings, failed_game, game_name, game_tasks
 from tigris.runs.schedule import Schedule
 from tigris.sources import read_json
 from tigris._plumbing.tomlfile import read_toml
 
 __all__ = ["Spec", "run", "load_spec", "load_summary", "read_spec_file", "format_summary",
            "summarize", "SPEC_FILE", "GAMES_FILE", "MAX_GAMES", "schedule", "read_games",
-           "writable_folder", "check_folder_files", "results_of", "write_summary"]
+           "writable_folder", "check_folder_files", "results_of", "write_summary", "last_lines"]
 
 SPEC_FILE = "tournament.json"
 GAMES_FILE = "games.jsonl"
@@ -156,18 +156,27 @@ def schedule(spec):
 
 def read_games(out, repair=True, game=None):
     """The records in DIR/games.jsonl, each held to the tournament of DIR/tournament.json
-    (``tigris.runs.results``); with `game`, only that game's (a list of one, or empty), the
-    others read and checked but not kept.  A torn last line (a run killed while writing)
-    is reported with a warning, ignored, and cut off the file when `repair` is set."""
+    (``tigris.runs.results``), a game's last line if it has several (failures, then the
+    game played again by ``--resume``); with `game`, only that game's (a list of one, or
+    empty), the others read and checked but not kept.  A torn last line (a run killed
+    while writing) is reported with a warning, ignored, and cut off the file when
+    `repair` is set."""
     out = Path(out)
-    records = []
     if (out / SPEC_FILE).exists():
         spec, _ = read_spec_file(out / SPEC_FILE)
+        records = []
         scan(out / GAMES_FILE, spec, repair=repair, each=records.append, only=game)
-    elif (out / GAMES_FILE).exists():
-        records = [r for r in _unscheduled_games(out / GAMES_FILE, repair)
-                   if game is None or r["game"] == game]
-    return records
+        return last_lines(records)
+    if (out / GAMES_FILE).exists():
+        return [r for r in _unscheduled_games(out / GAMES_FILE, repair)
+                if game is None or r["game"] == game]
+    return []
+
+
+def last_lines(records):
+    """Of the `records` of a games.jsonl in their order, each game's last: a game that
+    failed has the line of its replay after its failures."""
+    return list({rec["game"]: rec for rec in records}.values())
 
 
 def _unscheduled_games(path, repair):
@@ -250,11 +259,13 @@ def writable_folder(out: str | os.PathLike[str]) -> Path:
 def run(spec: Spec | None = None, out: str | os.PathLike[str] = "results",
         jobs: int | None = None, resume: bool = False, backend: str = "loky",
         scheduler: Any = None, progress: bool = True) -> dict[str, Any]:
-    """Play the tournament (or the missing games of one, with `resume`); returns the
-    summary.  `jobs` defaults to all cores; `backend="dask"` sends the games to the
-    dask.distributed scheduler at `scheduler` (an address, or a Client).  A resumed
-    folder's games.jsonl is read line by line and held to its tournament before any game
-    is played; the run keeps a Tally of the games, not their records."""
+    """Play the tournament (or the missing games of one, with `resume`: those not
+    played, and those that failed); returns the summary, with ``played``: this run's
+    ``{"games": finished, "failed": failed}``.  `jobs` defaults to all cores;
+    `backend="dask"` sends the games to the dask.distributed scheduler at `scheduler`
+    (an address, or a Client).  A resumed folder's games.jsonl is read line by line and
+    held to its tournament before any game is played; the run keeps a Tally of the
+    games, not their records."""
     from tigris._plumbing.backends import Backend
 
     where = Backend(backend, jobs, scheduler)          # checked before anything is written
@@ -291,24 +302,28 @@ def _run(spec, folder, resume, where, progress):
     games = schedule(spec)
     tally = scan(folder / GAMES_FILE, spec)
     missing = len(games) - len(tally)
+    played = {"games": 0, "failed": 0}
     if missing:
         todo = (job for job in games if job["game"] not in tally)
-        _play(todo, missing, tally, settings, asdict(spec), folder, where, progress)
+        played = _play(todo, missing, tally, settings, asdict(spec), folder, where, progress)
     summary = summarize(spec, tally)
     write_summary(folder, summary)
-    return summary
+    return dict(summary, played=played)
 
 
 def _play(todo, missing, tally, settings, spec_dict, out, backend, progress):
     """Play the games `todo` on `backend`; append each record to games.jsonl and count it
-    as it comes."""
+    as it comes.  Returns ``{"games": finished, "failed": failed}`` of the games played.
+    A game whose worker process died twice is recorded as failed (``work.Run``)."""
     started = time.perf_counter()
     path = out / GAMES_FILE
     _end_last_line(path)
+    played = {"games": 0, "failed": 0}
 
     def save(rec):
         jsonl.append(f, rec)
         tally.add(rec)
+        played["failed" if rec.get("error") or not rec.get("result") else "games"] += 1
         run.bar.update()
         minutes = (time.perf_counter() - started) / 60
         run.bar.set_postfix(per_min=f"{run.bar.n / minutes:.1f}" if minutes else "-",
@@ -320,9 +335,11 @@ def _play(todo, missing, tally, settings, spec_dict, out, backend, progress):
                 backend.workers, progress, total=missing, desc=spec_dict["name"], unit="game",
                 smoothing=0.1) as run:
             run.tasks(game_tasks(todo, settings, spec_dict), save, ordered=False,
-                      errors=backend.lost(lambda: kept.format(len(tally))))
+                      errors=backend.lost(lambda: kept.format(len(tally))),
+                      name=game_name, died=failed_game)
     except KeyboardInterrupt:
         raise Interrupted(f"interrupted: {kept.format(len(tally))}") from None
+    return played
 
 
 def _end_last_line(path):
@@ -364,7 +381,7 @@ def summarize(spec, tally):
 
     table = ratings.standings(tally.games(), bots=spec.bots)
     h2h = ratings.head_to_head(tally.games(failed=False))
-    errors = sorted(tally.failed, key=lambda e: e["game"])
+    errors = sorted(tally.failed.values(), key=lambda e: e["game"])
     return {"tournament": asdict(spec), "games": len(tally), "scheduled": len(schedule(spec)),
             "standings": table, "head_to_head": h2h, "errors": errors}
 
@@ -395,14 +412,17 @@ def format_summary(summary: dict[str, Any]) -> str:
     from tigris import ratings
 
     spec = summary["tournament"]
+    failed = len(summary["errors"])
     lines = [f"# {spec['name']}", "",
-             f"{summary['games']} of {summary['scheduled']} games played; {spec['players']} players, "
+             f"{summary['games']} of {summary['scheduled']} games played"
+             f"{f' ({failed} failed: see below)' if failed else ''}; {spec['players']} players, "
              f"{spec['board']} board, seed {spec['seed']}, bots: {', '.join(spec['bots'])}.", "",
              ratings.format_standings(summary["standings"]), "",
              "## Head to head (row bot's score against the column bot)", "",
              ratings.format_head_to_head(summary["head_to_head"])]
     if summary["errors"]:
-        lines += ["", "## Games that failed", ""]
+        lines += ["", "## Games that failed", "",
+                  "Not rated: a tournament's `--resume` plays them again.", ""]
         lines += [f"- game {e['game']} (deal {e['deal_seed']}, {', '.join(e['bots'])}): {e['error']}"
                   for e in summary["errors"]]
     # a lone surrogate (a failed game's message) is escaped: the text is always UTF-8

@@ -47,7 +47,7 @@ from tigris._plumbing import plotting, work
 from tigris.errors import ConfigError, Interrupted, TuneError, excerpt, install_hint
 from tigris.files import check_target, open_append, utf8_text, write_bytes, write_text
 from tigris._plumbing.locks import holding
-from tigris.runs.runner import bot_settings, deal_games, deal_seed, game_tasks, score
+from tigris.runs.runner import bot_settings, deal_games, deal_seed, failed_game, game_tasks, score
 from tigris._plumbing.tomlfile import toml_string
 from tigris.tunefolder import (HISTORY_FILE, METHODS, RESULT_FILE, SCORES, SPEC_FILE, TOLD,
                               VERIFICATION_FILE, field_text, read_history, read_settings)
@@ -700,10 +700,12 @@ def _iterate(spec, method, kind, base, history, start, outcomes, where, progress
 def _play_batch(run, plan, spec, method, writer, f, outcomes, best, errors):
     """The games of a batch's iterations (`plan`, in order); an iteration's records
     update the method, and its row is written to the history (the file `f`) at once.
-    `errors`: what a lost scheduler says (``Backend.lost``)."""
+    `errors`: what a lost scheduler says (``Backend.lost``).  A game whose worker process
+    dies twice counts as failed (``work.Run``)."""
     games = spec.games_per_iteration
     tasks = [task for i, _, _, _, settings, js in plan
              for task in game_tasks(js, settings, _game_spec(spec, i))]
+    iteration_of = {job["game"]: i for i, _, _, _, _, js in plan for job in js}
     records = []
 
     def save(rec):
@@ -728,7 +730,8 @@ def _play_batch(run, plan, spec, method, writer, f, outcomes, best, errors):
         outcomes.append([float(x) for x in values[:len(method.scores)]])
         best.show()
 
-    run.tasks(tasks, save, errors=errors)
+    run.tasks(tasks, save, errors=errors, died=failed_game,
+              name=lambda task: f"game {task[1][0]['game']} (iteration {iteration_of[task[1][0]['game']]})")
 
 
 class _Best:

@@ -414,6 +414,7 @@ def read_results(results_dir):
         tally = scan(games_file, spec, repair=False, each=recs.append)
         if not recs:
             raise UsageError(f"{games_file}: no games yet")
+        recs = tournament.last_lines(recs)         # a failed game played again: its replay
         return tournament.summarize(spec, tally), sorted(recs, key=lambda r: r["game"])
     recs = sorted(tournament.read_games(d, repair=False), key=lambda r: r["game"])
     if not recs:

@@ -1,6 +1,7 @@
 """tigris match: paired games between two bots until a sequential test decides."""
 
 from tigris.commands.options import add_command, add_jobs, add_results_folder, add_seed, whole
+from tigris.errors import TournamentError
 from tigris.tournament import MAX_GAMES
 
 __all__ = ["DESCRIPTION", "add_to", "run"]
@@ -43,3 +44,8 @@ def run(args):
                               seed=args.seed, out=args.out, players=args.players,
                               field=args.field, **params)
     print(match.format_result(result))
+    if result["failed"] and not result["games"]:
+        first = result["first_failure"]
+        raise TournamentError(f"all {result['failed']} games failed, nothing is counted "
+                              f"({first if len(first) <= 200 else first[:200] + '...'})"
+                              + (f"; {args.out}/summary.md lists them" if args.out else ""))

@@ -1,6 +1,7 @@
 """tigris selfplay: bots' games with their positions labelled, data for a learned evaluation."""
 
 from tigris.commands.options import POSITIVE, add_backend, add_board, add_command, add_jobs, add_seed, whole
+from tigris.errors import UsageError
 
 __all__ = ["DESCRIPTION", "add_to", "run"]
 
@@ -58,3 +59,8 @@ def run(args):
     failed = sum("error" in line for line in lines)
     print(f"{len(lines)} games, {positions:,} labelled positions in {args.out}/positions.jsonl"
           + (f" ({failed} games failed: their lines say why)" if failed else ""))
+    if lines and failed == len(lines):
+        first = next(line for line in lines if "error" in line)
+        raise UsageError(f"all {failed} games failed (game {first['game']}: {first['error'][:200]}): "
+                         f"{args.out} holds no data to train on; failed games are not played "
+                         f"again: fix the cause, then run in a new folder")

@@ -1,10 +1,11 @@
 """tigris tournament: bots against each other in parallel, with ratings."""
 
 import sys
+import warnings
 
 from tigris.commands.options import (add_backend, add_board, add_bots, add_command, add_jobs,
                                      add_players, add_results_folder, add_seed, whole)
-from tigris.errors import UsageError
+from tigris.errors import TournamentError, UsageError
 from tigris.tournament import MAX_GAMES
 
 __all__ = ["DESCRIPTION", "add_to", "run"]
@@ -57,6 +58,23 @@ def run(args):
                                  scheduler=args.scheduler)
     print(tournament.format_summary(summary))
     print(f"\nresults in {out}/ (games.jsonl, summary.md, summary.json)")
+    _failures(summary, out)
+
+
+def _failures(summary, out):
+    """The run's last line when games failed: an error (status 1) when every game it
+    played failed, else a warning saying how many did."""
+    played, errors = summary["played"], summary["errors"]
+    if not errors:
+        return
+    first = errors[0]
+    again = f"fix the cause, then play them again with --resume {out}"
+    if played["failed"] and not played["games"]:
+        raise TournamentError(f"all {played['failed']} games of this run failed (game {first['game']}: "
+                              f"{_cut(first['error'], 200)}); nothing new is rated: {again}")
+    warnings.warn(f"{len(errors)} of {summary['scheduled']} games failed and are not rated "
+                  f"(game {first['game']}: {_cut(first['error'], 120)}; {out}/summary.md lists "
+                  f"them): {again}", stacklevel=2)
 
 
 def _spec(args):
@@ -75,3 +93,7 @@ def _spec(args):
         print(f"note: {spec.players} seats and {len(spec.bots)} bots: {shared} plays two seats "
               f"at every table", file=sys.stderr)
     return spec
+
+
+def _cut(text, limit):
+    return text if len(text) <= limit else text[:limit] + "..."

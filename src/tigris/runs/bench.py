@@ -444,7 +444,8 @@ def calibration_positions(per_count=1000, seed=0, run=None):
         run.bar.update()
 
     run.tasks([delayed(_calibration_game)(n, calibration_seed(seed, n, k))
-               for n in (2, 3, 4) for k in range(calibration_games(per_count))], save)
+               for n in (2, 3, 4) for k in range(calibration_games(per_count))], save,
+              name=_task_name, died=_died)
     out = []
     for n in (2, 3, 4):
         picked = [(game, stop) for game in games if game["players"] == n for stop in game["picked"]]
@@ -505,7 +506,8 @@ def bench_calibration(positions=1000, iterations=20_000, seed=0, jobs=1, bot=Non
             hints.append(result)
             run.bar.update()
 
-        run.tasks([delayed(_calibration_hint)(p, bot, iterations, seed) for p in found], save)
+        run.tasks([delayed(_calibration_hint)(p, bot, iterations, seed) for p in found], save,
+                  name=_task_name, died=_died)
     seconds = time.perf_counter() - start
     rows = []
     for label, which in [(f"{n} players", (n,)) for n in (2, 3, 4)] + [("all", (2, 3, 4))]:
@@ -513,6 +515,24 @@ def bench_calibration(positions=1000, iterations=20_000, seed=0, jobs=1, bot=Non
         rows.extend(_calibration_rows(label, chosen))
     rows.append((f"time, {len(found)} positions on {jobs} worker{'s' * (jobs > 1)}", seconds / 60, "minutes"))
     return rows
+
+
+def _task_name(task):
+    """What ``work.Run`` calls a calibration task: its game, or its position's hint."""
+    fn, args, _ = task
+    if fn is _calibration_game:
+        return f"the calibration game of {args[0]} players (seed {args[1]})"
+    p = args[0]
+    return (f"the hint of a calibration position ({p['players']} players, seed {p['seed']}, "
+            f"after {len(p['moves'])} moves)")
+
+
+def _died(task, why):
+    """A calibration task whose worker process died twice: the benchmark stops."""
+    from tigris.errors import TournamentError
+
+    raise TournamentError(f"{_task_name(task)}: {why}; a benchmark keeps nothing of a run that "
+                          f"stops: run it again (with fewer --jobs if memory is short)")
 
 
 def _calibration_rows(label, chosen):

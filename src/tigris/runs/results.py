@@ -3,10 +3,13 @@ tournament's schedule, and the finished games kept as the standings need them.
 
 A line is a game of the tournament when its game number is in the schedule, its bots
 (seat by seat) and its deal's seed are the schedule's for that number, and its
-``tournament`` is the tournament's name; a game number is there at most once.  Its
-result is believed only once its moves are replayed from its setup (the tournament's
-players, board and variants, the deal's seed): the ranking, the scores and the final
-scores must be the replay's (``check_play``).  Anything else (a line of another
+``tournament`` is the tournament's name; a finished game is there once.  Its result is
+believed only once its moves are replayed from its setup (the tournament's players,
+board and variants, the deal's seed): the ranking, the scores and the final scores must
+be the replay's (``check_play``).  A failed game's line (its ``error``, or no result)
+is a failure, not a result: nothing in it is believed, the game is not rated and
+counts as not played, ``--resume`` plays it again (its new line follows), and the
+standings say how many failed.  Anything else (a line of another
 tournament, a game appended twice, a result its moves do not give) is refused with a
 ``TournamentError`` naming the file, the line and the field: the standings are never
 computed from games that are not the tournament's, and ``--resume`` plays nothing until
@@ -193,7 +196,9 @@ def brief(rec):
 class Tally:
     """The finished games of a tournament as the standings read them, in columns of
     numbers (a few tens of bytes a game); ``game in tally`` and ``len(tally)`` say which
-    and how many are done; ``leader()`` is the bot with the best share of first places."""
+    and how many are finished; ``failed`` holds the games whose last line is a failure
+    (not results: ``--resume`` plays them again); ``leader()`` is the bot with the best
+    share of first places."""
 
     def __init__(self, spec):
         self.players = spec.players
@@ -207,7 +212,7 @@ class Tally:
         self._seconds = array("d")     # `players` mean seconds per move,
         self._deal = array("q")        # and its deal's seed
         self._seatings, self._rankings = {}, {}
-        self.failed = []               # per failed game: {"game", "deal_seed", "bots", "error"}
+        self.failed = {}               # game: {"game", "deal_seed", "bots", "error"}, its last failure
         self._wins, self._seats = {}, {}
 
     def __len__(self):
@@ -217,17 +222,19 @@ class Tally:
         return 0 <= game < len(self._done) and bool(self._done[game])
 
     def add(self, rec):
-        """Count a checked record (``check_game``) of a game not yet counted."""
+        """Count a checked record (``check_game``) of a game not yet finished."""
         self.add_brief(brief(rec))
 
     def add_brief(self, line):
-        """Count the ``brief`` of a checked record of a game not yet counted."""
+        """Count the ``brief`` of a checked record of a game not yet finished: a failure
+        takes the place of the game's earlier one, a finished game ends its failures."""
         game, deal, bots, error, ranking, final, decisions, seconds = line
+        if error is not None:
+            self.failed[game] = {"game": game, "deal_seed": deal, "bots": list(bots), "error": error}
+            return
+        self.failed.pop(game, None)
         self._done[game] = 1
         self._count += 1
-        if error is not None:
-            self.failed.append({"game": game, "deal_seed": deal, "bots": list(bots), "error": error})
-            return
         self._number.append(game)
         self._seating.append(self._index(self._seatings, bots))
         self._ranking.append(self._index(self._rankings, ranking))
@@ -257,7 +264,7 @@ class Tally:
         rankings = [[list(place) for place in r] for r in self._rankings]
         p = self.players
         rated = sorted(range(len(self._number)), key=self._number.__getitem__)
-        errors = sorted(self.failed, key=lambda e: e["game"]) if failed else []
+        errors = sorted(self.failed.values(), key=lambda e: e["game"]) if failed else []
         e = 0
         for i in rated:
             while e < len(errors) and errors[e]["game"] < self._number[i]:
@@ -292,10 +299,13 @@ def lines_of(path, repair=True):
 def scan(path, spec, repair=True, each=None, only=None, jobs=None):
     """The Tally of the games in `path` (a games.jsonl; none if it is missing), each line
     checked against `spec`'s schedule and replayed (``check_game``); `each(record)` is
-    called for every game, or with `only` for game number `only`'s (for the readers that
-    want records too).  A torn last line is reported with a warning, ignored, and cut off
-    the file when `repair` is set.  A file of PARALLEL_BYTES or more is checked by `jobs`
-    worker processes (default: one per core) unless every record is wanted."""
+    called for every line, or with `only` for game number `only`'s lines (for the readers
+    that want records too: a failed game's line may be followed by the game's line again,
+    played by ``--resume``, which is the one that counts).  A game finished is kept once;
+    a line of a failed game is a failure, not a result (``Tally.failed``).  A torn last
+    line is reported with a warning, ignored, and cut off the file when `repair` is set.
+    A file of PARALLEL_BYTES or more is checked by `jobs` worker processes (default: one
+    per core) unless every record is wanted."""
     path = Path(path)
     schedule = Schedule(spec.bots, spec.players, spec.games, spec.seed)
     tally = Tally(spec)
@@ -319,8 +329,8 @@ def scan(path, spec, repair=True, each=None, only=None, jobs=None):
                 continue
             if line[0] in tally:
                 raise TournamentError(f"{path}:{lineno}: game {line[0]} again (first on line "
-                                      f"{_first_line(path, line[0])}); a game is kept once: "
-                                      f"remove one of the two lines")
+                                      f"{_first_line(path, line[0])}); a finished game is kept "
+                                      f"once: remove one of the two lines")
             tally.add_brief(line)
             if rec is not None and each is not None:
                 each(rec)
@@ -436,7 +446,9 @@ def _offset_of_line(path, lineno):
 
 
 def _first_line(path, game):
+    """The line of `path` where game `game` is first finished (not failed)."""
     for lineno, rec in jsonl.Lines(path, TournamentError):
-        if isinstance(rec, dict) and rec.get("game") == game:
+        if (isinstance(rec, dict) and rec.get("game") == game and not rec.get("error")
+                and rec.get("result")):
             return lineno
     return None

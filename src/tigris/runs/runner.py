@@ -21,7 +21,7 @@ from tigris import bots as botlib
 from tigris.record import result, to_record
 
 __all__ = ["first_of_two", "MAX_TURNS", "TURN_LIMIT", "deal_seed", "bot_seed", "seatings", "deal_games", "bot_settings", "goes_on",
-           "play_out", "record_of", "play_game", "game_tasks", "first_places",
+           "play_out", "record_of", "play_game", "game_tasks", "game_name", "failed_game", "first_places",
            "score"]
 
 DEALS_PER_SEED = 1_000_003    # deals of one base seed before they would meet the next seed's
@@ -132,6 +132,22 @@ def game_tasks(jobs, settings, spec_dict):
     from joblib import delayed         # imported when games run: ``import tigris.runs.runner`` stays light
 
     return (delayed(play_game)(job, settings, spec_dict) for job in jobs)
+
+
+def game_name(task):
+    """"game N" of a task of ``game_tasks``: what ``work.Run`` says of it."""
+    return f"game {task[1][0]['game']}"
+
+
+def failed_game(task, why):
+    """The record of the game of a task of ``game_tasks`` that did not end in its worker
+    (``work.Run``'s `died`: its worker process died twice), as ``play_game`` records a
+    game that raised: no moves, no result, `why` as its error."""
+    job, _, spec_dict = task[1]
+    return {"format": "tigris-game/1", "bots": job["seats"], "players": spec_dict["players"],
+            "board": spec_dict["board"], "variants": list(spec_dict["variants"]),
+            "seed": job["deal_seed"], "moves": [], "result": None, "error": why,
+            "game": job["game"], "deal_seed": job["deal_seed"], "tournament": spec_dict["name"]}
 
 
 # ---------------------------------------------------------------------------------------

@@ -26,7 +26,8 @@ iterations), written once when the run starts; ``positions.jsonl`` one line a ga
                    ...]}
 
 A game that failed is kept as ``{"game": k, "deal_seed": .., "error": message}``, so a
-rerun does not play it again.  Each position has two labels of its value, the outcome
+rerun does not play it again: a bot that raised, or a game whose worker process died
+twice (it is played once more, alone, first: ``work.Run``).  Each position has two labels of its value, the outcome
 (``first``) and the search's estimate (``search``), which training mixes by a weight of
 its own, and one of its moves, the search's visits (``policy``).  A folder of the first
 version (``tigris-selfplay/1``, without ``policy``) is still read: its positions train a
@@ -168,7 +169,8 @@ def run(s, out, jobs=1, progress=True, reads=(), backend="loky", scheduler=None)
     `backend` "dask": ``tigris.backends``), appending each game's line as it finishes;
     returns the lines, old and new, by game.  The files of `reads` (the bots' files) are
     never written to.  Ctrl-C stops the workers and raises Interrupted saying what is
-    kept, as does a lost scheduler (a TournamentError)."""
+    kept, as does a lost scheduler (a TournamentError).  A game whose worker process
+    dies twice is kept as failed (see the module's docstring)."""
     from joblib import delayed         # imported when workers run: the command line stays quick
 
     from tigris._plumbing.backends import Backend
@@ -197,10 +199,16 @@ def run(s, out, jobs=1, progress=True, reads=(), backend="loky", scheduler=None)
                     w.bar.update()
 
                 w.tasks([delayed(play_and_label)(k, s) for k in todo], save, ordered=False,
-                        errors=where.lost(kept))
+                        errors=where.lost(kept), name=lambda task: f"game {task[1][0]}",
+                        died=lambda task, why: _failed(task[1][0], s, why))
         except KeyboardInterrupt:
             raise Interrupted(f"interrupted: {kept()}") from None
     return [done[k] for k in sorted(done) if k < s["games"]]
+
+
+def _failed(game_number, s, why):
+    """The line of game `game_number` of the run with settings `s` that failed: `why`."""
+    return {"game": game_number, "deal_seed": deal_seed(s["seed"], game_number), "error": why}
 
 
 def _resume(out, s):

@@ -1208,7 +1208,8 @@ def _results_page(folder, refresh):
     for rec in recs:
         entries.append({"rec": rec, "page": f"game/{rec['game']}", "problem": None})
     scheduled = summary.get("scheduled")
-    running = bool(scheduled) and summary["games"] < scheduled
+    # failed games are not played, but a run that is over has tried them
+    running = bool(scheduled) and summary["games"] + len(summary.get("errors") or []) < scheduled
     return view.index_page(summary, entries, refresh=refresh if running else None, back=("/", "the folders"))
 
 

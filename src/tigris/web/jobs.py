@@ -13,7 +13,10 @@ progress as it goes, and ends when it is done, when it is stopped (``stop``, or 
 that asked for it says so as it closes), or when nobody has asked for its state for
 ``IDLE`` seconds (its page is gone).  At most ``workers`` run at once; the others wait in
 line.  A worker process ends with the server however the server ends
-(``parallel.watch``); ``close`` stops them at once, a bot's move under way too.
+(``parallel.watch``); ``close`` stops them at once, a bot's move under way too.  A
+worker that dies (killed by hand or for want of memory) fails its search with a message
+saying so, and the next search works: a hint's or an analysis's process is its own, and
+the pool of the bots' moves, which a dead worker breaks, is replaced.
 
 >>> searches = Searches(workers=2)                          # doctest: +SKIP
 >>> job = searches.start(game.to_position(), seconds=2)     # doctest: +SKIP
@@ -40,6 +43,7 @@ IDLE = 15.0               # seconds without a look at a search before it is stop
 MAX_KEPT = 256            # searches remembered (finished ones are forgotten first)
 PAGE_ROWS = 8             # a hint's rows on a page: the equals and the next few searched plans
 STATES = ("waiting", "running", "done", "stopped", "failed")
+DIED = "killed by hand, or for want of memory"     # a worker's SIGKILL, as a page says it
 
 
 def _search(position, seconds, bot, messages):
@@ -115,6 +119,19 @@ def _watch_parent(parent):
     from tigris._plumbing import parallel
 
     parallel.watch(parent)
+
+
+def _ended(exitcode):
+    """How a search's process ended, from its exit code, in words."""
+    import signal
+
+    if exitcode is not None and exitcode < 0:
+        try:
+            name = signal.Signals(-exitcode).name
+        except ValueError:
+            name = f"signal {-exitcode}"
+        return f"died ({name}{f': {DIED}' if name == 'SIGKILL' else ''})"
+    return f"ended (exit status {exitcode})"
 
 
 def _finite(value):
@@ -275,15 +292,22 @@ class Searches:
         process started for each would take longer than most moves."""
         import os
         from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
 
         job = _Job(None, None, None)
         with self._lock:
             if self._closed.is_set():
                 raise UsageError("the server is stopping")
+            if self._pool is not None:
+                try:
+                    job.future = self._pool.submit(_choose, rec, bot, seed)
+                except BrokenProcessPool:        # a worker died: the pool takes no more moves
+                    _stop_pool(self._pool)
+                    self._pool = None
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(self.workers, mp_context=self._context,
                                                  initializer=_watch_parent, initargs=(os.getpid(),))
-            job.future = self._pool.submit(_choose, rec, bot, seed)
+                job.future = self._pool.submit(_choose, rec, bot, seed)
             job.state = "running"
         return self._add(job)
 
@@ -356,6 +380,9 @@ class Searches:
                 job.process = self._context.Process(target=job.target, args=(*job.args, job.messages),
                                                     name="tigris-search", daemon=True)
                 job.process.start()
+                # the worker writes, this process reads: with the worker's end closed here,
+                # a message cut short by its death ends in EOF, where reading it would wait
+                job.messages._writer.close()
                 job.state = "running"
                 running += 1
 
@@ -365,17 +392,25 @@ class Searches:
             return
         if job.future is not None:
             if job.future.done():
+                from concurrent.futures.process import BrokenProcessPool
+
                 try:
                     job.result, job.progress = job.future.result(), 1.0
                     job.state = "done"
-                except Exception as e:           # the bot failed, or its process died
+                except BrokenProcessPool:        # the next move goes to a new pool
+                    job.error = f"the bot's worker process died ({DIED}, or a crash)"
+                    job.state = "failed"
+                except Exception as e:           # the bot failed
                     job.error = f"{type(e).__name__}: {e}"[:300]
                     job.state = "failed"
             return
+        alive = job.process.is_alive()           # before reading: what it said is read first
         while True:
             try:
                 kind, *value = job.messages.get_nowait()
             except queue.Empty:
+                break
+            except (EOFError, OSError):          # a message cut short by the process's death
                 break
             if kind == "progress":
                 job.progress, job.iterations = value
@@ -388,8 +423,9 @@ class Searches:
                 job.error = value[0]
                 self._end(job, "failed")
                 return
-        if not job.process.is_alive() and job.messages.empty():
-            job.error = f"the search's process ended (exit status {job.process.exitcode})"
+        if not alive:
+            job.process.join()
+            job.error = f"the search's process {_ended(job.process.exitcode)}"
             self._end(job, "failed")
 
     def _end(self, job, state):
