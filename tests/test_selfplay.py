@@ -272,17 +272,19 @@ def test_a_game_whose_worker_dies_twice_is_kept_as_failed_and_the_run_goes_on(tm
     assert selfplay.read(tmp_path / "data" / "positions.jsonl", small(fast, games=3))
 
 
-def test_a_run_whose_games_all_fail_ends_in_one_line_with_status_1(tmp_path, capsys):
-    (tmp_path / "bad.npz").write_text("not a network")
-    bot = tmp_path / "badnet.toml"
-    bot.write_text('kind = "greedy"\nevaluator = "net"\nnetwork = "bad.npz"\n')
+def test_a_run_whose_games_all_fail_ends_in_one_line_with_status_1(tmp_path, capsys, monkeypatch):
+    from tigris.bots.simple import GreedyBot
+
+    def broken(self, game):
+        raise RuntimeError("the bot fell over")
+    monkeypatch.setattr(GreedyBot, "choose", broken)
     out = tmp_path / "data"
-    assert main(["selfplay", "--out", str(out), "--games", "2", "--bot", str(bot),
+    assert main(["selfplay", "--out", str(out), "--games", "2", "--bot", "greedy",
                  "--positions", "2", "--label-iterations", "50", "--jobs", "1"]) == 1
     printed = capsys.readouterr()
     assert printed.out.startswith("2 games, 0 labelled positions") and "2 games failed" in printed.out
     lines = [line for line in printed.err.replace("\r", "\n").splitlines()
              if line.strip() and "%|" not in line]
     assert len(lines) == 1 and lines[0].startswith("tigris selfplay: all 2 games failed (game 0: "
-                                                   "UsageError: "), printed.err
-    assert "bad.npz" in lines[0] and lines[0].endswith("run in a new folder")
+                                                   "RuntimeError: the bot fell over"), printed.err
+    assert lines[0].endswith("run in a new folder")
