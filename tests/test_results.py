@@ -17,7 +17,7 @@ from tigris import tournament
 from tigris.commands import main
 from tigris.errors import ConfigError, TournamentError
 from tigris.runs.runner import deal_games, deal_seed
-from tigris.tournament import MAX_GAMES, Spec, load_summary, read_games, run, schedule
+from tigris.tournament import MAX_GAMES, Spec, load_summary, read_games, run, schedule, write_spec_file
 
 from processes import dask_cluster
 from waiting import until
@@ -105,10 +105,31 @@ def test_a_huge_schedule_is_not_built_in_memory():
 # ---------------------------------------------------------------------------------------
 
 def _spoil(folder, change):
+    """tournament.json changed, as a file of 2.0 (without the digest that refuses any
+    edit): each field's own check is what says what is wrong."""
+    path = folder / "tournament.json"
+    saved = json.loads(path.read_text())
+    saved.pop("digest")
+    change(saved)
+    path.write_text(json.dumps(saved))
+
+
+@pytest.mark.parametrize("change", [
+    lambda s: s["bots"]["greedy"][1].update(eval_leader=s["bots"]["greedy"][1]["eval_leader"] + 0.01),
+    lambda s: s["bots"]["random"][1].update(seed=5),
+    lambda s: s["spec"].update(name="another"),
+])
+def test_settings_edited_since_the_games_were_played_are_refused(folder, capsys, change):
+    """A bot's knobs change its moves, not their legality: the replay cannot tell an
+    edited tournament.json, so its digest does."""
     path = folder / "tournament.json"
     saved = json.loads(path.read_text())
     change(saved)
     path.write_text(json.dumps(saved))
+    for args in (["standings", str(folder)], ["tournament", "--resume", str(folder), "--jobs", "1"]):
+        assert main(args) == 1
+        assert "tournament.json: its spec or bots were edited since its games were played" in \
+            one_line(capsys.readouterr().err)
 
 
 BAD_SPEC_FILES = [
@@ -508,8 +529,8 @@ def test_a_lone_surrogate_in_a_record_keeps_the_summary(folder):
 def test_standings_read_games_jsonl_without_holding_the_records(folder):
     spec = Spec(bots=["random", "greedy"], games=600, seed=2, name="six")
     saved = json.loads((folder / "tournament.json").read_text())
-    saved["spec"]["games"] = spec.games
-    (folder / "tournament.json").write_text(json.dumps(saved))
+    write_spec_file(folder / "tournament.json", Spec(**dict(saved["spec"], games=spec.games)),
+                    saved["bots"])
     model = json.loads(_lines(folder)[0])
     winner = model["result"]["ranking"][0][0]
     greedy_wins = 0
@@ -628,3 +649,14 @@ def test_a_scheduler_killed_mid_run_ends_in_one_line_and_keeps_the_games(tmp_pat
     assert code == 1 and "--resume" in line and "scheduler" in line
     kept = read_games(out)
     assert 0 < len(kept) < 100
+
+
+def test_a_field_a_games_line_does_not_have_is_refused(folder, capsys):
+    lines = _lines(folder)
+    for k, extra in ((0, {"comment": "mine"}), (1, {"error": "made up", "moves": [], "x": 1})):
+        changed = list(lines)
+        changed[k] = json.dumps(dict(json.loads(lines[k]), **extra))
+        _write_lines(folder, changed)
+        assert main(["standings", str(folder)]) == 1
+        said = one_line(capsys.readouterr().err)
+        assert f"games.jsonl:{k + 1}: game" in said and "is not a field of a game's line" in said

@@ -12,17 +12,15 @@ stronger), as engine-testing frameworks do, or until `max_games`.
 """
 
 import contextlib
-import json
 import math
 import os
-from dataclasses import asdict
 from pathlib import Path
 
 from tigris import ratings, tournament
 from tigris._plumbing import jsonl, locks
 from tigris._plumbing import work
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError
-from tigris.files import open_append, write_text
+from tigris.files import open_append
 from tigris.runs.runner import (bot_settings, deal_games, deal_seed, failed_game, first_of_two,
                                 game_name, game_tasks)
 
@@ -241,8 +239,7 @@ def _results_folder(out, spec, settings):
     games = folder / tournament.GAMES_FILE                                # appended to
     if games.exists() and games.stat().st_size > 0:
         raise TournamentError(f"{folder} already holds games: choose another --out")
-    write_text(folder / tournament.SPEC_FILE,
-               json.dumps({"spec": asdict(spec), "bots": settings}, indent=2) + "\n")
+    tournament.write_spec_file(folder / tournament.SPEC_FILE, spec, settings)
     return open_append(games)
 
 

@@ -51,6 +51,7 @@ MAX_BYTES = 256 * 2**20
 # The longest line of a file of JSON lines (a tournament game, a labelled position, a row
 # of an analysis: some KB each).
 MAX_LINE = 16 * 2**20
+_BLOCK = 2**20
 
 
 def check_source(path, error=UsageError):
@@ -92,15 +93,19 @@ def open_source(path, error=UsageError):
 def read_source(path, error=UsageError, limit=MAX_BYTES):
     """The bytes of the regular file `path` names (:func:`open_source`), at most `limit`
     of them: a larger file raises `error` naming it, unread beyond the limit."""
+    blocks, total = [], 0
     with open_source(path, error) as f:
         try:
-            data = f.read(limit + 1)
+            # a block at a time: read(limit + 1) would claim the whole limit's memory at once
+            while block := f.read(min(_BLOCK, limit + 1 - total)):
+                blocks.append(block)
+                total += len(block)
+                if total > limit:
+                    raise error(f"{source_file(path)}: larger than {limit // 2**20} MB, not a "
+                                f"file of tigris's")
         except OSError as e:
             raise error(f"{source_file(path)}: {_reason(e)}") from None
-    if len(data) > limit:
-        raise error(f"{source_file(path)}: larger than {limit // 2**20} MB, not a file of "
-                    f"tigris's")
-    return data
+    return b"".join(blocks)
 
 
 def read_json(path, error=UsageError):

@@ -17,6 +17,7 @@ soon as the game ends, so a killed run loses no finished game), ``summary.json``
 ``summary.md``.  ``run(..., resume=True)`` plays only the games that are missing.
 """
 
+import hashlib
 import json
 import os
 import tempfile
@@ -40,7 +41,7 @@ from tigris._plumbing.tomlfile import read_toml
 
 __all__ = ["Spec", "run", "load_spec", "load_summary", "read_spec_file", "format_summary",
            "summarize", "SPEC_FILE", "GAMES_FILE", "MAX_GAMES", "schedule", "read_games",
-           "writable_folder", "check_folder_files", "results_of", "write_summary", "last_lines"]
+           "write_spec_file", "writable_folder", "check_folder_files", "results_of", "write_summary", "last_lines"]
 
 SPEC_FILE = "tournament.json"
 GAMES_FILE = "games.jsonl"
@@ -200,19 +201,41 @@ def _unscheduled_games(path, repair):
     return records
 
 
+def write_spec_file(path, spec, settings):
+    """Write a results folder's tournament.json: the spec, every bot's ``[kind, knobs]``
+    and their digest (``_digest``), by which a reader knows a file edited since."""
+    saved = {"spec": asdict(spec), "bots": settings}
+    write_text(path, json.dumps(dict(saved, digest=_digest(saved)), indent=2) + "\n")
+
+
+def _digest(saved):
+    """The digest of a tournament.json's spec and bots: SHA-256 of their JSON (keys
+    sorted), 16 hex digits.  The games were played with these settings, which their replay
+    cannot check (a bot's knobs change its moves, not their legality): an edit is refused."""
+    text = json.dumps({"spec": saved["spec"], "bots": saved["bots"]}, sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
 def read_spec_file(path):
     """(Spec, bot settings) of a results folder's tournament.json, every field checked:
-    a TournamentError names the file and the field."""
+    a TournamentError names the file and the field; a file whose spec or bots were edited
+    since it was written (its ``digest``; a file of version 2.0 has none) is refused."""
     path = Path(path)
     saved = read_json(path, TournamentError)          # a pipe or a device refused unopened
     if not isinstance(saved, dict):
         raise TournamentError(f"{path}: not a tournament file (an object with spec and bots)")
-    unknown = [k for k in saved if k not in ("spec", "bots")]
+    unknown = [k for k in saved if k not in ("spec", "bots", "digest")]
     if unknown:
-        raise TournamentError(f"{path}: unknown key {excerpt(unknown[0])}; valid keys: spec, bots")
+        raise TournamentError(f"{path}: unknown key {excerpt(unknown[0])}; valid keys: spec, "
+                              f"bots, digest")
     for key in ("spec", "bots"):
         if not isinstance(saved.get(key), dict):
             raise TournamentError(f"{path}: {key} must be an object, not {excerpt(saved.get(key))}")
+    if "digest" in saved and saved["digest"] != _digest(saved):
+        raise TournamentError(f"{path}: its spec or bots were edited since its games were "
+                              f"played (digest {excerpt(saved['digest'], 20)}, its content's "
+                              f"{_digest(saved)}): the games cannot say which settings played "
+                              f"them; put the file back, or start a new results folder")
     known = [f.name for f in fields(Spec)]
     unknown = [k for k in saved["spec"] if k not in known]
     if unknown:
@@ -298,7 +321,7 @@ def _run(spec, folder, resume, where, progress):
             raise TournamentError(f"{folder} already holds games of a tournament: continue it "
                                   f"with --resume {folder}, or choose another --out")
         settings = bot_settings(spec.bots)
-        write_text(spec_path, json.dumps({"spec": asdict(spec), "bots": settings}, indent=2) + "\n")
+        write_spec_file(spec_path, spec, settings)
     games = schedule(spec)
     tally = scan(folder / GAMES_FILE, spec)
     missing = len(games) - len(tally)

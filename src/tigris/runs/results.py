@@ -90,6 +90,10 @@ def check_fields(rec, where):
     with a game number and bots) that the standings read are sound: moves and their
     timings, the error, the result's ranking and final scores."""
     game, bots = excerpt(rec["game"]), rec["bots"]
+    unknown = [key for key in rec if key not in records.KEYS and key not in records.RUN_KEYS]
+    if unknown:
+        raise TournamentError(f"{where}: game {game}: {excerpt(unknown[0], 30)} is not a field "
+                              f"of a game's line (docs/FORMATS.md)")
     moves = rec.get("moves", [])
     if not isinstance(moves, list) or not all(isinstance(m, dict) for m in moves):
         raise TournamentError(f"{where}: game {game}: moves must be a list of moves")
