@@ -73,7 +73,7 @@ def _record(args):
 
     if Path(args.source).is_dir():
         if args.game is None:
-            raise UsageError("name the game with --game K")
+            raise UsageError(f"{args.source} is a results folder: name the game with --game K")
         recs = read_games(args.source, repair=False, game=args.game)
         if not recs:
             raise UsageError(f"{args.source}: no game {args.game} in games.jsonl")
