@@ -15,6 +15,7 @@ a reference ceiling and has ``honest = False``).  Named configurations are looke
 ``./bots/`` first, then among those that come with the package.
 """
 
+import os
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from tigris.bots.search import CheatBot, ISMCTSBot, PIMCBot
 from tigris.bots.simple import GreedyBot, RandomBot
 from tigris.errors import ConfigError, excerpt
 from tigris._plumbing.tomlfile import read_toml
+from tigris.sources import open_source
 
 if TYPE_CHECKING:
     from tigris._game import Game
@@ -159,6 +161,9 @@ def find(name_or_path: str | Path) -> Path:
         candidate = folder / f"{name_or_path}.toml"
         if candidate.is_file():
             return candidate
+        if os.path.lexists(candidate):           # a pipe, a device, a link to nothing: said
+            with open_source(candidate, ConfigError):
+                pass
     raise ConfigError(f"unknown bot {name_or_path!r}; known bots: {', '.join(available())}")
 
 
