@@ -226,7 +226,7 @@ def save(path, arrays, meta):
     write_bytes(path, buffer.getvalue())        # in one piece: a stopped write leaves the old file
 
 
-def generation_file(name, players):
+def generation_file(name: str, players: int) -> Path:
     """The weights file of the shipped generation `name` for games of `players` (whether
     or not the package holds it: ``generations()``)."""
     if players not in _FILES:
@@ -234,13 +234,13 @@ def generation_file(name, players):
     return NETWORKS / f"{name}-{_FILES[players]}.npz"
 
 
-def generations():
+def generations() -> list[str]:
     """The names of the shipped generations, sorted: those with a file for every number
     of players in ``NETWORKS``."""
     return sorted(n for n in {p.name[:-len("-2p.npz")] for p in NETWORKS.glob("*-2p.npz")} if _shipped(n))
 
 
-def _shipped(name):
+def _shipped(name: str) -> bool:
     """Whether the package holds a file of generation `name` for every number of players."""
     try:
         return all(generation_file(name, players).is_file() for players in _FILES)
@@ -248,14 +248,15 @@ def _shipped(name):
         return False
 
 
-def names_generation(network):
+def names_generation(network: str | None) -> bool:
     """Whether a ``network`` knob's value is a generation's name rather than a file's:
     not empty, no folder in it, not ending in ``.npz``."""
-    return bool(network) and not any(sep in network for sep in ("/", "\\")) \
-        and not network.endswith(".npz")
+    if not network:
+        return False
+    return not any(sep in network for sep in ("/", "\\")) and not network.endswith(".npz")
 
 
-def path_of(network, players=2):
+def path_of(network: str | None, players: int = 2) -> Path:
     """The weights file the knob ``network`` means for games of `players`: empty, the
     default generation's (``DEFAULT``); a generation's name (``names_generation``), that
     shipped generation's; else the file it names.  A UsageError for a generation the
