@@ -389,6 +389,29 @@ def test_the_engine_digest_follows_the_knobs_and_the_network(tmp_path):
     assert one != analysis.engine_digest("ismcts", {**params, "network": str(net)}, 2)
 
 
+def test_the_engine_digest_reads_the_file_a_generation_names(tmp_path, monkeypatch):
+    """network = "gen1" is the bytes of gen1's file for the count; a new default changes
+    the digest of an empty network, not of the generation named; an unknown one is left
+    to the search to refuse."""
+    import shutil
+
+    from tigris import network
+
+    def digest(name, players=2):
+        return analysis.engine_digest("ismcts", {"network": name}, players)
+
+    pinned, default = digest("gen1"), digest("")
+    assert pinned != digest("gen1", 3)                                # the 3-4-player file
+    assert digest("gen9") == digest("gen9")
+    folder = tmp_path / "networks"
+    shutil.copytree(network.NETWORKS, folder)
+    (folder / "gen2-2p.npz").write_bytes(b"two")
+    (folder / "gen2-3p4p.npz").write_bytes(b"three")
+    monkeypatch.setattr(network, "NETWORKS", folder)
+    monkeypatch.setattr(network, "DEFAULT", "gen2")
+    assert digest("gen1") == pinned and digest("") != default
+
+
 def test_the_same_game_from_another_file_continues(rec2, full, tmp_path):
     path = tmp_path / "a.jsonl"
     path.write_bytes(full[0].read_bytes())

@@ -529,9 +529,9 @@ def test_shipped_searches_use_the_network_and_the_baseline_does_not():
     assert (fast["evaluator"], fast["net_share"], fast["network"]) == ("net", 0.5, "")
     assert (fast["priors"], heuristic["priors"]) == ("net", "heuristic")
     old = bots.describe("ismcts-fast-2.0")[1]             # ismcts-fast before the policy
-    assert {k: v for k, v in old.items() if k not in ("priors", "policy_visits")} == \
-        {k: v for k, v in fast.items() if k not in ("priors", "policy_visits")}
-    assert old["priors"] == "heuristic"
+    assert {k: v for k, v in old.items() if k not in ("priors", "policy_visits", "network")} == \
+        {k: v for k, v in fast.items() if k not in ("priors", "policy_visits", "network")}
+    assert old["priors"] == "heuristic" and old["network"] == "gen1"     # the network 2.0 shipped
     assert (fast["root_lookahead"], fast["candidates"]) == (30.0, 32)
     assert (heuristic["evaluator"], heuristic["net_share"], heuristic["root_lookahead"],
             heuristic["candidates"]) == ("heuristic", 1.0, 0.0, 16)
@@ -666,6 +666,7 @@ def test_the_old_name_of_root_statistics_still_answers_with_a_warning():
     ("/etc/passwd", "network: /etc/passwd: not a tigris-network/2 file"),
     ("/dev/zero", "network: /dev/zero: a device, not a file"),
     ("missing.npz", "network: missing.npz: cannot read the network"),
+    ("gen9", "network: 'gen9' is not a shipped network generation"),
 ])
 def test_a_bot_file_is_checked_whole_when_loaded_its_network_read(tmp_path, capsys, network, said):
     """A network that cannot be read refuses the bot as it is loaded, in one line naming
@@ -679,6 +680,33 @@ def test_a_bot_file_is_checked_whole_when_loaded_its_network_read(tmp_path, caps
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and said in err
     assert not (tmp_path / "t" / "games.jsonl").exists()
+
+
+def test_a_bot_file_may_name_a_generation_whose_every_file_is_read(tmp_path, monkeypatch):
+    """network = "gen1" is the shipped generation's files, one for each number of
+    players, each read as the bot is loaded: priors = "net" needs the policy head in all."""
+    import shutil
+
+    from tigris import network
+
+    import numpy as np
+
+    path = write(tmp_path, "p.toml", 'kind = "ismcts"\niterations = 5\nevaluator = "net"\n'
+                                     'priors = "net"\nnetwork = "gen1"\n')
+    assert bots.load(path).params["network"] == "gen1"
+    folder = tmp_path / "networks"
+    shutil.copytree(network.NETWORKS, folder)
+    monkeypatch.setattr(network, "NETWORKS", folder)
+    with np.load(folder / "gen1-3p4p.npz") as z:            # the 3-and-4-player file's value alone
+        kept = {name: z[name] for name in network.ARRAYS}
+        meta = json.loads(z["meta"].tobytes())
+    network.save(folder / "gen1-3p4p.npz", kept, {k: v for k, v in meta.items() if k != "policy_version"})
+    with pytest.raises(ConfigError, match="p.toml: network 'gen1': priors = \"net\" needs a network with "
+                                          "a policy head"):
+        bots.load(path)
+    (folder / "gen1-3p4p.npz").write_bytes(b"damaged")
+    with pytest.raises(ConfigError, match="p.toml: network: .*gen1-3p4p.npz: not a tigris-network"):
+        bots.load(path)
 
 
 def test_a_network_without_a_policy_head_is_refused_for_priors_net(tmp_path):

@@ -5,6 +5,7 @@ numpy's, the knob that puts it into the search, and the shipped network."""
 import json
 import random
 import zipfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -257,6 +258,48 @@ def test_the_evaluator_knob_is_checked():
         knobs.check("greedy", {"network": 3})
     with pytest.raises(UsageError, match="absent.npz: cannot read"):
         bots.make("ismcts", iterations=10, evaluator="net", network="absent.npz").choose(tigris.Game(seed=1))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_network_knob_names_a_generation_a_file_or_the_default(players):
+    """Empty: the default generation's file for the count; a generation's name: its own;
+    anything with a folder or ending in .npz: that file."""
+    own = network.NETWORKS / f"gen1-{'2p' if players == 2 else '3p4p'}.npz"
+    assert network.DEFAULT == "gen1" and "gen1" in network.generations()
+    assert network.path_of("gen1", players) == own == network.generation_file("gen1", players)
+    assert network.path_of("", players) == own == network.SHIPPED[players]
+    assert network.from_knobs("net", "gen1", players) is network.load(players=players)
+    assert network.from_knobs("net", "gen1", players).path == own
+    for path in ("nets/mine.npz", "mine.npz", "./gen1", "/abs/olute", "gen1.npz"):
+        assert network.path_of(path, players) == Path(path)
+    assert network.from_knobs("heuristic", "gen1", players) is None
+
+
+@pytest.mark.parametrize("name", ["gen9", "mynet", "Gen1", "gen1 ", "..", "x" * 5000])
+def test_a_generation_the_package_does_not_ship_is_refused_naming_those_it_does(name):
+    with pytest.raises(UsageError) as e:
+        network.path_of(name, 2)
+    said = str(e.value)
+    assert said.startswith(repr(name)[:10]) and "is not a shipped network generation (shipped: gen1)" in said
+    assert "./NAME" in said and len(said) < 300 and "\n" not in said
+    with pytest.raises(UsageError, match="not a shipped network generation"):
+        bots.make("ismcts", iterations=5, evaluator="net", network=name)
+
+
+def test_a_generation_is_shipped_only_whole(tmp_path, monkeypatch):
+    """A generation is in the folder with a file for every number of players; names are
+    listed sorted, whatever else the folder holds."""
+    monkeypatch.setattr(network, "NETWORKS", tmp_path)
+    for name in ("b-2p.npz", "b-3p4p.npz", "a-2p.npz", "a-3p4p.npz", "half-2p.npz", "notes.txt"):
+        (tmp_path / name).write_bytes(b"")
+    (tmp_path / "dir-2p.npz").mkdir()
+    (tmp_path / "dir-3p4p.npz").mkdir()
+    assert network.generations() == ["a", "b"]
+    assert network.path_of("b", 4) == tmp_path / "b-3p4p.npz"
+    with pytest.raises(UsageError, match="'half' is not a shipped network generation \\(shipped: a, b\\)"):
+        network.path_of("half", 2)
+    with pytest.raises(UsageError, match="'gen1' is not a shipped network generation"):
+        network.path_of("", 2)                  # the default's files gone: said, not a crash
 
 
 def test_the_network_changes_what_the_search_backs_up():

@@ -51,6 +51,24 @@ def test_the_license_is_mit_in_the_file_and_the_metadata():
     assert meta["License-Expression"] == "MIT"
 
 
+def test_the_release_ships_every_generation_of_networks():
+    """A bot may name any shipped generation: the package data and the source distribution
+    take the networks folder's files, and tools/check_dist.sh holds the release to each."""
+    from tigris import network
+
+    setup = (ROOT / "setup.py").read_text(encoding="utf-8")
+    manifest = (ROOT / "MANIFEST.in").read_text(encoding="utf-8")
+    check = (ROOT / "tools" / "check_dist.sh").read_text(encoding="utf-8")
+    assert '"networks/*.npz"' in setup
+    assert re.search(r"^recursive-include src/tigris .*\*\.npz", manifest, flags=re.M)
+    assert network.DEFAULT in network.generations()
+    files = {network.generation_file(name, n) for name in network.generations() for n in (2, 3, 4)}
+    assert files == set(network.NETWORKS.iterdir())         # nothing else in the folder
+    for path in files:
+        pattern = path.name.replace(".", r"\.")
+        assert f"'src/tigris/networks/{pattern}'" in check and f"'tigris/networks/{pattern}'" in check, pattern
+
+
 def test_every_compiled_module_has_its_stub_and_the_package_is_typed():
     package = ROOT / "src" / "tigris"
     assert (package / "py.typed").exists()

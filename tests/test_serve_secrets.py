@@ -290,7 +290,9 @@ def served(tmp_path):
     ("nets/up.npz", "names a file outside the served folders"),
     ("nets/bad.npz", "nets/bad.npz: not a tigris-network"),
     ("nets/missing.npz", "nets/missing.npz: cannot read the network"),
-    ("nets", "nets: a folder, not a file"),
+    ("nets/", "nets: a folder, not a file"),
+    ("nets", "'nets' is not a shipped network generation (shipped: gen1)"),   # no folder: a generation's name
+    ("gen9", "netbot.toml: 'gen9' is not a shipped network generation (shipped: gen1)"),
 ])
 def test_a_seat_s_network_is_a_file_of_the_served_folders_checked_when_the_seat_is_made(
         served, network_path, message):
@@ -306,8 +308,9 @@ def test_a_seat_s_network_is_a_file_of_the_served_folders_checked_when_the_seat_
     assert 'value="netbot"' not in client.get("/play").text
 
 
-@pytest.mark.parametrize("where", ["nets/mine.npz", "ABSOLUTE"])
+@pytest.mark.parametrize("where", ["nets/mine.npz", "ABSOLUTE", "gen1"])
 def test_a_seat_s_own_network_in_the_served_folder_plays(served, where):
+    """A file of the served folder, or a generation the package ships (its own file)."""
     net_bot(served, str(served / "nets" / "mine.npz") if where == "ABSOLUTE" else where)
     with serving.client(create_app([served])) as client:
         assert 'value="netbot"' in client.get("/play").text
@@ -316,3 +319,19 @@ def test_a_seat_s_own_network_in_the_served_folder_plays(served, where):
                           what="the bot's move")
         v = view(client, game, 1).json()
         assert not v["error"] and v["moves"] >= 1
+
+
+def test_a_seat_s_generation_that_cannot_serve_is_refused_without_the_package_s_folder(
+        served, tmp_path, monkeypatch):
+    folder = tmp_path / "package" / "networks"
+    shutil.copytree(network.NETWORKS, folder)
+    (folder / "gen1-2p.npz").write_bytes(b"damaged")
+    monkeypatch.setattr(network, "NETWORKS", folder)
+    net_bot(served, "gen1")
+    app = create_app([served])
+    answer = serving.client(app).post("/api/games", json={"players": 2, "seats": ["human", "netbot"]})
+    error = answer.json()["error"]
+    assert answer.status_code == 400 and error.startswith(
+        "seats[1]: the bot netbot cannot play: bots/netbot.toml: the package's networks/gen1-2p.npz: "
+        "not a tigris-network"), error
+    assert str(tmp_path) not in error and not app.state.tables

@@ -39,7 +39,7 @@ must_hold sdist "$sdist_files" LICENSE CHANGELOG.md 'cython_core/tigris/_core\.p
     'src/tigris/py\.typed' \
     'bots/ismcts-fast\.toml' 'bots/ismcts-heuristic\.toml' 'src/tigris/calibration\.json' \
     'src/tigris/chance\.json' 'src/tigris/viewer\.js' \
-    'src/tigris/network-2p\.npz' 'src/tigris/network-3p4p\.npz' 'src/tigris/web/static/panel\.js'
+    'src/tigris/networks/gen1-2p\.npz' 'src/tigris/networks/gen1-3p4p\.npz' 'src/tigris/web/static/panel\.js'
 if grep -Eq '\.(c|so)$|/docs/_build/' <<< "$sdist_files"; then echo "sdist holds built files"; exit 1; fi
 wheel_files="$("$python" -m zipfile -l "${wheel[0]}")"
 must_hold wheel "$wheel_files" 'tigris/_core\..*\.so' 'tigris/_game\..*\.so' \
@@ -48,7 +48,7 @@ must_hold wheel "$wheel_files" 'tigris/_core\..*\.so' 'tigris/_game\..*\.so' \
     'tigris/py\.typed' 'tigris/bot_configs/ismcts-fast\.toml' 'tigris/bot_configs/ismcts-calibrated\.toml' \
     'tigris/calibration\.json' 'tigris/chance\.json' \
     'tigris/viewer\.js' 'tigris/viewer\.css' 'licenses/LICENSE' \
-    'tigris/_net\..*\.so' 'tigris/network-2p\.npz' 'tigris/network-3p4p\.npz' \
+    'tigris/_net\..*\.so' 'tigris/networks/gen1-2p\.npz' 'tigris/networks/gen1-3p4p\.npz' \
     'tigris/web/static/panel\.js' 'tigris/web/static/hint\.js' 'tigris/web/static/play\.js' \
     'tigris/web/static/analyse\.js' 'tigris/web/static/edit\.js' 'tigris/web/app\.py'
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Fit a network's recalibration (``tigris.network.recalibrate``) to the results of games.
 
-    python tools/recalibrate_network.py src/tigris/network-3p4p.npz ece3 ece4 \
-        --players 3 4 --out network-3p4p.npz
+    python tools/recalibrate_network.py src/tigris/networks/gen1-3p4p.npz ece3 ece4 \
+        --players 3 4 --out gen1-3p4p.npz
 
 Reads the self-play folders given (only their positions and results count: the labels'
 search does not enter) and fits the temperature and the mover's bias of each number of

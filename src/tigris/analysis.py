@@ -161,7 +161,10 @@ def engine_digest(kind, params, players):
 
     digest = hashlib.sha256(json.dumps([__version__, kind, params], sort_keys=True,
                                        default=str).encode("utf-8"))
-    path = Path(params.get("network") or networks.SHIPPED[players])
+    try:
+        path = networks.path_of(params.get("network", ""), players)
+    except ValueError:                       # an unknown generation fails in the search, not here
+        return digest.hexdigest()[:16]
     if path.is_file():                       # a missing one fails in the search, not here
         digest.update(read_source(path))
     return digest.hexdigest()[:16]

@@ -120,8 +120,9 @@ TABLE = {
     "evaluator": Knob(str, "heuristic", "what judges a position: heuristic (the standing, with the weights "
                                         "above) or net (the learned evaluation, tigris.network)",
                       choices=("heuristic", "net")),
-    "network": Knob(str, "", "evaluator = net: the weights file (tigris-network/1); empty: the "
-                             "shipped network for the game's number of players"),
+    "network": Knob(str, "", "evaluator = net: a shipped generation's name (gen1) or a weights file "
+                             "(tigris-network/2); empty: the default generation, for the game's "
+                             "number of players"),
     "root_lookahead": Knob(float, 0.0, "weight of each root move's one-ply value (the evaluator's, "
                                        "on the first determinization) in its prior; 0: the priors alone",
                            0.0, 1000.0),
@@ -145,7 +146,8 @@ TABLE = {
                                            "over priors that weighs the others' moves", 0.001, 1000.0),
 }
 
-#: The knobs that name a file (a string of any value; empty: the shipped file).
+#: The knobs that name a file (a string of any value; empty: the shipped file; ``network``
+#: may name a shipped generation instead, ``tigris.network.path_of``).
 PATHS = ("network",)
 #: The evaluator's weights, in the order of the Weights struct's fields.
 WEIGHTS = tuple(_WEIGHT_ROWS)
@@ -199,7 +201,7 @@ def valid(key: str) -> str:
     range ("any" for every finite number)."""
     knob = TABLE[key]
     if key in PATHS:
-        return "a file, or empty for the shipped one"
+        return "a shipped generation, a file, or empty for the default generation"
     if knob.choices:
         return " or ".join(knob.choices)
     if knob.low is None:

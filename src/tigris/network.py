@@ -14,9 +14,17 @@ reading and evaluating a network needs numpy only.
 >>> round(sum(chances), 6)
 1.0
 
-The package ships a network per number of players (``SHIPPED``): each was trained on
-games of the counts it serves, and a 2-player game is judged by the 2-player network
-alone.  A file of one's own (the knob ``network``) serves every count.
+The package ships its networks by *generation* (``generations()``), each a file per
+number of players in ``networks/`` (``NAME-2p.npz`` for 2 players, ``NAME-3p4p.npz`` for 3
+and 4): each was trained on games of the counts it serves, and a 2-player game is judged
+by the 2-player network alone.  The knob ``network`` names a generation (``"gen1"``) or a
+file of one's own, which serves every count; empty, it is the default generation
+(``DEFAULT``; ``SHIPPED``: its files by number of players).  ``path_of`` says which file a
+value means.  A bot that names its generation plays alike when a later one becomes the
+default.
+
+>>> network.path_of("gen1", 3).name
+'gen1-3p4p.npz'
 
 The weights file (``tigris-network/2``)
 ---------------------------------------
@@ -55,8 +63,8 @@ from tigris.errors import UsageError, excerpt
 from tigris.files import write_bytes
 from tigris.sources import MAX_BYTES, check_source, parse_json, read_source
 
-__all__ = ["FORMAT", "FORMATS", "ARRAYS", "POLICY_ARRAYS", "SHIPPED", "Network", "load", "save", "from_knobs",
-           "recalibrate",
+__all__ = ["FORMAT", "FORMATS", "ARRAYS", "POLICY_ARRAYS", "DEFAULT", "NETWORKS", "SHIPPED", "Network", "load",
+           "save", "from_knobs", "path_of", "generations", "generation_file", "names_generation", "recalibrate",
            "forward", "policy_forward", "encode", "policy_inputs", "FEATURE_VERSION", "N_SPARSE", "N_DENSE",
            "N_OUTPUTS", "N_PATTERNS", "POLICY_VERSION", "SCORE_SCALE"]
 
@@ -64,10 +72,13 @@ FORMAT = "tigris-network/2"
 FORMATS = ("tigris-network/1", FORMAT)        # /1: written before the policy head, read alike
 ARRAYS = ("w_sparse", "w_dense", "b1", "w2", "b2", "w3", "b3")
 POLICY_ARRAYS = ("wp", "bp", "emb", "abias", "pat")
-_HERE = Path(__file__).resolve().parent
-#: The networks shipped with the package by the number of players (trained as
-#: docs/results.md tells, "A learned evaluation").
-SHIPPED = {2: _HERE / "network-2p.npz", 3: _HERE / "network-3p4p.npz", 4: _HERE / "network-3p4p.npz"}
+#: The folder of the shipped networks: a generation NAME is NAME-2p.npz and NAME-3p4p.npz.
+NETWORKS = Path(__file__).resolve().parent / "networks"
+#: The generation an empty ``network`` knob means (gen1: trained as docs/results.md tells,
+#: "A learned evaluation").  A new default is its files in NETWORKS and this line.
+DEFAULT = "gen1"
+#: Which file of a generation serves games of a number of players.
+_FILES = {2: "2p", 3: "3p4p", 4: "3p4p"}
 MAX_WIDTH = _net.MAX_HIDDEN
 #: The recalibration's bounds: a temperature that flattens or sharpens the chances up to
 #: tenfold, and a shift of the mover's logit of at most 5 (a factor of about 150).
@@ -215,18 +226,67 @@ def save(path, arrays, meta):
     write_bytes(path, buffer.getvalue())        # in one piece: a stopped write leaves the old file
 
 
+def generation_file(name: str, players: int) -> Path:
+    """The weights file of the shipped generation `name` for games of `players` (whether
+    or not the package holds it: ``generations()``)."""
+    if players not in _FILES:
+        raise UsageError(f"players must be 2, 3 or 4, not {excerpt(players)}")
+    return NETWORKS / f"{name}-{_FILES[players]}.npz"
+
+
+def generations() -> list[str]:
+    """The names of the shipped generations, sorted: those with a file for every number
+    of players in ``NETWORKS``."""
+    return sorted(n for n in {p.name[:-len("-2p.npz")] for p in NETWORKS.glob("*-2p.npz")} if _shipped(n))
+
+
+def _shipped(name: str) -> bool:
+    """Whether the package holds a file of generation `name` for every number of players."""
+    try:
+        return all(generation_file(name, players).is_file() for players in _FILES)
+    except (OSError, ValueError):           # a name too long for a file's, say
+        return False
+
+
+def names_generation(network: str | None) -> bool:
+    """Whether a ``network`` knob's value is a generation's name rather than a file's:
+    not empty, no folder in it, not ending in ``.npz``."""
+    if not network:
+        return False
+    return not any(sep in network for sep in ("/", "\\")) and not network.endswith(".npz")
+
+
+def path_of(network: str | None, players: int = 2) -> Path:
+    """The weights file the knob ``network`` means for games of `players`: empty, the
+    default generation's (``DEFAULT``); a generation's name (``names_generation``), that
+    shipped generation's; else the file it names.  A UsageError for a generation the
+    package does not ship lists those it does."""
+    if network and not names_generation(network):
+        return Path(network)
+    name = network or DEFAULT
+    if not _shipped(name):
+        shipped = ", ".join(generations()) or "none"
+        raise UsageError(f"{excerpt(name)} is not a shipped network generation (shipped: {shipped}); "
+                         f"a file of one's own is named with a folder (./NAME) or ending in .npz")
+    return generation_file(name, players)
+
+
+#: The default generation's files by the number of players (read ``path_of("")`` rather:
+#: this is fixed as the package is imported).
+SHIPPED = {players: generation_file(DEFAULT, players) for players in _FILES}
+
+
 @functools.lru_cache(maxsize=8)
 def _cached(path, stamp):
     return _read(path)
 
 
 def load(path=None, players=2):
-    """The network of a weights file (without `path`, the one shipped for games of
-    `players`), checked: a UsageError names the file and what is wrong.  Reading the same
-    unchanged file again gives the same object."""
-    if path is None and players not in SHIPPED:
-        raise UsageError(f"players must be 2, 3 or 4, not {excerpt(players)}")
-    path = Path(path) if path is not None else SHIPPED[players]
+    """The network of a weights file (without `path`, the default generation's for games
+    of `players`), checked: a UsageError names the file and what is wrong.  Reading the
+    same unchanged file again gives the same object.  (A knob's value, which may name a
+    generation, is ``from_knobs``'s.)"""
+    path = Path(path) if path is not None else path_of("", players)
     try:
         st = path.stat()
     except OSError as e:
@@ -292,9 +352,9 @@ def _read(path):
 
 def from_knobs(evaluator, network="", players=2):
     """The network the knobs ``evaluator`` and ``network`` name for games of `players`
-    (``load``: an empty ``network`` is the shipped one for that count), or None for the
-    heuristic evaluator."""
-    return load(network or None, players) if evaluator == "net" else None
+    (the file ``path_of`` gives: empty, the default generation's for that count), or None
+    for the heuristic evaluator."""
+    return load(path_of(network, players), players) if evaluator == "net" else None
 
 
 def _check_arrays(data, path):

@@ -120,18 +120,20 @@ def check_network(params: dict[str, Any], where: str) -> None:
     """The weights file a bot's checked knobs `params` name (``network``, read by
     ``evaluator = "net"``), read and verified now: a bot whose file is missing, not a
     network or without the policy head ``priors = "net"`` needs is refused as it is
-    loaded (ConfigError naming `where`), not as every game it plays fails.  The shipped
-    networks (an empty ``network``) are the package's own."""
+    loaded (ConfigError naming `where`), not as every game it plays fails; a generation's
+    name (``network.path_of``) must be one the package ships, its files read for every
+    number of players.  The default networks (an empty ``network``) are the package's own."""
     from tigris import network
 
     name = params.get("network")
     if not name or params.get("evaluator") != "net":
         return
     try:
-        net = network.load(name)
+        nets = [network.load(path) for path in
+                dict.fromkeys(network.path_of(name, players) for players in (2, 3, 4))]
     except ValueError as e:
         raise ConfigError(f"{where}: network: {e}") from None
-    if params.get("priors") == "net" and not net.has_policy:
+    if params.get("priors") == "net" and not all(net.has_policy for net in nets):
         raise ConfigError(f"{where}: network {excerpt(name)}: priors = \"net\" needs a network "
                           f"with a policy head")
 

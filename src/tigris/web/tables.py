@@ -612,8 +612,9 @@ def _network_read(k, seat, conf, shown, root, players):
     with its network, if it names one, read and checked now, so a bad one is refused as
     the seat is made and not as the bot's first move fails: a file of `root` (a name
     relative to it, as ``tigris play`` run there reads it; never through a link out of
-    it), its absolute path then given to the bot.  A shipped configuration (`root`
-    None) names no file of its own: an empty network is the shipped one."""
+    it), its absolute path then given to the bot; or a generation the package ships
+    (``network.path_of``), the package's own file.  A shipped configuration (`root`
+    None) names no file of its own: an empty network is the default generation's."""
     import dataclasses
 
     from tigris import network
@@ -622,6 +623,18 @@ def _network_read(k, seat, conf, shown, root, players):
     if not name or conf.params.get("evaluator") != "net" or root is None:
         return conf
     cannot = f"seats[{k}]: the bot {seat} cannot play: "
+    if network.names_generation(name):
+        try:
+            path = network.path_of(name, players)
+            net = network.load(path, players)
+        except (UsageError, ValueError, OSError) as e:
+            # the package's folder is this machine's business, not the page's
+            said = str(e).replace(str(network.NETWORKS), "the package's networks")
+            raise UsageError(cannot + f"{shown}: " + (said if len(said) <= 300 else said[:300] + "...")) from None
+        if conf.params.get("priors") == "net" and not net.has_policy:
+            raise UsageError(cannot + f"{shown}: network {name}: priors = \"net\" needs a network "
+                                      f"with a policy head")
+        return conf                            # the bot reads the name as this did
     try:
         path = (root / name).resolve()         # an absolute name stays itself
     except (OSError, RuntimeError, ValueError):
