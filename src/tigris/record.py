@@ -40,6 +40,7 @@ RUN_KEYS = ("game", "deal_seed", "tournament", "seconds", "error", "traceback")
 MOVE_KEYS = ("player", "move", "forced", "draws", "seconds")
 SEEDS = (-2**63, 2**63)            # a seed is a signed 64-bit number: every run's fits
 MAX_NAME = 200                     # characters of a bot's name in a record
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _draws_to_json(draws):
@@ -268,9 +269,6 @@ def _check_bots(bots, players):
                 and not _SURROGATE.search(name)):
             raise RecordError(f"bots[{seat}]: a name is 1 to {MAX_NAME} printable characters, "
                               f"not {excerpt(name)}")
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def steps(rec):
