@@ -195,3 +195,59 @@ def test_a_hard_linked_file_is_never_appended_to(played, tmp_path, capsys):
     err = capsys.readouterr().err
     assert "games.jsonl: it has another name too (a hard link)" in err, err
     assert other.read_bytes() == before
+
+
+# ---------------------------------------------------------------------------------------
+# A file the user names for output: an existing one is refused unless --force
+# ---------------------------------------------------------------------------------------
+
+def _output_commands(played, out):
+    return {
+        "play --record": ["play", "--bots", "random", "random", "--seed", "1", "--record", str(out)],
+        "play --you --record": ["play", "--you", "0", "--bots", "random", "--seed", "1",
+                                "--record", str(out)],
+        "view --out": ["view", str(played / "g.json"), "--out", str(out)],
+        "calibrate --out": ["calibrate", str(played / "t"), str(played / "g.json"), "--out", str(out)],
+    }
+
+
+@pytest.mark.parametrize("command", ["play --record", "play --you --record", "view --out",
+                                     "calibrate --out"])
+def test_an_existing_output_file_is_refused_unless_force(played, tmp_path, capsys, monkeypatch, command):
+    """`tigris play --you 0 --bots level-1 --seed 11 --record l1.json`, then a bots-only
+    game with `--record l1.json` replaced the person's record: every command that writes a
+    file the user names refuses an existing one unless --force (files.check_new)."""
+    import io
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))       # a person at the table leaves
+    out = tmp_path / "mine.out"
+    out.write_text("mine\n")
+    args = _output_commands(played, out)[command]
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "mine.out exists" in err and "--force" in err, err
+    assert out.read_text() == "mine\n"
+    assert main([*args, "--force"]) in (0, 1)          # calibrate may find too few games
+    assert out.read_text() != "mine\n" or "calibrate" in command
+
+
+def test_calibrate_with_force_replaces_its_output(played, tmp_path, capsys):
+    out = tmp_path / "c.json"
+    out.write_text("old\n")
+    folder = tmp_path / "t"
+    tournament.run(tournament.Spec(bots=["random", "greedy"], games=8, seed=6, name="c"),
+                   out=folder, jobs=1, progress=False)
+    assert main(["calibrate", str(folder), "--out", str(out)]) == 1
+    assert main(["calibrate", str(folder), "--out", str(out), "--force"]) == 0
+    assert json.loads(out.read_text())["format"].startswith("tigris-calibration/")
+
+
+def test_train_refuses_an_existing_plot_before_any_work(tmp_path, capsys):
+    pytest.importorskip("torch")
+    plot = tmp_path / "r.png"
+    plot.write_bytes(b"mine")
+    assert main(["train", str(tmp_path / "no-data"), "--out", str(tmp_path / "net"),
+                 "--plot", str(plot)]) == 1
+    assert "r.png exists; name a new file, or add --force" in capsys.readouterr().err
+    assert plot.read_bytes() == b"mine" and not (tmp_path / "net").exists()
