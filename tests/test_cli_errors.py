@@ -145,7 +145,7 @@ CASES = [
     (["calibrate", "{bad-move.json}"], "move 1"),
     (["calibrate", "{games.jsonl}"], "at least two finished games"),
     (["calibrate", "{dir}/missing.jsonl"], "no such file"),
-    (["calibrate", "/dev/zero"], "/dev/zero: not a file"),
+    (["calibrate", "/dev/zero"], "/dev/zero: a device, not a file"),
     (["calibrate", "{record.json}", "--every", "0"], "--every"),
     (["show", "{binary.json}"], "not UTF-8"),
     (["hint", "{binary.json}"], "not UTF-8"),
