@@ -55,7 +55,9 @@ def test_each_position_keeps_its_searchs_visits_over_legal_actions(tmp_path, fas
 
 
 @pytest.mark.parametrize("policy, says", [(None, "non-empty list"), ([], "non-empty list"),
-                                          ([[5, 0]], "positive count"), ([[99999, 3]], "action id"),
+                                          ([[5, 0]], "positive number"), ([[99999, 3]], "action id"),
+                                          ([[5, float("nan")]], "positive number"),
+                                          ([[5, True]], "positive number"),
                                           ([[5, 3], [5, 2]], "twice"), ([["5", 3]], "action id")])
 def test_a_damaged_policy_label_is_named(tmp_path, fast, policy, says):
     out = tmp_path / "data"
@@ -288,3 +290,80 @@ def test_a_run_whose_games_all_fail_ends_in_one_line_with_status_1(tmp_path, cap
     assert len(lines) == 1 and lines[0].startswith("tigris selfplay: all 2 games failed (game 0: "
                                                    "RuntimeError: the bot fell over"), printed.err
     assert lines[0].endswith("run in a new folder")
+
+
+# ---------------------------------------------------------------------------------------
+# Labels from the search's own statistics; the game's own searches as labels (the cap)
+# ---------------------------------------------------------------------------------------
+
+def labels(lines):
+    """What a run's lines say but for the time its moves took."""
+    return [(line["positions"], [m["move"] for m in line["record"]["moves"]]) for line in lines]
+
+
+def test_a_label_is_the_searchs_own_chances_never_the_hints(tmp_path, fast, monkeypatch):
+    """A map fitted for what people read (chance.json, the hints' calibration) must not
+    change the next network's data: the labels are the same with it broken."""
+    from tigris import hints
+
+    before = selfplay.run(small(fast, games=1), tmp_path / "a", progress=False)
+
+    def broken(*args, **kw):
+        raise AssertionError("labels read through the hints")
+    monkeypatch.setattr(hints, "ranked", broken)
+    monkeypatch.setattr("tigris.chance.calibrated", broken)
+    after = selfplay.run(small(fast, games=1), tmp_path / "b", progress=False)
+    assert labels(after) == labels(before)
+    for p in after[0]["positions"]:
+        assert sum(p["search"]) == pytest.approx(1, abs=1e-4)
+
+
+def test_the_cap_labels_a_share_of_the_games_own_searches(tmp_path, fast):
+    s = selfplay.settings(games=2, bot=fast, positions=1000, label_iterations=150, labels="cap",
+                          full_share=0.5)
+    lines = selfplay.run(s, tmp_path / "data", progress=False)
+    for line in lines:
+        with_choice = [n for n, g in record.steps(line["record"])
+                       if not g.is_over and len(g.legal_actions()) >= 2]
+        moves = [p["move"] for p in line["positions"]]
+        assert moves == sorted(moves) and set(moves) <= set(with_choice)
+        assert 0.3 * len(with_choice) < len(moves) < 0.7 * len(with_choice)   # about half
+        for p in line["positions"]:
+            assert sum(v for _, v in p["policy"]) > 60      # the full search's, not the bot's 60
+    assert selfplay.read(tmp_path / "data" / "positions.jsonl", s) == lines
+    again = selfplay.run(s, tmp_path / "again", progress=False)
+    assert labels(again) == labels(lines)                    # the same seed, the same labels
+
+
+def test_a_completed_q_target_is_a_distribution_over_legal_moves(tmp_path, fast):
+    s = small(fast, games=1, policy_target="completed-q")
+    lines = selfplay.run(s, tmp_path / "data", progress=False)
+    legal_at = {n: set(g.legal_actions()) for n, g in record.steps(lines[0]["record"])}
+    for p in lines[0]["positions"]:
+        shares = [w for _, w in p["policy"]]
+        assert {a for a, _ in p["policy"]} <= legal_at[p["move"]]
+        assert sum(shares) == pytest.approx(1, abs=1e-4) and shares == sorted(shares, reverse=True)
+
+
+@pytest.mark.parametrize("kw, says", [
+    ({"labels": "both"}, "labels must be one of separate, cap"),
+    ({"policy_target": "gumbel"}, "policy target must be one of visits, completed-q"),
+    ({"labels": "cap", "full_share": 0}, "full share must be above 0"),
+    ({"full_share": 1.5}, "full share must be between 0 and 1"),
+    ({"labels": "cap", "label_bot": "greedy"}, "leave --label-bot out"),
+])
+def test_bad_target_settings_are_named(fast, kw, says):
+    with pytest.raises(UsageError, match=says):
+        selfplay.settings(games=1, bot=fast, **kw)
+
+
+def test_a_second_version_folder_is_read_but_not_continued(tmp_path, fast):
+    out = tmp_path / "data"
+    s = small(fast, games=1)
+    selfplay.run(s, out, progress=False)
+    old = dict(s, format="tigris-selfplay/2")
+    old.pop("targets")
+    (out / "selfplay.json").write_text(json.dumps({k: v for k, v in old.items() if k != "games"}))
+    assert selfplay.read(out / "positions.jsonl", selfplay.read_settings(out))
+    with pytest.raises(UsageError, match="hints' calibrated chances"):
+        selfplay.run(s, out, progress=False)

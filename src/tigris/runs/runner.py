@@ -97,11 +97,12 @@ def bot_seed(run_seed, game, seat, decision=0):
     return (run_seed * 7_919 + game * 104_729 + seat + decision * 15_485_863) % (1 << 62)
 
 
-def play_game(job, settings, spec_dict):
+def play_game(job, settings, spec_dict, wrap=None):
     """Play one job; returns its record (``tigris-game/1`` with the game number, deal seed
     and run name).  A game that raises is returned as a record with its error and the
     moves played so far.  `spec_dict` gives ``players``, ``board``, ``variants``, the base
-    ``seed`` and the run's ``name``."""
+    ``seed`` and the run's ``name``.  ``wrap(bot, k)``, if given, is what plays seat k
+    for its bot (self-play's labelling seat)."""
     seats = job["seats"]
     g = None
     timings = []
@@ -112,7 +113,8 @@ def play_game(job, settings, spec_dict):
         for seat, name in enumerate(seats):
             kind, params = settings[name]
             seed = bot_seed(spec_dict["seed"], job["game"], seat)
-            players.append(botlib.CLASSES[kind](name=name, **dict(params, seed=seed)))
+            bot = botlib.CLASSES[kind](name=name, **dict(params, seed=seed))
+            players.append(wrap(bot, seat) if wrap is not None else bot)
         started = time.perf_counter()
         play_out(g, players, timings=timings)
         rec = record_of(g, seats, timings)

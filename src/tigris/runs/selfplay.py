@@ -2,15 +2,25 @@
 one bot, positions picked from each, every position labelled with the game's result and
 with a search's chances there.
 
+How positions get their labels (``targets``): ``"separate"`` picks ``positions`` of each
+finished game, spread over its decisions, and searches each again with ``label_bot`` at
+``label_iterations``; ``"cap"`` (playout cap randomisation, as KataGo's self-play) labels
+the game's own searches: each decision is searched at ``label_iterations`` with the
+probability ``full_share`` and labelled from that search, the others at the bot's own
+budget and not labelled, so no search is made twice.  Either way the labels come from the
+search's own root statistics (``tigris.runs.targets``: the chances of its choice, and a
+policy target of ``policy_target``'s kind), never from the hints' calibrated figures.
+
 >>> from tigris.runs import selfplay
 >>> settings = selfplay.settings(games=2, label_iterations=500)    # doctest: +SKIP
 >>> selfplay.run(settings, "data/selfplay", jobs=2)                # doctest: +SKIP
 
-The folder (``tigris-selfplay/2``)
+The folder (``tigris-selfplay/3``)
 ----------------------------------
 ``selfplay.json`` holds the run's settings (``SETTINGS``: the bot and its knobs, players,
 board, variants, base seed, positions a game, the label search's bot, knobs and
-iterations), written once when the run starts; ``positions.jsonl`` one line a game, in the order they finish::
+iterations, and ``targets``), written once when the run starts; ``positions.jsonl`` one
+line a game, in the order they finish::
 
     {"game": k, "deal_seed": the deal's seed, "record": the game (tigris-game/1),
      "first": each player's share of the first place (1/k for k tied winners),
@@ -18,12 +28,16 @@ iterations), written once when the run starts; ``positions.jsonl`` one line a ga
      "positions": [{"move": n (the position after the record's first n moves),
                     "player": who decides there, "decision": its kind,
                     "search": every player's chance of finishing first from a search
-                              of the position as that player sees it (the hint's
-                              figure: tigris.hints.ranked, calibrated), adding up to 1,
-                    "policy": [[action, visits], ...]: the same search's root, each
-                              legal action it visited and how often, most visited
-                              first (the policy's target: ``tigris.runs.train``)},
+                              of the position as that player sees it (the chances of
+                              its choice: tigris.runs.targets), adding up to 1,
+                    "policy": [[action, weight], ...]: the same search's policy
+                              target, most weight first: its root's visits, or the
+                              completed-q probabilities (the policy's target:
+                              ``tigris.runs.train``)},
                    ...]}
+
+(In ``tigris-selfplay/2`` folders, still read, ``search`` is the hint's calibrated figure
+and ``policy`` the root's visits.)
 
 A game that failed is kept as ``{"game": k, "deal_seed": .., "error": message}``, so a
 rerun does not play it again: a bot that raised, or a game whose worker process died
@@ -58,11 +72,14 @@ from tigris._plumbing.locks import holding
 from tigris.runs.runner import deal_seed, play_game
 from tigris.sources import read_json
 
-__all__ = ["FORMAT", "FORMATS", "SETTINGS", "DEFAULT_BOT", "POSITIONS", "LABEL_ITERATIONS", "MAX_GAMES",
+__all__ = ["FORMAT", "FORMATS", "SETTINGS", "DEFAULT_BOT", "POSITIONS", "LABEL_ITERATIONS", "MAX_GAMES", "LABELS", "FULL_SHARE",
            "settings", "pick", "label", "play_and_label", "run", "read", "read_settings"]
 
-FORMAT = "tigris-selfplay/2"
-FORMATS = ("tigris-selfplay/1", FORMAT)    # what read_settings accepts: /1 has no policy
+FORMAT = "tigris-selfplay/3"
+# what read_settings accepts: /1 has no policy, /2 labels from the hints' calibrated chances
+FORMATS = ("tigris-selfplay/1", "tigris-selfplay/2", FORMAT)
+LABELS = ("separate", "cap")       # how positions are picked and searched (the docstring)
+FULL_SHARE = 0.25                  # "cap": the share of decisions searched in full and labelled
 # Plays the games and searches the labels unless told otherwise: the hand-written
 # evaluation, so a first generation needs no network (about 1.5 s a game on one core).
 # A next generation names its network's bots (--bot ismcts-fast --label-bot ismcts-fast).
@@ -74,16 +91,21 @@ SUM_TOLERANCE = 1e-6               # how far a position's chances may add up fro
 # The settings a run is made of, in selfplay.json; a rerun must give the same (the
 # number of games may grow: a rerun with more plays the ones that are new).
 SETTINGS = ("format", "bot", "params", "players", "board", "variants", "seed", "positions",
-            "label_bot", "label_params", "label_iterations")
+            "label_bot", "label_params", "label_iterations", "targets")
 
 
 def settings(games, players=2, bot=DEFAULT_BOT, board="classic", variants=(), seed=0,
-             positions=POSITIONS, label_bot=None, label_iterations=LABEL_ITERATIONS):
+             positions=POSITIONS, label_bot=None, label_iterations=LABEL_ITERATIONS,
+             labels="separate", policy_target="visits", full_share=FULL_SHARE):
     """A run's settings, checked: `games` games of `players` copies of `bot` (a name or
     a file; its knobs are read now, so the workers need no file), `positions` positions
     labelled a game by a search of `label_iterations` with `label_bot` (an ismcts
-    configuration, default DEFAULT_BOT)."""
+    configuration, default DEFAULT_BOT); with `labels` "cap", a share `full_share` of
+    each game's decisions searched at `label_iterations` by the bot itself and labelled
+    (`positions` then bounds the labels of a game); the policy target of
+    `policy_target`'s kind (``tigris.runs.targets``)."""
     from tigris.constants import VARIANTS
+    from tigris.runs.targets import POLICY_TARGETS
 
     try:
         for name, value, low, high in (("games", games, 1, MAX_GAMES), ("players", players, 2, 4),
@@ -96,10 +118,26 @@ def settings(games, players=2, bot=DEFAULT_BOT, board="classic", variants=(), se
     unknown = [v for v in variants if v not in VARIANTS]
     if unknown:
         raise UsageError(f"variants: unknown {excerpt(unknown[0])}; known: {', '.join(VARIANTS)}")
+    if labels not in LABELS:
+        raise UsageError(f"labels must be one of {', '.join(LABELS)}, not {excerpt(labels)}")
+    if policy_target not in POLICY_TARGETS:
+        raise UsageError(f"the policy target must be one of {', '.join(POLICY_TARGETS)}, not "
+                         f"{excerpt(policy_target)}")
+    try:
+        full_share = checks.number("full share", full_share, 0.0, 1.0)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    if labels == "cap" and full_share == 0:
+        raise UsageError("full share must be above 0: the cap's labels are its full searches")
     seed = knobs.check_value("ismcts", "seed", seed, where="seed")
     label_iterations = knobs.check_value("ismcts", "iterations", label_iterations,
                                          where="label_iterations")
     conf = botlib.configuration(bot)
+    if labels == "cap":
+        if label_bot is not None and label_bot != bot:
+            raise UsageError("with labels from the game's own searches (cap), the bot is the "
+                             "label bot: leave --label-bot out")
+        label_bot = bot
     labeller = botlib.configuration(label_bot or DEFAULT_BOT)
     if labeller.kind != "ismcts":
         raise UsageError(f"the labels need an ismcts bot configuration, not a {labeller.kind} "
@@ -107,7 +145,9 @@ def settings(games, players=2, bot=DEFAULT_BOT, board="classic", variants=(), se
     return {"format": FORMAT, "bot": conf.name, "kind": conf.kind, "params": conf.params,
             "players": players, "board": board, "variants": sorted(variants), "games": games,
             "seed": seed, "positions": positions, "label_bot": labeller.name,
-            "label_params": labeller.params, "label_iterations": label_iterations}
+            "label_params": labeller.params, "label_iterations": label_iterations,
+            "targets": {"labels": labels, "policy": policy_target,
+                        "full_share": full_share if labels == "cap" else None}}
 
 
 def pick(choices, count):
@@ -120,19 +160,75 @@ def pick(choices, count):
     return [choices[round(k * (len(choices) - 1) / (count - 1))] for k in range(count)]
 
 
-def label(game, label_params, iterations, seed):
+def label(game, label_params, iterations, seed, policy_target="visits"):
     """The labels of `game`'s decision from one search of that many iterations that sees
-    only what the player to move can see: every player's chance of finishing first, as a
-    hint gives it (``hints.ranked``: the search's choice, calibrated), and the root's
-    visits, ``[[action, visits], ...]`` for every action visited, most visited first."""
+    only what the player to move can see: every player's chance of finishing first (the
+    chances of the search's choice) and the policy target of `policy_target`'s kind
+    (``tigris.runs.targets``)."""
     from tigris.bots.search import ISMCTSBot
-    from tigris.hints import ranked
 
     bot = ISMCTSBot(name="label", **dict(label_params, seed=seed, workers=1))
-    children = bot.root_statistics(game, iterations=iterations)["children"]
-    visits = sorted(([ch["action"], ch["visits"]] for ch in children if ch["visits"] > 0),
-                    key=lambda av: (-av[1], av[0]))
-    return ranked(game, children)[0]["chances"], visits
+    return _labels(game, bot.root_statistics(game, iterations=iterations), label_params,
+                   policy_target)
+
+
+def _labels(game, stats, params, policy_target):
+    """(chances, policy target) of a search's root statistics `stats` at `game`'s
+    decision, the search's knobs `params`."""
+    from tigris.runs import targets
+
+    prior = _prior(game, stats, params) if policy_target == "completed-q" else None
+    return targets.value_target(stats), targets.policy_target(policy_target, stats, prior)
+
+
+def _prior(game, stats, params):
+    """The prior of every legal move of `game`'s decision as the search ordered them: the
+    network's policy (``priors = "net"``), else the hand-written priors of the moves the
+    root ranked, the rest at the least of them."""
+    if params.get("priors") == "net":
+        from tigris.network import from_knobs
+
+        return from_knobs(params["evaluator"], params["network"], game.players).policy(game)
+    ranked = {ch["action"]: ch.get("prior", 0.0) for ch in stats["children"]}
+    least = min((p for p in ranked.values() if p > 0), default=1.0)
+    prior = {a: ranked.get(a) or least for a in game.legal_actions()}
+    total = sum(prior.values())
+    return {a: p / total for a, p in prior.items()}
+
+
+def _label_seed(s, game_number, move):
+    """The seed of the label search of move `move` of game `game_number`."""
+    return (s["seed"] * 1_000_003 + game_number * 7_919 + move) % (1 << 62)
+
+
+def _position(move, game, chances, policy):
+    """A labelled position: the decision of `game`, after the record's first `move` moves."""
+    return {"move": move, "player": game.current_player, "decision": game.decision,
+            "search": [round(c, 6) for c in chances], "policy": policy}
+
+
+class _CapSeat:
+    """A seat of a game whose own searches are the labels (playout cap randomisation):
+    each decision with a choice is searched in full (``label_iterations``) with the
+    probability ``full_share`` and labelled from that search, the others at the bot's
+    own budget; ``positions`` keeps the labels, in the order of the game."""
+
+    def __init__(self, bot, s, game_number, seat, positions):
+        import random
+
+        self.bot, self.s, self.positions = bot, s, positions
+        self.draws = random.Random(_label_seed(s, game_number, 0) * 4 + seat)
+
+    def choose(self, game):
+        if len(game.legal_actions()) == 1:
+            return game.legal_actions()[0]
+        full = self.draws.random() < self.s["targets"]["full_share"] \
+            and len(self.positions) < self.s["positions"]
+        stats = self.bot.root_statistics(game, iterations=self.s["label_iterations"] if full else None)
+        if full:
+            chances, policy = _labels(game, stats, self.s["label_params"], self.s["targets"]["policy"])
+            self.positions.append(_position(len(game.history), game, chances, policy))
+        return self.bot.pick(stats)
 
 
 def play_and_label(game_number, s):
@@ -144,20 +240,24 @@ def play_and_label(game_number, s):
             "seed": s["seed"], "name": "selfplay"}
     from tigris.calibration import first_shares
 
-    rec = play_game(job, {s["bot"]: (s["kind"], s["params"])}, spec)
+    targets = s.get("targets") or {"labels": "separate", "policy": "visits"}
+    positions = []
+    wrap = None
+    if targets["labels"] == "cap":
+        def wrap(bot, k):
+            return _CapSeat(bot, s, game_number, k, positions)
+    rec = play_game(job, {s["bot"]: (s["kind"], s["params"])}, spec, wrap=wrap)
     line = {"game": game_number, "deal_seed": job["deal_seed"]}
     if rec.get("error"):
         return dict(line, error=rec["error"])
     choices, final = [], None
     for n, final in records.steps(rec):              # one replay: the decisions with a choice
-        if not final.is_over and len(final.legal_actions()) >= 2:
+        if targets["labels"] == "separate" and not final.is_over and len(final.legal_actions()) >= 2:
             choices.append((n, final.copy(stack=False)))
-    positions = []
     for n, g in pick(choices, s["positions"]):
-        seed = (s["seed"] * 1_000_003 + game_number * 7_919 + n) % (1 << 62)
-        chances, visits = label(g, s["label_params"], s["label_iterations"], seed)
-        positions.append({"move": n, "player": g.current_player, "decision": g.decision,
-                          "search": [round(c, 6) for c in chances], "policy": visits})
+        chances, policy = label(g, s["label_params"], s["label_iterations"],
+                                _label_seed(s, game_number, n), targets["policy"])
+        positions.append(_position(n, g, chances, policy))
     return dict(line, record=rec, first=first_shares(final.ranking(), s["players"]),
                 scores=[final.final_score(p) for p in range(s["players"])], positions=positions)
 
@@ -218,8 +318,10 @@ def _resume(out, s):
     if path.exists():
         old = read_json(path)
         if isinstance(old, dict) and old.get("format") in FORMATS and old.get("format") != FORMAT:
-            raise UsageError(f"{path}: a {old['format']} folder, whose positions have no policy "
-                             f"labels; training still reads it, but a run goes on only in a new folder")
+            why = ("whose positions have no policy labels" if old["format"] == FORMATS[0] else
+                   "whose labels are the hints' calibrated chances, not the search's own")
+            raise UsageError(f"{path}: a {old['format']} folder, {why}; training still reads "
+                             f"it, but a run goes on only in a new folder")
         if not isinstance(old, dict) or old.get("format") != FORMAT:
             raise UsageError(f"{path}: not a {FORMAT} folder's settings")
         for key in SETTINGS:
@@ -325,7 +427,7 @@ def _problem(line, s):
                 and abs(math.fsum(chances) - 1) <= 1e-4):
             return f"{where}.search must be every player's chance, adding up to 1, not {excerpt(chances)}"
         if s.get("format", FORMAT) != FORMATS[0]:
-            problem = _policy_problem(p.get("policy"))
+            problem = _policy_problem(p.get("policy"), counts=s.get("format") == FORMATS[1])
             if problem:
                 return f"{where}.policy {problem}"
     return None
@@ -349,19 +451,22 @@ def _result_problem(line, rec, n):
     return None
 
 
-def _policy_problem(visits):
-    """What is wrong with a position's ``policy`` (see the module's docstring), or None.
-    Whether each action is legal there is checked where the position is replayed
-    (``tigris.runs.train.dataset``)."""
+def _policy_problem(weights, counts=False):
+    """What is wrong with a position's ``policy`` (see the module's docstring), or None:
+    [action, weight] pairs, each weight a positive finite number (with `counts`, as
+    ``tigris-selfplay/2`` wrote them, a whole number of visits).  Whether each action is
+    legal there is checked where the position is replayed (``tigris.runs.train.dataset``)."""
     from tigris.constants import N_ACTIONS
 
-    if not isinstance(visits, list) or not visits:
-        return f"must be a non-empty list of [action, visits], not {excerpt(visits)}"
+    if not isinstance(weights, list) or not weights:
+        return f"must be a non-empty list of [action, weight], not {excerpt(weights)}"
     seen = set()
-    for pair in visits:
+    for pair in weights:
         if not (isinstance(pair, list) and len(pair) == 2 and _whole(pair[0], 0, N_ACTIONS - 1)
-                and _whole(pair[1], 1, 2**62)):
-            return f"must hold [action, visits] pairs (an action id, a positive count), not {excerpt(pair)}"
+                and (_whole(pair[1], 1, 2**62) if counts else
+                     type(pair[1]) in (int, float) and 0 < pair[1] < math.inf)):
+            return (f"must hold [action, weight] pairs (an action id, a positive "
+                    f"{'count' if counts else 'number'}), not {excerpt(pair)}")
         if pair[0] in seen:
             return f"names action {pair[0]} twice"
         seen.add(pair[0])
