@@ -459,10 +459,10 @@ def test_the_command_prints_the_intervals_and_gives_them_as_json(made, capsys):
 def test_format_rows_shows_an_interval_column_only_when_a_row_has_one():
     plain = bench.format_rows([("a", 1.5, "%")], "value")
     assert plain.splitlines()[0].split() == ["figure", "value", "unit"]
-    table = bench.format_rows([("a share", 50.0, "%", (9.45, 90.55)), ("a count", 3, "plans")], "value")
+    table = bench.format_rows([("a share", 50.0, "%", (9.46, 90.54)), ("a count", 3, "plans")], "value")
     head, _, first, second = table.splitlines()
     assert head.split() == ["figure", "value", "95%", "interval", "unit"]
-    assert first.split() == ["a", "share", "50.00", "9.45", "to", "90.55", "%"]
+    assert first.split() == ["a", "share", "50.00", "9.5", "to", "90.5", "%"]
     assert second.split() == ["a", "count", "3", "plans"]
 
 
@@ -472,3 +472,27 @@ def test_midgame_keeps_the_former_positions(monkeypatch, tmp_path):
     monkeypatch.setattr(suites, "SHIPPED", tmp_path / "suite.json.gz")
     assert main(["bench", "decisive", "--midgame", "--iterations", "100"]) == 0
     assert called and called[0]["iterations"] == 100
+
+
+def test_a_device_or_a_pipe_for_a_suite_or_a_run_is_refused_at_once(tmp_path, capsys):
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    for args, words in ((["decisive", "--suite", "/dev/zero"], "/dev/zero: a device, not a file"),
+                        (["regret", "--suite", str(pipe)], f"{pipe}: a pipe, not a file"),
+                        (["suite", "--make", "/dev/zero"], "--make /dev/zero is not a regular file (a device)"),
+                        (["suite", "--make", str(pipe)], f"--make {pipe} is not a regular file (a pipe)")):
+        assert main(["bench", *args]) == 1
+        assert words in one_line(capsys.readouterr().err), args
+
+
+def test_a_run_or_a_suite_is_never_written_through_a_link(tmp_path, capsys):
+    victim = tmp_path / "victim"
+    victim.write_text("mine\n")
+    for option in ("--make", "--out"):
+        link = tmp_path / f"link{option}"
+        link.symlink_to(victim)
+        files = {"--make": str(tmp_path / "run.jsonl"), "--out": str(tmp_path / "s.json.gz"), option: str(link)}
+        assert main(["bench", "suite", "--positions", "1", "--iterations", "10", *[x for kv in files.items()
+                                                                                  for x in kv]]) == 1
+        assert "symbolic link" in one_line(capsys.readouterr().err)
+        assert victim.read_text() == "mine\n" and not (tmp_path / "run.jsonl").exists()

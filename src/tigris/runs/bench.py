@@ -570,14 +570,14 @@ def format_rows(rows, column="median", decimals=2):
     """The bench figures (name, value, unit), or (name, value, unit, (low, high)) with a
     95% interval in the value's unit, as a text table; `column` heads the values, shown
     with `decimals` decimals below 100 (whole numbers from 100 on, and counts); a column
-    of intervals follows the values when any row has one."""
-    def shown(value):
+    of intervals, to one decimal, follows the values when any row has one."""
+    def shown(value, decimals=decimals):
         if isinstance(value, int):
             return f"{value:,}"               # a count
         return f"{value:,.0f}" if value >= 100 else f"{value:,.{decimals}f}"
 
     width = max(len(row[0]) for row in rows)
-    intervals = {k: f"{shown(row[3][0])} to {shown(row[3][1])}" for k, row in enumerate(rows)
+    intervals = {k: f"{shown(row[3][0], 1)} to {shown(row[3][1], 1)}" for k, row in enumerate(rows)
                  if len(row) > 3}
     span = max((len(t) for t in intervals.values()), default=0)
     span = max(span, len("95% interval")) if intervals else 0
