@@ -496,3 +496,20 @@ def test_a_run_or_a_suite_is_never_written_through_a_link(tmp_path, capsys):
                                                                                   for x in kv]]) == 1
         assert "symbolic link" in one_line(capsys.readouterr().err)
         assert victim.read_text() == "mine\n" and not (tmp_path / "run.jsonl").exists()
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_the_making_in_one_line_saying_what_is_kept(tmp_path):
+    from processes import interrupt
+
+    run = tmp_path / "run.jsonl"
+    code, _, err, left = interrupt(["-m", "tigris", "bench", "suite", "--make", str(run), "--positions", "1",
+                                    "--iterations", "50000", "--seeds", "2", "--jobs", "2"],
+                                   "searches", stream="stderr", delay=2.0)
+    assert code == 130 and left == []
+    line = one_line(err)
+    assert re.fullmatch(rf"tigris bench: interrupted: \d+ positions and \d+ of their reference searches are "
+                        rf"kept in {re.escape(str(run))}; run the same command again to continue", line), line
+    header, positions, searches = suites.read_run(run)
+    assert header["iterations"] == 50000 and len(searches) < 12
+    assert not (tmp_path / "suite.json.gz").exists()
