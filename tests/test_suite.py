@@ -513,3 +513,17 @@ def test_ctrl_c_stops_the_making_in_one_line_saying_what_is_kept(tmp_path):
     header, positions, searches = suites.read_run(run)
     assert header["iterations"] == 50000 and len(searches) < 12
     assert not (tmp_path / "suite.json.gz").exists()
+
+
+def test_a_run_whose_game_bots_changed_is_not_continued(tmp_path):
+    """A bot file of the games edited between two runs into one file would mix positions
+    of other games: the engine differs, and the run is refused naming it."""
+    bot = tmp_path / "mine.toml"
+    bot.write_text('kind = "greedy"\neval_leader = 0.3\n')
+    mixes = (("mine", ((str(bot), None),), 0.0),)
+    run = tmp_path / "run.jsonl"
+    settings = dict(per_count=1, iterations=50, seeds=1, mixes=mixes, progress=False)
+    suites.make_suite(run, tmp_path / "a.json.gz", **settings)
+    bot.write_text('kind = "greedy"\neval_leader = 0.9\n')
+    with pytest.raises(UsageError, match=r"holds another suite's run: its engine is '[0-9a-f]{16}', not"):
+        suites.make_suite(run, tmp_path / "b.json.gz", **settings)

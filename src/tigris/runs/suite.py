@@ -242,8 +242,14 @@ def _run_header(per_count, iterations, seeds, seed, mixes):
     from tigris import __version__
     from tigris.analysis import engine_digest
 
+    from tigris import bots
+
     knobs = settings()
     engines = [engine_digest("ismcts", knobs[name], n) for name in knobs for n in (2, 3, 4)]
+    # the games' bots too: a bot file or a network changed makes other positions
+    for name in sorted({bot for _, seats, _ in mixes for bot, _ in seats}):
+        conf = bots.configuration(name)
+        engines += [engine_digest(conf.kind, conf.params, n) for n in (2, 3, 4)]
     return {"format": RUN_FORMAT, "tigris": __version__, "per_count": per_count,
             "iterations": iterations, "seeds": seeds, "seed": seed,
             "judged_share": JUDGED_SHARE, "within": WITHIN, "settings": knobs,
