@@ -72,7 +72,7 @@ from tigris._plumbing.locks import holding
 from tigris.runs.runner import deal_seed, play_game
 from tigris.sources import read_json
 
-__all__ = ["FORMAT", "FORMATS", "SETTINGS", "DEFAULT_BOT", "POSITIONS", "LABEL_ITERATIONS", "MAX_GAMES",
+__all__ = ["FORMAT", "FORMATS", "SETTINGS", "DEFAULT_BOT", "POSITIONS", "LABEL_ITERATIONS", "MAX_GAMES", "LABELS", "FULL_SHARE",
            "settings", "pick", "label", "play_and_label", "run", "read", "read_settings"]
 
 FORMAT = "tigris-selfplay/3"
