@@ -56,7 +56,7 @@ setup(
     package_dir={"": "src", "tigris.bot_configs": "bots"},
     # Every stub, data file, network and page script or style sheet of the package, by
     # pattern: a new panel's script ships without a line here.
-    package_data={"tigris": ["*.pyi", "py.typed", "*.json", "networks/*.npz", "*.js", "*.css"],
+    package_data={"tigris": ["*.pyi", "py.typed", "*.json", "*.json.gz", "networks/*.npz", "*.js", "*.css"],
                   "tigris.web": ["static/*.js"],
                   "tigris.bot_configs": ["*.toml"]},
     ext_modules=cythonize(

@@ -51,6 +51,12 @@ must_hold wheel "$wheel_files" 'tigris/_core\..*\.so' 'tigris/_game\..*\.so' \
     'tigris/_net\..*\.so' 'tigris/networks/gen1-2p\.npz' 'tigris/networks/gen1-3p4p\.npz' \
     'tigris/web/static/panel\.js' 'tigris/web/static/hint\.js' 'tigris/web/static/play\.js' \
     'tigris/web/static/analyse\.js' 'tigris/web/static/edit\.js' 'tigris/web/app\.py'
+# The position suite, once its reference is computed and the file shipped (docs/results.md,
+# "A position suite with fixed answers"): in both, as every data file.
+if [ -f "$root/src/tigris/suite.json.gz" ]; then
+    must_hold sdist "$sdist_files" 'src/tigris/suite\.json\.gz'
+    must_hold wheel "$wheel_files" 'tigris/suite\.json\.gz'
+fi
 
 step "installing the wheel into a fresh virtual environment"
 "$python" -m venv "$work/venv"

@@ -5,7 +5,7 @@ import json
 import sys
 from pathlib import Path
 
-from tigris.commands.options import add_backend, add_command, add_jobs, add_json, whole
+from tigris.commands.options import add_backend, add_command, add_force, add_jobs, add_json, whole
 from tigris.hints import DEFAULT_BOT
 from tigris.knobs import MAX_ITERATIONS
 
@@ -17,14 +17,23 @@ MAX_SEED = 1_000_000
 
 DESCRIPTION = """\
 core: random games per second, decisions per second, copy and apply+undo times on one
-core; search: ISMCTS iterations per second; every figure is a median. decisive: on 24
-mid-game positions of greedy games (8 each with 2, 3 and 4 players), how often hints
-with seeds 1, 2 and 3 name the same top plan, how often each seed's top plan is among
-the other seeds' equals, how many equals a hint shows, and the top plan's share of the
-root visits. regret: on the same positions, how much of the mover's chance the top plan
-of a hint of 20,000 and of 100,000 iterations gives up against a search of 400,000
-(the best move of that search against the hint's, searched alone as deeply). calibration: on positions of ismcts-fast games (300 iterations a move) with 2,
-3 and 4 players, from deal seeds no fit saw (7,000,000,000 + 1,000,000 x SEED + ...),
+core; search: ISMCTS iterations per second; every figure is a median. decisive: on the
+position suite shipped with tigris (or --suite FILE), positions of games of several bots,
+each with a reference computed once by far deeper searches, how often hints with seeds 1,
+2 and 3 name the same top plan and how often each seed's top plan is among the other
+seeds' equals, with 95% intervals, per player count and in all, how many equals a hint
+shows, and the top plan's share of the root visits. regret: on the same suite, how often
+the top plan of a hint of 20,000 and of 100,000 iterations is among the reference's best
+(within 0.02 of its highest value; a plan the reference did not judge is a miss), with
+95% intervals, and the chance it gives up. With --midgame, both on the former 24
+mid-game positions of greedy games, regret against the same bot's search of 400,000
+iterations. suite: what a suite holds; with --make RUN, make the suite again: its games,
+then for each position --seeds searches of --iterations (default 3 of 1,000,000) with
+ismcts-fast's knobs and as many with the hand-written priors over a root of 128
+candidates, each appended to RUN as it finishes (run the same command again to continue
+a run that stopped), then the suite written to --out (default suite.json.gz beside
+RUN), which becomes the shipped one when copied to tigris/suite.json.gz. calibration:
+on positions of ismcts-fast games (300 iterations a move) with 2, 3 and 4 players, from deal seeds no fit saw (7,000,000,000 + 1,000,000 x SEED + ...),
 three a game (early, middle, late), the expected calibration error of the hint's win
 chance of the player to move against the share of the first place that player took,
 and whether every player's chances sum to 1. serve: how long tigris serve takes to
@@ -47,24 +56,41 @@ def add_to(sub):
                          "well calibrated hints are, and whether tuning finds planted knobs",
                     description=DESCRIPTION)
     p.add_argument("part", nargs="?", default="core",
-                   choices=("core", "search", "decisive", "regret", "calibration", "serve", "tune"),
+                   choices=("core", "search", "decisive", "regret", "suite", "calibration", "serve",
+                            "tune"),
                    help="core: random games, copy, apply+undo; search: ISMCTS iterations per "
                         "second; decisive: agreement of hints between seeds; regret: hints "
-                        "against a deep search; calibration: calibration of the hint's win chance; "
+                        "against the position suite's reference; suite: the position suite, or "
+                        "--make it; calibration: calibration of the hint's win chance; "
                         "serve: tigris serve's answer times while hint searches run, and a "
                         "move and the bot's reply at a table; tune: the tuner on knobs planted "
                         "at bad values")
     p.add_argument("--bot", default=DEFAULT_BOT,
                    help="decisive, regret, calibration: the configuration the hints search with "
                         f"(default {DEFAULT_BOT}, as tigris hint)")
-    p.add_argument("--iterations", type=whole(1, MAX_ITERATIONS), default=20_000,
-                   help="decisive, calibration: iterations per hint (default 20000)")
-    p.add_argument("--positions", type=whole(1, MAX_POSITIONS), default=1000,
-                   help=f"calibration: positions per player count (default 1000, at most {MAX_POSITIONS:,})")
+    p.add_argument("--iterations", type=whole(1, MAX_ITERATIONS), default=None,
+                   help="decisive, calibration: iterations per hint (default 20000); suite --make: "
+                        "iterations of a reference search (default 1000000)")
+    p.add_argument("--positions", type=whole(1, MAX_POSITIONS), default=None,
+                   help=f"calibration: positions per player count (default 1000, at most {MAX_POSITIONS:,}); "
+                        f"suite --make: positions per player count (default 36)")
+    p.add_argument("--suite", metavar="FILE",
+                   help="decisive, regret, suite: the position suite (default the one shipped)")
+    p.add_argument("--midgame", action="store_true",
+                   help="decisive, regret: the former 24 mid-game positions of greedy games instead "
+                        "of the suite")
+    p.add_argument("--make", metavar="RUN",
+                   help="suite: make the suite again, appending its games and searches to the file "
+                        "RUN (continued if it holds part of the same run)")
+    p.add_argument("--seeds", type=whole(1, 100), default=None,
+                   help="suite --make: reference searches of each setting a position (default 3)")
+    add_force(p, "the suite file of suite --make")
     p.add_argument("--seed", type=whole(0, MAX_SEED), default=0,
                    help="calibration: seed of the games and the hints; tune: of the tuning "
-                        "and the matches (default 0, at most 1,000,000)")
-    add_jobs(p, "calibration, tune: parallel workers (default: calibration 1, tune all cores)")
+                        "and the matches; suite --make: of the games and the searches (default 0, "
+                        "at most 1,000,000)")
+    add_jobs(p, "decisive, regret, suite --make, calibration, tune: parallel workers (default: "
+                "tune all cores, the others 1)")
     # Bounded so that a typo cannot start a run of days (or overflow a C int).
     p.add_argument("--games", type=whole(1, 1_000_000), default=None,
                    help="core: random games per repeat (default 1000); tune: games of each "
@@ -81,19 +107,36 @@ def add_to(sub):
     add_backend(p)
     p.add_argument("--knob", nargs="+", metavar="NAME",
                    help="tune: the planted knobs to tune (default all of them)")
-    p.add_argument("--out", metavar="DIR", help="tune: the benchmark's folder (default results/bench-tune)")
+    p.add_argument("--out", metavar="DIR", help="tune: the benchmark's folder (default results/bench-tune); "
+                                                "suite --make: the suite file (default suite.json.gz "
+                                                "beside RUN; gzip if it ends in .gz)")
     add_json(p, "the figures")
 
 
 def run(args):
     """tigris bench: the speed of the core (random games, copies, apply+undo) or of the
-    search, how decisive the hints are, or how well their win chance is calibrated."""
+    search, how decisive and how right the hints are, the position suite, or how well the
+    hints' win chance is calibrated."""
     from tqdm import tqdm
 
     from tigris.runs import bench
+    from tigris.runs import suite as suites
 
     if args.part in ("decisive", "regret", "calibration"):
         bench.check_hint_bot(args.bot)
+    jobs = args.jobs or 1
+    suite = None
+    if args.part in ("decisive", "regret") and not args.midgame or args.part == "suite" and not args.make:
+        suite = suites.load_suite(args.suite)        # one line if missing or damaged, before any output
+    if args.part == "suite" and args.make:
+        out = Path(args.out) if args.out else Path(args.make).parent / "suite.json.gz"
+        made = suites.make_suite(args.make, out, per_count=args.positions or suites.PER_COUNT,
+                                 iterations=args.iterations or suites.ITERATIONS,
+                                 seeds=args.seeds or suites.SEEDS, seed=args.seed, jobs=jobs,
+                                 force=args.force)
+        print(f"suite: {out}, {len(made['positions'])} positions; copy it to tigris/suite.json.gz "
+              f"to ship it", file=sys.stderr)
+        suite = suites.read_suite(out)
     if args.part == "tune":
         from tigris.runs import tunebench
 
@@ -101,15 +144,22 @@ def run(args):
         tunebench.check(args.method, args.budget, args.knob, games,   # before any line of output
                         args.iteration_games, args.backend, args.scheduler)
     print(f"machine: {bench.machine()}", file=sys.stderr)
+    iterations = args.iterations or 20_000
     if args.part == "search":
         with tqdm(total=bench.search_runs(args.repeats), desc="searches", unit="run", file=sys.stderr) as bar:
             rows = bench.bench_search(repeats=args.repeats, progress=bar.update)
-    elif args.part == "decisive":
+    elif args.part == "decisive" and args.midgame:
         with tqdm(total=bench.decisive_runs(), desc="hints", unit="hint", file=sys.stderr) as bar:
-            rows = bench.bench_decisive(bot=args.bot, iterations=args.iterations, progress=bar.update)
-    elif args.part == "regret":
+            rows = bench.bench_decisive(bot=args.bot, iterations=iterations, progress=bar.update)
+    elif args.part == "regret" and args.midgame:
         with tqdm(total=bench.regret_runs(), desc="searches", unit="search", file=sys.stderr) as bar:
             rows = bench.bench_regret(bot=args.bot, progress=bar.update)
+    elif args.part == "decisive":
+        rows = suites.bench_decisive(suite, bot=args.bot, iterations=iterations, jobs=jobs)
+    elif args.part == "regret":
+        rows = suites.bench_regret(suite, bot=args.bot, jobs=jobs)
+    elif args.part == "suite":
+        rows = suites.summary_rows(suite)
     elif args.part == "serve":
         from tigris.web import app as serve
         from tigris.web import bench as table
@@ -118,8 +168,8 @@ def run(args):
         with tqdm(total=4 * 40 + table.TABLE_MOVES, desc="requests", unit="request", file=sys.stderr) as bar:
             rows = serve.bench_latency(progress=bar.update) + table.bench_table(progress=bar.update)
     elif args.part == "calibration":
-        rows = bench.bench_calibration(positions=args.positions, iterations=args.iterations, seed=args.seed,
-                                       jobs=args.jobs or 1, bot=args.bot)
+        rows = bench.bench_calibration(positions=args.positions or 1000, iterations=iterations,
+                                       seed=args.seed, jobs=jobs, bot=args.bot)
     elif args.part == "tune":
         result = tunebench.run(method=args.method, budget=args.budget, knobs=args.knob, seed=args.seed,
                                jobs=args.jobs, out=args.out, games=games,
@@ -131,10 +181,12 @@ def run(args):
         with tqdm(total=bench.core_runs(args.repeats), desc="random games", unit="run",
                   file=sys.stderr) as bar:
             rows = bench.bench_core(games=args.games or 1000, repeats=args.repeats, progress=bar.update)
-    column = "value" if args.part in ("decisive", "regret", "calibration", "tune") else "median"
+    column = "value" if args.part in ("decisive", "regret", "suite", "calibration", "tune") else "median"
     if args.json:
         print(json.dumps({"machine": bench.machine(),
-                          "figures": [{"figure": n, column: v, "unit": u} for n, v, u in rows]},
+                          "figures": [dict({"figure": n, column: v, "unit": u},
+                                           **({"interval": list(rest[0])} if rest else {}))
+                                      for n, v, u, *rest in rows]},
                          indent=2))
     else:
         print(f"machine: {bench.machine()}")

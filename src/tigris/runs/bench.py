@@ -567,14 +567,26 @@ def _midgame(g, seed, decisions=40):
 
 
 def format_rows(rows, column="median", decimals=2):
-    """The bench figures (name, value, unit) as a text table; `column` heads the values,
-    shown with `decimals` decimals below 100 (whole numbers from 100 on, and counts)."""
-    width = max(len(name) for name, _, _ in rows)
-    lines = [f"{'figure':<{width}}  {column:>12}  unit", f"{'-' * width}  {'-' * 12}  ----"]
-    for name, value, unit in rows:
+    """The bench figures (name, value, unit), or (name, value, unit, (low, high)) with a
+    95% interval in the value's unit, as a text table; `column` heads the values, shown
+    with `decimals` decimals below 100 (whole numbers from 100 on, and counts); a column
+    of intervals, to one decimal, follows the values when any row has one."""
+    def shown(value, decimals=decimals):
         if isinstance(value, int):
-            shown = f"{value:,}"              # a count
-        else:
-            shown = f"{value:,.0f}" if value >= 100 else f"{value:,.{decimals}f}"
-        lines.append(f"{name:<{width}}  {shown:>12}  {unit}")
+            return f"{value:,}"               # a count
+        return f"{value:,.0f}" if value >= 100 else f"{value:,.{decimals}f}"
+
+    width = max(len(row[0]) for row in rows)
+    intervals = {k: f"{shown(row[3][0], 1)} to {shown(row[3][1], 1)}" for k, row in enumerate(rows)
+                 if len(row) > 3}
+    span = max((len(t) for t in intervals.values()), default=0)
+    span = max(span, len("95% interval")) if intervals else 0
+    head = f"{'figure':<{width}}  {column:>12}" + (f"  {'95% interval':>{span}}" if span else "")
+    rule = f"{'-' * width}  {'-' * 12}" + (f"  {'-' * span}" if span else "")
+    lines = [f"{head}  unit", f"{rule}  ----"]
+    for k, (name, value, unit, *_) in enumerate(rows):
+        cells = f"{name:<{width}}  {shown(value):>12}"
+        if span:
+            cells += f"  {intervals.get(k, ''):>{span}}"
+        lines.append(f"{cells}  {unit}")
     return "\n".join(lines)
