@@ -51,7 +51,7 @@ def parse_sprt(words):
 
 def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000, jobs=None,
                seed=0, out=None, players=2, field=(), progress=True, resume=False, backend="loky",
-               scheduler=None):
+               scheduler=None, desc=None):
     """Play paired games of A against B until the SPRT decides; returns a dict with the
     counts, the LLR, its bounds and the decision ("H1", "H0" or None at max_games).
 
@@ -72,7 +72,8 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
 
     The games go to `jobs` worker processes here (`backend` "loky"), or to the dask
     cluster of `scheduler` (`backend` "dask", ``tigris._plumbing.backends``); `jobs` sets
-    how often the test looks either way (``play_sprt``)."""
+    how often the test looks either way (``play_sprt``).  The progress bar is named
+    `desc` (default "A-vs-B")."""
     from tigris._plumbing.backends import Backend
 
     test = check_sprt(elo0, elo1, alpha, beta)
@@ -100,7 +101,7 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
         if out:
             held.enter_context(locks.hold(tournament.writable_folder(out)))   # one run at a time
         result = _play(table, test, max_games, out, as_tournament, settings, spec, scheduled,
-                       n_jobs, seed, progress, resume, where)
+                       n_jobs, seed, progress, resume, where, desc)
     return dict(result, field=table[2:])
 
 
@@ -138,7 +139,7 @@ def check_sprt(elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05):
 
 
 def _play(table, test, max_games, out, as_tournament, settings, spec, scheduled, n_jobs, seed,
-          progress, resume, where):
+          progress, resume, where, desc):
     """``sprt_match``'s games, its arguments checked (and its folder held), on the
     Backend `where`."""
     sink, done = _results_folder(out, as_tournament, settings, resume) if out else (None, [])
@@ -152,7 +153,7 @@ def _play(table, test, max_games, out, as_tournament, settings, spec, scheduled,
         with where:
             result = play_sprt(table[0], table[1], settings, spec, deals, scheduled, test,
                                max_games, n_jobs, progress, save=save, kept=kept, backend=where,
-                               per_deal=n, done=done)
+                               desc=desc, per_deal=n, done=done)
     finally:
         if sink:
             sink.close()
