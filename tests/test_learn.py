@@ -291,6 +291,21 @@ def test_a_self_play_whose_games_all_fail_stops_the_loop_in_one_line(tmp_path, c
 
 
 @pytest.mark.slow
+def test_a_gate_whose_games_all_fail_stops_the_loop_in_one_line(tmp_path, monkeypatch):
+    from tigris.runs import runner
+
+    def broken(job, settings, spec_dict):
+        return runner.failed_game((None, (job, settings, spec_dict), {}), "RuntimeError: the gate fell over")
+    monkeypatch.setattr(runner, "play_game", broken)        # the gate's games; self-play's are its own
+    s = learn.settings(bot=write_fast(tmp_path), **TINY)
+    out = tmp_path / "loop"
+    with pytest.raises(UsageError, match=r"^generation 1, gate at 2 players: all 4 games failed, nothing is "
+                                         r"counted \(game 0: RuntimeError: the gate fell over\); "):
+        learn.run(s, out, generations=1, jobs=1, progress=False)
+    assert (out / "gen-1" / "network.npz").exists() and not (out / "generations.jsonl").exists()
+
+
+@pytest.mark.slow
 def test_the_three_and_four_player_line_gates_at_both_with_the_current_bot_in_the_field(tmp_path):
     s = learn.settings(players=(3, 4), bot=write_fast(tmp_path), **dict(TINY, games=2))
     line, = learn.run(s, tmp_path / "loop", generations=1, jobs=1, progress=False)

@@ -305,7 +305,7 @@ class _Loop:
                 gates[str(p)] = {"status": "skipped", "why": f"the gate at {refused[0]} players did not "
                                                             f"accept H1: no promotion"}
                 continue
-            gates[str(p)] = self._stage(k, f"gate-{p}", lambda: self._gate(k, current, p))
+            gates[str(p)] = self._stage(k, f"gate-{p}", lambda p=p: self._gate(k, current, p))
         promoted = all(g.get("decision") == "H1" for g in gates.values())
         stages = [played, trained, *gates.values()]
         line.update(promoted=promoted, current=k if promoted else current,
@@ -430,7 +430,8 @@ class _Loop:
                              desc=f"gate at {players} players",
                              resume=(folder / tournament.SPEC_FILE).exists(), **self.where, **s["sprt"])
         if not r["games"]:
-            raise UsageError(f"all {r['failed']} games failed, nothing is counted ({r['first_failure'][:200]}); "
+            first = (r["first_failure"] or "")[:200]
+            raise UsageError(f"all {r['failed']} games failed, nothing is counted ({first}); "
                              f"{folder}/summary.md lists them")
         records = tournament.read_games(folder)
         sprt = [f"{key}={s['sprt'][key]:g}" for key in match.KEYS]
