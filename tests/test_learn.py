@@ -3,6 +3,7 @@ at any stage continues to what an uninterrupted one makes; its folder held, its 
 kept, its old data deleted; on a dask cluster alike."""
 
 import json
+import os
 import shutil
 import signal
 
@@ -256,6 +257,30 @@ def test_a_damaged_log_line_is_named(loop, tmp_path, capsys):
     (out / "generations.jsonl").write_text("\n".join(lines) + "\n")
     assert main(["learn", str(out), "--bot", write_fast(tmp_path), *TINY_ARGS]) == 1
     assert "generations.jsonl: line 2: promoted must be true or false, not 'yes'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["learn.json", "generations.jsonl", "current.toml", "gen-0/bot.toml",
+                                  "gen-1/clock.json"])
+@pytest.mark.parametrize("kind", ["a link", "a pipe", "/dev/zero"])
+def test_the_loops_files_are_never_read_or_written_through_a_link_or_a_pipe(tmp_path, capsys, name, kind):
+    out = tmp_path / "loop"
+    target = out / name
+    target.parent.mkdir(parents=True)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    if kind == "a pipe":
+        os.mkfifo(target)
+    else:
+        target.symlink_to(victim if kind == "a link" else "/dev/zero")
+    if name.startswith("gen-"):                      # a loop of these settings, begun
+        s = learn.settings(bot=write_fast(tmp_path), **TINY)
+        (out / "learn.json").write_text(json.dumps(s))
+    assert main(["learn", str(out), "--bot", write_fast(tmp_path), *TINY_ARGS, "--jobs", "1"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    said = "is not a regular file (a pipe)" if kind == "a pipe" else "it is a symbolic link"
+    assert len(err) == 1 and err[0].startswith(f"tigris learn: cannot write {target}") and said in err[0], err
+    assert victim.read_text() == "precious\n" and (target.is_symlink() or kind == "a pipe")
+    assert not (out / "gen-1" / "selfplay").exists()          # refused before the work
 
 
 @pytest.mark.parametrize("args, says", [

@@ -50,7 +50,7 @@ from tigris import knobs
 from tigris._plumbing import checks, jsonl, locks
 from tigris._plumbing.tomlfile import toml_string
 from tigris.errors import Interrupted, UsageError, excerpt
-from tigris.files import open_append, write_bytes, write_text
+from tigris.files import check_target, open_append, write_bytes, write_text
 from tigris.runs import selfplay
 from tigris.runs.train import EPOCHS, MAX_EPOCHS, PATIENCE
 from tigris.sources import read_json, read_source
@@ -224,6 +224,7 @@ class _Loop:
 
     def run(self, generations):
         """The loop: the folder settled, then the generations, each logged as it ends."""
+        self._writable(self.out, (SETTINGS_FILE, LOG, "current.toml"))
         _hold_settings(self.out, self.s)
         lines = read_generations(self.out, repair=True)
         self._start()
@@ -247,6 +248,12 @@ class _Loop:
                               f"generations; run the same command again to continue") from None
         return lines
 
+    def _writable(self, folder, names):
+        """The files `names` of `folder` that the loop writes, each missing or a regular
+        file (never a link, a pipe, a device): refused before the work that writes them."""
+        for name in names:
+            check_target(folder / name, option="cannot write")
+
     def _kept(self):
         """What the stage under way keeps, in words (empty between stages)."""
         if self.at is None:
@@ -262,6 +269,7 @@ class _Loop:
         from tigris import network
 
         net = self.gen(0) / "network.npz"
+        self._writable(self.gen(0), _FILES)
         if not net.exists():
             self.gen(0).mkdir(exist_ok=True)
             write_bytes(net, read_source(network.path_of(self.s["start"], self.s["players"][0])))
@@ -294,6 +302,7 @@ class _Loop:
     def generation(self, k, current):
         """Generation `k` from the current network, generation `current`'s: its line."""
         self.gen(k).mkdir(exist_ok=True)
+        self._writable(self.gen(k), _FILES)
         self.say(f"generation {k}, from generation {current}'s network")
         line = {"generation": k, "from": current}
         played = self._stage(k, "selfplay", lambda: self._selfplay(k, current))
@@ -447,6 +456,8 @@ class _Loop:
         return entry
 
 
+# The files the loop writes in a generation's folder (its stages' folders are theirs).
+_FILES = ("network.npz", "bot.toml", "gate.toml", "field-1.toml", "field-2.toml", "clock.json")
 # What the lines on stderr call the stages.
 _STAGE_NAMES = {"selfplay": "self-play", "train": "training", "gate-2": "gate at 2 players",
                 "gate-3": "gate at 3 players", "gate-4": "gate at 4 players"}
