@@ -122,6 +122,30 @@ def interrupt(args, marker, stream="stdout", delay=1.0, timeout=30, signum=signa
     return code, out.decode(errors="replace"), err.decode(errors="replace"), left
 
 
+def kill_when(args, ready, signum=signal.SIGKILL, timeout=120):
+    """Start ``python ARGS`` in a session of its own, wait until ``ready()`` holds (looked
+    at every 10 ms), send `signum` to its process group and wait for it to end.  Returns
+    (returncode, left): `left` lists the session's processes still alive a few seconds
+    later.  A run that ends first, or never gets there, fails the test."""
+    p = subprocess.Popen([sys.executable, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         env=_env(), cwd=ROOT, start_new_session=True, preexec_fn=as_in_a_terminal)
+    try:
+        deadline = time.monotonic() + timeout
+        while not ready():
+            assert p.poll() is None, f"the run ended (status {p.returncode}) before the moment came"
+            assert time.monotonic() < deadline, f"the moment did not come within {timeout} s"
+            time.sleep(0.01)
+        os.killpg(p.pid, signum)
+        p.wait(timeout=30)
+        left = _alive(p.pid)
+    finally:
+        _kill_session(p.pid)
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    return p.returncode, left
+
+
 def as_in_a_terminal():
     """In the child before it starts (``preexec_fn``): SIGINT as a terminal gives it.  A
     test run started in the background by a shell without job control ignores SIGINT, and

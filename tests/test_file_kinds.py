@@ -58,6 +58,10 @@ def run_tigris(args, cwd):
 READERS = {
     "standings": (["standings", "t"], "t/games.jsonl"),
     "tournament --resume": (["tournament", "--resume", "t", "--jobs", "1"], "t/games.jsonl"),
+    "match --resume": (["match", "random", "greedy", "--max-games", "2", "--jobs", "1", "--out", "t",
+                        "--resume"], "t/games.jsonl"),
+    "match --resume's spec": (["match", "random", "greedy", "--max-games", "2", "--jobs", "1", "--out", "t",
+                               "--resume"], "t/tournament.json"),
     "replay": (["replay", "t", "--game", "1"], "t/games.jsonl"),
     "show FILE:K": (["show", "t/games.jsonl:1"], "t/games.jsonl"),
     "view a results folder": (["view", "t", "--out", "pages"], "t/games.jsonl"),

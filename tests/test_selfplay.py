@@ -39,6 +39,8 @@ def test_every_game_gives_labelled_positions_of_its_record(tmp_path, fast):
             assert sum(p["search"]) == pytest.approx(1, abs=1e-4) and len(p["search"]) == 2
         final = record.replay(line["record"])
         assert line["scores"] == [final.final_score(q) for q in range(2)]
+        # what the game and its labels cost the worker, more than its play alone
+        assert line["cpu_seconds"] > line["record"]["cpu_seconds"] > 0
     assert selfplay.read(tmp_path / "data" / "positions.jsonl", small(fast)) == lines
 
 
@@ -146,6 +148,9 @@ def test_another_run_in_the_folder_is_refused_and_kept(tmp_path, fast, change, f
     (lambda line: line["record"]["result"].update(final=[7, 7]), "record: result.final: the replay gives"),
     (lambda line: line["record"]["moves"].pop(), "record: result"),
     (lambda line: line["record"].update(players=3), "record: "),
+    (lambda line: line.update(cpu_seconds=-1.0), "cpu_seconds must be a number of seconds from 0"),
+    (lambda line: line.update(cpu_seconds="1"), "cpu_seconds must be a number of seconds from 0"),
+    (lambda line: line["record"].update(cpu_seconds=-1.0), "record: cpu_seconds: expected a number"),
 ])
 @pytest.mark.slow
 def test_a_hand_edited_line_is_refused_naming_the_line_and_field(tmp_path, fast, edit, message):
@@ -236,9 +241,9 @@ def test_a_dask_cluster_gives_the_same_lines(tmp_path, fast):
 
 
 def untimed(lines):
-    """The lines without the thinking times, which depend on the machine."""
-    return [dict(line, record=dict(line["record"], seconds=None,
-                                   moves=[m["move"] for m in line["record"]["moves"]]))
+    """The lines without the thinking times and CPU times, which depend on the machine."""
+    return [dict(line, cpu_seconds=None, record=dict(line["record"], seconds=None, cpu_seconds=None,
+                                                     moves=[m["move"] for m in line["record"]["moves"]]))
             for line in lines]
 
 

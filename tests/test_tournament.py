@@ -300,6 +300,86 @@ def test_a_match_of_three_seats_both_bots_with_the_field_and_counts_first_places
     assert "by first places, with pimc at the table" in format_result(r)
 
 
+@pytest.mark.slow
+def test_a_stopped_match_resumed_ends_as_the_uninterrupted_one(tmp_path, monkeypatch):
+    """Stopped after its third game is saved (mid-batch: the test looks every two), the
+    match goes on with --resume from the games saved: the same games, the same decision."""
+    from tigris import match
+    from tigris._plumbing import jsonl
+    from tigris.errors import Interrupted
+
+    run = dict(elo0=0, elo1=200, max_games=40, jobs=2, progress=False)
+    whole = match.sprt_match("greedy", "random", out=tmp_path / "whole", **run)
+    append, saved = jsonl.append, []
+
+    def stop_after_three(f, rec):
+        append(f, rec)
+        saved.append(rec["game"])
+        if len(saved) == 3:
+            raise KeyboardInterrupt
+    monkeypatch.setattr(jsonl, "append", stop_after_three)
+    with pytest.raises(Interrupted, match="the same command with --resume continues the match"):
+        match.sprt_match("greedy", "random", out=tmp_path / "stopped", **run)
+    monkeypatch.setattr(jsonl, "append", append)
+    assert len(finished(tmp_path / "stopped")) == 3 < whole["games"]
+    again = match.sprt_match("greedy", "random", out=tmp_path / "stopped", resume=True, **run)
+    assert again == whole and again["decision"] == "H1"
+    assert comparable(finished(tmp_path / "stopped")) == comparable(finished(tmp_path / "whole"))
+    # a finished match resumed counts its games again and plays none
+    assert match.sprt_match("greedy", "random", out=tmp_path / "stopped", resume=True, **run) == whole
+    assert len(finished(tmp_path / "stopped")) == whole["games"]
+
+
+@pytest.mark.parametrize("change, says", [
+    (["--seed", "3"], "its seed is 0, not 3; give the same --seed"),
+    (["--max-games", "4"], "its games is 2, not 4; give the same --max-games"),
+    (["--players", "3", "--field", "random"], "its bots is"),
+    (["--iterations", "11"], "BOT played it with iterations 10, now 11; put the bot back"),
+])
+def test_a_resumed_match_must_be_the_one_its_folder_holds(tmp_path, capsys, change, says):
+    bot = tmp_path / "tiny.toml"
+    bot.write_text('kind = "ismcts"\niterations = 10\nrollout_depth = 2\n')
+    out = tmp_path / "m"
+    args = ["match", str(bot), "greedy", "--max-games", "2", "--jobs", "1", "--out", str(out)]
+    assert main(args) == 0
+    before = (out / "games.jsonl").read_bytes()
+    if change[0] == "--iterations":
+        bot.write_text('kind = "ismcts"\niterations = 11\nrollout_depth = 2\n')
+        change = []
+    assert main(args + change + ["--resume"]) == 1
+    err = capsys.readouterr().err
+    assert f"{out} holds another match: " in err and says.replace("BOT", str(bot)) in err, err
+    assert (out / "games.jsonl").read_bytes() == before
+
+
+def test_resume_needs_a_match_to_continue_and_a_match_without_it_a_new_folder(tmp_path, capsys):
+    out = tmp_path / "m"
+    assert main(["match", "greedy", "random", "--max-games", "2", "--jobs", "1", "--resume"]) == 1
+    assert "--resume continues the match saved in a results folder: give --out DIR" in capsys.readouterr().err
+    assert main(["match", "greedy", "random", "--max-games", "2", "--jobs", "1", "--out", str(out),
+                 "--resume"]) == 1
+    assert "no tournament.json here, no match to resume; leave out --resume" in capsys.readouterr().err
+    assert main(["match", "greedy", "random", "--max-games", "2", "--jobs", "1", "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["match", "greedy", "random", "--max-games", "2", "--jobs", "1", "--out", str(out)]) == 1
+    assert "already holds games: continue the match with --resume" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_a_match_on_a_dask_cluster_plays_the_games_it_plays_here(tmp_path):
+    from tigris.match import sprt_match
+
+    distributed = pytest.importorskip("dask.distributed")
+    run = dict(elo0=0, elo1=200, max_games=8, jobs=2, progress=False)
+    local = sprt_match("greedy", "random", out=tmp_path / "local", **run)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        remote = sprt_match("greedy", "random", out=tmp_path / "dask", backend="dask", scheduler=client,
+                            **run)
+    assert remote == local
+    assert comparable(finished(tmp_path / "dask")) == comparable(finished(tmp_path / "local"))
+
+
 def test_sprt_verdict_names_the_bound_crossed_and_claims_no_margin():
     """Issue 42: the verdict read "LLR 3.35 in (-2.94, 2.94)" and "stronger ... (by about
     200 Elo)", though an SPRT decides between two hypotheses and estimates no margin."""

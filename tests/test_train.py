@@ -67,6 +67,20 @@ def test_the_exported_network_is_the_trained_model(data, tmp_path):
         assert scores == pytest.approx(out[i, 4:] * network.SCORE_SCALE, abs=1e-3)
 
 
+def test_the_games_train_alike_in_whatever_order_they_finished(data, tmp_path):
+    """A folder's lines are in the order its games finished, which its workers' speed
+    decides: the positions (and so the batches of every epoch) follow the game numbers."""
+    shuffled = tmp_path / "shuffled"
+    shuffled.mkdir()
+    (shuffled / "selfplay.json").write_bytes((data / "selfplay.json").read_bytes())
+    lines = (data / "positions.jsonl").read_text().splitlines(keepends=True)
+    (shuffled / "positions.jsonl").write_text("".join(lines[::-1]))
+    a, b = train.dataset([data]), train.dataset([shuffled])
+    for name in ("indptr", "indices", "dense", "chance", "score", "game"):
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+    assert [p[0].tolist() for p in a.policy] == [p[0].tolist() for p in b.policy]
+
+
 def test_a_stopped_run_continues_and_another_is_refused(data, tmp_path):
     d = train.dataset([data])
     train.fit(d, tmp_path / "net", hidden=(8, 4), epochs=1, patience=5, progress=False, threads=1)

@@ -35,9 +35,10 @@ def one_line(err, prog="tigris tune"):
 
 
 def untimed(path):
-    """The verification's records without their thinking times."""
+    """The verification's records without their thinking times and CPU times."""
     records = [json.loads(line) for line in path.read_text().splitlines()]
-    return [dict(r, seconds=None, moves=[m["move"] for m in r["moves"]]) for r in records]
+    return [dict(r, seconds=None, cpu_seconds=None, moves=[m["move"] for m in r["moves"]])
+            for r in records]
 
 
 @pytest.mark.slow

@@ -12,6 +12,7 @@ stronger), as engine-testing frameworks do, or until `max_games`.
 """
 
 import contextlib
+import json
 import math
 import os
 from pathlib import Path
@@ -19,7 +20,7 @@ from pathlib import Path
 from tigris import ratings, tournament
 from tigris._plumbing import jsonl, locks
 from tigris._plumbing import work
-from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError
+from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError, excerpt
 from tigris.files import open_append
 from tigris.runs.runner import (bot_settings, deal_games, deal_seed, failed_game, first_of_two,
                                 game_name, game_tasks)
@@ -49,7 +50,8 @@ def parse_sprt(words):
 
 
 def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000, jobs=None,
-               seed=0, out=None, players=2, field=(), progress=True):
+               seed=0, out=None, players=2, field=(), progress=True, resume=False, backend="loky",
+               scheduler=None, desc=None):
     """Play paired games of A against B until the SPRT decides; returns a dict with the
     counts, the LLR, its bounds and the decision ("H1", "H0" or None at max_games).
 
@@ -60,12 +62,27 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
     With `out`, the folder is a results folder (``tigris standings``, ``tigris view``): a
     match is the tournament of A, B and the field with `max_games` games, whose
     tournament.json is written first; the games go to games.jsonl as they end, and the
-    summary at the end.  A folder that already holds games is refused."""
+    summary at the end.  A folder that already holds games is refused, unless `resume`:
+    then the match saved there goes on (it must be this one: the same bots with the same
+    knobs, players, `max_games` and `seed`), its games counted first in the order of the
+    schedule, as they were played, then the test going on with the games after them.  A
+    match stopped anywhere and resumed with the same `jobs` plays the games and reaches
+    the decision of the uninterrupted match (where its games are: a search at a fixed
+    number of iterations plays the same game again, one given seconds may not).
+
+    The games go to `jobs` worker processes here (`backend` "loky"), or to the dask
+    cluster of `scheduler` (`backend` "dask", ``tigris._plumbing.backends``); `jobs` sets
+    how often the test looks either way (``play_sprt``).  The progress bar is named
+    `desc` (default "A-vs-B")."""
+    from tigris._plumbing.backends import Backend
+
     test = check_sprt(elo0, elo1, alpha, beta)
     if a == b:
         raise UsageError("a match needs two different bots")
     if not isinstance(max_games, int) or isinstance(max_games, bool) or max_games < 1:
         raise UsageError(f"--max-games must be a positive whole number, not {max_games!r}")
+    if resume and not out:
+        raise UsageError("--resume continues the match saved in a results folder: give --out DIR")
     table = [a, b, *_check_field(a, b, players, list(field))]
     settings = {}
     for label, name in zip(("A", "B", *(["--field"] * len(field))), table):
@@ -76,6 +93,7 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
     spec = {"players": players, "board": "classic", "variants": [], "seed": seed,
             "name": f"{a}-vs-{b}"}
     n_jobs = jobs or os.cpu_count() or 1
+    where = Backend(backend, n_jobs, scheduler)        # checked before anything is written
     as_tournament = tournament.Spec(bots=table, players=players, games=max_games, seed=seed,
                                     name=spec["name"])
     scheduled = len(tournament.schedule(as_tournament.check(where="match", bots=False)))
@@ -83,7 +101,7 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
         if out:
             held.enter_context(locks.hold(tournament.writable_folder(out)))   # one run at a time
         result = _play(table, test, max_games, out, as_tournament, settings, spec, scheduled,
-                       n_jobs, seed, progress)
+                       n_jobs, seed, progress, resume, where, desc)
     return dict(result, field=table[2:])
 
 
@@ -121,17 +139,21 @@ def check_sprt(elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05):
 
 
 def _play(table, test, max_games, out, as_tournament, settings, spec, scheduled, n_jobs, seed,
-          progress):
-    """``sprt_match``'s games, its arguments checked (and its folder held)."""
-    sink = _results_folder(out, as_tournament, settings) if out else None
+          progress, resume, where, desc):
+    """``sprt_match``'s games, its arguments checked (and its folder held), on the
+    Backend `where`."""
+    sink, done = _results_folder(out, as_tournament, settings, resume) if out else (None, [])
     n = len(table)
     deals = (job for deal in range(scheduled // n)       # each deal in every seating
              for job in deal_games(table, deal_seed(seed, deal), n * deal))
     save = (lambda rec: jsonl.append(sink, rec)) if sink else None
-    kept = f"the finished games are saved in {Path(out) / 'games.jsonl'}" if out else ""
+    kept = (f"the finished games are saved in {Path(out) / 'games.jsonl'}; the same command "
+            f"with --resume continues the match") if out else ""
     try:
-        result = play_sprt(table[0], table[1], settings, spec, deals, scheduled, test, max_games,
-                           n_jobs, progress, save=save, kept=kept, per_deal=n)
+        with where:
+            result = play_sprt(table[0], table[1], settings, spec, deals, scheduled, test,
+                               max_games, n_jobs, progress, save=save, kept=kept, backend=where,
+                               desc=desc, per_deal=n, done=done)
     finally:
         if sink:
             sink.close()
@@ -141,7 +163,7 @@ def _play(table, test, max_games, out, as_tournament, settings, spec, scheduled,
 
 
 def play_sprt(a, b, settings, spec, deals, scheduled, test, max_games, jobs, progress=True,
-              save=None, kept="", backend=None, desc=None, per_deal=2):
+              save=None, kept="", backend=None, desc=None, per_deal=2, done=()):
     """The SPRT of `a` against `b`, two labels of `settings` (a bot's kind and knobs by
     label): the game jobs `deals` (each deal in both seatings, in order; `scheduled` of
     them) are played with the game settings `spec` until the test (``check_sprt``'s
@@ -156,9 +178,11 @@ def play_sprt(a, b, settings, spec, deals, scheduled, test, max_games, jobs, pro
     in one line with `kept`).  Ctrl-C raises Interrupted with the score so far and `kept`.
     A game that fails (its bot raised, or its worker process died twice: ``work.Run``)
     is saved and not counted.  The progress bar is named `desc` (default the game
-    settings' name).  Returns the result ``format_result`` takes ("decision": "H1", "H0"
-    or None; "failed": the games that failed, "first_failure": "game K: its error" of the
-    first, or None).
+    settings' name).  The records `done` (a resumed match's, saved before) count first,
+    in the order of the schedule, without going to `save`, and their jobs are not
+    played again: a match resumed with the same `jobs` is the one uninterrupted.  Returns
+    the result ``format_result`` takes ("decision": "H1", "H0" or None; "failed": the
+    games that failed, "first_failure": "game K: its error" of the first, or None).
 
     >>> from tigris.match import check_sprt, play_sprt
     >>> from tigris.runs.runner import bot_settings, deal_games, deal_seed
@@ -174,11 +198,18 @@ def play_sprt(a, b, settings, spec, deals, scheduled, test, max_games, jobs, pro
     sprt = _SPRT(a, b, elo0, elo1, alpha, beta, max_games, scheduled,
                  batch=per_deal * max(1, jobs // per_deal))
     errors = backend.lost(kept or "no game is kept") if backend is not None else None
+    done = {rec["game"]: rec for rec in done}
     try:
         with work.Run(backend.workers if backend is not None else jobs, progress, total=max_games,
                       desc=desc or spec["name"], unit="game") as run:
-            run.tasks(game_tasks(deals, settings, spec), lambda rec: sprt.add(rec, save, run.bar),
-                      until=lambda: sprt.over, errors=errors, name=game_name, died=failed_game)
+            for game in sorted(done):                # as they came: in the schedule's order
+                if sprt.over:
+                    break
+                sprt.add(done[game], None, run.bar)
+            if not sprt.over:
+                todo = (job for job in deals if job["game"] not in done)
+                run.tasks(game_tasks(todo, settings, spec), lambda rec: sprt.add(rec, save, run.bar),
+                          until=lambda: sprt.over, errors=errors, name=game_name, died=failed_game)
     except KeyboardInterrupt:
         llr = ratings.sprt_llr(sprt.wins, sprt.draws, sprt.losses, elo0, elo1)  # of every game saved
         raise Interrupted(f"interrupted after {sprt.games} games (+{sprt.wins} ={sprt.draws} "
@@ -231,16 +262,57 @@ class _SPRT:
             bar.set_postfix(W=self.wins, D=self.draws, L=self.losses, llr=f"{self.llr:.2f}")
 
 
-def _results_folder(out, spec, settings):
-    """Start the results folder of a match: its tournament.json; the games file opened
-    for appending."""
+def _results_folder(out, spec, settings, resume=False):
+    """The results folder of a match, started (its tournament.json written) or, with
+    `resume`, held to this match and read: ``(the games file opened for appending, the
+    records it holds)``."""
     folder = tournament.writable_folder(out)
     tournament.check_folder_files(folder)
     games = folder / tournament.GAMES_FILE                                # appended to
-    if games.exists() and games.stat().st_size > 0:
-        raise TournamentError(f"{folder} already holds games: choose another --out")
-    tournament.write_spec_file(folder / tournament.SPEC_FILE, spec, settings)
-    return open_append(games)
+    done = []
+    if resume:
+        _check_same_match(folder, spec, settings)
+        done = tournament.read_games(folder)         # each held to the schedule; a torn line cut
+        jsonl.end_last_line(games)
+    else:
+        if games.exists() and games.stat().st_size > 0:
+            raise TournamentError(f"{folder} already holds games: continue the match with "
+                                  f"--resume, or choose another --out")
+        tournament.write_spec_file(folder / tournament.SPEC_FILE, spec, settings)
+    return open_append(games), done
+
+
+# What a match's fields are called on the command line, for a resumed one that differs.
+_OPTIONS = {"bots": "A, B and --field", "players": "--players", "games": "--max-games",
+            "seed": "--seed"}
+
+
+def _check_same_match(folder, spec, settings):
+    """A TournamentError unless the results folder `folder` holds the match of `spec`
+    and the bots' `settings`: the field that differs is named, with its option."""
+    path = folder / tournament.SPEC_FILE
+    if not path.exists():
+        raise TournamentError(f"{folder}: no {tournament.SPEC_FILE} here, no match to resume; "
+                              f"leave out --resume to start one")
+    saved, bots = tournament.read_spec_file(path)
+    for key in ("bots", "players", "games", "seed", "board", "variants", "name"):
+        if getattr(saved, key) != getattr(spec, key):
+            option = _OPTIONS.get(key, key)
+            raise TournamentError(f"{folder} holds another match: its {key} is "
+                                  f"{excerpt(getattr(saved, key), 80)}, not "
+                                  f"{excerpt(getattr(spec, key), 80)}; give the same {option} to "
+                                  f"continue it, or choose another --out")
+    for name in spec.bots:
+        kind, params = settings[name]
+        was_kind, was = bots[name]
+        now = json.loads(json.dumps(params))             # as the file holds them
+        changed = [k for k in sorted(set(now) | set(was)) if now.get(k) != was.get(k)]
+        if was_kind != kind or changed:
+            what = "kind" if was_kind != kind else changed[0]
+            raise TournamentError(f"{folder} holds another match: {name} played it with "
+                                  f"{what} {excerpt(was_kind if what == 'kind' else was.get(what), 60)}, "
+                                  f"now {excerpt(kind if what == 'kind' else now.get(what), 60)}; "
+                                  f"put the bot back to continue it, or choose another --out")
 
 
 def format_result(r):

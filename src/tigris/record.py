@@ -34,9 +34,10 @@ __all__ = ["FORMAT", "KEYS", "RUN_KEYS", "MOVE_KEYS", "to_record", "replay", "lo
 
 FORMAT = "tigris-game/1"
 # The keys of a record, and of each of its moves; a run's games add their number, deal
-# seed, run name and time, and a failed game its error (``runs.runner.play_game``).
+# seed, run name, time and its worker's CPU time, and a failed game its error
+# (``runs.runner.play_game``).
 KEYS = ("format", "board", "variants", "players", "bots", "seed", "deal", "moves", "result")
-RUN_KEYS = ("game", "deal_seed", "tournament", "seconds", "error", "traceback")
+RUN_KEYS = ("game", "deal_seed", "tournament", "seconds", "cpu_seconds", "error", "traceback")
 MOVE_KEYS = ("player", "move", "forced", "draws", "seconds")
 SEEDS = (-2**63, 2**63)            # a seed is a signed 64-bit number: every run's fits
 MAX_NAME = 200                     # characters of a bot's name in a record
@@ -251,6 +252,7 @@ _RUN_FIELDS = {
     "deal_seed": (lambda x: _whole(x, *SEEDS), "a whole number from -2**63 to 2**63 - 1"),
     "tournament": (lambda x: isinstance(x, str) and not _SURROGATE.search(x), "the run's name"),
     "seconds": (_seconds, "a number of seconds from 0"),
+    "cpu_seconds": (_seconds, "a number of seconds from 0"),
     "error": (lambda x: x is None or isinstance(x, str), "text or null"),
     "traceback": (lambda x: isinstance(x, str), "text"),
 }

@@ -32,7 +32,7 @@ from tigris import knobs
 from tigris._plumbing import jsonl, locks
 from tigris._plumbing import work
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError, excerpt
-from tigris.files import check_target, open_append, open_update, write_text
+from tigris.files import check_target, open_append, write_text
 from tigris.runs.results import check_fields, check_play, lines_of, scan
 from tigris.runs.runner import bot_settings, failed_game, game_name, game_tasks
 from tigris.runs.schedule import Schedule
@@ -340,7 +340,7 @@ def _play(todo, missing, tally, settings, spec_dict, out, backend, progress):
     A game whose worker process died twice is recorded as failed (``work.Run``)."""
     started = time.perf_counter()
     path = out / GAMES_FILE
-    _end_last_line(path)
+    jsonl.end_last_line(path)
     played = {"games": 0, "failed": 0}
 
     def save(rec):
@@ -363,15 +363,6 @@ def _play(todo, missing, tally, settings, spec_dict, out, backend, progress):
     except KeyboardInterrupt:
         raise Interrupted(f"interrupted: {kept.format(len(tally))}") from None
     return played
-
-
-def _end_last_line(path):
-    """End a last record whose newline was lost, so the next one starts a line."""
-    if path.exists() and path.stat().st_size:
-        with open_update(path) as f:          # never through a link
-            f.seek(-1, os.SEEK_END)
-            if f.read(1) != b"\n":
-                f.write(b"\n")
 
 
 # ---------------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from tigris.errors import UsageError
 from tigris.files import open_update
 from tigris.sources import MAX_LINE, json_or_none, open_source
 
-__all__ = ["Lines", "append", "read", "settle", "cut_torn"]
+__all__ = ["Lines", "append", "read", "settle", "cut_torn", "end_last_line"]
 
 
 def append(f, rec):
@@ -97,3 +97,14 @@ def cut_torn(path, torn):
     offset) off the file (never through a link: ``files.open_update``)."""
     with open_update(path) as f:
         f.truncate(torn[1])
+
+
+def end_last_line(path):
+    """End a last line whose newline was lost (a whole record, its write cut just
+    before it), so that the next one appended starts a line of its own."""
+    path = Path(path)
+    if path.exists() and path.stat().st_size:
+        with open_update(path) as f:          # never through a link
+            f.seek(-1, os.SEEK_END)
+            if f.read(1) != b"\n":
+                f.write(b"\n")

@@ -38,7 +38,17 @@ from collections import deque
 
 from tigris.errors import TournamentError
 
-__all__ = ["Run", "how_it_died"]
+__all__ = ["Run", "how_it_died", "tasks_cpu_seconds"]
+
+# The CPU seconds of the tasks this process ran itself (a run of one job runs them here,
+# not in a worker): what a caller that measures its own CPU time leaves out of it.
+_tasks_cpu = [0.0]
+
+
+def tasks_cpu_seconds():
+    """The CPU seconds of the tasks of ``Run.tasks`` that this process ran itself so far
+    (with one job, joblib runs them here), their results' own to count."""
+    return _tasks_cpu[0]
 
 
 class Run:
@@ -218,14 +228,20 @@ class _Sending:
 
 def _run_marked(marks, index, fn, args, kwargs):
     """In a worker: ``fn(*args, **kwargs)``, with the file `marks`/`index` there while it
-    runs (a worker on another machine has no such folder: its tasks are not marked).
-    Returns ``(index, result)``."""
+    runs (a worker on another machine has no such folder: its tasks are not marked), its
+    CPU time counted (``tasks_cpu_seconds``).  Returns ``(index, result)``."""
+    import time
+
     mark = os.path.join(marks, str(index))
     try:
         open(mark, "x").close()
     except OSError:
         mark = None
-    result = fn(*args, **kwargs)
+    began = time.process_time()
+    try:
+        result = fn(*args, **kwargs)
+    finally:
+        _tasks_cpu[0] += time.process_time() - began
     if mark is not None:
         with contextlib.suppress(OSError):
             os.remove(mark)

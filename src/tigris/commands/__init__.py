@@ -22,6 +22,7 @@ commands share, ``games`` the reading of a game or position named on the command
     tigris calibrate SOURCE...       the win-chance model fitted on recorded games
     tigris selfplay --out DIR        bots' games with their positions labelled, for training
     tigris train DIR... --out NET    a learned evaluation fitted to self-play data
+    tigris learn OUT                 expert iteration: self-play, training, a gate, again
     tigris tune BOT --param ...      tuning of a bot's numeric parameters (SPSA or Bayes)
     tigris bots                      the bot configurations and their settings
     tigris bench [PART]              speed of the core or the search; how decisive hints are
@@ -47,7 +48,8 @@ MESSAGE_LIMIT = 600       # characters of an error line; the rest is cut
 # The commands in the order of tigris --help: each a module of tigris.commands, which
 # declares it (add_to) and runs it (run).
 COMMANDS = ("demo", "play", "tournament", "standings", "match", "replay", "show", "hint",
-            "analyse", "tune", "view", "serve", "calibrate", "selfplay", "train", "bots", "bench")
+            "analyse", "tune", "view", "serve", "calibrate", "selfplay", "train", "learn", "bots",
+            "bench")
 
 
 def main(argv=None):

@@ -1,6 +1,6 @@
 """tigris match: paired games between two bots until a sequential test decides."""
 
-from tigris.commands.options import add_command, add_jobs, add_results_folder, add_seed, whole
+from tigris.commands.options import add_backend, add_command, add_jobs, add_results_folder, add_seed, whole
 from tigris.errors import TournamentError
 from tigris.tournament import MAX_GAMES
 
@@ -12,7 +12,11 @@ Play paired games (each deal in both seatings) between bots A and B until a sequ
 probability ratio test accepts H1 (A is elo1 stronger) or H0 (A is elo0 stronger), or
 --max-games; prints the score, the LLR and the decision.  With --players 3 or 4, A and
 B sit at each table with the --field bots and each deal is played in every seating; a
-game counts by first places (one a field bot wins is a draw between A and B).
+game counts by first places (one a field bot wins is a draw between A and B).  With
+--out DIR the games are saved as they end, and the same command with --resume continues
+a stopped match there, its games counted first (with the same --jobs, as if it had not
+stopped).  The games run in worker processes here, or on a dask cluster (--backend dask
+--scheduler ADDRESS).
 """
 
 
@@ -33,6 +37,10 @@ def add_to(sub):
     add_jobs(p)
     add_seed(p, "base seed of the deals")
     add_results_folder(p, "save the games and the standings in DIR, a results folder")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the match saved in --out DIR (the same bots and options): its "
+                        "games count, and the test goes on from them")
+    add_backend(p)
 
 
 def run(args):
@@ -42,7 +50,8 @@ def run(args):
     params = match.parse_sprt(args.sprt)
     result = match.sprt_match(args.a, args.b, max_games=args.max_games, jobs=args.jobs,
                               seed=args.seed, out=args.out, players=args.players,
-                              field=args.field, **params)
+                              field=args.field, resume=args.resume, backend=args.backend,
+                              scheduler=args.scheduler, **params)
     print(match.format_result(result))
     if result["failed"] and not result["games"]:
         first = result["first_failure"]

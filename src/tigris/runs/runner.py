@@ -99,13 +99,16 @@ def bot_seed(run_seed, game, seat, decision=0):
 
 def play_game(job, settings, spec_dict, wrap=None):
     """Play one job; returns its record (``tigris-game/1`` with the game number, deal seed
-    and run name).  A game that raises is returned as a record with its error and the
+    and run name, the wall seconds of its play, ``seconds``, and ``cpu_seconds``, the CPU
+    time of this process over the whole game, the bots' threads included: what the game
+    cost its worker).  A game that raises is returned as a record with its error and the
     moves played so far.  `spec_dict` gives ``players``, ``board``, ``variants``, the base
     ``seed`` and the run's ``name``.  ``wrap(bot, k)``, if given, is what plays seat k
     for its bot (self-play's labelling seat)."""
     seats = job["seats"]
     g = None
     timings = []
+    cpu = time.process_time()
     try:
         g = tigris.Game(players=spec_dict["players"], seed=job["deal_seed"], board=spec_dict["board"],
                         variants=tuple(spec_dict["variants"]))
@@ -125,7 +128,8 @@ def play_game(job, settings, spec_dict, wrap=None):
         rec["result"] = None
         rec["error"] = f"{type(e).__name__}: {e}"
         rec["traceback"] = traceback.format_exc(limit=6)
-    rec.update({"game": job["game"], "deal_seed": job["deal_seed"], "tournament": spec_dict["name"]})
+    rec.update({"game": job["game"], "deal_seed": job["deal_seed"], "tournament": spec_dict["name"],
+                "cpu_seconds": round(time.process_time() - cpu, 3)})
     return rec
 
 

@@ -39,6 +39,8 @@ line a game, in the order they finish::
 (In ``tigris-selfplay/2`` folders, still read, ``search`` is the hint's calibrated figure
 and ``policy`` the root's visits.)
 
+Each line also says what the game cost its worker process, ``cpu_seconds`` (its play
+and its labels; a line written before this field was has none).
 A game that failed is kept as ``{"game": k, "deal_seed": .., "error": message}``, so a
 rerun does not play it again: a bot that raised, or a game whose worker process died
 twice (it is played once more, alone, first: ``work.Run``).  Each position has two labels of its value, the outcome
@@ -233,7 +235,17 @@ class _CapSeat:
 
 def play_and_label(game_number, s):
     """Play game `game_number` of the run with settings `s` and label its positions: the
-    line of ``positions.jsonl`` (see the module's docstring)."""
+    line of ``positions.jsonl`` (see the module's docstring), with ``cpu_seconds``, the
+    CPU time this process took for the game and its labels."""
+    import time
+
+    cpu = time.process_time()
+    line = _play_and_label(game_number, s)
+    return dict(line, cpu_seconds=round(time.process_time() - cpu, 3))
+
+
+def _play_and_label(game_number, s):
+    """``play_and_label``'s line but for its CPU time."""
     job = {"game": game_number, "deal_seed": deal_seed(s["seed"], game_number),
            "seats": [s["bot"]] * s["players"]}
     spec = {"players": s["players"], "board": s["board"], "variants": s["variants"],
@@ -390,6 +402,9 @@ def _problem(line, s):
         return f"game must be a game number (0 to {MAX_GAMES - 1:,}), not {excerpt(line.get('game'))}"
     if line.get("deal_seed") != deal_seed(s["seed"], line["game"]):
         return f"deal_seed {excerpt(line.get('deal_seed'))} is not game {line['game']}'s of this run"
+    cpu = line.get("cpu_seconds", 0.0)
+    if not (type(cpu) in (int, float) and 0 <= cpu < math.inf):
+        return f"cpu_seconds must be a number of seconds from 0, not {excerpt(cpu)}"
     if "error" in line:
         return None if isinstance(line["error"], str) else "error must be text"
     n = s["players"]

@@ -114,7 +114,9 @@ class Data:
 
 
 def dataset(folders, label_weight=LABEL_WEIGHT, result_every=0, progress=False):
-    """The labelled positions of self-play folders, encoded (see ``Data``); with
+    """The labelled positions of self-play folders, encoded (see ``Data``), a folder's
+    games in the order of their numbers (not of the file, whose order depends on how fast
+    the workers were: the same games train the same network); with
     `result_every` k > 0, also every k-th other decision with a choice of each game, its
     chances' target the game's result alone (more positions, each noisier)."""
     np, netlib = _numeric()
@@ -130,7 +132,9 @@ def dataset(folders, label_weight=LABEL_WEIGHT, result_every=0, progress=False):
     for number, folder in enumerate(folders):
         folder = Path(folder)
         settings = selfplay.read_settings(folder)
-        lines = [line for line in selfplay.read(folder / "positions.jsonl", settings) if "error" not in line]
+        # by game: the file holds them as they finished, which the number of workers decides
+        lines = sorted((line for line in selfplay.read(folder / "positions.jsonl", settings)
+                        if "error" not in line), key=lambda line: line["game"])
         sources.append({"folder": folder.name, "games": len(lines), "players": settings["players"],
                         "board": settings["board"], "variants": settings["variants"]})
         for lineno, line in enumerate(tqdm(lines, desc=f"encoding {folder.name}", unit="game",

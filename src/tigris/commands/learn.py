@@ -1,0 +1,101 @@
+"""tigris learn: expert iteration, generation after generation (needs the train extra)."""
+
+from tigris.commands.options import POSITIVE, add_backend, add_command, add_jobs, seconds, whole
+
+__all__ = ["DESCRIPTION", "add_to", "run"]
+
+
+DESCRIPTION = """\
+Improve the network of a line (--players 2, or --players 3 4 for the 3-and-4-player
+network) by expert iteration, one generation after another: the current bot (--bot's
+knobs with the current network) plays itself and its deeper search labels the positions
+(tigris selfplay), a network is trained from the current one on the last --window
+generations' data (tigris train), and an SPRT at equal time (--seconds a move) between
+it and the current bot (tigris match; with 3 and 4 players, at both, the current bot in
+the other seats) makes it the current one when it accepts H1. Everything goes to OUT:
+OUT/generations.jsonl gets a line per generation (the commands of its stages, seeds,
+CPU and wall seconds, losses, the gate's result and Elo), OUT/gen-K/ its data, network
+and bot files, OUT/current.toml the current bot. The same command again continues
+where a run stopped (killed at any stage); Ctrl-C or SIGTERM stops it keeping what is
+done. Self-play and the gates run in worker processes here, or on a dask cluster
+(--backend dask --scheduler ADDRESS). Needs PyTorch: pip install 'tigris-euphrates[train]'.
+"""
+
+
+def add_to(sub):
+    from tigris.knobs import MAX_ITERATIONS
+    from tigris.runs.learn import (DEFAULT_BOT, GAMES, LABEL_ITERATIONS, MAX_GATE_GAMES, MAX_SEED, MAX_WINDOW,
+                                   POSITIONS, SECONDS, WINDOW)
+    from tigris.runs.selfplay import FULL_SHARE, LABELS, MAX_GAMES
+    from tigris.runs.targets import POLICY_TARGETS
+    from tigris.runs.train import EPOCHS, MAX_EPOCHS, PATIENCE
+    from tigris.tournament import MAX_GAMES as MAX_MATCH_GAMES
+
+    p = add_command(sub, "learn", run, help="expert iteration, generation after generation: self-play, "
+                                            "training, a gate", description=DESCRIPTION)
+    p.add_argument("out", metavar="OUT", help="the loop's folder, continued if it exists")
+    p.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4), default=[2],
+                   help="the line: 2, or 3 4 (self-play at 4 players, gates at 3 and 4; default 2)")
+    p.add_argument("--generations", type=POSITIVE, metavar="N",
+                   help="how many more generations to run (default: until stopped)")
+    p.add_argument("--bot", default=DEFAULT_BOT,
+                   help=f"the bot whose knobs every generation plays with, with its own network (an "
+                        f"ismcts bot with evaluator and priors \"net\"; default {DEFAULT_BOT})")
+    p.add_argument("--start", metavar="NETWORK",
+                   help="the first current network: a shipped generation or a file (default: the "
+                        "shipped default's for the line)")
+    p.add_argument("--games", type=whole(1, MAX_GAMES), default=GAMES,
+                   help=f"self-play games a generation (default {GAMES})")
+    p.add_argument("--positions", type=whole(1, 1000), default=POSITIONS,
+                   help=f"positions labelled a game (default {POSITIONS})")
+    p.add_argument("--label-iterations", type=POSITIVE, default=LABEL_ITERATIONS,
+                   help=f"iterations of each label's search (default {LABEL_ITERATIONS})")
+    p.add_argument("--labels", choices=LABELS, default="separate",
+                   help="separate or cap, as tigris selfplay's (default separate)")
+    p.add_argument("--policy-target", choices=POLICY_TARGETS, default="visits",
+                   help="visits or completed-q, as tigris selfplay's (default visits)")
+    p.add_argument("--full-share", type=float, default=FULL_SHARE,
+                   help=f"with --labels cap: the share of decisions searched in full (default {FULL_SHARE})")
+    p.add_argument("--window", type=whole(1, MAX_WINDOW), default=WINDOW,
+                   help=f"the last W generations' self-play data trains the next; older data is deleted "
+                        f"(default {WINDOW})")
+    p.add_argument("--epochs", type=whole(1, MAX_EPOCHS), default=EPOCHS,
+                   help=f"training's most epochs a generation (default {EPOCHS})")
+    p.add_argument("--patience", type=whole(1, MAX_EPOCHS), default=PATIENCE,
+                   help=f"training stops after this many epochs without a better held-out loss "
+                        f"(default {PATIENCE})")
+    p.add_argument("--train-value", action="store_true",
+                   help="train the value too (default: the value is kept frozen, the policy trained)")
+    budget = p.add_mutually_exclusive_group()
+    budget.add_argument("--seconds", type=seconds, default=SECONDS,
+                        help=f"the gate's time a move, each bot (default {SECONDS})")
+    budget.add_argument("--gate-iterations", type=whole(1, MAX_ITERATIONS), metavar="N",
+                        help="gate at N iterations a move instead of a time (its games then repeat)")
+    p.add_argument("--sprt", nargs="+", metavar="KEY=VALUE", default=["elo0=0", "elo1=30"],
+                   help="the gate's test: elo0=.. elo1=.. [alpha=0.05] [beta=0.05] (default elo0=0 elo1=30)")
+    p.add_argument("--max-gate-games", type=whole(1, MAX_MATCH_GAMES), default=MAX_GATE_GAMES,
+                   help=f"a gate's most games (default {MAX_GATE_GAMES})")
+    p.add_argument("--seed", type=whole(0, MAX_SEED), default=0,
+                   help="base seed of every stage's seeds (default 0)")
+    add_jobs(p)
+    add_backend(p)
+
+
+def run(args):
+    """tigris learn: run generations of the loop in OUT, or continue them."""
+    from tigris.match import parse_sprt
+    from tigris.runs import learn, train
+
+    train.require_torch()                       # before anything is written
+    s = learn.settings(players=args.players, bot=args.bot, start=args.start, games=args.games,
+                       positions=args.positions, label_iterations=args.label_iterations, labels=args.labels,
+                       policy_target=args.policy_target, full_share=args.full_share, window=args.window,
+                       seconds=args.seconds, gate_iterations=args.gate_iterations, sprt=parse_sprt(args.sprt),
+                       max_gate_games=args.max_gate_games, train_value=args.train_value, epochs=args.epochs,
+                       patience=args.patience, seed=args.seed)
+    lines = learn.run(s, args.out, generations=args.generations, jobs=args.jobs, backend=args.backend,
+                      scheduler=args.scheduler)
+    current = lines[-1]["current"] if lines else 0
+    promoted = sum(line["promoted"] for line in lines)
+    print(f"{args.out}: {len(lines)} generations ({promoted} promoted); the current network is generation "
+          f"{current}'s, {args.out}/gen-{current}/network.npz (its bot: {args.out}/current.toml)")

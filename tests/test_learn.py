@@ -1,0 +1,355 @@
+"""tigris learn: generations of self-play, training and a gate, each logged; a run killed
+at any stage continues to what an uninterrupted one makes; its folder held, its settings
+kept, its old data deleted; on a dask cluster alike."""
+
+import json
+import os
+import shutil
+import signal
+
+import numpy as np
+import pytest
+
+from tigris import bots, network
+from tigris._plumbing import locks
+from tigris.commands import main
+from tigris.errors import UsageError
+
+from processes import command, dask_cluster, interrupt, kill_when
+
+pytest.importorskip("torch", reason="training needs the train extra (PyTorch)")
+
+from tigris.runs import learn  # noqa: E402
+
+# A bot that searches with its network, quick enough for a few games a test.
+FAST = 'kind = "ismcts"\niterations = 30\nrollout_depth = 2\nevaluator = "net"\npriors = "net"\n'
+# A tiny loop: 3 games of 3 positions, 3 short epochs, a gate of at most 4 games at 10
+# iterations a move (its games repeat), whose test accepts H1 unless the candidate loses
+# both games of a deal (an easy gate: the promotions are tested too).
+TINY = dict(games=3, positions=3, label_iterations=40, epochs=3, patience=3, gate_iterations=10,
+            max_gate_games=4, sprt={"elo0": -1000.0, "elo1": 0.0}, window=2)
+TINY_ARGS = ["--games", "3", "--positions", "3", "--label-iterations", "40", "--epochs", "3", "--patience", "3",
+             "--gate-iterations", "10", "--max-gate-games", "4", "--sprt", "elo0=-1000", "elo1=0", "--window", "2"]
+# What depends on the machine or on the folder, left out when two runs are compared.
+TIMES = ("wall_seconds", "cpu_seconds", "train_seconds", "seconds_per_move")
+
+
+def write_fast(folder):
+    path = folder / "fast.toml"
+    path.write_text(FAST)
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def loop(tmp_path_factory):
+    """A 2-generation loop, uninterrupted, in this process: (its folder, its lines)."""
+    folder = tmp_path_factory.mktemp("learn")
+    s = learn.settings(bot=write_fast(folder), **TINY)
+    lines = learn.run(s, folder / "whole", generations=2, jobs=1, progress=False)
+    return folder / "whole", lines
+
+
+def comparable(lines, out):
+    """A log's lines without their times, the folder's path in the commands as OUT."""
+    def strip(value):
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if k not in TIMES}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value.replace(str(out), "OUT") if isinstance(value, str) else value
+    return strip(lines)
+
+
+def log_of(out):
+    return [json.loads(line) for line in (out / "generations.jsonl").read_text().splitlines()]
+
+
+def same_networks(a, b, generations=(1, 2)):
+    for k in generations:
+        x, y = (network.load(out / f"gen-{k}" / "network.npz").named_arrays for out in (a, b))
+        for name in x:
+            assert np.abs(x[name] - y[name]).max() <= 1e-7, (k, name)
+
+
+@pytest.mark.slow
+def test_the_log_says_what_each_stage_did(loop):
+    out, lines = loop
+    assert lines == log_of(out) and [line["generation"] for line in lines] == [1, 2]
+    for k, line in enumerate(lines, 1):
+        sp, tr, gate = line["selfplay"], line["train"], line["gate"]["2"]
+        assert line["from"] == (lines[k - 2]["current"] if k > 1 else 0)
+        assert sp["command"].startswith(f"tigris selfplay --out {out}/gen-{k}/selfplay --games 3 --players 2 "
+                                        f"--bot {out}/gen-{line['from']}/bot.toml")
+        assert sp["games"] + sp["failed"] == 3 and 0 < sp["positions"] <= 9
+        assert tr["command"].startswith("tigris train ") and f"--init {out}/gen-{line['from']}/network.npz " \
+            "--freeze-value --epochs 3 --patience 3" in tr["command"]
+        assert 1 <= tr["best_epoch"] <= tr["epochs"] <= 3 and tr["positions"] > tr["held_out_positions"] > 0
+        assert all(tr[key] > 0 for key in ("held_out_loss", "held_out_chance", "held_out_policy"))
+        assert 0 <= tr["held_out_top_move"] <= 1 and set(tr["calibration_error"]) == {"2"}
+        assert gate["command"].startswith(f"tigris match {out}/gen-{k}/gate.toml {out}/gen-{line['from']}/gate.toml "
+                                          "--sprt elo0=-1000 elo1=0 alpha=0.05 beta=0.05 --max-games 4 --players 2")
+        assert gate["wins"] + gate["draws"] + gate["losses"] == gate["games"] <= 4
+        assert gate["score"] == pytest.approx((gate["wins"] + gate["draws"] / 2) / gate["games"], abs=1e-4)
+        assert gate["decision"] in ("H1", "H0", None) and gate["llr"] is not None and "elo" in gate
+        assert "elo_ci" in gate and set(gate["seconds_per_move"]) == {"candidate", "current"}
+        assert line["promoted"] == (gate["decision"] == "H1")
+        assert line["current"] == (k if line["promoted"] else line["from"])
+        assert len({sp["seed"], tr["seed"], gate["seed"]}) == 3
+        for entry in (sp, tr, gate):
+            assert entry["status"] == "done" and entry["cpu_seconds"] > 0 and entry["wall_seconds"] > 0
+        for entry in (sp, gate):         # its games ran here, one at a time: counted once
+            assert entry["cpu_seconds"] <= 1.2 * entry["wall_seconds"] + 0.1, entry
+        assert line["cpu_seconds"] == pytest.approx(sp["cpu_seconds"] + tr["cpu_seconds"] + gate["cpu_seconds"],
+                                                    abs=0.2)
+    assert lines[0]["selfplay"]["seed"] != lines[1]["selfplay"]["seed"]
+
+
+@pytest.mark.slow
+def test_each_generation_has_its_bots_and_the_current_one_is_named(loop):
+    out, lines = loop
+    for k in (0, 1, 2):
+        play = (out / f"gen-{k}" / "bot.toml").read_text()
+        gate = (out / f"gen-{k}" / "gate.toml").read_text()
+        assert f'network = "{out}/gen-{k}/network.npz"' in play and "iterations = 30" in play
+        assert f'network = "{out}/gen-{k}/network.npz"' in gate and "iterations = 10" in gate
+        for name in ("bot.toml", "gate.toml"):                                 # they load
+            assert bots.configuration(out / f"gen-{k}" / name).params["network"] == f"{out}/gen-{k}/network.npz"
+    current = lines[-1]["current"]
+    assert (out / "current.toml").read_text().endswith((out / f"gen-{current}" / "bot.toml").read_text())
+    assert (out / "gen-0" / "network.npz").read_bytes() == network.path_of("", 2).read_bytes()
+
+
+@pytest.mark.slow
+def test_the_window_keeps_only_the_data_the_next_generation_trains_on(loop):
+    out, lines = loop
+    assert lines[1]["train"]["folders"] == ["gen-1/selfplay", "gen-2/selfplay"]     # a window of 2
+    assert not (out / "gen-1" / "selfplay").exists()       # generation 3 trains on gens 2 and 3
+    assert (out / "gen-2" / "selfplay" / "positions.jsonl").exists()
+    assert (out / "gen-1" / "network.npz").exists() and (out / "gen-1" / "gate-2" / "games.jsonl").exists()
+
+
+@pytest.mark.slow
+def test_a_stage_run_by_hand_from_its_logged_command_does_what_the_loop_did(loop, tmp_path):
+    """The log's commands are the stages: gen 2's self-play and gate, again into new folders."""
+    out, lines = loop
+    for stage, folder, data in (("selfplay", "selfplay", "positions.jsonl"), ("gate", "gate-2", "games.jsonl")):
+        entry = lines[1][stage] if stage == "selfplay" else lines[1]["gate"]["2"]
+        words = entry["command"].split()
+        at = words.index("--out")
+        words[at + 1] = str(tmp_path / folder)
+        done = command(["-m", "tigris", *words[1:]])
+        assert done.returncode == 0, done.stderr[-2000:]
+        ours, theirs = ([json.loads(line) for line in (where / data).read_text().splitlines()]
+                        for where in (out / "gen-2" / folder, tmp_path / folder))
+        assert untimed(ours) == untimed(theirs) and len(ours) >= 2, stage
+
+
+def untimed(lines):
+    """Each game's number, moves and labels (a self-play line's), in the order of the numbers."""
+    return sorted((line["game"], [m["move"] for m in line.get("record", line)["moves"]], line.get("positions"))
+                  for line in lines)
+
+
+@pytest.mark.slow
+def test_a_run_killed_in_every_stage_ends_as_the_uninterrupted_one(loop, tmp_path):
+    """SIGKILL mid-self-play, then (the same command again) mid-training, then mid-gate,
+    and the same command to the end: the same log but for the times, the same networks."""
+    whole, lines = loop
+    out = tmp_path / "killed"
+    args = ["-u", "-m", "tigris", "learn", str(out), "--bot", write_fast(tmp_path), "--generations", "2",
+            *TINY_ARGS, "--jobs", "1"]
+    gen1 = out / "gen-1"
+
+    def lines_in(path):
+        return path.read_bytes().count(b"\n") if path.exists() else 0
+
+    for moment, kept in ((lambda: lines_in(gen1 / "selfplay" / "positions.jsonl") >= 1,
+                          lambda: 1 <= lines_in(gen1 / "selfplay" / "positions.jsonl") < 3),
+                         (lambda: lines_in(gen1 / "train" / "log.jsonl") >= 1,
+                          lambda: 1 <= lines_in(gen1 / "train" / "log.jsonl") < 3
+                          and not (gen1 / "network.npz").exists()),
+                         (lambda: lines_in(gen1 / "gate-2" / "games.jsonl") >= 1,
+                          lambda: not (gen1 / "gate-2" / "summary.json").exists())):
+        code, left = kill_when(args, moment)
+        assert code == -signal.SIGKILL and left == []
+        assert kept() and not (out / "generations.jsonl").exists()       # killed mid-stage
+    done = command(args)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert comparable(log_of(out), out) == comparable(lines, whole)
+    same_networks(out, whole)
+
+
+@pytest.mark.slow
+def test_a_loop_on_a_dask_cluster_is_the_loop_here(loop, tmp_path):
+    whole, lines = loop
+    s = learn.settings(bot=write_fast(tmp_path), **TINY)
+    with dask_cluster() as (address, _):
+        remote = learn.run(s, tmp_path / "dask", generations=2, jobs=1, backend="dask", scheduler=address,
+                           progress=False)
+    assert comparable(remote, tmp_path / "dask") == comparable(lines, whole)
+    same_networks(tmp_path / "dask", whole)
+
+
+@pytest.mark.slow
+def test_sigterm_stops_the_loop_in_one_line_and_the_same_command_goes_on(tmp_path):
+    out = tmp_path / "loop"
+    args = ["-u", "-m", "tigris", "learn", str(out), "--bot", write_fast(tmp_path), "--generations", "1",
+            *TINY_ARGS, "--jobs", "1"]
+    code, _, err, left = interrupt(args, "learn: generation 1: self-play", stream="stderr",
+                                   signum=signal.SIGTERM, delay=0.3)
+    assert code == 128 + signal.SIGTERM and left == []
+    said = [line for line in err.replace("\r", "\n").splitlines()
+            if line.strip() and "%|" not in line and not line.startswith("learn: ")]
+    assert said == [f"tigris learn: interrupted in generation 1's self-play: its finished games are in "
+                    f"{out}/gen-1/selfplay/positions.jsonl; {out}/generations.jsonl holds 0 finished "
+                    f"generations; run the same command again to continue"], err[-2000:]
+    done = command(args)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert [line["generation"] for line in log_of(out)] == [1]
+
+
+def test_a_second_run_on_the_folder_is_refused(tmp_path, capsys):
+    out = tmp_path / "loop"
+    with locks.hold(out):
+        assert main(["learn", str(out), "--bot", write_fast(tmp_path), *TINY_ARGS]) == 1
+    assert f"tigris learn: {out} is in use by another run (pid " in capsys.readouterr().err
+    assert not (out / "learn.json").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("change, says", [
+    (["--games", "4"], "its games is 3, not 4; give the same --games"),
+    (["--window", "3"], "its window is 2, not 3; give the same --window"),
+    (["--seed", "1"], "its seed is 0, not 1; give the same --seed"),
+    (["--seconds", "0.1"], "its gate is"),
+    (["--sprt", "elo0=0", "elo1=30"], "its sprt is"),
+    (["--train-value"], "its train_value is False, not True; give the same --train-value"),
+    (["--start", str(network.path_of("", 3))], f"its start is 'gen1', not '{network.path_of('', 3)}'"),
+])
+def test_other_settings_are_refused_naming_the_field(loop, tmp_path, capsys, change, says):
+    out, _ = loop
+    before = (out / "generations.jsonl").read_bytes()
+    args = ["learn", str(out), "--bot", write_fast(tmp_path), *TINY_ARGS, *change]
+    if change[0] == "--seconds":
+        args.remove("--gate-iterations")
+        args.remove("10")
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert says in err and "\n" not in err.strip(), err
+    assert (out / "generations.jsonl").read_bytes() == before
+
+
+@pytest.mark.slow
+def test_a_bot_with_other_knobs_is_another_loop(loop, tmp_path, capsys):
+    out, _ = loop
+    bot = tmp_path / "fast.toml"
+    bot.write_text(FAST.replace("iterations = 30", "iterations = 31"))
+    assert main(["learn", str(out), "--bot", str(bot), *TINY_ARGS]) == 1
+    assert f"{out} holds another loop: its params is" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_a_damaged_log_line_is_named(loop, tmp_path, capsys):
+    out = tmp_path / "copy"
+    shutil.copytree(loop[0], out)
+    lines = (out / "generations.jsonl").read_text().splitlines()
+    lines[1] = lines[1].replace('"promoted": ', '"promoted": "yes", "was": ')
+    (out / "generations.jsonl").write_text("\n".join(lines) + "\n")
+    assert main(["learn", str(out), "--bot", write_fast(tmp_path), *TINY_ARGS]) == 1
+    assert "generations.jsonl: line 2: promoted must be true or false, not 'yes'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["learn.json", "generations.jsonl", "current.toml", "gen-0/bot.toml",
+                                  "gen-1/clock.json"])
+@pytest.mark.parametrize("kind", ["a link", "a pipe", "/dev/zero"])
+def test_the_loops_files_are_never_read_or_written_through_a_link_or_a_pipe(tmp_path, capsys, name, kind):
+    out = tmp_path / "loop"
+    target = out / name
+    target.parent.mkdir(parents=True)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    if kind == "a pipe":
+        os.mkfifo(target)
+    else:
+        target.symlink_to(victim if kind == "a link" else "/dev/zero")
+    if name.startswith("gen-"):                      # a loop of these settings, begun
+        s = learn.settings(bot=write_fast(tmp_path), **TINY)
+        (out / "learn.json").write_text(json.dumps(s))
+    assert main(["learn", str(out), "--bot", write_fast(tmp_path), *TINY_ARGS, "--jobs", "1"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    said = "is not a regular file (a pipe)" if kind == "a pipe" else "it is a symbolic link"
+    assert len(err) == 1 and err[0].startswith(f"tigris learn: cannot write {target}") and said in err[0], err
+    assert victim.read_text() == "precious\n" and (target.is_symlink() or kind == "a pipe")
+    assert not (out / "gen-1" / "selfplay").exists()          # refused before the work
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--players", "2", "3"], "--players must be 2 (the 2-player line) or 3 4"),
+    (["--bot", "ismcts-heuristic"], "must be an ismcts configuration that searches with its network"),
+    (["--start", "gen99"], "'gen99' is not a shipped network generation"),
+    (["--sprt", "elo0=30", "elo1=0"], "--sprt: elo1 (0.0) must be above elo0 (30.0)"),
+    (["--labels", "cap", "--full-share", "0"], "full share must be above 0"),
+    (["--backend", "dask"], "the dask backend needs --scheduler ADDRESS"),
+])
+def test_bad_settings_are_one_line_and_write_nothing(tmp_path, capsys, args, says):
+    out = tmp_path / "loop"
+    assert main(["learn", str(out), *args]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("tigris learn: ") and says in err and err.count("\n") == 1, err
+    assert not out.exists()
+
+
+def test_a_self_play_whose_games_all_fail_stops_the_loop_in_one_line(tmp_path, capsys, monkeypatch):
+    from tigris.bots.search import ISMCTSBot
+
+    def broken(self, game):
+        raise RuntimeError("the bot fell over")
+    monkeypatch.setattr(ISMCTSBot, "choose", broken)
+    out = tmp_path / "loop"
+    assert main(["learn", str(out), "--bot", write_fast(tmp_path), *TINY_ARGS, "--jobs", "1"]) == 1
+    err = [line for line in capsys.readouterr().err.replace("\r", "\n").splitlines()
+           if line.strip() and "%|" not in line and not line.startswith("learn: ")]
+    assert len(err) == 1 and err[0].startswith("tigris learn: generation 1, self-play: all 3 games failed "
+                                               "(game 0: RuntimeError: the bot fell over)"), err
+    assert err[0].endswith(f"delete {out}/gen-1/selfplay and run the same command again")
+    assert not (out / "generations.jsonl").exists()
+
+
+@pytest.mark.slow
+def test_a_gate_whose_games_all_fail_stops_the_loop_in_one_line(tmp_path, monkeypatch):
+    from tigris.runs import runner
+
+    def broken(job, settings, spec_dict):
+        return runner.failed_game((None, (job, settings, spec_dict), {}), "RuntimeError: the gate fell over")
+    monkeypatch.setattr(runner, "play_game", broken)        # the gate's games; self-play's are its own
+    s = learn.settings(bot=write_fast(tmp_path), **TINY)
+    out = tmp_path / "loop"
+    with pytest.raises(UsageError, match=r"^generation 1, gate at 2 players: all 4 games failed, nothing is "
+                                         r"counted \(game 0: RuntimeError: the gate fell over\); "):
+        learn.run(s, out, generations=1, jobs=1, progress=False)
+    assert (out / "gen-1" / "network.npz").exists() and not (out / "generations.jsonl").exists()
+
+
+@pytest.mark.slow
+def test_the_three_and_four_player_line_gates_at_both_with_the_current_bot_in_the_field(tmp_path):
+    s = learn.settings(players=(3, 4), bot=write_fast(tmp_path), **dict(TINY, games=2))
+    line, = learn.run(s, tmp_path / "loop", generations=1, jobs=1, progress=False)
+    out = tmp_path / "loop"
+    assert "--players 4 " in line["selfplay"]["command"]             # self-play at 4 players
+    assert (out / "gen-0" / "network.npz").read_bytes() == network.path_of("", 3).read_bytes()
+    three, four = line["gate"]["3"], line["gate"]["4"]
+    assert f"--field {out}/gen-1/field-1.toml" in three["command"] and "first_elo" in three
+    assert (out / "gen-1" / "field-1.toml").read_text() == (out / "gen-0" / "gate.toml").read_text()
+    if three["decision"] == "H1":
+        assert four["status"] == "done" and f"--field {out}/gen-1/field-2.toml" in four["command"]
+    else:
+        assert four == {"status": "skipped", "why": "the gate at 3 players did not accept H1: no promotion"}
+    assert line["promoted"] == (three["decision"] == four.get("decision") == "H1")
+
+
+def test_the_seeds_of_the_stages_never_meet():
+    seeds = {learn.stage_seed(seed, k, stage) for seed in (0, 1, learn.MAX_SEED) for k in (1, 2, 99_999)
+             for stage in learn.STAGES}
+    assert len(seeds) == 27 and max(seeds) <= 10**12                 # a tournament's seed
+    with pytest.raises(UsageError, match="seed must be"):
+        learn.settings(seed=learn.MAX_SEED + 1)
