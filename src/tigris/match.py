@@ -25,7 +25,7 @@ from tigris.files import open_append
 from tigris.runs.runner import (bot_settings, deal_games, deal_seed, failed_game, first_of_two,
                                 game_name, game_tasks)
 
-__all__ = ["sprt_match", "parse_sprt", "check_sprt", "play_sprt", "format_result", "verdict"]
+__all__ = ["KEYS", "sprt_match", "parse_sprt", "check_sprt", "play_sprt", "format_result", "verdict"]
 
 KEYS = ("elo0", "elo1", "alpha", "beta")
 MAX_ELO = 2000           # an Elo difference beyond this is a sure win: nothing to test

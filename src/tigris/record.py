@@ -30,7 +30,7 @@ from tigris.notation import str_to_action
 from tigris.sources import MAX_LINE, open_source, parse_json, read_source
 from tigris.constants import COLOURS
 
-__all__ = ["FORMAT", "KEYS", "RUN_KEYS", "MOVE_KEYS", "to_record", "replay", "load", "result", "steps", "check_result"]
+__all__ = ["FORMAT", "KEYS", "RUN_KEYS", "MOVE_KEYS", "MAX_NAME", "to_record", "replay", "load", "result", "steps", "check_result"]
 
 FORMAT = "tigris-game/1"
 # The keys of a record, and of each of its moves; a run's games add their number, deal

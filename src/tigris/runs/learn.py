@@ -56,7 +56,7 @@ from tigris.runs.train import EPOCHS, MAX_EPOCHS, PATIENCE
 from tigris.sources import read_json, read_source
 
 __all__ = ["FORMAT", "LINES", "DEFAULT_BOT", "GAMES", "POSITIONS", "LABEL_ITERATIONS", "WINDOW", "SECONDS",
-           "SPRT", "MAX_GATE_GAMES", "MAX_SEED", "LOG", "settings", "run", "read_generations", "stage_seed"]
+           "SPRT", "MAX_GATE_GAMES", "MAX_SEED", "MAX_WINDOW", "LOG", "settings", "run", "read_generations", "stage_seed"]
 
 FORMAT = "tigris-learn/1"
 LINES = ((2,), (3, 4))            # the player counts a loop improves: a network file each
