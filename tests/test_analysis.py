@@ -408,7 +408,7 @@ def test_the_engine_digest_reads_the_file_a_generation_names(tmp_path, monkeypat
     (folder / "gen2-2p.npz").write_bytes(b"two")
     (folder / "gen2-3p4p.npz").write_bytes(b"three")
     monkeypatch.setattr(network, "NETWORKS", folder)
-    monkeypatch.setattr(network, "DEFAULT", "gen2")
+    monkeypatch.setattr(network, "DEFAULT", {"2p": "gen2", "3p4p": "gen2"})
     assert digest("gen1") == pinned and digest("") != default
 
 

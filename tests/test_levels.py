@@ -27,7 +27,7 @@ def new_default(tmp_path, monkeypatch):
     monkeypatch.setattr(network, "NETWORKS", folder)
     for players in (2, 3):
         network.save(network.generation_file("gen2", players), policy_arrays(seed=players, scale=1.0), {})
-    monkeypatch.setattr(network, "DEFAULT", "gen2")
+    monkeypatch.setattr(network, "DEFAULT", {"2p": "gen2", "3p4p": "gen2"})
     monkeypatch.setattr(network, "SHIPPED", {n: network.generation_file("gen2", n) for n in (2, 3, 4)})
     assert network.generations() == ["gen1", "gen2"]
 

@@ -265,7 +265,7 @@ def test_the_network_knob_names_a_generation_a_file_or_the_default(players):
     """Empty: the default generation's file for the count; a generation's name: its own;
     anything with a folder or ending in .npz: that file."""
     own = network.NETWORKS / f"gen1-{'2p' if players == 2 else '3p4p'}.npz"
-    assert network.DEFAULT == "gen1" and "gen1" in network.generations()
+    assert network.default(players) == "gen1" and "gen1" in network.generations(players)
     assert network.path_of("gen1", players) == own == network.generation_file("gen1", players)
     assert network.path_of("", players) == own == network.SHIPPED[players]
     assert network.from_knobs("net", "gen1", players) is network.load(players=players)
@@ -286,18 +286,21 @@ def test_a_generation_the_package_does_not_ship_is_refused_naming_those_it_does(
         bots.make("ismcts", iterations=5, evaluator="net", network=name)
 
 
-def test_a_generation_is_shipped_only_whole(tmp_path, monkeypatch):
-    """A generation is in the folder with a file for every number of players; names are
-    listed sorted, whatever else the folder holds."""
+def test_a_generation_is_shipped_by_its_files(tmp_path, monkeypatch):
+    """A generation is in the folder with a file of one line or both; names are listed
+    sorted, whatever else the folder holds (a folder in a file's place is none)."""
     monkeypatch.setattr(network, "NETWORKS", tmp_path)
     for name in ("b-2p.npz", "b-3p4p.npz", "a-2p.npz", "a-3p4p.npz", "half-2p.npz", "notes.txt"):
         (tmp_path / name).write_bytes(b"")
     (tmp_path / "dir-2p.npz").mkdir()
     (tmp_path / "dir-3p4p.npz").mkdir()
-    assert network.generations() == ["a", "b"]
+    assert network.generations() == ["a", "b", "half"] and network.generations(3) == ["a", "b"]
     assert network.path_of("b", 4) == tmp_path / "b-3p4p.npz"
-    with pytest.raises(UsageError, match="'half' is not a shipped network generation \\(shipped: a, b\\)"):
-        network.path_of("half", 2)
+    assert network.path_of("half", 2) == tmp_path / "half-2p.npz"
+    with pytest.raises(UsageError, match="the network generation half has no file for 3 players"):
+        network.path_of("half", 3)
+    with pytest.raises(UsageError, match="'dir' is not a shipped network generation \\(shipped: a, b, half\\)"):
+        network.path_of("dir", 2)
     with pytest.raises(UsageError, match="'gen1' is not a shipped network generation"):
         network.path_of("", 2)                  # the default's files gone: said, not a crash
 
@@ -368,3 +371,21 @@ def test_evaluations_are_timed_for_the_benchmark(net):
     assert _net.time_evaluations(net, g, 100) > 0 and _net.time_evaluations(None, g, 100) > 0
     with pytest.raises(ValueError, match="count"):
         _net.time_evaluations(net, g, 0)
+
+
+def test_a_generation_may_ship_one_line_and_each_line_has_its_default(tmp_path, monkeypatch):
+    """The 2-player networks and the 3-and-4-player ones improve apart: a generation of
+    one line only is shipped for its counts, named for the others in one line."""
+    import shutil
+
+    folder = tmp_path / "networks"
+    shutil.copytree(network.NETWORKS, folder)
+    shutil.copy(folder / "gen1-2p.npz", folder / "gen2-2p.npz")
+    monkeypatch.setattr(network, "NETWORKS", folder)
+    monkeypatch.setattr(network, "DEFAULT", {"2p": "gen2", "3p4p": "gen1"})
+    assert network.generations() == ["gen1", "gen2"] and network.generations(3) == ["gen1"]
+    assert network.path_of("", 2) == folder / "gen2-2p.npz"
+    assert network.path_of("", 4) == folder / "gen1-3p4p.npz"
+    with pytest.raises(tigris.errors.UsageError, match="the network generation gen2 has no file for "
+                                                       r"3 players \(its generations for 3: gen1\)"):
+        network.path_of("gen2", 3)

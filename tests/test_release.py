@@ -61,8 +61,8 @@ def test_the_release_ships_every_generation_of_networks():
     check = (ROOT / "tools" / "check_dist.sh").read_text(encoding="utf-8")
     assert '"networks/*.npz"' in setup
     assert re.search(r"^recursive-include src/tigris .*\*\.npz", manifest, flags=re.M)
-    assert network.DEFAULT in network.generations()
-    files = {network.generation_file(name, n) for name in network.generations() for n in (2, 3, 4)}
+    assert all(network.default(n) in network.generations(n) for n in (2, 3, 4))
+    files = {network.generation_file(name, n) for n in (2, 3, 4) for name in network.generations(n)}
     assert files == set(network.NETWORKS.iterdir())         # nothing else in the folder
     for path in files:
         pattern = path.name.replace(".", r"\.")

@@ -14,14 +14,14 @@ reading and evaluating a network needs numpy only.
 >>> round(sum(chances), 6)
 1.0
 
-The package ships its networks by *generation* (``generations()``), each a file per
-number of players in ``networks/`` (``NAME-2p.npz`` for 2 players, ``NAME-3p4p.npz`` for 3
-and 4): each was trained on games of the counts it serves, and a 2-player game is judged
-by the 2-player network alone.  The knob ``network`` names a generation (``"gen1"``) or a
-file of one's own, which serves every count; empty, it is the default generation
-(``DEFAULT``; ``SHIPPED``: its files by number of players).  ``path_of`` says which file a
-value means.  A bot that names its generation plays alike when a later one becomes the
-default.
+The package ships its networks by *generation* (``generations()``) in two lines that
+improve apart, each a file in ``networks/``: ``NAME-2p.npz`` for 2 players and
+``NAME-3p4p.npz`` for 3 and 4 (each trained on games of the counts it serves; a generation
+may have a file of one line only).  The knob ``network`` names a generation (``"gen1"``)
+or a file of one's own, which serves every count; empty, it is the default generation of
+the game's line (``DEFAULT``, by line; ``SHIPPED``: the default files by number of
+players).  ``path_of`` says which file a value means.  A bot that names its generation
+plays alike when a later one becomes the default.
 
 >>> network.path_of("gen1", 3).name
 'gen1-3p4p.npz'
@@ -63,7 +63,7 @@ from tigris.errors import UsageError, excerpt
 from tigris.files import write_bytes
 from tigris.sources import MAX_BYTES, check_source, parse_json, read_source
 
-__all__ = ["FORMAT", "FORMATS", "ARRAYS", "POLICY_ARRAYS", "DEFAULT", "NETWORKS", "SHIPPED", "Network", "load",
+__all__ = ["FORMAT", "FORMATS", "ARRAYS", "POLICY_ARRAYS", "DEFAULT", "NETWORKS", "SHIPPED", "Network", "load", "default",
            "save", "from_knobs", "path_of", "generations", "generation_file", "names_generation", "recalibrate",
            "forward", "policy_forward", "encode", "policy_inputs", "FEATURE_VERSION", "N_SPARSE", "N_DENSE",
            "N_OUTPUTS", "N_PATTERNS", "POLICY_VERSION", "SCORE_SCALE"]
@@ -74,11 +74,12 @@ ARRAYS = ("w_sparse", "w_dense", "b1", "w2", "b2", "w3", "b3")
 POLICY_ARRAYS = ("wp", "bp", "emb", "abias", "pat")
 #: The folder of the shipped networks: a generation NAME is NAME-2p.npz and NAME-3p4p.npz.
 NETWORKS = Path(__file__).resolve().parent / "networks"
-#: The generation an empty ``network`` knob means (gen1: trained as docs/results.md tells,
-#: "A learned evaluation").  A new default is its files in NETWORKS and this line.
-DEFAULT = "gen1"
-#: Which file of a generation serves games of a number of players.
+#: Which line of networks serves games of a number of players: a generation's file of it
+#: is NAME-LINE.npz.
 _FILES = {2: "2p", 3: "3p4p", 4: "3p4p"}
+#: The generation an empty ``network`` knob means, by line (docs/results.md, "The
+#: policy", tells how each was made).  A new default is its file in NETWORKS and this line.
+DEFAULT = {"2p": "gen1", "3p4p": "gen1"}
 MAX_WIDTH = _net.MAX_HIDDEN
 #: The recalibration's bounds: a temperature that flattens or sharpens the chances up to
 #: tenfold, and a shift of the mover's logit of at most 5 (a factor of about 150).
@@ -234,16 +235,25 @@ def generation_file(name: str, players: int) -> Path:
     return NETWORKS / f"{name}-{_FILES[players]}.npz"
 
 
-def generations() -> list[str]:
-    """The names of the shipped generations, sorted: those with a file for every number
-    of players in ``NETWORKS``."""
-    return sorted(n for n in {p.name[:-len("-2p.npz")] for p in NETWORKS.glob("*-2p.npz")} if _shipped(n))
+def default(players: int) -> str:
+    """The name of the default generation for games of `players` (``DEFAULT``)."""
+    if players not in _FILES:
+        raise UsageError(f"players must be 2, 3 or 4, not {excerpt(players)}")
+    return DEFAULT[_FILES[players]]
 
 
-def _shipped(name: str) -> bool:
-    """Whether the package holds a file of generation `name` for every number of players."""
+def generations(players: int | None = None) -> list[str]:
+    """The names of the shipped generations, sorted: those with a file in ``NETWORKS``
+    (with `players`, a file for that number of players)."""
+    names = {p.name.rsplit("-", 1)[0] for line in set(_FILES.values()) for p in NETWORKS.glob(f"*-{line}.npz")}
+    counts = [players] if players is not None else list(_FILES)
+    return sorted(n for n in names if any(_shipped(n, p) for p in counts))
+
+
+def _shipped(name: str, players: int) -> bool:
+    """Whether the package holds a file of generation `name` for games of `players`."""
     try:
-        return all(generation_file(name, players).is_file() for players in _FILES)
+        return generation_file(name, players).is_file()
     except (OSError, ValueError):           # a name too long for a file's, say
         return False
 
@@ -263,8 +273,11 @@ def path_of(network: str | None, players: int = 2) -> Path:
     package does not ship lists those it does."""
     if network and not names_generation(network):
         return Path(network)
-    name = network or DEFAULT
-    if not _shipped(name):
+    name = network or default(players)
+    if not _shipped(name, players):
+        if name in generations():
+            raise UsageError(f"the network generation {name} has no file for {players} players "
+                             f"(its generations for {players}: {', '.join(generations(players))})")
         shipped = ", ".join(generations()) or "none"
         raise UsageError(f"{excerpt(name)} is not a shipped network generation (shipped: {shipped}); "
                          f"a file of one's own is named with a folder (./NAME) or ending in .npz")
@@ -273,7 +286,7 @@ def path_of(network: str | None, players: int = 2) -> Path:
 
 #: The default generation's files by the number of players (read ``path_of("")`` rather:
 #: this is fixed as the package is imported).
-SHIPPED = {players: generation_file(DEFAULT, players) for players in _FILES}
+SHIPPED = {players: generation_file(default(players), players) for players in _FILES}
 
 
 @functools.lru_cache(maxsize=8)

@@ -128,9 +128,12 @@ def check_network(params: dict[str, Any], where: str) -> None:
     name = params.get("network")
     if not name or params.get("evaluator") != "net":
         return
+    # a generation: its file of each line it ships (a game of another line says so)
+    counts = [p for p in (2, 3, 4) if not network.names_generation(name)
+              or name in network.generations(p)] or [2]
     try:
         nets = [network.load(path) for path in
-                dict.fromkeys(network.path_of(name, players) for players in (2, 3, 4))]
+                dict.fromkeys(network.path_of(name, players) for players in counts)]
     except ValueError as e:
         raise ConfigError(f"{where}: network: {e}") from None
     if params.get("priors") == "net" and not all(net.has_policy for net in nets):

@@ -133,7 +133,7 @@ def _start(start, line):
     generation's name, or a file's absolute path; it must have a policy head."""
     from tigris import network
 
-    name = start or network.DEFAULT
+    name = start or network.default(line[0])
     path = network.path_of(name, line[0])          # a UsageError for a generation not shipped
     if not network.load(path).has_policy:
         raise UsageError(f"--start {path}: the network has no policy head, which the bot's "
