@@ -527,3 +527,33 @@ def test_a_run_whose_game_bots_changed_is_not_continued(tmp_path):
     bot.write_text('kind = "greedy"\neval_leader = 0.9\n')
     with pytest.raises(UsageError, match=r"holds another suite's run: its engine is '[0-9a-f]{16}', not"):
         suites.make_suite(run, tmp_path / "b.json.gz", **settings)
+
+
+def test_a_policy_is_judged_by_the_suite_s_reference(made, tmp_path, capsys):
+    """bench policy: the network's most probable move at each position, among the
+    reference's best or not, as a share with its interval; the same for a file and for
+    the generation it copies."""
+    import shutil
+
+    from tigris import network
+    from tigris.runs import suite as suites
+
+    suite = suites.read_suite(made[1])
+    rows = suites.bench_policy(suite, "gen1")
+    assert rows == suites.bench_policy(suite, "")           # gen1 is the shipped default
+    top = {}
+    for e in suite["positions"]:
+        g = tigris.Game.from_position(e["position"])
+        prior = network.from_knobs("net", "gen1", g.players).policy(g)
+        top[e["id"]] = g.action_str(max(prior, key=prior.get)) in e["reference"]["best"]
+    in_all = rows[len(list(suites._counts(suite))) - 1]
+    assert in_all[1] == pytest.approx(100 * sum(top.values()) / len(top))
+    lo, hi = in_all[3]
+    assert 0 <= lo <= in_all[1] <= hi <= 100
+    copy = tmp_path / "mine.npz"
+    shutil.copy(network.generation_file("gen1", 2), copy)
+    two = [e for e in suite["positions"] if e["players"] == 2]
+    mine = suites.bench_policy(dict(suite, positions=two), str(copy))
+    assert mine == suites.bench_policy(dict(suite, positions=two), "gen1")
+    assert main(["bench", "policy", "--suite", str(made[1]), "--network", "gen1"]) == 0
+    assert "the policy's top move among the reference's best" in capsys.readouterr().out

@@ -32,7 +32,11 @@ then for each position --seeds searches of --iterations (default 3 of 1,000,000)
 ismcts-fast's knobs and as many with the hand-written priors over a root of 128
 candidates, each appended to RUN as it finishes (run the same command again to continue
 a run that stopped), then the suite written to --out (default suite.json.gz beside
-RUN), which becomes the shipped one when copied to tigris/suite.json.gz. calibration:
+RUN), which becomes the shipped one when copied to tigris/suite.json.gz. policy: on the
+same suite, no search, how often a network's policy (--network: a generation's name or
+a file; default the shipped one) puts its most probable move among the reference's
+best, with 95% intervals: the policy's quality, by the same labels for every
+generation. calibration:
 on positions of ismcts-fast games (300 iterations a move) with 2, 3 and 4 players, from deal seeds no fit saw (7,000,000,000 + 1,000,000 x SEED + ...),
 three a game (early, middle, late), the expected calibration error of the hint's win
 chance of the player to move against the share of the first place that player took,
@@ -56,7 +60,7 @@ def add_to(sub):
                          "well calibrated hints are, and whether tuning finds planted knobs",
                     description=DESCRIPTION)
     p.add_argument("part", nargs="?", default="core",
-                   choices=("core", "search", "decisive", "regret", "suite", "calibration", "serve",
+                   choices=("core", "search", "decisive", "regret", "suite", "policy", "calibration", "serve",
                             "tune"),
                    help="core: random games, copy, apply+undo; search: ISMCTS iterations per "
                         "second; decisive: agreement of hints between seeds; regret: hints "
@@ -75,7 +79,10 @@ def add_to(sub):
                    help=f"calibration: positions per player count (default 1000, at most {MAX_POSITIONS:,}); "
                         f"suite --make: positions per player count (default 36)")
     p.add_argument("--suite", metavar="FILE",
-                   help="decisive, regret, suite: the position suite (default the one shipped)")
+                   help="decisive, regret, suite, policy: the position suite (default the one shipped)")
+    p.add_argument("--network", metavar="NETWORK",
+                   help="policy: the network whose policy is judged, a generation's name or a file "
+                        "(default the shipped one)")
     p.add_argument("--midgame", action="store_true",
                    help="decisive, regret: the former 24 mid-game positions of greedy games instead "
                         "of the suite")
@@ -126,7 +133,8 @@ def run(args):
         bench.check_hint_bot(args.bot)
     jobs = args.jobs or 1
     suite = None
-    if args.part in ("decisive", "regret") and not args.midgame or args.part == "suite" and not args.make:
+    if args.part in ("decisive", "regret") and not args.midgame or args.part == "policy" \
+            or args.part == "suite" and not args.make:
         suite = suites.load_suite(args.suite)        # one line if missing or damaged, before any output
     if args.part == "suite" and args.make:
         out = Path(args.out) if args.out else Path(args.make).parent / "suite.json.gz"
@@ -160,6 +168,8 @@ def run(args):
         rows = suites.bench_regret(suite, bot=args.bot, jobs=jobs)
     elif args.part == "suite":
         rows = suites.summary_rows(suite)
+    elif args.part == "policy":
+        rows = suites.bench_policy(suite, network=args.network or "")
     elif args.part == "serve":
         from tigris.web import app as serve
         from tigris.web import bench as table

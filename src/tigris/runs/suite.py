@@ -860,6 +860,40 @@ def bench_regret(suite, bot="ismcts-fast", budgets=REGRET_BUDGETS, seed=1, jobs=
     return rows
 
 
+def bench_policy(suite, network=""):
+    """How good a network's policy is by the suite's reference (no search: the policy
+    alone): at each position, whether its most probable move is among the reference's
+    best, per player count and in all, with 95% intervals; how many of its top moves the
+    reference did not judge (counted as misses), and the mean regret of the judged ones.
+    `network` is a ``network`` knob's value (empty: the shipped default), read for each
+    position's number of players.  The same reference labels for every generation: the
+    policy's quality, compared across networks and self-play targets."""
+    from tigris import network as networks
+
+    entries = suite["positions"]
+    tops = []
+    for e in entries:
+        g = tigris.Game.from_position(e["position"])
+        net = networks.from_knobs("net", network, g.players)
+        if net is None or not net.has_policy:
+            raise UsageError(f"network {network or 'the default'}: no policy head to judge")
+        prior = net.policy(g)
+        tops.append(g.action_str(max(prior, key=lambda a: (prior[a], -a))))
+    judged = [judge(e, move) for e, move in zip(entries, tops)]
+    right = [j is not None and move in e["reference"]["best"] for e, move, j in zip(entries, tops, judged)]
+    rows = []
+    for label, counts in _counts(suite):
+        pick = [i for i, e in enumerate(entries) if e["players"] in counts]
+        rows.append(_share_row(f"the policy's top move among the reference's best, {label}",
+                               [right[i] for i in pick]))
+    rows.append(("top moves the reference did not judge (counted as misses)",
+                 sum(j is None for j in judged), "positions"))
+    regrets = [j[1] for j in judged if j is not None]
+    if regrets:
+        rows.append(("mean regret of the judged top moves", statistics.fmean(regrets), "chance"))
+    return rows
+
+
 def summary_rows(suite):
     """What a suite holds: its positions by player count, phase and the games' bots, its
     reference's budget, and how many moves its references judged."""
