@@ -44,7 +44,7 @@ __all__ = ["FORMAT", "RUN_FORMAT", "SHIPPED", "PER_COUNT", "ITERATIONS", "SEEDS"
            "JUDGED_SHARE", "WITHIN", "PHASES", "REFERENCE_BOT", "SETTINGS", "MIXES",
            "HINT_SEEDS", "REGRET_BUDGETS", "settings", "planned", "deal_seed", "reference_seed",
            "play_game", "reference_search", "reference_of", "make_suite", "suite_bytes", "read_run",
-           "read_suite",
+           "read_suite", "bench_policy",
            "load_suite", "judge", "summary_rows", "bench_decisive", "bench_regret"]
 
 FORMAT = "tigris-suite/1"              # the suite file
