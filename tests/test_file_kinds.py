@@ -255,3 +255,24 @@ def test_train_refuses_an_existing_plot_before_any_work(tmp_path, capsys):
                  "--plot", str(plot)]) == 1
     assert "r.png exists; name a new file, or add --force" in capsys.readouterr().err
     assert plot.read_bytes() == b"mine" and not (tmp_path / "net").exists()
+
+
+@pytest.mark.parametrize("name", ["network.npz", "log.jsonl", "checkpoint.pt"])
+def test_training_never_writes_its_files_through_a_link(tmp_path, capsys, name):
+    """A training folder's network, log and checkpoint: refused before the data is read."""
+    pytest.importorskip("torch")
+    victim = _victim(tmp_path)
+    link = _linked(tmp_path / "net" / name, victim)
+    _refused(capsys, link, victim, main(["train", str(tmp_path / "no-data"), "--out",
+                                         str(tmp_path / "net")]))
+
+
+@pytest.mark.parametrize("name", ["history.csv", "tune.json", "tiny-tuned.toml"])
+def test_tuning_never_writes_its_files_through_a_link(tmp_path, capsys, name, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tiny.toml").write_text('kind = "ismcts"\niterations = 8\n')
+    victim = _victim(tmp_path)
+    link = _linked(tmp_path / "tu" / name, victim)
+    _refused(capsys, link, victim, main(["tune", "tiny.toml", "--param", "exploration=0.3:1.5",
+                                         "--opponent", "random", "--budget", "8", "--verify-games",
+                                         "2", "--jobs", "1", "--out", str(tmp_path / "tu")]))
