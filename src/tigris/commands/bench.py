@@ -120,22 +120,17 @@ def add_to(sub):
     add_json(p, "the figures")
 
 
-def run(args):
-    """tigris bench: the speed of the core (random games, copies, apply+undo) or of the
-    search, how decisive and how right the hints are, the position suite, or how well the
-    hints' win chance is calibrated."""
-    from tqdm import tqdm
+SUITE_PARTS = ("decisive", "regret", "suite", "policy")     # the parts that read the suite
 
-    from tigris.runs import bench
+
+def _suite(args, jobs):
+    """The position suite the part `args.part` reads (made first with ``suite --make``),
+    or None for a part that reads none: read before any line of output, so a missing or
+    damaged one is one line."""
     from tigris.runs import suite as suites
 
-    if args.part in ("decisive", "regret", "calibration"):
-        bench.check_hint_bot(args.bot)
-    jobs = args.jobs or 1
-    suite = None
-    if args.part in ("decisive", "regret") and not args.midgame or args.part == "policy" \
-            or args.part == "suite" and not args.make:
-        suite = suites.load_suite(args.suite)        # one line if missing or damaged, before any output
+    if args.part not in SUITE_PARTS or args.part in ("decisive", "regret") and args.midgame:
+        return None
     if args.part == "suite" and args.make:
         out = Path(args.out) if args.out else Path(args.make).parent / "suite.json.gz"
         made = suites.make_suite(args.make, out, per_count=args.positions or suites.PER_COUNT,
@@ -144,7 +139,35 @@ def run(args):
                                  force=args.force)
         print(f"suite: {out}, {len(made['positions'])} positions; copy it to tigris/suite.json.gz "
               f"to ship it", file=sys.stderr)
-        suite = suites.read_suite(out)
+        return suites.read_suite(out)
+    return suites.load_suite(args.suite)
+
+
+def _suite_rows(args, suite, iterations, jobs):
+    """The rows of a part that reads the suite."""
+    from tigris.runs import suite as suites
+
+    if args.part == "decisive":
+        return suites.bench_decisive(suite, bot=args.bot, iterations=iterations, jobs=jobs)
+    if args.part == "regret":
+        return suites.bench_regret(suite, bot=args.bot, jobs=jobs)
+    if args.part == "policy":
+        return suites.bench_policy(suite, network=args.network or "")
+    return suites.summary_rows(suite)
+
+
+def run(args):
+    """tigris bench: the speed of the core (random games, copies, apply+undo) or of the
+    search, how decisive and how right the hints are, the position suite, or how well the
+    hints' win chance is calibrated."""
+    from tqdm import tqdm
+
+    from tigris.runs import bench
+
+    if args.part in ("decisive", "regret", "calibration"):
+        bench.check_hint_bot(args.bot)
+    jobs = args.jobs or 1
+    suite = _suite(args, jobs)
     if args.part == "tune":
         from tigris.runs import tunebench
 
@@ -162,14 +185,8 @@ def run(args):
     elif args.part == "regret" and args.midgame:
         with tqdm(total=bench.regret_runs(), desc="searches", unit="search", file=sys.stderr) as bar:
             rows = bench.bench_regret(bot=args.bot, progress=bar.update)
-    elif args.part == "decisive":
-        rows = suites.bench_decisive(suite, bot=args.bot, iterations=iterations, jobs=jobs)
-    elif args.part == "regret":
-        rows = suites.bench_regret(suite, bot=args.bot, jobs=jobs)
-    elif args.part == "suite":
-        rows = suites.summary_rows(suite)
-    elif args.part == "policy":
-        rows = suites.bench_policy(suite, network=args.network or "")
+    elif suite is not None:
+        rows = _suite_rows(args, suite, iterations, jobs)
     elif args.part == "serve":
         from tigris.web import app as serve
         from tigris.web import bench as table
@@ -191,7 +208,7 @@ def run(args):
         with tqdm(total=bench.core_runs(args.repeats), desc="random games", unit="run",
                   file=sys.stderr) as bar:
             rows = bench.bench_core(games=args.games or 1000, repeats=args.repeats, progress=bar.update)
-    column = "value" if args.part in ("decisive", "regret", "suite", "calibration", "tune") else "median"
+    column = "value" if args.part in (*SUITE_PARTS, "calibration", "tune") else "median"
     if args.json:
         print(json.dumps({"machine": bench.machine(),
                           "figures": [dict({"figure": n, column: v, "unit": u},
