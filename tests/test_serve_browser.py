@@ -1,6 +1,6 @@
 """tigris serve in a real browser (headless Chromium, browsers.py): the folders, a results
 folder whose standings follow a running tournament, and a game opened from it on the
-board."""
+board; games at a table, and the new game's form."""
 
 import json
 import re
@@ -549,6 +549,71 @@ def test_a_move_clicked_on_a_stale_page_is_refused_and_the_page_reloads(browser,
     refused = "/move?key="
     errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert errors and all(refused in e["message"] and "409" in e["message"] for e in errors), errors
+
+
+
+# ---------------------------------------------------------------------------------------
+# The new game's form
+# ---------------------------------------------------------------------------------------
+
+# the boxes of each seat's label: its text (every text node of the label outside its
+# select), its select and the label itself, and whether the label is one box
+SEAT_BOXES = """
+const box = r => ({left: r.left, right: r.right, top: r.top, bottom: r.bottom});
+return [...document.querySelectorAll("#new-game-form label.seat")].filter(l => l.offsetParent !== null).map(l => {
+  const select = l.querySelector("select"), walk = document.createTreeWalker(l, NodeFilter.SHOW_TEXT);
+  const texts = [];
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    if (select.contains(n) || !n.textContent.trim()) continue;
+    const r = document.createRange();
+    r.selectNodeContents(n);
+    texts.push(r.getBoundingClientRect());
+  }
+  const text = {left: Math.min(...texts.map(r => r.left)), right: Math.max(...texts.map(r => r.right)),
+                top: Math.min(...texts.map(r => r.top)), bottom: Math.max(...texts.map(r => r.bottom))};
+  return {seat: l.dataset.seat, pieces: l.getClientRects().length, text: text,
+          select: box(select.getBoundingClientRect()), label: box(l.getBoundingClientRect()), width: innerWidth};
+});
+"""
+
+
+@pytest.mark.parametrize("width", [1280, 800, 500])
+def test_each_seat_s_label_stays_beside_its_select(browser, serving, tmp_path, width):
+    """With 4 players, at any width, each seat's label is one box that holds its text and
+    its select side by side (the text did sit beside the next seat's select), within the
+    page; a click on the text chooses its select; the seats not at the table are hidden."""
+    address = serving(tmp_path)
+    try:
+        browser.set_window_size(width, 900)
+        browser.get(address + "play")
+        players = Select(browser.find_element(By.ID, "players"))
+        players.select_by_visible_text("2")
+        shown = [label.get_attribute("data-seat") for label in browser.find_elements(By.CSS_SELECTOR, "label.seat")
+                 if label.is_displayed()]
+        assert shown == ["0", "1"]
+        players.select_by_visible_text("4")
+        seats = browser.execute_script(SEAT_BOXES)
+        assert [s["seat"] for s in seats] == ["0", "1", "2", "3"]
+        for s in seats:
+            text, select, label = s["text"], s["select"], s["label"]
+            assert s["pieces"] == 1, s                                # not broken over two lines
+            assert select["top"] <= (text["top"] + text["bottom"]) / 2 <= select["bottom"], s   # one row
+            assert 0 <= select["left"] - text["right"] <= 24, s        # side by side
+            assert all(label["left"] - 1 <= b["left"] and b["right"] <= label["right"] + 1
+                       and label["top"] - 1 <= b["top"] and b["bottom"] <= label["bottom"] + 1
+                       for b in (text, select)), s
+            assert label["right"] <= s["width"], s                     # within the page
+        for s in seats:                                                # a click on a label's words
+            label = browser.find_element(By.CSS_SELECTOR, f'label.seat[data-seat="{s["seat"]}"]')
+            browser.execute_script("document.activeElement.blur()")
+            middle = ((s["label"]["left"] + s["label"]["right"]) / 2, (s["label"]["top"] + s["label"]["bottom"]) / 2)
+            words = ((s["text"]["left"] + s["text"]["right"]) / 2, (s["text"]["top"] + s["text"]["bottom"]) / 2)
+            ActionChains(browser).move_to_element_with_offset(
+                label, int(words[0] - middle[0]), int(words[1] - middle[1])).click().perform()
+            assert browser.execute_script("return document.activeElement.name") == f"seat{s['seat']}"
+    finally:
+        browser.set_window_size(1280, 900)
+    assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
 
 
 def test_a_hint_is_stopped_when_its_page_goes(browser, serving, tmp_path):

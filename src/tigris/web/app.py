@@ -1138,19 +1138,21 @@ def _new_game_page(table_bots):
 
     options = _seat_options(table_bots)
     bot_choice = options.replace('value="ismcts-fast" ', 'value="ismcts-fast" selected ')
+    # each label holds its words and its select in one row of its own (viewer.css): they
+    # cannot part, whatever the width
     seats = "".join(
-        f'<label class="seat" data-seat="{p}">player {p} <select name="seat{p}">'
+        f'<label class="seat" data-seat="{p}"><span class="who">player {p}</span> <select name="seat{p}">'
         f'<option value="human"{" selected" if p == 0 else ""}>a person</option>'
         + (options if p == 0 else bot_choice) + '</select></label>' for p in range(4))
     variants = "".join(f'<label><input type="checkbox" name="variant" value="{v}"> {v}</label> '
                        for v in VARIANTS)
     body = f"""<header><a class="back" href="/">&larr; the folders</a><h1>A new game</h1></header>
 <main id="new-game"><form id="new-game-form">
-<p><label>players <select name="players" id="players">
+<p id="game-setup"><label>players <select name="players" id="players">
 <option>2</option><option>3</option><option>4</option></select></label>
 <label>board <select name="board"><option>classic</option><option>advanced</option></select></label>
 {variants}<label>seed <input name="seed" type="number" min="0" placeholder="random"></label></p>
-<p id="seats">{seats}</p>
+<div id="seats">{seats}</div>
 <ul id="seat-about" class="hint"></ul>
 <p><button type="submit" id="start">Start</button> <span id="new-game-error" class="error"></span></p>
 </form></main>
