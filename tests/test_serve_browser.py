@@ -1,6 +1,7 @@
 """tigris serve in a real browser (headless Chromium, browsers.py): the folders, a results
 folder whose standings follow a running tournament, and a game opened from it on the
-board; games at a table, and the new game's form."""
+board; games at a table, a seat found again after its tab closes or the server restarts,
+and the new game's form."""
 
 import json
 import re
@@ -551,10 +552,83 @@ def test_a_move_clicked_on_a_stale_page_is_refused_and_the_page_reloads(browser,
     assert errors and all(refused in e["message"] and "409" in e["message"] for e in errors), errors
 
 
+# ---------------------------------------------------------------------------------------
+# A seat is never lost; the new game's form
+# ---------------------------------------------------------------------------------------
 
-# ---------------------------------------------------------------------------------------
-# The new game's form
-# ---------------------------------------------------------------------------------------
+def _close_the_tab(browser):
+    """The seat's tab closed (its session's store with it), another one opened."""
+    closing = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    fresh = browser.current_window_handle
+    browser.switch_to.window(closing)
+    browser.close()
+    browser.switch_to.window(fresh)
+
+
+def _address(browser):
+    """The address of the page shown, without its move (``#move=N``)."""
+    return browser.current_url.split("#", 1)[0]
+
+
+def _front_seat(browser, address):
+    """The address of the seat the front page links (its one game's first seat)."""
+    browser.get(address)
+    return browser.find_element(By.CSS_SELECTOR, "#folders a.seat").get_attribute("href")
+
+
+def _not_expected(entries):
+    """The console's errors but those of a page that looked for its game while the server
+    was away or had not seated it yet (refused connections, a 404 that reloads it)."""
+    return [e for e in entries if e["level"] == "SEVERE"
+            and not any(m in e["message"] for m in ("ERR_CONNECTION_REFUSED", "ERR_EMPTY_RESPONSE",
+                                                    "Failed to fetch", " 404 "))]
+
+
+@pytest.mark.slow
+def test_a_seat_is_found_again_after_its_tab_closes_and_after_restarts(browser, serving, tmp_path):
+    """A game made in the browser, its tab closed: the front page links the seat, which
+    plays on; the server restarts at the same address: the front page links it again, and
+    the old address seats the game again and plays on; a seat's page left open while the
+    server restarts takes the game up again by itself."""
+    address = serving(tmp_path)
+    port = int(address.rstrip("/").rsplit(":", 1)[1])
+    browser.get(address)
+    browser.find_element(By.ID, "new-game").click()
+    browser.find_element(By.CSS_SELECTOR, 'select[name="seat1"] option[value="random"]').click()
+    browser.find_element(By.ID, "start").click()
+    wait(browser, 60).until(lambda b: "/play/" in b.current_url)
+    seat = _address(browser)
+    assert _my_turn(browser)
+    _click_a_move(browser)
+    _close_the_tab(browser)
+    assert _front_seat(browser, address) == seat
+    browser.find_element(By.CSS_SELECTOR, "#folders a.seat").click()
+    assert _address(browser) == seat and _my_turn(browser)
+    _click_a_move(browser)
+    record_file = next((tmp_path / "games").glob("*.json"))
+    moves = len(json.loads(record_file.read_text())["moves"])
+    # the server restarts, no page of it open
+    browser.get("about:blank")
+    serving.stop()
+    assert serving(tmp_path, port=port) == address
+    assert _front_seat(browser, address) == seat
+    assert not serving.running[-1][2].state.tables                    # a page looked at seats nothing
+    browser.get(seat)                                                 # the old address
+    wait(browser, 60).until(lambda b: b.find_elements(By.ID, "play-status"))
+    assert _address(browser) == seat and _my_turn(browser)
+    assert int(browser.find_element(By.ID, "move-count").text) >= moves
+    _click_a_move(browser)
+    # the server restarts while the seat's page is open: the page takes the game up again
+    moves = len(json.loads(record_file.read_text())["moves"])
+    serving.stop()
+    assert serving(tmp_path, port=port) == address
+    wait(browser, 60).until(lambda b: serving.running[-1][2].state.tables)
+    assert _my_turn(browser) and _address(browser) == seat
+    _click_a_move(browser)
+    assert len(json.loads(record_file.read_text())["moves"]) > moves
+    assert not _not_expected(browser.get_log("browser"))
+
 
 # the boxes of each seat's label: its text (every text node of the label outside its
 # select), its select and the label itself, and whether the label is one box
