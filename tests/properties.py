@@ -1000,6 +1000,7 @@ API_BODIES = {
     "/api/games/ID/move": lambda g: {"player": 0, "move": "pass", "version": 0},
     "/api/games/ID/undo": lambda g: {"player": 0, "version": 0},
     "/api/games/ID/resign": lambda g: {"player": 0, "version": 0},
+    "/api/games/ID/resume": lambda g: {"player": 0},
 }
 JSON_TYPE = {"Content-Type": "application/json"}
 

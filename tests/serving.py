@@ -8,15 +8,19 @@ import sys
 import threading
 
 ORIGIN = "http://tigris.test:8765"        # the address a test client names
+HOST = ("127.0.0.1", 50000)               # a client on the server's machine: its host's browser
+AWAY = ("192.0.2.7", 50000)               # a client on another machine (a seat over the network)
 
 
 def client(app, **options):
     """A TestClient of `app` (``create_app``) that sends what the server's own pages send:
-    the Host of one of its addresses and that Origin (``headers`` may replace them)."""
+    the Host of one of its addresses and that Origin (``headers`` may replace them), from
+    this machine (``client=AWAY`` for another's)."""
     from starlette.testclient import TestClient
 
     app.state.addresses.add(ORIGIN[len("http://"):])
     headers = {"Origin": ORIGIN, **options.pop("headers", {})}
+    options.setdefault("client", HOST)
     return TestClient(app, base_url=ORIGIN, headers=headers, **options)
 
 
@@ -26,12 +30,12 @@ class Servers:
     def __init__(self):
         self.running = []
 
-    def __call__(self, folder, server_options=None, **options):
+    def __call__(self, folder, server_options=None, port=0, **options):
         """Start one over `folder` (``create_app`` options; ``server_options`` those of
-        ``serve.server``): its address."""
+        ``serve.server``) on `port` (0: a free one; a stopped server's again): its address."""
         from tigris.web import app as serve
 
-        sock = serve.listen("127.0.0.1", 0)
+        sock = serve.listen("127.0.0.1", port)
         app = serve.create_app([folder], **options)
         server = serve.server(app, sock, **(server_options or {}))
         thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)

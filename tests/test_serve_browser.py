@@ -1,6 +1,7 @@
 """tigris serve in a real browser (headless Chromium, browsers.py): the folders, a results
 folder whose standings follow a running tournament, and a game opened from it on the
-board."""
+board; games at a table, a seat found again after its tab closes or the server restarts,
+and the new game's form."""
 
 import json
 import re
@@ -549,6 +550,144 @@ def test_a_move_clicked_on_a_stale_page_is_refused_and_the_page_reloads(browser,
     refused = "/move?key="
     errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert errors and all(refused in e["message"] and "409" in e["message"] for e in errors), errors
+
+
+# ---------------------------------------------------------------------------------------
+# A seat is never lost; the new game's form
+# ---------------------------------------------------------------------------------------
+
+def _close_the_tab(browser):
+    """The seat's tab closed (its session's store with it), another one opened."""
+    closing = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    fresh = browser.current_window_handle
+    browser.switch_to.window(closing)
+    browser.close()
+    browser.switch_to.window(fresh)
+
+
+def _address(browser):
+    """The address of the page shown, without its move (``#move=N``)."""
+    return browser.current_url.split("#", 1)[0]
+
+
+def _front_seat(browser, address):
+    """The address of the seat the front page links (its one game's first seat)."""
+    browser.get(address)
+    return browser.find_element(By.CSS_SELECTOR, "#folders a.seat").get_attribute("href")
+
+
+def _not_expected(entries):
+    """The console's errors but those of a page that looked for its game while the server
+    was away or had not seated it yet (refused connections, a 404 that reloads it)."""
+    return [e for e in entries if e["level"] == "SEVERE"
+            and not any(m in e["message"] for m in ("ERR_CONNECTION_REFUSED", "ERR_EMPTY_RESPONSE",
+                                                    "Failed to fetch", " 404 "))]
+
+
+@pytest.mark.slow
+def test_a_seat_is_found_again_after_its_tab_closes_and_after_restarts(browser, serving, tmp_path):
+    """A game made in the browser, its tab closed: the front page links the seat, which
+    plays on; the server restarts at the same address: the front page links it again, and
+    the old address seats the game again and plays on; a seat's page left open while the
+    server restarts takes the game up again by itself."""
+    address = serving(tmp_path)
+    port = int(address.rstrip("/").rsplit(":", 1)[1])
+    browser.get(address)
+    browser.find_element(By.ID, "new-game").click()
+    browser.find_element(By.CSS_SELECTOR, 'select[name="seat1"] option[value="random"]').click()
+    browser.find_element(By.ID, "start").click()
+    wait(browser, 60).until(lambda b: "/play/" in b.current_url)
+    seat = _address(browser)
+    assert _my_turn(browser)
+    _click_a_move(browser)
+    _close_the_tab(browser)
+    assert _front_seat(browser, address) == seat
+    browser.find_element(By.CSS_SELECTOR, "#folders a.seat").click()
+    assert _address(browser) == seat and _my_turn(browser)
+    _click_a_move(browser)
+    record_file = next((tmp_path / "games").glob("*.json"))
+    moves = len(json.loads(record_file.read_text())["moves"])
+    # the server restarts, no page of it open
+    browser.get("about:blank")
+    serving.stop()
+    assert serving(tmp_path, port=port) == address
+    assert _front_seat(browser, address) == seat
+    assert not serving.running[-1][2].state.tables                    # a page looked at seats nothing
+    browser.get(seat)                                                 # the old address
+    wait(browser, 60).until(lambda b: b.find_elements(By.ID, "play-status"))
+    assert _address(browser) == seat and _my_turn(browser)
+    assert int(browser.find_element(By.ID, "move-count").text) >= moves
+    _click_a_move(browser)
+    # the server restarts while the seat's page is open: the page takes the game up again
+    moves = len(json.loads(record_file.read_text())["moves"])
+    serving.stop()
+    assert serving(tmp_path, port=port) == address
+    wait(browser, 60).until(lambda b: serving.running[-1][2].state.tables)
+    assert _my_turn(browser) and _address(browser) == seat
+    _click_a_move(browser)
+    assert len(json.loads(record_file.read_text())["moves"]) > moves
+    assert not _not_expected(browser.get_log("browser"))
+
+
+# the boxes of each seat's label: its text (every text node of the label outside its
+# select), its select and the label itself, and whether the label is one box
+SEAT_BOXES = """
+const box = r => ({left: r.left, right: r.right, top: r.top, bottom: r.bottom});
+return [...document.querySelectorAll("#new-game-form label.seat")].filter(l => l.offsetParent !== null).map(l => {
+  const select = l.querySelector("select"), walk = document.createTreeWalker(l, NodeFilter.SHOW_TEXT);
+  const texts = [];
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    if (select.contains(n) || !n.textContent.trim()) continue;
+    const r = document.createRange();
+    r.selectNodeContents(n);
+    texts.push(r.getBoundingClientRect());
+  }
+  const text = {left: Math.min(...texts.map(r => r.left)), right: Math.max(...texts.map(r => r.right)),
+                top: Math.min(...texts.map(r => r.top)), bottom: Math.max(...texts.map(r => r.bottom))};
+  return {seat: l.dataset.seat, pieces: l.getClientRects().length, text: text,
+          select: box(select.getBoundingClientRect()), label: box(l.getBoundingClientRect()), width: innerWidth};
+});
+"""
+
+
+@pytest.mark.parametrize("width", [1280, 800, 500])
+def test_each_seat_s_label_stays_beside_its_select(browser, serving, tmp_path, width):
+    """With 4 players, at any width, each seat's label is one box that holds its text and
+    its select side by side (the text did sit beside the next seat's select), within the
+    page; a click on the text chooses its select; the seats not at the table are hidden."""
+    address = serving(tmp_path)
+    try:
+        browser.set_window_size(width, 900)
+        browser.get(address + "play")
+        players = Select(browser.find_element(By.ID, "players"))
+        players.select_by_visible_text("2")
+        shown = [label.get_attribute("data-seat") for label in browser.find_elements(By.CSS_SELECTOR, "label.seat")
+                 if label.is_displayed()]
+        assert shown == ["0", "1"]
+        players.select_by_visible_text("4")
+        seats = browser.execute_script(SEAT_BOXES)
+        assert [s["seat"] for s in seats] == ["0", "1", "2", "3"]
+        for s in seats:
+            text, select, label = s["text"], s["select"], s["label"]
+            assert s["pieces"] == 1, s                                # not broken over two lines
+            assert select["top"] <= (text["top"] + text["bottom"]) / 2 <= select["bottom"], s   # one row
+            assert 0 <= select["left"] - text["right"] <= 24, s        # side by side
+            assert all(label["left"] - 1 <= b["left"] and b["right"] <= label["right"] + 1
+                       and label["top"] - 1 <= b["top"] and b["bottom"] <= label["bottom"] + 1
+                       for b in (text, select)), s
+            assert label["right"] <= s["width"], s                     # within the page
+        for s in seats:                                                # a click on a label's words
+            label = browser.find_element(By.CSS_SELECTOR, f'label.seat[data-seat="{s["seat"]}"]')
+            browser.execute_script("document.activeElement.blur()")
+            middle = ((s["label"]["left"] + s["label"]["right"]) / 2, (s["label"]["top"] + s["label"]["bottom"]) / 2)
+            words = ((s["text"]["left"] + s["text"]["right"]) / 2, (s["text"]["top"] + s["text"]["bottom"]) / 2)
+            ActionChains(browser).move_to_element_with_offset(
+                label, int(words[0] - middle[0]), int(words[1] - middle[1])).click().perform()
+            assert browser.execute_script("return document.activeElement.name") == f"seat{s['seat']}"
+    finally:
+        browser.set_window_size(1280, 900)
+    assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
 
 
 def test_a_hint_is_stopped_when_its_page_goes(browser, serving, tmp_path):

@@ -61,7 +61,8 @@ def state_changing_routes(key="nothing"):
             (f"/api/hint/{key}/stop", {}), (f"/api/analysis/{key}/stop", {}),
             (f"/api/games/{key}/move?key=k", {"player": 0, "move": "pass", "version": 0}),
             (f"/api/games/{key}/undo?key=k", {"player": 0, "version": 0}),
-            (f"/api/games/{key}/resign?key=k", {"player": 0, "version": 0})]
+            (f"/api/games/{key}/resign?key=k", {"player": 0, "version": 0}),
+            (f"/api/games/{key}/resume?key=k", {"player": 0})]
 
 
 # ---------------------------------------------------------------------------------------

@@ -2,12 +2,16 @@
 hand and every later draw follows from it) is in no name, page, answer, message or log;
 one writer per record, across processes too (a second server, a game at the terminal);
 a record is known by its file, so a hard link or an old copy of a live record is that
-record; and a seat's bot reads no file outside the served folders, its network checked
-when the seat is made."""
+record; a seat is never lost (its key kept beside the record for the server alone, the
+front page linking it to the server's host, a restart keeping it); and a seat's bot
+reads no file outside the served folders, its network checked when the seat is made."""
 
+import html
 import json
 import os
+import re
 import shutil
+import stat
 import urllib.error
 import urllib.request
 from urllib.parse import parse_qs, urlparse
@@ -335,3 +339,141 @@ def test_a_seat_s_generation_that_cannot_serve_is_refused_without_the_package_s_
         "seats[1]: the bot netbot cannot play: bots/netbot.toml: the package's networks/gen1-2p.npz: "
         "not a tigris-network"), error
     assert str(tmp_path) not in error and not app.state.tables
+
+
+# ---------------------------------------------------------------------------------------
+# A seat is never lost: its key kept beside the record, for the server alone
+# ---------------------------------------------------------------------------------------
+
+def front_seats(client):
+    """The seats' addresses the front page links, in its order."""
+    return [html.unescape(a) for a in re.findall(r'<a class="seat" href="([^"]+)"', client.get("/").text)]
+
+
+def seated_again(client, game, player, key=None):
+    """A seat's own "play on" (its page does it after a restart): the answer."""
+    key = game["keys"][player] if key is None else key
+    return client.post(f"/api/games/{game['id']}/resume?key={key}", json={"player": player})
+
+
+def test_a_seat_is_linked_from_the_front_page_and_kept_across_a_restart(tmp_path):
+    """The tab closed, the front page links every seat of a game under way; after a
+    restart it links them again at the same addresses, and an old address seats the game
+    again (its page asks, by a POST: a GET changes nothing)."""
+    with serving.client(create_app([tmp_path])) as client:
+        game = table(client, PEOPLE)
+        addresses = [game["seats"]["0"], game["seats"]["1"]]
+        assert front_seats(client) == addresses
+        assert move(client, game).status_code == 200
+        assert front_seats(client) == addresses
+    with serving.client(create_app([tmp_path])) as client:             # the server again
+        assert front_seats(client) == addresses
+        page = client.get(addresses[1])
+        assert page.status_code == 200 and 'id="seat-resume"' in page.text and not client.app.state.tables
+        answer = seated_again(client, game, 1)
+        assert answer.status_code == 201 and answer.json()["seats"] == {"1": addresses[1]}
+        assert view(client, game, 1).json()["moves"] == 1
+        page = client.get(addresses[1]).text                          # the seat's own page now
+        assert 'id="play-data"' in page and 'id="seat-resume"' not in page
+        again = seated_again(client, game, 0)                         # seated already: that seat
+        assert again.status_code == 200 and again.json()["seats"] == {"0": addresses[0]}
+        assert len(client.app.state.tables) == 1 and front_seats(client) == addresses
+        assert move(client, game).status_code == 200
+
+
+def test_a_game_saved_outside_the_served_folders_keeps_its_seats_too(tmp_path):
+    """Games saved in a folder the server does not list (``--games``): the front page links
+    their seats in a section of their own, and an old address seats the game again."""
+    served, games = tmp_path / "served", tmp_path / "elsewhere"
+    served.mkdir()
+    with serving.client(create_app([served], games=games)) as client:
+        game = table(client, PEOPLE)
+        assert front_seats(client) == [game["seats"]["0"], game["seats"]["1"]]
+        assert 'id="tables"' in client.get("/").text
+    with serving.client(create_app([served], games=games)) as client:
+        assert 'id="seat-resume"' in client.get(game["seats"]["1"]).text
+        assert seated_again(client, game, 1).status_code == 201
+        assert view(client, game, 1).status_code == 200
+
+
+def test_a_saved_seat_opens_to_its_own_key_alone(tmp_path):
+    with serving.client(create_app([tmp_path])) as client:
+        game = table(client, PEOPLE)
+    with serving.client(create_app([tmp_path])) as client:
+        for player, key in ((0, game["keys"][1]), (1, ""), (0, "x" * 12)):
+            page = client.get(f"/play/{game['id']}", params={"player": player, "key": key})
+            assert page.status_code == 403 and f"not player {player}&#x27;s seat" in page.text
+            answer = seated_again(client, game, player, key)
+            assert answer.status_code == 403 and f"not player {player}'s seat" in answer.json()["error"]
+        assert client.get("/play/0123456789ab?player=0&key=k").status_code == 404
+        assert seated_again(client, dict(game, id="0123456789ab"), 0).status_code == 404
+        assert client.get(f"/api/games/{game['id']}?player=0&key={game['keys'][0]}").status_code == 404
+        assert not client.app.state.tables
+
+
+def test_a_record_played_on_keeps_its_seats_from_then_on(tmp_path):
+    """A record without kept seats (played at the terminal) gets them as it is played on;
+    played on again after a restart, its seats are the same."""
+    saved(tmp_path)
+    answers = []
+    for _ in range(2):
+        with serving.client(create_app([tmp_path])) as client:
+            answer = client.post("/api/resume", json={"page": "/record/0/saved.json"})
+            assert answer.status_code == 201
+            answers.append(answer.json())
+            assert front_seats(client) == [answer.json()["seats"]["0"], answer.json()["seats"]["1"]]
+    assert answers[0] == answers[1]
+
+
+def test_the_seats_keys_are_the_server_s_alone_and_go_with_the_game(tmp_path):
+    """The keys are kept in a file of the server's own beside the record, readable by its
+    user alone: not in the record (a seat may read it once the game is over), never
+    served or listed; once the game is over, the file goes."""
+    with serving.client(create_app([tmp_path])) as client:
+        game = table(client, PEOPLE)
+        path = tmp_path / "games" / game["file"]
+        kept = tables.seats_file(path)
+        assert kept.parent == path.parent and kept.name.startswith(".")
+        assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+        for key in game["keys"].values():
+            assert key in kept.read_text() and key not in path.read_text()
+        assert client.get(f"/record/0/games/{kept.name}").status_code == 404
+        answer = client.post("/api/resume", json={"page": f"/record/0/games/{kept.name}"})
+        assert answer.status_code == 404 and game["keys"][0] not in answer.text
+        assert kept.name not in client.get("/").text
+        v = view(client, game, 0).json()
+        player = v["to_move"]
+        resigned = client.post(f"/api/games/{game['id']}/resign?key={game['keys'][player]}",
+                               json={"player": player, "version": v["version"]})
+        assert resigned.status_code == 200 and kept.exists()          # it may yet be taken back
+        assert client.get(f"/record/0/games/{game['file']}").status_code == 200   # shown: over for good
+        assert not kept.exists() and not front_seats(client)
+
+
+def test_a_seat_over_the_network_gets_no_other_seat(tmp_path):
+    """The front page links the seats to the person who runs the server (on its machine)
+    alone, and "play on" gives every seat to them alone: a person at a seat over the
+    network reads neither, and plays on from their own seat's address."""
+    app = create_app([tmp_path])
+    host, away = serving.client(app), serving.client(app, client=serving.AWAY)
+    game = table(host, PEOPLE)
+    try:
+        assert front_seats(host) == [game["seats"]["0"], game["seats"]["1"]]
+        front = away.get("/").text
+        assert not front_seats(away) and not any(key in front for key in game["keys"].values())
+    finally:
+        app.state.served.close()
+    app = create_app([tmp_path])                                        # the server again
+    host, away = serving.client(app), serving.client(app, client=serving.AWAY)
+    try:
+        front = away.get("/").text
+        assert not front_seats(away) and 'class="resume"' not in front
+        assert not any(key in front for key in game["keys"].values())
+        answer = away.post("/api/resume", json={"page": f"/record/0/games/{game['file']}"})
+        assert answer.status_code == 403 and not app.state.tables
+        assert not any(key in answer.text for key in game["keys"].values())
+        answer = seated_again(away, game, 1)
+        assert answer.status_code == 201 and answer.json()["seats"] == {"1": game["seats"]["1"]}
+        assert front_seats(host) == [game["seats"]["0"], game["seats"]["1"]]
+    finally:
+        app.state.served.close()

@@ -20,8 +20,10 @@ its own pages may change anything: another site's page, or a name of another sit
 leads here, gets nothing. A seat is a person or a bot by name: the shipped ones and the
 .toml files of a served folder's bots folder (a network one names must be in that
 folder). A game's record is held while it is played: no other server or terminal plays
-it at once. Needs Starlette and uvicorn: pip install 'tigris-euphrates[serve]'. Ctrl-C
-stops it, a bot's move under way too.
+it at once. A seat keeps its address across restarts (kept beside the record, readable
+by the server alone); the front page links every seat to this machine's browser. Needs
+Starlette and uvicorn: pip install 'tigris-euphrates[serve]'. Ctrl-C stops it, a bot's
+move under way too.
 """
 
 

@@ -20,9 +20,11 @@ What it serves:
                                         with the analysis file beside it
                                         (``NAME.analysis.jsonl``) drawn
 ``POST /api/resume``                    a saved table's game played on (``tigris.web.tables``):
-                                        its seats' addresses
+                                        its seats' addresses (to the server's host alone)
 ``GET /play``, ``/play/ID``             a new game's form; a person's seat at a game
-                                        (``?player=P&key=K``)
+                                        (``?player=P&key=K``), or, when the game is
+                                        saved and at no table, a page that plays it on
+                                        (``POST /api/games/ID/resume``)
 ``GET /position``, ``/position/ID``     a position to set up and ask hints of
 ``POST /api/position(s)``               a position checked (``tigris-position/1``: what is
                                         to decide, or the engine's message naming the
@@ -38,6 +40,8 @@ What it serves:
                                         the ``version`` it was made at: 409 when stale);
                                         the page's data with them when the game changed
                                         (``?drawn=V``: the version the page shows)
+``POST /api/games/ID/resume``           a seat's own "play on" (its key in the address):
+                                        a saved game seated again at the same addresses
 ======================================  ==================================================
 
 A game page has a hint panel and an analysis panel, a seat's page its moves to click,
@@ -55,6 +59,13 @@ from a file is HTML-escaped (``tigris.view`` draws the pages).
 Pages are computed in Starlette's thread pool and searches in worker processes, never in
 the event loop.
 
+A seat's address (its table's id and its key) is kept beside the record by the server
+(``tables.seats_file``), so it outlives its tab and the server.  The server's host, the
+person at its machine (a request from a loopback address, or from the address it was
+reached at: ``_from_host``), is shown every seat of every game on the front page and is
+given them by "play on"; a person at a seat over the network gets neither, and plays on
+from their seat's own address.
+
 Only the server's own pages drive it (``_Guard``): a request whose ``Host`` is not an
 address the server listens on is refused (421, so a page of another name that resolves
 here, DNS rebinding, reads nothing); a request that changes something is a POST of
@@ -69,8 +80,10 @@ one pushes out the oldest that waits for its request), under the open-file limit
 
 import contextlib
 import html
+import itertools
 import json
 import os
+import re
 import secrets
 import threading
 from pathlib import Path
@@ -157,9 +170,12 @@ class Folders:
         return path
 
     def file(self, root, relative):
-        """A regular file inside folder `root` (never a pipe, a device or a folder)."""
+        """A regular file inside folder `root` (never a pipe, a device or a folder, nor
+        the seats' keys a table keeps beside its record: ``tables.seats_file``)."""
+        from tigris.web.tables import seats_record
+
         path = self._inside(root, relative)
-        if not _is(path, "file"):
+        if not _is(path, "file") or seats_record(path) is not None:
             raise NotFound(f"{excerpt(relative)}: no such file")
         return path
 
@@ -363,6 +379,7 @@ class _Served:
             raise UsageError(f"{games_folder}: not a folder; the games played are saved in a folder (--games)")
         self.games = games_folder.resolve()         # a table's file is named as Folders names it
         self.tables = {}                             # the games being played, by id
+        self.saved = {}                              # records whose seats are kept, by their table's id
         self.making = set()                          # tables being made: a token, or a record's path
         self.positions = {}                          # positions set up on the board, by id
         self.analyses = {}                           # the last analysis of each file, by its path
@@ -374,6 +391,41 @@ class _Served:
         if key not in self.tables:
             raise NotFound(f"no game {excerpt(key)} at this server (a game saved goes on from its record)")
         return self.tables[key]
+
+    def saved_table(self, ident):
+        """The record whose kept seats (``tables.kept_seats``) are those of the table
+        `ident`, a game at no table of this server now: ``(path, {player: key})``, found
+        among the records of the served folders and of the games folder; else NotFound."""
+        from tigris.web import tables
+
+        gone = NotFound(f"no game {excerpt(ident)} at this server (a game saved goes on from its record)")
+        if not re.fullmatch(r"[0-9a-f]{12}", ident):
+            raise gone
+        for looked in (False, True):
+            if looked:
+                self._look_for_saved()
+            path = self.saved.get(ident)
+            kept = tables.kept_seats(path) if path is not None else None
+            if kept is not None and kept[0] == ident:
+                return path, kept[1]
+        raise gone
+
+    def _look_for_saved(self):
+        """``saved`` made anew from the seats files beside the records of the served
+        folders and the games folder (as far down as the front page looks, links out of
+        a folder not followed)."""
+        from tigris.web import tables
+
+        found = {}
+        records = (record for root in [*self.folders.roots, self.games]
+                   for here, _, files in _walk(root, levels=3) for name in files
+                   if (record := tables.seats_record(here / name)) is not None
+                   and _stays(root, record) and _is(record, "file"))
+        for record in itertools.islice(records, MAX_EXAMINED):
+            kept = tables.kept_seats(record)
+            if kept is not None:
+                found.setdefault(kept[0], record)
+        self.saved = found
 
     def holders(self, file=None, key=None):
         """The tables whose game is the one of a record: the file itself (`file`, its
@@ -410,17 +462,15 @@ class _Served:
         return path
 
     def under_way(self):
-        """What the games being played now are known by: their files and their games
-        (``holders``)."""
-        files, keys = set(), set()
+        """The games being played now: per table, what it is known by (``holders``: its
+        record's file and its game) and its people's seats' addresses
+        (``Played.addresses``)."""
+        live = []
         for played in list(self.tables.values()):
             with played.lock:
                 if not played.over:
-                    files.add(played.file)
-                    keys.add(played.key)
-        files.discard(None)
-        keys.discard(None)
-        return files, keys
+                    live.append((played.file, played.key, played.path.name, played.addresses()))
+        return live
 
     @contextlib.contextmanager
     def new_table(self, path=None, rec=None):
@@ -531,7 +581,7 @@ def _endpoint(handler, in_thread):
 # seat at a table, a position's editor, and the panels' scripts.
 
 def front(served, request):
-    return _Answer.page(_front_page(served.folders, *served.under_way()))
+    return _Answer.page(_front_page(served.folders, served.under_way(), host=_from_host(request)))
 
 
 def results(served, request):
@@ -567,6 +617,11 @@ def new_game_page(served, request):
 def play_page(served, request):
     from tigris import view
 
+    ident = request.path_params["key"]
+    if ident not in served.tables:                   # a game saved: its seat's page plays it on
+        path, keys = served.saved_table(ident)
+        player = _kept_seat(request, keys)
+        return _Answer.page(_seat_again_page(path.name, player))
     played = served.table(request)
     player = _seat_of(request, played)
     rec, version = played.page()
@@ -678,13 +733,43 @@ async def resume(served, request):
     body = await _json_body(request)
     if not isinstance(body, dict) or set(body) != {"page"} or not isinstance(body["page"], str):
         raise UsageError('play on: {"page": the record\'s page, /record/R/PATH}')
+    if not _from_host(request):
+        raise tables.NotYours("a saved game is played on at the machine that runs the server (its front page "
+                              "gives every seat), or by a seat from its own address")
     path = await served.in_thread(_record_file, served.folders, body["page"])
     rec = await served.in_thread(_read_json_or_none, path)
     with served.new_table(path, rec):
         played = await served.in_thread(tables.Played.resume, path, served.searches,
-                                        tables.table_bots(served.folders.roots))
+                                        tables.table_bots(served.folders.roots), served.tables)
         served.tables[played.id] = played
     return _seats(played)
+
+
+async def game_resume(served, request):
+    """A seat's own "play on" (``POST /api/games/ID/resume?key=K``, ``{"player": P}``):
+    the game saved with the table ID's seats seated again at the same addresses, the key
+    checked first; a table under way answers that seat alone too."""
+    from tigris.web import tables
+
+    body = await _json_body(request)
+    if not isinstance(body, dict) or set(body) != {"player"}:
+        raise UsageError("play on at a seat: an object of player")
+    ident = request.path_params["key"]
+    if ident in served.tables:
+        played = served.tables[ident]
+        return _seats(played, [_seat_of(request, played, body["player"])], 200)
+    path, keys = await served.in_thread(served.saved_table, ident)
+    player = _kept_seat(request, keys, body["player"])       # before anything is seated
+    rec = await served.in_thread(_read_json_or_none, path)
+    with served.new_table(path, rec):
+        played = await served.in_thread(tables.Played.resume, path, served.searches,
+                                        tables.table_bots(served.folders.roots), served.tables)
+        if played.id != ident:                                # its seats were made anew meanwhile
+            await served.in_thread(played.close)
+            raise Held(f"{path.name}: its seats have new addresses; the front page of the server's "
+                       f"machine gives them")
+        served.tables[played.id] = played
+    return _seats(played, [player])
 
 
 def game_state(served, request):
@@ -719,19 +804,58 @@ def _game_action(name):
 
 def _seat_of(request, played, player=None):
     """The seat a request is for (``player`` and its ``key``, in the address)."""
+    return played.seat(_player_of(request, player), request.query_params.get("key"))
+
+
+def _player_of(request, player=None):
+    """``player``, or the one of the address (``?player=P``): a number."""
     if player is None:
         raw = request.query_params.get("player", "")
         if not (raw.isascii() and raw.isdigit() and len(raw) <= 3):
             raise UsageError(f"player must be a seat number, not {excerpt(raw)}")
         player = int(raw)
-    return played.seat(player, request.query_params.get("key"))
+    return player
 
 
-def _seats(played):
-    """A new table's answer: its id, its file and each seat's address."""
+def _kept_seat(request, keys, player=None):
+    """The seat a request is for at a game saved with its seats' `keys`
+    (``tables.kept_seats``), once the address's key is that seat's (403 otherwise)."""
+    from tigris.web import tables
+
+    player = _player_of(request, player)
+    if not (isinstance(player, int) and not isinstance(player, bool) and 0 <= player <= 3):
+        raise UsageError(f"player must be a seat, 0 to 3, not {excerpt(player)}")
+    if not tables.key_fits(keys, player, request.query_params.get("key")):
+        raise tables.NotYours(f"this is not player {player}'s seat: its page's address holds its key")
+    return player
+
+
+def _seats(played, players=None, status=201):
+    """A table's answer: its id, its file and the address of each seat of `players`
+    (default: every person's)."""
+    addresses = played.addresses()
     return _Answer.json({"id": played.id, "file": played.path.name,
-                         "seats": {p: f"/play/{played.id}?player={p}&key={played.keys[p]}"
-                                   for p in sorted(played.keys)}}, 201)
+                         "seats": {p: addresses[p] for p in (sorted(addresses) if players is None else players)}},
+                        status)
+
+
+def _from_host(request):
+    """Whether a request comes from the server's machine, as a page of the person who
+    runs it: from a loopback address, or from the very address it reached (this machine
+    speaking to itself over the network).  A proxy on this machine would make every
+    request the host's: none is put in front of the server."""
+    import ipaddress
+
+    client, server = request.client, request.scope.get("server")
+    if client is None or not client.host:
+        return False
+    if server and client.host == server[0]:
+        return True
+    try:
+        ip = ipaddress.ip_address(client.host.split("%")[0])
+    except ValueError:
+        return False
+    return ip.is_loopback or (ip.version == 6 and ip.ipv4_mapped is not None and ip.ipv4_mapped.is_loopback)
 
 
 # Every route: (method, path, handler), the pages first, then the jobs, then the tables.
@@ -761,6 +885,7 @@ ROUTES = (
     ("POST", "/api/games/{key}/move", _game_action("move")),
     ("POST", "/api/games/{key}/undo", _game_action("undo")),
     ("POST", "/api/games/{key}/resign", _game_action("resign")),
+    ("POST", "/api/games/{key}/resume", game_resume),
 )
 
 
@@ -1034,15 +1159,29 @@ class _Guard:
 # Pages (computed in the thread pool)
 # ---------------------------------------------------------------------------------------
 
-def _front_page(served, at_tables=frozenset(), games_at_tables=frozenset()):
+def _front_page(served, live=(), host=False):
     """The folders' results folders and game records (``Folders.listing``: other JSON
-    files are not listed), each record with its page; an unfinished one's "play on"
-    button asks for a table (POST /api/resume) and opens its first person's seat; a
-    record whose game a table plays (its file, device and inode, among `at_tables`, or
-    its game, ``tables.game_key``, among `games_at_tables`) is only named.  A folder's
-    path is shown as it is written (class ``path``: never in capitals)."""
+    files are not listed), each record with its page.  A record whose game a table plays
+    (one of `live`, ``_Served.under_way``: known by its file, device and inode, or its
+    game, ``tables.game_key``) is named, not linked.  To the server's `host` alone
+    (``_from_host``), the people's seats of every game under way and of every unfinished
+    record whose seats are kept (``tables.kept_seats``) are linked (class ``seat``), the
+    games under way whose record is not listed (``--games`` outside the folders) in a
+    section of their own, and an
+    unfinished record's "play on" button asks for a table (POST /api/resume) and opens
+    its first person's seat.  A folder's path is shown as it is written (class ``path``:
+    never in capitals)."""
     from tigris import view
     from tigris.web import tables
+
+    by_file = {file: k for k, (file, _, _, _) in enumerate(live) if file is not None}
+    by_game = {key: k for k, (_, key, _, _) in enumerate(live) if key is not None}
+    listed = set()
+
+    def seat_links(addresses):
+        links = ", ".join(f'<a class="seat" href="{html.escape(url, quote=True)}">player {p}</a>'
+                          for p, url in sorted(addresses.items()))
+        return f' <span class="seats">seats: {links}</span>' if host and links else ""
 
     sections = []
     for r, entry in enumerate(served.listing()):
@@ -1050,24 +1189,60 @@ def _front_page(served, at_tables=frozenset(), games_at_tables=frozenset()):
                  for rel in entry["results"]]
         games = []
         for game in entry["records"]:
-            rel = game["path"]
-            if (at_tables or games_at_tables) and (tables.file_id(served.roots[r] / rel) in at_tables
-                                                   or game["game"] in games_at_tables):
-                games.append(f'<li class="at-table">{html.escape(rel)} (at a table of this server)</li>')
+            rel, path = game["path"], served.roots[r] / game["path"]
+            at = by_file.get(tables.file_id(path)) if live else None
+            at = by_game.get(game["game"]) if at is None and live else at
+            if at is not None:
+                listed.add(at)
+                games.append(f'<li class="at-table">{html.escape(rel)} (at a table of this server)'
+                             f'{seat_links(live[at][3])}</li>')
             elif game["unfinished"]:
                 page = f"/record/{r}/{_url(rel)}"
-                games.append(f'<li class="unfinished"><a href="{page}">{html.escape(rel)}</a> '
-                             f'<button type="button" class="resume" data-page="{page}">play on</button></li>')
+                kept = tables.kept_seats(path, game["game"]) if host else None
+                addresses = {p: tables.seat_address(kept[0], p, key) for p, key in kept[1].items()} if kept else {}
+                play_on = f' <button type="button" class="resume" data-page="{page}">play on</button>' if host else ""
+                games.append(f'<li class="unfinished"><a href="{page}">{html.escape(rel)}</a>'
+                             f'{play_on}{seat_links(addresses)}</li>')
             else:
                 games.append(f'<li class="finished"><a href="/record/{r}/{_url(rel)}">{html.escape(rel)}</a></li>')
         sections.append(f'<section class="folder"><h2 class="path">{html.escape(entry["folder"])}</h2>'
                         f'<h3>Results folders</h3><ul class="results">{"".join(items) or "<li>none</li>"}</ul>'
                         f'<h3>Game records</h3><ul class="records">{"".join(games) or "<li>none</li>"}</ul>'
                         f'</section>')
+    elsewhere = [f'<li class="at-table">{html.escape(name)}{seat_links(addresses)}</li>'
+                 for k, (_, _, name, addresses) in enumerate(live) if k not in listed]
+    if host and elsewhere:
+        sections.append('<section id="tables"><h2>At this server\'s tables (not listed above)</h2>'
+                        f'<ul class="records">{"".join(elsewhere)}</ul></section>')
     return view.plain_page("tigris", "<header><h1>tigris</h1><p class=\"setup\">the folders this "
                            "server reads; <a id=\"new-game\" href=\"/play\">a new game</a>; "
                            "<a id=\"set-up\" href=\"/position\">set up a position</a></p></header>"
                            "<main id=\"folders\">" + "".join(sections) + "</main>" + _RESUME_SCRIPT)
+
+
+def _seat_again_page(name, player):
+    """The page of a seat whose game is saved at no table (after a restart): it plays
+    the game on from the seat's own address (``POST /api/games/ID/resume``, the key of
+    its address) and loads itself again, the seat's page then; or says why not."""
+    from tigris import view
+
+    body = f"""<header><a class="back" href="/">&larr; the folders</a><h1>{html.escape(name)}: player {player}</h1></header>
+<main><p id="seat-resume">This game is saved; its table is being set again...</p>
+<p id="seat-resume-error" class="error"></p></main>
+<script>
+(async function () {{
+  "use strict";
+  const here = new URL(location.href), id = here.pathname.split("/").pop();
+  const r = await fetch("/api/games/" + id + "/resume?key=" + encodeURIComponent(here.searchParams.get("key") || ""),
+    {{ method: "POST", headers: {{ "Content-Type": "application/json" }},
+      body: JSON.stringify({{ player: parseInt(here.searchParams.get("player"), 10) }}) }});
+  if (r.ok) {{ location.reload(); return; }}
+  const data = await r.json().catch(() => ({{}}));
+  document.getElementById("seat-resume").textContent = "This game could not be set again:";
+  document.getElementById("seat-resume-error").textContent = data.error || String(r.status);
+}})();
+</script>"""
+    return view.plain_page(f"{name}: player {player}", body)
 
 
 # "play on": a table for a saved game, every person's seat kept for the first seat's page
@@ -1138,19 +1313,21 @@ def _new_game_page(table_bots):
 
     options = _seat_options(table_bots)
     bot_choice = options.replace('value="ismcts-fast" ', 'value="ismcts-fast" selected ')
+    # each label holds its words and its select in one row of its own (viewer.css): they
+    # cannot part, whatever the width
     seats = "".join(
-        f'<label class="seat" data-seat="{p}">player {p} <select name="seat{p}">'
+        f'<label class="seat" data-seat="{p}"><span class="who">player {p}</span> <select name="seat{p}">'
         f'<option value="human"{" selected" if p == 0 else ""}>a person</option>'
         + (options if p == 0 else bot_choice) + '</select></label>' for p in range(4))
     variants = "".join(f'<label><input type="checkbox" name="variant" value="{v}"> {v}</label> '
                        for v in VARIANTS)
     body = f"""<header><a class="back" href="/">&larr; the folders</a><h1>A new game</h1></header>
 <main id="new-game"><form id="new-game-form">
-<p><label>players <select name="players" id="players">
+<p id="game-setup"><label>players <select name="players" id="players">
 <option>2</option><option>3</option><option>4</option></select></label>
 <label>board <select name="board"><option>classic</option><option>advanced</option></select></label>
 {variants}<label>seed <input name="seed" type="number" min="0" placeholder="random"></label></p>
-<p id="seats">{seats}</p>
+<div id="seats">{seats}</div>
 <ul id="seat-about" class="hint"></ul>
 <p><button type="submit" id="start">Start</button> <span id="new-game-error" class="error"></span></p>
 </form></main>

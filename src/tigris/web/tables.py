@@ -25,6 +25,13 @@ the server restarts; a change whose record cannot be written is taken back
 (``tigris._plumbing.locks``) while the game may go on, so no other server or terminal
 writes it meanwhile (``InUse``).
 
+A person's seat is theirs by a key in its address (``/play/ID?player=P&key=K``).  The
+table's id and its people's keys are kept beside the record, in a file of the server's
+own that its user alone may read (``seats_file``: not in the record, which a seat may
+read once the game is over), written as the table is made, read again as it is played on
+(``kept_seats``) and removed once the game is over: a seat's address outlives its tab
+and the server.
+
 A game's seed is its secret while it is live: every hand and every later draw follows
 from it.  A seed is drawn from 63 bits when none is given, and a record's name holds
 none (``game-DATE-TIME-TOKEN.json``); the record alone keeps it.
@@ -35,23 +42,31 @@ none (``game-DATE-TIME-TOKEN.json``); the record alone keeps it.
 
 import contextlib
 import errno
+import hashlib
 import json
 import os
+import re
 import secrets
+import stat
 import threading
 import time
 from pathlib import Path
 
 from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
 
-__all__ = ["HUMAN", "MAX_EVENTS", "MOVE_SECONDS", "MOVE_ITERATIONS", "Played", "NotYours", "Stale",
-           "SaveFailed", "InUse", "group_of", "record", "game_key", "file_id", "table_bots",
-           "check_seats", "cores"]
+__all__ = ["HUMAN", "MAX_EVENTS", "MOVE_SECONDS", "MOVE_ITERATIONS", "SEATS_FORMAT", "Played", "NotYours",
+           "Stale", "SaveFailed", "InUse", "group_of", "record", "game_key", "file_id", "table_bots",
+           "check_seats", "cores", "seats_file", "seats_record", "kept_seats", "key_fits", "seat_address"]
 
 HUMAN = "human"             # a person's seat, as in a record's "bots"
 MAX_EVENTS = 40             # the last moves whose events a view tells
 MOVE_SECONDS = 60.0         # a bot's move at a table: no longer than the longest hint
 MOVE_ITERATIONS = 100_000   # ... and no more iterations (ismcts-strong takes 10,000)
+SEATS_FORMAT = "tigris-seats/1"   # the file of a table's id and its seats' keys (seats_file)
+SEATS_SUFFIX = ".seats"
+MAX_SEATS_FILE = 4096       # bytes: an id and four keys are far less
+_ID = re.compile(r"[0-9a-f]{12}")             # a table's id: secrets.token_hex(6)
+_KEY = re.compile(r"[A-Za-z0-9_-]{12,64}")    # a seat's key: secrets.token_urlsafe(9)
 
 
 class NotYours(UsageError):
@@ -89,17 +104,20 @@ def group_of(move):
 class Played:
     """A game at the server (see the module's docstring)."""
 
-    def __init__(self, game, seats, path, searches, configurations=None):
+    def __init__(self, game, seats, path, searches, configurations=None, kept=None):
         from tigris.record import to_record
 
         self.game, self.seats, self.path, self.searches = game, list(seats), Path(path), searches
         # the bots' configurations, checked once (None for a person's seat)
         self.configurations = list(configurations or [None] * len(self.seats))
-        self.id = secrets.token_hex(6)
         self.version = 0                     # counted up by every change
         # A person's seat is theirs by a key in their page's address: without it no page
-        # may see that seat's hand (nor any bot's: only people's seats are shown).
-        self.keys = {p: secrets.token_urlsafe(9) for p, seat in enumerate(self.seats) if seat == HUMAN}
+        # may see that seat's hand (nor any bot's: only people's seats are shown).  The
+        # id and the keys kept beside the record (`kept`, ``kept_seats``) are the table's
+        # again, so its seats keep their addresses.
+        self.id, self.keys = kept if kept is not None else (
+            secrets.token_hex(6),
+            {p: secrets.token_urlsafe(9) for p, seat in enumerate(self.seats) if seat == HUMAN})
         self.events = []                     # per move: {"n", "player", "move", "said"}
         self.resigned = None
         self.shown_whole = False             # the record of the game over shown (or analysed)
@@ -145,7 +163,9 @@ class Played:
         try:
             played._hold()
             played.save()
+            played._keep_seats()
         except (OSError, UsageError) as e:
+            played._forget_seats()
             played._let_go()
             path.unlink(missing_ok=True)     # the file claimed, empty: no game is left half made
             raise _save_failed(e, "the new game") from None
@@ -153,9 +173,11 @@ class Played:
         return played
 
     @classmethod
-    def resume(cls, path, searches=None, bots=None):
+    def resume(cls, path, searches=None, bots=None, taken=()):
         """The game of a record left unfinished at a table (``tigris.seat``'s or this
-        server's), played on; its bots must be among `bots` (``table_bots``)."""
+        server's), played on; its bots must be among `bots` (``table_bots``).  Its seats
+        keep the id and keys kept beside the record (``kept_seats``) unless that id is
+        among `taken` (the server's tables); else they get new ones, kept from now on."""
         from tigris.seat import unfinished_game
         from tigris.sources import read_json
 
@@ -165,7 +187,18 @@ class Played:
             rec = read_json(path, RecordError)
             game, seats = unfinished_game(rec)
             configurations = check_seats(seats, table_bots() if bots is None else bots)
-            played = cls(game, seats, path, searches, configurations)
+            kept = kept_seats(path, game_key(rec))
+            people = {p for p, seat in enumerate(seats) if seat == HUMAN}
+            if kept is not None and (kept[0] in taken or set(kept[1]) != people):
+                kept = None
+            played = cls(game, seats, path, searches, configurations, kept)
+            if kept is None:
+                try:
+                    played._keep_seats()
+                except (OSError, UsageError) as e:
+                    reason = (e.strerror if isinstance(e, OSError) else None) or str(e)[:200]
+                    raise SaveFailed(f"{path.name}: its seats' keys could not be saved ({reason}); "
+                                     f"the game is not played on") from None
             played._held.push(held)
             played.file = file_id(path)
         except BaseException:
@@ -181,10 +214,13 @@ class Played:
         _check_player(player, self.game.players)
         if self.seats[player] != HUMAN:
             raise UsageError(f"player {player} is a bot ({self.seats[player]}): only a person's seat is shown")
-        if not isinstance(key, str) or not secrets.compare_digest(
-                key.encode("utf-8", "replace"), self.keys[player].encode("ascii")):
+        if not key_fits(self.keys, player, key):
             raise NotYours(f"this is not player {player}'s seat: its page's address holds its key")
         return player
+
+    def addresses(self):
+        """``{player: its page's address}`` of every person's seat (``seat_address``)."""
+        return {p: seat_address(self.id, p, key) for p, key in sorted(self.keys.items())}
 
     def seen_by(self, player, drawn=None):
         """The game as `player` (a person's seat, ``seat`` checked) may see it; when
@@ -351,9 +387,31 @@ class Played:
 
     def _settle(self):
         """Let go of the record once the game cannot go on: over, and not by a
-        resignation its player may still take back."""
+        resignation its player may still take back; its seats' keys, of no more use,
+        go first (while no other run may write beside it)."""
         if self.over and (self.resigned is None or self.shown_whole):
+            self._forget_seats()
             self._let_go()
+
+    # -- the seats' keys, kept beside the record ------------------------------------
+
+    def _keep_seats(self):
+        """The table's id and its people's keys written beside the record
+        (``seats_file``), readable by the server's user alone: the file is made anew
+        with those rights (a file written over would keep its own), then written whole."""
+        from tigris import files
+
+        where = seats_file(self.path)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(where)
+        os.close(os.open(where, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600))
+        files.write_text(where, json.dumps({"format": SEATS_FORMAT, "id": self.id, "game": _digest(self.key),
+                                            "keys": {str(p): k for p, k in sorted(self.keys.items())}}) + "\n")
+
+    def _forget_seats(self):
+        """The seats' keys kept beside the record removed (the game is over)."""
+        with contextlib.suppress(OSError):
+            os.unlink(seats_file(self.path))
 
     # -- with the lock held ---------------------------------------------------------
 
@@ -499,6 +557,73 @@ def _hold(path):
         message = str(e).replace(str(path), path.name).replace(str(path.parent), path.parent.name)
         raise (InUse if "in use by another run" in message else UsageError)(message) from None
     return held
+
+
+def seats_file(path):
+    """The file beside the record `path` that keeps its table's id and its people's seats'
+    keys: ``.NAME.seats`` (NAME the record's), the server's own, never served."""
+    path = Path(path)
+    return path.with_name(f".{path.name}{SEATS_SUFFIX}")
+
+
+def seats_record(path):
+    """The record whose seats file (``seats_file``) `path` is named as, beside it; None
+    for a file not so named."""
+    path = Path(path)
+    name = path.name
+    if not (name.startswith(".") and name.endswith(SEATS_SUFFIX) and len(name) > 1 + len(SEATS_SUFFIX)):
+        return None
+    return path.with_name(name[1:-len(SEATS_SUFFIX)])
+
+
+def kept_seats(path, game=None):
+    """What the seats file of the record `path` keeps (``seats_file``): ``(table id,
+    {player: key})``; None when there is none, when it is not a regular file of this
+    process's user that no one else may read (a file anyone could have put there names
+    no seat), when it is not one, or when `game` (``game_key`` of the record) is given
+    and it is another game's."""
+    from tigris.sources import json_or_none, read_source
+
+    where = seats_file(path)
+    try:
+        st = os.stat(where, follow_symlinks=False)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077 \
+            or st.st_size > MAX_SEATS_FILE:
+        return None
+    try:
+        data = json_or_none(read_source(where, limit=MAX_SEATS_FILE))
+    except (OSError, UsageError):
+        return None
+    if not (isinstance(data, dict) and data.get("format") == SEATS_FORMAT
+            and isinstance(data.get("id"), str) and _ID.fullmatch(data["id"])
+            and isinstance(data.get("game"), str) and isinstance(data.get("keys"), dict)
+            and data["keys"] and all(isinstance(p, str) and p in "0123" and len(p) == 1
+                                     and isinstance(k, str) and _KEY.fullmatch(k)
+                                     for p, k in data["keys"].items())):
+        return None
+    if game is not None and data["game"] != _digest(game):
+        return None
+    return data["id"], {int(p): k for p, k in data["keys"].items()}
+
+
+def key_fits(keys, player, key):
+    """Whether `key` is the key of `player`'s seat among `keys` (``{player: key}``),
+    compared in constant time."""
+    return isinstance(key, str) and player in keys and secrets.compare_digest(
+        key.encode("utf-8", "replace"), keys[player].encode("ascii"))
+
+
+def seat_address(table, player, key):
+    """The address of `player`'s seat at the table `table` (its id), with its `key`."""
+    return f"/play/{table}?player={player}&key={key}"
+
+
+def _digest(key):
+    """A game's ``game_key`` as the seats file keeps it: a digest (the key holds the
+    seed, which this file has no need of)."""
+    return hashlib.sha256(key.encode("utf-8", "replace")).hexdigest() if key is not None else ""
 
 
 def file_id(path):

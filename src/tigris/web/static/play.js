@@ -15,8 +15,10 @@
  * resignation back).  A move, undo or resign is answered with
  * the game and its data, drawn in place at once.  Each of them names the game's version
  * this page saw: when the game has moved on since (another seat, a bot), the server
- * refuses it (409) and the page draws the game as it is.  Every text from the server is
- * set with textContent, never as HTML. */
+ * refuses it (409) and the page draws the game as it is.  When the server no longer holds
+ * the game (404: it restarted), the page loads itself again: its address, kept beside the
+ * record, plays the game on.  Every text from the server is set with textContent, never
+ * as HTML. */
 import { h, call } from "./panel.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -204,6 +206,8 @@ async function poll() {
   try {
     await look();
   } catch (e) {
+    // the server no longer holds the game (it restarted): this address plays it on
+    if (e.status === 404) { location.reload(); return; }
     say(e.message);
   }
   setTimeout(poll, POLL_MS);
