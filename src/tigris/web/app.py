@@ -27,6 +27,10 @@ What it serves:
 ``POST /api/position(s)``               a position checked (``tigris-position/1``: what is
                                         to decide, or the engine's message naming the
                                         field); with an ``s``, also kept for its page
+``POST /api/edit``                      the editor's change of a position: a piece put on a
+                                        square where the rules let it go, or taken away
+                                        (``tigris.web.editing``): the new position, or the
+                                        rule that refuses it
 ``POST /api/hint``, ``GET`` and         a hint search in a worker process
 ``POST .../ID/stop``                    (``tigris.web.jobs``): started, its progress and
                                         result, stopped
@@ -601,7 +605,8 @@ def no_icon(served, request):
     return _Answer("empty", status=204)
 
 
-# The jobs: positions checked and kept, hints and analyses searched in worker processes.
+# The jobs: positions checked, changed by the editor and kept, hints and analyses searched in
+# worker processes.
 
 async def position(served, request):
     body = await _json_body(request)
@@ -616,6 +621,17 @@ async def position_new(served, request):
     key = secrets.token_hex(6)
     served.positions[key] = body
     return _Answer.json({"id": key, **_position_summary(game)}, 201)
+
+
+async def edit(served, request):
+    from tigris.web import editing
+
+    body = await _json_body(request)
+    if not isinstance(body, dict) or set(body) != {"position", "square", "piece"}:
+        raise UsageError('an edit is {"position": a tigris-position/1 object, "square": a square like "G5", '
+                         '"piece": what to put there, "" to take away what stands there}')
+    changed, did = await served.in_thread(editing.put, body["position"], body["square"], body["piece"])
+    return _Answer.json({"position": changed, "did": did})
 
 
 async def hint_start(served, request):
@@ -749,6 +765,7 @@ ROUTES = (
     ("GET", "/position/{key}", position_page),
     ("POST", "/api/position", position),
     ("POST", "/api/positions", position_new),
+    ("POST", "/api/edit", edit),
     ("POST", "/api/hint", hint_start),
     ("GET", "/api/hint/{key}", search_state),
     ("POST", "/api/hint/{key}/stop", search_stop),
