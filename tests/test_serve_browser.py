@@ -164,6 +164,29 @@ def _click_a_move(browser):
     wait(browser).until(lambda b: b.find_element(By.ID, "move-count").text != before)
 
 
+def test_a_resignation_is_said_in_sentences_and_nobody_is_left_to_move(browser, serving, tmp_path):
+    """Issue 55: the status ran the places into the undo note ("...2. player 0 Undo takes
+    the resignation back."), and the "to move" badge stayed on a game that was over."""
+    browser.get(serving(tmp_path))
+    browser.find_element(By.ID, "new-game").click()
+    browser.find_element(By.CSS_SELECTOR, 'select[name="seat1"] option[value="random"]').click()
+    browser.find_element(By.ID, "start").click()
+    WebDriverWait(browser, 60, poll_frequency=POLL).until(lambda b: "/play/" in b.current_url)
+    assert _my_turn(browser)
+    assert browser.find_elements(By.CSS_SELECTOR, "#players .to-move-badge")
+    browser.find_element(By.ID, "play-resign").click()
+    browser.switch_to.alert.accept()
+    wait(browser).until(lambda b: b.find_element(By.ID, "play-status").text.startswith("The game is over"))
+    status = browser.find_element(By.ID, "play-status").text
+    assert status == ("The game is over (player 0 resigned): 1. player 1; 2. player 0. "
+                      "Undo takes the resignation back."), status
+    wait(browser).until(lambda b: not b.find_elements(By.CSS_SELECTOR, "#players .to-move, #players .to-move-badge"))
+    browser.find_element(By.ID, "play-undo").click()                 # taken back: player 0 to move again
+    assert _my_turn(browser)
+    wait(browser).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#players .to-move-badge"))
+    assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
 def test_a_whole_game_against_random_by_clicks_with_undo_hint_and_resume(browser, serving, tmp_path):
     address = serving(tmp_path)
     browser.get(address)
