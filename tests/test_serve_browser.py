@@ -170,6 +170,10 @@ def test_a_resignation_is_said_in_sentences_and_nobody_is_left_to_move(browser, 
     browser.get(serving(tmp_path))
     browser.find_element(By.ID, "new-game").click()
     browser.find_element(By.CSS_SELECTOR, 'select[name="seat1"] option[value="random"]').click()
+    # the seat's line for players, and how it plays below it
+    about = browser.find_element(By.CSS_SELECTOR, "#seat-about li").text
+    assert about.startswith("player 1, random: plays any legal move at random: the zero of the Elo scale")
+    assert browser.find_element(By.CSS_SELECTOR, "#seat-about li .technical").text == "uniformly random legal decisions"
     browser.find_element(By.ID, "start").click()
     WebDriverWait(browser, 60, poll_frequency=POLL).until(lambda b: "/play/" in b.current_url)
     assert _my_turn(browser)

@@ -1112,8 +1112,9 @@ _RESUME_SCRIPT = """<p id="resume-error" class="error"></p>
 def _seat_options(table_bots):
     """The bots of a seat's choice (HTML options) among `table_bots` that may sit at a
     table (honest, their move bounded, a bot file): first the levels (``level-K``, by K),
-    each named with its description, then the others by name; every option holds its
-    description (its title, and ``data-about`` for the line below the seats)."""
+    then the others by name, each named with its line for players (its ``summary``);
+    every option holds that line (``data-summary``) and how it searches (its
+    ``description``: its title, and ``data-about``), for the lines below the seats."""
     import re
 
     from tigris.web import tables as playing
@@ -1124,18 +1125,17 @@ def _seat_options(table_bots):
             conf = playing.check_seats([name, playing.HUMAN], table_bots)[0]
         except UsageError:                   # dishonest, too slow, or not a bot file
             continue
-        about = conf.description or ""
+        row = (name, f"{name}: {conf.summary}" if conf.summary else name, conf.summary, conf.description)
         level = re.fullmatch(r"level-(\d{1,3})", name)
         if level:
-            short = re.sub(r"^level \d+ of \d+[,:]?\s*", "", about)   # its number is in its name
-            levels.append((int(level[1]), name, f"{name}: {short}" if short else name, about))
+            levels.append((int(level[1]), *row))
         else:
-            others.append((0, name, name, about))
+            others.append((0, *row))
 
-    def option(name, text, about):
-        about = html.escape(about, quote=True)
+    def option(name, text, summary, about):
+        summary, about = html.escape(summary, quote=True), html.escape(about, quote=True)
         return (f'<option value="{html.escape(name, quote=True)}" title="{about}" '
-                f'data-about="{about}">{html.escape(text)}</option>')
+                f'data-summary="{summary}" data-about="{about}">{html.escape(text)}</option>')
 
     groups = []
     if levels:
@@ -1180,9 +1180,13 @@ def _new_game_page(table_bots):
     for (const l of document.querySelectorAll("label.seat")) {{
       const p = parseInt(l.dataset.seat, 10), chosen = form["seat" + p].selectedOptions[0];
       l.hidden = p >= n;
-      if (!l.hidden && chosen && chosen.dataset.about) {{
-        const li = document.createElement("li");
-        li.textContent = "player " + p + ", " + chosen.value + ": " + chosen.dataset.about;
+      if (!l.hidden && chosen && (chosen.dataset.summary || chosen.dataset.about)) {{
+        // the line for players, then how the bot searches, smaller
+        const li = document.createElement("li"), how = document.createElement("div");
+        li.textContent = "player " + p + ", " + chosen.value + ": " + (chosen.dataset.summary || chosen.dataset.about);
+        how.className = "technical";
+        how.textContent = chosen.dataset.summary ? chosen.dataset.about : "";
+        li.append(how);
         about.push(li);
       }}
     }}
