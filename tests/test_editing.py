@@ -70,7 +70,7 @@ def test_a_catastrophe_never_lands_on_a_building_nor_without_one_left():
     pos = board(squares=squares, variants=["buildings"], catastrophes=[2, 0])
     with pytest.raises(PositionError, match=r"squares\.E5: the civilization building stands on the square \(R39\)"):
         editing.put(pos, "E5", "catastrophe:0")
-    with pytest.raises(PositionError, match=r"squares\.C5: no catastrophe tiles left \(R37\): player 1 has played both"):
+    with pytest.raises(PositionError, match=r"squares\.C5: no catastrophe tiles left \(R37\): player 1 has played"):
         editing.put(pos, "C5", "catastrophe:1")
     changed, did = editing.put(pos, "C5", "catastrophe:0")            # player 0 has two
     assert changed["squares"]["C5"] == "catastrophe" and changed["players"][0]["catastrophes"] == 1

@@ -79,7 +79,7 @@ import secrets
 import threading
 from pathlib import Path
 
-from tigris.errors import PositionError, RecordError, UsageError, excerpt, install_hint
+from tigris.errors import PositionError, RecordError, UsageError, excerpt, install_hint, newer_format
 
 __all__ = ["MAX_BODY", "DEFAULT_PORT", "LOCAL_HOSTS", "Folders", "Addresses", "create_app", "listen",
            "server", "connection_cap", "run", "require_server", "bench_latency"]
@@ -1262,7 +1262,8 @@ def _read_record(path):
 
     rec = read_json(path, RecordError)
     if not isinstance(rec, dict) or rec.get("format") != records.FORMAT:
-        raise RecordError(f"{path.name}: not a game record ({records.FORMAT})")
+        said = newer_format(rec.get("format") if isinstance(rec, dict) else None, records.FORMAT)
+        raise RecordError(f"{path.name}: " + (f"format: {said}" if said else f"not a game record ({records.FORMAT})"))
     return rec
 
 
