@@ -39,6 +39,8 @@ from tigris import notation
 from tigris.constants import (A_CATASTROPHE, A_LEADER, A_TILE, COLOURS, EMPTY, LEADERS, NONE,
                               NO_CONFLICT, NSQ, PH_ACTION, TILE0)
 from tigris.errors import PositionError, UsageError, excerpt
+from tigris.legality import why_illegal
+from tigris.position import from_position, to_position
 from tigris.squares import is_face_down, is_leader, is_tile, leader_code, leader_of, tile_colour
 
 __all__ = ["put", "pieces"]
@@ -65,8 +67,6 @@ def put(position, square, piece):
     the rule the rules refuse it by, or the field of the position that results where that
     is no position (``from_position``'s message); a UsageError names a square or a piece
     that is none."""
-    from tigris.position import from_position
-
     game = from_position(position)
     if not isinstance(square, str):
         raise UsageError(f"square: expected a square like \"G5\", not {excerpt(square)}")
@@ -93,8 +93,6 @@ def put(position, square, piece):
 def _checked(game, raw):
     """The position of `game` with the state `raw`, checked whole: a conflict's board
     strengths are left out (the loader computes them from the board as it now is)."""
-    from tigris.position import from_position, to_position
-
     changed = game.copy()
     changed.load_raw_state(raw, unknown=game.unknown)
     d = to_position(changed)
@@ -110,8 +108,6 @@ def _judged(game, raw, player, action, square, hand=None):
     """A copy of the game in the state `raw` with `player` to move, a whole turn ahead
     (holding `hand` if given), where the core has judged `action` (onto `square`) legal;
     else the PositionError of the rule it breaks (``tigris.legality``)."""
-    from tigris.legality import why_illegal
-
     state = copy.deepcopy(raw)
     state.update(ACTION_DECISION, active=player)
     if hand is not None:
