@@ -993,6 +993,7 @@ SERVED = {}
 API_BODIES = {
     "/api/position": lambda g: g.to_position(),
     "/api/positions": lambda g: g.to_position(),
+    "/api/edit": lambda g: {"position": g.to_position(), "square": "C2", "piece": "catastrophe:0"},
     "/api/hint": lambda g: {"position": g.to_position(), "seconds": 0.05},
     "/api/analysis": lambda g: {"page": "/record/0/game.json", "iterations": 5},
     "/api/games": lambda g: {"players": 2, "seats": ["human", "random"], "seed": 1, "variants": []},
@@ -1039,7 +1040,7 @@ def server_requests(path, data):
     one-line message, never a 5xx: the server names what is wrong."""
     client, g = _served()
     body = data.draw(mutated([API_BODIES[path](g)], keys=("position", "seconds", "players", "seats", "page",
-                                                         "version", "move", "player")))
+                                                         "version", "move", "player", "square", "piece")))
     answer = client.post(_address(path), content=json.dumps(body, allow_nan=True).encode("utf-8"),
                          headers=JSON_TYPE)
     _answered_well(answer, (path, body))

@@ -5,6 +5,7 @@ import json
 import math
 import os
 import random
+import re
 import signal
 import tomllib
 from pathlib import Path
@@ -313,13 +314,36 @@ def test_every_shipped_bot_file_loads(path):
     assert bot.kind == data["kind"]
     assert bot.name == path.stem
     for key, value in data.items():
-        if key not in ("kind", "description"):
+        if key not in knobs.META:
             assert bot.params[key] == value, key
     c = bots.configuration(path)
     assert c.kind == data["kind"] and c.description == data.get("description", "")
+    assert c.summary == data["summary"] and c.description       # a line for players, one on its search
     assert c.params == bot.params and c.name == path.stem
-    assert c.given == {k: v for k, v in data.items() if k not in ("kind", "description")}
+    assert c.given == {k: v for k, v in data.items() if k not in ("kind", "description", "summary")}
     assert bot.honest is (data["kind"] != "cheat")
+
+
+def test_each_level_tells_players_its_measured_elo():
+    """Issue 55: the seats' descriptions were written for engineers; each level's
+    summary gives its Elo over random as docs/results.md's ladder measured it."""
+    page = (ROOT / "docs" / "results.md").read_text(encoding="utf-8")
+    ladder = page[page.index("## Levels to play against"):]
+    rows = re.findall(r"^\| `(level-\d)` \|.*\| ([^|]+) \|$", ladder, flags=re.M)
+    assert [name for name, _ in rows] == [f"level-{k}" for k in range(1, 7)]
+    for name, elo in rows:
+        summary = bots.configuration(name).summary
+        assert re.search(rf"{re.escape(elo.strip())}( Elo)? over random", summary), (name, summary)
+
+
+@pytest.mark.parametrize("text", ["12", "true", "[1, 2]", "{a = 1}"])
+def test_a_summary_or_a_description_that_is_no_text_is_refused(tmp_path, text):
+    """Not taken as it is (a page escaping a number failed on it): the file and the key."""
+    for key in ("summary", "description"):
+        path = tmp_path / f"{key}.toml"
+        path.write_text(f'kind = "random"\n{key} = {text}\n', encoding="utf-8")
+        with pytest.raises(ConfigError, match=f"{key}.toml: {key} must be a string"):
+            bots.configuration(path)
 
 
 def test_load_by_name(in_repo):

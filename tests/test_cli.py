@@ -56,6 +56,9 @@ def test_bots_lists_the_configurations_and_every_knob(capsys):
     assert main(["bots"]) == 0
     out = capsys.readouterr().out
     assert "ismcts-fast" in out and "exploration=0.7" in out
+    # issue 55: a line for players (its strength, its Elo) beside the one on the search
+    assert "level-3          ismcts  a casual player: +127 Elo over level 2" in out
+    assert "                         level 3 of 6: ismcts-fast at 30 iterations" in out
     assert "eval_scale" not in out              # weights at their defaults are left out
     assert main(["bots", "--knobs"]) == 0
     out = capsys.readouterr().out

@@ -16,6 +16,7 @@ import pytest
 
 import tigris
 from tigris import bots
+from tigris._plumbing.release import VERSION
 from tigris.commands import main
 from tigris.record import to_record
 
@@ -51,6 +52,9 @@ def files(tmp_path_factory):
     write("array.json", "[1, 2]")
     write("string.json", '"tigris"')
     write("empty-record.json", '{"format": "tigris-game/1"}')
+    write("newer.json", json.dumps(dict(rec, format="tigris-game/2")))
+    write("newer-position.json", json.dumps(dict(tigris.Game(players=2, seed=1).to_position(),
+                                                 format="tigris-position/2")))
     write("moves-not-list.json", json.dumps(dict(rec, moves=7)))
     write("bad-move.json", json.dumps(dict(rec, moves=[{"player": 0, "move": "fly away"}])))
     write("deep.json", "[" * 100_000 + "]" * 100_000)
@@ -185,7 +189,19 @@ CASES = [
     (["replay", "{binary.json}"], "binary.json: not UTF-8"),
     (["replay", "{record.json}", "--every", "-2"], "--every"),
     (["standings", "{dir}"], "no tournament.json"),
-    (["standings", "{dir}/missing"], "no tournament.json"),
+    (["standings", "{dir}/missing"], "missing: no such folder"),       # issue 55: not "no tournament.json"
+    (["standings", "{record.json}"], "record.json: not a folder"),
+    # issue 55: a newer format says so, and which this tigris reads (not "not a game record")
+    (["show", "{newer.json}"], f"format: tigris-game/2 was written by a newer tigris; this one ({VERSION}) reads "
+                               "tigris-game/1"),
+    (["replay", "{newer.json}"], "tigris-game/2 was written by a newer tigris"),
+    (["view", "{newer.json}", "--out", "{dir}/newer.html"], f"newer.json: format: tigris-game/2 was written by a "
+                                                             f"newer tigris; this one ({VERSION}) reads tigris-game/1"),
+    (["hint", "{newer.json}"], "tigris-game/2 was written by a newer tigris"),
+    (["analyse", "{newer.json}"], "tigris-game/2 was written by a newer tigris"),
+    (["play", "--resume", "{newer.json}"], "tigris-game/2 was written by a newer tigris"),
+    (["hint", "{newer-position.json}"], f"format: tigris-position/2 was written by a newer tigris; this one "
+                                        f"({VERSION}) reads tigris-position/1"),
     (["bench", "core", "--games", "0"], "--games"),
     (["bench", "--repeats", "0"], "--repeats"),
     (["bench", "core", "--games", "99999999999999999999"], "from 1 to 1,000,000"),

@@ -101,7 +101,7 @@ def test_catastrophe_rules():
     four = {"H3": "black:down", "I3": "black:down", "H4": "black:down", "I4": "black:down",
             "C4": "catastrophe", "J1": "king:0"}
     g = game(four, monuments=[{"colours": "red-black", "at": "H3"}], catastrophes=(2, 1))
-    refused(g, "catastrophe K1", "a treasure lies on the square (R39)")
+    refused(g, "catastrophe K1", "a treasure lies on the square (R39, R79)")
     refused(g, "catastrophe H3", "a face-down monument tile lies on the square (R39")
     refused(g, "catastrophe J1", "a leader stands on the square (R39): player 0's king")
     refused(g, "catastrophe C4", "a catastrophe already lies on the square (R40)")

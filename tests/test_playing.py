@@ -214,18 +214,20 @@ def test_only_the_player_who_resigned_takes_it_back(client):
 
 def test_the_new_game_form_offers_the_levels_with_their_descriptions(client):
     """Issue 42: the bots level-1 .. level-6 are offered by name, each with its
-    description, before the other bots."""
+    description, before the other bots.  Issue 55: each is named by its line for
+    players (its strength and Elo, the file's summary), how it searches beside it."""
     from tigris import bots
 
     page = html.unescape(client.get("/play").text)
     seat1 = page.split('<select name="seat1">', 1)[1].split("</select>", 1)[0]
     levels = [f"level-{k}" for k in range(1, 7)]
-    for name in levels:
-        about = bots.configuration(name).description
-        assert about.startswith(f"level {name[-1]} of 6")
+    for name in levels + ["ismcts-fast", "random"]:
+        conf = bots.configuration(name)
+        about, summary = conf.description, conf.summary
+        assert "Elo" in summary and "iterations" not in summary
         option = seat1.split(f'<option value="{name}" ', 1)[1].split("</option>", 1)[0]
-        assert f'data-about="{about}"' in option and option.split(">", 1)[1].startswith(f"{name}: ")
-        assert about.split(" of 6", 1)[1].lstrip(",: ") in option.split(">", 1)[1]
+        assert f'data-about="{about}"' in option and f'data-summary="{summary}"' in option
+        assert option.split(">", 1)[1] == f"{name}: {summary}"
     assert [seat1.index(f'value="{name}"') for name in levels] == sorted(seat1.index(f'value="{name}"')
                                                                           for name in levels)
     assert seat1.index('value="level-6"') < seat1.index('value="greedy"')

@@ -344,7 +344,11 @@ def rejects(d, match):
 
 
 def test_rejects_bad_format_board_variants():
-    rejects(position(format="tigris-position/2"), r"^format: ")
+    # issue 55: a newer format says a newer tigris wrote it, and which this one reads
+    rejects(position(format="tigris-position/2"),
+            rf"^format: tigris-position/2 was written by a newer tigris; this one \({re.escape(tigris.__version__)}\) "
+            r"reads tigris-position/1$")
+    rejects(position(format="tigris-position/0"), r"^format: expected 'tigris-position/1', not 'tigris-position/0'")
     d = position()
     del d["format"]
     rejects(d, r"^format: ")

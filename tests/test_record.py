@@ -4,10 +4,12 @@ rejected with the move number and the reason."""
 import copy
 import json
 import random
+import re
 
 import pytest
 
 import tigris
+from tigris.errors import RecordError
 from tigris.record import load, replay, to_record
 
 
@@ -152,6 +154,18 @@ def test_bad_record_fields_name_the_field(field, value, match):
     with pytest.raises(tigris.RecordError, match=match) as e:
         replay(rec)
     assert len(str(e.value)) < 200
+
+
+@pytest.mark.parametrize("newer", ["tigris-game/2", "tigris-game/10"])
+def test_a_record_of_a_newer_format_says_a_newer_tigris_wrote_it(newer):
+    """Issue 55: not "expected 'tigris-game/1'" alone: which version reads what."""
+    rec = to_record(tigris.Game(players=2, seed=1), bots=None)
+    with pytest.raises(RecordError, match=rf"^format: {newer} was written by a newer tigris; this one "
+                                          rf"\({re.escape(tigris.__version__)}\) reads tigris-game/1$"):
+        replay(dict(rec, format=newer))
+    for older in ("tigris-game/0", "tigris-games/2", "tigris-game/2x"):
+        with pytest.raises(RecordError, match=rf"^format: expected 'tigris-game/1', got '{older}'"):
+            replay(dict(rec, format=older))
 
 
 def test_bad_moves_name_the_move():

@@ -153,8 +153,23 @@ def test_the_readme_first_screen_gives_the_two_commands_for_a_fresh_machine():
     assert blocks == ["python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/tigris demo",
                       ".venv/bin/pip install '.[test]' && .venv/bin/python -m pytest"]
     assert ". .venv/bin/activate" in first_screen
+    # issue 55: what the pages' tests need, and how to install it (as .ci/run does)
+    assert "apt-get install chromium chromium-driver" in " ".join(first_screen.split())
     assert re.search(r"about \d+ minutes", first_screen)        # how long the tests take
     assert "the issue" not in readme.lower()                     # written for users
+
+
+def test_the_readme_names_every_shipped_bot_and_no_other():
+    """Issue 55: the README's list named `hint` (renamed `ismcts-calibrated`) and missed
+    the bot it became."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = " ".join(readme[readme.index("\n## Bots\n"):].split())
+    listed = section[section.index("shipped with the package (") + 26:section.index(";")]
+    names = set(re.findall(r"`([\w.-]+)`", listed))
+    first, last = re.search(r"`level-(\d+)` to `level-(\d+)`", listed).groups()
+    names |= {f"level-{k}" for k in range(int(first), int(last) + 1)}
+    shipped = {path.stem for path in (ROOT / "bots").glob("*.toml")}
+    assert names == shipped
 
 
 def test_the_readme_is_a_short_guide_and_the_measurements_are_on_the_results_page():

@@ -298,6 +298,29 @@ def test_ctrl_c_at_the_terminal_saves_and_exits(tmp_path):
     assert record.load(tmp_path / saved)["moves"] == []
 
 
+def test_ctrl_c_during_a_hint_stops_the_hint_not_the_game(tmp_path):
+    """Issue 55: Ctrl-C while `hint 30` searched left the game (saved, to resume); it stops
+    the search and gives the prompt again, long before the 30 seconds."""
+    import time
+
+    child = spawn(tmp_path, "--bots", "random", "--seed", "2", "--record", "kept.json")
+    child.expect_exact(PROMPT_1)
+    child.sendline("hint 30")
+    child.expect_exact("searching")                # the search's progress bar: it has begun
+    asked = time.monotonic()
+    child.sendintr()
+    child.expect_exact("hint stopped (Ctrl-C); the game goes on")
+    child.expect_exact(PROMPT_1)
+    assert time.monotonic() - asked < 15
+    child.sendline("board")                        # the game goes on at the prompt
+    child.expect_exact(PROMPT_1)
+    child.sendline("quit")
+    child.expect_exact("quit: the game so far is saved in kept.json")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and "interrupted" not in child.before
+
+
 # ---------------------------------------------------------------------------------------
 # The record file: never emptied, never anything but a regular file; resuming a game
 # ---------------------------------------------------------------------------------------

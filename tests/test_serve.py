@@ -725,6 +725,35 @@ def test_positions_are_set_up_checked_and_shown(client):
     assert client.get("/position/nothing").status_code == 404
 
 
+def test_a_record_of_a_newer_format_says_so(tmp_path):
+    """Issue 55: a record a newer tigris wrote is not "not a game record": its page says
+    which format this tigris reads, and its version."""
+    rec = record.to_record(tigris.Game(players=2, seed=1), bots=["random", "random"])
+    (tmp_path / "newer.json").write_text(json.dumps(dict(rec, format="tigris-game/2")))
+    answer = serving.client(create_app([tmp_path])).get("/record/0/newer.json")
+    assert answer.status_code == 400
+    assert (f"newer.json: format: tigris-game/2 was written by a newer tigris; this one ({tigris.__version__}) "
+            "reads tigris-game/1") in answer.text
+
+
+def test_the_editor_puts_a_piece_only_where_the_rules_let_it(client):
+    """Issue 55: a catastrophe on a treasure temple is refused with the rule (it took the
+    temple away and gave its treasure to the player to move); a piece the rules allow is
+    put, with what else it did; a body that is no edit is named."""
+    start = tigris.Game(players=2, seed=0).to_position()
+    answer = client.post("/api/edit", json={"position": start, "square": "B2", "piece": "catastrophe:0"})
+    assert answer.status_code == 400
+    assert answer.json()["error"] == "squares.B2: a treasure lies on the square (R39, R79)"
+    answer = client.post("/api/edit", json={"position": start, "square": "C2", "piece": "catastrophe:0"})
+    assert answer.status_code == 200 and answer.json()["did"] == ["player 0 has 1 catastrophe left"]
+    changed = answer.json()["position"]
+    assert changed["squares"]["C2"] == "catastrophe" and changed["players"][0]["catastrophes"] == 1
+    assert client.post("/api/positions", json=changed).status_code == 201
+    for body in ({"position": start, "square": "C2"}, [start], {"position": start, "square": "C2", "piece": "gold"}):
+        answer = client.post("/api/edit", json=body)
+        assert answer.status_code == 400 and "piece" in answer.json()["error"]
+
+
 def test_a_position_page_holds_what_the_editor_draws_in_place(client):
     """The editor (edit.js) draws a changed position in place from its page: the page's
     data, the elements of the two columns it swaps by id, the header, and the viewer's

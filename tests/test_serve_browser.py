@@ -165,6 +165,33 @@ def _click_a_move(browser):
     wait(browser).until(lambda b: b.find_element(By.ID, "move-count").text != before)
 
 
+def test_a_resignation_is_said_in_sentences_and_nobody_is_left_to_move(browser, serving, tmp_path):
+    """Issue 55: the status ran the places into the undo note ("...2. player 0 Undo takes
+    the resignation back."), and the "to move" badge stayed on a game that was over."""
+    browser.get(serving(tmp_path))
+    browser.find_element(By.ID, "new-game").click()
+    browser.find_element(By.CSS_SELECTOR, 'select[name="seat1"] option[value="random"]').click()
+    # the seat's line for players, and how it plays below it
+    about = browser.find_element(By.CSS_SELECTOR, "#seat-about li").text
+    assert about.startswith("player 1, random: plays any legal move at random: the zero of the Elo scale")
+    assert browser.find_element(By.CSS_SELECTOR, "#seat-about li .technical").text == "uniformly random legal decisions"
+    browser.find_element(By.ID, "start").click()
+    WebDriverWait(browser, 60, poll_frequency=POLL).until(lambda b: "/play/" in b.current_url)
+    assert _my_turn(browser)
+    assert browser.find_elements(By.CSS_SELECTOR, "#players .to-move-badge")
+    browser.find_element(By.ID, "play-resign").click()
+    browser.switch_to.alert.accept()
+    wait(browser).until(lambda b: b.find_element(By.ID, "play-status").text.startswith("The game is over"))
+    status = browser.find_element(By.ID, "play-status").text
+    assert status == ("The game is over (player 0 resigned): 1. player 1; 2. player 0. "
+                      "Undo takes the resignation back."), status
+    wait(browser).until(lambda b: not b.find_elements(By.CSS_SELECTOR, "#players .to-move, #players .to-move-badge"))
+    browser.find_element(By.ID, "play-undo").click()                 # taken back: player 0 to move again
+    assert _my_turn(browser)
+    wait(browser).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#players .to-move-badge"))
+    assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
 def test_a_whole_game_against_random_by_clicks_with_undo_hint_and_resume(browser, serving, tmp_path):
     address = serving(tmp_path)
     browser.get(address)
@@ -766,19 +793,21 @@ def _on_board(browser):
 
 
 def _refused_severe(browser):
-    """The console's errors but the server's refusals of positions (400)."""
-    refused = "/api/positions - Failed to load resource: the server responded with a status of 400"
-    return [e for e in browser.get_log("browser") if e["level"] == "SEVERE" and refused not in e["message"]]
+    """The console's errors but the server's refusals of positions and changes (400)."""
+    refused = [f"/api/{route} - Failed to load resource: the server responded with a status of 400"
+               for route in ("positions", "edit")]
+    return [e for e in browser.get_log("browser")
+            if e["level"] == "SEVERE" and not any(r in e["message"] for r in refused)]
 
 
 # (piece, square, what the note beside the board says, or None when the piece is put)
 EVERY_PIECE = [
     ("priest:0", "J9", "river"),                   # issue 42: a leader on a river square
-    ("blue", "H6", "land square"),                 # a farm on land
-    ("red", "J9", "river square"),                 # a temple on a river
+    ("blue", "H6", "(R29)"),                       # a farm on land
+    ("red", "J9", "(R29)"),                        # a temple on a river
     ("red+treasure", "H6", "no treasure to put"),  # every treasure is on the board yet
     ("king:0", "G3", None),                        # next to the temple on F3
-    ("priest:1", "H6", "not next to"),             # no temple next to it
+    ("priest:1", "H6", "no temple next to"),       # R19
     ("red", "H6", None),
     ("priest:1", "H5", None),                      # next to the new temple
     ("blue", "J9", None),
@@ -788,14 +817,18 @@ EVERY_PIECE = [
     ("trader:1", "I8", None),
     ("king:0", "F4", None),                        # moved from G3
     ("catastrophe:1", "A1", None),                 # player 1: 1 left
-    ("catastrophe:0", "H6", "not next to"),        # the temple of priest:1 destroyed
-    ("catastrophe:0", "G7", None),                 # the black tile out of the game; player 0: 1 left
+    ("catastrophe:0", "B2", "(R39, R79)"),         # issue 55: never on a treasure
+    ("catastrophe:0", "F4", "a leader stands"),    # nor on a leader (R39)
+    ("catastrophe:0", "H6", None),                 # the temple out of the game, priest:1 home (R42)
+    ("catastrophe:0", "G7", None),                 # the black tile out of the game; player 0: none left
     ("catastrophe:1", "A2", None),                 # player 1: none left
-    ("catastrophe:1", "A3", "no catastrophe left"),
+    ("catastrophe:1", "A3", "no catastrophe tiles left"),
     ("", "K1", None),                              # the temple back to the bag, its treasure to player 0
-    ("red+treasure", "H6", "not one of the classic board's temple squares"),
+    ("red+treasure", "H3", "not one of the classic board's temple squares"),
     ("red+treasure", "K1", None),                  # the treasure from player 0
-    ("red", "B2", None),                           # its treasure to player 0
+    ("red", "B2", "not empty (R28)"),              # taken away first...
+    ("", "B2", None),                              # ... its treasure to player 0
+    ("red", "B2", None),
     ("", "I8", None),                              # the trader back to its owner
 ]
 
@@ -804,7 +837,10 @@ def test_every_piece_put_by_click_refusals_undone_and_a_valid_position_at_the_en
     """Issue 42: every kind of piece put on the board by a click, the refused ones with a
     note naming the square and the rule, each undone (the text and the board as before);
     the catastrophes lower their player's count, the chosen piece stays chosen, and the
-    page is drawn in place (never loaded anew).  The text is a valid position of it all."""
+    page is drawn in place (never loaded anew).  The text is a valid position of it all.
+    Issue 55: a piece goes only where the rules let it (a catastrophe never on a treasure
+    or a leader, a tile on an empty square), and a catastrophe does what they make it do
+    (a leader left without a temple goes home, R42)."""
     import tigris
     from tigris import position
 
@@ -824,17 +860,17 @@ def test_every_piece_put_by_click_refusals_undone_and_a_valid_position_at_the_en
         assert pieces.first_selected_option.get_attribute("value") == value     # still chosen
     final = _editor_text(browser)
     game = position.from_position(final)
-    squares = dict(start["squares"], K1="red+treasure", B2="red", H6="red", H5="priest:1", J9="blue",
+    squares = dict(start["squares"], K1="red+treasure", B2="red", H6="catastrophe", J9="blue",
                    G6="green", G7="catastrophe", I6="farmer:0", F4="king:0", A1="catastrophe",
                    A2="catastrophe")
     assert final["squares"] == squares == game.to_position()["squares"]
-    assert [p["catastrophes"] for p in final["players"]] == [1, 0]
+    assert [p["catastrophes"] for p in final["players"]] == [0, 0]
     assert [p["treasures"] for p in final["players"]] == [1, 0]
-    assert final["out_of_game"]["black"] == 1
+    assert final["out_of_game"] == {"red": 1, "blue": 0, "green": 0, "black": 1}
     assert final["bag"] == {c: start["bag"][c] - n for c, n in (("red", 1), ("blue", 1), ("green", 1),
                                                                  ("black", 1))}
     cards = [c.text for c in browser.find_elements(By.CSS_SELECTOR, "#players .player")]
-    assert "catastrophes left 1" in cards[0] and "catastrophes left 0" in cards[1]
+    assert "catastrophes left 0" in cards[0] and "catastrophes left 0" in cards[1]
     assert re.search(r"/position/[0-9a-f]+$", browser.current_url)
     assert browser.execute_script("return window.tigrisNotReloaded === true")
     assert not _refused_severe(browser)

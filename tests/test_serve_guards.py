@@ -58,6 +58,7 @@ def state_changing_routes(key="nothing"):
             ("/api/hint", {"position": g.to_position(), "seconds": 1}),
             ("/api/analysis", {"page": "/record/0/game.json", "iterations": 10}),
             ("/api/positions", g.to_position()), ("/api/position", g.to_position()),
+            ("/api/edit", {"position": g.to_position(), "square": "C2", "piece": "red"}),
             (f"/api/hint/{key}/stop", {}), (f"/api/analysis/{key}/stop", {}),
             (f"/api/games/{key}/move?key=k", {"player": 0, "move": "pass", "version": 0}),
             (f"/api/games/{key}/undo?key=k", {"player": 0, "version": 0}),

@@ -390,6 +390,33 @@ def test_the_plot_draws_a_png(tmp_path, tiny_bot, capsys):
     assert png.read_bytes().startswith(b"\x89PNG") and str(png) in capsys.readouterr().out
 
 
+def test_the_plot_s_whole_number_axes_have_whole_ticks(tmp_path, tiny_bot, monkeypatch):
+    """Issue 55: an integer knob's axis and the iterations' showed ticks like 2.25."""
+    pytest.importorskip("matplotlib")
+    from tigris._plumbing import plotting
+
+    spec = TuneSpec(bot=tiny_bot, params=[parse_param("exploration=0.1:2.0"),
+                                          parse_param("rollout_depth=2:4:int")],
+                    opponents=["random"], budget=8, seed=1, verify_games=2)
+    tune(spec, tmp_path / "p", jobs=1, progress=False)
+    drawn, real = {}, plotting.png
+
+    def png(fig, dpi=100):
+        fig.canvas.draw()
+        for ax in fig.axes:
+            if ax.get_ylabel():
+                drawn[ax.get_ylabel()] = (list(ax.get_xticks()), list(ax.get_yticks()))
+        return real(fig, dpi)
+
+    monkeypatch.setattr(plotting, "png", png)
+    plot(tmp_path / "p")
+    assert set(drawn) == {"exploration", "rollout_depth"}
+    for name, (xs, ys) in drawn.items():
+        assert all(x == int(x) for x in xs), (name, xs)
+    assert all(y == int(y) for y in drawn["rollout_depth"][1]), drawn["rollout_depth"]
+    assert any(y != int(y) for y in drawn["exploration"][1])          # a real knob keeps its fractions
+
+
 # ---------------------------------------------------------------------------------------
 # A saved run read back: its settings and history are checked, line and field
 # ---------------------------------------------------------------------------------------

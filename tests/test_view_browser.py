@@ -317,6 +317,9 @@ def test_a_resigned_game_says_game_over_at_its_last_move(browser, tmp_path_facto
     browser.get(path.as_uri() + "#move=2")
     status = browser.find_element(By.ID, "status").text
     assert "Game over (player 0 resigned): 1. player 1" in status, status
+    # issue 55: nobody is to move in a game that is over (the badge stayed)
+    assert not browser.find_elements(By.CSS_SELECTOR, "#players .to-move, #players .to-move-badge")
     browser.get(path.as_uri() + "#move=1")
     browser.refresh()
     assert "Game over" not in browser.find_element(By.ID, "status").text
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#players .to-move-badge")) == 1

@@ -6,10 +6,8 @@
 ('action', 0)
 """
 
-# The one version number: the package metadata reads it from here (pyproject.toml),
-# ``tigris --version`` prints it, CHANGELOG.md says what each version added.
-__version__ = "2.0.0"
-
+# The one version number (tigris._plumbing.release: the package metadata reads it there).
+from tigris._plumbing.release import VERSION as __version__
 from tigris.errors import IllegalActionError, PositionError, RecordError
 from tigris._game import Game
 from tigris.hints import hint

@@ -2,9 +2,11 @@
 
 import reprlib
 
+from tigris._plumbing.release import VERSION
+
 __all__ = ["IllegalActionError", "PositionError", "RecordError", "UsageError",
            "ConfigError", "TournamentError", "TuneError", "Interrupted", "excerpt",
-           "DISTRIBUTION", "install_hint"]
+           "DISTRIBUTION", "install_hint", "newer_format"]
 
 EXCERPT = 40        # characters of a bad value that an error message quotes
 # The name the package is published under (the import name is tigris): another project
@@ -20,6 +22,26 @@ def install_hint(extra):
     "pip install 'tigris-euphrates[plot]'"
     """
     return f"pip install '{DISTRIBUTION}[{extra}]'"
+
+
+def newer_format(got, reads):
+    """What to say of a file whose format is `got` where this tigris reads `reads`
+    (``"tigris-game/1"``): if `got` is a later version of that format, that a newer
+    tigris wrote it and which this one reads; else None.
+
+    >>> from tigris.errors import newer_format
+    >>> newer_format("tigris-game/2", "tigris-game/1")      # doctest: +ELLIPSIS
+    'tigris-game/2 was written by a newer tigris; this one (...) reads tigris-game/1'
+    >>> newer_format("tigris-game/1", "tigris-game/1") is None
+    True
+    """
+    family, _, number = reads.rpartition("/")
+    if not isinstance(got, str) or not got.startswith(family + "/"):
+        return None
+    later = got[len(family) + 1:]
+    if not (later.isascii() and later.isdigit() and len(later) < 10 and int(later) > int(number)):
+        return None
+    return f"{got} was written by a newer tigris; this one ({VERSION}) reads {reads}"
 
 
 class IllegalActionError(ValueError):

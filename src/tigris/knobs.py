@@ -11,6 +11,7 @@ names them): knobs of every bot that evaluates.
 A bot file (TOML) names its kind and sets knobs; everything else takes the defaults:
 
     kind = "ismcts"
+    summary = "quick and fair: for tournaments"
     description = "fast ISMCTS for tournaments"
     iterations = 1000
     exploration = 0.7
@@ -187,8 +188,10 @@ KINDS = {
 CHOICES = {name: knob.choices for name, knob in TABLE.items() if knob.choices}
 #: The range of each numeric knob (floats must also be finite, seconds above 0).
 RANGES = {name: (knob.low, knob.high) for name, knob in TABLE.items() if knob.low is not None}
-#: The keys of a bot file that are not knobs.
-META = ("kind", "description")
+#: The keys of a bot file that are not knobs: its kind, and two lines about it, for
+#: players (``summary``: its strength in words and its measured Elo) and on how it
+#: searches (``description``).
+META = ("kind", "description", "summary")
 
 
 def is_default_weight(key: str, value: Any) -> bool:

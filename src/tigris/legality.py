@@ -155,7 +155,7 @@ def _catastrophe(game, raw, a):
     if raw["catastrophes"][p] == 0:
         return f"no catastrophe tiles left (R37): player {p} has played both"
     if raw["treasure"][i]:
-        return "a treasure lies on the square (R39)"
+        return "a treasure lies on the square (R39, R79)"
     if code == CATASTROPHE:
         return "a catastrophe already lies on the square (R40)"
     if is_leader(code):

@@ -88,7 +88,7 @@ from tigris.constants import (NSQ, NONE, TURN_MAX, COLOURS, LEADERS, SUPPLY, DEC
                               CONFLICTS, MONUMENTS, EMPTY, TILE0, DOWN0, CATASTROPHE, RED, GREEN,
                               PH_ACTION, PH_SUPPORT, PH_WAR_ORDER, PH_MONUMENT, PH_TREASURE,
                               PH_BUILDING, PH_OVER, NO_CONFLICT, REVOLT, WAR)
-from tigris.errors import PositionError, excerpt
+from tigris.errors import PositionError, excerpt, newer_format
 from tigris.squares import (block, describe, is_face_down, is_leader, is_tile, leader_code,
                             leader_of, neighbours, tile_colour)
 
@@ -328,7 +328,7 @@ def from_position(d, seed=0):
         raise PositionError(f"position: expected a JSON object, not {type(d).__name__}")
     _check_keys(d, TOP_KEYS, "")
     if d.get("format") != FORMAT:
-        _fail("format", f"expected {FORMAT!r}, not {excerpt(d.get('format'))}")
+        _fail("format", newer_format(d.get("format"), FORMAT) or f"expected {FORMAT!r}, not {excerpt(d.get('format'))}")
 
     game, board, variants = _read_setup(d)
     raw = game.raw_state()          # the template; every field is filled in below

@@ -24,7 +24,7 @@ from typing import Any
 
 from tigris._game import Game
 from tigris.boards import BOARD_NAMES
-from tigris.errors import IllegalActionError, RecordError, excerpt
+from tigris.errors import IllegalActionError, RecordError, excerpt, newer_format
 from tigris.files import split_source
 from tigris.notation import str_to_action
 from tigris.sources import MAX_LINE, open_source, parse_json, read_source
@@ -139,7 +139,8 @@ def replay(rec: dict[str, Any] | str | bytes, upto: int | None = None) -> Game:
         rec = parse_json(rec, RecordError, "record")
     if not isinstance(rec, dict) or rec.get("format") != FORMAT:
         got = rec.get("format") if isinstance(rec, dict) else rec
-        raise RecordError(f"format: expected {FORMAT!r}, got {excerpt(got)}")
+        said = newer_format(got, FORMAT) or f"expected {FORMAT!r}, got {excerpt(got)}"
+        raise RecordError(f"format: {said}")
     for key in ("players", "deal", "moves"):
         if key not in rec:
             raise RecordError(f"{key}: missing")

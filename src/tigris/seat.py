@@ -50,11 +50,11 @@ WIDTH = 100                   # characters of a line of grouped moves
 HELP = """\
 Type a move in the engine's notation (Tab completes it), or a command:
   moves [FILTER]   the legal moves, grouped (FILTER: only those containing these words)
-  hint [SECONDS]   the best moves by the search (default 5 seconds)
+  hint [SECONDS]   the best moves by the search (default 5 seconds; Ctrl-C stops it)
   undo             back to the previous human decision (the bots' replies are taken back too)
   board            the board again
   save FILE        write the game record to a new FILE (the record file is also kept up to date)
-  quit             save the record and stop (end of input and Ctrl-C do the same);
+  quit             save the record and stop (end of input and Ctrl-C at the prompt do the same);
                    tigris play --resume FILE goes on with the game
   help             this text"""
 
@@ -345,7 +345,11 @@ def cmd_hint(table, player, rest):
             table.write(f"hint SECONDS: a number above 0 and at most {MAX_HINT_SECONDS:g}, "
                         f"not {rest!r}")
             return False
-    hints = tigris.hint(table.game, seconds=seconds, bot=table.hint_bot)
+    try:
+        hints = tigris.hint(table.game, seconds=seconds, bot=table.hint_bot)
+    except KeyboardInterrupt:            # the person stops the search, not the game
+        table.write("hint stopped (Ctrl-C); the game goes on")
+        return False
     table.write(format_table(table.game, hints))
     return False
 

@@ -448,6 +448,9 @@ def load_summary(out: str | os.PathLike[str]) -> dict[str, Any]:
     tournament.json and every line of its games.jsonl are checked, and the lines are
     read one at a time."""
     out = Path(out)
+    if not out.is_dir():
+        raise TournamentError(f"{out}: {'not a folder' if os.path.lexists(out) else 'no such folder'}; "
+                              f"a tournament results folder holds {SPEC_FILE} and {GAMES_FILE}")
     spec_path = out / SPEC_FILE
     if not spec_path.exists():
         raise TournamentError(f"{out}: no {SPEC_FILE}; is this a tournament results folder?")

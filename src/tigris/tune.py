@@ -896,6 +896,9 @@ def plot(out):
         ax.set_ylim(p["low"], p["high"])
         ax.set_ylabel(name)
         ax.grid(alpha=0.3)
+        plotting.whole_numbers(ax.xaxis)             # iterations and trials
+        if p.get("integer"):
+            plotting.whole_numbers(ax.yaxis)
     if trials:
         fig.colorbar(dots, ax=axes[:, 0].tolist(), label="trial score")
     axes[-1, 0].set_xlabel("trial" if trials else "iteration")

@@ -403,7 +403,7 @@ def read_results(results_dir):
 
     d = Path(results_dir)
     if not d.is_dir():
-        raise UsageError(f"{d}: not a folder")
+        raise UsageError(f"{d}: {'not a folder' if os.path.lexists(d) else 'no such folder'}")
     games_file = d / tournament.GAMES_FILE
     if not os.path.lexists(games_file):
         raise UsageError(f"{d}: no {tournament.GAMES_FILE}; is this a tournament results folder?")

@@ -457,9 +457,15 @@
     return icon;
   }
 
+  /** Whether the game is over at move n: ended by its rules, or at its last move by a
+   * resignation or a turn limit (the result's "adjudicated" says which). */
+  function overAt(n) {
+    return D.steps[n].decision === "over" || (n === N && !!D.result && !!D.result.adjudicated);
+  }
+
   function playerCard(n, p) {
     const step = D.steps[n], pos = step.pos, me = pos.players[p];
-    const over = step.decision === "over";
+    const over = overAt(n);
     const toMove = !over && pos.to_move === p;
     const card = h("div", { class: "player" + (toMove ? " to-move" : ""), "data-player": p,
                             style: "--pc:" + PLAYER[p] });
@@ -513,8 +519,7 @@
 
   function decisionText(n) {
     const step = D.steps[n], pos = step.pos, pending = pos.pending || {};
-    // a game ended by its rules, or at its last move by a resignation or a turn limit
-    if (step.decision === "over" || (n === N && D.result && D.result.adjudicated)) {
+    if (overAt(n)) {
       if (!D.result) return h("div", { class: "over" }, "Game over.");
       const places = D.result.ranking.map((seats, k) => (k + 1) + ". " + seats.map(
         s => "player " + s + playerBot(s) + " " + D.result.final[s]).join(", "));

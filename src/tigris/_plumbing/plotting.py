@@ -6,7 +6,7 @@ import io
 
 from tigris.errors import UsageError, install_hint
 
-__all__ = ["pyplot", "png"]
+__all__ = ["pyplot", "png", "whole_numbers"]
 
 EXTRA = f"{install_hint('plot')} (or pip install matplotlib)"
 
@@ -31,3 +31,11 @@ def png(fig, dpi=100):
     fig.savefig(image, format="png", dpi=dpi)
     plt.close(fig)
     return image.getvalue()
+
+
+def whole_numbers(axis):
+    """Ticks on whole numbers only along `axis` (``ax.xaxis``, ``ax.yaxis``): iterations,
+    an integer knob's values, which a tick at 2.5 would misstate."""
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(integer=True))

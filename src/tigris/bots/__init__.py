@@ -3,7 +3,7 @@
 >>> from tigris import bots
 >>> bot = bots.make("ismcts", iterations=1000, exploration=0.7, seed=1)
 >>> bot = bots.load("ismcts-fast")          # bots/ismcts-fast.toml
->>> conf = bots.configuration("pimc")       # the file read: kind, knobs, description
+>>> conf = bots.configuration("pimc")       # the file read: kind, knobs, summary, description
 >>> bot = conf.bot(seed=3)                  # a bot of it, a knob replaced
 >>> import tigris
 >>> game = tigris.Game(players=2, seed=1)
@@ -75,7 +75,8 @@ def load(name_or_path: str | Path, **overrides: Any) -> Bot:
 class Configuration:
     """A bot configuration file, read and checked: ``name`` (the file's stem), ``path``,
     ``kind``, ``given`` (the knobs the file sets), ``params`` (every knob of the kind,
-    checked: the file's, else the defaults) and ``description``."""
+    checked: the file's, else the defaults), ``description`` (how it searches) and
+    ``summary`` (a line for players: its strength in words, its measured Elo)."""
 
     name: str
     path: Path
@@ -83,6 +84,7 @@ class Configuration:
     given: dict
     params: dict
     description: str
+    summary: str = ""
 
     def bot(self, **overrides: Any) -> Bot:
         """A bot of this configuration, with `overrides` replacing knobs; a budget given
@@ -113,7 +115,17 @@ def configuration(name_or_path: str | Path, network: bool = True) -> Configurati
     if network:
         check_network(params, where=str(path))
     return Configuration(name=Path(path).stem, path=Path(path), kind=data["kind"], given=given,
-                         params=params, description=data.get("description", ""))
+                         params=params, description=_line(data, "description", path),
+                         summary=_line(data, "summary", path))
+
+
+def _line(data, key, path):
+    """A bot file's `key` (text about the bot, "" when absent), or a ConfigError naming
+    the file and the key."""
+    text = data.get(key, "")
+    if not isinstance(text, str):
+        raise ConfigError(f"{path}: {key} must be a string (a line about the bot), not {excerpt(text)}")
+    return text
 
 
 def check_network(params: dict[str, Any], where: str) -> None:

@@ -7,8 +7,9 @@ __all__ = ["DESCRIPTION", "add_to", "run"]
 
 DESCRIPTION = """\
 List the bot configurations found in ./bots/ and among those that come with tigris, with
-their kind, description and settings (the evaluator's weights only where they differ
-from the defaults); --knobs lists every knob of every kind instead.
+their kind, a line for players (their strength in words and measured Elo), how they
+search and their settings (the evaluator's weights only where they differ from the
+defaults); --knobs lists every knob of every kind instead.
 """
 
 
@@ -34,14 +35,15 @@ def run(args):
     broken = []
     for name in bots.available():
         try:
-            kind, params, description = bots.describe(name)
+            conf = bots.configuration(name)
         except ValueError as e:          # listed below the good ones, one line each
             broken.append(str(e))
             continue
-        settings = ", ".join(f"{k}={v}" for k, v in params.items()
+        settings = ", ".join(f"{k}={v}" for k, v in conf.params.items()
                              if v is not None and not knobs.is_default_weight(k, v))
-        print(f"{name:<16} {kind:<7} {description}")
-        print(f"{'':<16} {'':<7} {settings}")
+        lines = [text for text in (conf.summary, conf.description, settings) if text]
+        for k, text in enumerate(lines):
+            print(f"{name if k == 0 else '':<16} {conf.kind if k == 0 else '':<7} {text}")
     for message in broken:
         report("tigris bots", message)
     return 1 if broken else 0

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from tigris.commands.games import load, reading, same_file
 from tigris.commands.options import add_command, add_force
-from tigris.errors import RecordError, UsageError
+from tigris.errors import RecordError, UsageError, newer_format
 from tigris.files import check_new, source_file
 
 __all__ = ["DESCRIPTION", "add_to", "run"]
@@ -45,7 +45,8 @@ def run(args):
     rec = load(args.source)
     with reading(args.source, RecordError):
         if not isinstance(rec, dict) or rec.get("format") != records.FORMAT:
-            raise RecordError(f"not a game record ({records.FORMAT})")
+            said = newer_format(rec.get("format") if isinstance(rec, dict) else None, records.FORMAT)
+            raise RecordError(f"format: {said}" if said else f"not a game record ({records.FORMAT})")
         replayed = view.replay_steps(rec)      # the one replay: every move checked first
     analysis = _analysis(args.analysis, rec, replayed) if args.analysis else None
     title = view.game_title(rec) if "game" in rec else Path(args.source).name

@@ -29,6 +29,10 @@ What it serves:
 ``POST /api/position(s)``               a position checked (``tigris-position/1``: what is
                                         to decide, or the engine's message naming the
                                         field); with an ``s``, also kept for its page
+``POST /api/edit``                      the editor's change of a position: a piece put on a
+                                        square where the rules let it go, or taken away
+                                        (``tigris.web.editing``): the new position, or the
+                                        rule that refuses it
 ``POST /api/hint``, ``GET`` and         a hint search in a worker process
 ``POST .../ID/stop``                    (``tigris.web.jobs``): started, its progress and
                                         result, stopped
@@ -88,7 +92,7 @@ import secrets
 import threading
 from pathlib import Path
 
-from tigris.errors import PositionError, RecordError, UsageError, excerpt, install_hint
+from tigris.errors import PositionError, RecordError, UsageError, excerpt, install_hint, newer_format
 
 __all__ = ["MAX_BODY", "DEFAULT_PORT", "LOCAL_HOSTS", "Folders", "Addresses", "create_app", "listen",
            "server", "connection_cap", "run", "require_server", "bench_latency"]
@@ -656,7 +660,8 @@ def no_icon(served, request):
     return _Answer("empty", status=204)
 
 
-# The jobs: positions checked and kept, hints and analyses searched in worker processes.
+# The jobs: positions checked, changed by the editor and kept, hints and analyses searched in
+# worker processes.
 
 async def position(served, request):
     body = await _json_body(request)
@@ -671,6 +676,17 @@ async def position_new(served, request):
     key = secrets.token_hex(6)
     served.positions[key] = body
     return _Answer.json({"id": key, **_position_summary(game)}, 201)
+
+
+async def edit(served, request):
+    from tigris.web import editing
+
+    body = await _json_body(request)
+    if not isinstance(body, dict) or set(body) != {"position", "square", "piece"}:
+        raise UsageError('an edit is {"position": a tigris-position/1 object, "square": a square like "G5", '
+                         '"piece": what to put there, "" to take away what stands there}')
+    changed, did = await served.in_thread(editing.put, body["position"], body["square"], body["piece"])
+    return _Answer.json({"position": changed, "did": did})
 
 
 async def hint_start(served, request):
@@ -873,6 +889,7 @@ ROUTES = (
     ("GET", "/position/{key}", position_page),
     ("POST", "/api/position", position),
     ("POST", "/api/positions", position_new),
+    ("POST", "/api/edit", edit),
     ("POST", "/api/hint", hint_start),
     ("GET", "/api/hint/{key}", search_state),
     ("POST", "/api/hint/{key}/stop", search_stop),
@@ -1270,8 +1287,9 @@ _RESUME_SCRIPT = """<p id="resume-error" class="error"></p>
 def _seat_options(table_bots):
     """The bots of a seat's choice (HTML options) among `table_bots` that may sit at a
     table (honest, their move bounded, a bot file): first the levels (``level-K``, by K),
-    each named with its description, then the others by name; every option holds its
-    description (its title, and ``data-about`` for the line below the seats)."""
+    then the others by name, each named with its line for players (its ``summary``);
+    every option holds that line (``data-summary``) and how it searches (its
+    ``description``: its title, and ``data-about``), for the lines below the seats."""
     import re
 
     from tigris.web import tables as playing
@@ -1282,18 +1300,17 @@ def _seat_options(table_bots):
             conf = playing.check_seats([name, playing.HUMAN], table_bots)[0]
         except UsageError:                   # dishonest, too slow, or not a bot file
             continue
-        about = conf.description or ""
+        row = (name, f"{name}: {conf.summary}" if conf.summary else name, conf.summary, conf.description)
         level = re.fullmatch(r"level-(\d{1,3})", name)
         if level:
-            short = re.sub(r"^level \d+ of \d+[,:]?\s*", "", about)   # its number is in its name
-            levels.append((int(level[1]), name, f"{name}: {short}" if short else name, about))
+            levels.append((int(level[1]), *row))
         else:
-            others.append((0, name, name, about))
+            others.append((0, *row))
 
-    def option(name, text, about):
-        about = html.escape(about, quote=True)
+    def option(name, text, summary, about):
+        summary, about = html.escape(summary, quote=True), html.escape(about, quote=True)
         return (f'<option value="{html.escape(name, quote=True)}" title="{about}" '
-                f'data-about="{about}">{html.escape(text)}</option>')
+                f'data-summary="{summary}" data-about="{about}">{html.escape(text)}</option>')
 
     groups = []
     if levels:
@@ -1340,9 +1357,13 @@ def _new_game_page(table_bots):
     for (const l of document.querySelectorAll("label.seat")) {{
       const p = parseInt(l.dataset.seat, 10), chosen = form["seat" + p].selectedOptions[0];
       l.hidden = p >= n;
-      if (!l.hidden && chosen && chosen.dataset.about) {{
-        const li = document.createElement("li");
-        li.textContent = "player " + p + ", " + chosen.value + ": " + chosen.dataset.about;
+      if (!l.hidden && chosen && (chosen.dataset.summary || chosen.dataset.about)) {{
+        // the line for players, then how the bot searches, smaller
+        const li = document.createElement("li"), how = document.createElement("div");
+        li.textContent = "player " + p + ", " + chosen.value + ": " + (chosen.dataset.summary || chosen.dataset.about);
+        how.className = "technical";
+        how.textContent = chosen.dataset.summary ? chosen.dataset.about : "";
+        li.append(how);
         about.push(li);
       }}
     }}
@@ -1418,7 +1439,8 @@ def _read_record(path):
 
     rec = read_json(path, RecordError)
     if not isinstance(rec, dict) or rec.get("format") != records.FORMAT:
-        raise RecordError(f"{path.name}: not a game record ({records.FORMAT})")
+        said = newer_format(rec.get("format") if isinstance(rec, dict) else None, records.FORMAT)
+        raise RecordError(f"{path.name}: " + (f"format: {said}" if said else f"not a game record ({records.FORMAT})"))
     return rec
 
 

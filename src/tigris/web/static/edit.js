@@ -7,20 +7,24 @@
  * the new position's page is fetched (GET /position/ID), its data read and drawn by the
  * viewer (window.tigrisViewer.redraw: the board, players and supply), its header put in
  * this page's, and the address becomes that page's (Back goes to the position before).  The chosen piece, the
- * editor and the hint panel stay.  A change refused (by the server, or by the editor: no
- * tile of that colour left in the bag, no catastrophe left) is undone -- the text, the
+ * editor and the hint panel stay.  A change refused (by the server, or by the editor: not
+ * so many tiles of a colour left in the bag) is undone -- the text, the
  * fields and the board show the last valid position -- and the refusal, naming the square
  * or the field and the rule, appears beside the board, the field or the text the change
  * came from.
  *
- * Where a piece comes from and goes, so that the position still adds up: a tile from the
- * bag and back to it, or out of the game when a catastrophe destroys it (R38); a
- * catastrophe from its player's catastrophes left (each player has two, R37) and, taken
- * away, back to the player with the fewest left; a treasure (with its temple) from the
- * treasures collected by the player to move, or else by the first player who has one,
- * and, taken away, to the player to move; a leader from where it stood (it moves).  A
- * hand's tiles come from the bag and go back to it; the bag's go out of the game and come
- * back from there.  The decision at hand (a conflict and its support, a monument, a war)
+ * A click puts the chosen piece on a square, or takes away what stands there: the server
+ * makes the change (POST /api/edit, tigris.web.editing), judged by the rules' own code,
+ * so a piece goes only where the rules let such a piece go (a catastrophe never on a
+ * treasure, a leader, a monument, a building or another catastrophe; a tile or a leader
+ * on an empty square of its kind), and is refused with the rule otherwise; what stands
+ * on a square is taken away first to put another piece there.  A catastrophe does what
+ * the rules make it do (the tile under it out of the game, a leader left without a
+ * temple back to its owner); a tile comes from the bag and goes back to it, a treasure
+ * (with its temple) from the treasures a player collected and back to the player to move,
+ * a catastrophe taken away back to the player with the fewest left.  A hand's tiles come
+ * from the bag and go back to it; the bag's go out of the game and come back from there.
+ * The decision at hand (a conflict and its support, a monument, a war)
  * is set in the text.  Every text from the server is set with textContent; the page
  * drawn in place is the server's own, parsed inert (DOMParser): only its data and its
  * header are taken, and none of its scripts is run. */
@@ -111,73 +115,13 @@ function showFields(position) {
 
 const zeros = () => Object.fromEntries(COLOURS.map(c => [c, 0]));
 
-/** A square's token as parts. */
-function parse(token) {
-  if (token === "catastrophe") return { kind: "catastrophe" };
-  const [base, ...marks] = token.split("+"), name = base.split(":")[0];
-  if (LEADERS.includes(name)) return { kind: "leader" };
-  return { kind: "tile", colour: name, treasure: marks.includes("treasure") };
-}
-
-/** What stands on `square` taken away, back where it came from (a tile `destroyed` out of
- * the game); `did` collects what the editor did. */
-function takeAway(position, square, destroyed, did) {
-  const token = position.squares[square], players = position.players;
-  if (token === undefined) return;
-  delete position.squares[square];
-  const t = parse(token);
-  if (t.kind === "catastrophe") {
-    const p = players.reduce((best, pl, q) => pl.catastrophes < players[best].catastrophes ? q : best, 0);
-    players[p].catastrophes += 1;
-    did.push("the catastrophe on " + square + " back to player " + p);
-  } else if (t.kind === "tile") {
-    const pile = destroyed ? "out_of_game" : "bag";
-    if (destroyed && !position.out_of_game) position.out_of_game = zeros();
-    if (position[pile]) position[pile][t.colour] += 1;
-    did.push("the " + t.colour + " tile on " + square + (destroyed ? " out of the game" : " back to the bag"));
-    if (t.treasure) {
-      const p = position.to_move || 0;
-      players[p].treasures += 1;
-      did.push("its treasure to player " + p + ", the player to move");
-    }
-  }
-}
-
-/** `choice` (a value of the piece selector) put on `square`; throws what the editor refuses. */
-function put(position, square, choice, did) {
-  position.squares = position.squares || {};
-  const [name, owner] = choice.split(":"), players = position.players;
-  takeAway(position, square, name === "catastrophe", did);
-  if (choice === "") return;
-  if (name === "catastrophe") {
-    if (!(players[owner].catastrophes > 0)) {
-      throw new Error("player " + owner + " has no catastrophe left (each player has two for the whole game, " +
-                      "R37)");
-    }
-    players[owner].catastrophes -= 1;
-    const left = players[owner].catastrophes;
-    did.push("player " + owner + " has " + left + " catastrophe" + (left === 1 ? "" : "s") + " left");
-    position.squares[square] = "catastrophe";
-  } else if (LEADERS.includes(name)) {
-    for (const [at, token] of Object.entries(position.squares)) {
-      if (token === choice) { delete position.squares[at]; did.push("moved from " + at); }
-    }
-    position.squares[square] = choice;
-  } else {
-    const t = parse(choice);
-    if (position.bag && !(position.bag[t.colour] > 0)) throw new Error("no " + t.colour + " tile left in the bag");
-    if (position.bag) position.bag[t.colour] -= 1;
-    if (t.treasure) {
-      const first = position.to_move || 0, p = [first, ...players.keys()].find(q => players[q].treasures > 0);
-      if (p === undefined) {
-        throw new Error("no treasure to put: they are all on the board " +
-                        "(a treasure put comes from those a player collected)");
-      }
-      players[p].treasures -= 1;
-      did.push("the treasure from player " + p);
-    }
-    position.squares[square] = choice;
-  }
+/** `choice` (a value of the piece selector) put on `square`, or what stands there taken
+ * away (choice ""), by the server, which judges it by the rules: the new position; `did`
+ * collects what else the change did.  Throws the rule that refuses it. */
+async function put(position, square, choice, did) {
+  const answer = await call("/api/edit", { position: position, square: square, piece: choice });
+  did.push(...answer.did);
+  return answer.position;
 }
 
 /** The number at `path` set to `value`; a hand's tiles come from the bag, the bag's from
@@ -201,7 +145,7 @@ function setNumber(position, path, value, did) {
 let queue = Promise.resolve(), changes = 0, waiting = 0;
 
 /** Make the change `make`(a copy of the last valid position, a list of what the editor
- * did): it edits the copy, or returns a new position, or throws what the editor refuses;
+ * did): it edits the copy, or returns (or resolves to) a new position, or throws what is refused;
  * then show the result.  A refusal undoes the change and is shown in `note`, with `what`
  * was asked.  Changes are made one after another, each to the result of the last. */
 function change(what, note, make) {
@@ -219,7 +163,7 @@ async function attempt(what, note, make) {
   let id;
   try {
     const position = structuredClone(valid);
-    id = (await call("/api/positions", make(position, did) || position)).id;
+    id = (await call("/api/positions", (await make(position, did)) || position)).id;
   } catch (e) {
     showValid();
     (note.isConnected ? note : error).textContent =

@@ -150,7 +150,7 @@ function statusText() {
   if (state.over) {
     const r = state.result;
     return "The game is over" + (r && r.adjudicated ? " (" + r.adjudicated + ")" : "") +
-      (r ? ": " + r.ranking.map((ps, k) => (k + 1) + ". " + ps.map(p => "player " + p).join(", ")).join("; ") : ".") +
+      (r ? ": " + r.ranking.map((ps, k) => (k + 1) + ". " + ps.map(p => "player " + p).join(", ")).join("; ") + "." : ".") +
       (state.can_undo ? " Undo takes the resignation back." : "");
   }
   if (state.error) return state.error;
