@@ -7,7 +7,6 @@ Dynasties map to players: Lion = 0, Bull = 1 (examples 1-4); Archer = 0, Bull = 
 Lion = 2 (example 5); Lion = 0, Bull = 1, Potter = 2, Archer = 3 (example 6).
 """
 
-import pytest
 
 from tigris import notation
 

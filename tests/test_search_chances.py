@@ -7,7 +7,6 @@ import json
 
 import pytest
 
-import tigris
 from tigris.bots.search import merge
 from tigris.search import PLAIN, run
 

@@ -26,7 +26,6 @@ import serving  # noqa: E402
 from processes import ctrl_c  # noqa: E402
 from serving import serve_process  # noqa: E402
 from waiting import until  # noqa: E402
-from tigris.web import app as serve  # noqa: E402
 from tigris.web.app import Addresses, create_app  # noqa: E402
 
 NEW_GAME = {"players": 2, "seats": ["human", "random"], "seed": 1}

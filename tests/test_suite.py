@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tigris
-from tigris._plumbing import jsonl, locks
+from tigris._plumbing import locks
 from tigris.commands import main
 from tigris.errors import UsageError
 from tigris.ratings import wilson_interval

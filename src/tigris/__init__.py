@@ -7,9 +7,11 @@
 """
 
 # The one version number (tigris._plumbing.release: the package metadata reads it there).
-from tigris._plumbing.release import VERSION as __version__
+from tigris._plumbing.release import VERSION
 from tigris.errors import IllegalActionError, PositionError, RecordError
 from tigris._game import Game
 from tigris.hints import hint
+
+__version__ = VERSION
 
 __all__ = ["Game", "IllegalActionError", "PositionError", "RecordError", "hint"]

@@ -2,7 +2,7 @@
 grown in steps, and the helpers around it.  ``tigris.search`` is the way in; the knobs'
 defaults are the table's (``tigris.knobs``), never this module's."""
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from typing_extensions import disjoint_base

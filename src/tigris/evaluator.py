@@ -15,7 +15,6 @@ itself is compiled (``tigris._eval``).
 2.0
 """
 
-from typing import Any
 
 from tigris import _eval
 from tigris._eval import set_calibration
