@@ -490,6 +490,18 @@ def test_two_workers_merge_their_trees():
            [(c["action"], c["visits"], c["avail"]) for c in expected["children"]]
     for got, want in zip(merged["children"], expected["children"]):
         assert got["value"] == pytest.approx(want["value"])
+    # Each child's mean chances are visit-weighted, its spread pooled over both trees'
+    # visits, its rounds the most either gave; the line's visits go with the line.
+    for m in merged["children"]:
+        parts = [ch for t in trees for ch in t["children"] if ch["action"] == m["action"]]
+        n = sum(ch["visits"] for ch in parts)
+        mean = sum(ch["mean"][0] * ch["visits"] for ch in parts) / n
+        squares = sum((ch["spread"] ** 2 + ch["mean"][0] ** 2) * ch["visits"] for ch in parts) / n
+        assert m["mean"][0] == pytest.approx(mean)
+        assert m["spread"] == pytest.approx(math.sqrt(max(squares - mean ** 2, 0.0)), abs=1e-9)
+        assert m["rounds"] == max(ch["rounds"] for ch in parts)
+        assert len(m["pv_visits"]) == len(m["pv"]) + 1
+    assert merged["rounds"] == max(t["rounds"] for t in trees)
     by_action = {}
     for t in trees:
         for ch in t["children"]:

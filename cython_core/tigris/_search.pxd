@@ -34,6 +34,8 @@ cdef struct Node:
     int32_t avail               # visits of the parent in which `action` was legal
     int16_t action              # the action that leads here from the parent (-1 at the root)
     uint8_t mover               # the player who chose `action` (to move at the parent)
+    uint8_t rounds              # a child of a halving root: the halving phases it took part in
+                                #   (0: never a candidate); in the padding, the node's size unchanged
     int16_t nchildren           # children expanded so far
     int32_t policy              # the node's PolicyList in Tree.policies, or NO_NODE (none yet)
     float prior                 # the policy's probability of `action` when it was expanded
@@ -135,3 +137,4 @@ cdef class Search:
     cdef int32_t* root_only     # the root's actions searched (Config.root_only), owned here
     cdef Network network        # keeps Config.net's weights alive (None: the heuristic)
     cdef list _line(self, int32_t node, int depth)
+    cdef list _line_visits(self, int32_t node, int depth)

@@ -85,6 +85,8 @@ cdef bint halve(Tree* t, const Config* cfg, int player, int candidates) noexcept
         t.nsurvivors = min(t.nsurvivors, candidates)
     else:
         t.nsurvivors = (t.nsurvivors + 1) // 2
+    for k in range(t.nsurvivors):         # the dropped keep the phases they were in
+        nd[t.survivors[k]].rounds = <uint8_t>(t.phase + 1)
     return True
 
 

@@ -52,37 +52,52 @@ def split(iterations, parts):
 
 def merge(stats_list):
     """Root-parallel merge: visits and availability add up, values and each player's
-    chances are visit-weighted, and so the standard errors of the searching player's
-    chance add up as those of independent estimates."""
+    chances (along the best lines, and over the visits) are visit-weighted, the standard
+    errors of the searching player's chance add up as those of independent estimates,
+    the spreads of its chance over the visits pool (the sums of squares add up), and a
+    child's halving rounds and the trees' are the most any tree gave."""
     by_action = {}
     for stats in stats_list:
+        player = stats["player"]
         for ch in stats["children"]:
+            n = len(ch["chances"])
             m = by_action.setdefault(ch["action"], {"action": ch["action"], "visits": 0, "avail": 0,
-                                                    "value_sum": 0.0,
-                                                    "chance_sums": [0.0] * len(ch["chances"]),
+                                                    "value_sum": 0.0, "chance_sums": [0.0] * n,
+                                                    "mean_sums": [0.0] * n, "square_sum": 0.0,
                                                     "error_sum": 0.0, "pv": ch["pv"],
-                                                    "line": ch["line"], "prior": 0.0})
+                                                    "pv_visits": ch["pv_visits"], "line": ch["line"],
+                                                    "prior": 0.0, "rounds": 0})
             m["prior"] = max(m["prior"], ch.get("prior", 0.0))     # each tree's from its own deal
+            m["rounds"] = max(m["rounds"], ch.get("rounds", 0))
             m["visits"] += ch["visits"]
             m["avail"] += ch["avail"]
             m["value_sum"] += ch["value"] * ch["visits"]
             m["error_sum"] += (ch["error"] * ch["visits"]) ** 2
             for p, chance in enumerate(ch["chances"]):
                 m["chance_sums"][p] += chance * ch["visits"]
+            for p, chance in enumerate(ch["mean"]):
+                m["mean_sums"][p] += chance * ch["visits"]
+            m["square_sum"] += (ch["spread"] ** 2 + ch["mean"][player] ** 2) * ch["visits"]
             if ch["visits"] > 0 and len(ch["pv"]) > len(m["pv"]):
-                m["pv"], m["line"] = ch["pv"], ch["line"]
+                m["pv"], m["pv_visits"], m["line"] = ch["pv"], ch["pv_visits"], ch["line"]
     children = []
+    player = stats_list[0]["player"]
     for m in by_action.values():
         visits = m["visits"]
         m["value"] = m.pop("value_sum") / visits if visits else 0.0
         sums = m.pop("chance_sums")
         m["chances"] = [c / visits for c in sums] if visits else [1.0 / len(sums)] * len(sums)
+        sums = m.pop("mean_sums")
+        m["mean"] = [c / visits for c in sums] if visits else [1.0 / len(sums)] * len(sums)
+        squares = m.pop("square_sum")
+        m["spread"] = math.sqrt(max(squares / visits - m["mean"][player] ** 2, 0.0)) if visits else 0.0
         m["error"] = math.sqrt(m.pop("error_sum")) / visits if visits else 0.5
         children.append(m)
     children.sort(key=lambda ch: (-ch["visits"], -ch["value"], ch["action"]))
     return {"iterations": sum(s["iterations"] for s in stats_list),
             "nodes": sum(s["nodes"] for s in stats_list),
-            "player": stats_list[0]["player"], "children": children}
+            "player": player, "children": children,
+            "rounds": max(s.get("rounds", 0) for s in stats_list)}
 
 
 class ISMCTSBot:
