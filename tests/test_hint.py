@@ -64,7 +64,7 @@ def test_hint_command_on_a_position_and_a_record(tmp_path, capsys):
     assert data["bot"] == "ismcts-fast" and data["seed"] == 0
     assert data["iterations"] == 600 and data["seconds"] > 0
     assert list(data["hints"][0]) == ["rank", "mark", "equal", "searched", "move", "action", "plan", "visits",
-                                      "share", "rounds", "prior", "win", "error", "chances", "longer",
+                                      "share", "rounds", "prior", "win", "error", "first", "chances", "longer",
                                       "continuation", "why"]
     assert data["equals"] >= 1
     for h in data["hints"]:
@@ -436,59 +436,86 @@ def test_the_choice_first_then_the_others_by_the_movers_chance_each_marked(monke
 
 @st.composite
 def root_statistics(draw):
-    """Root children of a search with any visits, chances and spreads, and the engine's
-    choice among them."""
+    """Root children of a search with any visits, chances and spreads, some with how they
+    stood at the halvings they lasted (the choice at every one), and the engine's choice
+    among them."""
     n = draw(st.integers(2, 12))
     visits = draw(st.lists(st.integers(1, 20_000), min_size=n, max_size=n))
     chances = draw(st.lists(st.floats(0.0, 1.0), min_size=n, max_size=n))
     spreads = draw(st.lists(st.floats(0.0, 0.5), min_size=n, max_size=n))
+    dropped = draw(st.lists(st.integers(0, 5), min_size=n, max_size=n))     # 0: never a candidate
+    then = draw(st.lists(st.tuples(st.integers(1, 5000), st.floats(0.0, 1.0), st.floats(0.0, 0.5)),
+                         min_size=5, max_size=5))
     choice = draw(st.integers(0, n - 1))
-    return list(zip(visits, chances, spreads)), choice
+    return list(zip(visits, chances, spreads, dropped)), then, choice
 
 
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(root_statistics())
 def test_the_marks_and_the_order_follow_the_figures_as_shown(stats):
     """Whatever the search reports, the first row is the engine's play and every other
-    searched row is where its chance puts it and marked as its figures, rounded as shown,
+    searched row is where its figures put it and marked as they, rounded as shown,
     say: never equal to the first with intervals apart, never above or below with
     intervals that overlap; an equal's `longer` is the least budget at which its
-    intervals would part if the difference held."""
+    intervals would part if the difference held.  A move is compared with #1 as #1 stood
+    when it had the move's visits, at the halving that dropped the move."""
+    from tigris import chance
     from tigris.hints import LONGEST, SEARCHED, ranked, shown
 
     g = tigris.Game(players=2, seed=7)
     legal = g.legal_actions()
     m = g.current_player
-    found, choice = stats
-    children = []
-    for a, (v, x, spread) in zip(legal, found):
+
+    def ch(x):
         c = [1 - x, 1 - x]
         c[m] = x
-        children.append(child(a, v, c, spread=spread))
+        return c
+
+    found, then, choice = stats
+    children = []
+    for k, (a, (v, x, spread, dropped)) in enumerate(zip(legal, found)):
+        children.append(child(a, v, ch(x), spread=spread))
+        if k == choice:           # the choice stood at every halving
+            children[-1]["halvings"] = [{"halving": h, "visits": w, "mean": ch(y), "spread": z}
+                                        for h, (w, y, z) in enumerate(then, start=1)]
+        elif dropped:             # a move dropped at a halving: as it stands now, then
+            children[-1]["halvings"] = [{"halving": dropped, "visits": v, "mean": ch(x), "spread": spread}]
     rows = ranked(g, children, choice=legal[choice])
     first = rows[0]
     assert first["action"] == legal[choice] and (first["rank"], first["mark"]) == (1, "choice")
-    total = sum(v for v, _, _ in found)
+    assert first["first"] is None
+    total = sum(v for v, _, _, _ in found)
     searched = [r for r in rows[1:] if r["searched"]]
     assert all(r["visits"] / total >= SEARCHED for r in searched)
-    assert [r["win"] for r in searched] == sorted((r["win"] for r in searched), reverse=True)
+    gaps = [r["win"] - r["first"]["win"] for r in searched]
+    assert gaps == sorted(gaps, reverse=True)            # by how they read against #1 then
     for k, r in enumerate(rows[1:], start=2):
         if not r["searched"]:
-            assert (r["rank"], r["mark"], r["equal"]) == (None, None, False)
+            assert (r["rank"], r["mark"], r["equal"], r["first"]) == (None, None, False, None)
             continue
         assert r["rank"] == k
-        gap = shown(r["win"]) - shown(first["win"])
-        room = shown(r["error"]) + shown(first["error"])
+        # #1 as it stood when it had this move's visits, else as it reads in the end
+        dropped = found[legal.index(r["action"])][3]
+        if dropped:
+            visits, x, spread = then[dropped - 1]
+            assert r["first"]["halving"] == dropped and r["first"]["visits"] == visits
+            assert r["first"]["win"] == pytest.approx(chance.calibrated(ch(x), m)[m])
+        else:
+            assert r["first"] == {"win": first["win"], "error": first["error"], "visits": first["visits"],
+                                  "halving": None}
+        mine = r["first"]
+        gap = shown(r["win"]) - shown(mine["win"])
+        room = shown(r["error"]) + shown(mine["error"])
         assert r["mark"] == ("equal" if abs(gap) <= room else "above" if gap > 0 else "below")
         assert r["equal"] == (r["mark"] == "equal")
         if r["mark"] != "equal" or gap == 0:
             assert r["longer"] is None
         elif r["longer"] is not None:
-            f, both = r["longer"], first["error"] + r["error"]
+            f, both = r["longer"], mine["error"] + r["error"]
             assert 2 <= f <= LONGEST
-            assert both / f ** 0.5 <= abs(r["win"] - first["win"]) + 1e-12     # apart at f times
+            assert both / f ** 0.5 <= abs(r["win"] - mine["win"]) + 1e-12     # apart at f times
             if f > 2:
-                assert both / (f - 1) ** 0.5 > abs(r["win"] - first["win"])    # not at f - 1
+                assert both / (f - 1) ** 0.5 > abs(r["win"] - mine["win"])    # not at f - 1
     # the chances are calibrated, adding up to 1
     assert all(sum(r["chances"]) == pytest.approx(1.0) for r in rows)
     assert all(r["win"] == r["chances"][m] for r in rows)
@@ -593,9 +620,10 @@ def recorded(name, move):
 def test_a_real_hint_leads_with_the_bots_play_and_reads_each_plan_by_its_own_visits():
     """Issue 55: at 20,000 iterations the #1 plan read 77.0% while two of its "1=" equals
     read 81.4% and 81.6%, every "+-" 0.8 to 1.0 whatever the visits, and eight plans were
-    equals with the schedule's shares.  The first row is the bot's own play, its
-    equals are within the intervals shown, a plan seen ten times less reads about three
-    times less sure, and the notes say what the schedule's shares are."""
+    equals with the schedule's shares.  The first row is the bot's own play, each other
+    plan is marked against #1 as it stood at the same visits by the intervals shown, a
+    plan seen ten times less reads about three times less sure, and the notes say what
+    the schedule's shares are."""
     from tigris.hints import CHUNKS, shown
 
     g = recorded("ismcts-fast-2.0-seed11-2p.json", 59)
@@ -604,7 +632,9 @@ def test_a_real_hint_leads_with_the_bots_play_and_reads_each_plan_by_its_own_vis
     assert hints[0]["action"] == bot.pick(bot.root_statistics(g, iterations=20_000, steps=CHUNKS))
     first = hints[0]
     for h in hints[1:]:
-        apart = abs(shown(h["win"]) - shown(first["win"])) > shown(h["error"]) + shown(first["error"])
+        then = h["first"]          # #1 when it had this plan's visits: the halving that dropped it
+        assert then["halving"] == h["rounds"] and abs(then["visits"] - h["visits"]) < 0.1 * h["visits"]
+        apart = abs(shown(h["win"]) - shown(then["win"])) > shown(h["error"]) + shown(then["error"])
         assert h["equal"] != apart
     seen_least = min(hints, key=lambda h: h["visits"])
     assert first["visits"] >= 8 * seen_least["visits"]
@@ -700,7 +730,9 @@ def test_the_notes_say_where_the_search_cannot_tell_plans_apart_and_how_much_lon
     assert said[2] == (f"To tell them apart if the differences held: #3 about {longer} times as long "
                        f"a search ({longer * 20_000:,} iterations).")
     assert said[3].startswith("#4: even a search 100 times as long would likely not tell it from #1")
-    assert said[4].endswith("Dropped: #3 after round 5; #2 and #4 after round 4; #5 after round 3.")
+    assert said[4] == ("#2, #3, #4 and #5: compared with #1 as it reads in the end; the search never had "
+                       "them at the same visits as #1.")
+    assert said[5].endswith("Dropped: #3 after round 5; #2 and #4 after round 4; #5 after round 3.")
 
 
 def test_the_command_line_shows_the_marks_the_notes_and_why(tmp_path, capsys):
@@ -718,15 +750,16 @@ def test_the_command_line_shows_the_marks_the_notes_and_why(tmp_path, capsys):
     mover = [c for c in lines[head].split() if c.startswith("P")].index("P1*")   # the mover's column
     rows = []
     for line in lines[head + 1:]:
-        m = re.match(r"^\s*(\d+) ([=<>]?)\s+(.+?)\s+(\d+)\s+([\d.]+)%((?:\s+[\d.]+%)+)\s+([\d.]+)", line)
+        m = re.match(r"^\s*(\d+) ([=<>]?)\s+(.+?)\s+(\d+)\s+([\d.]+)%((?:\s+[\d.]+%)+)\s+([\d.]+)"
+                     r"(?:\s+([\d.]+)\+-([\d.]+))?", line)
         if not m:
             break
         chances = [float(x) for x in re.findall(r"([\d.]+)%", m[6])]
-        rows.append((int(m[1]), m[2], chances[mover], float(m[7])))
+        then = (float(m[8]), float(m[9])) if m[8] else None
+        rows.append((int(m[1]), m[2], chances[mover], float(m[7]), then))
     assert [r[0] for r in rows] == list(range(1, len(rows) + 1)) and len(rows) >= 2
-    (_, sign, win, error), others = rows[0], rows[1:]
-    assert sign == ""
-    for _, sign, w, e in others:                     # checked by eye: the figures printed
+    assert rows[0][1] == "" and rows[0][4] is None
+    for _, sign, w, e, (win, error) in rows[1:]:     # checked by eye: the figures printed
         apart = round(abs(w - win), 1) > round(e + error, 1)
         assert sign == ("=" if not apart else ">" if w > win else "<")
     assert main(["hint", str(rec), "--move", "59", "--iterations", "3000", "--seed", "1", "--top", "6",
@@ -742,6 +775,12 @@ def test_the_command_line_shows_the_marks_the_notes_and_why(tmp_path, capsys):
         assert h["rank"] == k and h["mark"] == ("choice" if k == 1 else h["mark"])
         assert h["mark"] in ("choice", "equal", "above", "below")
         assert h["longer"] is None or (h["mark"] == "equal" and isinstance(h["longer"], int))
+        if k == 1:
+            assert h["first"] is None
+        else:
+            assert set(h["first"]) == {"win", "error", "visits", "halving"}
+            assert isinstance(h["first"]["win"], float) and isinstance(h["first"]["visits"], int)
+            assert h["first"]["halving"] is None or isinstance(h["first"]["halving"], int)
         assert all(isinstance(x, str) for x in h["continuation"] + h["plan"])
         why = h["why"]
         if k > 3:

@@ -374,6 +374,7 @@ def test_each_root_child_reports_its_own_mean_spread_rounds_and_line_visits(root
     rounds = [ch["rounds"] for ch in children]
     if root == "ucb":
         assert stats["rounds"] == 0 and set(rounds) == {0}
+        assert all(ch["halvings"] == [] for ch in children)
     else:
         # 8 candidates: 3 halvings to one, and the first picks the candidates: 4 in all.
         assert stats["rounds"] == 4 and children[0]["rounds"] == 4
@@ -384,6 +385,22 @@ def test_each_root_child_reports_its_own_mean_spread_rounds_and_line_visits(root
             for y in children:
                 if x["rounds"] > y["rounds"]:
                     assert x["visits"] > y["visits"]
+        # How each candidate stood at each halving from the second: the one left at the
+        # end at every one, a dropped move last at the halving that dropped it, as it
+        # stands now (never visited again), and at each halving the candidates had the
+        # same visits since the first, give or take the UCB phase's.
+        assert [h["halving"] for h in children[0]["halvings"]] == [1, 2, 3]
+        for ch in children:
+            marks = ch["halvings"]
+            assert [h["halving"] for h in marks] == list(range(1, min(ch["rounds"], 3) + 1))
+            assert all(sum(h["mean"]) == pytest.approx(1.0) and h["spread"] >= 0 for h in marks)
+            assert [h["visits"] for h in marks] == sorted(h["visits"] for h in marks)
+            if marks and ch is not children[0]:
+                assert marks[-1]["visits"] == ch["visits"] and marks[-1]["mean"] == pytest.approx(ch["mean"])
+        for halving in (1, 2, 3):
+            then = [h["visits"] for ch in children for h in ch["halvings"] if h["halving"] == halving]
+            assert len(then) == {1: 8, 2: 4, 3: 2}[halving]
+            assert max(then) - min(then) <= 200        # the UCB phase's uneven share apart
 
 
 def test_availability_counts_at_the_root_without_widening():

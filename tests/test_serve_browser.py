@@ -94,12 +94,13 @@ def test_a_hint_of_the_shown_position_with_its_progress(browser, serving, tmp_pa
     cells = [[td.text for td in r.find_elements(By.TAG_NAME, "td")] for r in rows]
     # Issue 55: the panel showed "(1)(2)(3) =" and then unnumbered "=" rows.  Every row is
     # numbered by its place, #1 the engine's play, and each other row's mark is what its
-    # figures, as shown, say against #1's: = when the intervals overlap, < or > beyond.
+    # figures, as shown, say against #1's then (at the same visits): = when the
+    # intervals overlap, < or > beyond.
     assert [c[0] for c in cells] == [str(k) for k in range(1, len(rows) + 1)]
-    assert cells[0][1] == ""
-    first, first_error = float(cells[0][3].rstrip("%")), float(cells[0][4])
+    assert cells[0][1] == "" and cells[0][5] == ""
     for c in cells[1:]:
         win, error = float(c[3].rstrip("%")), float(c[4])
+        first, first_error = (float(x.rstrip("%")) for x in c[5].split(" \u00b1 "))
         apart = round(abs(win - first), 1) > round(error + first_error, 1)
         assert c[1] == ("=" if not apart else ">" if win > first else "<"), c
     # the top plans' squares outlined on the board, numbered as in the table

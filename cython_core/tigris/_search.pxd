@@ -47,6 +47,17 @@ cdef struct Node:
     float chance_sq             # the searching player's chances squared, summed: their spread
 
 
+cdef struct Snapshot:
+    # A root child in the running at a halving, as it stood then (a halving root's
+    # candidates have had the same visits since its first halving: a move is compared
+    # with another as they stood at the same visits).
+    int32_t node                # the root child
+    int32_t halving             # the halving (Tree.phase when it was made; from 1)
+    int32_t visits              # its visits then
+    float chance[MAXP]          # its chances summed then, per player
+    float chance_sq             # the searching player's chances squared, summed then
+
+
 cdef struct PolicyList:
     # The best untried actions of a node by one evaluation of the policy (on the
     # determinization that expanded it), best first: its widening takes them in this
@@ -118,6 +129,9 @@ cdef struct Tree:
     int phase                   # halvings done so far
     int turn                    # the candidate whose visit is next in this round
     long round                  # rounds of the current phase done (each visits every candidate once)
+    Snapshot* snapshots         # ROOT_HALVING: the candidates as they stood at each halving from the second
+    int32_t nsnapshots          # how many
+    int32_t capsnapshots        # allocated
 
 
 # Grow the tree from `root` for `player` until cfg's budget is spent; -1 with a Python

@@ -156,6 +156,21 @@ cdef double spread(const Node* nd, int player):
     return sqrt(max(nd.chance_sq / n - mean * mean, 0.0))
 
 
+cdef dict snapshot(const Snapshot* sn, int nplayers, int player):
+    """A candidate as it stood at a halving: the ``halving``, its ``visits``, each
+    player's ``mean`` chance over them (as ``mean_chances``) and the ``spread`` of the
+    searching `player`'s (as ``spread``)."""
+    cdef double total = 0.0, n = sn.visits, mean
+    cdef int p
+    for p in range(nplayers):
+        total += sn.chance[p]
+    mean = sn.chance[player] / n if n >= 1 else 0.0
+    return {"halving": sn.halving, "visits": sn.visits,
+            "mean": [sn.chance[p] / total for p in range(nplayers)] if total > 0
+            else [1.0 / nplayers] * nplayers,
+            "spread": sqrt(max(sn.chance_sq / n - mean * mean, 0.0)) if n >= 1 else 0.0}
+
+
 cdef double line_error(const Tree* t, int32_t node, int player):
     """The standard error of the searching `player`'s chance read at the end of `node`'s
     best line: the spread of the chances its visits backed up (with the prior above)
@@ -206,6 +221,7 @@ cdef class Search:
         free(self.tree.order)
         free(self.tree.survivors)
         free(self.tree.survivor_prior)
+        free(self.tree.snapshots)
         free(self.tree.order_prior)
         free(self.root_only)
 
@@ -297,12 +313,18 @@ cdef class Search:
         (``line_error``), line = how many moves of pv that best line takes, mean = each
         player's chance averaged over the child's own visits, spread = the standard
         deviation of the searching player's chance over them (``spread``), rounds = the
-        halving phases it took part in (0: never a candidate, or a UCB root), prior = the
+        halving phases it took part in (0: never a candidate, or a UCB root), halvings =
+        how it stood at each halving from the second while it was in the running (dicts
+        of halving, visits, mean and spread, as above: ``snapshot``), prior = the
         move's prior as the root ranked it (the policy's probability, or the heuristic's
         weight, times its one-ply factor with root_lookahead), pv = the most visited
         line after it, as (action, player) pairs), pv_visits = the visits of the child and
         of each node of that line), ``best``, ``nodes``, ``rounds`` (the halvings done so
         far)."""
+        halvings = {}                      # node: how it stood at each halving, in order
+        for k in range(self.tree.nsnapshots):
+            halvings.setdefault(self.tree.snapshots[k].node, []).append(
+                snapshot(&self.tree.snapshots[k], self.root.nplayers, self.player))
         children = []
         c = self.tree.nodes[0].first_child if self.tree.n else NO_NODE
         k = self.tree.nodes[0].nchildren - 1 if self.tree.n else 0     # newest first: the last in order
@@ -316,6 +338,7 @@ cdef class Search:
                              "mean": mean_chances(&self.tree.nodes[c], self.root.nplayers),
                              "spread": spread(&self.tree.nodes[c], self.player),
                              "rounds": nd.rounds,
+                             "halvings": halvings.get(c, []),
                              "prior": self.tree.order_prior[k] if 0 <= k < self.tree.norder else 0.0,
                              "pv": self._line(c, pv_depth),
                              "pv_visits": self._line_visits(c, pv_depth)})

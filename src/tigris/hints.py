@@ -15,16 +15,20 @@ terminal seat, ``tigris analyse`` and the viewer.  Its standard error comes from
 visits and the spread of the chances they backed up, so a plan seen ten times less
 reads about three times less sure.
 
-The first row is the plan the engine plays (the bot's own final choice); the other plans
-the search examined (``searched``: at least ``SEARCHED`` of the root's visits) follow by
-the mover's chance.  Each is marked against the first by the figures as shown, to a
-tenth of a point (``versus``): ``equal`` when the two chances' intervals (chance +-
-error) overlap, else ``above`` or ``below``; so no plan shown as an equal has a chance
-that reads clearly better or worse, and a plan that reads better than the engine's play
-says so.  An equal gives ``longer``: how many times the iterations would tell it from
-the first, if their difference held.  The plans seen less are kept apart (``searched``
-false, ``rank`` None, with the search's ``prior`` of them).  ``notes`` says in words what
-the marks and the search's schedule mean for this hint.
+The first row is the plan the engine plays (the bot's own final choice).  A move's chance
+over more visits reads lower where they try more of the mover's own next actions (each
+new second action is tried a while), so two moves compare fairly only at equal visits:
+each other plan the search examined (``searched``: at least ``SEARCHED`` of the root's
+visits) carries ``first``, the first's chance and error when it had the plan's visits
+(``then``: at the halving that dropped the plan's move, where a halving root had given
+both the same visits), and the plans follow by how they read against it.  Each is marked
+against it by the figures as shown, to a tenth of a point (``versus``): ``equal`` when
+the two intervals (chance +- error) overlap, else ``above`` or ``below``; so no plan
+shown as an equal reads clearly better or worse, and a plan that reads better than the
+engine's play says so.  An equal gives ``longer``: how many times the iterations would
+tell it from the first, if their difference held.  The plans seen less are kept apart
+(``searched`` false, ``rank`` None, with the search's ``prior`` of them).  ``notes`` says
+in words what the marks and the search's schedule mean for this hint.
 
 The first ``WHY_ROWS`` rows say why (``why``), from what the engine already has:
 ``scores``, every player's final score as the network's score head expects it before
@@ -42,8 +46,10 @@ conflict's winner) is what the likely line gives, not a certainty.
 >>> hints = tigris.hint(g, iterations=2000, top=3, seed=1, progress=False)
 >>> [h["move"] for h in hints] == [g.action_str(h["action"]) for h in hints]
 True
->>> list(hints[0])           # win: the mover's chance; error: its standard error
-['rank', 'mark', 'equal', 'searched', 'move', 'action', 'plan', 'visits', 'share', 'rounds', 'prior', 'win', 'error', 'chances', 'longer', 'continuation', 'why']
+>>> list(hints[0])[:9]
+['rank', 'mark', 'equal', 'searched', 'move', 'action', 'plan', 'visits', 'share']
+>>> list(hints[0])[9:]      # win: the mover's chance; error: its standard error
+['rounds', 'prior', 'win', 'error', 'first', 'chances', 'longer', 'continuation', 'why']
 >>> abs(sum(hints[0]["chances"]) - 1) < 1e-6, hints[0]["win"] == hints[0]["chances"][g.current_player]
 (True, True)
 >>> hints[0]["rank"], hints[0]["mark"], hints.equals >= 1      # the engine's play
@@ -69,10 +75,10 @@ if TYPE_CHECKING:
     from tigris import bots
     from tigris._game import Game
 
-__all__ = ["CHUNKS", "DEFAULT_BOT", "EQUAL", "LONGEST", "MARKS", "SEARCHED", "ROW_KEYS", "WHY_DEALS", "WHY_ROWS",
-           "Hints", "continuation", "format_table", "hint", "hints_of", "longer", "notes", "own_error",
-           "plan_key", "plans", "ranked", "reading", "searched", "searcher", "settled", "shown", "shown_continuation",
-           "versus", "network_of", "why"]
+__all__ = ["CHUNKS", "DEFAULT_BOT", "EQUAL", "LONGEST", "MARKS", "SEARCHED", "ROW_KEYS", "WHY_DEALS",
+           "WHY_ROWS", "Hints", "continuation", "format_table", "hint", "hints_of", "longer", "network_of",
+           "notes", "own_error", "plan_key", "plans", "ranked", "reading", "searched", "searcher", "settled",
+           "shown", "shown_continuation", "then", "versus", "why"]
 
 CHUNKS = 20          # progress steps of a search in this process (one worker)
 DEFAULT_BOT = "ismcts-fast"   # the configuration hints search with unless told otherwise
@@ -96,7 +102,7 @@ WHY_DEALS = 8        # deals of the hidden tiles a plan is played on for its why
 MARKS = ("choice", "equal", "above", "below")
 # A row of a hint, in this order (docs/FORMATS.md describes each).
 ROW_KEYS = ("rank", "mark", "equal", "searched", "move", "action", "plan", "visits", "share", "rounds",
-            "prior", "win", "error", "chances", "longer", "continuation", "why")
+            "prior", "win", "error", "first", "chances", "longer", "continuation", "why")
 
 
 def hint(game: "Game", seconds: float | None = None, iterations: int | None = None,
@@ -113,7 +119,8 @@ def hint(game: "Game", seconds: float | None = None, iterations: int | None = No
     search goes (``ISMCTSBot.root_statistics``), as the server's pages follow a hint.
     Returns ``Hints``: a list of up to ``top`` dicts of the plans the search
     examined, the engine's play first (``ranked``): ``rank`` (the row's place),
-    ``mark`` (``choice`` for the first; ``equal``, ``above`` or ``below`` it), ``equal``
+    ``mark`` (``choice`` for the first; ``equal``, ``above`` or ``below`` it: against
+    ``first``, the first's ``win`` and ``error`` when it had the plan's visits), ``equal``
     (the first or marked equal), ``searched`` (true), ``move`` (the plan's first move,
     in notation), ``action`` (its id), ``plan`` (the notation of the mover's settled
     decisions of this turn, the first move first), ``visits``, ``share`` (of the root
@@ -342,7 +349,8 @@ def _plan(game, child, total):
     chances, error = reading(child)
     return {"move": plan[0], "action": child["action"], "plan": plan, "visits": child["visits"],
             "share": child["visits"] / total, "rounds": child.get("rounds", 0), "prior": child.get("prior"),
-            "chances": chances, "error": error, "continuation": continuation(game, child)[steps - 1:]}
+            "chances": chances, "error": error, "continuation": continuation(game, child)[steps - 1:],
+            "_halvings": child.get("halvings", [])}
 
 
 def shown(x):
@@ -379,9 +387,10 @@ def ranked(game, children, choice=None):
     every player's chance calibrated (``tigris.chance``), and its error; first the plan
     of the action `choice` (default: the first child, the most visited), the engine's
     play; then the other plans the search examined (``searched``: at least SEARCHED of
-    the visits) by the mover's chance, each marked against the first (``versus``), its
-    ``rank`` its place; last the plans it did not examine enough, by visits, unranked
-    (``rank`` and ``mark`` None)."""
+    the visits), each with ``first``, the first's chance and error when it had the
+    plan's visits (``then``), and marked against it (``versus``), by how they read
+    against it, their ``rank`` their place; last the plans it did not examine enough, by
+    visits, unranked (``rank`` and ``mark`` None)."""
     from tigris import chance
 
     mover = game.current_player
@@ -393,7 +402,7 @@ def ranked(game, children, choice=None):
         row["chances"] = chance.calibrated(raw, mover)
         row["win"] = row["chances"][mover]
         row["error"] = chance.error(raw, mover, row["error"])
-        row["longer"], row["why"] = None, None
+        row["longer"], row["why"], row["first"] = None, None, None
     if not rows or math.isnan(rows[0]["win"]):
         for row in rows:
             row.update(rank=1, mark="choice", equal=True, searched=True)
@@ -401,19 +410,42 @@ def ranked(game, children, choice=None):
     best = rows[0]
     for row in rows:
         row["searched"] = row is best or row["share"] >= SEARCHED
-    others = sorted((r for r in rows[1:] if r["searched"]), key=lambda r: (-r["win"], -r["visits"]))
+        if row is not best and row["searched"]:
+            row["first"] = then(best, row, mover)
+    others = sorted((r for r in rows[1:] if r["searched"]),
+                    key=lambda r: (r["first"]["win"] - r["win"], -r["visits"]))
     rows = [best] + others + [r for r in rows if not r["searched"]]
     for k, row in enumerate(rows, start=1):
         if row is best:
             row.update(rank=1, mark="choice", equal=True)
         elif row["searched"]:
-            row.update(rank=k, mark=versus(best, row))
+            row.update(rank=k, mark=versus(row["first"], row))
             row["equal"] = row["mark"] == "equal"
             if row["equal"]:
-                row["longer"] = longer(best, row)
+                row["longer"] = longer(row["first"], row)
         else:
             row.update(rank=None, mark=None, equal=False)
     return [{k: row[k] for k in ROW_KEYS} for row in rows]
+
+
+def then(first, row, mover):
+    """How the `first` row read when it had the visits of `row`: its chance of `mover`
+    and its error (``win``, ``error``, calibrated) at the halving that dropped `row`'s
+    move (``halving``), where a halving root had given both the same visits (``visits``:
+    the first's then).  A move's chance over more visits reads lower where they try more
+    of the mover's own next actions (each new one tried a while), so moves compare fairly
+    at equal visits.  Where the search gave no such halving (a root by UCB, a move never
+    a candidate), the first row as it reads in the end (``halving`` None)."""
+    from tigris import chance
+
+    at = row["_halvings"][-1]["halving"] if row["_halvings"] else None
+    record = next((r for r in first["_halvings"] if r["halving"] == at), None)
+    if record is None:
+        return {"win": first["win"], "error": first["error"], "visits": first["visits"], "halving": None}
+    raw = record["mean"]
+    error = chance.error(raw, mover, own_error(record["visits"], record["spread"]))
+    return {"win": chance.calibrated(raw, mover)[mover], "error": error, "visits": record["visits"],
+            "halving": at}
 
 
 def notes(hints, rounds):
@@ -430,10 +462,11 @@ def notes(hints, rounds):
         one = len(above) == 1
         when = (f" after round{'' if one else 's'} {_listed([str(h['rounds']) for h in above])} of "
                 f"{rounds}" if rounds else "")
-        said.append(f"{_names(above)} read{'s' if one else ''} above #1, beyond both errors: the "
-                    f"search dropped {'it' if one else 'them'}{when} by its own value (the measure it "
-                    f"searches by, not this chance) and the moves' priors as they stood then; a longer "
-                    f"search may choose otherwise.")
+        same = " at the same visits" if all(h["first"]["halving"] is not None for h in above) else ""
+        said.append(f"{_names(above)} read{'s' if one else ''} above #1{same}, beyond "
+                    f"both errors: the search dropped {'it' if one else 'them'}{when} by its own value "
+                    f"(the measure it searches by, not this chance) and the moves' priors as they stood "
+                    f"then; a longer search may choose otherwise.")
     equal = [h for h in hints if h["mark"] == "equal"]
     if equal:
         said.append(f"The search cannot tell {_names(equal)} from #1 at this budget: their "
@@ -448,6 +481,10 @@ def notes(hints, rounds):
             said.append(f"{_names(same)}: even a search {LONGEST} times as long would likely not tell "
                         f"{'them' if len(same) > 1 else 'it'} from #1 (the chances read the same, or "
                         f"nearly).")
+    apart = [h for h in hints[1:] if h["first"] and h["first"]["halving"] is None]
+    if apart:
+        said.append(f"{_names(apart)}: compared with #1 as it reads in the end; the search never had "
+                    f"{'them' if len(apart) > 1 else 'it'} at the same visits as #1.")
     if rounds:
         groups = {}
         for h in hints[1:]:
@@ -575,29 +612,32 @@ def format_table(game, hints):
     the notes, and why for the first rows (``why``)."""
     mover = game.current_player
     rows = [f"player {mover} to decide ({game.decision}); best plans: #1 is the engine's play, the "
-            "others follow by the mover's chance"]
+            "others follow by how they read against it"]
     if isinstance(hints, Hints):
         rows.append(f"{hints.bot}, seed {hints.seed}: {hints.iterations:,} iterations in "
                     f"{hints.seconds:.1f} s")
     rows.append("P0, P1, ...: each player's chance of finishing first (a shared first as its "
                 "share), averaged over the plan's visits; * decides; +-: the standard error of its "
                 "chance, in points, from the plan's own visits")
-    rows.append("vs #1: = the two chances' intervals (chance +- error) overlap; < below #1's, > "
-                "above it, beyond both")
+    rows.append("#1 then: #1's chance and +- when it had the plan's visits (the search compares "
+                "moves at equal visits); vs #1: = the plan's and #1's then overlap, < below, > above, "
+                "beyond both")
     unsearched = getattr(hints, "unsearched", 0)
     if unsearched:
         rows.append(f"{unsearched} other plans hold under {SEARCHED:.0%} of the visits each: "
                     "too little searched to rank, not shown")
     width = max([24] + [len(" + ".join(h["plan"])) for h in hints])
     players = "".join(f"{f'P{p}' + ('*' if p == mover else ''):>7}" for p in range(game.players))
-    rows.append(f"{'#':>3} {'vs #1':<5}  {'plan':<{width}} {'visits':>8} {'share':>6}{players}{'+-':>6}  "
-                "continuation")
+    rows.append(f"{'#':>3} {'vs #1':<5}  {'plan':<{width}} {'visits':>8} {'share':>6}{players}{'+-':>6}"
+                f"{'#1 then':>11}  continuation")
     for h in hints:
         cont = "; ".join(shown_continuation(h["continuation"], mover))
         chances = "".join(f"{_points(c) + '%':>7}" for c in h["chances"])
         error = "" if math.isnan(h["error"]) else _points(h["error"])
+        first = h.get("first")
+        earlier = f"{_points(first['win'])}+-{_points(first['error'])}" if first else ""
         rows.append(f"{h['rank'] or '-':>3} {SIGNS.get(h['mark'], ''):<5}  {' + '.join(h['plan']):<{width}} "
-                    f"{h['visits']:>8} {h['share']:>6.1%}{chances}{error:>6}  {cont}")
+                    f"{h['visits']:>8} {h['share']:>6.1%}{chances}{error:>6}{earlier:>11}  {cont}")
     rows += getattr(hints, "notes", [])
     for h in hints:
         if h.get("why"):
@@ -621,12 +661,14 @@ def _why_lines(h, mover):
     if why["scores"]:
         before, after = why["scores"]["before"], why["scores"]["after"]
         lines.append("  expected final scores (the network's): " + ", ".join(
-            f"P{p}{'*' if p == mover else ''} {b:.1f} -> {a:.1f}" for p, (b, a) in enumerate(zip(before, after))))
+            f"P{p}{'*' if p == mover else ''} {b:.1f} -> {a:.1f}"
+            for p, (b, a) in enumerate(zip(before, after))))
     if why["does"]:
         lines.append("  it does: " + "; ".join(why["does"]))
     if why["replies"]:
         lines.append("  likely line: " + "; ".join(
-            f"player {r['player']}: {r['move']}" + (f" ({r['share']:.0%} of the visits there)" if r["share"] is not None else "")
+            f"player {r['player']}: {r['move']}"
+            + ("" if r["share"] is None else f" ({r['share']:.0%} of the visits there)")
             for r in why["replies"]))
     if why["then"]:
         lines.append("  then: " + "; ".join(why["then"]))

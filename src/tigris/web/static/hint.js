@@ -3,9 +3,10 @@
  * It asks the server for a hint of the position the viewer shows (POST /api/hint), shows
  * the search's progress (GET /api/hint/ID twice a second) beside a button that stops it,
  * then the plans it examined (the server sends the first few): each numbered, #1 the plan
- * the engine plays, the others by the mover's chance, each with its mark against #1 (=
- * when the two chances' intervals overlap, < or > beyond both), the mover's chance of
- * finishing first, its standard error and its share of the visits; below them the notes
+ * the engine plays, the others by how they read against it, each with the mover's chance
+ * of finishing first, its standard error, #1's when it had the plan's visits ("#1 then")
+ * and the mark between them (= when the two intervals overlap, < or > beyond both), and
+ * its share of the visits; below them the notes
  * (what the marks and the search's schedule mean here) and, for the first plans, why
  * (the expected final scores, what the plan does, the likely line): the same as
  * `tigris hint` prints.  The squares of the first three plans are outlined on the board
@@ -38,9 +39,9 @@ function pct(x) { return x === null || x === undefined ? "-" : points(x) + "%"; 
 const SIGNS = { choice: "", equal: "=", above: ">", below: "<" };
 const MEANING = {
   choice: "the plan the engine plays",
-  equal: "its interval (chance \u00b1 error) overlaps #1's: not told apart",
-  above: "reads above #1's chance, beyond both errors",
-  below: "reads below #1's chance, beyond both errors",
+  equal: "its interval (chance \u00b1 error) overlaps #1's then: not told apart",
+  above: "reads above #1's chance then, beyond both errors",
+  below: "reads below #1's chance then, beyond both errors",
 };
 
 // A square's name at the end of a move's notation ("tile red G5", "leader king C8").
@@ -63,13 +64,17 @@ function whyLines(r, mover) {
 }
 
 function render(result) {
-  const head = h("tr", {}, ...["#", "vs #1", "plan", "win", "\u00b1", "share of visits"].map(t => h("th", { text: t })));
+  const head = h("tr", {}, ...["#", "vs #1", "plan", "win", "\u00b1", "#1 then", "share of visits"].map(
+    t => h("th", { text: t })));
   const rows = result.hints.map(r => h("tr", { class: r.mark, "data-rank": String(r.rank) },
     h("td", { class: "num", text: String(r.rank) }),
     h("td", { class: "versus", text: SIGNS[r.mark] || "", title: MEANING[r.mark] || "" }),
     h("td", { text: r.plan.join(" + ") }),
     h("td", { class: "num", text: pct(r.win) }),
     h("td", { class: "num", text: points(r.error) }),
+    h("td", { class: "num", text: r.first ? pct(r.first.win) + " \u00b1 " + points(r.first.error) : "",
+              title: r.first && r.first.halving !== null ? "#1 when it had " + r.first.visits.toLocaleString() +
+                " visits, as this plan (halving " + r.first.halving + ")" : "#1 as it reads in the end" }),
     h("td", { class: "num", text: pct(r.share) })));
   table.replaceChildren(h("thead", {}, head), h("tbody", {}, ...rows));
   notes.replaceChildren(...result.notes.map(n => h("li", { text: n })));
@@ -79,8 +84,9 @@ function render(result) {
   const hidden = result.unsearched ? " " + result.unsearched + " other plans held under " +
     Math.round(100 * result.searched_share) + "% of the visits each: too little searched to rank, not shown." : "";
   status.textContent = "Player " + result.player + " to decide (" + result.decision + "): " +
-    result.iterations.toLocaleString() + " iterations. #1 is the plan the engine plays; = its chance " +
-    "cannot be told from #1's (the intervals win \u00b1 error overlap), < and > read below and above it " +
+    result.iterations.toLocaleString() + " iterations. #1 is the plan the engine plays. #1 then: its " +
+    "chance when it had the plan's visits (the search compares moves at equal visits); = the plan's chance " +
+    "cannot be told from it (the intervals win \u00b1 error overlap), < and > read below and above it " +
     "beyond both. Win: the chance of finishing first; \u00b1 its standard error, in points." + hidden;
   // The first plans' squares, outlined on the board with their row's number.
   const squares = [];
