@@ -25,8 +25,13 @@ def test_the_figures_of_two_positions(capsys):
 
 
 def test_what_a_hints_rows_show_of_its_first():
-    row = lambda win, error, mark: {"win": win, "error": error, "mark": mark}      # noqa: E731
-    hints = [row(0.50, 0.01, "choice"), row(0.505, 0.01, "equal"), row(0.40, 0.01, "below")]
+    then = {"win": 0.50, "error": 0.01}                    # the first, at each plan's visits
+
+    def row(win, error, mark):
+        return {"win": win, "error": error, "mark": mark, "first": then}
+
+    hints = [dict(row(0.45, 0.01, "choice"), first=None), row(0.505, 0.01, "equal"),
+             row(0.40, 0.01, "below")]
     assert first_row.first_row(hints) == (True, False, False, 1, 0)
     hints[1] = row(0.60, 0.01, "above")
     assert first_row.first_row(hints) == (False, False, False, 0, 1)

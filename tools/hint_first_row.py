@@ -10,9 +10,9 @@ a ``tigris-suite/1`` file, or by default ``tigris bench``'s 24 mid-game position
 greedy games, 8 with each of 2, 3 and 4 players), a hint of ``--iterations`` with each
 of ``--seeds`` (``tigris.hint``, ``--top`` plans shown), and per hint whether its first
 row is, by the figures it shows: the best or not told apart from the best (no plan marked
-above it), the highest chance shown (no plan reads higher, even within the errors), and
-clearly the best (every other plan marked below it); with how many plans are marked
-equal and above it.  Prints the shares and medians, one line each (``--json``: a list).
+above it), the highest chance shown (no plan reads higher than the first beside it, even
+within the errors), and clearly the best (every other plan marked below it); with how
+many plans are marked equal and above it.  Prints the shares and medians, one line each (``--json``: a list).
 """
 
 import argparse
@@ -41,12 +41,14 @@ def positions(files=(), move=None, suite=None, per_count=8):
 
 def first_row(hints):
     """What a hint's rows show of its first: (no plan marked above it, no plan reading
-    higher as shown, every other plan marked below it, plans marked equal, above)."""
+    higher than it as shown, even within the errors, every other plan marked below it,
+    plans marked equal, above).  A plan is read against the first as the hint shows it
+    beside the plan (``first``: the first when it had the plan's visits)."""
     from tigris.hints import shown
 
-    first, rest = hints[0], hints[1:]
+    rest = hints[1:]
     marks = [h["mark"] for h in rest]
-    highest = all(shown(h["win"]) <= shown(first["win"]) for h in rest)
+    highest = all(shown(h["win"]) <= shown(h["first"]["win"]) for h in rest)
     return ("above" not in marks, highest, all(m == "below" for m in marks),
             marks.count("equal"), marks.count("above"))
 
