@@ -340,7 +340,7 @@ def test_a_position_edited_into_a_conflict_and_a_hint_asked_there(browser, servi
     browser.find_element(By.ID, "hint-seconds").send_keys("1 s")
     browser.find_element(By.ID, "hint-start").click()
     wait(browser).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#hint-table tbody tr"))
-    plans = [r.find_elements(By.TAG_NAME, "td")[1].text
+    plans = [r.find_elements(By.TAG_NAME, "td")[2].text          # after the number and the mark
              for r in browser.find_elements(By.CSS_SELECTOR, "#hint-table tbody tr")]
     assert plans and all(p.startswith("support ") for p in plans)
     refused = "/api/positions - Failed to load resource: the server responded with a status of 400"
