@@ -121,3 +121,19 @@ def test_a_game_whose_worker_dies_twice_stops_the_bench_in_one_line(monkeypatch,
                          f"worker process died twice (killed (SIGKILL): out of memory, or killed "
                          f"by hand); a benchmark keeps nothing of a run that stops: run it again "
                          f"(with fewer --jobs if memory is short)")
+
+
+def test_a_fit_learns_from_what_the_hint_shows():
+    """The chances a calibration sample keeps, calibrated, are those of the hint's first
+    row with the same bot, budget and seed: a fit maps what the hint reads."""
+    from tigris import chance, hints
+
+    g = tigris.Game(players=3, seed=4)
+    for _ in range(9):
+        g.apply(g.legal_actions()[len(g.legal_actions()) // 3])
+    moves = [a for a, _, _, _ in g.history]
+    position = {"players": 3, "seed": 4, "moves": moves, "mover": g.current_player,
+                "outcome": [1.0, 0.0, 0.0]}
+    sample = bench.calibration_sample(position, "ismcts-fast", 600, 2)
+    first = hints.hint(g, iterations=600, seed=2, top=1, progress=False)[0]
+    assert chance.calibrated(sample["raw"], g.current_player) == first["chances"]

@@ -467,6 +467,27 @@ def test_knobs_reach_the_search():
 # Root parallelism (joblib)
 # ---------------------------------------------------------------------------
 
+def test_merged_trees_pool_how_each_move_stood_at_each_halving():
+    """Two halving trees merged: a move's records of each halving pooled as the moves
+    are (visits added, chances visit-weighted), the halvings in order."""
+    g = tigris.Game(players=2, seed=8)
+    bot = bots.make("ismcts", iterations=1200, root="halving", candidates=8, seed=5)
+    view = g.determinize(g.current_player, 1)
+    trees = [search._grow(view, bot.options, 1200, None, True, s) for s in (3, 4)]
+    merged = search.merge(trees)
+    assert any(ch["halvings"] for ch in merged["children"])
+    for m in merged["children"]:
+        parts = [h for t in trees for ch in t["children"] if ch["action"] == m["action"] for h in ch["halvings"]]
+        assert [r["halving"] for r in m["halvings"]] == sorted({h["halving"] for h in parts})
+        for record in m["halvings"]:
+            same = [h for h in parts if h["halving"] == record["halving"]]
+            assert record["visits"] == sum(h["visits"] for h in same)
+            assert record["mean"][0] == pytest.approx(sum(h["mean"][0] * h["visits"] for h in same)
+                                                      / record["visits"])
+            squares = sum((h["spread"] ** 2 + h["mean"][0] ** 2) * h["visits"] for h in same) / record["visits"]
+            assert record["spread"] == pytest.approx(math.sqrt(max(squares - record["mean"][0] ** 2, 0)), abs=1e-9)
+
+
 def test_two_workers_merge_their_trees():
     g = tigris.Game(players=2, seed=8)
     bot = bots.make("ismcts", iterations=400, workers=2, seed=5)
@@ -490,6 +511,18 @@ def test_two_workers_merge_their_trees():
            [(c["action"], c["visits"], c["avail"]) for c in expected["children"]]
     for got, want in zip(merged["children"], expected["children"]):
         assert got["value"] == pytest.approx(want["value"])
+    # Each child's mean chances are visit-weighted, its spread pooled over both trees'
+    # visits, its rounds the most either gave; the line's visits go with the line.
+    for m in merged["children"]:
+        parts = [ch for t in trees for ch in t["children"] if ch["action"] == m["action"]]
+        n = sum(ch["visits"] for ch in parts)
+        mean = sum(ch["mean"][0] * ch["visits"] for ch in parts) / n
+        squares = sum((ch["spread"] ** 2 + ch["mean"][0] ** 2) * ch["visits"] for ch in parts) / n
+        assert m["mean"][0] == pytest.approx(mean)
+        assert m["spread"] == pytest.approx(math.sqrt(max(squares - mean ** 2, 0.0)), abs=1e-9)
+        assert m["rounds"] == max(ch["rounds"] for ch in parts)
+        assert len(m["pv_visits"]) == len(m["pv"]) + 1
+    assert merged["rounds"] == max(t["rounds"] for t in trees)
     by_action = {}
     for t in trees:
         for ch in t["children"]:

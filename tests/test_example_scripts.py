@@ -30,14 +30,16 @@ def test_play_a_game_writes_a_record_that_replays(tmp_path):
 def test_ask_for_a_hint_ranks_legal_moves(tmp_path):
     out = run_example("ask_for_a_hint.py", cwd=tmp_path)
     lines = out.splitlines()
-    assert lines[0] == "player 1 to move; 4,000 iterations"
+    assert lines[0] == "player 1 to move; 4,000 iterations; #1 is the engine's play"
     game = tigris.Game(players=2, seed=11)
     game.apply("tile red G4")
     game.apply("tile black H5")
-    assert lines[1].endswith("plans the search cannot tell apart from its choice (rank 1)")
-    plans = [line[3:].split("  ")[0].strip().split(" + ") for line in lines[2:]]
-    assert len(plans) == 3 and all(line[:2].strip().isdigit() for line in lines[2:])
+    rows = lines[1:4]
+    assert [line[:2].strip() for line in rows] == ["1", "2", "3"]
+    assert rows[0][3] == " " and all(line[3] in "=<>" for line in rows[1:])    # marks against #1
+    plans = [line[5:].split("  ")[0].strip().split(" + ") for line in rows]
     assert all(game.parse_action(plan[0]) in game.legal_actions() for plan in plans)
+    assert lines[4:] and all(not line[:2].strip().isdigit() for line in lines[4:])   # the notes
 
 
 @pytest.mark.slow

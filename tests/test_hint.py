@@ -3,6 +3,8 @@
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tigris
 from tigris import bots
@@ -61,8 +63,9 @@ def test_hint_command_on_a_position_and_a_record(tmp_path, capsys):
     assert data["player"] == g.current_player and data["hints"]
     assert data["bot"] == "ismcts-fast" and data["seed"] == 0
     assert data["iterations"] == 600 and data["seconds"] > 0
-    assert list(data["hints"][0]) == ["rank", "equal", "searched", "move", "action", "plan", "visits",
-                                      "share", "prior", "win", "error", "chances", "continuation"]
+    assert list(data["hints"][0]) == ["rank", "mark", "equal", "searched", "move", "action", "plan", "visits",
+                                      "share", "rounds", "prior", "win", "error", "first", "chances", "longer",
+                                      "continuation", "why"]
     assert data["equals"] >= 1
     for h in data["hints"]:
         assert len(h["chances"]) == 2 and sum(h["chances"]) == pytest.approx(1.0, abs=1e-6)
@@ -209,12 +212,13 @@ def test_hint_is_the_bots_analysis(monkeypatch):
     assert len(reads) == 1 and reads[0].endswith("ismcts-fast.toml")
     stats = bots.load("ismcts-fast", seed=3).root_statistics(g, iterations=700, steps=CHUNKS)
     rows = ranked(g, stats["children"])
-    assert hints == [r for r in rows if r["searched"]] and hints.equals == sum(h["equal"] for h in hints)
+    searched = [r for r in rows if r["searched"]]
+    assert [dict(h, why=None) for h in hints] == searched and hints.equals == sum(h["equal"] for h in hints)
     assert hints.unsearched == sum(not r["searched"] for r in rows) > 0
-    # The search's choice first, its chances calibrated.
+    # The search's choice first, its chances (averaged over its visits) calibrated.
     first = stats["children"][0]
     assert hints[0]["action"] == first["action"] and hints[0]["visits"] == first["visits"]
-    assert hints[0]["chances"] == chance.calibrated(first["chances"], g.current_player)
+    assert hints[0]["chances"] == chance.calibrated(first["mean"], g.current_player)
     assert {h["action"] for h in hints} <= {ch["action"] for ch in stats["children"]}
 
 
@@ -280,8 +284,8 @@ def test_a_move_that_wins_outright_takes_most_visits_and_a_certain_win(bot):
     certain[g.current_player] = 1.0
     assert hints[0]["chances"] == chance.calibrated(certain, g.current_player)   # a certain win
     assert all(h["win"] < 0.5 for h in hints[1:])
-    # The one winning move stands alone in the top group.
-    assert hints.equals == 1 and [h["equal"] for h in hints] == [True] + [False] * (len(hints) - 1)
+    # The one winning move stands alone: every other plan reads below it.
+    assert hints.equals == 1 and [h["mark"] for h in hints] == ["choice"] + ["below"] * (len(hints) - 1)
 
 
 # ---------------------------------------------------------------------------
@@ -308,9 +312,14 @@ def two_actions_either_order(game):
     raise AssertionError("no two actions commute here")
 
 
-def child(action, visits, chances, error=0.005, pv=(), line=0):
-    return {"action": action, "visits": visits, "avail": visits, "value": chances[0],
-            "chances": list(chances), "error": error, "line": line, "pv": list(pv)}
+def child(action, visits, chances, error=0.005, pv=(), line=0, spread=None, rounds=0):
+    """A root child as a search reports it: with `spread`, the chances are the mean over
+    its visits and their spread (what a hint reads); without, the line's and its error."""
+    ch = {"action": action, "visits": visits, "avail": visits, "value": chances[0],
+          "chances": list(chances), "error": error, "line": line, "pv": list(pv), "rounds": rounds}
+    if spread is not None:
+        ch.update(mean=list(chances), spread=spread)
+    return ch
 
 
 def test_two_orders_of_one_turn_are_one_plan_shown_once():
@@ -351,10 +360,11 @@ def test_one_winning_move_stands_alone_in_the_top_group(monkeypatch):
     win[mover] = 1.0
     lose = [0.6, 0.6]
     lose[mover] = 0.4
-    children = [child(legal[0], 5000, win, error=0.0)] + \
-        [child(a, 300 - k, lose, error=0.02) for k, a in enumerate(legal[1:20])]
+    children = [child(legal[0], 5000, win, spread=0.0)] + \
+        [child(a, 300 - k, lose, spread=0.1) for k, a in enumerate(legal[1:20])]
     rows = ranked(g, children)
     assert [r["equal"] for r in rows] == [True] + [False] * 19
+    assert [r["mark"] for r in rows] == ["choice"] + ["below"] * 19
     assert [r["rank"] for r in rows] == list(range(1, 21))
 
 
@@ -391,9 +401,12 @@ def test_a_plan_searched_too_little_is_never_ranked_above_a_searched_one(monkeyp
             assert not (r["equal"] and not r["searched"])
 
 
-def test_equals_come_first_then_the_others_by_the_movers_chance(monkeypatch):
+def test_the_choice_first_then_the_others_by_the_movers_chance_each_marked(monkeypatch):
+    """Issue 55: plans that read 4 points above the engine's play were ranked as its
+    equals (1=), and the equals by visits before the others: the first row is the
+    engine's play, the others follow by the chance shown, each marked by the figures."""
     from tigris import chance
-    from tigris.hints import EQUAL, ranked
+    from tigris.hints import ranked
 
     monkeypatch.setattr(chance, "_shipped", {n: chance.IDENTITY for n in (2, 3, 4)})
     g = tigris.Game(players=2, seed=7)
@@ -405,31 +418,146 @@ def test_equals_come_first_then_the_others_by_the_movers_chance(monkeypatch):
         c[m] = x
         return c
 
-    children = [child(legal[0], 5000, ch(0.50), error=0.001),
-                child(legal[1], 3000, ch(0.51), error=0.001),     # better, within the noise
-                child(legal[2], 2000, ch(0.40), error=0.001),     # clearly worse
-                child(legal[3], 10, ch(0.47), error=0.05),        # rough: too little searched to rank
-                child(legal[4], 1000, ch(0.45), error=0.001)]
+    children = [child(legal[0], 5000, ch(0.770), spread=0.05),       # the engine's play
+                child(legal[1], 3000, ch(0.814), spread=0.05),       # reads well above it
+                child(legal[2], 2000, ch(0.40), spread=0.05),        # clearly worse
+                child(legal[3], 10, ch(0.47), spread=0.05),          # rough: too little searched to rank
+                child(legal[4], 1000, ch(0.772), spread=0.05)]       # within its noise
     rows = ranked(g, children)
     assert [r["action"] for r in rows] == [legal[0], legal[1], legal[4], legal[2], legal[3]]
-    assert [r["rank"] for r in rows] == [1, 1, 3, 4, None]
+    assert [r["mark"] for r in rows] == ["choice", "above", "equal", "below", None]
+    assert [r["rank"] for r in rows] == [1, 2, 3, 4, None]
+    assert [r["equal"] for r in rows] == [True, False, True, False, False]
     assert [r["searched"] for r in rows] == [True, True, True, True, False]
-    best = rows[0]
-    for r in rows:
-        within = best["win"] - r["win"] <= EQUAL * (best["error"] ** 2 + r["error"] ** 2) ** 0.5
-        assert r["equal"] == (within and r["searched"])
-    # Outside the equals, the ranking follows the chance shown.
-    others = [r["win"] for r in rows if r["searched"] and not r["equal"]]
-    assert others == sorted(others, reverse=True)
+    # the engine's play stays first whatever its place among the children
+    again = ranked(g, [children[1], children[0], *children[2:]], choice=legal[0])
+    assert [r["action"] for r in again] == [r["action"] for r in rows]
 
 
-def test_the_table_ranks_equals_as_one():
+@st.composite
+def root_statistics(draw):
+    """Root children of a search with any visits, chances and spreads, some with how they
+    stood at the halvings they lasted (the choice at every one), and the engine's choice
+    among them."""
+    n = draw(st.integers(2, 12))
+    visits = draw(st.lists(st.integers(1, 20_000), min_size=n, max_size=n))
+    chances = draw(st.lists(st.floats(0.0, 1.0), min_size=n, max_size=n))
+    spreads = draw(st.lists(st.floats(0.0, 0.5), min_size=n, max_size=n))
+    dropped = draw(st.lists(st.integers(0, 5), min_size=n, max_size=n))     # 0: never a candidate
+    then = draw(st.lists(st.tuples(st.integers(1, 5000), st.floats(0.0, 1.0), st.floats(0.0, 0.5)),
+                         min_size=5, max_size=5))
+    choice = draw(st.integers(0, n - 1))
+    return list(zip(visits, chances, spreads, dropped)), then, choice
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(root_statistics())
+def test_the_marks_and_the_order_follow_the_figures_as_shown(stats):
+    """Whatever the search reports, the first row is the engine's play and every other
+    searched row is where its figures put it and marked as they, rounded as shown,
+    say: never equal to the first with intervals apart, never above or below with
+    intervals that overlap; an equal's `longer` is the least budget at which its
+    intervals would part if the difference held.  A move is compared with #1 as #1 stood
+    when it had the move's visits, at the halving that dropped the move."""
+    from tigris import chance
+    from tigris.hints import LONGEST, SEARCHED, ranked, shown
+
+    g = tigris.Game(players=2, seed=7)
+    legal = g.legal_actions()
+    m = g.current_player
+
+    def ch(x):
+        c = [1 - x, 1 - x]
+        c[m] = x
+        return c
+
+    found, then, choice = stats
+    children = []
+    for k, (a, (v, x, spread, dropped)) in enumerate(zip(legal, found)):
+        children.append(child(a, v, ch(x), spread=spread))
+        if k == choice:           # the choice stood at every halving
+            children[-1]["halvings"] = [{"halving": h, "visits": w, "mean": ch(y), "spread": z}
+                                        for h, (w, y, z) in enumerate(then, start=1)]
+        elif dropped:             # a move dropped at a halving: as it stands now, then
+            children[-1]["halvings"] = [{"halving": dropped, "visits": v, "mean": ch(x), "spread": spread}]
+    rows = ranked(g, children, choice=legal[choice])
+    first = rows[0]
+    assert first["action"] == legal[choice] and (first["rank"], first["mark"]) == (1, "choice")
+    assert first["first"] is None
+    total = sum(v for v, _, _, _ in found)
+    searched = [r for r in rows[1:] if r["searched"]]
+    assert all(r["visits"] / total >= SEARCHED for r in searched)
+    gaps = [r["win"] - r["first"]["win"] for r in searched]
+    assert gaps == sorted(gaps, reverse=True)            # by how they read against #1 then
+    for k, r in enumerate(rows[1:], start=2):
+        if not r["searched"]:
+            assert (r["rank"], r["mark"], r["equal"], r["first"]) == (None, None, False, None)
+            continue
+        assert r["rank"] == k
+        # #1 as it stood when it had this move's visits, else as it reads in the end
+        dropped = found[legal.index(r["action"])][3]
+        if dropped:
+            visits, x, spread = then[dropped - 1]
+            assert r["first"]["halving"] == dropped and r["first"]["visits"] == visits
+            assert r["first"]["win"] == pytest.approx(chance.calibrated(ch(x), m)[m])
+        else:
+            assert r["first"] == {"win": first["win"], "error": first["error"], "visits": first["visits"],
+                                  "halving": None}
+        mine = r["first"]
+        gap = shown(r["win"]) - shown(mine["win"])
+        room = shown(r["error"]) + shown(mine["error"])
+        assert r["mark"] == ("equal" if abs(gap) <= room else "above" if gap > 0 else "below")
+        assert r["equal"] == (r["mark"] == "equal")
+        if r["mark"] != "equal" or gap == 0:
+            assert r["longer"] is None
+        elif r["longer"] is not None:
+            f, both = r["longer"], mine["error"] + r["error"]
+            assert 2 <= f <= LONGEST
+            assert both / f ** 0.5 <= abs(r["win"] - mine["win"]) + 1e-12     # apart at f times
+            if f > 2:
+                assert both / (f - 1) ** 0.5 > abs(r["win"] - mine["win"])    # not at f - 1
+    # the chances are calibrated, adding up to 1
+    assert all(sum(r["chances"]) == pytest.approx(1.0) for r in rows)
+    assert all(r["win"] == r["chances"][m] for r in rows)
+
+
+def test_a_plans_error_comes_from_its_own_visits_and_spread(monkeypatch):
+    """Issue 55: "+-" read 0.8 to 1.0 for plans with ten times different visits (a
+    spread between seeds added to every error): a plan seen ten times less, with the
+    same spread of chances over its visits, reads about three times less sure."""
+    from tigris import chance
+    from tigris.hints import ranked
+
+    monkeypatch.setattr(chance, "_shipped", {n: chance.IDENTITY for n in (2, 3, 4)})
+    g = tigris.Game(players=2, seed=7)
+    legal = g.legal_actions()
+    m = g.current_player
+    c = [0.5, 0.5]
+    children = [child(legal[0], 6000, c, error=0.002, spread=0.1),
+                child(legal[1], 600, c, error=0.002, spread=0.1),
+                child(legal[2], 600, c, error=0.002, spread=0.2)]
+    rows = ranked(g, children)
+    errors = {r["action"]: r["error"] for r in rows}
+    assert errors[legal[1]] / errors[legal[0]] == pytest.approx(10 ** 0.5, rel=0.02)
+    assert errors[legal[2]] / errors[legal[1]] == pytest.approx(2.0, rel=0.05)
+    assert errors[legal[0]] == pytest.approx(0.1 / 6000 ** 0.5, rel=0.02)
+    assert m in (0, 1)
+
+
+def test_the_table_marks_each_row_against_the_first():
     g = tigris.Game(players=2, seed=7)
     hints = tigris.hint(g, iterations=3000, top=4, seed=1, progress=False)
     text = format_table(g, hints)
     assert "+-" in text and " + ".join(hints[0]["plan"]) in text
-    if hints.equals > 1:
-        assert f"{hints.equals} plans within the search's noise" in text and " 1=" in text
+    assert "vs #1" in text and "best plans: #1 is the engine's play" in text
+    lines = text.splitlines()
+    head = next(k for k, line in enumerate(lines) if line.startswith("  # vs #1"))
+    rows = lines[head + 1:head + 1 + len(hints)]
+    assert [int(line[:3]) for line in rows] == [h["rank"] for h in hints] == list(range(1, len(hints) + 1))
+    signs = {"choice": "", "equal": "=", "above": ">", "below": "<"}
+    assert [line[4:9].strip() for line in rows] == [signs[h["mark"]] for h in hints]
+    for note in hints.notes:
+        assert note in text
 
 
 def test_every_field_of_a_hint_is_documented_in_formats():
@@ -439,7 +567,7 @@ def test_every_field_of_a_hint_is_documented_in_formats():
     start = text.index("## Hints (`tigris hint --json`)")
     section = text[start:text.index("\n## ", start)]
     for key in ("player", "decision", "bot", "seed", "iterations", "seconds", "equals", "unsearched",
-                "searched_share", "hints"):
+                "searched_share", "rounds", "notes", "hints"):
         assert f"`{key}`" in section.split("|")[0], key
     documented = {line.split("|")[1].strip().strip("`") for line in section.splitlines()
                   if line.startswith("| `")}
@@ -472,7 +600,212 @@ def test_a_decision_not_searched_is_one_row_of_unknown_chances():
     only = {"action": g.legal_actions()[0], "visits": 1, "chances": [math.nan] * 3,
             "error": math.nan, "pv": []}
     rows = ranked(g, [only])
-    assert len(rows) == 1 and (rows[0]["rank"], rows[0]["equal"]) == (1, True)
+    assert len(rows) == 1 and (rows[0]["rank"], rows[0]["equal"], rows[0]["mark"]) == (1, True, "choice")
     assert all(math.isnan(c) for c in rows[0]["chances"]) and math.isnan(rows[0]["error"])
     text = format_table(g, Hints(rows, iterations=0, seconds=0.0, bot="ismcts-fast", seed=0))
     assert rows[0]["move"] in text and "nan" in text.lower()
+
+
+# ---------------------------------------------------------------------------
+# Issue 55: a table that teaches
+# ---------------------------------------------------------------------------
+
+def recorded(name, move):
+    """The position after `move` moves of a game record in tests/data."""
+    from tigris.commands.games import game_of
+
+    return game_of(str(ROOT / "tests" / "data" / name), move)
+
+
+def test_a_real_hint_leads_with_the_bots_play_and_reads_each_plan_by_its_own_visits():
+    """Issue 55: at 20,000 iterations the #1 plan read 77.0% while two of its "1=" equals
+    read 81.4% and 81.6%, every "+-" 0.8 to 1.0 whatever the visits, and eight plans were
+    equals with the schedule's shares.  The first row is the bot's own play, each other
+    plan is marked against #1 as it stood at the same visits by the intervals shown, a
+    plan seen ten times less reads about three times less sure, and the notes say what
+    the schedule's shares are."""
+    from tigris.hints import CHUNKS, shown
+
+    g = recorded("ismcts-fast-2.0-seed11-2p.json", 59)
+    hints = tigris.hint(g, iterations=20_000, seed=1, top=8, progress=False)
+    bot = bots.load("ismcts-fast", seed=1)
+    assert hints[0]["action"] == bot.pick(bot.root_statistics(g, iterations=20_000, steps=CHUNKS))
+    first = hints[0]
+    for h in hints[1:]:
+        then = h["first"]          # #1 when it had this plan's visits: the halving that dropped it
+        assert then["halving"] == h["rounds"] and abs(then["visits"] - h["visits"]) < 0.1 * h["visits"]
+        apart = abs(shown(h["win"]) - shown(then["win"])) > shown(h["error"]) + shown(then["error"])
+        assert h["equal"] != apart
+    # At this first action of a turn every move the search dropped read above its play as
+    # they ended (36.6% against 37.2% to 39.7%): the play's mean over five times the visits
+    # tries far more second actions.  At the same visits none reads above it.
+    assert all(h["win"] > first["win"] for h in hints[1:])
+    assert not [h for h in hints if h["mark"] == "above"]
+    seen_least = min(hints, key=lambda h: h["visits"])
+    assert first["visits"] >= 8 * seen_least["visits"]
+    assert seen_least["error"] > 2 * first["error"]
+    assert hints.rounds == 6 and any("sequential halving, 6 rounds" in n for n in hints.notes)
+
+
+def test_a_plan_is_the_move_and_what_the_search_settled_of_the_turn():
+    """Issue 55: plans of two actions never appeared.  The search spreads the visits after
+    a move over many second actions and settles one only where it holds a quarter of
+    them: the first plan's likely line shows the mover's next action with its share,
+    under a quarter whenever the plan stops at the move."""
+    g = recorded("ismcts-fast-2.0-seed11-2p.json", 59)
+    assert g.actions_left == 2
+    hints = tigris.hint(g, iterations=5000, seed=1, top=3, progress=False)
+    mover = g.current_player
+    for h in hints:
+        line = h["why"]["replies"]
+        assert len(h["plan"]) in (1, 2)
+        nxt = next((r for r in line if r["player"] == mover), None)
+        if len(h["plan"]) == 1 and nxt is not None and nxt["move"].split()[0] in ("tile", "leader", "catastrophe"):
+            assert nxt["share"] < 0.25
+        if len(h["plan"]) == 2:
+            assert h["plan"][1] not in [r["move"] for r in line]
+
+
+def test_the_reasons_never_read_the_hidden_tiles():
+    """The why of a plan is the same whatever the hands the mover cannot see hold."""
+    from tigris.hints import network_of, searched, searcher, settled, why
+
+    g = recorded("ismcts-fast-2.0-seed12-3p.json", 40)
+    other = g.determinize(g.current_player, 77)           # the other hands dealt again
+    assert other.raw_state()["hand"] != g.raw_state()["hand"]
+    engine = searcher("ismcts-fast", 1, 3)
+    stats, _ = searched(g, engine, iterations=2000, progress=False)
+    net = network_of(engine, g.players)
+    for child in stats["children"][:3]:
+        steps = settled(g, child)[1]
+        assert why(g, child, steps, net) == why(other, child, steps, net)
+
+
+def test_the_reasons_say_what_a_plan_does_and_what_it_is_worth():
+    """A revolt's plan says it begins it, the likely line who wins it, and the network's
+    expected final scores before and after; a search without a network gives none."""
+    from tigris import notation
+    from tigris.hints import network_of, searcher, why
+
+    g = tigris.Game(players=2, seed=1)
+    for move in ("leader king F4", "tile black A11"):
+        g.apply(move)
+    child = {"action": g.parse_action("leader king G3"), "pv": [(notation.str_to_action("support 1"), 1)],
+             "pv_visits": [100, 60]}
+    w = why(g, child, 1, network_of(searcher("ismcts-fast", 1, 0), 2))
+    assert w["does"] == ["player 1 begins a revolt of the kings against player 0 (G3 against F4)"]
+    assert w["replies"] == [{"player": 1, "move": "support 1", "share": 0.6}]
+    assert len(w["scores"]["before"]) == len(w["scores"]["after"]) == 2
+    assert all(isinstance(x, float) and 0 <= x < 60 for x in w["scores"]["before"] + w["scores"]["after"])
+    assert network_of(searcher("ismcts-heuristic", 1, 0), 2) is None
+    assert why(g, child, 1, None)["scores"] is None
+
+
+def test_the_notes_say_where_the_search_cannot_tell_plans_apart_and_how_much_longer(monkeypatch):
+    """Where the marks say equal, the notes say so in words with the budget that would
+    tell each equal from #1 if the difference held; a plan that reads above #1 is named;
+    the shares are the schedule's."""
+    from tigris import chance
+    from tigris.hints import Hints, notes, ranked
+
+    monkeypatch.setattr(chance, "_shipped", {n: chance.IDENTITY for n in (2, 3, 4)})
+    g = tigris.Game(players=2, seed=7)
+    legal = g.legal_actions()
+    m = g.current_player
+
+    def ch(x):
+        c = [1 - x, 1 - x]
+        c[m] = x
+        return c
+
+    children = [child(legal[0], 5600, ch(0.500), spread=0.1, rounds=6),
+                child(legal[1], 2800, ch(0.503), spread=0.1, rounds=5),     # apart at about 4x
+                child(legal[2], 1400, ch(0.5001), spread=0.1, rounds=4),    # reads the same
+                child(legal[3], 1400, ch(0.530), spread=0.1, rounds=4),     # above, beyond both
+                child(legal[4], 630, ch(0.40), spread=0.1, rounds=3)]
+    rows = [r for r in ranked(g, children) if r["searched"]]
+    assert [r["mark"] for r in rows] == ["choice", "above", "equal", "equal", "below"]
+    hint = Hints(rows, iterations=20_000, seconds=0.5, bot="ismcts-fast", seed=1, rounds=6)
+    said = notes(hint, 6)
+    assert said[0].startswith("#2 reads above #1, beyond both errors: the search dropped it after "
+                              "round 4 of 6")
+    assert said[1] == "The search cannot tell #3 and #4 from #1 at this budget: their intervals overlap."
+    longer = rows[2]["longer"]
+    assert 2 <= longer <= 10
+    assert said[2] == (f"To tell them apart if the differences held: #3 about {longer} times as long "
+                       f"a search ({longer * 20_000:,} iterations).")
+    assert said[3].startswith("#4: even a search 100 times as long would likely not tell it from #1")
+    assert said[4] == ("#2, #3, #4 and #5: compared with #1 as it reads in the end; the search never had "
+                       "them at the same visits as #1.")
+    assert said[5].endswith("Dropped: #3 after round 5; #2 and #4 after round 4; #5 after round 3.")
+
+
+def test_the_command_line_shows_the_marks_the_notes_and_why(tmp_path, capsys):
+    """`tigris hint` prints a mark a row that its own figures bear out, the notes and why
+    for the first plans; `--json` gives the same, every field of the documented kind."""
+    import math
+    import re
+
+    rec = ROOT / "tests" / "data" / "ismcts-fast-2.0-seed11-2p.json"
+    assert main(["hint", str(rec), "--move", "59", "--iterations", "3000", "--seed", "1", "--top", "6"]) == 0
+    text = capsys.readouterr().out
+    assert "vs #1" in text and "why #1 " in text and "expected final scores (the network's)" in text
+    lines = text.splitlines()
+    head = next(k for k, line in enumerate(lines) if line.startswith("  # vs #1"))
+    mover = [c for c in lines[head].split() if c.startswith("P")].index("P1*")   # the mover's column
+    rows = []
+    for line in lines[head + 1:]:
+        m = re.match(r"^\s*(\d+) ([=<>]?)\s+(.+?)\s+(\d+)\s+([\d.]+)%((?:\s+[\d.]+%)+)\s+([\d.]+)"
+                     r"(?:\s+([\d.]+)\+-([\d.]+))?", line)
+        if not m:
+            break
+        chances = [float(x) for x in re.findall(r"([\d.]+)%", m[6])]
+        then = (float(m[8]), float(m[9])) if m[8] else None
+        rows.append((int(m[1]), m[2], chances[mover], float(m[7]), then))
+    assert [r[0] for r in rows] == list(range(1, len(rows) + 1)) and len(rows) >= 2
+    assert rows[0][1] == "" and rows[0][4] is None
+    for _, sign, w, e, (win, error) in rows[1:]:     # checked by eye: the figures printed
+        apart = round(abs(w - win), 1) > round(e + error, 1)
+        assert sign == ("=" if not apart else ">" if w > win else "<")
+    assert main(["hint", str(rec), "--move", "59", "--iterations", "3000", "--seed", "1", "--top", "6",
+                 "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert isinstance(data["rounds"], int) and all(isinstance(n, str) for n in data["notes"])
+    assert data["notes"] and all(n in text for n in data["notes"])
+    kinds = {"rank": int, "mark": str, "equal": bool, "searched": bool, "move": str, "action": int,
+             "plan": list, "visits": int, "share": float, "rounds": int, "prior": float, "win": float,
+             "error": float, "chances": list}
+    for k, h in enumerate(data["hints"], start=1):
+        assert all(isinstance(h[key], kind) for key, kind in kinds.items()), h
+        assert h["rank"] == k and h["mark"] == ("choice" if k == 1 else h["mark"])
+        assert h["mark"] in ("choice", "equal", "above", "below")
+        assert h["longer"] is None or (h["mark"] == "equal" and isinstance(h["longer"], int))
+        if k == 1:
+            assert h["first"] is None
+        else:
+            assert set(h["first"]) == {"win", "error", "visits", "halving"}
+            assert isinstance(h["first"]["win"], float) and isinstance(h["first"]["visits"], int)
+            assert h["first"]["halving"] is None or isinstance(h["first"]["halving"], int)
+        assert all(isinstance(x, str) for x in h["continuation"] + h["plan"])
+        why = h["why"]
+        if k > 3:
+            assert why is None
+            continue
+        assert set(why) == {"scores", "does", "then", "replies"}
+        assert set(why["scores"]) == {"before", "after"}
+        assert all(len(why["scores"][w]) == 2 and all(math.isfinite(x) for x in why["scores"][w])
+                   for w in ("before", "after"))
+        assert all(isinstance(x, str) for x in why["does"] + why["then"])
+        for r in why["replies"]:
+            assert set(r) == {"player", "move", "share"} and r["player"] in (0, 1)
+            assert r["share"] is None or 0 < r["share"] <= 1
+        assert f"why #{k} {' + '.join(h['plan'])}:" in text
+
+
+def test_the_modules_examples_run():
+    import doctest
+
+    from tigris import events, hints
+
+    for module in (hints, events):
+        assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0, module.__name__

@@ -352,6 +352,57 @@ def test_root_statistics_are_consistent():
     assert children[0]["visits"] == max(ch["visits"] for ch in children)
 
 
+@pytest.mark.parametrize("root", ["halving", "ucb"])
+def test_each_root_child_reports_its_own_mean_spread_rounds_and_line_visits(root):
+    """A hint reads every move alike from its own visits (issue 55): each root child's
+    chances averaged over them (``mean``), their spread, the halving rounds it lasted and
+    the visits along its line, the child's own first."""
+    a, _ = midgame_pair()
+    options = dict(exploration=0.7, rollout_depth=4, widening=2.0, root=root, candidates=8, seed=2)
+    s = search.Search(a, **options)
+    s.step(iterations=2400)
+    stats = s.stats(pv_depth=8)
+    children = stats["children"]
+    for ch in children:
+        assert sum(ch["mean"]) == pytest.approx(1.0) and all(0 <= c <= 1 for c in ch["mean"])
+        assert 0.0 <= ch["spread"] <= 0.5
+        assert ch["pv_visits"][0] == ch["visits"] and len(ch["pv_visits"]) == len(ch["pv"]) + 1
+        assert ch["pv_visits"] == sorted(ch["pv_visits"], reverse=True)
+        assert all(v >= 2 for v in ch["pv_visits"][1:])       # a line goes on through nodes seen twice
+    # the spread of the mover's chance over the visits: the chances vary from deal to deal
+    assert max(ch["spread"] for ch in children) > 0.01
+    rounds = [ch["rounds"] for ch in children]
+    if root == "ucb":
+        assert stats["rounds"] == 0 and set(rounds) == {0}
+        assert all(ch["halvings"] == [] for ch in children)
+    else:
+        # 8 candidates: 3 halvings to one, and the first picks the candidates: 4 in all.
+        assert stats["rounds"] == 4 and children[0]["rounds"] == 4
+        assert sorted(rounds, reverse=True)[:8] == [4, 3, 2, 2, 1, 1, 1, 1]
+        assert sum(r > 0 for r in rounds) == 8
+        # a move that lasted more rounds had more visits
+        for x in children:
+            for y in children:
+                if x["rounds"] > y["rounds"]:
+                    assert x["visits"] > y["visits"]
+        # How each candidate stood at each halving from the second: the one left at the
+        # end at every one, a dropped move last at the halving that dropped it, as it
+        # stands now (never visited again), and at each halving the candidates had the
+        # same visits since the first, give or take the UCB phase's.
+        assert [h["halving"] for h in children[0]["halvings"]] == [1, 2, 3]
+        for ch in children:
+            marks = ch["halvings"]
+            assert [h["halving"] for h in marks] == list(range(1, min(ch["rounds"], 3) + 1))
+            assert all(sum(h["mean"]) == pytest.approx(1.0) and h["spread"] >= 0 for h in marks)
+            assert [h["visits"] for h in marks] == sorted(h["visits"] for h in marks)
+            if marks and ch is not children[0]:
+                assert marks[-1]["visits"] == ch["visits"] and marks[-1]["mean"] == pytest.approx(ch["mean"])
+        for halving in (1, 2, 3):
+            then = [h["visits"] for ch in children for h in ch["halvings"] if h["halving"] == halving]
+            assert len(then) == {1: 8, 2: 4, 3: 2}[halving]
+            assert max(then) - min(then) <= 200        # the UCB phase's uneven share apart
+
+
 def test_availability_counts_at_the_root_without_widening():
     """Every root action is legal in every determinization (the searcher knows their own
     options), so a child created at iteration k has been available at every iteration

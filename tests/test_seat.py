@@ -179,6 +179,8 @@ def test_a_hint_at_the_prompt_and_a_bad_hint_time(tmp_path):
     t = table(script, tmp_path)
     t.play()
     assert "best plans:" in script.text
+    # each plan marked against the engine's play (issue 55), and why the first ones
+    assert "vs #1" in script.text and "why #1 " in script.text
     assert script.text.count("hint SECONDS: a number above 0") == 2
 
 

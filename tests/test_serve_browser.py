@@ -91,15 +91,35 @@ def test_a_hint_of_the_shown_position_with_its_progress(browser, serving, tmp_pa
     browser.find_element(By.ID, "hint-start").click()
     WebDriverWait(browser, 30, poll_frequency=POLL).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#hint-table tbody tr"))
     rows = browser.find_elements(By.CSS_SELECTOR, "#hint-table tbody tr")
-    assert rows[0].find_elements(By.TAG_NAME, "td")[0].text == "(1) ="       # the search's choice
+    cells = [[td.text for td in r.find_elements(By.TAG_NAME, "td")] for r in rows]
+    # Issue 55: the panel showed "(1)(2)(3) =" and then unnumbered "=" rows.  Every row is
+    # numbered by its place, #1 the engine's play, and each other row's mark is what its
+    # figures, as shown, say against #1's then (at the same visits): = when the
+    # intervals overlap, < or > beyond.
+    assert [c[0] for c in cells] == [str(k) for k in range(1, len(rows) + 1)]
+    assert cells[0][1] == "" and cells[0][5] == ""
+    for c in cells[1:]:
+        win, error = float(c[3].rstrip("%")), float(c[4])
+        first, first_error = (float(x.rstrip("%")) for x in c[5].split(" \u00b1 "))
+        apart = round(abs(win - first), 1) > round(error + first_error, 1)
+        assert c[1] == ("=" if not apart else ">" if win > first else "<"), c
     # the top plans' squares outlined on the board, numbered as in the table
-    outlined = {e.get_attribute("data-square") for e in browser.find_elements(By.CSS_SELECTOR, "#marks .hint-mark")}
-    planned = {m.split()[-1] for r in rows[:3] for m in r.find_elements(By.TAG_NAME, "td")[1].text.split(" + ")
+    marks = browser.find_elements(By.CSS_SELECTOR, "#marks .hint-mark")
+    outlined = {e.get_attribute("data-square") for e in marks}
+    planned = {m.split()[-1]: c[0] for c in cells[:3] for m in c[2].split(" + ")
                if re.fullmatch(r"[A-P](1[01]|[1-9])", m.split()[-1])}
-    assert outlined == planned
+    assert outlined == set(planned)
+    assert {e.get_attribute("data-square"): e.find_element(By.TAG_NAME, "text").text for e in marks} == planned
     legal = {g.action_str(x) for x in g.legal_actions()}
-    assert all(r.find_elements(By.TAG_NAME, "td")[1].text.split(" + ")[0] in legal for r in rows)
-    assert "within the search's noise" in browser.find_element(By.ID, "hint-status").text
+    assert all(c[2].split(" + ")[0] in legal for c in cells)
+    assert "#1 is the plan the engine plays" in browser.find_element(By.ID, "hint-status").text
+    # the notes and the first plans' reasons, as `tigris hint` prints them
+    assert browser.find_elements(By.CSS_SELECTOR, "#hint-notes li")
+    why = browser.find_elements(By.CSS_SELECTOR, "#hint-why .why")
+    assert len(why) == min(3, len(rows))
+    for c, w in zip(cells, why):
+        assert w.find_element(By.TAG_NAME, "strong").text == f"Why #{c[0]} {c[2]}"
+    assert "expected final scores (the network's): P0" in why[0].text
     # A long search, stopped by moving to another position.
     browser.find_element(By.ID, "hint-seconds").send_keys("30 s")
     browser.find_element(By.ID, "hint-start").click()
@@ -320,7 +340,7 @@ def test_a_position_edited_into_a_conflict_and_a_hint_asked_there(browser, servi
     browser.find_element(By.ID, "hint-seconds").send_keys("1 s")
     browser.find_element(By.ID, "hint-start").click()
     wait(browser).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#hint-table tbody tr"))
-    plans = [r.find_elements(By.TAG_NAME, "td")[1].text
+    plans = [r.find_elements(By.TAG_NAME, "td")[2].text          # after the number and the mark
              for r in browser.find_elements(By.CSS_SELECTOR, "#hint-table tbody tr")]
     assert plans and all(p.startswith("support ") for p in plans)
     refused = "/api/positions - Failed to load resource: the server responded with a status of 400"

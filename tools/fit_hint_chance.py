@@ -10,8 +10,8 @@ The first collects: on the positions of ``tigris bench calibration`` (games of
 search of ``--iterations`` of ``--bot`` (default the hints'; the shipped fit came from
 searches of ``ismcts-heuristic`` on its own games, when it was ``ismcts-fast``) with the
 same seed, and keeps one JSON line a
-position with the search's own chances along its chosen move's best line, the mover and
-every player's share of the first place.  Lines are appended as they come: run it again
+position with the search's own chances after the move it plays, as a hint reads them
+(averaged over the move's visits), the mover and every player's share of the first place.  Lines are appended as they come: run it again
 after a kill and it goes on.  The bench measures with seed 0, so fit on other seeds.
 
 The last fits the map of ``tigris.chance`` by maximum likelihood on the samples of every

@@ -34,6 +34,8 @@ cdef struct Node:
     int32_t avail               # visits of the parent in which `action` was legal
     int16_t action              # the action that leads here from the parent (-1 at the root)
     uint8_t mover               # the player who chose `action` (to move at the parent)
+    uint8_t rounds              # a child of a halving root: the halving phases it took part in
+                                #   (0: never a candidate); in the padding, the node's size unchanged
     int16_t nchildren           # children expanded so far
     int32_t policy              # the node's PolicyList in Tree.policies, or NO_NODE (none yet)
     float prior                 # the policy's probability of `action` when it was expanded
@@ -43,6 +45,17 @@ cdef struct Node:
     # steering: UCB reads the rewards alone)
     float chance[MAXP]
     float chance_sq             # the searching player's chances squared, summed: their spread
+
+
+cdef struct Snapshot:
+    # A root child in the running at a halving, as it stood then (a halving root's
+    # candidates have had the same visits since its first halving: a move is compared
+    # with another as they stood at the same visits).
+    int32_t node                # the root child
+    int32_t halving             # the halving (Tree.phase when it was made; from 1)
+    int32_t visits              # its visits then
+    float chance[MAXP]          # its chances summed then, per player
+    float chance_sq             # the searching player's chances squared, summed then
 
 
 cdef struct PolicyList:
@@ -116,6 +129,9 @@ cdef struct Tree:
     int phase                   # halvings done so far
     int turn                    # the candidate whose visit is next in this round
     long round                  # rounds of the current phase done (each visits every candidate once)
+    Snapshot* snapshots         # ROOT_HALVING: the candidates as they stood at each halving from the second
+    int32_t nsnapshots          # how many
+    int32_t capsnapshots        # allocated
 
 
 # Grow the tree from `root` for `player` until cfg's budget is spent; -1 with a Python
@@ -135,3 +151,4 @@ cdef class Search:
     cdef int32_t* root_only     # the root's actions searched (Config.root_only), owned here
     cdef Network network        # keeps Config.net's weights alive (None: the heuristic)
     cdef list _line(self, int32_t node, int depth)
+    cdef list _line_visits(self, int32_t node, int depth)

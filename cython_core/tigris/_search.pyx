@@ -134,6 +134,43 @@ cdef double PRIOR_SPREAD = 0.2
 cdef double PRIOR_WEIGHT = 8.0
 
 
+cdef list mean_chances(const Node* nd, int nplayers):
+    """Each player's chance of finishing first averaged over the visits of `nd` (scaled
+    to add up to 1, as line_chances)."""
+    cdef double total = 0.0
+    cdef int p
+    for p in range(nplayers):
+        total += nd.chance[p]
+    if total <= 0:
+        return [1.0 / nplayers] * nplayers
+    return [nd.chance[p] / total for p in range(nplayers)]
+
+
+cdef double spread(const Node* nd, int player):
+    """The standard deviation of the searching `player`'s chance over the visits of `nd`
+    (0 unvisited): with their number, the standard error of its mean."""
+    cdef double n = nd.visits, mean
+    if n < 1:
+        return 0.0
+    mean = nd.chance[player] / n
+    return sqrt(max(nd.chance_sq / n - mean * mean, 0.0))
+
+
+cdef dict snapshot(const Snapshot* sn, int nplayers, int player):
+    """A candidate as it stood at a halving: the ``halving``, its ``visits``, each
+    player's ``mean`` chance over them (as ``mean_chances``) and the ``spread`` of the
+    searching `player`'s (as ``spread``)."""
+    cdef double total = 0.0, n = sn.visits, mean
+    cdef int p
+    for p in range(nplayers):
+        total += sn.chance[p]
+    mean = sn.chance[player] / n if n >= 1 else 0.0
+    return {"halving": sn.halving, "visits": sn.visits,
+            "mean": [sn.chance[p] / total for p in range(nplayers)] if total > 0
+            else [1.0 / nplayers] * nplayers,
+            "spread": sqrt(max(sn.chance_sq / n - mean * mean, 0.0)) if n >= 1 else 0.0}
+
+
 cdef double line_error(const Tree* t, int32_t node, int player):
     """The standard error of the searching `player`'s chance read at the end of `node`'s
     best line: the spread of the chances its visits backed up (with the prior above)
@@ -184,6 +221,7 @@ cdef class Search:
         free(self.tree.order)
         free(self.tree.survivors)
         free(self.tree.survivor_prior)
+        free(self.tree.snapshots)
         free(self.tree.order_prior)
         free(self.root_only)
 
@@ -272,10 +310,21 @@ cdef class Search:
         searching player, chances = each player's chance of finishing first, a shared
         first as its share, estimated along the child's best line (``line_chances``),
         error = the standard error of the searching player's chance there
-        (``line_error``), line = how many moves of pv that best line takes, prior = the
+        (``line_error``), line = how many moves of pv that best line takes, mean = each
+        player's chance averaged over the child's own visits, spread = the standard
+        deviation of the searching player's chance over them (``spread``), rounds = the
+        halving phases it took part in (0: never a candidate, or a UCB root), halvings =
+        how it stood at each halving from the second while it was in the running (dicts
+        of halving, visits, mean and spread, as above: ``snapshot``), prior = the
         move's prior as the root ranked it (the policy's probability, or the heuristic's
         weight, times its one-ply factor with root_lookahead), pv = the most visited
-        line after it), ``best``, ``nodes``."""
+        line after it, as (action, player) pairs), pv_visits = the visits of the child and
+        of each node of that line), ``best``, ``nodes``, ``rounds`` (the halvings done so
+        far)."""
+        halvings = {}                      # node: how it stood at each halving, in order
+        for k in range(self.tree.nsnapshots):
+            halvings.setdefault(self.tree.snapshots[k].node, []).append(
+                snapshot(&self.tree.snapshots[k], self.root.nplayers, self.player))
         children = []
         c = self.tree.nodes[0].first_child if self.tree.n else NO_NODE
         k = self.tree.nodes[0].nchildren - 1 if self.tree.n else 0     # newest first: the last in order
@@ -286,13 +335,19 @@ cdef class Search:
                              "chances": line_chances(&self.tree, c, self.root.nplayers),
                              "error": line_error(&self.tree, c, self.player),
                              "line": line_length(&self.tree, c),
+                             "mean": mean_chances(&self.tree.nodes[c], self.root.nplayers),
+                             "spread": spread(&self.tree.nodes[c], self.player),
+                             "rounds": nd.rounds,
+                             "halvings": halvings.get(c, []),
                              "prior": self.tree.order_prior[k] if 0 <= k < self.tree.norder else 0.0,
-                             "pv": self._line(c, pv_depth)})
+                             "pv": self._line(c, pv_depth),
+                             "pv_visits": self._line_visits(c, pv_depth)})
             c = nd.next_sibling
             k -= 1
         children.sort(key=lambda ch: (-ch["visits"], -ch["value"], ch["action"]))   # as choose() ranks
         return {"iterations": self.iterations, "nodes": self.tree.n, "player": self.player,
-                "children": children, "best": choose(children, self.final) if children else None}
+                "children": children, "best": choose(children, self.final) if children else None,
+                "rounds": self.tree.phase if self.tree.nsurvivors >= 0 else 0}
 
     cdef list _line(self, int32_t node, int depth):
         """The most visited continuation below `node`: (action, player) pairs."""
@@ -305,6 +360,19 @@ cdef class Search:
             line.append((self.tree.nodes[best].action, self.tree.nodes[best].mover))
             node = best
         return line
+
+    cdef list _line_visits(self, int32_t node, int depth):
+        """The visits of `node` and of each node of its most visited continuation
+        (``_line``): a move's against the node's before it, how settled its mover was."""
+        cdef int32_t best
+        visits = [self.tree.nodes[node].visits]
+        while len(visits) <= depth:
+            best = most_visited_child(&self.tree, node)
+            if best == NO_NODE or self.tree.nodes[best].visits <= 1:
+                break
+            visits.append(self.tree.nodes[best].visits)
+            node = best
+        return visits
 
 
 cdef keep_only_actions(Search search, Game game, only):

@@ -35,10 +35,42 @@ cdef inline double halving_score(const Tree* t, int k, int player, double sigma)
     return log(t.survivor_prior[k] + PRIOR_FLOOR) + sigma * nd.reward[player] / nd.visits
 
 
+cdef bint keep_snapshots(Tree* t) noexcept nogil:
+    """Keep each candidate as it stands at this halving (``Snapshot``); False if out of
+    memory.  Not at the first halving, which picks the candidates from the UCB phase's
+    uneven visits."""
+    cdef int k, p
+    cdef int64_t cap
+    cdef Snapshot* grown
+    cdef Snapshot* sn
+    cdef const Node* nd
+    if t.phase == 0:
+        return True
+    if t.nsnapshots + t.nsurvivors > t.capsnapshots:
+        cap = max(<int64_t>2 * t.capsnapshots, <int64_t>t.nsnapshots + t.nsurvivors + 64)
+        grown = <Snapshot*>realloc(t.snapshots, <size_t>cap * sizeof(Snapshot))
+        if grown == NULL:
+            return False
+        t.snapshots = grown
+        t.capsnapshots = <int32_t>cap
+    for k in range(t.nsurvivors):
+        nd = &t.nodes[t.survivors[k]]
+        sn = &t.snapshots[t.nsnapshots]
+        sn.node = t.survivors[k]
+        sn.halving = t.phase
+        sn.visits = nd.visits
+        for p in range(MAXP):
+            sn.chance[p] = nd.chance[p]
+        sn.chance_sq = nd.chance_sq
+        t.nsnapshots += 1
+    return True
+
+
 cdef bint halve(Tree* t, const Config* cfg, int player, int candidates) noexcept nogil:
     """Keep the better half of the root's candidates by halving_score (ties: the older
-    child, which has the better prior).  The first halving instead takes the best
-    `candidates` of every child the UCB phase expanded.  False if out of memory."""
+    child, which has the better prior), each kept as it stood first (``keep_snapshots``).
+    The first halving instead takes the best `candidates` of every child the UCB phase
+    expanded.  False if out of memory."""
     cdef int32_t c, k, j, n, most = 0
     cdef double v, sigma, p
     cdef double* score
@@ -59,6 +91,8 @@ cdef bint halve(Tree* t, const Config* cfg, int player, int candidates) noexcept
             t.survivor_prior[k] = t.order_prior[k]      # children are expanded in order
             c = nd[c].next_sibling
         t.nsurvivors = n
+    if not keep_snapshots(t):
+        return False
     score = <double*>malloc(max(t.nsurvivors, 1) * sizeof(double))
     if score == NULL:
         return False
@@ -85,6 +119,8 @@ cdef bint halve(Tree* t, const Config* cfg, int player, int candidates) noexcept
         t.nsurvivors = min(t.nsurvivors, candidates)
     else:
         t.nsurvivors = (t.nsurvivors + 1) // 2
+    for k in range(t.nsurvivors):         # the dropped keep the phases they were in
+        nd[t.survivors[k]].rounds = <uint8_t>(t.phase + 1)
     return True
 
 

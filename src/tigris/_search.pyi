@@ -21,7 +21,12 @@ PRIORS: dict[str, int]
 #: value (mean reward of the searching player), chances (each player's chance of
 #: finishing first, read at the end of the child's best line; they add up to 1), error
 #: (the standard error of the searching player's chance there), line (how many moves of
-#: pv that best line takes) and pv (a list of (action, player)).
+#: pv that best line takes), mean (each player's chance averaged over the child's own
+#: visits), spread (the standard deviation of the searching player's chance over them),
+#: rounds (the halving rounds it lasted), halvings (how it stood at each halving from
+#: the second while in the running: dicts of halving, visits, mean and spread), prior,
+#: pv (a list of (action, player)) and pv_visits (the visits of the child and of each
+#: node of pv).
 _Child = dict[str, Any]
 
 @disjoint_base

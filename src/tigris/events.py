@@ -24,7 +24,7 @@ from tigris.constants import (A_LEADER, A_SUPPORT, A_WAR, A_WITHDRAW, COLOURS,
 from tigris.notation import monument_name, square_name
 from tigris.squares import is_tile, tile_colour
 
-__all__ = ["what_happened"]
+__all__ = ["what_happened", "conflicts_begun"]
 
 
 def what_happened(before, game):
@@ -41,6 +41,24 @@ def what_happened(before, game):
     lines += [f"monument {monument_name(m)} built on {square_name(at)}"
               for m, at in enumerate(after["monument"]) if at != before["monument"][m]]
     return lines
+
+
+def conflicts_begun(before, game):
+    """The sentences that tell what conflict the last apply of `game` began and left to be
+    fought (`before` as for ``what_happened``): kingdoms joined with wars to fight, or a
+    revolt or war whose sides commit their support next.  Empty if none began."""
+    after = game.raw_state()
+    if after["wars"] and after["wars"] != before["wars"] and not after["c_kind"]:
+        kinds = [f"{LEADERS[c]}s" for c in range(4) if after["wars"] >> c & 1]
+        which = kinds[0] if len(kinds) == 1 else f"{', '.join(kinds[:-1])} and {kinds[-1]}"
+        return [f"kingdoms joined: war{'s' * (len(kinds) > 1)} of the {which} to fight"]
+    now, then = _conflict(after), _conflict(before)
+    if now is None or now == then:
+        return []
+    attacker, defender = now["sides"]
+    return [f"player {attacker} begins a {now['kind']} of the {LEADERS[now['colour']]}s against "
+            f"player {defender} ({square_name(after['c_att_sq'])} against "
+            f"{square_name(after['c_def_sq'])})"]
 
 
 def _leaders_removed(before, after, action, player, decisions):

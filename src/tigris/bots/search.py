@@ -52,37 +52,73 @@ def split(iterations, parts):
 
 def merge(stats_list):
     """Root-parallel merge: visits and availability add up, values and each player's
-    chances are visit-weighted, and so the standard errors of the searching player's
-    chance add up as those of independent estimates."""
+    chances (along the best lines, and over the visits) are visit-weighted, the standard
+    errors of the searching player's chance add up as those of independent estimates,
+    the spreads of its chance over the visits pool (the sums of squares add up), so do
+    a child's records of each halving (``_pooled``), and a child's halving rounds and the
+    trees' are the most any tree gave."""
     by_action = {}
     for stats in stats_list:
+        player = stats["player"]
         for ch in stats["children"]:
+            n = len(ch["chances"])
             m = by_action.setdefault(ch["action"], {"action": ch["action"], "visits": 0, "avail": 0,
-                                                    "value_sum": 0.0,
-                                                    "chance_sums": [0.0] * len(ch["chances"]),
+                                                    "value_sum": 0.0, "chance_sums": [0.0] * n,
+                                                    "mean_sums": [0.0] * n, "square_sum": 0.0,
                                                     "error_sum": 0.0, "pv": ch["pv"],
-                                                    "line": ch["line"], "prior": 0.0})
+                                                    "pv_visits": ch.get("pv_visits", []), "line": ch["line"],
+                                                    "prior": 0.0, "rounds": 0})
             m["prior"] = max(m["prior"], ch.get("prior", 0.0))     # each tree's from its own deal
+            m["rounds"] = max(m["rounds"], ch.get("rounds", 0))
             m["visits"] += ch["visits"]
             m["avail"] += ch["avail"]
             m["value_sum"] += ch["value"] * ch["visits"]
             m["error_sum"] += (ch["error"] * ch["visits"]) ** 2
             for p, chance in enumerate(ch["chances"]):
                 m["chance_sums"][p] += chance * ch["visits"]
+            mean, spread = ch.get("mean", ch["chances"]), ch.get("spread", 0.0)    # older statistics: the line's
+            for p, chance in enumerate(mean):
+                m["mean_sums"][p] += chance * ch["visits"]
+            m["square_sum"] += (spread ** 2 + mean[player] ** 2) * ch["visits"]
+            m.setdefault("halving_parts", []).extend(ch.get("halvings", []))
             if ch["visits"] > 0 and len(ch["pv"]) > len(m["pv"]):
-                m["pv"], m["line"] = ch["pv"], ch["line"]
+                m["pv"], m["pv_visits"], m["line"] = ch["pv"], ch.get("pv_visits", []), ch["line"]
     children = []
+    player = stats_list[0]["player"]
     for m in by_action.values():
         visits = m["visits"]
         m["value"] = m.pop("value_sum") / visits if visits else 0.0
         sums = m.pop("chance_sums")
         m["chances"] = [c / visits for c in sums] if visits else [1.0 / len(sums)] * len(sums)
+        sums = m.pop("mean_sums")
+        m["mean"] = [c / visits for c in sums] if visits else [1.0 / len(sums)] * len(sums)
+        squares = m.pop("square_sum")
+        m["spread"] = math.sqrt(max(squares / visits - m["mean"][player] ** 2, 0.0)) if visits else 0.0
         m["error"] = math.sqrt(m.pop("error_sum")) / visits if visits else 0.5
+        m["halvings"] = _pooled(m.pop("halving_parts", []), player)
         children.append(m)
     children.sort(key=lambda ch: (-ch["visits"], -ch["value"], ch["action"]))
     return {"iterations": sum(s["iterations"] for s in stats_list),
             "nodes": sum(s["nodes"] for s in stats_list),
-            "player": stats_list[0]["player"], "children": children}
+            "player": player, "children": children,
+            "rounds": max(s.get("rounds", 0) for s in stats_list)}
+
+
+def _pooled(parts, player):
+    """How a move stood at each halving (``Search.stats``), the trees' records of the same
+    halving pooled as the children are: visits added, the chances visit-weighted, the
+    spreads of `player`'s chance pooled."""
+    by_halving = {}
+    for part in parts:
+        by_halving.setdefault(part["halving"], []).append(part)
+    pooled = []
+    for halving, same in sorted(by_halving.items()):
+        n = sum(x["visits"] for x in same)
+        mean = [sum(x["mean"][p] * x["visits"] for x in same) / n for p in range(len(same[0]["mean"]))]
+        squares = sum((x["spread"] ** 2 + x["mean"][player] ** 2) * x["visits"] for x in same) / n
+        pooled.append({"halving": halving, "visits": n, "mean": mean,
+                       "spread": math.sqrt(max(squares - mean[player] ** 2, 0.0))})
+    return pooled
 
 
 class ISMCTSBot:
@@ -124,8 +160,13 @@ class ISMCTSBot:
         player's chance of finishing first, a shared first as its share, estimated along
         the child's best line: ``tigris.search``), ``error`` (the standard error of the
         player's chance there), ``line`` (how many moves of ``pv`` that best line takes),
-        ``prior`` (the move's prior as the root ranked it) and ``pv`` (the most visited
-        line after it, as (action, player) pairs).  ``only``
+        ``mean`` (each player's chance averaged over the child's own visits), ``spread``
+        (the standard deviation of the player's chance over them), ``rounds`` (the
+        halving rounds it lasted), ``halvings`` (how it stood at each halving: visits,
+        mean, spread), ``prior`` (the move's prior as the root ranked it), ``pv`` (the
+        most visited line after it, as (action, player) pairs) and ``pv_visits`` (the
+        visits of the child and of each node of that line); with ``rounds``, the
+        halvings done.  ``only``
         holds the root to those of its legal actions.
 
         ``iterations`` or ``seconds``, if given, is the budget of this decision instead of

@@ -13,13 +13,17 @@ __all__ = ["DESCRIPTION", "add_to", "run"]
 DESCRIPTION = """\
 Search the decision at hand in a position (tigris-position/1) or a game record (after
 its last move, or --move N) with ISMCTS, from what the player to move can see, and print
-the best plans (the mover's actions of the turn, the same actions in either order one
-plan), each with its visits, every player's chance of finishing first (a shared first
-counted as its share: the search's estimate along the plan's best line, calibrated
-against the outcomes of games), the standard error of the mover's chance and the
-expected continuation. The plans within the search's noise of its choice are ranked
-1=, as equals: it cannot tell them apart at this budget.
-"""
+the plans: #1 the one the engine plays, then the others by how they read against it.
+A plan is the move to make with the mover's decisions of the turn the search has
+settled on (the same actions in either order one plan). Each row gives its visits,
+every player's chance of finishing first (a shared first counted as its share: the
+search's estimate averaged over the plan's visits, calibrated against the outcomes of
+games), the standard error of the mover's chance from the plan's own visits, #1's
+chance when it had the plan's visits, and a mark: = when the two cannot be told apart
+(their intervals overlap), < or > when the plan reads below or above it beyond both.
+Notes say what the search cannot tell apart and how much longer would, and why the
+first plans: the expected final scores before and after, what the plan does, the likely
+line."""
 
 
 def add_to(sub):

@@ -469,16 +469,20 @@ def _calibration_hint(position, bot, iterations, seed):
 
 def calibration_sample(position, bot, iterations, seed):
     """What a fit of the hint's chances learns from at one calibration position: the
-    search's own estimate of every player's chance along its chosen move's best line
-    (``raw``: before the calibration of ``tigris.chance``), with the position's
-    ``players``, ``mover``, ``outcome``, ``seed`` and ``move`` (moves played)."""
-    from tigris.hints import searched, searcher
+    search's own estimate of every player's chance after the move it plays, as a hint
+    reads it (``hints.reading``: averaged over the move's visits), before the calibration
+    of ``tigris.chance`` (``raw``), with the position's ``players``, ``mover``,
+    ``outcome``, ``seed`` and ``move`` (moves played)."""
+    from tigris.hints import reading, searched, searcher
 
     g = _replayed(position["players"], position["seed"], position["moves"])
-    stats, _ = searched(g, searcher(bot, 1, seed), iterations=iterations, progress=False)
+    engine = searcher(bot, 1, seed)
+    stats, _ = searched(g, engine, iterations=iterations, progress=False)
+    played = engine.pick(stats)
+    child = next(ch for ch in stats["children"] if ch["action"] == played)
     return {"players": position["players"], "seed": position["seed"],
             "move": len(position["moves"]), "mover": position["mover"],
-            "outcome": position["outcome"], "raw": stats["children"][0]["chances"]}
+            "outcome": position["outcome"], "raw": list(reading(child)[0])}
 
 
 def bench_calibration(positions=1000, iterations=20_000, seed=0, jobs=1, bot=None, progress=True):
