@@ -126,6 +126,8 @@ def test_make_unknown_kind_lists_the_kinds():
     ("candidates", 2.0, ["candidates", "whole number"]),
     ("halving_scale", -0.5, ["halving_scale", ">= 0"]),
     ("seed", "1", ["seed", "whole number"]),
+    ("margin_share", -0.1, ["margin_share", "between 0 and 1"]),
+    ("margin_scale", 0, ["margin_scale", ">= 0.1"]),
 ])
 def test_make_bad_values_give_clear_errors(key, value, words):
     with pytest.raises(ValueError) as e:
@@ -456,7 +458,7 @@ def test_knobs_reach_the_search():
                            "candidates": 5, "halving_scale": 0.1, **default_weights(), "eval_leader": 0.6,
                             "evaluator": "heuristic", "network": "", "net_share": 1.0,
                             "root_lookahead": 0.0, "priors": "heuristic", "policy_visits": 1,
-                            "policy_exploration": 0.0}
+                            "policy_exploration": 0.0, "margin_share": 0.0, "margin_scale": 10.0}
     g = tigris.Game(players=2, seed=5)
     bot.choose(g)
     assert bot.last["iterations"] == 120
@@ -514,14 +516,14 @@ def test_pimc_iterations_are_shared_by_the_determinizations():
 def test_merge_weights_values_and_chances_by_visits():
     a = {"iterations": 10, "nodes": 5, "player": 1,
          "children": [{"action": 7, "visits": 6, "avail": 10, "value": 1.0, "chances": [0.0, 1.0],
-                       "error": 0.03, "line": 0, "pv": []},
+                       "error": 0.03, "margin": 4.0, "margin_error": 0.3, "line": 0, "pv": []},
                       {"action": 8, "visits": 4, "avail": 9, "value": 0.0, "chances": [1.0, 0.0],
-                       "error": 0.1, "line": 0, "pv": []}]}
+                       "error": 0.1, "margin": -2.0, "margin_error": 1.0, "line": 0, "pv": []}]}
     b = {"iterations": 10, "nodes": 6, "player": 1,
          "children": [{"action": 7, "visits": 2, "avail": 10, "value": 0.0, "chances": [1.0, 0.0],
-                       "error": 0.04, "line": 0, "pv": []},
+                       "error": 0.04, "margin": -4.0, "margin_error": 0.4, "line": 0, "pv": []},
                       {"action": 9, "visits": 8, "avail": 10, "value": 0.5, "chances": [0.5, 0.5],
-                       "error": 0.02, "line": 1, "pv": [(1, 0)]}]}
+                       "error": 0.02, "margin": 1.5, "margin_error": 0.2, "line": 1, "pv": [(1, 0)]}]}
     m = search.merge([a, b])
     assert m["iterations"] == 20 and m["nodes"] == 11 and m["player"] == 1
     got = {c["action"]: (c["visits"], c["avail"], c["value"], c["chances"]) for c in m["children"]}
@@ -532,6 +534,10 @@ def test_merge_weights_values_and_chances_by_visits():
     errors = {c["action"]: c["error"] for c in m["children"]}
     assert errors[7] == pytest.approx((0.75 ** 2 * 0.03 ** 2 + 0.25 ** 2 * 0.04 ** 2) ** 0.5)
     assert errors[8] == pytest.approx(0.1) and errors[9] == pytest.approx(0.02)
+    # The score margin likewise: (6 * 4 + 2 * -4) / 8, its error as the chance's.
+    margins = {c["action"]: (c["margin"], c["margin_error"]) for c in m["children"]}
+    assert margins[7] == pytest.approx((2.0, (0.75 ** 2 * 0.3 ** 2 + 0.25 ** 2 * 0.4 ** 2) ** 0.5))
+    assert margins[8] == pytest.approx((-2.0, 1.0)) and margins[9] == pytest.approx((1.5, 0.2))
     assert {c["action"]: c["line"] for c in m["children"]} == {7: 0, 8: 0, 9: 1}
 
 
@@ -747,3 +753,4 @@ def test_a_network_without_a_policy_head_is_refused_for_priors_net(tmp_path):
                                      f'priors = "net"\nnetwork = "{source}"\n')
     with pytest.raises(ConfigError, match="priors = \"net\" needs a network with a policy head"):
         bots.load(path)
+

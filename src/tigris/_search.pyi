@@ -20,8 +20,9 @@ PRIORS: dict[str, int]
 #: One child of the root in ``Search.stats()["children"]``: action, visits, avail,
 #: value (mean reward of the searching player), chances (each player's chance of
 #: finishing first, read at the end of the child's best line; they add up to 1), error
-#: (the standard error of the searching player's chance there), line (how many moves of
-#: pv that best line takes) and pv (a list of (action, player)).
+#: (the standard error of the searching player's chance there), margin (its final score
+#: minus the best other player's, expected there) and margin_error (its standard error),
+#: line (how many moves of pv that best line takes) and pv (a list of (action, player)).
 _Child = dict[str, Any]
 
 @disjoint_base

@@ -137,6 +137,12 @@ TABLE = {
     "policy_exploration": Knob(float, 0.0, "PUCT's term: a child's policy probability times sqrt(availability) "
                                            "/ (1 + visits), times this, added to its UCB score; 0: off",
                                0.0, 1000.0),
+    "margin_share": Knob(float, 0.0, "share of the mover's score margin (its final score minus the best "
+                                     "other player's, as the evaluator predicts it at a rollout's end) in "
+                                     "a position's value, through a logistic; 0: the chances alone",
+                         0.0, 1.0),
+    "margin_scale": Knob(float, 10.0, "margin_share: the margin (points) that its logistic divides by",
+                         0.1, 1000.0),
     "determinizations": Knob(int, 8, "determinizations, each searched as perfect information", 1, MAX_TREES),
     "determinization": Knob(str, "uniform", "how determinizations deal the unseen tiles: uniform, or "
                                             "belief (weighted by what the others' play reveals)",
@@ -157,7 +163,7 @@ WEIGHTS = tuple(_WEIGHT_ROWS)
 _TREE = ("exploration", "rollout", "epsilon", "rollout_depth", "final", "widening", "root", "candidates",
          "halving_scale")
 _JUDGES = ("evaluator", "network", "net_share", "root_lookahead", "priors", "policy_visits",
-           "policy_exploration")
+           "policy_exploration", "margin_share", "margin_scale")
 #: What the compiled search takes as its configuration, every one of them (its seed, budget
 #: and deals are arguments of their own).
 SEARCH_CONFIG = (*_TREE, *WEIGHTS, *_JUDGES)

@@ -19,6 +19,9 @@ __all__ = ["ISMCTSBot", "PIMCBot", "CheatBot", "merge"]
 # The most visited line kept after each root child: long enough to reach past the
 # searching player's own next decision, where the tree is that deep.
 PV_DEPTH = 12
+# The standard error of the score margin of a move no tree visited: nothing known, as a
+# tree says of a child it never visited (its MARGIN_PRIOR_SPREAD, in points).
+MARGIN_UNKNOWN = 5.0
 
 
 def _grow(world, options, iterations, seconds, determinize, seed, steps=1, report=None, deals=None,
@@ -51,22 +54,25 @@ def split(iterations, parts):
 
 
 def merge(stats_list):
-    """Root-parallel merge: visits and availability add up, values and each player's
-    chances are visit-weighted, and so the standard errors of the searching player's
-    chance add up as those of independent estimates."""
+    """Root-parallel merge: visits and availability add up, values, each player's
+    chances and the score margin are visit-weighted, and so the standard errors of the
+    searching player's chance and margin add up as those of independent estimates."""
     by_action = {}
     for stats in stats_list:
         for ch in stats["children"]:
             m = by_action.setdefault(ch["action"], {"action": ch["action"], "visits": 0, "avail": 0,
                                                     "value_sum": 0.0,
                                                     "chance_sums": [0.0] * len(ch["chances"]),
-                                                    "error_sum": 0.0, "pv": ch["pv"],
+                                                    "error_sum": 0.0, "margin_sum": 0.0,
+                                                    "margin_error_sum": 0.0, "pv": ch["pv"],
                                                     "line": ch["line"], "prior": 0.0})
             m["prior"] = max(m["prior"], ch.get("prior", 0.0))     # each tree's from its own deal
             m["visits"] += ch["visits"]
             m["avail"] += ch["avail"]
             m["value_sum"] += ch["value"] * ch["visits"]
             m["error_sum"] += (ch["error"] * ch["visits"]) ** 2
+            m["margin_sum"] += ch["margin"] * ch["visits"]
+            m["margin_error_sum"] += (ch["margin_error"] * ch["visits"]) ** 2
             for p, chance in enumerate(ch["chances"]):
                 m["chance_sums"][p] += chance * ch["visits"]
             if ch["visits"] > 0 and len(ch["pv"]) > len(m["pv"]):
@@ -78,6 +84,9 @@ def merge(stats_list):
         sums = m.pop("chance_sums")
         m["chances"] = [c / visits for c in sums] if visits else [1.0 / len(sums)] * len(sums)
         m["error"] = math.sqrt(m.pop("error_sum")) / visits if visits else 0.5
+        margin, spread = m.pop("margin_sum"), math.sqrt(m.pop("margin_error_sum"))
+        m["margin"] = margin / visits if visits else 0.0
+        m["margin_error"] = spread / visits if visits else MARGIN_UNKNOWN
         children.append(m)
     children.sort(key=lambda ch: (-ch["visits"], -ch["value"], ch["action"]))
     return {"iterations": sum(s["iterations"] for s in stats_list),
@@ -124,8 +133,10 @@ class ISMCTSBot:
         player's chance of finishing first, a shared first as its share, estimated along
         the child's best line: ``tigris.search``), ``error`` (the standard error of the
         player's chance there), ``line`` (how many moves of ``pv`` that best line takes),
-        ``prior`` (the move's prior as the root ranked it) and ``pv`` (the most visited
-        line after it, as (action, player) pairs).  ``only``
+        ``prior`` (the move's prior as the root ranked it), ``margin`` (the player's
+        expected final score minus the best other player's, read along the same line),
+        ``margin_error`` (its standard error) and ``pv`` (the most visited line after it,
+        as (action, player) pairs).  ``only``
         holds the root to those of its legal actions.
 
         ``iterations`` or ``seconds``, if given, is the budget of this decision instead of
