@@ -151,6 +151,11 @@ TABLE = {
     # Fitted on games of ismcts-fast with the heuristic, now ismcts-heuristic (docs/results.md, "Belief").
     "belief_temperature": Knob(float, 0.75, "determinization = belief: the temperature of the softmax "
                                            "over priors that weighs the others' moves", 0.001, 1000.0),
+    # A weaker player for measurements (tools/random_marks.py): an analysis must find its
+    # random moves.
+    "random_share": Knob(float, 0.0, "the share of its decisions the bot plays as a uniformly random "
+                                     "legal move instead of its own (drawn from its seed); 0: none",
+                         0.0, 1.0),
 }
 
 #: The knobs that name a file (a string of any value; empty: the shipped file; ``network``
@@ -173,6 +178,8 @@ SEARCH_CONFIG = (*_TREE, *WEIGHTS, *_JUDGES)
 # determinizations deal the tiles their player cannot see (tigris.belief).
 _SEARCH_BOT = ("iterations", "seconds", *_TREE, "workers", "seed", *WEIGHTS, *_JUDGES)
 _BELIEF = ("determinization", "belief_particles", "belief_temperature")
+# Every bot that decides for itself may also play some of its decisions at random.
+_RANDOM = ("random_share",)
 
 
 def _kind(names: tuple[str, ...], **meanings: str) -> dict[str, tuple[type, Any, str]]:
@@ -184,10 +191,11 @@ def _kind(names: tuple[str, ...], **meanings: str) -> dict[str, tuple[type, Any,
 
 KINDS = {
     "random": _kind(("seed",), seed="random seed"),
-    "greedy": _kind(("seed", *WEIGHTS, "evaluator", "network", "net_share"), seed="random seed (determinization and ties)"),
-    "ismcts": _kind(_SEARCH_BOT + _BELIEF),
-    "pimc": _kind(_SEARCH_BOT + ("determinizations",) + _BELIEF),
-    "cheat": _kind(_SEARCH_BOT),
+    "greedy": _kind(("seed", *WEIGHTS, "evaluator", "network", "net_share", *_RANDOM),
+                    seed="random seed (determinization and ties)"),
+    "ismcts": _kind(_SEARCH_BOT + _BELIEF + _RANDOM),
+    "pimc": _kind(_SEARCH_BOT + ("determinizations",) + _BELIEF + _RANDOM),
+    "cheat": _kind(_SEARCH_BOT + _RANDOM),
 }
 
 #: The strings a knob may be: name -> choices.

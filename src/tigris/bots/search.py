@@ -11,6 +11,7 @@ import random
 import warnings
 
 from tigris.belief import Belief
+from tigris.bots.random_moves import RandomMoves
 from tigris.knobs import SEARCH_CONFIG
 from tigris.search import Search, choose
 
@@ -94,9 +95,10 @@ def merge(stats_list):
             "player": stats_list[0]["player"], "children": children}
 
 
-class ISMCTSBot:
+class ISMCTSBot(RandomMoves):
     """Single-observer ISMCTS; with ``workers`` > 1 the trees grow in parallel processes
-    (root parallelism) and their root statistics are merged."""
+    (root parallelism) and their root statistics are merged.  With ``random_share``, some
+    decisions are a random legal move instead (``tigris.bots.random_moves``)."""
 
     kind = "ismcts"
     honest = True
@@ -109,12 +111,16 @@ class ISMCTSBot:
         self.options = {k: params[k] for k in SEARCH_CONFIG}     # what each Search takes
         self.last = None            # root statistics of the last decision
         self.belief = None          # determinization = belief: the Belief of the player to move
+        self.random_moves(params.get("random_share", 0.0), params["seed"])
 
     def choose(self, game):
-        """The action id to play: the only legal one, else the pick of the analysis (whose
-        root statistics stay in ``last``)."""
+        """The action id to play: the only legal one, a random one (``random_share``), else
+        the pick of the analysis (whose root statistics stay in ``last``)."""
         legal = game.legal_actions()
         self.last = None
+        move = self.random_move(game, legal)
+        if move is not None:
+            return move
         if len(legal) == 1:
             return legal[0]
         self.last = self.root_statistics(game)
