@@ -778,6 +778,14 @@ def test_a_hand_edited_header_is_refused_naming_the_field(full, tmp_path, change
         analysis.read_analysis(path)
 
 
+@pytest.mark.parametrize("value", [[], {"v": 3}, None, 3])
+def test_a_header_whose_format_is_no_text_is_not_an_analysis(full, tmp_path, value):
+    items = lines_of(full[0])
+    items[0]["format"] = value
+    with pytest.raises(UsageError, match="not a tigris-analysis/3 file"):
+        analysis.read_analysis(write_lines(tmp_path / "a.jsonl", items))
+
+
 def test_a_forced_row_reads_with_no_win_chances(full, tmp_path):
     items = lines_of(full[0])
     items[2].update(chances=None, win_before=None, win_after=None, margin_before=None,

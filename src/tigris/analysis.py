@@ -602,7 +602,8 @@ def read_analysis(path, repair=False, game=None):
     header, rows = None, {}
     for lineno, item in values:
         if header is None:
-            if isinstance(item, dict) and item.get("format") in OLD_FORMATS:
+            if isinstance(item, dict) and isinstance(item.get("format"), str) \
+                    and item["format"] in OLD_FORMATS:
                 raise UsageError(f"{path}: an analysis of an earlier tigris ({item['format']}, "
                                  f"{OLD_FORMATS[item['format']]}); analyse the game "
                                  f"again into another file")
