@@ -345,7 +345,8 @@ def setups(kwargs):
 
 
 BOT_KEYS = ("iterations", "seconds", "exploration", "rollout", "epsilon", "rollout_depth",
-            "final", "widening", "workers", "seed", "determinizations", "colour")
+            "final", "widening", "workers", "seed", "determinizations", "colour", "random_share",
+            "margin_share", "margin_scale")
 SMALL = tigris.Game(players=2, seed=5)
 
 
