@@ -345,7 +345,8 @@ def setups(kwargs):
 
 
 BOT_KEYS = ("iterations", "seconds", "exploration", "rollout", "epsilon", "rollout_depth",
-            "final", "widening", "workers", "seed", "determinizations", "colour")
+            "final", "widening", "workers", "seed", "determinizations", "colour", "random_share",
+            "margin_share", "margin_scale")
 SMALL = tigris.Game(players=2, seed=5)
 
 
@@ -447,7 +448,8 @@ def _analysis_lines():
     header = {"format": analysis.FORMAT, "record": fields["record"], "source": "game.json",
               "moves": fields["moves"], "decisions": fields["decisions"], "bot": "ismcts-fast",
               "iterations": 50, "seed": 0, "players": fields["players"],
-              "thresholds": dict(analysis.THRESHOLDS)}
+              "measure": analysis.DEFAULT_MEASURE,
+              "thresholds": dict(analysis.THRESHOLDS[analysis.DEFAULT_MEASURE])}
     rows, game = [], {}
     for k, t in enumerate(tasks):
         before, played = t["before"], t["before"].action_str(t["action"])
@@ -461,7 +463,8 @@ def _analysis_lines():
         rows.append({"move": t["move"], "player": before.current_player,
                      "decision": before.decision, "played": played, "best": played,
                      "chances": chances, "win_before": chance, "win_after": chance,
-                     "drop": 0.0, "noise": None if forced else 0.0, "rank": 1, "equal": True,
+                     "margin_before": None if forced else round(-3.5 + k, 4),
+                     "margin_after": None if forced else round(-3.5 + k, 4), "drop": 0.0, "noise": None if forced else 0.0, "rank": 1, "equal": True,
                      "legal": 1 if forced else 9, "mark": None, "visits": 0 if forced else 30,
                      "iterations": 0 if forced else 50,
                      "after_from": "forced" if forced else "best",
@@ -493,7 +496,8 @@ def _one_line_naming(error, path):
 
 @_settings(examples=max(50, EXAMPLES // 10))
 @given(mutated([ANALYSIS], keys=("win_before", "chances", "noise", "equal", "rank", "mark",
-                                  "after_from", "players")),
+                                  "after_from", "players", "margin_before", "margin_after",
+                                  "measure", "thresholds")),
        st.one_of(st.none(), st.integers(0, 4000)))
 def analysis_files(lines, cut):
     """An analysis file broken in generated ways (fields replaced, removed or added, lines

@@ -3,6 +3,7 @@ jobs, honesty, and the command on bad input.  Budgets are tiny: what is checked 
 rows are made and kept, not how good the engine's judgement is."""
 
 import json
+import math
 import os
 import re
 from pathlib import Path
@@ -57,7 +58,8 @@ def run(rec, path, **kw):
 
 def test_every_decision_gets_a_row_with_the_documented_fields(rec2, full):
     path, header, rows = full
-    assert header["format"] == analysis.FORMAT == "tigris-analysis/2" and header["players"] == [0, 1]
+    assert header["format"] == analysis.FORMAT == "tigris-analysis/3" and header["players"] == [0, 1]
+    assert header["measure"] == "margin" and header["thresholds"] == analysis.THRESHOLDS["margin"]
     assert header["decisions"] == header["moves"] == len(rec2["moves"]) == len(rows)
     assert [r["move"] for r in rows] == list(range(1, len(rows) + 1))
     for r, move in zip(rows, rec2["moves"]):
@@ -66,20 +68,23 @@ def test_every_decision_gets_a_row_with_the_documented_fields(rec2, full):
         # every player's chance before the move, adding up to 1; the mover's is win_before
         assert len(r["chances"]) == 2 and sum(r["chances"]) == pytest.approx(1, abs=1e-3)
         assert r["chances"][r["player"]] == r["win_before"]
-        assert r["drop"] == pytest.approx(r["win_before"] - r["win_after"], abs=2e-4)
-        assert r["mark"] == analysis.mark(r["drop"], analysis.THRESHOLDS, r["noise"])
+        # the drop is the margin's: the best move's against the move played's
+        assert abs(r["margin_before"]) < 100 and abs(r["margin_after"]) < 100
+        assert r["drop"] == pytest.approx(r["margin_before"] - r["margin_after"], abs=2e-4)
+        assert r["mark"] == analysis.mark(r["drop"], header["thresholds"], r["noise"])
         assert r["rank"] is None or 1 <= r["rank"] <= r["legal"]
         assert r["after_from"] in ("best", "searched") and isinstance(r["equal"], bool)
     assert analysis.read_analysis(path) == (header, rows)
 
 
 def test_the_engines_own_moves_rank_first_without_a_mark(tmp_path):
-    # Each move of this record is what the analysis's search (same seed, same budget)
-    # finds best at that decision.
+    # Each move of this record is what the analysis's search (same seed, same budget,
+    # its knobs) finds best at that decision.
     g = tigris.Game(players=2, seed=11)
-    conf = bots.configuration(analysis.DEFAULT_BOT)
+    kind, name, params = analysis.engine_of(bots.configuration(analysis.DEFAULT_BOT), "margin")
     for n in range(1, 7):
-        bot = conf.bot(seed=analysis.decision_seed(3, n), workers=1)
+        bot = bots.CLASSES[kind](name=name, **dict(params, seed=analysis.decision_seed(3, n),
+                                                    workers=1))
         g.apply(bot.root_statistics(g, iterations=ITERATIONS)["children"][0]["action"])
     _, rows = run(record.to_record(g), tmp_path / "a.jsonl")
     assert len(rows) == 6
@@ -101,42 +106,59 @@ def plain_chances(monkeypatch):
     monkeypatch.setattr(chance, "_shipped", {n: chance.IDENTITY for n in (2, 3, 4)})
 
 
-def fake_analyse(mover, played, played_chance, error=0.001):
+def fake_analyse(mover, played, played_chance, error=0.001, margins=(5.0, -1.0),
+                 margin_error=0.01, others=()):
     """An ISMCTSBot.root_statistics whose first search puts a move other than `played` first
-    (the mover's chance 0.6, 600 visits) and `played` second (20 visits), and whose
-    search of `played` alone gives it `played_chance`; each chance with standard error
-    `error`.  Also returns the searches made, as (game, only, budget)."""
+    (the mover's chance 0.6 and margin ``margins[0]``, 600 visits) and `played` second
+    (20 visits), and whose search of `played` alone gives it `played_chance` and the
+    margin ``margins[1]``; each chance with standard error `error`, each margin
+    `margin_error`.  `others`, (chance, margin, visits) each, are more moves of the first
+    search, whose searches alone read the same.  Also returns the searches made, as
+    (game, only, budget)."""
     calls = []
 
-    def child(action, visits, chance):
+    def child(action, visits, chance, margin):
         chances = [(1 - chance)] * 2
         chances[mover] = chance
         return {"action": action, "visits": visits, "avail": visits, "value": chance,
-                "chances": chances, "error": error, "line": 0, "pv": []}
+                "chances": chances, "error": error, "margin": margin,
+                "margin_error": margin_error, "line": 0, "pv": []}
 
     def analyse(self, game, only=None, **budget):
         calls.append((game, only, budget))
+        rest = [a for a in game.legal_actions() if a != played]
+        more = {a: (c, m, v) for a, (c, m, v) in zip(rest[1:], others)}
         if only is not None:
-            return {"iterations": budget.get("iterations", 1), "children": [child(played, 600, played_chance)]}
-        other = next(a for a in game.legal_actions() if a != played)
-        return {"iterations": 620, "children": [child(other, 600, 0.6), child(played, 20, 0.3)]}
+            chance, margin, _ = more.get(only[0], (played_chance, margins[1], 0))
+            return {"iterations": budget.get("iterations", 1),
+                    "children": [child(only[0], 600, chance, margin)]}
+        return {"iterations": 620 + sum(v for _, _, v in others),
+                "children": [child(rest[0], 600, 0.6, margins[0]), child(played, 20, 0.3, -9.0)]
+                + [child(a, v, c, m) for a, (c, m, v) in more.items()]}
 
     return analyse, calls
 
 
+def decide(task, measure="margin", thresholds=None):
+    """The row of `task` by the shipped bot's knobs at 1,000 iterations, seed 0."""
+    conf = bots.configuration(analysis.DEFAULT_BOT)
+    return analysis.analyse_decision(task, analysis.engine_of(conf, measure), {"iterations": 1000},
+                                     0, thresholds or analysis.THRESHOLDS[measure], measure)
+
+
 @pytest.mark.parametrize("value, mark", [(0.58, None), (0.52, "inaccuracy"),
                                          (0.45, "mistake"), (0.30, "blunder")])
-def test_a_drop_is_marked_by_the_thresholds(rec2, monkeypatch, plain_chances, value, mark):
+def test_a_drop_of_win_chance_is_marked_by_its_thresholds(rec2, monkeypatch, plain_chances, value,
+                                                          mark):
     _, tasks = analysis.decisions(rec2)
     task = tasks[4]
     mover = task["before"].current_player
     analyse, calls = fake_analyse(mover, task["action"], value)
     monkeypatch.setattr(ISMCTSBot, "root_statistics", analyse)
-    conf = bots.configuration(analysis.DEFAULT_BOT)
-    row = analysis.analyse_decision(task, ("ismcts", conf.name, conf.params),
-                                    {"iterations": 1000}, 0, analysis.THRESHOLDS)
+    row = decide(task, "win")
     assert (row["rank"], row["after_from"], row["visits"]) == (2, "searched", 20)
     assert row["win_before"] == 0.6 and row["win_after"] == value
+    assert (row["margin_before"], row["margin_after"]) == (5.0, -1.0)
     assert row["drop"] == pytest.approx(0.6 - value)
     assert row["mark"] == mark
     # The move played was searched alone, from the same position, as deeply as the best.
@@ -148,16 +170,46 @@ def test_a_drop_is_marked_by_the_thresholds(rec2, monkeypatch, plain_chances, va
 def test_a_drop_within_the_noise_is_not_marked(rec2, monkeypatch, plain_chances):
     _, tasks = analysis.decisions(rec2)
     task = tasks[4]
-    analyse, _ = fake_analyse(task["before"].current_player, task["action"], 0.48, error=0.05)
+    analyse, _ = fake_analyse(task["before"].current_player, task["action"], 0.48, error=0.05,
+                              margins=(2.0, -1.0), margin_error=2.0)
     monkeypatch.setattr(ISMCTSBot, "root_statistics", analyse)
-    conf = bots.configuration(analysis.DEFAULT_BOT)
-    row = analysis.analyse_decision(task, ("ismcts", conf.name, conf.params),
-                                    {"iterations": 1000}, 0, analysis.THRESHOLDS)
+    win = decide(task, "win")
     # A drop of 12 points is a mistake by the thresholds, but the two chances' errors
     # (5 points each, with the spread between seeds) leave it within the noise.
-    assert row["drop"] == pytest.approx(0.12) and row["noise"] > 0.06
-    assert row["mark"] is None
-    assert analysis.mark(0.12, analysis.THRESHOLDS, 0.01) == "mistake"
+    assert win["drop"] == pytest.approx(0.12) and win["noise"] > 0.06
+    assert win["mark"] is None
+    assert analysis.mark(0.12, analysis.THRESHOLDS["win"], 0.01) == "mistake"
+    # So with the margin: 3 points, a mistake by its thresholds, with 2 points of error each.
+    margin = decide(task)
+    assert margin["drop"] == pytest.approx(3.0) and margin["noise"] > 2.8
+    assert margin["mark"] is None
+    assert analysis.mark(3.0, analysis.THRESHOLDS["margin"], 0.1) is not None
+
+
+def test_the_margin_finds_the_best_move_among_those_the_search_passed_over(rec2, monkeypatch,
+                                                                         plain_chances):
+    """A move the search tried less, whose chance reads a little below its choice's but
+    whose margin reads above it, is searched alone: by the margin it is the best, and the
+    drop is measured from it; by the win chance the choice stays the best."""
+    _, tasks = analysis.decisions(rec2)
+    task = tasks[4]
+    before = task["before"]
+    analyse, calls = fake_analyse(before.current_player, task["action"], 0.3,
+                                  margins=(5.0, -1.0), others=[(0.58, 8.0, 100)])
+    monkeypatch.setattr(ISMCTSBot, "root_statistics", analyse)
+    rest = [a for a in before.legal_actions() if a != task["action"]]
+    row = decide(task)
+    assert row["best"] == before.action_str(rest[1]) and row["after_from"] == "searched"
+    assert (row["margin_before"], row["margin_after"], row["drop"]) == (8.0, -1.0, 9.0)
+    assert (row["win_before"], row["win_after"]) == (0.58, 0.3)
+    spread = math.hypot(0.01, analysis.MARGIN_SEED_SPREAD)
+    assert row["noise"] == pytest.approx(math.hypot(spread, spread), abs=1e-4)
+    assert row["mark"] == "blunder"
+    assert [only for _, only, _ in calls] == [None, [rest[1]], [task["action"]]]
+    calls.clear()
+    win = decide(task, "win")
+    assert win["best"] == before.action_str(rest[0]) and win["margin_before"] == 5.0
+    assert [only for _, only, _ in calls] == [None, [task["action"]]]
 
 
 @pytest.mark.parametrize("players, which", [(2, 1), (3, 1), (4, 2)])
@@ -177,8 +229,8 @@ def test_a_turn_ending_action_is_judged_like_any_other(monkeypatch, players, whi
 
     monkeypatch.setattr(ISMCTSBot, "root_statistics", spy)
     conf = bots.configuration(analysis.DEFAULT_BOT)
-    row = analysis.analyse_decision(task, ("ismcts", conf.name, conf.params),
-                                    {"iterations": 200}, 0, analysis.THRESHOLDS)
+    row = analysis.analyse_decision(task, analysis.engine_of(conf, "margin"), {"iterations": 200},
+                                    0, analysis.THRESHOLDS["margin"])
     assert all(player == mover for player, _ in searched)
     # The decision, then single moves searched alone: moves passed over, the move played.
     assert searched[0][1] is None
@@ -191,18 +243,28 @@ def test_a_turn_ending_action_is_judged_like_any_other(monkeypatch, players, whi
     assert 0 <= row["win_after"] <= 1 and len(row["chances"]) == players
 
 
-def test_an_analysis_of_the_first_format_is_refused_with_a_word(tmp_path):
+@pytest.mark.parametrize("old, why", [("tigris-analysis/1", "whose chances were read another way"),
+                                      ("tigris-analysis/2", "marked by the win chance alone")])
+def test_an_analysis_of_an_earlier_format_is_refused_with_a_word(tmp_path, capsys, rec2, old, why):
     path = tmp_path / "old.analysis.jsonl"
-    path.write_text(json.dumps({"format": "tigris-analysis/1", "record": "0" * 16}) + "\n")
-    with pytest.raises(UsageError, match="earlier tigris .*analyse the game again"):
+    path.write_text(json.dumps({"format": old, "record": "0" * 16}) + "\n")
+    kept = path.read_bytes()
+    with pytest.raises(UsageError, match=f"earlier tigris \\({old}, {why}.*\\); analyse the game "
+                                         f"again into another file"):
         analysis.read_analysis(path)
+    (tmp_path / "record.json").write_text(json.dumps(rec2))
+    assert main(["analyse", str(tmp_path / "record.json"), "--iterations", "10",
+                 "--out", str(path)]) == 1
+    assert f"({old}, {why}" in one_line(capsys.readouterr().err)
+    assert path.read_bytes() == kept
 
 
 @pytest.mark.slow
 def test_a_scripted_game_has_its_bad_move_marked_and_no_other(tmp_path):
     """Every move the engine's own choice (the analysis's search: same seed, same
     budget) but move 5, the king (which move 1 put on M5) taken off to the corner P1,
-    where the search gives the mover ten points less: only move 5 is marked."""
+    where the search gives the mover ten points less of win chance: by the win chance,
+    only move 5 is marked."""
     budget = 2000
     g = tigris.Game(players=2, seed=11)
     conf = bots.configuration(analysis.DEFAULT_BOT)
@@ -212,13 +274,67 @@ def test_a_scripted_game_has_its_bad_move_marked_and_no_other(tmp_path):
             continue
         bot = conf.bot(seed=analysis.decision_seed(3, n), workers=1)
         g.apply(bot.root_statistics(g, iterations=budget)["children"][0]["action"])
-    _, rows = run(record.to_record(g), tmp_path / "a.jsonl", iterations=budget)
+    _, rows = run(record.to_record(g), tmp_path / "a.jsonl", iterations=budget, measure="win")
     marked = {r["move"]: r["mark"] for r in rows if r["mark"]}
     assert list(marked) == [5], rows[4]
     bad = rows[4]
     assert bad["played"] == "leader king P1" and bad["after_from"] == "searched"
-    assert bad["drop"] > analysis.THRESHOLDS["inaccuracy"] and bad["drop"] > 2 * bad["noise"]
+    assert bad["drop"] > analysis.THRESHOLDS["win"]["inaccuracy"] and bad["drop"] > 2 * bad["noise"]
     assert all(r["rank"] == 1 and r["mark"] is None for r in rows if r["move"] != 5)
+
+
+def gifts(game):
+    """The mover's tile moves that score for another player and not for the mover."""
+    me, out = game.current_player, []
+    for action in game.legal_actions():
+        if not game.action_str(action).startswith("tile "):
+            continue
+        after = game.copy()
+        after.apply(action)
+        gained = [sum(after.score(q).values()) - sum(game.score(q).values())
+                  for q in range(game.players)]
+        if gained[me] == 0 and sum(gained) > 0:
+            out.append(action)
+    return out
+
+
+def lost_game_with_gifts(seed=7, after=110, count=2):
+    """A greedy game that player 1 loses by playing nine moves in ten at random; after
+    move `after` it plays greedy's moves, but for `count` tiles it places where they
+    score for player 0 and not for itself (each gives a point away, where a greedy tile
+    takes one): the record to a few moves past the last, and those moves' numbers."""
+    g = tigris.Game(players=2, seed=seed)
+    seats = [bots.make("greedy", seed=1), bots.make("greedy", seed=2, random_share=0.9)]
+    given = []
+    while not g.is_over and not (len(given) == count and len(g.history) > given[-1] + 5):
+        n = len(g.history) + 1
+        if n > after:
+            if seats[1].random_share:
+                seats[1] = bots.make("greedy", seed=2)
+            if g.current_player == 1 and g.decision == "action" and len(given) < count and gifts(g):
+                given.append(n)
+                g.apply(gifts(g)[0])
+                continue
+        g.apply(seats[g.current_player].choose(g))
+    return record.to_record(g), given
+
+
+@pytest.mark.slow
+def test_a_lost_games_mistakes_are_found(tmp_path):
+    """Late in a lost game (a win chance under 10%, which a move barely moves) the moves
+    that give points away are marked: the margin, the player's final score against the
+    best other player's, still moves.  The win chance does not: by it, they pass."""
+    rec, given = lost_game_with_gifts()
+    assert len(given) == 2
+    header, rows = run(rec, tmp_path / "a.jsonl", players=[1], iterations=1000)
+    assert header["measure"] == "margin"
+    by_move = {r["move"]: r for r in rows}
+    for n in given:
+        r = by_move[n]
+        assert r["win_before"] < 0.1 and r["margin_before"] < -3, r
+        assert r["mark"] is not None and r["drop"] > 2 * r["noise"], r
+        assert r["drop"] >= header["thresholds"]["inaccuracy"], r
+        assert abs(r["win_before"] - r["win_after"]) < analysis.THRESHOLDS["win"]["inaccuracy"], r
 
 
 def test_the_analysis_sees_only_what_the_mover_saw(tmp_path):
@@ -262,13 +378,26 @@ def test_the_summary_counts_the_rows(rec2, tmp_path):
 
 
 def test_marks_and_thresholds():
-    assert [analysis.mark(d) for d in (-0.3, 0.0, 0.0499, 0.05, 0.1, 0.1999, 0.2, 1.0)] == \
+    win = analysis.THRESHOLDS["win"]
+    assert [analysis.mark(d, win) for d in (-0.3, 0.0, 0.0499, 0.05, 0.1, 0.1999, 0.2, 1.0)] == \
         [None, None, None, "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
-    assert analysis.check_thresholds({"mistake": 0.15}) == {"inaccuracy": 0.05, "mistake": 0.15,
-                                                             "blunder": 0.2}
-    for bad in ({"mistake": 0.3}, {"blunder": 0}, {"inaccuracy": float("nan")}, {"worst": 0.5}):
+    assert analysis.check_thresholds({"mistake": 0.15}, "win") == {"inaccuracy": 0.05, "mistake": 0.15,
+                                                                    "blunder": 0.2}
+    for bad in ({"mistake": 0.3}, {"blunder": 0}, {"inaccuracy": float("nan")}, {"worst": 0.5},
+                {"blunder": 2.0}):
         with pytest.raises(UsageError):
-            analysis.check_thresholds(bad)
+            analysis.check_thresholds(bad, "win")
+    # The margin's, in points: the default measure's.
+    margin = analysis.THRESHOLDS["margin"]
+    assert analysis.check_thresholds() == analysis.check_thresholds(None, "margin") == margin
+    assert analysis.mark(margin["mistake"]) == analysis.mark(margin["mistake"], margin) == "mistake"
+    assert analysis.mark(margin["blunder"] * 10, margin, noise=margin["blunder"] * 5) is None
+    assert analysis.check_thresholds({"blunder": 50}, "margin")["blunder"] == 50.0
+    for bad in ({"blunder": 101}, {"mistake": margin["blunder"] + 1}, {"inaccuracy": -1}):
+        with pytest.raises(UsageError, match="thresholds must grow|at most 100 points"):
+            analysis.check_thresholds(bad, "margin")
+    with pytest.raises(UsageError, match="measure must be margin or win, not 'score'"):
+        analysis.check_thresholds(None, "score")
 
 
 # ---------------------------------------------------------------------------------------
@@ -335,7 +464,8 @@ def test_a_torn_last_line_is_repaired_with_a_warning(rec2, full, tmp_path):
 @pytest.mark.parametrize("change, field", [({"seed": 4}, "seed"), ({"iterations": 41}, "iterations"),
                                            ({"seconds": 1.0, "iterations": None}, "iterations"),
                                            ({"players": [1]}, "players"),
-                                           ({"thresholds": {"blunder": 0.3}}, "thresholds"),
+                                           ({"thresholds": {"blunder": 5.0}}, "thresholds"),
+                                           ({"measure": "win"}, "measure"),
                                            ({"bot": "ismcts-strong"}, "bot"), ({"record": None}, "record")])
 def test_another_analysis_in_the_file_is_refused_and_kept(rec2, full, tmp_path, change, field):
     path = tmp_path / "a.jsonl"
@@ -422,7 +552,7 @@ def test_the_same_game_from_another_file_continues(rec2, full, tmp_path):
 def test_a_file_that_is_not_an_analysis_is_never_overwritten(rec2, tmp_path):
     path = tmp_path / "game.json"
     path.write_text(json.dumps(rec2))
-    with pytest.raises(UsageError, match="not a tigris-analysis/2 file"):
+    with pytest.raises(UsageError, match="not a tigris-analysis/3 file"):
         run(rec2, path)
     assert json.loads(path.read_text()) == rec2
     with pytest.raises(UsageError, match="is a folder"):
@@ -538,9 +668,10 @@ def test_bad_input_is_one_line_and_status_1(files, tmp_path, capsys, argv, expec
                                             (["--mistake", "200"],
                                              "mistake must be above 0 and at most 100 points"),
                                             (["--inaccuracy", "nan"], "inaccuracy must be"),
-                                            (["--blunder", "0.2"],
-                                             "blunder is in percentage points (20 for a drop of "
-                                             "0.2); give at least 1")])
+                                            (["--measure", "win", "--blunder", "0.2"],
+                                             "--blunder is in percentage points of win chance (20 "
+                                             "for a drop of 0.2); give at least 1"),
+                                            (["--measure", "points"], "--measure")])
 def test_bad_options_are_one_line(files, tmp_path, capsys, argv, expected):
     assert main(["analyse", str(files["record.json"]), *argv, "--out", str(tmp_path / "a")]) != 0
     assert expected in one_line(capsys.readouterr().err)
@@ -592,6 +723,10 @@ def test_a_row_whose_move_differs_from_the_record_is_refused(rec2, full, tmp_pat
 
 @pytest.mark.parametrize("field, value, message", [
     ("win_before", None, "win_before must be a win chance from 0 to 1"),
+    ("margin_before", None, "margin_before must be a margin of points"),
+    ("margin_after", 1e9, "margin_after must be a margin of points"),
+    ("margin_after", "missing", "no field margin_after"),
+    ("noise", 500, "noise must be a number from 0 to 100"),
     ("rank", "missing", "no field rank"),
     ("rank", 0, "rank must be"),
     ("drop", "a lot", "drop must be a number"),
@@ -629,6 +764,11 @@ def test_a_hand_edited_row_is_refused_naming_the_line_and_field(rec2, full, tmp_
     ({"decisions": -1}, "decisions must be"),
     ({"record": 5}, "record must be"),
     ({"engine": "not a digest"}, "engine must be 16 hexadecimal digits"),
+    ({"measure": None}, "measure must be margin or win"),
+    ({"measure": "score"}, "measure must be margin or win"),
+    ({"thresholds": {"inaccuracy": 0.05, "mistake": 0.1, "blunder": 0.2, "worst": 1}},
+     "thresholds: must name inaccuracy, mistake, blunder"),
+    ({"thresholds": {"inaccuracy": 1, "mistake": 2, "blunder": 400}}, "at most 100 points"),
 ])
 def test_a_hand_edited_header_is_refused_naming_the_field(full, tmp_path, change, message):
     items = lines_of(full[0])
@@ -638,15 +778,27 @@ def test_a_hand_edited_header_is_refused_naming_the_field(full, tmp_path, change
         analysis.read_analysis(path)
 
 
+@pytest.mark.parametrize("value", [[], {"v": 3}, None, 3])
+def test_a_header_whose_format_is_no_text_is_not_an_analysis(full, tmp_path, value):
+    items = lines_of(full[0])
+    items[0]["format"] = value
+    with pytest.raises(UsageError, match="not a tigris-analysis/3 file"):
+        analysis.read_analysis(write_lines(tmp_path / "a.jsonl", items))
+
+
 def test_a_forced_row_reads_with_no_win_chances(full, tmp_path):
     items = lines_of(full[0])
-    items[2].update(chances=None, win_before=None, win_after=None, drop=0.0, noise=None, rank=1,
+    items[2].update(chances=None, win_before=None, win_after=None, margin_before=None,
+                    margin_after=None, drop=0.0, noise=None, rank=1,
                     equal=True, legal=1, mark=None, visits=0, iterations=0, after_from="forced",
                     continuation=[])
     rows = analysis.read_analysis(write_lines(tmp_path / "a.jsonl", items))[1]
     assert rows[1]["win_before"] is None and analysis.summarize(items[0], rows)
     items[2]["win_before"] = 0.5
     with pytest.raises(UsageError, match="line 3: win_before must be null in a forced row"):
+        analysis.read_analysis(write_lines(tmp_path / "a.jsonl", items))
+    items[2].update(win_before=None, margin_after=-2.0)
+    with pytest.raises(UsageError, match="line 3: margin_after must be null in a forced row"):
         analysis.read_analysis(write_lines(tmp_path / "a.jsonl", items))
 
 
@@ -668,9 +820,10 @@ def test_analyse_never_writes_over_the_record_or_a_device(rec2, tmp_path, capsys
 def test_a_row_whose_win_chance_is_not_a_chance_is_refused():
     from tigris.analysis import _row_problem
 
-    header = {"moves": 3, "players": [0, 1]}
+    header = {"moves": 3, "players": [0, 1], "measure": "margin"}
     row = {"move": 1, "player": 0, "decision": "action", "played": "pass", "best": "pass",
-           "chances": [0.5, 0.5], "win_before": 0.5, "win_after": 0.5, "drop": 0.0, "noise": 0.0,
+           "chances": [0.5, 0.5], "win_before": 0.5, "win_after": 0.5, "margin_before": -3.25,
+           "margin_after": -3.25, "drop": 0.0, "noise": 0.0,
            "rank": 1, "equal": True, "legal": 5, "mark": None, "visits": 1, "iterations": 1,
            "after_from": "best", "continuation": []}
     assert _row_problem(row, header) is None
@@ -686,7 +839,7 @@ def test_every_field_of_a_row_is_documented_in_formats():
     from tigris.analysis import ROW_FIELDS, ROW_OPTIONAL
 
     text = (REPO / "docs" / "FORMATS.md").read_text()
-    start = text.index("## Analyses (`tigris-analysis/2`)")
+    start = text.index("## Analyses (`tigris-analysis/3`)")
     section = text[start:text.index("\n## ", start)]
     documented = set()
     for line in section.splitlines():

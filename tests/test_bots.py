@@ -11,6 +11,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import tigris
 from tigris.knobs import default_weights
@@ -126,6 +127,10 @@ def test_make_unknown_kind_lists_the_kinds():
     ("candidates", 2.0, ["candidates", "whole number"]),
     ("halving_scale", -0.5, ["halving_scale", ">= 0"]),
     ("seed", "1", ["seed", "whole number"]),
+    ("random_share", 1.5, ["random_share", "between 0 and 1", "1.5"]),
+    ("random_share", "half", ["random_share", "a number", "'half'"]),
+    ("margin_share", -0.1, ["margin_share", "between 0 and 1"]),
+    ("margin_scale", 0, ["margin_scale", ">= 0.1"]),
 ])
 def test_make_bad_values_give_clear_errors(key, value, words):
     with pytest.raises(ValueError) as e:
@@ -420,6 +425,8 @@ def test_bot_file_with_a_bad_key_names_the_file(tmp_path):
     ('kind = "ismcts"\nepsilon = 2\n', ["epsilon"]),
     ('kind = "ismcts"\niterations = "many"\n', ["iterations", "many"]),
     ('kind = "pimc"\ndeterminizations = 0\n', ["determinizations"]),
+    ('kind = "greedy"\nrandom_share = -0.5\n', ["random_share", "-0.5"]),
+    ('kind = "random"\nrandom_share = 0.5\n', ["random_share", "random bot"]),
     ('iterations = 100\n', ["kind"]),
     ('kind = "alphazero"\n', ["alphazero", "ismcts"]),
     ('kind = "ismcts"\niterations = \n', ["TOML"]),
@@ -456,7 +463,7 @@ def test_knobs_reach_the_search():
                            "candidates": 5, "halving_scale": 0.1, **default_weights(), "eval_leader": 0.6,
                             "evaluator": "heuristic", "network": "", "net_share": 1.0,
                             "root_lookahead": 0.0, "priors": "heuristic", "policy_visits": 1,
-                            "policy_exploration": 0.0}
+                            "policy_exploration": 0.0, "margin_share": 0.0, "margin_scale": 10.0}
     g = tigris.Game(players=2, seed=5)
     bot.choose(g)
     assert bot.last["iterations"] == 120
@@ -547,14 +554,14 @@ def test_pimc_iterations_are_shared_by_the_determinizations():
 def test_merge_weights_values_and_chances_by_visits():
     a = {"iterations": 10, "nodes": 5, "player": 1,
          "children": [{"action": 7, "visits": 6, "avail": 10, "value": 1.0, "chances": [0.0, 1.0],
-                       "error": 0.03, "line": 0, "pv": []},
+                       "error": 0.03, "margin": 4.0, "margin_error": 0.3, "line": 0, "pv": []},
                       {"action": 8, "visits": 4, "avail": 9, "value": 0.0, "chances": [1.0, 0.0],
-                       "error": 0.1, "line": 0, "pv": []}]}
+                       "error": 0.1, "margin": -2.0, "margin_error": 1.0, "line": 0, "pv": []}]}
     b = {"iterations": 10, "nodes": 6, "player": 1,
          "children": [{"action": 7, "visits": 2, "avail": 10, "value": 0.0, "chances": [1.0, 0.0],
-                       "error": 0.04, "line": 0, "pv": []},
+                       "error": 0.04, "margin": -4.0, "margin_error": 0.4, "line": 0, "pv": []},
                       {"action": 9, "visits": 8, "avail": 10, "value": 0.5, "chances": [0.5, 0.5],
-                       "error": 0.02, "line": 1, "pv": [(1, 0)]}]}
+                       "error": 0.02, "margin": 1.5, "margin_error": 0.2, "line": 1, "pv": [(1, 0)]}]}
     m = search.merge([a, b])
     assert m["iterations"] == 20 and m["nodes"] == 11 and m["player"] == 1
     got = {c["action"]: (c["visits"], c["avail"], c["value"], c["chances"]) for c in m["children"]}
@@ -565,6 +572,10 @@ def test_merge_weights_values_and_chances_by_visits():
     errors = {c["action"]: c["error"] for c in m["children"]}
     assert errors[7] == pytest.approx((0.75 ** 2 * 0.03 ** 2 + 0.25 ** 2 * 0.04 ** 2) ** 0.5)
     assert errors[8] == pytest.approx(0.1) and errors[9] == pytest.approx(0.02)
+    # The score margin likewise: (6 * 4 + 2 * -4) / 8, its error as the chance's.
+    margins = {c["action"]: (c["margin"], c["margin_error"]) for c in m["children"]}
+    assert margins[7] == pytest.approx((2.0, (0.75 ** 2 * 0.3 ** 2 + 0.25 ** 2 * 0.4 ** 2) ** 0.5))
+    assert margins[8] == pytest.approx((-2.0, 1.0)) and margins[9] == pytest.approx((1.5, 0.2))
     assert {c["action"]: c["line"] for c in m["children"]} == {7: 0, 8: 0, 9: 1}
 
 
@@ -780,3 +791,60 @@ def test_a_network_without_a_policy_head_is_refused_for_priors_net(tmp_path):
                                      f'priors = "net"\nnetwork = "{source}"\n')
     with pytest.raises(ConfigError, match="priors = \"net\" needs a network with a policy head"):
         bots.load(path)
+
+
+# ---------------------------------------------------------------------------
+# random_share: a share of the decisions played at random
+# ---------------------------------------------------------------------------
+
+@settings(max_examples=30, deadline=None)
+@given(share=st.floats(0.0, 1.0), seed=st.integers(0, 2 ** 32), moves=st.integers(1, 30))
+def test_random_share_plays_legal_moves_and_tells_which_were_random(share, seed, moves):
+    g = tigris.Game(players=2, seed=seed % 997)
+    bot = bots.make("greedy", random_share=share, seed=seed)
+    assert bot.params["random_share"] == share
+    for _ in range(moves):
+        legal = g.legal_actions()
+        action = bot.choose(g)
+        assert action in legal
+        if len(legal) == 1 or share == 0.0:
+            assert not bot.last_random           # a forced decision is never drawn
+        elif share == 1.0:
+            assert bot.last_random
+        g.apply(action)
+        if g.is_over:
+            break
+
+
+def play_seat(bot, seed, decisions):
+    """The moves `bot` plays for both seats of a game of `seed`, and which were random."""
+    g = tigris.Game(players=2, seed=seed)
+    moves = []
+    for _ in range(decisions):
+        moves.append((bot.choose(g), bot.last_random))
+        g.apply(moves[-1][0])
+    return moves
+
+
+@pytest.mark.parametrize("kind", ["greedy", "ismcts"])
+def test_random_share_draws_from_its_own_stream_of_the_seed(kind):
+    budget = {"iterations": 30} if kind == "ismcts" else {}
+    plain = play_seat(bots.make(kind, seed=4, **budget), 3, 40)
+    # a share of 0 is the bot as it was; the same seed plays the same game again
+    assert play_seat(bots.make(kind, seed=4, random_share=0.0, **budget), 3, 40) == plain
+    half = play_seat(bots.make(kind, seed=4, random_share=0.5, **budget), 3, 40)
+    assert half == play_seat(bots.make(kind, seed=4, random_share=0.5, **budget), 3, 40)
+    drawn = sum(r for _, r in half)
+    assert 8 <= drawn <= 32 and not all(r for _, r in half)
+    # until the first random move the bot plays its own moves
+    first = next(k for k, (_, r) in enumerate(half) if r)
+    assert half[:first] == plain[:first]
+
+
+def test_a_random_move_of_a_search_bot_is_not_searched():
+    bot = bots.make("ismcts", iterations=30, seed=2, random_share=1.0)
+    g = tigris.Game(players=2, seed=5)
+    assert g.is_legal(bot.choose(g)) and bot.last_random and bot.last is None
+    bot = bots.make("ismcts", iterations=30, seed=2)
+    bot.choose(g)
+    assert not bot.last_random and bot.last is not None

@@ -95,11 +95,17 @@ def test_every_command_with_a_seed_defaults_to_the_same_one():
 def test_the_analysis_thresholds_are_given_in_points_as_reported():
     from tigris import analysis
     from tigris.commands import THRESHOLD_POINTS
+    from tigris.commands.options import as_threshold
 
-    assert THRESHOLD_POINTS == {"inaccuracy": 5, "mistake": 10, "blunder": 20}
+    assert THRESHOLD_POINTS == {"margin": {"inaccuracy": 0.75, "mistake": 1.5, "blunder": 3.0},
+                                "win": {"inaccuracy": 5, "mistake": 10, "blunder": 20}}
     args = _subparsers()["analyse"].parse_args(["g.json", "--mistake", "12.5"])
-    assert args.mistake == 0.125 and args.out is None
-    assert {k: v / 100 for k, v in THRESHOLD_POINTS.items()} == analysis.THRESHOLDS
+    assert args.mistake == 12.5 and args.measure == "margin" and args.out is None
+    # points of margin as they are; percentage points of win chance as a fraction
+    assert as_threshold("mistake", 12.5, "margin") == 12.5
+    assert as_threshold("mistake", 12.5, "win") == 0.125
+    assert THRESHOLD_POINTS["margin"] == analysis.THRESHOLDS["margin"]
+    assert {k: v / 100 for k, v in THRESHOLD_POINTS["win"].items()} == analysis.THRESHOLDS["win"]
 
 
 def test_analyse_writes_beside_the_current_folder_by_default(tmp_path, monkeypatch, capsys):

@@ -129,3 +129,60 @@ def test_a_root_held_to_no_legal_action_is_refused(only, message):
     g = played(*POSITIONS["2c"])
     with pytest.raises(ValueError, match=message):
         run(g, iterations=10, seed=3, only=only)
+
+
+# ---------------------------------------------------------------------------
+# The score margin beside the chances
+# ---------------------------------------------------------------------------
+
+def score_margin(game, player):
+    """`player`'s final score as the game stands minus the best other player's."""
+    return game.final_score(player) - max(game.final_score(q) for q in range(game.players)
+                                          if q != player)
+
+
+@pytest.mark.parametrize("name", ["2c", "3a", "4c"])
+def test_a_childs_margin_is_the_movers_score_margin_where_its_line_ends(name):
+    """Judged at once (no rollout, the heuristic: the scores as they stand), a child seen
+    once reads the margin of the position its move leads to: the searching player's final
+    score minus the best other player's (scores are public: every deal agrees)."""
+    g = played(*POSITIONS[name])
+    mover = g.current_player
+    stats = run(g, iterations=200, seed=2, rollout_depth=0, **PLAIN)
+    once = [ch for ch in stats["children"] if ch["visits"] == 1]
+    assert once
+    for ch in once:
+        after = g.copy()
+        after.apply(ch["action"])
+        assert ch["margin"] == pytest.approx(score_margin(after, mover), abs=1e-6)
+        assert ch["margin_error"] > 0
+    for ch in stats["children"]:
+        assert abs(ch["margin"]) < 100 and 0 < ch["margin_error"] <= 5.0
+
+
+def test_a_finished_game_backs_up_its_final_margin():
+    # Every move ends the game: each child's margin is that game's final margin.
+    g = load(forced_win())
+    stats = run(g, iterations=500, seed=1, widening=0.0)
+    for ch in stats["children"]:
+        after = g.copy()
+        after.apply(ch["action"])
+        assert after.is_over
+        assert ch["margin"] == pytest.approx(score_margin(after, g.current_player))
+
+
+def test_the_margin_share_plays_for_points_and_changes_nothing_at_zero():
+    """margin_share 0 is the search as it was (every figure it decides from); with a share
+    of 1 a child's value is the logistic of its margin over margin_scale alone."""
+    import math
+
+    g = played(*POSITIONS["2c"])
+    plain = run(g, iterations=1500, seed=1)
+    assert digest(run(g, iterations=1500, seed=1, margin_share=0.0)) == digest(plain)
+    assert digest(run(g, iterations=1500, seed=1, margin_share=0.5)) != digest(plain)
+    shared = run(g, iterations=200, seed=2, rollout_depth=0, margin_share=1.0, margin_scale=5.0,
+                 **PLAIN)
+    once = [ch for ch in shared["children"] if ch["visits"] == 1]
+    assert once
+    for ch in once:
+        assert ch["value"] == pytest.approx(1 / (1 + math.exp(-ch["margin"] / 5.0)), abs=1e-6)

@@ -372,3 +372,21 @@ def test_a_second_version_folder_is_read_but_not_continued(tmp_path, fast):
     assert selfplay.read(out / "positions.jsonl", selfplay.read_settings(out))
     with pytest.raises(UsageError, match="hints' calibrated chances"):
         selfplay.run(s, out, progress=False)
+
+
+@pytest.mark.parametrize("full_share", [0.0, 1.0])
+def test_a_labelling_seat_plays_its_bots_random_moves(full_share):
+    """A self-play bot with random_share plays its random moves at the labelling seat too:
+    a full search still labels the position, and the move played is the random one."""
+    from tigris import bots
+
+    s = {"seed": 0, "positions": 100, "label_iterations": 60, "label_params": {},
+         "targets": {"full_share": full_share, "policy": "visits"}}
+    bot = bots.make("ismcts", iterations=20, seed=1, random_share=1.0)
+    positions = []
+    seat = selfplay._CapSeat(bot, s, 0, 0, positions)
+    g = tigris.Game(players=2, seed=3)
+    for _ in range(4):
+        assert g.is_legal(action := seat.choose(g)) and bot.last_random
+        g.apply(action)
+    assert len(positions) == (4 if full_share else 0)

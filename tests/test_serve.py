@@ -593,9 +593,12 @@ def test_the_browsers_analysis_is_a_file_that_outlives_the_server(short):
     assert analysis.run(short_record(), out, source="game.json", iterations=10, progress=False) == (header, rows)
 
 
-def test_a_part_of_an_analysis_is_continued_at_its_own_budget(short):
+@pytest.mark.parametrize("measure", ["margin", "win"])
+def test_a_part_of_an_analysis_is_continued_at_its_own_budget(short, measure):
+    """A file part done is continued as it was begun: its budget, its measure."""
     folder, out = short
-    analysis.run(short_record(), out, source="game.json", iterations=10, progress=False)
+    analysis.run(short_record(), out, source="game.json", iterations=10, progress=False,
+                 measure=measure)
     out.write_text("".join(out.read_text().splitlines(keepends=True)[:5]))     # the header and 4 rows
     with serving.client(create_app([folder])) as client:
         page = client.get("/record/0/game.json").text
@@ -605,7 +608,7 @@ def test_a_part_of_an_analysis_is_continued_at_its_own_budget(short):
         answer = client.post("/api/analysis", json={"page": "/record/0/game.json"})
         assert wait_for(client, answer.json()["id"], timeout=60, kind="analysis")["state"] == "done"
     header, rows = analysis.read_analysis(out)
-    assert header["iterations"] == 10 and len(rows) == 12
+    assert header["iterations"] == 10 and header["measure"] == measure and len(rows) == 12
 
 
 def test_part_of_an_analysis_by_another_engine_is_drawn_not_continued(short):

@@ -31,7 +31,7 @@ def play(players=3, seed=2, names=None, variants=()):
 
 
 def analysis_of(rec, every=3):
-    """Hand-made analysis rows (tigris-analysis/2) of every `every`-th move of `rec`."""
+    """Hand-made analysis rows (tigris-analysis/3) of every `every`-th move of `rec`."""
     rows = []
     players = rec["players"]
     for n, move in enumerate(rec["moves"], start=1):
@@ -43,9 +43,10 @@ def analysis_of(rec, every=3):
         rows.append({"move": n, "player": move["player"], "played": move["move"],
                      "best": move["move"] if mark is None else "pass", "chances": chances,
                      "win_before": 0.5, "win_after": 0.4 if mark else 0.5,
-                     "drop": 0.1 if mark else 0.0, "rank": 2 if mark else 1, "mark": mark,
+                     "margin_before": -2.0, "margin_after": -4.5 if mark else -2.0,
+                     "drop": 2.5 if mark else 0.0, "rank": 2 if mark else 1, "mark": mark,
                      "verdict": "the engine's choice" if mark is None else "the engine's choice: pass"})
-    return {"format": "tigris-analysis/2", "record": "0" * 16}, rows
+    return {"format": "tigris-analysis/3", "record": "0" * 16, "measure": "margin"}, rows
 
 
 def embedded(page):
@@ -120,6 +121,8 @@ def test_an_analysis_is_embedded_and_checked_against_the_record(rec):
     data = embedded(view.game_page(rec, analysis=(header, rows)))
     assert [r["move"] for r in data["analysis"]] == [r["move"] for r in rows]
     assert {r["mark"] for r in data["analysis"]} == {None, "inaccuracy", "mistake", "blunder"}
+    assert {(r["margin_before"], r["margin_after"]) for r in data["analysis"]} == {(-2.0, -2.0),
+                                                                                (-2.0, -4.5)}
 
     other = dict(rows[1], played="pass" if rows[1]["played"] != "pass" else "swap red")
     with pytest.raises(RecordError, match=f"analysis move {rows[1]['move']}: .*another game"):
@@ -130,6 +133,10 @@ def test_an_analysis_is_embedded_and_checked_against_the_record(rec):
         view.game_page(rec, analysis=(header, [dict(rows[0], mark="brilliant")]))
     with pytest.raises(RecordError, match="win_before"):
         view.game_page(rec, analysis=(header, [dict(rows[0], win_before="high")]))
+    with pytest.raises(RecordError, match="margin_after is a number, not 'low'"):
+        view.game_page(rec, analysis=(header, [dict(rows[0], margin_after="low")]))
+    with pytest.raises(RecordError, match="expected 'tigris-analysis/3', got 'tigris-analysis/2'"):
+        view.game_page(rec, analysis=(dict(header, format="tigris-analysis/2"), rows))
     with pytest.raises(RecordError, match="analysis format"):
         view.game_page(rec, analysis=({"format": "tigris-game/1"}, rows))
 

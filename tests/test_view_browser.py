@@ -40,10 +40,11 @@ def game():
         win = first if m["player"] else 1 - first
         rows.append({"move": n, "player": m["player"], "played": m["move"], "best": "pass",
                      "chances": [1 - first, first], "win_before": win, "win_after": win - 0.02,
-                     "drop": 0.02, "rank": 1,
+                     "margin_before": 1.5, "margin_after": 0.5, "drop": 1.0, "rank": 1,
                      "mark": {7: "blunder", 20: "mistake", 33: "inaccuracy"}.get(n)})
     luck = [[5, 0, 0.03], [6, 1, -0.01], [9, 0, 0.01]]        # hand-made too
-    return rec, positions, ({"format": "tigris-analysis/2", "record": "-", "luck": luck}, rows)
+    return rec, positions, ({"format": "tigris-analysis/3", "record": "-", "luck": luck,
+                             "measure": "margin"}, rows)
 
 
 @pytest.fixture(scope="module")

@@ -45,6 +45,11 @@ cdef struct Node:
     # steering: UCB reads the rewards alone)
     float chance[MAXP]
     float chance_sq             # the searching player's chances squared, summed: their spread
+    # ... and the searching player's final-score margin against the best other player there
+    # (reported, never steering), summed, and its square: the measure an analysis marks by,
+    # which still moves once the chances have settled at 0 or 1
+    float margin
+    float margin_sq
 
 
 cdef struct Snapshot:
@@ -98,6 +103,8 @@ cdef struct Config:
     int priors                  # PRIORS_HEURISTIC or PRIORS_NET: what orders the expansions
     int policy_visits           # PRIORS_NET: the visits from which a node expands by the policy
     double policy_exploration   # PUCT's term: policy_exploration * prior * sqrt(avail) / (1 + visits)
+    double margin_share         # share of the score margin's logistic in a rollout's end's value
+    double margin_scale         # the margin (points) that logistic divides by
 
 
 cdef struct Scratch:

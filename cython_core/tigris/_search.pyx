@@ -187,6 +187,34 @@ cdef double line_error(const Tree* t, int32_t node, int player):
     return sqrt(var / n)
 
 
+# The score margin's spread, as the chance's above: taken as MARGIN_PRIOR_WEIGHT visits of
+# spread MARGIN_PRIOR_SPREAD points more, so that a move seen a few times is never certain.
+cdef double MARGIN_PRIOR_SPREAD = 5.0
+cdef double MARGIN_PRIOR_WEIGHT = 8.0
+
+
+cdef double line_margin(const Tree* t, int32_t node):
+    """The searching player's expected final-score margin against the best other player
+    after `node`, read at the end of its best line as its chances are (``line_chances``):
+    0 if never visited."""
+    cdef const Node* end = &t.nodes[best_line_end(t, node)]
+    return end.margin / end.visits if end.visits >= 1 else 0.0
+
+
+cdef double line_margin_error(const Tree* t, int32_t node):
+    """The standard error of ``line_margin``, as ``line_error`` is the chance's: the spread
+    of the margins its visits backed up (with the prior above) over the root of their
+    number."""
+    cdef const Node* end = &t.nodes[best_line_end(t, node)]
+    cdef double n = end.visits, mean, var
+    if n < 1:
+        return MARGIN_PRIOR_SPREAD
+    mean = end.margin / n
+    var = max(end.margin_sq / n - mean * mean, 0.0)
+    var = (n * var + MARGIN_PRIOR_WEIGHT * MARGIN_PRIOR_SPREAD * MARGIN_PRIOR_SPREAD) / (n + MARGIN_PRIOR_WEIGHT)
+    return sqrt(var / n)
+
+
 # ---------------------------------------------------------------------------
 # Python face
 # ---------------------------------------------------------------------------
@@ -261,6 +289,8 @@ cdef class Search:
         self.cfg.priors = PRIORS[config["priors"]]
         self.cfg.policy_visits = config["policy_visits"]
         self.cfg.policy_exploration = config["policy_exploration"]
+        self.cfg.margin_share = config["margin_share"]
+        self.cfg.margin_scale = config["margin_scale"]
         self.cfg.plan_iterations = plan_iterations
         self.cfg.plan_seconds = plan_seconds
         self.cfg.determinize = determinize
@@ -310,7 +340,9 @@ cdef class Search:
         searching player, chances = each player's chance of finishing first, a shared
         first as its share, estimated along the child's best line (``line_chances``),
         error = the standard error of the searching player's chance there
-        (``line_error``), line = how many moves of pv that best line takes, mean = each
+        (``line_error``), margin = the searching player's expected final score minus the
+        best other player's there (``line_margin``), margin_error = its standard error
+        (``line_margin_error``), line = how many moves of pv that best line takes, mean = each
         player's chance averaged over the child's own visits, spread = the standard
         deviation of the searching player's chance over them (``spread``), rounds = the
         halving phases it took part in (0: never a candidate, or a UCB root), halvings =
@@ -334,6 +366,8 @@ cdef class Search:
                              "value": nd.reward[self.player] / nd.visits if nd.visits else 0.0,
                              "chances": line_chances(&self.tree, c, self.root.nplayers),
                              "error": line_error(&self.tree, c, self.player),
+                             "margin": line_margin(&self.tree, c),
+                             "margin_error": line_margin_error(&self.tree, c),
                              "line": line_length(&self.tree, c),
                              "mean": mean_chances(&self.tree.nodes[c], self.root.nplayers),
                              "spread": spread(&self.tree.nodes[c], self.player),
@@ -411,7 +445,7 @@ def leaf_rewards(Game game not None, dict weights not None, Network net, double 
     cfg.weights = weights
     cfg.net = &net.net if net is not None else NULL
     cfg.net_share = net_share
-    leaf_values(&game.s, &cfg, value, reward, chance)
+    leaf_values(&game.s, &cfg, value, reward, chance, NULL)
     return [value[p] for p in range(game.s.nplayers)]
 
 

@@ -1,8 +1,8 @@
 # The search loop (included by _search.pyx: one C file, see there): each iteration deals
 # a determinization (_search_deals.pxi), descends the tree (_search_tree.pxi; at a
 # halving root, _search_halving.pxi picks the child), plays a rollout and backs the
-# rewards up, each player's chance of finishing first beside them, until the step's
-# budget is spent.
+# rewards up, each player's chance of finishing first and the searching player's score
+# margin beside them, until the step's budget is spent.
 
 cdef extern from "Python.h":
     # Declared without an exception clause: search() records the failure and returns
@@ -34,23 +34,57 @@ cdef void rollout(State* s, const Config* cfg, uint64_t* x) noexcept nogil:
         played += 1
 
 
-cdef inline void leaf_value(const State* d, const Config* cfg, float* reward, double* chance) noexcept nogil:
-    """The rewards and chances a rollout's end backs up (``leaf_values``), the rewards as
-    the single-precision floats the tree adds up."""
+cdef inline void leaf_value(const State* d, const Config* cfg, float* reward, double* chance,
+                            double* score) noexcept nogil:
+    """The rewards, chances and final scores (`score`, unless NULL) a rollout's end backs
+    up (``leaf_values``), the rewards as the single-precision floats the tree adds up.
+    With cfg.margin_share, each reward is mixed by that share with the logistic of the
+    player's score margin over cfg.margin_scale: a search that still plays for points
+    once the chances have settled at 0 or 1."""
     cdef int p
     cdef double value[MAXP]
-    leaf_values(d, cfg, value, reward, chance)
+    cdef double own[MAXP]
+    cdef double s = cfg.margin_share
+    if score == NULL:
+        score = own
+    leaf_values(d, cfg, value, reward, chance, score)
+    if s > 0:
+        for p in range(d.nplayers):
+            value[p] = (1 - s) * value[p] + s / (1.0 + exp(-score_margin(score, d.nplayers, p)
+                                                           / cfg.margin_scale))
     for p in range(d.nplayers):
         reward[p] = <float>value[p]
 
 
+cdef inline void final_scores(const State* d, double* score) noexcept nogil:
+    """Each player's final score were the game to end here (the weakest colour after
+    treasures, R86-R88): a finished game's, or a position's as it stands."""
+    cdef int v[4]
+    cdef int p
+    for p in range(d.nplayers):
+        final_vector(d, p, v)
+        score[p] = v[0]
+
+
+cdef inline double score_margin(const double* score, int nplayers, int player) noexcept nogil:
+    """`player`'s score minus the best other player's."""
+    cdef double best = -1e300
+    cdef int q
+    for q in range(nplayers):
+        if q != player and score[q] > best:
+            best = score[q]
+    return score[player] - best
+
+
 cdef inline void leaf_values(const State* d, const Config* cfg, double* value, float* reward,
-                             double* chance) noexcept nogil:
+                             double* chance, double* score) noexcept nogil:
     """The one place a position is judged at a rollout's end, by the search and by the
     greedy bot (``leaf_rewards``): `value` gets the evaluator's rewards; with a network,
     its chances of finishing first (a finished game: its first place, shared among tied
     winners), mixed with the evaluator's rewards by cfg.net_share; `chance` each player's
-    chance of finishing first, mixed the same way.  `reward` is scratch."""
+    chance of finishing first, mixed the same way; `score`, unless NULL, each player's
+    final score: a finished game's, else the network's prediction, without a network the
+    score as it stands (``final_scores``).  `reward` is scratch."""
     cdef int p
     cdef double net[MAXP]
     cdef double share = cfg.net_share
@@ -58,13 +92,17 @@ cdef inline void leaf_values(const State* d, const Config* cfg, double* value, f
         evaluate_chances(d, &cfg.weights, reward, chance)
         for p in range(d.nplayers):
             value[p] = reward[p]
+        if score != NULL:
+            final_scores(d, score)
         return
     if d.phase == PH_OVER:
         terminal_rewards(d, 1.0, reward, chance)
         for p in range(d.nplayers):
             value[p] = chance[p]            # 1/k for each of k tied winners, exactly
+        if score != NULL:
+            final_scores(d, score)
         return
-    net_chances(cfg.net, d, net, NULL)
+    net_chances(cfg.net, d, net, score)
     if share < 1:
         evaluate_chances(d, &cfg.weights, reward, chance)
     for p in range(d.nplayers):
@@ -136,12 +174,14 @@ cdef inline int32_t descend(Tree* t, State* d, Config* cfg, uint64_t* rng, Scrat
 
 
 cdef inline void back_up(Tree* t, int32_t node, const float* reward, const double* chance,
-                         int nplayers, int player) noexcept nogil:
+                         double margin, int nplayers, int player) noexcept nogil:
     """Add one visit, the rewards and the chances (and the square of the searching
-    `player`'s) to `node` and every node above it."""
+    `player`'s), and that player's score `margin` and its square, to `node` and every node
+    above it."""
     cdef int p
     cdef float c[MAXP]
     cdef float sq = <float>(chance[player] * chance[player])
+    cdef float m = <float>margin, msq = <float>(margin * margin)
     for p in range(nplayers):
         c[p] = <float>chance[p]
     while node != NO_NODE:
@@ -150,6 +190,8 @@ cdef inline void back_up(Tree* t, int32_t node, const float* reward, const doubl
             t.nodes[node].reward[p] += reward[p]
             t.nodes[node].chance[p] += c[p]
         t.nodes[node].chance_sq += sq
+        t.nodes[node].margin += m
+        t.nodes[node].margin_sq += msq
         node = t.nodes[node].parent
 
 
@@ -193,6 +235,7 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
     cdef uint64_t x = cfg.seed
     cdef float reward[MAXP]
     cdef double chance[MAXP]
+    cdef double score[MAXP]
     cdef long it = 0, room
     cdef int32_t node
     cdef double start = now()
@@ -250,8 +293,8 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
         if d.error != ERR_NONE:
             t.error = STOP_INCONSISTENT      # not counted: the rewards of a broken state mean nothing
             break
-        leaf_value(&d, cfg, reward, chance)
-        back_up(t, node, reward, chance, d.nplayers, player)
+        leaf_value(&d, cfg, reward, chance, score)
+        back_up(t, node, reward, chance, score_margin(score, d.nplayers, player), d.nplayers, player)
         it += 1
     free(sc.legal)
     free(sc.legal_mark)

@@ -276,7 +276,7 @@ cdef int root_order(State* d, const Config* cfg, int32_t* order, double* key, ui
             for k in range(n):
                 copy_state(&s, d)
                 apply_action(&s, order[k])
-                leaf_value(&s, cfg, reward, chance)
+                leaf_value(&s, cfg, reward, chance, NULL)
                 value[k] = reward[mover]
                 if value[k] > best:
                     best = value[k]

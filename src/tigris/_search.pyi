@@ -20,13 +20,14 @@ PRIORS: dict[str, int]
 #: One child of the root in ``Search.stats()["children"]``: action, visits, avail,
 #: value (mean reward of the searching player), chances (each player's chance of
 #: finishing first, read at the end of the child's best line; they add up to 1), error
-#: (the standard error of the searching player's chance there), line (how many moves of
-#: pv that best line takes), mean (each player's chance averaged over the child's own
-#: visits), spread (the standard deviation of the searching player's chance over them),
-#: rounds (the halving rounds it lasted), halvings (how it stood at each halving from
-#: the second while in the running: dicts of halving, visits, mean and spread), prior,
-#: pv (a list of (action, player)) and pv_visits (the visits of the child and of each
-#: node of pv).
+#: (the standard error of the searching player's chance there), margin (its final score
+#: minus the best other player's, expected there) and margin_error (its standard error),
+#: line (how many moves of pv that best line takes), mean (each player's chance averaged
+#: over the child's own visits), spread (the standard deviation of the searching player's
+#: chance over them), rounds (the halving rounds it lasted), halvings (how it stood at
+#: each halving from the second while in the running: dicts of halving, visits, mean and
+#: spread), prior, pv (a list of (action, player)) and pv_visits (the visits of the child
+#: and of each node of pv).
 _Child = dict[str, Any]
 
 @disjoint_base

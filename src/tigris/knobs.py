@@ -137,6 +137,12 @@ TABLE = {
     "policy_exploration": Knob(float, 0.0, "PUCT's term: a child's policy probability times sqrt(availability) "
                                            "/ (1 + visits), times this, added to its UCB score; 0: off",
                                0.0, 1000.0),
+    "margin_share": Knob(float, 0.0, "share of the mover's score margin (its final score minus the best "
+                                     "other player's, as the evaluator predicts it at a rollout's end) in "
+                                     "a position's value, through a logistic; 0: the chances alone",
+                         0.0, 1.0),
+    "margin_scale": Knob(float, 10.0, "margin_share: the margin (points) that its logistic divides by",
+                         0.1, 1000.0),
     "determinizations": Knob(int, 8, "determinizations, each searched as perfect information", 1, MAX_TREES),
     "determinization": Knob(str, "uniform", "how determinizations deal the unseen tiles: uniform, or "
                                             "belief (weighted by what the others' play reveals)",
@@ -145,6 +151,11 @@ TABLE = {
     # Fitted on games of ismcts-fast with the heuristic, now ismcts-heuristic (docs/results.md, "Belief").
     "belief_temperature": Knob(float, 0.75, "determinization = belief: the temperature of the softmax "
                                            "over priors that weighs the others' moves", 0.001, 1000.0),
+    # A weaker player for measurements (tools/random_marks.py): an analysis must find its
+    # random moves.
+    "random_share": Knob(float, 0.0, "the share of its decisions the bot plays as a uniformly random "
+                                     "legal move instead of its own (drawn from its seed); 0: none",
+                         0.0, 1.0),
 }
 
 #: The knobs that name a file (a string of any value; empty: the shipped file; ``network``
@@ -157,7 +168,7 @@ WEIGHTS = tuple(_WEIGHT_ROWS)
 _TREE = ("exploration", "rollout", "epsilon", "rollout_depth", "final", "widening", "root", "candidates",
          "halving_scale")
 _JUDGES = ("evaluator", "network", "net_share", "root_lookahead", "priors", "policy_visits",
-           "policy_exploration")
+           "policy_exploration", "margin_share", "margin_scale")
 #: What the compiled search takes as its configuration, every one of them (its seed, budget
 #: and deals are arguments of their own).
 SEARCH_CONFIG = (*_TREE, *WEIGHTS, *_JUDGES)
@@ -167,6 +178,8 @@ SEARCH_CONFIG = (*_TREE, *WEIGHTS, *_JUDGES)
 # determinizations deal the tiles their player cannot see (tigris.belief).
 _SEARCH_BOT = ("iterations", "seconds", *_TREE, "workers", "seed", *WEIGHTS, *_JUDGES)
 _BELIEF = ("determinization", "belief_particles", "belief_temperature")
+# Every bot that decides for itself may also play some of its decisions at random.
+_RANDOM = ("random_share",)
 
 
 def _kind(names: tuple[str, ...], **meanings: str) -> dict[str, tuple[type, Any, str]]:
@@ -178,10 +191,11 @@ def _kind(names: tuple[str, ...], **meanings: str) -> dict[str, tuple[type, Any,
 
 KINDS = {
     "random": _kind(("seed",), seed="random seed"),
-    "greedy": _kind(("seed", *WEIGHTS, "evaluator", "network", "net_share"), seed="random seed (determinization and ties)"),
-    "ismcts": _kind(_SEARCH_BOT + _BELIEF),
-    "pimc": _kind(_SEARCH_BOT + ("determinizations",) + _BELIEF),
-    "cheat": _kind(_SEARCH_BOT),
+    "greedy": _kind(("seed", *WEIGHTS, "evaluator", "network", "net_share", *_RANDOM),
+                    seed="random seed (determinization and ties)"),
+    "ismcts": _kind(_SEARCH_BOT + _BELIEF + _RANDOM),
+    "pimc": _kind(_SEARCH_BOT + ("determinizations",) + _BELIEF + _RANDOM),
+    "cheat": _kind(_SEARCH_BOT + _RANDOM),
 }
 
 #: The strings a knob may be: name -> choices.

@@ -4,7 +4,7 @@ A game page is one HTML file that opens offline: its style, its script and the g
 inlined (no network, no server, no other file).  The board is drawn as SVG from the
 position after every move, which the page holds as ``tigris-position/1`` data; so the
 "copy position" button gives exactly the position ``tigris hint`` reads.  With an
-analysis (``tigris-analysis/2``: a header and one row per analysed move), the page also
+analysis (``tigris-analysis/3``: a header and one row per analysed move), the page also
 draws every player's win chance over the game (they add up to 100% at each move) and marks the moves (?! ? ??).
 
 >>> from tigris import record, view
@@ -44,7 +44,7 @@ __all__ = ["write_game", "write_results", "game_page", "position_page", "index_p
            "check_analysis", "script_json", "game_title", "read_results", "replay_steps", "game_data"]
 
 POSITION_FORMAT = "tigris-position/1"
-ANALYSIS_FORMAT = "tigris-analysis/2"
+ANALYSIS_FORMAT = "tigris-analysis/3"
 MARKS = ("inaccuracy", "mistake", "blunder")
 INDEX_FILE = "index.html"
 CONTINUATION = 4          # moves of an analysis row's expected continuation shown
@@ -202,7 +202,7 @@ def check_analysis(rec, header, rows, moves=None):
             raise RecordError(f"analysis move {n}: it has player {excerpt(row.get('player'))} "
                               f"playing {excerpt(played)}, the record player {move['player']} "
                               f"playing {move['text']!r}: an analysis of another game")
-        for key in ("win_before", "win_after", "drop"):
+        for key in ("win_before", "win_after", "margin_before", "margin_after", "drop"):
             value = row.get(key)
             if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
                                       or not math.isfinite(value)):
@@ -237,9 +237,10 @@ def _record_moves(rec):
 
 
 def _analysis_row(row):
-    """What the page shows of an analysis row: the moves, the win chances, the mark, and
-    the start of the engine's expected continuation."""
-    keys = ("move", "player", "played", "chances", "win_before", "win_after", "drop", "mark")  # checked
+    """What the page shows of an analysis row: the moves, the win chances, the score
+    margins, the mark, and the start of the engine's expected continuation."""
+    keys = ("move", "player", "played", "chances", "win_before", "win_after", "margin_before",
+            "margin_after", "drop", "mark")  # checked
     out = {k: row.get(k) for k in keys}
     out["best"] = None if row.get("best") is None else str(row["best"])
     rank = row.get("rank")

@@ -354,8 +354,16 @@
     return typeof x === "number" ? Math.round(100 * x) + "%" : "?";
   }
 
+  function points(x) {                          // a score margin: "+2.5", "-10.0"
+    return typeof x === "number" ? (x >= 0 ? "+" : "") + x.toFixed(1) : "?";
+  }
+
   function markTitle(row) {
     let text = (row.mark || "move") + ": " + row.played + "; best " + row.best;
+    if (typeof row.margin_before === "number") {
+      text += "; score margin " + points(row.margin_before) + " before";
+      if (typeof row.margin_after === "number") text += ", " + points(row.margin_after) + " after";
+    }
     if (typeof row.win_before === "number") {
       text += "; win chance " + pct(row.win_before) + " before";
       if (typeof row.win_after === "number") text += ", " + pct(row.win_after) + " after";
@@ -573,7 +581,11 @@
       div.appendChild(h("div", { class: "hint analysis-line" }, "Analysis: the only legal move."));
     } else if (row) {
       if (row.mark) div.appendChild(h("span", { class: "mark " + row.mark }, " " + MARK[row.mark] + " " + row.mark));
-      let line = "Analysis: " + (row.verdict ? row.verdict + "; win chance " : "win chance ") + pct(row.win_before) + " with the best move, " + pct(row.win_after) + " after this one.";
+      let line = "Analysis: " + (row.verdict ? row.verdict + "; " : "");
+      if (typeof row.margin_before === "number") {
+        line += "score margin " + points(row.margin_before) + " with the best move, " + points(row.margin_after) + " after this one; ";
+      }
+      line += "win chance " + pct(row.win_before) + " with the best move, " + pct(row.win_after) + " after this one.";
       if (row.continuation && row.continuation.length) line += " Expected after the best: " + row.continuation.join(", ") + ", ...";
       div.appendChild(h("div", { class: "hint analysis-line" }, line));
     }

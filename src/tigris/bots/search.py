@@ -11,6 +11,7 @@ import random
 import warnings
 
 from tigris.belief import Belief
+from tigris.bots.random_moves import RandomMoves
 from tigris.knobs import SEARCH_CONFIG
 from tigris.search import Search, choose
 
@@ -19,6 +20,9 @@ __all__ = ["ISMCTSBot", "PIMCBot", "CheatBot", "merge"]
 # The most visited line kept after each root child: long enough to reach past the
 # searching player's own next decision, where the tree is that deep.
 PV_DEPTH = 12
+# The standard error of the score margin of a move no tree visited: nothing known, as a
+# tree says of a child it never visited (its MARGIN_PRIOR_SPREAD, in points).
+MARGIN_UNKNOWN = 5.0
 
 
 def _grow(world, options, iterations, seconds, determinize, seed, steps=1, report=None, deals=None,
@@ -51,12 +55,12 @@ def split(iterations, parts):
 
 
 def merge(stats_list):
-    """Root-parallel merge: visits and availability add up, values and each player's
-    chances (along the best lines, and over the visits) are visit-weighted, the standard
-    errors of the searching player's chance add up as those of independent estimates,
-    the spreads of its chance over the visits pool (the sums of squares add up), so do
-    a child's records of each halving (``_pooled``), and a child's halving rounds and the
-    trees' are the most any tree gave."""
+    """Root-parallel merge: visits and availability add up, values, each player's
+    chances (along the best lines, and over the visits) and the score margin are
+    visit-weighted, the standard errors of the searching player's chance and margin add
+    up as those of independent estimates, the spreads of its chance over the visits pool
+    (the sums of squares add up), so do a child's records of each halving (``_pooled``),
+    and a child's halving rounds and the trees' are the most any tree gave."""
     by_action = {}
     for stats in stats_list:
         player = stats["player"]
@@ -65,7 +69,8 @@ def merge(stats_list):
             m = by_action.setdefault(ch["action"], {"action": ch["action"], "visits": 0, "avail": 0,
                                                     "value_sum": 0.0, "chance_sums": [0.0] * n,
                                                     "mean_sums": [0.0] * n, "square_sum": 0.0,
-                                                    "error_sum": 0.0, "pv": ch["pv"],
+                                                    "error_sum": 0.0, "margin_sum": 0.0,
+                                                    "margin_error_sum": 0.0, "pv": ch["pv"],
                                                     "pv_visits": ch.get("pv_visits", []), "line": ch["line"],
                                                     "prior": 0.0, "rounds": 0})
             m["prior"] = max(m["prior"], ch.get("prior", 0.0))     # each tree's from its own deal
@@ -74,6 +79,8 @@ def merge(stats_list):
             m["avail"] += ch["avail"]
             m["value_sum"] += ch["value"] * ch["visits"]
             m["error_sum"] += (ch["error"] * ch["visits"]) ** 2
+            m["margin_sum"] += ch["margin"] * ch["visits"]
+            m["margin_error_sum"] += (ch["margin_error"] * ch["visits"]) ** 2
             for p, chance in enumerate(ch["chances"]):
                 m["chance_sums"][p] += chance * ch["visits"]
             mean, spread = ch.get("mean", ch["chances"]), ch.get("spread", 0.0)    # older statistics: the line's
@@ -96,6 +103,9 @@ def merge(stats_list):
         m["spread"] = math.sqrt(max(squares / visits - m["mean"][player] ** 2, 0.0)) if visits else 0.0
         m["error"] = math.sqrt(m.pop("error_sum")) / visits if visits else 0.5
         m["halvings"] = _pooled(m.pop("halving_parts", []), player)
+        margin, margin_errors = m.pop("margin_sum"), math.sqrt(m.pop("margin_error_sum"))
+        m["margin"] = margin / visits if visits else 0.0
+        m["margin_error"] = margin_errors / visits if visits else MARGIN_UNKNOWN
         children.append(m)
     children.sort(key=lambda ch: (-ch["visits"], -ch["value"], ch["action"]))
     return {"iterations": sum(s["iterations"] for s in stats_list),
@@ -121,9 +131,10 @@ def _pooled(parts, player):
     return pooled
 
 
-class ISMCTSBot:
+class ISMCTSBot(RandomMoves):
     """Single-observer ISMCTS; with ``workers`` > 1 the trees grow in parallel processes
-    (root parallelism) and their root statistics are merged."""
+    (root parallelism) and their root statistics are merged.  With ``random_share``, some
+    decisions are a random legal move instead (``tigris.bots.random_moves``)."""
 
     kind = "ismcts"
     honest = True
@@ -136,12 +147,16 @@ class ISMCTSBot:
         self.options = {k: params[k] for k in SEARCH_CONFIG}     # what each Search takes
         self.last = None            # root statistics of the last decision
         self.belief = None          # determinization = belief: the Belief of the player to move
+        self.random_moves(params.get("random_share", 0.0), params["seed"])
 
     def choose(self, game):
-        """The action id to play: the only legal one, else the pick of the analysis (whose
-        root statistics stay in ``last``)."""
+        """The action id to play: the only legal one, a random one (``random_share``), else
+        the pick of the analysis (whose root statistics stay in ``last``)."""
         legal = game.legal_actions()
         self.last = None
+        move = self.random_move(game, legal)
+        if move is not None:
+            return move
         if len(legal) == 1:
             return legal[0]
         self.last = self.root_statistics(game)
@@ -163,10 +178,11 @@ class ISMCTSBot:
         ``mean`` (each player's chance averaged over the child's own visits), ``spread``
         (the standard deviation of the player's chance over them), ``rounds`` (the
         halving rounds it lasted), ``halvings`` (how it stood at each halving: visits,
-        mean, spread), ``prior`` (the move's prior as the root ranked it), ``pv`` (the
-        most visited line after it, as (action, player) pairs) and ``pv_visits`` (the
-        visits of the child and of each node of that line); with ``rounds``, the
-        halvings done.  ``only``
+        mean, spread), ``prior`` (the move's prior as the root ranked it), ``margin`` (the
+        player's expected final score minus the best other player's, read along the same
+        line), ``margin_error`` (its standard error), ``pv`` (the most visited line after
+        it, as (action, player) pairs) and ``pv_visits`` (the visits of the child and of
+        each node of that line); with ``rounds``, the halvings done.  ``only``
         holds the root to those of its legal actions.
 
         ``iterations`` or ``seconds``, if given, is the budget of this decision instead of

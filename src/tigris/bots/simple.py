@@ -3,6 +3,7 @@
 import random
 
 from tigris._search import leaf_rewards
+from tigris.bots.random_moves import RandomMoves
 from tigris.constants import A_SUPPORT
 from tigris.evaluator import Evaluator
 
@@ -33,20 +34,24 @@ class RandomBot(SeededBot):
         return self.rng.choice(game.legal_actions())
 
 
-class GreedyBot(SeededBot):
+class GreedyBot(SeededBot, RandomMoves):
     """One ply: tries every legal decision on a determinization of what the player to move
     cannot see (apply, evaluate, undo) and keeps the best by the evaluator the search uses
     (``tigris.evaluator``, with the weights given as knobs); ties go to the expansion prior
     (points now first, swaps and passing last).  Conflicts use a support rule rather than
-    the evaluation, which cannot see a commitment pay off."""
+    the evaluation, which cannot see a commitment pay off.  With ``random_share``, some
+    decisions are a random legal move instead (``tigris.bots.random_moves``)."""
 
     kind = "greedy"
 
-    def __init__(self, seed=0, name=None, evaluator="heuristic", network="", net_share=1.0, **weights):
+    def __init__(self, seed=0, name=None, evaluator="heuristic", network="", net_share=1.0,
+                 random_share=0.0, **weights):
         super().__init__(seed, name)
         self.evaluator = Evaluator(**weights)
         self.params.update(self.evaluator.weights)
-        self.params.update(evaluator=evaluator, network=network, net_share=net_share)
+        self.params.update(evaluator=evaluator, network=network, net_share=net_share,
+                           random_share=random_share)
+        self.random_moves(random_share, seed)
         self.net_share = net_share
         from tigris.network import from_knobs      # numpy: only when a bot is made
 
@@ -54,8 +59,12 @@ class GreedyBot(SeededBot):
         self._networks = {}                         # by the number of players
 
     def choose(self, game):
-        """The legal action id with the best evaluation one ply ahead (see the class)."""
+        """The legal action id with the best evaluation one ply ahead (see the class), or
+        a random one (``random_share``)."""
         legal = game.legal_actions()
+        move = self.random_move(game, legal)
+        if move is not None:
+            return move
         if len(legal) == 1:
             return legal[0]
         if game.decision == SUPPORT_DECISION:

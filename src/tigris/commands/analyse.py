@@ -2,22 +2,27 @@
 
 from pathlib import Path
 
+from tigris.analysis import DEFAULT_MEASURE, FORMAT, MARGIN_SHARE, MEASURES
 from tigris.commands.games import load
 from tigris.commands.options import (COUNT, THRESHOLD_POINTS, add_budget, add_command, add_jobs,
-                                     add_seed, points)
+                                     add_seed, as_threshold, points)
 from tigris.files import split_source
 
 __all__ = ["DESCRIPTION", "add_to", "run", "analysis_name"]
+
+MARKS = ("inaccuracy", "mistake", "blunder")     # the options' order: the least mark first
 
 
 DESCRIPTION = """\
 Search every decision of the chosen players in a game record (tigris-game/1, or
 games.jsonl:K) from what the player could see, as tigris hint searches it, and write per
 decision the engine's best move, every player's chance to finish first before the move,
-the mover's after the move played (that move searched alone from the same position), the
-played move's rank and a mark when the chance drops by at least a threshold and by more
-than the search's noise; then print a summary per player. Rows go to --out as they finish: running the same command again
-continues it, or reprints the summary.
+the mover's expected score margin (its final score minus the best other player's) and
+chance after the move played (that move searched alone from the same position), the
+played move's rank and a mark when the margin (or with --measure win, the chance) drops
+by at least a threshold and by more than the search's noise; then print a summary per
+player. Rows go to --out as they finish: running the same command again continues it, or
+reprints the summary.
 """
 
 
@@ -34,14 +39,21 @@ def add_to(sub):
                    help="the players whose decisions to analyse (default: all)")
     add_jobs(p, "decisions searched in parallel (default 1)", default=1)
     p.add_argument("--bot", help="ISMCTS configuration to search with (default ismcts-fast, as "
-                                 "tigris hint)")
+                                 "tigris hint; for the margin with margin_share "
+                                 f"{MARGIN_SHARE:g} unless its file sets it)")
     add_seed(p, "base seed of the searches")
-    for mark, least in THRESHOLD_POINTS.items():
+    p.add_argument("--measure", choices=MEASURES, default=DEFAULT_MEASURE,
+                   help="what a drop is measured in: margin, the mover's expected final score "
+                        "minus the best other player's, in points (the default: it still "
+                        "moves once a game is decided), or win, its chance of finishing first")
+    margin, win = THRESHOLD_POINTS["margin"], THRESHOLD_POINTS["win"]
+    for mark in MARKS:
         p.add_argument(f"--{mark}", type=points(mark), metavar="POINTS",
-                       help=f"least drop of win chance, in percentage points, marked {mark} "
-                            f"(default {least})")
+                       help=f"least drop marked {mark}: points of margin (default "
+                            f"{margin[mark]:g}), or with --measure win percentage points of "
+                            f"win chance (default {win[mark]:g})")
     p.add_argument("--out", metavar="FILE",
-                   help="the analysis (tigris-analysis/2 JSON lines), continued if it exists "
+                   help=f"the analysis ({FORMAT} JSON lines), continued if it exists "
                         "(default: RECORD's name with .analysis.jsonl, in this folder)")
 
 
@@ -51,11 +63,11 @@ def run(args):
 
     rec = load(args.record)
     out = args.out or analysis_name(args.record)
+    thresholds = {mark: as_threshold(mark, getattr(args, mark), args.measure) for mark in MARKS}
     header, rows = analysis.run(
         rec, out, source=args.record, iterations=args.iterations, seconds=args.seconds,
         players=args.players, jobs=args.jobs, bot=args.bot or analysis.DEFAULT_BOT,
-        seed=args.seed, thresholds={"inaccuracy": args.inaccuracy, "mistake": args.mistake,
-                                    "blunder": args.blunder})
+        seed=args.seed, measure=args.measure, thresholds=thresholds)
     print(analysis.format_summary(analysis.summarize(header, rows)))
     print(f"\nanalysis in {out} ({analysis.FORMAT}, a line per decision)")
 

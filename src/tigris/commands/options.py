@@ -6,10 +6,11 @@ import os
 
 from tigris.analysis import THRESHOLDS
 from tigris.boards import BOARD_NAMES
+from tigris.errors import UsageError
 from tigris.knobs import MAX_ITERATIONS, MAX_SECONDS
 
 __all__ = ["SEED", "PLAY_BOARD", "MAX_JOBS", "THRESHOLD_POINTS", "POSITIVE", "JOBS", "COUNT", "whole",
-           "seconds", "points", "add_command", "add_seed", "fresh_seed", "secret_seed", "add_jobs", "add_backend", "add_players", "add_board", "add_bots",
+           "seconds", "points", "as_threshold", "add_command", "add_seed", "fresh_seed", "secret_seed", "add_jobs", "add_backend", "add_players", "add_board", "add_bots",
            "add_json", "add_force", "add_budget", "add_game_source", "add_results_folder"]
 
 SEED = 0                  # the default --seed of every command
@@ -44,10 +45,11 @@ def seconds(text):
 
 
 def points(mark):
-    """An argparse type: a drop of win chance in percentage points, from 1 to 100, as the
-    fraction the analysis takes."""
+    """An argparse type: a drop in points, above 0 and at most 100: of margin (points of
+    final score) or of win chance (percentage points), as the analysis's measure says
+    (``as_threshold`` makes it the threshold the analysis takes)."""
     def parse(text):
-        """`text` percentage points as a fraction; ArgumentTypeError if out of range."""
+        """`text` as a number of points; ArgumentTypeError if out of range."""
         try:
             value = float(text)
         except ValueError:
@@ -55,15 +57,28 @@ def points(mark):
         if not (math.isfinite(value) and 0 < value <= 100):
             raise argparse.ArgumentTypeError(f"{mark} must be above 0 and at most 100 points, "
                                              f"not {text}")
-        if value < 1:           # a fraction, as thresholds were once given: say so, not guess
-            raise argparse.ArgumentTypeError(f"{mark} is in percentage points ({value * 100:g} "
-                                             f"for a drop of {value:g}); give at least 1")
-        return value / 100
+        return value
     return parse
 
 
-# The marks' default thresholds, as the analysis's help and its report give them: points.
-THRESHOLD_POINTS = {name: round(drop * 100) for name, drop in THRESHOLDS.items()}
+def as_threshold(mark, value, measure):
+    """The threshold of `mark` the analysis takes for `value` points of `measure` (None:
+    not given): points of margin as they are, percentage points of win chance as a
+    fraction; a UsageError for a win chance's drop under 1 point, a fraction as
+    thresholds were once given (said, not guessed)."""
+    if value is None or measure != "win":
+        return value
+    if value < 1:
+        raise UsageError(f"--{mark} is in percentage points of win chance ({value * 100:g} for "
+                         f"a drop of {value:g}); give at least 1")
+    return value / 100
+
+
+# The marks' default thresholds, as the analysis's help and its report give them: points
+# of margin, percentage points of win chance.
+THRESHOLD_POINTS = {measure: {name: round(drop * 100) if measure == "win" else drop
+                              for name, drop in marks.items()}
+                    for measure, marks in THRESHOLDS.items()}
 MAX_JOBS = max(64, 4 * (os.cpu_count() or 1))
 POSITIVE = whole(1)                 # argparse types: a count of at least 1,
 JOBS = whole(1, MAX_JOBS)           # a number of worker processes,

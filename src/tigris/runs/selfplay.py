@@ -222,15 +222,19 @@ class _CapSeat:
         self.draws = random.Random(_label_seed(s, game_number, 0) * 4 + seat)
 
     def choose(self, game):
-        if len(game.legal_actions()) == 1:
-            return game.legal_actions()[0]
+        legal = game.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
         full = self.draws.random() < self.s["targets"]["full_share"] \
             and len(self.positions) < self.s["positions"]
+        move = self.bot.random_move(game, legal)        # the bot's random_share
+        if move is not None and not full:
+            return move
         stats = self.bot.root_statistics(game, iterations=self.s["label_iterations"] if full else None)
         if full:
             chances, policy = _labels(game, stats, self.s["label_params"], self.s["targets"]["policy"])
             self.positions.append(_position(len(game.history), game, chances, policy))
-        return self.bot.pick(stats)
+        return self.bot.pick(stats) if move is None else move
 
 
 def play_and_label(game_number, s):

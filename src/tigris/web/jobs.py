@@ -191,11 +191,13 @@ def analysis_settings(rec, out, iterations=None):
         from tigris import bots
 
         conf = bots.configuration(header["bot"])
-        if header.get("engine") != analysis.engine_digest(conf.kind, conf.params, rec["players"]):
+        kind, _, params = analysis.engine_of(conf, header["measure"])
+        if header.get("engine") != analysis.engine_digest(kind, params, rec["players"]):
             raise UsageError(f"{out.name} holds part of this game's analysis by another engine "
                              f"(another version of tigris, or other settings of {header['bot']}): "
                              f"it is left as it is: move it away to analyse the game here")
-    return {k: header[k] for k in ("iterations", "seconds", "players", "bot", "seed", "thresholds")
+    return {k: header[k] for k in ("iterations", "seconds", "players", "bot", "seed", "measure",
+                                   "thresholds")
             if header.get(k) is not None}
 
 
