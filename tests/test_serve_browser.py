@@ -407,13 +407,13 @@ def test_a_page_of_another_origin_changes_nothing(serving, tmp_path, monkeypatch
 
     import browsers
     import tigris
-    from tigris.web import app as serve
+    from tigris.web import guard
 
     g = tigris.Game(players=2, seed=2)
     g.apply(g.legal_actions()[0])
     (tmp_path / "saved.json").write_text(json.dumps(record.to_record(g, bots=["human", "random"])))
     seen = []
-    refusal = serve._Guard.refusal
+    refusal = guard.Guard.refusal
 
     def noted(self, scope):                     # what reached the server, and its answer
         answer = refusal(self, scope)
@@ -421,7 +421,7 @@ def test_a_page_of_another_origin_changes_nothing(serving, tmp_path, monkeypatch
         seen.append((scope["method"], scope["path"], answer and answer[0], kind))
         return answer
 
-    monkeypatch.setattr(serve._Guard, "refusal", noted)
+    monkeypatch.setattr(guard.Guard, "refusal", noted)
     address = serving(tmp_path)
     app = serving.running[-1][2]
     port = int(address.rstrip("/").rsplit(":", 1)[1])
