@@ -207,6 +207,7 @@ def test_a_resignation_is_said_in_sentences_and_nobody_is_left_to_move(browser, 
                       "Undo takes the resignation back."), status
     wait(browser).until(lambda b: not b.find_elements(By.CSS_SELECTOR, "#players .to-move, #players .to-move-badge"))
     browser.find_element(By.ID, "play-undo").click()                 # taken back: player 0 to move again
+    wait(browser).until(lambda b: not b.find_element(By.ID, "play-status").text.startswith("The game is over"))
     assert _my_turn(browser)
     wait(browser).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#players .to-move-badge"))
     assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
