@@ -13,7 +13,8 @@ import pytest
 
 from tigris.commands import main
 from tigris.errors import TuneError
-from tigris.tunefolder import read_result, verification_text
+from tigris.tune import verification_text
+from tigris.tunefolder import read_result
 
 from processes import dask_cluster
 from waiting import until
