@@ -1116,7 +1116,7 @@ def server_guards(path, method, host, origin, fetch_site, content_type, data):
     deep its JSON nests: never a 5xx; a Host not the server's is a 400 or 421, a change
     not from the server's pages a 403, a body not sent as JSON a 415, and a refused
     request changes nothing."""
-    from tigris.web.app import _authority
+    from tigris.web.guard import authority
 
     client, g = _served()
     body = data.draw(request_bodies(path, g))
@@ -1131,7 +1131,7 @@ def server_guards(path, method, host, origin, fetch_site, content_type, data):
     answer = client.send(request)
     _answered_well(answer, (method, path, headers, body[:200]))
     status = answer.status_code
-    if _authority(host) != "tigris.test:8765":
+    if authority(host) != "tigris.test:8765":
         assert status in (400, 421), (host, status)
     elif method not in ("GET", "OPTIONS"):           # a change: only the server's pages, as JSON
         same = origin is not None and origin.strip().lower() == "http://tigris.test:8765"

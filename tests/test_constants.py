@@ -28,10 +28,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_every_number_is_the_cores():
-    for name in constants.__all__:
-        value = getattr(constants, name)
-        if isinstance(value, int):
-            assert value == getattr(_core, name), name
+    numbers = [name for name in constants.__all__ if isinstance(getattr(constants, name), int)]
+    assert len(numbers) > 20 and "NCOL" in numbers               # the core's numbers are there
+    for name in numbers:
+        assert getattr(constants, name) == getattr(_core, name), name
 
 
 def test_names_follow_the_cores_numbering():

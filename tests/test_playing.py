@@ -408,9 +408,9 @@ def test_every_seat_of_a_game_played_on_goes_on(tmp_path):
 
 
 def test_a_game_refused_at_the_table_limit_writes_nothing_and_starts_nothing(client, tmp_path, monkeypatch):
-    from tigris.web import app as serve
+    from tigris.web import served
 
-    monkeypatch.setattr(serve, "MAX_TABLES", 2)
+    monkeypatch.setattr(served, "MAX_TABLES", 2)
     for seed in (1, 2):
         new(client, players=2, seats=["random", "human"], seed=seed)
     searches = client.app.state.searches

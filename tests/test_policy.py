@@ -276,15 +276,24 @@ def test_the_policy_search_is_honest(net_file, params):
     assert cheat_a.last["children"] != cheat_b.last["children"]     # the pair does differ
 
 
+@pytest.mark.slow
 def test_the_policy_search_plays_whole_games_on_every_setup(net_file):
+    """Every third setup's game played to its end by the policy's search, as the runs play
+    it (``play_out``: over, or stopped at the turn limit, for a game of leaders moved back
+    and forth never empties the bag): each choice legal (``apply`` refuses any other),
+    every player ranked."""
+    from tigris.runs.runner import MAX_TURNS, play_out
+
+    ended = 0
     for setup in SETUPS[::3]:
         g = tigris.Game(seed=2, **setup)
-        bot = bots.make("ismcts", iterations=40, priors="net", evaluator="net", network=net_file,
-                        rollout_depth=2, seed=3)
-        for _ in range(30):
-            if g.is_over:
-                break
-            g.apply(bot.choose(g))
+        seats = [bots.make("ismcts", iterations=10, priors="net", evaluator="net", network=net_file,
+                           rollout_depth=2, seed=3 + p) for p in range(g.players)]
+        play_out(g, seats)
+        ranked = sorted(p for tied in g.ranking() for p in tied)
+        assert (g.is_over or g.turn == MAX_TURNS) and ranked == list(range(g.players)), setup
+        ended += g.is_over
+    assert ended, "no game came to its end"
 
 
 def test_policy_knobs_are_checked():

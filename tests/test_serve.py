@@ -441,7 +441,7 @@ def test_game_pages_load_the_hint_panel_and_nothing_else(client):
 
 
 def test_the_latency_benchmark_runs_searches_beside_the_pages():
-    from tigris.web.app import bench_latency
+    from tigris.web.bench import bench_latency
 
     rows = bench_latency(searches=1, requests=3, seconds=3)
     figures = {name: (value, unit) for name, value, unit in rows}
@@ -796,7 +796,7 @@ def test_the_scripts_share_one_helper_module_and_take_the_game_from_python():
     """The panels import what they share from panel.js (no globals between them), and no
     script carries a copy of the game's constants: the pages hand them over."""
     from tigris import constants, view
-    from tigris.web.app import ASSETS
+    from tigris.web.pages import ASSETS
 
     static = Path(view.__file__).parent / "web" / "static"
     scripts = {name: (static / name).read_text(encoding="utf-8") for name in ASSETS}

@@ -207,6 +207,7 @@ def test_a_resignation_is_said_in_sentences_and_nobody_is_left_to_move(browser, 
                       "Undo takes the resignation back."), status
     wait(browser).until(lambda b: not b.find_elements(By.CSS_SELECTOR, "#players .to-move, #players .to-move-badge"))
     browser.find_element(By.ID, "play-undo").click()                 # taken back: player 0 to move again
+    wait(browser).until(lambda b: not b.find_element(By.ID, "play-status").text.startswith("The game is over"))
     assert _my_turn(browser)
     wait(browser).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#players .to-move-badge"))
     assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
@@ -407,13 +408,13 @@ def test_a_page_of_another_origin_changes_nothing(serving, tmp_path, monkeypatch
 
     import browsers
     import tigris
-    from tigris.web import app as serve
+    from tigris.web import guard
 
     g = tigris.Game(players=2, seed=2)
     g.apply(g.legal_actions()[0])
     (tmp_path / "saved.json").write_text(json.dumps(record.to_record(g, bots=["human", "random"])))
     seen = []
-    refusal = serve._Guard.refusal
+    refusal = guard.Guard.refusal
 
     def noted(self, scope):                     # what reached the server, and its answer
         answer = refusal(self, scope)
@@ -421,7 +422,7 @@ def test_a_page_of_another_origin_changes_nothing(serving, tmp_path, monkeypatch
         seen.append((scope["method"], scope["path"], answer and answer[0], kind))
         return answer
 
-    monkeypatch.setattr(serve._Guard, "refusal", noted)
+    monkeypatch.setattr(guard.Guard, "refusal", noted)
     address = serving(tmp_path)
     app = serving.running[-1][2]
     port = int(address.rstrip("/").rsplit(":", 1)[1])

@@ -5,15 +5,16 @@ result.json, read back (and a result.json of before the SPRT)."""
 
 import json
 import re
-import shutil
 import signal
+import sys
 import threading
 
 import pytest
 
 from tigris.commands import main
 from tigris.errors import TuneError
-from tigris.tunefolder import read_result, verification_text
+from tigris.tune import verification_text
+from tigris.tunefolder import read_result
 
 from processes import dask_cluster
 from waiting import until
@@ -181,17 +182,28 @@ def test_an_edited_result_is_refused_naming_the_field(tmp_path, change, message)
 
 
 def test_the_plot_says_the_verification_or_warns_in_one_line(tmp_path, tiny_bot, capsys):
+    pytest.importorskip("matplotlib")
     out = tmp_path / "run"
     assert main(argv(tiny_bot, out, "--budget", "4", "--verify-games", "2", "--jobs", "1")) == 0
     said = capsys.readouterr().out
     sentence = next(line for line in said.splitlines() if line.startswith("verification,"))
-    assert main(["tune", "--plot", str(out)]) in (0, 1)          # 1: matplotlib missing
-    captured = capsys.readouterr()
-    if "traces drawn" in captured.out:
-        assert sentence in captured.out.splitlines()
-        shutil.copy(out / "result.json", tmp_path / "kept.json")
-        (out / "result.json").write_text(json.dumps(dict(OLD_RESULT, verification={})))
-        assert main(["tune", "--plot", str(out)]) == 0
-        warned = one_line(capsys.readouterr().err)
-        assert "result.json: field verification.file must be text" in warned
-        assert warned.endswith("the verification is not shown")
+    assert main(["tune", "--plot", str(out)]) == 0
+    captured = capsys.readouterr().out
+    assert "traces drawn" in captured and sentence in captured.splitlines()
+    (out / "result.json").write_text(json.dumps(dict(OLD_RESULT, verification={})))
+    assert main(["tune", "--plot", str(out)]) == 0
+    warned = one_line(capsys.readouterr().err)
+    assert "result.json: field verification.file must be text" in warned
+    assert warned.endswith("the verification is not shown")
+
+
+def test_the_plot_without_matplotlib_is_one_line_naming_the_extra(tmp_path, tiny_bot, capsys, monkeypatch):
+    out = tmp_path / "run"
+    assert main(argv(tiny_bot, out, "--budget", "4", "--verify-games", "2", "--jobs", "1")) == 0
+    capsys.readouterr()
+    for name in ("matplotlib", "matplotlib.pyplot"):
+        monkeypatch.setitem(sys.modules, name, None)        # an import of it raises ImportError
+    assert main(["tune", "--plot", str(out)]) == 1
+    said = one_line(capsys.readouterr().err)
+    assert "plotting needs matplotlib" in said and "[plot]" in said
+    assert not list(out.glob("*.png"))

@@ -41,7 +41,7 @@ BOUNDS_SLACK = 1e-4     # of a range: values are written with 6 significant digi
 DECISIONS = ("H1 accepted", "H0 accepted", "not significant")   # a verification's SPRT
 
 
-__all__ = ["read_settings", "read_history", "read_result", "verification_text", "as_text",
+__all__ = ["read_settings", "read_history", "read_result", "as_text",
            "field_text", "SPEC_FILE", "HISTORY_FILE", "RESULT_FILE", "VERIFICATION_FILE", "SCORES", "METHODS",
            "TOLD", "DECISIONS"]
 
@@ -325,34 +325,3 @@ def _check_verification(path, v):
     else:
         check("score", lambda x: x is None, "null (no game counted)")
         check("ci95", lambda x: x is None, "null (no game counted)")
-
-
-def verification_text(v, tuned, bot):
-    """A verification (``read_result``'s, or ``tune``'s) in one sentence, the tuned bot
-    named `tuned` and the original `bot`: the score and its 95% interval, then which
-    bound of the SPRT the LLR crossed, or "not significant"; no Elo margin, which the
-    test does not estimate (``match.verdict``).
-
-    >>> from tigris.tunefolder import verification_text
-    >>> v = {"test": "sprt", "decision": "not significant", "llr": 1.2, "bounds": [-2.94, 2.94],
-    ...      "elo0": 0, "elo1": 50, "max_games": 200, "games": 200, "score": 0.55,
-    ...      "ci95": [0.481, 0.617]}
-    >>> print(verification_text(v, "fast-tuned", "fast"))
-    verification, fast-tuned vs fast, SPRT(H0: elo <= 0, H1: elo >= 50): 55.0% over 200 games (95% interval 48.1%-61.7%); LLR 1.20 within (-2.94, 2.94): not significant in the most games (--verify-games 200)
-    """
-    from tigris import match
-
-    if v["score"] is None:
-        said = f"no game counted ({v['errors']} failed)"
-    else:
-        said = (f"{v['score']:.1%} over {v['games']} games (95% interval "
-                f"{v['ci95'][0]:.1%}-{v['ci95'][1]:.1%})")
-    if v.get("test", "interval") == "interval":      # written before the SPRT
-        return (f"verification, {tuned} vs {bot}: {said}" + ("" if v["significant"] else
-                "; not significant: the interval includes 50%"))
-    decision = {"H1 accepted": "H1", "H0 accepted": "H0"}.get(v["decision"])
-    text = match.verdict(dict(v, a=tuned, b=bot, decision=decision),
-                         undecided=f"not significant in the most games (--verify-games "
-                                   f"{v['max_games']})")
-    return (f"verification, {tuned} vs {bot}, SPRT(H0: elo <= {v['elo0']:g}, H1: elo >= "
-            f"{v['elo1']:g}): {said}; {text}")

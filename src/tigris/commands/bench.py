@@ -193,7 +193,7 @@ def run(args):
 
         serve.require_server()
         with tqdm(total=4 * 40 + table.TABLE_MOVES, desc="requests", unit="request", file=sys.stderr) as bar:
-            rows = serve.bench_latency(progress=bar.update) + table.bench_table(progress=bar.update)
+            rows = table.bench_latency(progress=bar.update) + table.bench_table(progress=bar.update)
     elif args.part == "calibration":
         rows = bench.bench_calibration(positions=args.positions or 1000, iterations=iterations,
                                        seed=args.seed, jobs=jobs, bot=args.bot)

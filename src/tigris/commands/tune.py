@@ -85,7 +85,7 @@ def run(args):
     v = result["verification"]
     print(f"tuned: {', '.join(f'{k} = {v_:.4g}' for k, v_ in result['theta'].items())}")
     print(f"bot file: {result['bot_file']}")
-    print(tunefolder.verification_text(v, spec.name, args.bot))
+    print(tune.verification_text(v, spec.name, args.bot))
     print(f"verification games: {v['file']} (tigris view {v['file']}:1 --out game.html)")
     print(f"history: {out}/{tunefolder.HISTORY_FILE}; result: {out}/{tunefolder.RESULT_FILE}; "
           f"traces: tigris tune --plot {out}")
@@ -97,7 +97,7 @@ def _said_verification(out):
     import warnings
     from pathlib import Path
 
-    from tigris import tunefolder
+    from tigris import tune, tunefolder
     from tigris.errors import TuneError
 
     if not (Path(out) / tunefolder.RESULT_FILE).exists():
@@ -108,4 +108,4 @@ def _said_verification(out):
     except TuneError as e:
         warnings.warn(f"{e}; the verification is not shown", stacklevel=2)
         return
-    print(tunefolder.verification_text(result["verification"], settings["name"], settings["bot"]))
+    print(tune.verification_text(result["verification"], settings["name"], settings["bot"]))

@@ -1,12 +1,13 @@
-"""A table's answer times for ``tigris bench serve``: a person's move and the bot's reply
-as a seat's page gets them.  The page no longer loads again after a move: the move's
+"""The server's answer times for ``tigris bench serve``: how long a page takes while hint
+searches run (``bench_latency``), and a table's (``bench_table``): a person's move and
+the bot's reply as a seat's page gets them.  The page no longer loads again after a move: the move's
 answer holds the game and the page's data, which the viewer draws in place, and the
 bot's reply comes with the page's next look (``?drawn=V``).  So the figures are these
 API round trips, the size of the data a move brings, and, for comparison, a seat's page
 loaded whole (what every move cost the server before; the browser's parsing and drawing
 of a page came on top of it).
 
->>> rows = bench_table(moves=20)                 # doctest: +SKIP
+>>> rows = bench_latency(searches=1) + bench_table(moves=20)      # doctest: +SKIP
 """
 
 import json
@@ -16,12 +17,78 @@ import tempfile
 import threading
 import time
 import urllib.request
+from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
-__all__ = ["bench_table", "TABLE_MOVES"]
+__all__ = ["bench_latency", "bench_table", "TABLE_MOVES"]
 
 TABLE_MOVES = 30            # a person's moves a run times (the bot replies to about half)
 LOOK_SECONDS = 0.01         # how often the benchmark asks for the bot's reply (a page: 0.3 s)
+
+
+def bench_latency(searches=2, requests=40, seconds=8.0, progress=None):
+    """How long a page takes while hint searches run: a server on a free port of
+    127.0.0.1 (a folder with one game record), the front page and a game page asked
+    `requests` times each with no search running, then again while `searches` searches
+    of `seconds` each run.  Rows of (figure, median, unit) as ``tigris bench`` prints
+    them, in milliseconds, with the slowest answer of each series."""
+    import tigris
+    from tigris import bots, record
+    from tigris.web.app import create_app
+    from tigris.web.server import listen, server
+
+    with tempfile.TemporaryDirectory() as folder:
+        g = tigris.Game(players=2, seed=1)
+        player = bots.make("greedy", seed=1)
+        for _ in range(40):
+            g.apply(player.choose(g))
+        Path(folder, "game.json").write_text(json.dumps(record.to_record(g, bots=["a", "b"])))
+        app = create_app([folder], workers=searches)
+        sock = listen("127.0.0.1", 0)
+        address = f"http://127.0.0.1:{sock.getsockname()[1]}"
+        running_server = server(app, sock)
+        thread = threading.Thread(target=running_server.run, kwargs={"sockets": [sock]}, daemon=True)
+        thread.start()
+
+        def timed(path):
+            start = time.perf_counter()
+            with urllib.request.urlopen(address + path, timeout=30) as answer:
+                answer.read()
+            return 1000 * (time.perf_counter() - start)
+
+        def series(path):
+            times = []
+            for _ in range(requests):
+                times.append(timed(path))
+                time.sleep(0.02)
+                if progress:
+                    progress()
+            return times
+
+        try:
+            rows = []
+            for label, path in (("the front page", "/"), ("a game page", "/record/0/game.json")):
+                timed(path)                              # the first answer imports the pages' code
+                quiet = series(path)
+                rows.append((f"{label}, no search running", statistics.median(quiet), "ms"))
+                rows.append((f"{label}, no search running, slowest", max(quiet), "ms"))
+            body = json.dumps({"position": g.to_position(), "seconds": seconds}).encode()
+            running = f"{searches} search{'es' if searches != 1 else ''} running"
+            for _ in range(searches):
+                request = urllib.request.Request(address + "/api/hint", data=body,
+                                                 headers={"Content-Type": "application/json", "Origin": address})
+                urllib.request.urlopen(request, timeout=30).read()
+            time.sleep(1.0)                              # the workers have started searching
+            for label, path in (("the front page", "/"), ("a game page", "/record/0/game.json")):
+                busy = series(path)
+                rows.append((f"{label}, {running}", statistics.median(busy), "ms"))
+                rows.append((f"{label}, {running}, slowest", max(busy), "ms"))
+            rows.append(("searches still running at the end", app.state.searches.running(), "searches"))
+            return rows
+        finally:
+            running_server.should_exit = True
+            thread.join(timeout=10)
+            app.state.searches.close()
 
 
 def bench_table(moves: int = TABLE_MOVES, seed: int = 1, progress=None) -> list:
