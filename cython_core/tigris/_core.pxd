@@ -175,13 +175,8 @@ cdef void new_game(State* s, int nplayers, int board, int variants, uint64_t see
 cdef void copy_state(State* dst, const State* src) noexcept nogil
 
 # splitmix64 (Steele, Lea & Flood 2014): the random numbers of the core, the samplers and
-# the search.  Inline here, so that a loop drawing one per candidate pays no call.
-cdef inline uint64_t splitmix(uint64_t* x) noexcept nogil:
-    x[0] += <uint64_t>0x9E3779B97F4A7C15
-    cdef uint64_t z = x[0]
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
+# the search, in a module of their own (the search draws them whatever the game).
+from tigris._rng cimport splitmix
 
 # Queries.
 cdef int current_player(const State* s) noexcept nogil

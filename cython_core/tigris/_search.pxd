@@ -1,29 +1,27 @@
 # The C-level interface of the search (_search.pyx): its tree, its settings and the loop
-# that grows the tree without the GIL.  The game is reached through _core's C interface,
-# judgements of positions and actions through _eval's.
+# that grows the tree without the GIL.  The game, and the judgements of its positions and
+# actions, are reached through _search_game.pxd alone.
 
 from libc.stdint cimport int16_t, int32_t, uint8_t, uint32_t, uint64_t
 
-from tigris._core cimport MAXP, State
-from tigris._eval cimport Weights
-from tigris._net cimport Net, Network
+from tigris._search_game cimport GameState, MAX_PLAYERS, Weights, Net, Network
 
 
 cdef enum:
     ROLLOUT_RANDOM = 0          # Config.rollout: uniformly random decisions
-    ROLLOUT_GREEDY = 1          # Config.rollout: epsilon-greedy (_eval.greedy_action)
+    ROLLOUT_GREEDY = 1          # Config.rollout: epsilon-greedy (game_greedy_action)
     ROOT_UCB = 0                # Config.root: UCB over the root's children, as at every node
     ROOT_HALVING = 1            # Config.root: sequential halving over the best-prior candidates
     PRIORS_HEURISTIC = 0        # Config.priors: the evaluator's priors by kind of action
     PRIORS_NET = 1              # Config.priors: the network's policy (Config.net's policy head)
     POLICY_LIST = 16            # the best actions a node keeps of one evaluation of the policy
     NO_NODE = -1                # "no node": the root's parent, the end of a sibling list
-    # Why a search stopped early (Tree.error).
+    # Why a search stopped early (Tree.stop).
     STOP_NONE = 0
     STOP_MEMORY = 1             # the tree could not grow: out of memory
     STOP_NO_ACTION = 2          # a position without a legal action: never in a valid game
     STOP_SIGNAL = 3             # a signal handler raised (KeyboardInterrupt)
-    STOP_INCONSISTENT = 4       # a rule step stopped the game (State.error): never in a valid game
+    STOP_INCONSISTENT = 4       # a rule step stopped the game (game_broken): never in a valid game
 
 
 cdef struct Node:
@@ -40,10 +38,10 @@ cdef struct Node:
     int32_t policy              # the node's PolicyList in Tree.policies, or NO_NODE (none yet)
     float prior                 # the policy's probability of `action` when it was expanded
                                 #   (0: expanded by the heuristic's priors)
-    float reward[MAXP]          # summed rewards of the iterations through this node, per player
+    float reward[MAX_PLAYERS]          # summed rewards of the iterations through this node, per player
     # ... and their summed chances of finishing first at the rollouts' ends (reported, never
     # steering: UCB reads the rewards alone)
-    float chance[MAXP]
+    float chance[MAX_PLAYERS]
     float chance_sq             # the searching player's chances squared, summed: their spread
     # ... and the searching player's final-score margin against the best other player there
     # (reported, never steering), summed, and its square: the measure an analysis marks by,
@@ -57,9 +55,9 @@ cdef struct Snapshot:
     # candidates have had the same visits since its first halving: a move is compared
     # with another as they stood at the same visits).
     int32_t node                # the root child
-    int32_t halving             # the halving (Tree.phase when it was made; from 1)
+    int32_t halving             # the halving (Tree.halved when it was made; from 1)
     int32_t visits              # its visits then
-    float chance[MAXP]          # its chances summed then, per player
+    float chance[MAX_PLAYERS]          # its chances summed then, per player
     float chance_sq             # the searching player's chances squared, summed then
 
 
@@ -88,7 +86,7 @@ cdef struct Config:
     double plan_seconds         # ... or in seconds (0: not given); the phases are its shares
     int determinize             # 1: ISMCTS over the information set; 0: the state as given
     int ndeals                  # > 0: each determinization is one of these deals (a belief)...
-    const uint8_t* deals        # ... DEAL_BYTES each: the others' hands and discards, the bag
+    const uint8_t* deals        # ... DEAL_BYTES each (_search_game.pxd: the game's hidden part)
     const double* deal_cum      # ... drawn by these cumulative weights (the last is 1)
     int nroot_only              # > 0: the root searches only these of its legal actions...
     const int32_t* root_only    # ... (the analysis of a move played: its chance, searched alike)
@@ -128,13 +126,13 @@ cdef struct Tree:
     int32_t* order              # the root's legal actions, best prior first (children in this order)
     double* order_prior         # their priors, in the same order
     int norder                  # how many
-    int error                   # STOP_*: why the last step stopped early
+    int stop                    # STOP_*: why the last step stopped early
     double elapsed              # seconds spent searching, over all steps
     int32_t* survivors          # ROOT_HALVING: the root children still in the running
     double* survivor_prior      # their priors
     int nsurvivors              # how many; -1 until the first halving
-    int phase                   # halvings done so far
-    int turn                    # the candidate whose visit is next in this round
+    int halved                  # halvings done so far
+    int cursor                  # the candidate whose visit is next in this round
     long round                  # rounds of the current phase done (each visits every candidate once)
     Snapshot* snapshots         # ROOT_HALVING: the candidates as they stood at each halving from the second
     int32_t nsnapshots          # how many
@@ -143,11 +141,11 @@ cdef struct Tree:
 
 # Grow the tree from `root` for `player` until cfg's budget is spent; -1 with a Python
 # exception set when it stopped on an error (the tree keeps the iterations that completed).
-cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 nogil
+cdef int search(Tree* t, const GameState* root, int player, Config* cfg) except -1 nogil
 
 
 cdef class Search:
-    cdef State root             # the position searched (never changed)
+    cdef GameState root         # the position searched (never changed)
     cdef Config cfg
     cdef Tree tree
     cdef public int player      # the searching player: the one to move at the root

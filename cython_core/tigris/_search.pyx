@@ -16,10 +16,11 @@ The same loop serves the perfect-information baselines: `determinize = 0` search
 given state as it is (the `cheat` reference and each tree of `pimc`), re-drawing only the
 bag order per iteration.
 
-Python sees this module through `tigris.search` only; the game is reached through the
-core's C interface (legal_actions, apply_action, copy_state, determinize), the rewards,
-priors and greedy rollout policy through the evaluator's (_eval.pxd), whose weights are
-knobs of the search.  The declarations with their fields are in _search.pxd; the parts
+Python sees this module through `tigris.search` only; the game is reached through one
+interface, _search_game.pxd (legal actions, apply, copy, determinize, the player to move,
+rewards, priors and the greedy rollout policy), whose inline functions the C compiler
+sees through, and which alone names the game: a second game is a second such file.  The
+evaluator's weights are knobs of the search.  The declarations with their fields are in _search.pxd; the parts
 (the tree and UCB, the halving root, the deals, the loop) are the _search_*.pxi files
 included below, and this file holds the Python face.  `Search` takes its knobs checked by
 the table (tigris.knobs) and has no defaults of its own; it checks its other arguments
@@ -35,11 +36,8 @@ from libc.string cimport memset
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from tigris._core cimport *
-from tigris._core cimport determinize as c_determinize
-from tigris._eval cimport Weights, evaluate_chances, terminal_rewards, priors, prior, scorer_table, greedy_action
-from tigris._game cimport Game
-from tigris._net cimport Network, net_chances, net_policy
+from tigris._rng cimport splitmix
+from tigris._search_game cimport *
 from tigris._plumbing import checks
 from tigris.errors import IllegalActionError
 from tigris.knobs import MAX_ITERATIONS
@@ -261,8 +259,8 @@ cdef class Search:
         seed = checks.whole("seed", seed, -math.inf, math.inf)
         if game.is_over:
             raise ValueError("the game is over: there is nothing to search")
-        copy_state(&self.root, &game.s)
-        self.player = current_player(&self.root)
+        game_copy(&self.root, game_state(game))
+        self.player = game_to_move(&self.root)
         self.final = config["final"]
         self.iterations = 0
         self.cfg.exploration = config["exploration"]
@@ -273,7 +271,7 @@ cdef class Search:
         self.cfg.root = ROOTS[config["root"]]
         self.cfg.candidates = config["candidates"]
         self.cfg.halving_scale = config["halving_scale"]
-        self.cfg.weights = config          # the struct's fields by name (Weights, _eval.pxd)
+        self.cfg.weights = config          # the struct's fields by name (Weights, the game's evaluator)
         # The network itself comes read (tigris.search.Search reads the file the knob names).
         if (config["evaluator"] == "net") != (net is not None) or not isinstance(config["network"], str):
             raise ValueError(f"evaluator {config['evaluator']!r} with "
@@ -356,7 +354,7 @@ cdef class Search:
         halvings = {}                      # node: how it stood at each halving, in order
         for k in range(self.tree.nsnapshots):
             halvings.setdefault(self.tree.snapshots[k].node, []).append(
-                snapshot(&self.tree.snapshots[k], self.root.nplayers, self.player))
+                snapshot(&self.tree.snapshots[k], game_players(&self.root), self.player))
         children = []
         c = self.tree.nodes[0].first_child if self.tree.n else NO_NODE
         k = self.tree.nodes[0].nchildren - 1 if self.tree.n else 0     # newest first: the last in order
@@ -364,12 +362,12 @@ cdef class Search:
             nd = self.tree.nodes[c]
             children.append({"action": nd.action, "visits": nd.visits, "avail": nd.avail,
                              "value": nd.reward[self.player] / nd.visits if nd.visits else 0.0,
-                             "chances": line_chances(&self.tree, c, self.root.nplayers),
+                             "chances": line_chances(&self.tree, c, game_players(&self.root)),
                              "error": line_error(&self.tree, c, self.player),
                              "margin": line_margin(&self.tree, c),
                              "margin_error": line_margin_error(&self.tree, c),
                              "line": line_length(&self.tree, c),
-                             "mean": mean_chances(&self.tree.nodes[c], self.root.nplayers),
+                             "mean": mean_chances(&self.tree.nodes[c], game_players(&self.root)),
                              "spread": spread(&self.tree.nodes[c], self.player),
                              "rounds": nd.rounds,
                              "halvings": halvings.get(c, []),
@@ -381,7 +379,7 @@ cdef class Search:
         children.sort(key=lambda ch: (-ch["visits"], -ch["value"], ch["action"]))   # as choose() ranks
         return {"iterations": self.iterations, "nodes": self.tree.n, "player": self.player,
                 "children": children, "best": choose(children, self.final) if children else None,
-                "rounds": self.tree.phase if self.tree.nsurvivors >= 0 else 0}
+                "rounds": self.tree.halved if self.tree.nsurvivors >= 0 else 0}
 
     cdef list _line(self, int32_t node, int depth):
         """The most visited continuation below `node`: (action, player) pairs."""
@@ -438,15 +436,15 @@ def leaf_rewards(Game game not None, dict weights not None, Network net, double 
     ``tigris.knobs.check_weights`` gives them), or with `net` its chances of finishing
     first mixed with them by `net_share`.  The greedy bot's judgement of a move."""
     cdef Config cfg
-    cdef float reward[MAXP]
-    cdef double chance[MAXP]
-    cdef double value[MAXP]
+    cdef float reward[MAX_PLAYERS]
+    cdef double chance[MAX_PLAYERS]
+    cdef double value[MAX_PLAYERS]
     memset(&cfg, 0, sizeof(Config))
     cfg.weights = weights
     cfg.net = &net.net if net is not None else NULL
     cfg.net_share = net_share
-    leaf_values(&game.s, &cfg, value, reward, chance, NULL)
-    return [value[p] for p in range(game.s.nplayers)]
+    leaf_values(game_state(game), &cfg, value, reward, chance, NULL)
+    return [value[p] for p in range(game_players(game_state(game)))]
 
 
 def choose(children, final):

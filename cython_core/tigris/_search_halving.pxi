@@ -44,7 +44,7 @@ cdef bint keep_snapshots(Tree* t) noexcept nogil:
     cdef Snapshot* grown
     cdef Snapshot* sn
     cdef const Node* nd
-    if t.phase == 0:
+    if t.halved == 0:
         return True
     if t.nsnapshots + t.nsurvivors > t.capsnapshots:
         cap = max(<int64_t>2 * t.capsnapshots, <int64_t>t.nsnapshots + t.nsurvivors + 64)
@@ -57,9 +57,9 @@ cdef bint keep_snapshots(Tree* t) noexcept nogil:
         nd = &t.nodes[t.survivors[k]]
         sn = &t.snapshots[t.nsnapshots]
         sn.node = t.survivors[k]
-        sn.halving = t.phase
+        sn.halving = t.halved
         sn.visits = nd.visits
-        for p in range(MAXP):
+        for p in range(MAX_PLAYERS):
             sn.chance[p] = nd.chance[p]
         sn.chance_sq = nd.chance_sq
         t.nsnapshots += 1
@@ -115,12 +115,12 @@ cdef bint halve(Tree* t, const Config* cfg, int player, int candidates) noexcept
         t.survivor_prior[j] = p
         score[j] = v
     free(score)
-    if t.phase == 0:
+    if t.halved == 0:
         t.nsurvivors = min(t.nsurvivors, candidates)
     else:
         t.nsurvivors = (t.nsurvivors + 1) // 2
     for k in range(t.nsurvivors):         # the dropped keep the phases they were in
-        nd[t.survivors[k]].rounds = <uint8_t>(t.phase + 1)
+        nd[t.survivors[k]].rounds = <uint8_t>(t.halved + 1)
     return True
 
 
@@ -132,17 +132,17 @@ cdef bint halving_begun(Tree* t, const Config* cfg, int player, double spent) no
     evenly among those still in the running and then dropping the worse half, until one
     is left; the last phase is its own, so the decision is the most visited child.
     Does the halvings that `spent` (the share of the plan used) makes due; whether the
-    UCB phase is over (t.error set when out of memory)."""
+    UCB phase is over (t.stop set when out of memory)."""
     cdef int m = min(cfg.candidates, t.norder), last = 1 + halvings(m)
     cdef int due = <int>(spent * (last + 1))
     if due > last:
         due = last
-    while t.phase < due and t.nodes[0].nchildren > 0:
+    while t.halved < due and t.nodes[0].nchildren > 0:
         if not halve(t, cfg, player, m):
-            t.error = STOP_MEMORY
+            t.stop = STOP_MEMORY
             return False
-        t.phase += 1
-        t.turn = 0
+        t.halved += 1
+        t.cursor = 0
         t.round = 0
     return t.nsurvivors >= 0
 
@@ -150,7 +150,7 @@ cdef bint halving_begun(Tree* t, const Config* cfg, int player, double spent) no
 cdef int32_t halving_pick(Tree* t, const Config* cfg, int player, double spent,
                           uint64_t* stream) noexcept nogil:
     """The root child this iteration visits once the halving has begun (NO_NODE before,
-    or with t.error set when out of memory): the candidates in turn, a round at a time.
+    or with t.stop set when out of memory): the candidates in turn, a round at a time.
     Every visit of a round gets the same random `stream`, so the candidates are compared
     on the same deal of the hidden tiles and the same rollout draws (common random
     numbers): the luck of the deal cancels out of their differences."""
@@ -158,11 +158,11 @@ cdef int32_t halving_pick(Tree* t, const Config* cfg, int player, double spent,
     cdef uint64_t z
     if not halving_begun(t, cfg, player, spent):
         return NO_NODE
-    pick = t.survivors[t.turn]
-    z = cfg.seed ^ (<uint64_t>t.phase * <uint64_t>0xD1B54A32D192ED03) ^ (<uint64_t>t.round * <uint64_t>0x9E3779B97F4A7C15)
+    pick = t.survivors[t.cursor]
+    z = cfg.seed ^ (<uint64_t>t.halved * <uint64_t>0xD1B54A32D192ED03) ^ (<uint64_t>t.round * <uint64_t>0x9E3779B97F4A7C15)
     stream[0] = splitmix(&z)
-    t.turn += 1
-    if t.turn == t.nsurvivors:
-        t.turn = 0
+    t.cursor += 1
+    if t.cursor == t.nsurvivors:
+        t.cursor = 0
         t.round += 1
     return pick

@@ -18,23 +18,23 @@ cdef double now() noexcept nogil:
     return t.tv_sec + t.tv_nsec * 1e-9
 
 
-cdef void rollout(State* s, const Config* cfg, uint64_t* x) noexcept nogil:
+cdef void rollout(GameState* s, const Config* cfg, uint64_t* x) noexcept nogil:
     """Play the simulation phase: up to cfg.rollout_depth decisions, each uniformly random
     or, in greedy rollouts, the policy's choice except for a share epsilon of them."""
     cdef int played = 0, a
-    while s.phase != PH_OVER and (cfg.rollout_depth < 0 or played < cfg.rollout_depth):
+    while not game_over(s) and (cfg.rollout_depth < 0 or played < cfg.rollout_depth):
         # The core's samplers: no list of legal actions is made.
         if cfg.rollout == ROLLOUT_GREEDY and (splitmix(x) % 1000000) >= cfg.epsilon * 1000000:
-            a = greedy_action(s, x)
+            a = game_greedy_action(s, x)
         else:
-            a = random_action(s, x)
+            a = game_random_action(s, x)
         if a < 0:
             break               # never in a valid game
-        apply_action(s, a)
+        game_apply(s, a)
         played += 1
 
 
-cdef inline void leaf_value(const State* d, const Config* cfg, float* reward, double* chance,
+cdef inline void leaf_value(const GameState* d, const Config* cfg, float* reward, double* chance,
                             double* score) noexcept nogil:
     """The rewards, chances and final scores (`score`, unless NULL) a rollout's end backs
     up (``leaf_values``), the rewards as the single-precision floats the tree adds up.
@@ -42,28 +42,18 @@ cdef inline void leaf_value(const State* d, const Config* cfg, float* reward, do
     player's score margin over cfg.margin_scale: a search that still plays for points
     once the chances have settled at 0 or 1."""
     cdef int p
-    cdef double value[MAXP]
-    cdef double own[MAXP]
+    cdef double value[MAX_PLAYERS]
+    cdef double own[MAX_PLAYERS]
     cdef double s = cfg.margin_share
     if score == NULL:
         score = own
     leaf_values(d, cfg, value, reward, chance, score)
     if s > 0:
-        for p in range(d.nplayers):
-            value[p] = (1 - s) * value[p] + s / (1.0 + exp(-score_margin(score, d.nplayers, p)
+        for p in range(game_players(d)):
+            value[p] = (1 - s) * value[p] + s / (1.0 + exp(-score_margin(score, game_players(d), p)
                                                            / cfg.margin_scale))
-    for p in range(d.nplayers):
+    for p in range(game_players(d)):
         reward[p] = <float>value[p]
-
-
-cdef inline void final_scores(const State* d, double* score) noexcept nogil:
-    """Each player's final score were the game to end here (the weakest colour after
-    treasures, R86-R88): a finished game's, or a position's as it stands."""
-    cdef int v[4]
-    cdef int p
-    for p in range(d.nplayers):
-        final_vector(d, p, v)
-        score[p] = v[0]
 
 
 cdef inline double score_margin(const double* score, int nplayers, int player) noexcept nogil:
@@ -76,7 +66,7 @@ cdef inline double score_margin(const double* score, int nplayers, int player) n
     return score[player] - best
 
 
-cdef inline void leaf_values(const State* d, const Config* cfg, double* value, float* reward,
+cdef inline void leaf_values(const GameState* d, const Config* cfg, double* value, float* reward,
                              double* chance, double* score) noexcept nogil:
     """The one place a position is judged at a rollout's end, by the search and by the
     greedy bot (``leaf_rewards``): `value` gets the evaluator's rewards; with a network,
@@ -84,28 +74,28 @@ cdef inline void leaf_values(const State* d, const Config* cfg, double* value, f
     winners), mixed with the evaluator's rewards by cfg.net_share; `chance` each player's
     chance of finishing first, mixed the same way; `score`, unless NULL, each player's
     final score: a finished game's, else the network's prediction, without a network the
-    score as it stands (``final_scores``).  `reward` is scratch."""
+    score as it stands (``game_final_scores``).  `reward` is scratch."""
     cdef int p
-    cdef double net[MAXP]
+    cdef double net[MAX_PLAYERS]
     cdef double share = cfg.net_share
     if cfg.net == NULL or share <= 0:
-        evaluate_chances(d, &cfg.weights, reward, chance)
-        for p in range(d.nplayers):
+        game_heuristic_values(d, &cfg.weights, reward, chance)
+        for p in range(game_players(d)):
             value[p] = reward[p]
         if score != NULL:
-            final_scores(d, score)
+            game_final_scores(d, score)
         return
-    if d.phase == PH_OVER:
-        terminal_rewards(d, 1.0, reward, chance)
-        for p in range(d.nplayers):
+    if game_over(d):
+        game_terminal_values(d, reward, chance)
+        for p in range(game_players(d)):
             value[p] = chance[p]            # 1/k for each of k tied winners, exactly
         if score != NULL:
-            final_scores(d, score)
+            game_final_scores(d, score)
         return
-    net_chances(cfg.net, d, net, score)
+    game_net_values(cfg.net, d, net, score)
     if share < 1:
-        evaluate_chances(d, &cfg.weights, reward, chance)
-    for p in range(d.nplayers):
+        game_heuristic_values(d, &cfg.weights, reward, chance)
+    for p in range(game_players(d)):
         if share < 1:
             chance[p] = share * net[p] + (1 - share) * chance[p]
             value[p] = share * net[p] + (1 - share) * reward[p]
@@ -128,43 +118,43 @@ cdef int keep_only(int32_t* order, double* prior, int n, const int32_t* only, in
     return kept
 
 
-cdef inline void new_root(Tree* t, const State* root, int player, Config* cfg, uint64_t* x) noexcept nogil:
+cdef inline void new_root(Tree* t, const GameState* root, int player, Config* cfg, uint64_t* x) noexcept nogil:
     """Create the root of an empty tree, with its actions in prior order (t.order), from
-    one determinization; sets t.error if out of memory."""
-    cdef State d
-    copy_state(&d, root)
+    one determinization; sets t.stop if out of memory."""
+    cdef GameState d
+    game_copy(&d, root)
     if cfg.determinize:
         deal_unseen(&d, player, cfg, splitmix(x))
     free(t.order)                    # left by a step that ran out of memory
     free(t.order_prior)
-    t.order = <int32_t*>malloc(N_ACTIONS * sizeof(int32_t))
-    t.order_prior = <double*>malloc(N_ACTIONS * sizeof(double))
+    t.order = <int32_t*>malloc(NUM_ACTIONS * sizeof(int32_t))
+    t.order_prior = <double*>malloc(NUM_ACTIONS * sizeof(double))
     if t.order != NULL and t.order_prior != NULL:
         t.norder = root_order(&d, cfg, t.order, t.order_prior, x)
         if cfg.nroot_only > 0:
             t.norder = keep_only(t.order, t.order_prior, t.norder, cfg.root_only, cfg.nroot_only)
-        new_node(t, NO_NODE, -1, player)     # sets t.error if out of memory
+        new_node(t, NO_NODE, -1, player)     # sets t.stop if out of memory
     else:
         free(t.order)
         free(t.order_prior)
         t.order = NULL
         t.order_prior = NULL
-        t.error = STOP_MEMORY
+        t.stop = STOP_MEMORY
 
 
-cdef inline int32_t descend(Tree* t, State* d, Config* cfg, uint64_t* rng, Scratch* sc,
+cdef inline int32_t descend(Tree* t, GameState* d, Config* cfg, uint64_t* rng, Scratch* sc,
                             int32_t pick) noexcept nogil:
     """Walk down from the root in the determinization `d`, applying the actions chosen,
-    until a node is expanded or the game ends; the node reached, or NO_NODE (t.error says
+    until a node is expanded or the game ends; the node reached, or NO_NODE (t.stop says
     why).  `pick`: the halving root's choice of child, or NO_NODE."""
     cdef int32_t node = 0
     cdef bint expanded = False
-    while d.phase != PH_OVER and not expanded:
+    while not game_over(d) and not expanded:
         sc.stamp += 1
         if sc.stamp == 0:
             # 2**32 steps: clear the marks, or stale ones would pass for current.
-            memset(sc.legal_mark, 0, N_ACTIONS * sizeof(uint32_t))
-            memset(sc.child_mark, 0, N_ACTIONS * sizeof(uint32_t))
+            memset(sc.legal_mark, 0, NUM_ACTIONS * sizeof(uint32_t))
+            memset(sc.child_mark, 0, NUM_ACTIONS * sizeof(uint32_t))
             sc.stamp = 1
         node = select_or_expand(t, node, d, cfg, rng, sc, node == 0, pick if node == 0 else NO_NODE,
                                 &expanded)
@@ -179,7 +169,7 @@ cdef inline void back_up(Tree* t, int32_t node, const float* reward, const doubl
     `player`'s), and that player's score `margin` and its square, to `node` and every node
     above it."""
     cdef int p
-    cdef float c[MAXP]
+    cdef float c[MAX_PLAYERS]
     cdef float sq = <float>(chance[player] * chance[player])
     cdef float m = <float>margin, msq = <float>(margin * margin)
     for p in range(nplayers):
@@ -211,7 +201,7 @@ cdef int raise_stop(int error) except -1 with gil:
 
 
 cdef inline bint time_is_up(Tree* t, const Config* cfg, double deadline, double* poll) noexcept nogil:
-    """Whether the step's time is spent, or a signal handler raised (t.error = STOP_SIGNAL);
+    """Whether the step's time is spent, or a signal handler raised (t.stop = STOP_SIGNAL);
     the signals are checked every POLL_SECONDS."""
     cdef double clock = now()
     if cfg.seconds > 0 and clock >= deadline:
@@ -221,21 +211,21 @@ cdef inline bint time_is_up(Tree* t, const Config* cfg, double deadline, double*
         poll[0] = clock + POLL_SECONDS
         with gil:
             if check_signals() != 0:
-                t.error = STOP_SIGNAL
-    return t.error != STOP_NONE
+                t.stop = STOP_SIGNAL
+    return t.stop != STOP_NONE
 
 
-cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 nogil:
+cdef int search(Tree* t, const GameState* root, int player, Config* cfg) except -1 nogil:
     """Run iterations until the budget is spent, the tree is full (MAX_ITERATIONS) or a
     signal handler raises; cfg.done counts the iterations that ran.  Returns -1 with the
     exception set (KeyboardInterrupt, MemoryError, ...) if it stopped on an error; the tree
     then holds the iterations that completed."""
-    cdef State d
+    cdef GameState d
     cdef Scratch sc
     cdef uint64_t x = cfg.seed
-    cdef float reward[MAXP]
-    cdef double chance[MAXP]
-    cdef double score[MAXP]
+    cdef float reward[MAX_PLAYERS]
+    cdef double chance[MAX_PLAYERS]
+    cdef double score[MAX_PLAYERS]
     cdef long it = 0, room
     cdef int32_t node
     cdef double start = now()
@@ -245,23 +235,23 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
     cdef uint64_t paired = 0               # a halving round's stream, shared by its visits
     cdef uint64_t* rng
     cdef int32_t pick
-    sc.legal = <int32_t*>malloc(N_ACTIONS * sizeof(int32_t))
-    sc.legal_mark = <uint32_t*>malloc(N_ACTIONS * sizeof(uint32_t))
-    sc.child_mark = <uint32_t*>malloc(N_ACTIONS * sizeof(uint32_t))
-    sc.prob = <double*>malloc(N_ACTIONS * sizeof(double))
+    sc.legal = <int32_t*>malloc(NUM_ACTIONS * sizeof(int32_t))
+    sc.legal_mark = <uint32_t*>malloc(NUM_ACTIONS * sizeof(uint32_t))
+    sc.child_mark = <uint32_t*>malloc(NUM_ACTIONS * sizeof(uint32_t))
+    sc.prob = <double*>malloc(NUM_ACTIONS * sizeof(double))
     sc.stamp = 0
     cfg.done = 0
-    t.error = STOP_NONE
+    t.stop = STOP_NONE
     x ^= <uint64_t>t.n * <uint64_t>0x9E3779B97F4A7C15      # a later step continues, not repeats
     if sc.legal == NULL or sc.legal_mark == NULL or sc.child_mark == NULL or sc.prob == NULL:
-        t.error = STOP_MEMORY
+        t.stop = STOP_MEMORY
     else:
-        memset(sc.legal_mark, 0, N_ACTIONS * sizeof(uint32_t))
-        memset(sc.child_mark, 0, N_ACTIONS * sizeof(uint32_t))
-    if t.error == STOP_NONE and t.n == 0:
+        memset(sc.legal_mark, 0, NUM_ACTIONS * sizeof(uint32_t))
+        memset(sc.child_mark, 0, NUM_ACTIONS * sizeof(uint32_t))
+    if t.stop == STOP_NONE and t.n == 0:
         new_root(t, root, player, cfg, &x)
-    room = C_MAX_ITERATIONS - t.nodes[0].visits if t.error == STOP_NONE else 0
-    while t.error == STOP_NONE:
+    room = C_MAX_ITERATIONS - t.nodes[0].visits if t.stop == STOP_NONE else 0
+    while t.stop == STOP_NONE:
         if cfg.iterations > 0 and it >= cfg.iterations:
             break
         if it >= room:
@@ -272,29 +262,30 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
         pick = NO_NODE
         if cfg.root == ROOT_HALVING:
             pick = halving_pick(t, cfg, player, plan_spent(t, cfg, start), &paired)
-            if t.error != STOP_NONE:
+            if t.stop != STOP_NONE:
                 break
             if pick != NO_NODE:
                 rng = &paired
-        copy_state(&d, root)
+        game_copy(&d, root)
         if cfg.determinize:
             deal_unseen(&d, player, cfg, splitmix(rng))
         else:
-            d.rng = splitmix(rng)        # the bag order is chance, even for a perfect-information search
+            game_reseed(&d, splitmix(rng))  # chance is chance, even for a perfect-information search
         node = descend(t, &d, cfg, rng, &sc, pick)
         if node == NO_NODE:
-            break                        # t.error says why; this iteration is not counted
+            break                        # t.stop says why; this iteration is not counted
         if cfg.timing:
             t0 = now()
             rollout(&d, cfg, rng)
             cfg.rollout_seconds += now() - t0
         else:
             rollout(&d, cfg, rng)
-        if d.error != ERR_NONE:
-            t.error = STOP_INCONSISTENT      # not counted: the rewards of a broken state mean nothing
+        if game_broken(&d):
+            t.stop = STOP_INCONSISTENT      # not counted: the rewards of a broken state mean nothing
             break
         leaf_value(&d, cfg, reward, chance, score)
-        back_up(t, node, reward, chance, score_margin(score, d.nplayers, player), d.nplayers, player)
+        back_up(t, node, reward, chance, score_margin(score, game_players(&d), player), game_players(&d),
+                player)
         it += 1
     free(sc.legal)
     free(sc.legal_mark)
@@ -302,4 +293,4 @@ cdef int search(Tree* t, const State* root, int player, Config* cfg) except -1 n
     free(sc.prob)
     cfg.done = it
     t.elapsed += now() - start
-    return raise_stop(t.error)
+    return raise_stop(t.stop)

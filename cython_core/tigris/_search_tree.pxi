@@ -22,7 +22,7 @@ cdef inline double log_count(int32_t n) noexcept nogil:
 
 
 cdef int32_t new_node(Tree* t, int32_t parent, int action, int mover) noexcept nogil:
-    """The new node's id, or NO_NODE (t.error set) if the tree cannot grow."""
+    """The new node's id, or NO_NODE (t.stop set) if the tree cannot grow."""
     cdef Node* nd
     cdef Node* grown
     cdef int64_t cap
@@ -32,7 +32,7 @@ cdef int32_t new_node(Tree* t, int32_t parent, int action, int mover) noexcept n
             cap = MAX_NODES
         grown = <Node*>realloc(t.nodes, <size_t>cap * sizeof(Node)) if cap > t.n else NULL
         if grown == NULL:
-            t.error = STOP_MEMORY
+            t.stop = STOP_MEMORY
             return NO_NODE
         t.nodes = grown
         t.cap = <int32_t>cap
@@ -94,7 +94,7 @@ cdef inline bint may_widen(const Node* nd, int32_t legal_children, const Config*
             nd.nchildren < cfg.widening * sqrt(nd.visits + 1.0))
 
 
-cdef inline int32_t expand(Tree* t, int32_t node, int action, int mover, State* d,
+cdef inline int32_t expand(Tree* t, int32_t node, int action, int mover, GameState* d,
                            bint* expanded, double prior) noexcept nogil:
     """Add the child for `action` (available once: now; `prior` the policy's probability
     of it, or 0) and play it in d."""
@@ -103,7 +103,7 @@ cdef inline int32_t expand(Tree* t, int32_t node, int action, int mover, State* 
         return NO_NODE
     t.nodes[c].avail = 1
     t.nodes[c].prior = <float>prior
-    apply_action(d, action)
+    game_apply(d, action)
     expanded[0] = True
     return c
 
@@ -149,7 +149,7 @@ cdef void fill_policy_list(PolicyList* pl, const int32_t* legal, const double* p
             pl.n += 1
 
 
-cdef int policy_pick(Tree* t, int32_t node, State* d, const Config* cfg, Scratch* sc, int n,
+cdef int policy_pick(Tree* t, int32_t node, GameState* d, const Config* cfg, Scratch* sc, int n,
                      double* prior) noexcept nogil:
     """The untried action legal now that `node` expands next by the policy, its
     probability in prior (0 without PUCT's term, which alone reads it); -1 if there is none (or no memory for a list: the heuristic's
@@ -175,12 +175,12 @@ cdef int policy_pick(Tree* t, int32_t node, State* d, const Config* cfg, Scratch
                 return -1
             t.nodes[node].policy = idx
         # PUCT's term needs the probabilities; the order alone, the logits (no exponential).
-        net_policy(cfg.net, d, sc.legal, n, sc.prob, cfg.policy_exploration > 0)
+        game_net_policy(cfg.net, d, sc.legal, n, sc.prob, cfg.policy_exploration > 0)
         fill_policy_list(&t.policies[idx], sc.legal, sc.prob, n, sc.child_mark, sc.stamp)
     return -1
 
 
-cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg, uint64_t* x,
+cdef int32_t select_or_expand(Tree* t, int32_t node, GameState* d, const Config* cfg, uint64_t* x,
                               Scratch* sc, bint at_root, int32_t pick, bint* expanded) noexcept nogil:
     """One step down from `node` in determinization d: count availability, then either
     expand an untried legal action or pick the best child by UCB (at a halving root,
@@ -188,13 +188,13 @@ cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg
     legal actions best prior first (they are the same in every determinization: the
     decision is the searching player's).  Elsewhere the next untried action is the
     policy's (PRIORS_NET, once the node has policy_visits) or the best by the
-    evaluator's prior.  Returns NO_NODE (t.error set) when it cannot go on: no legal
+    evaluator's prior.  Returns NO_NODE (t.stop set) when it cannot go on: no legal
     action, or no memory for a child."""
-    cdef int n, k, a, mover = current_player(d), best_a = -1
+    cdef int n, k, a, mover = game_to_move(d), best_a = -1
     cdef int32_t c, best, legal_children = 0
     cdef double pr, best_pr = -1.0, policy_prior = 0.0
     cdef Node* nd
-    cdef uint8_t scorer[4 * NSQ]
+    cdef PriorContext context
     cdef uint32_t stamp = sc.stamp
     if at_root:
         # The root: every child is legal in every determinization, and children were
@@ -205,7 +205,7 @@ cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg
             while c != NO_NODE:
                 t.nodes[c].avail += 1
                 c = t.nodes[c].next_sibling
-            apply_action(d, t.nodes[pick].action)
+            game_apply(d, t.nodes[pick].action)
             return pick
         # A halving root tries every move in its UCB phase: the halving does the narrowing.
         if ((cfg.root == ROOT_HALVING or may_widen(&t.nodes[node], legal_children, cfg))
@@ -218,7 +218,7 @@ cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg
                           t.order_prior[legal_children] if cfg.priors == PRIORS_NET else 0.0)
         best = best_child(t, node, mover, cfg, NULL, 0, True)
     else:
-        n = legal_actions(d, sc.legal)
+        n = game_legal(d, sc.legal)
         for k in range(n):
             sc.legal_mark[sc.legal[k]] = stamp
         c = t.nodes[node].first_child
@@ -233,25 +233,25 @@ cdef int32_t select_or_expand(Tree* t, int32_t node, State* d, const Config* cfg
             if cfg.priors == PRIORS_NET and t.nodes[node].visits >= cfg.policy_visits:
                 best_a = policy_pick(t, node, d, cfg, sc, n, &policy_prior)
             if best_a < 0:
-                scorer_table(d, scorer)
+                game_prior_context(d, &context)
                 for k in range(n):
                     a = sc.legal[k]
                     if sc.child_mark[a] == stamp:
                         continue
-                    pr = prior(d, &cfg.weights, scorer, a, mover) + (splitmix(x) % 1000) * NODE_JITTER
+                    pr = game_prior(d, &cfg.weights, &context, a, mover) + (splitmix(x) % 1000) * NODE_JITTER
                     if pr > best_pr:
                         best_pr = pr
                         best_a = a
             return expand(t, node, best_a, mover, d, expanded, policy_prior)
         best = best_child(t, node, mover, cfg, sc.legal_mark, stamp, False)
     if best == NO_NODE:
-        t.error = STOP_NO_ACTION
+        t.stop = STOP_NO_ACTION
         return NO_NODE
-    apply_action(d, t.nodes[best].action)
+    game_apply(d, t.nodes[best].action)
     return best
 
 
-cdef int root_order(State* d, const Config* cfg, int32_t* order, double* key, uint64_t* x) noexcept nogil:
+cdef int root_order(GameState* d, const Config* cfg, int32_t* order, double* key, uint64_t* x) noexcept nogil:
     """The root's legal actions sorted by prior, best first, ties in random order, and
     their priors in key (each with its jitter); how many.  With cfg.root_lookahead, each
     prior is scaled by exp(root_lookahead * (its move's one-ply value - the best's)):
@@ -259,23 +259,23 @@ cdef int root_order(State* d, const Config* cfg, int32_t* order, double* key, ui
     cdef int n, k, j, mover
     cdef int32_t a
     cdef double v, best
-    cdef State s
-    cdef float reward[MAXP]
-    cdef double chance[MAXP]
+    cdef GameState s
+    cdef float reward[MAX_PLAYERS]
+    cdef double chance[MAX_PLAYERS]
     cdef double* value
-    n = legal_actions(d, order)
+    n = game_legal(d, order)
     if cfg.priors == PRIORS_NET:
-        net_policy(cfg.net, d, order, n, key)
+        game_net_policy(cfg.net, d, order, n, key, True)
     else:
-        priors(d, &cfg.weights, order, n, key)
+        game_priors(d, &cfg.weights, order, n, key)
     if cfg.root_lookahead > 0 and n > 1:
         value = <double*>malloc(n * sizeof(double))
         if value != NULL:                       # out of memory: the priors alone
-            mover = current_player(d)
+            mover = game_to_move(d)
             best = -1e300
             for k in range(n):
-                copy_state(&s, d)
-                apply_action(&s, order[k])
+                game_copy(&s, d)
+                game_apply(&s, order[k])
                 leaf_value(&s, cfg, reward, chance, NULL)
                 value[k] = reward[mover]
                 if value[k] > best:
