@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 import pytest
 
 from tigris import network
@@ -34,9 +35,12 @@ def _labelled(folder):
 def test_every_labelled_position_is_judged_once_and_a_right_top_move_is_the_labels(labels, capsys):
     data = dataset([labels])
     net = network.from_knobs("net", "gen1", 2)
-    right, judged, mass = accuracy_tool.accuracy(data, net)
+    right, judged, mass, entropy = accuracy_tool.accuracy(data, net)
     assert judged == len(_labelled(labels)) > 0
     assert 0 <= right <= judged and 0 < mass <= 1
+    # the labels' own entropy is the least a cross-entropy can be
+    own = [-sum(s * np.log(s) for s in shares if s > 0) for _, (_, shares) in zip(data.positions, data.policy)]
+    assert entropy >= np.mean(own) - 1e-6
     # each right position by hand: the policy's top move is one of the most visited
     hand = 0
     for game, (actions, shares) in zip(data.positions, data.policy):

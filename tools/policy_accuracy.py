@@ -8,12 +8,14 @@ the policy they train, not by their own labels.
 For each labelled position of the folders (their ``policy`` label: a search's visits),
 each network's most probable legal move (no search) is compared with the label's most
 visited move; a tie in the label counts any of its most visited moves.  Printed per
-network: the share right with its 95% Wilson interval, and the mean probability the
-policy gives the label's top move.  Use a folder none of the networks trained on (another
+network: the share right with its 95% Wilson interval, the mean probability the policy
+gives the label's top move, and the cross-entropy of the labels' visit shares under the
+policy (nats; what training minimises, here on labels none of the networks saw).  Use a folder none of the networks trained on (another
 seed), so the figure is a held-out one.
 """
 
 import argparse
+import math
 import statistics
 import sys
 
@@ -22,11 +24,14 @@ from tigris.errors import UsageError
 from tigris.ratings import wilson_interval
 from tigris.runs.train import dataset
 
+TINY = 1e-9     # a probability floor: a label's move the policy gives 0 costs 20.7 nats, not infinity
+
 
 def accuracy(data, net):
-    """(right, judged, mean probability of the reference's top move) of `net`'s policy on
-    the policy-labelled positions of `data` (``tigris.runs.train.Data``)."""
-    right, judged, mass = 0, 0, []
+    """(right, judged, mean probability of the reference's top move, mean cross-entropy
+    of the reference's shares) of `net`'s policy on the policy-labelled positions of
+    `data` (``tigris.runs.train.Data``)."""
+    right, judged, mass, entropy = 0, 0, [], []
     for game, target in zip(data.positions, data.policy):
         if game is None or target is None:
             continue
@@ -37,7 +42,9 @@ def accuracy(data, net):
         right += top in best
         judged += 1
         mass.append(max(prior.get(a, 0.0) for a in best))
-    return right, judged, statistics.fmean(mass) if mass else float("nan")
+        entropy.append(-sum(float(s) * math.log(max(prior.get(int(a), 0.0), TINY)) for a, s in zip(actions, shares)))
+    mean = (lambda xs: statistics.fmean(xs) if xs else float("nan"))
+    return right, judged, mean(mass), mean(entropy)
 
 
 def main(argv=None):
@@ -58,12 +65,13 @@ def main(argv=None):
         for name, net in nets.items():
             if not net.has_policy:
                 raise UsageError(f"network {name}: no policy head to judge")
-        print(f"{'network':<40} {'top move right':>16} {'95% interval':>16} {'mean p(top)':>12}")
+        print(f"{'network':<40} {'top move right':>16} {'95% interval':>16} {'mean p(top)':>12} "
+              f"{'cross-entropy':>14}")
         for name in args.network:
-            right, judged, mass = accuracy(data, nets[name])
+            right, judged, mass, entropy = accuracy(data, nets[name])
             low, high = wilson_interval(right, judged)
-            print(f"{name:<40} {right / judged:>15.1%} {f'{low:.1%}-{high:.1%}':>16} {mass:>12.3f}"
-                  f"   ({right} of {judged})")
+            print(f"{name:<40} {right / judged:>15.1%} {f'{low:.1%}-{high:.1%}':>16} {mass:>12.3f} "
+                  f"{entropy:>14.3f}   ({right} of {judged})")
     except UsageError as e:
         print(f"policy_accuracy: {e}", file=sys.stderr)
         return 1
