@@ -63,7 +63,7 @@ class Answer:
 
 
 def endpoint(handler, in_thread):
-    """A Starlette endpoint of `handler`(served, request): a coroutine is awaited in the
+    """A Starlette endpoint of ``handler(served, request)``: a coroutine is awaited in the
     event loop (it reads the body and sends its work to the thread pool), anything else
     runs in the thread pool, as a page is computed."""
     import inspect
