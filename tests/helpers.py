@@ -253,3 +253,19 @@ def random_game(seed, moves, **setup):
             break
         g.apply(rng.choice(g.legal_actions()))
     return g
+
+
+# A quick ismcts bot for runs that only need data of the right shape.
+FAST_BOT = 'kind = "ismcts"\niterations = 60\nrollout_depth = 4\n'
+
+
+def tiny_selfplay(folder, games=4, positions=6, seed=0):
+    """A small self-play run of ``FAST_BOT`` in `folder`/selfplay (labels of 100
+    iterations), its folder returned."""
+    from tigris.runs import selfplay
+
+    bot = folder / "fast.toml"
+    bot.write_text(FAST_BOT)
+    s = selfplay.settings(games=games, bot=str(bot), positions=positions, label_iterations=100, seed=seed)
+    selfplay.run(s, folder / "selfplay", progress=False)
+    return folder / "selfplay"

@@ -15,6 +15,23 @@ from tigris.record import to_record
 from processes import ROOT, interrupt, python
 
 
+
+def _identity_two_player(monkeypatch):
+    """A 2-player game with the chance map the identity: the game, its legal actions, the
+    mover, and ``ch(x)``, chances with the mover's x and the other's 1 - x."""
+    from tigris import chance
+
+    monkeypatch.setattr(chance, "_shipped", {n: chance.IDENTITY for n in (2, 3, 4)})
+    g = tigris.Game(players=2, seed=7)
+    m = g.current_player
+
+    def ch(x):
+        c = [1 - x, 1 - x]
+        c[m] = x
+        return c
+
+    return g, g.legal_actions(), m, ch
+
 def test_hint_ranks_legal_moves_with_statistics():
     g = tigris.Game(players=2, seed=7)
     hints = tigris.hint(g, iterations=1500, top=4, progress=False)
@@ -405,18 +422,9 @@ def test_the_choice_first_then_the_others_by_the_movers_chance_each_marked(monke
     """Issue 55: plans that read 4 points above the engine's play were ranked as its
     equals (1=), and the equals by visits before the others: the first row is the
     engine's play, the others follow by the chance shown, each marked by the figures."""
-    from tigris import chance
     from tigris.hints import ranked
 
-    monkeypatch.setattr(chance, "_shipped", {n: chance.IDENTITY for n in (2, 3, 4)})
-    g = tigris.Game(players=2, seed=7)
-    legal = g.legal_actions()
-    m = g.current_player
-
-    def ch(x):
-        c = [1 - x, 1 - x]
-        c[m] = x
-        return c
+    g, legal, m, ch = _identity_two_player(monkeypatch)
 
     children = [child(legal[0], 5000, ch(0.770), spread=0.05),       # the engine's play
                 child(legal[1], 3000, ch(0.814), spread=0.05),       # reads well above it
@@ -703,18 +711,9 @@ def test_the_notes_say_where_the_search_cannot_tell_plans_apart_and_how_much_lon
     """Where the marks say equal, the notes say so in words with the budget that would
     tell each equal from #1 if the difference held; a plan that reads above #1 is named;
     the shares are the schedule's."""
-    from tigris import chance
     from tigris.hints import Hints, notes, ranked
 
-    monkeypatch.setattr(chance, "_shipped", {n: chance.IDENTITY for n in (2, 3, 4)})
-    g = tigris.Game(players=2, seed=7)
-    legal = g.legal_actions()
-    m = g.current_player
-
-    def ch(x):
-        c = [1 - x, 1 - x]
-        c[m] = x
-        return c
+    g, legal, m, ch = _identity_two_player(monkeypatch)
 
     children = [child(legal[0], 5600, ch(0.500), spread=0.1, rounds=6),
                 child(legal[1], 2800, ch(0.503), spread=0.1, rounds=5),     # apart at about 4x

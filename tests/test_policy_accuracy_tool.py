@@ -6,24 +6,17 @@ import numpy as np
 import pytest
 
 from tigris import network
-from tigris.runs import selfplay
 from tigris.runs.train import dataset
 
+from helpers import tiny_selfplay
 from processes import tool
 
 accuracy_tool = tool("policy_accuracy")
 
-FAST = 'kind = "ismcts"\niterations = 60\nrollout_depth = 4\n'
-
 
 @pytest.fixture(scope="module")
 def labels(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("labels")
-    bot = folder / "fast.toml"
-    bot.write_text(FAST)
-    s = selfplay.settings(games=3, bot=str(bot), positions=5, label_iterations=100, seed=3)
-    selfplay.run(s, folder / "selfplay", progress=False)
-    return folder / "selfplay"
+    return tiny_selfplay(tmp_path_factory.mktemp("labels"), games=3, positions=5, seed=3)
 
 
 def _labelled(folder):

@@ -15,23 +15,19 @@ from tigris.runs import selfplay
 from tigris.commands import main
 from tigris.errors import UsageError
 
+from helpers import FAST_BOT, tiny_selfplay
 from processes import command, interrupt
 
 pytest.importorskip("torch", reason="training needs the train extra (PyTorch)")
 
 from tigris.runs import train  # noqa: E402
 
-FAST = 'kind = "ismcts"\niterations = 60\nrollout_depth = 4\n'
+FAST = FAST_BOT
 
 
 @pytest.fixture(scope="module")
 def data(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("train")
-    bot = folder / "fast.toml"
-    bot.write_text(FAST)
-    s = selfplay.settings(games=4, bot=str(bot), positions=6, label_iterations=100)
-    selfplay.run(s, folder / "selfplay", progress=False)
-    return folder / "selfplay"
+    return tiny_selfplay(tmp_path_factory.mktemp("train"))
 
 
 @pytest.mark.slow
