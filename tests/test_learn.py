@@ -104,6 +104,17 @@ def test_the_log_says_what_each_stage_did(loop):
     assert lines[0]["selfplay"]["seed"] != lines[1]["selfplay"]["seed"]
 
 
+def test_report_reads_a_real_loop(loop, capsys):
+    out, lines = loop
+    assert main(["learn", str(out), "--report"]) == 0
+    rows = [r for r in capsys.readouterr().out.splitlines() if r.startswith("| ")]
+    assert len(rows) == 1 + len(lines)
+    for row, line in zip(rows[1:], lines):
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert cells[0] == str(line["generation"]) and cells[7] == "2"
+        assert cells[-1] == ("yes" if line["promoted"] else "no")
+
+
 @pytest.mark.slow
 def test_each_generation_has_its_bots_and_the_current_one_is_named(loop):
     out, lines = loop

@@ -77,6 +77,11 @@ def add_to(sub):
                    help=f"a gate's most games (default {MAX_GATE_GAMES})")
     p.add_argument("--seed", type=whole(0, MAX_SEED), default=0,
                    help="base seed of every stage's seeds (default 0)")
+    p.add_argument("--report", action="store_true",
+                   help="run nothing: print the generations of OUT so far as a table (each network's Elo "
+                        "over the first one along its line of promotions)")
+    p.add_argument("--plot", metavar="PNG",
+                   help="with --report: also draw that Elo per generation into the PNG file (needs matplotlib)")
     add_jobs(p)
     add_backend(p)
 
@@ -86,6 +91,8 @@ def run(args):
     from tigris.match import parse_sprt
     from tigris.runs import learn, train
 
+    if args.report or args.plot:
+        return report(args)
     train.require_torch()                       # before anything is written
     s = learn.settings(players=args.players, bot=args.bot, start=args.start, games=args.games,
                        positions=args.positions, label_iterations=args.label_iterations, labels=args.labels,
@@ -99,3 +106,25 @@ def run(args):
     promoted = sum(line["promoted"] for line in lines)
     print(f"{args.out}: {len(lines)} generations ({promoted} promoted); the current network is generation "
           f"{current}'s, {args.out}/gen-{current}/network.npz (its bot: {args.out}/current.toml)")
+
+
+def report(args):
+    """tigris learn OUT --report [--plot PNG]: the loop's generations so far, run nothing."""
+    from pathlib import Path
+
+    from tigris.errors import UsageError
+    from tigris.files import check_target
+    from tigris.runs import generations, learn
+
+    if not args.report:
+        raise UsageError("--plot draws the report: give --report too")
+    if not (Path(args.out) / learn.LOG).is_file():
+        raise UsageError(f"{args.out}: no {learn.LOG}: not a tigris learn folder, or no generation has "
+                         f"finished in it yet")
+    if args.plot:
+        check_target(args.plot, reads=[Path(args.out) / learn.LOG], option="--plot", in_folder=True)
+    table = generations.rows(learn.read_generations(args.out))
+    print(generations.markdown(table))
+    if args.plot:
+        generations.plot(table, args.plot)
+        print(f"the picture: {args.plot}")

@@ -202,7 +202,37 @@ def _line_problem(line, k, before):
     want = k if line["promoted"] else before
     if type(line.get("current")) is not int or line["current"] != want:
         return f"current must be {want} (the current network after it), not {excerpt(line.get('current'))}"
+    if type(line.get("from")) is not int or not 0 <= line["from"] < k:
+        return f"from must be the generation it started from (0 to {k - 1}), not {excerpt(line.get('from'))}"
+    for stage in ("selfplay", "train"):
+        if not isinstance(line.get(stage), dict):
+            return f"{stage} must be an object (the stage's entry), not {excerpt(line.get(stage))}"
+    gates = line.get("gate")
+    if not isinstance(gates, dict) or not gates or not all(
+            p in ("2", "3", "4") and isinstance(g, dict) for p, g in gates.items()):
+        return f"gate must be an object of the gates by player count (\"2\", \"3\", \"4\"), not {excerpt(gates)}"
+    entries = [(stage, line[stage]) for stage in ("selfplay", "train")]
+    entries += [(f"gate.{p}", g) for p, g in gates.items()]
+    for where, entry in [("", line)] + entries:
+        for field in _NUMBERS:
+            value = entry.get(field)
+            if value is not None and not (isinstance(value, (int, float)) and not isinstance(value, bool)
+                                          and math.isfinite(value) and value >= _LEAST.get(field, -math.inf)):
+                return f"{where + '.' if where else ''}{field} must be a number, not {excerpt(value)}"
+        for field in ("elo_ci", "first_elo_ci"):
+            ci = entry.get(field)
+            if ci is not None and not (isinstance(ci, list) and len(ci) == 2 and all(
+                    x is None or (isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x))
+                    for x in ci)):
+                return f"{where}.{field} must be [low, high] (each a number or null), not {excerpt(ci)}"
     return None
+
+
+# The numbers of a generation's line read back (``tigris.runs.generations``), where they
+# are given: each checked to be one (and at least _LEAST's).
+_NUMBERS = ("games", "positions", "wins", "draws", "losses", "cpu_seconds", "wall_seconds", "held_out_policy",
+            "held_out_top_move", "elo", "first_elo")
+_LEAST = {"games": 0, "positions": 0, "wins": 0, "draws": 0, "losses": 0, "cpu_seconds": 0, "wall_seconds": 0}
 
 
 class _Loop:
