@@ -315,17 +315,23 @@ def test_shipped_bot_files_exist():
 def test_every_shipped_bot_file_loads(path):
     with open(path, "rb") as f:
         data = tomllib.load(f)
+    given = {k: v for k, v in data.items() if k not in ("kind", "extends", "description", "summary")}
+    if "extends" in data:                 # its knobs over those of the one it extends
+        with open(path.parent / f"{data['extends']}.toml", "rb") as f:
+            base = tomllib.load(f)
+        assert "extends" not in base and data.get("kind", base["kind"]) == base["kind"]
+        data = {"kind": base["kind"], **data}
+        given = {**{k: v for k, v in base.items() if k not in knobs.META}, **given}
     bot = bots.load(path)
     assert bot.kind == data["kind"]
     assert bot.name == path.stem
-    for key, value in data.items():
-        if key not in knobs.META:
-            assert bot.params[key] == value, key
+    for key, value in given.items():
+        assert bot.params[key] == value, key
     c = bots.configuration(path)
     assert c.kind == data["kind"] and c.description == data.get("description", "")
     assert c.summary == data["summary"] and c.description       # a line for players, one on its search
     assert c.params == bot.params and c.name == path.stem
-    assert c.given == {k: v for k, v in data.items() if k not in ("kind", "description", "summary")}
+    assert c.given == given and c.extends == data.get("extends", "")
     assert bot.honest is (data["kind"] != "cheat")
 
 
