@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from tigris._game import Game
 
 __all__ = ["Bot", "CLASSES", "KINDS", "make", "load", "Configuration", "configuration",
-           "find", "available", "describe", "check_network", "PACKAGED"]
+           "find", "available", "describe", "check_network", "PACKAGED", "Shelf"]
 
 
 class Bot(Protocol):
@@ -106,20 +106,56 @@ def configuration(name_or_path: str | Path, network: bool = True) -> Configurati
     """The Configuration of a bot name or file, read once and checked whole (with the file
     it extends, ``extends``), the network it names read and verified too
     (``check_network``; with `network` False that is left to the caller: a server reads it
-    from the folder it serves); a ConfigError names the file and what is wrong."""
-    path = find(name_or_path)
-    data = read_toml(path)
-    kind, given, parent = _resolved(path, data)
-    with _config_errors():
-        params = knobs.check(kind, given, where=str(path))
-    if network:
-        check_network(params, where=str(path))
-    return Configuration(name=Path(path).stem, path=Path(path), kind=kind, given=given,
-                         params=params, description=_line(data, "description", path),
-                         summary=_line(data, "summary", path), extends=parent)
+    from the folder it serves); a ConfigError names the file and what is wrong.  Each call
+    reads the file again (a run reads its bots once: ``Shelf``)."""
+    return Shelf().configuration(name_or_path, network)
 
 
-def _resolved(path, data):
+class Shelf:
+    """The bot files of one run, each read and checked once: ``configuration(name)`` is
+    read the first time it is asked for, then given again as it was; a file that several
+    extend is read once too.  A tournament, a match or a tuning run holds one, so its
+    checks and its play share one reading of every file."""
+
+    def __init__(self) -> None:
+        self._tables: dict[str, dict] = {}
+        self._configurations: dict[str, Configuration] = {}
+        self._networks: set[str] = set()
+
+    def configuration(self, name_or_path: str | Path, network: bool = True) -> Configuration:
+        """As ``bots.configuration``, read and checked once per name or path given."""
+        key = str(name_or_path)
+        if key not in self._configurations:
+            path = find(name_or_path)
+            data = self.table(path)
+            kind, given, parent = _resolved(path, data, self.table)
+            with _config_errors():
+                params = knobs.check(kind, given, where=str(path))
+            self._configurations[key] = Configuration(
+                name=Path(path).stem, path=Path(path), kind=kind, given=given, params=params,
+                description=_line(data, "description", path), summary=_line(data, "summary", path),
+                extends=parent)
+        conf = self._configurations[key]
+        if network and key not in self._networks:
+            check_network(conf.params, where=str(conf.path))
+            self._networks.add(key)
+        return conf
+
+    def settings(self, names: list[str]) -> dict[str, tuple[str, dict]]:
+        """{name: (kind, params)} of bot names or files, as the runners give them to their
+        workers."""
+        confs = {name: self.configuration(name) for name in names}
+        return {name: (conf.kind, conf.params) for name, conf in confs.items()}
+
+    def table(self, path: Path) -> dict:
+        """The TOML table of the bot file `path`, read once."""
+        key = os.path.realpath(path)
+        if key not in self._tables:
+            self._tables[key] = read_toml(path)
+        return self._tables[key]
+
+
+def _resolved(path, data, read):
     """(kind, the knobs it sets, the name of the file it extends or "") of a bot file's
     table `data`: a file that ``extends`` another takes its kind and knobs, its own
     replacing them (a budget of either kind replacing the other's, as ``Configuration.bot``
@@ -131,14 +167,14 @@ def _resolved(path, data):
             raise ConfigError(f"{path}: missing 'kind' (one of {', '.join(knobs.KINDS)})")
         return data["kind"], own, ""
     parent_path = _extended(path, name)
-    parent = read_toml(parent_path)
+    parent = read(parent_path)
     if "extends" in parent:
         again = parent["extends"]
         if isinstance(again, str) and _is_name(again) and _same(_beside(parent_path, again), path):
             raise ConfigError(f"{path}: extends: {name!r} extends this file in turn (a cycle)")
         raise ConfigError(f"{path}: extends: {name!r} extends {excerpt(again)} in turn; a bot file "
                           f"extends one that extends none")
-    kind, base, _ = _resolved(parent_path, parent)
+    kind, base, _ = _resolved(parent_path, parent, read)
     with _config_errors():
         knobs.check(kind, base, where=str(parent_path))
     if "kind" in data and data["kind"] != kind:

@@ -49,14 +49,11 @@ def deal_games(table, seed_of_deal, first_game):
             for k, seats in enumerate(seatings(table))]
 
 
-def bot_settings(names):
-    """{name: (kind, params)} of bot names or files; a bot that does not load raises the
-    ValueError of ``bots.describe``."""
-    settings = {}
-    for name in names:
-        kind, params, _ = botlib.describe(name)
-        settings[name] = (kind, params)
-    return settings
+def bot_settings(names, shelf=None):
+    """{name: (kind, params)} of bot names or files, read from `shelf` (a run's
+    ``bots.Shelf``, which reads each file once; without, a shelf of their own); a bot that
+    does not load raises the ValueError of ``bots.configuration``."""
+    return (shelf or botlib.Shelf()).settings(names)
 
 
 def goes_on(game):
