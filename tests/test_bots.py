@@ -486,7 +486,7 @@ def test_merged_trees_pool_how_each_move_stood_at_each_halving():
     g = tigris.Game(players=2, seed=8)
     bot = bots.make("ismcts", iterations=1200, root="halving", candidates=8, seed=5)
     view = g.determinize(g.current_player, 1)
-    trees = [search._grow(view, bot.options, 1200, None, True, s) for s in (3, 4)]
+    trees = [search._grow(view, bot.config, bot.network(view.players), 1200, None, True, s) for s in (3, 4)]
     merged = search.merge(trees)
     assert any(ch["halvings"] for ch in merged["children"])
     for m in merged["children"]:
@@ -517,7 +517,7 @@ def test_two_workers_merge_their_trees():
     rng = random.Random(5)
     view = g.determinize(g.current_player, rng.getrandbits(63))
     seeds = [rng.getrandbits(63) for _ in range(2)]
-    trees = [search._grow(view, bot.options, 200, None, True, s) for s in seeds]
+    trees = [search._grow(view, bot.config, bot.network(view.players), 200, None, True, s) for s in seeds]
     assert [t["iterations"] for t in trees] == [200, 200]
     expected = search.merge(trees)
     assert [(c["action"], c["visits"], c["avail"]) for c in merged["children"]] == \

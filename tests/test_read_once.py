@@ -72,3 +72,28 @@ def test_a_shelf_reads_a_file_once_for_every_bot_that_names_it(tiny, reads):
     (tiny / "tiny.toml").write_text('kind = "ismcts"\niterations = 9\n')
     assert bots.configuration(tiny / "tiny.toml").params["iterations"] == 9
     assert shelf.configuration(tiny / "tiny.toml").params["iterations"] == 8
+
+
+def test_a_search_bot_checks_its_knobs_and_looks_its_network_up_once(monkeypatch):
+    """Issue 56: every tree of every decision checked the same knobs again and looked the
+    network up again: a bot does both once (its network once per number of players)."""
+    from tigris import knobs, network
+    from tigris import search as searchlib
+    import tigris
+
+    checks, lookups = [], []
+    check, path_of = knobs.search_config, network.path_of
+    monkeypatch.setattr(searchlib, "search_config", lambda k: checks.append(1) or check(k))
+    monkeypatch.setattr(network, "path_of", lambda *a: lookups.append(a) or path_of(*a))
+    bot = bots.load("level-2", seed=4)                  # the network, 10 iterations a decision
+    lookups.clear()
+    for players in (2, 2, 3):
+        g = tigris.Game(players=players, seed=players)
+        for _ in range(4):
+            g.apply(bot.choose(g))
+    pimc = bots.make("pimc", iterations=40, determinizations=4, seed=1)
+    g = tigris.Game(players=2, seed=1)
+    for _ in range(3):
+        g.apply(pimc.choose(g))
+    assert len(checks) == 2                              # a bot each
+    assert [a[1] for a in lookups] == [2, 3]             # a lookup per number of players
