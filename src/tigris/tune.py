@@ -48,6 +48,7 @@ from tigris.errors import ConfigError, Interrupted, TuneError, excerpt, install_
 from tigris.files import check_target, open_append, utf8_text, write_bytes, write_text
 from tigris._plumbing.locks import holding
 from tigris.runs.runner import bot_settings, deal_games, deal_seed, failed_game, game_tasks, score
+from tigris.runs.seeds import trial_seed
 from tigris._plumbing.tomlfile import toml_string
 from tigris.tunefolder import (HISTORY_FILE, METHODS, RESULT_FILE, SCORES, SPEC_FILE, TOLD,
                               VERIFICATION_FILE, field_text, read_history, read_settings)
@@ -179,7 +180,7 @@ class Bayes:
         with warnings.catch_warnings():     # multivariate TPE is marked experimental
             warnings.simplefilter("ignore", self.optuna.exceptions.ExperimentalWarning)
             self.study.sampler = self.optuna.samplers.TPESampler(
-                seed=(self.seed * 1_000_003 + number) % 2**32, multivariate=True)
+                seed=trial_seed(self.seed, number), multivariate=True)
         trial = self.study.ask(self.space)
         theta = [trial.params[p.name] for p in self.params]
         self.pending[tuple(theta)] = trial
