@@ -97,3 +97,32 @@ def test_a_search_bot_checks_its_knobs_and_looks_its_network_up_once(monkeypatch
         g.apply(pimc.choose(g))
     assert len(checks) == 2                              # a bot each
     assert [a[1] for a in lookups] == [2, 3]             # a lookup per number of players
+
+
+def test_a_browser_hint_is_checked_in_the_server_alone(monkeypatch, reads):
+    """Issue 56: the server checked a hint's request and its worker checked it all again
+    (the bot file read, its knobs, the budget): the worker now takes what the server
+    checked and searches."""
+    import queue
+
+    import tigris
+    from tigris import hints, knobs
+    from tigris._plumbing import parallel
+    from tigris.web import jobs
+
+    args = []
+    monkeypatch.setattr(jobs.Searches, "_add", lambda self, job: args.append(job.args) or "k")
+    g = tigris.Game(players=2, seed=3)
+    jobs.Searches().start(g.to_position(), 0.2, "level-2")
+    assert reads == {"level-2.toml": 1, "ismcts-fast.toml": 1}
+    checked, searchers = [], []
+    monkeypatch.setattr(knobs, "check", lambda *a, **k: checked.append(a))
+    monkeypatch.setattr(hints, "searcher", lambda *a: searchers.append(a))
+    monkeypatch.setattr(parallel, "watch", lambda parent: None)
+    messages = queue.Queue()
+    jobs._search(*args[0], messages)
+    while (message := messages.get())[0] == "progress":
+        pass
+    assert message[0] == "done" and message[1]["bot"] == "level-2", message
+    assert reads == {"level-2.toml": 1, "ismcts-fast.toml": 1}           # not again
+    assert checked == [] and searchers == []

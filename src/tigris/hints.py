@@ -155,7 +155,14 @@ def hint(game: "Game", seconds: float | None = None, iterations: int | None = No
         iterations = knobs.check_value("ismcts", "iterations", iterations)
     if not isinstance(top, int) or isinstance(top, bool) or top < 1:
         raise ValueError(f"top must be a whole number of moves, at least 1, not {excerpt(top)}")
-    engine = searcher(bot, jobs, seed)
+    return search_hint(game, searcher(bot, jobs, seed), seconds, iterations, top, progress)
+
+
+def search_hint(game: "Game", engine: Any, seconds: float | None = None, iterations: int | None = None,
+                top: int = 5, progress: "bool | Callable[[int, int, int], Any] | None" = None) -> "Hints":
+    """``hint``'s search, of what ``hint`` checks (a game not over whose mover's hand is
+    known, a budget, `top`) with the bot `engine` (``searcher``'s), checking nothing
+    again: a server's worker searches what the server checked."""
     legal = game.legal_actions()
     if len(legal) == 1:
         only = {"action": legal[0], "visits": 1, "chances": [float("nan")] * game.players,
