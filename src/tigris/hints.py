@@ -77,8 +77,8 @@ if TYPE_CHECKING:
 
 __all__ = ["CHUNKS", "DEFAULT_BOT", "EQUAL", "LONGEST", "MARKS", "SEARCHED", "ROW_KEYS", "WHY_DEALS",
            "WHY_ROWS", "Hints", "continuation", "format_table", "hint", "hints_of", "longer", "network_of",
-           "notes", "own_error", "plan_key", "plans", "ranked", "reading", "searched", "searcher", "settled",
-           "shown", "shown_continuation", "then", "versus", "why"]
+           "notes", "own_error", "plan_key", "plans", "ranked", "reading", "search_hint", "searched", "searcher",
+           "settled", "shown", "shown_continuation", "then", "versus", "why"]
 
 CHUNKS = 20          # progress steps of a search in this process (one worker)
 DEFAULT_BOT = "ismcts-fast"   # the configuration hints search with unless told otherwise
