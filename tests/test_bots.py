@@ -315,17 +315,23 @@ def test_shipped_bot_files_exist():
 def test_every_shipped_bot_file_loads(path):
     with open(path, "rb") as f:
         data = tomllib.load(f)
+    given = {k: v for k, v in data.items() if k not in ("kind", "extends", "description", "summary")}
+    if "extends" in data:                 # its knobs over those of the one it extends
+        with open(path.parent / f"{data['extends']}.toml", "rb") as f:
+            base = tomllib.load(f)
+        assert "extends" not in base and data.get("kind", base["kind"]) == base["kind"]
+        data = {"kind": base["kind"], **data}
+        given = {**{k: v for k, v in base.items() if k not in knobs.META}, **given}
     bot = bots.load(path)
     assert bot.kind == data["kind"]
     assert bot.name == path.stem
-    for key, value in data.items():
-        if key not in knobs.META:
-            assert bot.params[key] == value, key
+    for key, value in given.items():
+        assert bot.params[key] == value, key
     c = bots.configuration(path)
     assert c.kind == data["kind"] and c.description == data.get("description", "")
     assert c.summary == data["summary"] and c.description       # a line for players, one on its search
     assert c.params == bot.params and c.name == path.stem
-    assert c.given == {k: v for k, v in data.items() if k not in ("kind", "description", "summary")}
+    assert c.given == given and c.extends == data.get("extends", "")
     assert bot.honest is (data["kind"] != "cheat")
 
 
@@ -480,7 +486,7 @@ def test_merged_trees_pool_how_each_move_stood_at_each_halving():
     g = tigris.Game(players=2, seed=8)
     bot = bots.make("ismcts", iterations=1200, root="halving", candidates=8, seed=5)
     view = g.determinize(g.current_player, 1)
-    trees = [search._grow(view, bot.options, 1200, None, True, s) for s in (3, 4)]
+    trees = [search._grow(view, bot.config, bot.network(view.players), 1200, None, True, s) for s in (3, 4)]
     merged = search.merge(trees)
     assert any(ch["halvings"] for ch in merged["children"])
     for m in merged["children"]:
@@ -511,7 +517,7 @@ def test_two_workers_merge_their_trees():
     rng = random.Random(5)
     view = g.determinize(g.current_player, rng.getrandbits(63))
     seeds = [rng.getrandbits(63) for _ in range(2)]
-    trees = [search._grow(view, bot.options, 200, None, True, s) for s in seeds]
+    trees = [search._grow(view, bot.config, bot.network(view.players), 200, None, True, s) for s in seeds]
     assert [t["iterations"] for t in trees] == [200, 200]
     expected = search.merge(trees)
     assert [(c["action"], c["visits"], c["avail"]) for c in merged["children"]] == \

@@ -60,7 +60,7 @@ def load_json(text, where):
 def load_toml(path, where):
     """A bot file or a tournament spec, read as ``--bots`` and ``tigris tournament`` read it."""
     data = tomllib.loads(path.read_text(encoding="utf-8"))
-    if "kind" in data:
+    if "kind" in data or "extends" in data:
         return bots.configuration(path)
     if "bots" in data:
         return tournament.load_spec(path)

@@ -140,6 +140,7 @@ from tigris.files import check_target, open_append
 from tigris._plumbing.locks import holding
 from tigris.hints import DEFAULT_BOT as DEFAULT_HINT_BOT
 from tigris.hints import EQUAL, ranked
+from tigris.runs import seeds
 from tigris.sources import open_source, read_source
 
 __all__ = ["FORMAT", "DEFAULT_BOT", "MEASURES", "DEFAULT_MEASURE", "THRESHOLDS", "MARGIN_SEED_SPREAD", "MARGIN_SHARE",
@@ -182,10 +183,7 @@ SAME = ("record", "bot", "iterations", "seconds", "seed", "players", "measure", 
 AFTER_FROM = ("best", "searched", "forced")                          # how win_after was read
 
 
-def decision_seed(seed, move):
-    """The search seed of the decision before move number `move` of an analysis with base
-    `seed`: every decision draws its own random numbers, whoever searches it."""
-    return (seed * 1_000_003 + move * 7_919) % (1 << 62)
+decision_seed = seeds.decision_seed        # the search seed of an analysis's decision
 
 
 def record_hash(game):

@@ -77,8 +77,8 @@ if TYPE_CHECKING:
 
 __all__ = ["CHUNKS", "DEFAULT_BOT", "EQUAL", "LONGEST", "MARKS", "SEARCHED", "ROW_KEYS", "WHY_DEALS",
            "WHY_ROWS", "Hints", "continuation", "format_table", "hint", "hints_of", "longer", "network_of",
-           "notes", "own_error", "plan_key", "plans", "ranked", "reading", "searched", "searcher", "settled",
-           "shown", "shown_continuation", "then", "versus", "why"]
+           "notes", "own_error", "plan_key", "plans", "ranked", "reading", "search_hint", "searched", "searcher",
+           "settled", "shown", "shown_continuation", "then", "versus", "why"]
 
 CHUNKS = 20          # progress steps of a search in this process (one worker)
 DEFAULT_BOT = "ismcts-fast"   # the configuration hints search with unless told otherwise
@@ -155,7 +155,14 @@ def hint(game: "Game", seconds: float | None = None, iterations: int | None = No
         iterations = knobs.check_value("ismcts", "iterations", iterations)
     if not isinstance(top, int) or isinstance(top, bool) or top < 1:
         raise ValueError(f"top must be a whole number of moves, at least 1, not {excerpt(top)}")
-    engine = searcher(bot, jobs, seed)
+    return search_hint(game, searcher(bot, jobs, seed), seconds, iterations, top, progress)
+
+
+def search_hint(game: "Game", engine: Any, seconds: float | None = None, iterations: int | None = None,
+                top: int = 5, progress: "bool | Callable[[int, int, int], Any] | None" = None) -> "Hints":
+    """``hint``'s search, of what ``hint`` checks (a game not over whose mover's hand is
+    known, a budget, `top`) with the bot `engine` (``searcher``'s), checking nothing
+    again: a server's worker searches what the server checked."""
     legal = game.legal_actions()
     if len(legal) == 1:
         only = {"action": legal[0], "visits": 1, "chances": [float("nan")] * game.players,

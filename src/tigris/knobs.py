@@ -202,10 +202,11 @@ KINDS = {
 CHOICES = {name: knob.choices for name, knob in TABLE.items() if knob.choices}
 #: The range of each numeric knob (floats must also be finite, seconds above 0).
 RANGES = {name: (knob.low, knob.high) for name, knob in TABLE.items() if knob.low is not None}
-#: The keys of a bot file that are not knobs: its kind, and two lines about it, for
-#: players (``summary``: its strength in words and its measured Elo) and on how it
-#: searches (``description``).
-META = ("kind", "description", "summary")
+#: The keys of a bot file that are not knobs: its kind, the bot it extends (its knobs
+#: taken, the file's own replacing them), and two lines about it, for players
+#: (``summary``: its strength in words and its measured Elo) and on how it searches
+#: (``description``).
+META = ("kind", "extends", "description", "summary")
 
 
 def is_default_weight(key: str, value: Any) -> bool:

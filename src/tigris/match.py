@@ -17,6 +17,7 @@ import math
 import os
 from pathlib import Path
 
+from tigris import bots as botlib
 from tigris import ratings, tournament
 from tigris._plumbing import jsonl, locks
 from tigris._plumbing import work
@@ -84,10 +85,10 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
     if resume and not out:
         raise UsageError("--resume continues the match saved in a results folder: give --out DIR")
     table = [a, b, *_check_field(a, b, players, list(field))]
-    settings = {}
+    settings, shelf = {}, botlib.Shelf()                  # each file read once
     for label, name in zip(("A", "B", *(["--field"] * len(field))), table):
         try:
-            settings.update(bot_settings([name]))
+            settings.update(bot_settings([name], shelf))
         except ValueError as e:
             raise ConfigError(f"{label if label.startswith('-') else f'bot {label}'}: {e}") from None
     spec = {"players": players, "board": "classic", "variants": [], "seed": seed,

@@ -22,6 +22,7 @@ True
 """
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from tigris import _search
@@ -29,12 +30,32 @@ from tigris._game import Game
 from tigris._search import MAX_DEALS, choose, deal_row
 from tigris.knobs import MAX_ITERATIONS, MAX_ROLLOUT_DEPTH, search_config
 
-__all__ = ["Search", "run", "choose", "deal_row", "PLAIN", "MAX_ITERATIONS", "MAX_ROLLOUT_DEPTH",
-           "MAX_DEALS"]
+__all__ = ["Search", "Config", "configure", "run", "choose", "deal_row", "PLAIN", "MAX_ITERATIONS",
+           "MAX_ROLLOUT_DEPTH", "MAX_DEALS"]
 
 #: The plain configuration: uniformly random rollouts, no progressive widening (the
 #: other knobs at the table's defaults).  The benchmarks and the tests search with it.
 PLAIN = {"rollout": "random", "epsilon": 0.1, "widening": 0.0}
+
+
+@dataclass(frozen=True)
+class Config:
+    """The search's knobs, every one of ``SEARCH_CONFIG`` checked (``configure``): what a
+    bot checks once and each of its trees takes as it is (``items``: (knob, value) pairs,
+    as a worker process receives them)."""
+
+    items: tuple[tuple[str, Any], ...]
+
+    @property
+    def knobs(self) -> dict[str, Any]:
+        """The knobs by name (a new dict)."""
+        return dict(self.items)
+
+
+def configure(knobs: dict[str, Any]) -> Config:
+    """The Config of these knobs (``search_config``: those given checked, the rest at their
+    defaults); a ValueError names an unknown or bad one."""
+    return Config(tuple(search_config(knobs).items()))
 
 
 class Search(_search.Search):
@@ -63,13 +84,24 @@ class Search(_search.Search):
     def __init__(self, game: Game, *, seed: int = 0, plan_iterations: int = 0, plan_seconds: float = 0.0,
                  determinize: bool = True,
                  deals: tuple[Iterable[Sequence[int]], Iterable[float]] | None = None,
-                 only: Iterable[int] | None = None, **knobs: Any) -> None:
-        from tigris.network import from_knobs      # numpy: only when a search is made
+                 only: Iterable[int] | None = None, config: Config | None = None,
+                 net: Any = None, **knobs: Any) -> None:
+        """`config`, if given, holds the knobs checked (``configure``, none then given by
+        name), and `net` the network its ``evaluator = "net"`` reads for this game (looked
+        up by the caller, once); else the knobs are checked here and the network looked
+        up."""
+        if config is None:
+            config = configure(knobs)
+        elif knobs:
+            raise TypeError(f"knobs by name ({', '.join(knobs)}) or a checked config, not both")
+        knobs = config.knobs
+        if net is None and knobs["evaluator"] == "net":
+            from tigris.network import from_knobs      # numpy: only when a search is made
 
-        config = search_config(knobs)
-        super().__init__(game, config, seed=seed, plan_iterations=plan_iterations,
+            net = from_knobs("net", knobs["network"], game.players)
+        super().__init__(game, knobs, seed=seed, plan_iterations=plan_iterations,
                          plan_seconds=plan_seconds, determinize=determinize, deals=deals, only=only,
-                         net=from_knobs(config["evaluator"], config["network"], game.players))
+                         net=net)
 
 
 def run(game: Game, *, iterations: int = 0, seconds: float = 0.0, **options: Any) -> dict[str, Any]:

@@ -62,9 +62,12 @@ class Spec:
     variants: list[str] = field(default_factory=list)
     name: str = "tournament"
 
+    def __post_init__(self):
+        self._shelf = botlib.Shelf()        # not a field: the bot files, read once for this spec
+
     def check(self, where="tournament", bots=True):
         """Raise ConfigError naming `where` and the field for anything wrong; with
-        `bots`, also load every bot's configuration."""
+        `bots`, also load every bot's configuration (``settings``)."""
         pre = f"{where}: " if where else ""
         if (not isinstance(self.bots, list)
                 or not all(isinstance(b, str) and b for b in self.bots)):
@@ -96,12 +99,17 @@ class Spec:
         except (ValueError, TypeError) as e:
             field_name = "variants" if "variant" in str(e) else "board"
             raise ConfigError(f"{pre}{field_name}: {e}") from None
-        for name in self.bots if bots else ():
-            try:
-                botlib.describe(name)          # the file exists and its settings are valid
-            except ValueError as e:
-                raise ConfigError(f"{pre}{e}") from None
+        if bots:
+            self.settings(where)
         return self
+
+    def settings(self, where="tournament"):
+        """{bot name: (kind, params)}: every bot's file read and checked, once for this
+        spec whatever checks it again (a ConfigError naming `where` and the bot's file)."""
+        try:
+            return bot_settings(self.bots, self._shelf)
+        except ValueError as e:
+            raise ConfigError(f"{where}: {e}" if where else str(e)) from None
 
     def shared_seats(self):
         """With fewer bots than seats, the bot that plays two seats of every table (the
@@ -320,7 +328,7 @@ def _run(spec, folder, resume, where, progress):
         if (folder / GAMES_FILE).exists() and (folder / GAMES_FILE).stat().st_size > 0:
             raise TournamentError(f"{folder} already holds games of a tournament: continue it "
                                   f"with --resume {folder}, or choose another --out")
-        settings = bot_settings(spec.bots)
+        settings = spec.settings()
         write_spec_file(spec_path, spec, settings)
     games = schedule(spec)
     tally = scan(folder / GAMES_FILE, spec)

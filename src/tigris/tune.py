@@ -48,6 +48,7 @@ from tigris.errors import ConfigError, Interrupted, TuneError, excerpt, install_
 from tigris.files import check_target, open_append, utf8_text, write_bytes, write_text
 from tigris._plumbing.locks import holding
 from tigris.runs.runner import bot_settings, deal_games, deal_seed, failed_game, game_tasks, score
+from tigris.runs.seeds import trial_seed
 from tigris._plumbing.tomlfile import toml_string
 from tigris.tunefolder import (HISTORY_FILE, METHODS, RESULT_FILE, SCORES, SPEC_FILE, TOLD,
                               VERIFICATION_FILE, field_text, read_history, read_settings)
@@ -179,7 +180,7 @@ class Bayes:
         with warnings.catch_warnings():     # multivariate TPE is marked experimental
             warnings.simplefilter("ignore", self.optuna.exceptions.ExperimentalWarning)
             self.study.sampler = self.optuna.samplers.TPESampler(
-                seed=(self.seed * 1_000_003 + number) % 2**32, multivariate=True)
+                seed=trial_seed(self.seed, number), multivariate=True)
         trial = self.study.ask(self.space)
         theta = [trial.params[p.name] for p in self.params]
         self.pending[tuple(theta)] = trial
@@ -469,10 +470,17 @@ class TuneSpec:
     method: str = "spsa"
     iteration_games: int = 0       # 0: 2 * players (a deal in every seating, twice)
 
+    def __post_init__(self):
+        self._shelf = botlib.Shelf()        # not a field: the bot files, read once for this run
+
+    def settings(self, names):
+        """{name: (kind, params)} of bot names or files, each file read once for this run."""
+        return bot_settings(names, self._shelf)
+
     def check(self):
         """The bot's kind and its knobs; raises ConfigError or TuneError naming what is wrong."""
         try:
-            kind, base, _ = botlib.describe(self.bot)
+            kind, base = self.settings([self.bot])[self.bot]
         except ValueError as e:
             raise ConfigError(str(e)) from None
         names = tunable(kind)
@@ -668,7 +676,7 @@ def _iterate(spec, method, kind, base, history, start, outcomes, where, progress
     proposed before any of its games): each iteration's row goes to the history, and its
     scores to `outcomes`, as soon as its four games are in.  The bar counts the games and
     shows the best setting so far."""
-    opp_settings = bot_settings(spec.opponents)
+    opp_settings = spec.settings(spec.opponents)
     batch = batch_of(where.jobs)
     header = ["iteration", "games", "opponent"] + method.columns()
     new_file = not history.exists() or history.stat().st_size == 0
@@ -849,7 +857,7 @@ def verify(spec, kind, base, tuned, backend, test, progress=True, kept=""):
     games = (job for d in range(deals)              # deals apart from the tuning's
              for job in deal_games(["tuned", "original", *others],
                                    deal_seed(spec.seed, VERIFY_DEALS + d), n * d))
-    settings = {**bot_settings(others), "tuned": (kind, tuned), "original": (kind, base)}
+    settings = {**spec.settings(others), "tuned": (kind, tuned), "original": (kind, base)}
     records = []
     r = match.play_sprt("tuned", "original", settings, _game_spec(spec, -1), games, n * deals, test,
                         most, backend.jobs, progress, save=records.append, kept=kept,

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from tigris._game import Game
 
 __all__ = ["Bot", "CLASSES", "KINDS", "make", "load", "Configuration", "configuration",
-           "find", "available", "describe", "check_network", "PACKAGED"]
+           "find", "available", "describe", "check_network", "PACKAGED", "Shelf"]
 
 
 class Bot(Protocol):
@@ -74,9 +74,10 @@ def load(name_or_path: str | Path, **overrides: Any) -> Bot:
 @dataclass(frozen=True)
 class Configuration:
     """A bot configuration file, read and checked: ``name`` (the file's stem), ``path``,
-    ``kind``, ``given`` (the knobs the file sets), ``params`` (every knob of the kind,
-    checked: the file's, else the defaults), ``description`` (how it searches) and
-    ``summary`` (a line for players: its strength in words, its measured Elo)."""
+    ``kind``, ``given`` (the knobs the file sets, with those of the file it extends),
+    ``params`` (every knob of the kind, checked: the file's, else the defaults),
+    ``description`` (how it searches), ``summary`` (a line for players: its strength in
+    words, its measured Elo) and ``extends`` (the name of the bot it extends, or "")."""
 
     name: str
     path: Path
@@ -85,6 +86,7 @@ class Configuration:
     params: dict
     description: str
     summary: str = ""
+    extends: str = ""
 
     def bot(self, **overrides: Any) -> Bot:
         """A bot of this configuration, with `overrides` replacing knobs; a budget given
@@ -101,22 +103,128 @@ class Configuration:
 
 
 def configuration(name_or_path: str | Path, network: bool = True) -> Configuration:
-    """The Configuration of a bot name or file, read once and checked whole, the network
-    it names read and verified too (``check_network``; with `network` False that is left
-    to the caller: a server reads it from the folder it serves); a ConfigError names the
-    file and what is wrong."""
-    path = find(name_or_path)
-    data = read_toml(path)
-    if "kind" not in data:
-        raise ConfigError(f"{path}: missing 'kind' (one of {', '.join(knobs.KINDS)})")
-    given = {k: v for k, v in data.items() if k not in knobs.META}
+    """The Configuration of a bot name or file, read once and checked whole (with the file
+    it extends, ``extends``), the network it names read and verified too
+    (``check_network``; with `network` False that is left to the caller: a server reads it
+    from the folder it serves); a ConfigError names the file and what is wrong.  Each call
+    reads the file again (a run reads its bots once: ``Shelf``)."""
+    return Shelf().configuration(name_or_path, network)
+
+
+class Shelf:
+    """The bot files of one run, each read and checked once: ``configuration(name)`` is
+    read the first time it is asked for, then given again as it was; a file that several
+    extend is read once too.  A tournament, a match or a tuning run holds one, so its
+    checks and its play share one reading of every file."""
+
+    def __init__(self) -> None:
+        self._tables: dict[str, dict] = {}
+        self._configurations: dict[str, Configuration] = {}
+        self._networks: set[str] = set()
+
+    def configuration(self, name_or_path: str | Path, network: bool = True) -> Configuration:
+        """As ``bots.configuration``, read and checked once per name or path given."""
+        key = str(name_or_path)
+        if key not in self._configurations:
+            path = find(name_or_path)
+            data = self.table(path)
+            kind, given, parent = _resolved(path, data, self.table)
+            with _config_errors():
+                params = knobs.check(kind, given, where=str(path))
+            self._configurations[key] = Configuration(
+                name=Path(path).stem, path=Path(path), kind=kind, given=given, params=params,
+                description=_line(data, "description", path), summary=_line(data, "summary", path),
+                extends=parent)
+        conf = self._configurations[key]
+        if network and key not in self._networks:
+            check_network(conf.params, where=str(conf.path))
+            self._networks.add(key)
+        return conf
+
+    def settings(self, names: list[str]) -> dict[str, tuple[str, dict]]:
+        """{name: (kind, params)} of bot names or files, as the runners give them to their
+        workers."""
+        confs = {name: self.configuration(name) for name in names}
+        return {name: (conf.kind, conf.params) for name, conf in confs.items()}
+
+    def table(self, path: Path) -> dict:
+        """The TOML table of the bot file `path`, read once."""
+        key = os.path.realpath(path)
+        if key not in self._tables:
+            self._tables[key] = read_toml(path)
+        return self._tables[key]
+
+
+def _resolved(path, data, read):
+    """(kind, the knobs it sets, the name of the file it extends or "") of a bot file's
+    table `data`: a file that ``extends`` another takes its kind and knobs, its own
+    replacing them (a budget of either kind replacing the other's, as ``Configuration.bot``
+    does); the one it extends is read and checked, and must extend none."""
+    own = {k: v for k, v in data.items() if k not in knobs.META}
+    name = data.get("extends")
+    if name is None:
+        if "kind" not in data:
+            raise ConfigError(f"{path}: missing 'kind' (one of {', '.join(knobs.KINDS)})")
+        return data["kind"], own, ""
+    parent_path = _extended(path, name)
+    parent = read(parent_path)
+    if "extends" in parent:
+        again = parent["extends"]
+        if isinstance(again, str) and _is_name(again) and _same(_beside(parent_path, again), path):
+            raise ConfigError(f"{path}: extends: {name!r} extends this file in turn (a cycle)")
+        raise ConfigError(f"{path}: extends: {name!r} extends {excerpt(again)} in turn; a bot file "
+                          f"extends one that extends none")
+    kind, base, _ = _resolved(parent_path, parent, read)
     with _config_errors():
-        params = knobs.check(data["kind"], given, where=str(path))
-    if network:
-        check_network(params, where=str(path))
-    return Configuration(name=Path(path).stem, path=Path(path), kind=data["kind"], given=given,
-                         params=params, description=_line(data, "description", path),
-                         summary=_line(data, "summary", path))
+        knobs.check(kind, base, where=str(parent_path))
+    if "kind" in data and data["kind"] != kind:
+        article = "an" if kind[:1] in "aeiou" else "a"
+        raise ConfigError(f"{path}: kind: {excerpt(data['kind'])}, but {name!r} is {article} {kind} "
+                          f"bot; a file extends one of its own kind")
+    for budget, other in (("seconds", "iterations"), ("iterations", "seconds")):
+        if budget in own and other not in own:
+            base.pop(other, None)
+    return kind, {**base, **own}, name
+
+
+def _is_name(name):
+    """Whether `name` is a bot's name: no folder in it, no ``.toml``."""
+    return bool(name) and not any(sep in name for sep in ("/", "\\")) and not name.endswith(".toml") \
+        and name not in (".", "..")
+
+
+def _beside(path, name):
+    """The file of bot `name` as one in `path`'s folder extends it: the file beside it, if
+    there is one, else the package's; None when neither exists."""
+    for folder in (Path(path).parent, PACKAGED):
+        candidate = folder / f"{name}.toml"
+        if os.path.lexists(candidate):
+            return candidate
+    return None
+
+
+def _same(a, b):
+    """Whether the paths `a` and `b` (either may be None) are the same file."""
+    try:
+        return a is not None and b is not None and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _extended(path, name):
+    """The file that the bot file `path` extends by its ``extends = name``, or a
+    ConfigError naming the file and the field."""
+    if not isinstance(name, str) or not _is_name(name):
+        raise ConfigError(f"{path}: extends must be a bot's name (a file beside it or one the "
+                          f"package ships, without .toml), not {excerpt(name)}")
+    found = _beside(path, name)
+    if found is None:
+        known = sorted({p.stem for folder in (Path(path).parent, PACKAGED) if folder.is_dir()
+                        for p in folder.glob("*.toml")} - {Path(path).stem})
+        raise ConfigError(f"{path}: extends: unknown bot {name!r}; known bots: {', '.join(known)}")
+    if _same(found, path):
+        raise ConfigError(f"{path}: extends: {name!r} is this file itself (a cycle)")
+    return found
 
 
 def _line(data, key, path):

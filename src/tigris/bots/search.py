@@ -9,11 +9,12 @@ is a reference ceiling and says so (``honest = False``).
 import math
 import random
 import warnings
+from pathlib import Path
 
 from tigris.belief import Belief
 from tigris.bots.random_moves import RandomMoves
 from tigris.knobs import SEARCH_CONFIG
-from tigris.search import Search, choose
+from tigris.search import Search, choose, configure
 
 __all__ = ["ISMCTSBot", "PIMCBot", "CheatBot", "merge"]
 
@@ -25,16 +26,23 @@ PV_DEPTH = 12
 MARGIN_UNKNOWN = 5.0
 
 
-def _grow(world, options, iterations, seconds, determinize, seed, steps=1, report=None, deals=None,
+def _grow(world, config, net, iterations, seconds, determinize, seed, steps=1, report=None, deals=None,
           only=None):
-    """One tree: its root statistics (with `only`, the root searching those actions
-    alone).  It grows in `steps` steps, the iterations shared out exactly (a time budget:
-    each step its share of the time), with ``report(iterations so far)`` after each.
-    Every step continues the tree with a random stream of its own: the same budget in
-    one step or in several grows different trees (each reproducible)."""
+    """One tree of the search `config` (``search.Config``, checked) judging by `net` (the
+    network, or its file in a worker process, which reads it once; None: the heuristic):
+    its root statistics (with `only`, the root searching those actions alone).  It grows
+    in `steps` steps, the iterations shared out exactly (a time budget: each step its
+    share of the time), with ``report(iterations so far)`` after each.  Every step
+    continues the tree with a random stream of its own: the same budget in one step or in
+    several grows different trees (each reproducible)."""
+    if isinstance(net, Path):
+        from tigris import network
+
+        net = network.load(net)
     # A halving root shares out the whole budget: the first step's unless told otherwise.
     plan = {"plan_iterations": iterations or 0, "plan_seconds": seconds or 0.0} if steps > 1 else {}
-    s = Search(world, determinize=determinize, deals=deals, seed=seed, only=only, **plan, **options)
+    s = Search(world, determinize=determinize, deals=deals, seed=seed, only=only, config=config, net=net,
+               **plan)
     # One step takes the budget as it is, for the search to check.
     share = seconds if steps == 1 else seconds / steps if seconds else None
     for k in range(steps):
@@ -144,7 +152,9 @@ class ISMCTSBot(RandomMoves):
         self.name = name
         self.params = params
         self.rng = random.Random(params["seed"])
-        self.options = {k: params[k] for k in SEARCH_CONFIG}     # what each Search takes
+        self.options = {k: params[k] for k in SEARCH_CONFIG}
+        self.config = configure(self.options)     # checked once: every tree takes it as it is
+        self._networks = {}         # by the number of players: (its file, the network), or None
         self.last = None            # root statistics of the last decision
         self.belief = None          # determinization = belief: the Belief of the player to move
         self.random_moves(params.get("random_share", 0.0), params["seed"])
@@ -230,8 +240,9 @@ class ISMCTSBot(RandomMoves):
 
             if progress is not None:
                 progress(0, total, 0)
+            net = self.network(worlds[0].players)
             for world, share, seed in zip(worlds, shares, seeds):
-                trees.append(_grow(world, self.options, share, seconds, self.determinize, seed,
+                trees.append(_grow(world, self.config, net, share, seconds, self.determinize, seed,
                                    steps, report if progress is not None else None, deals,
                                    only=only))
                 ran += trees[-1]["iterations"]
@@ -243,8 +254,9 @@ class ISMCTSBot(RandomMoves):
         from tigris._plumbing import parallel as workers
         runs, trees = None, []
         try:
-            runs = workers.run(n, [delayed(_grow)(world, self.options, share, seconds, self.determinize, seed,
-                                                  deals=deals, only=only)
+            path = self.network(worlds[0].players, file=True)       # each worker reads it once
+            runs = workers.run(n, [delayed(_grow)(world, self.config, path, share, seconds, self.determinize,
+                                                  seed, deals=deals, only=only)
                                    for world, share, seed in zip(worlds, shares, seeds)], generator=True)
             if progress is not None:
                 progress(0, len(worlds), 0)
@@ -256,6 +268,21 @@ class ISMCTSBot(RandomMoves):
             workers.stop(runs)          # an interruption between two results leaves them running
             raise
         return trees
+
+    def network(self, players, file=False):
+        """The network this bot's evaluator reads in games of `players` (with `file`, its
+        weights file), looked up and read once per number of players; None for the
+        heuristic."""
+        if players not in self._networks:
+            found = None
+            if self.config.knobs["evaluator"] == "net":
+                from tigris import network
+
+                path = network.path_of(self.config.knobs["network"], players)
+                found = (path, network.load(path, players))
+            self._networks[players] = found
+        found = self._networks[players]
+        return None if found is None else found[0 if file else 1]
 
     def world(self, game):
         """What the search starts from: a world consistent with what the player sees."""

@@ -19,6 +19,8 @@ import tigris
 from tigris import _bench
 from tigris.boards import BOARD_NAMES
 from tigris.constants import VARIANTS
+from tigris.runs import seeds
+from tigris.runs.seeds import CALIBRATION_SEEDS    # its deals: seeds.calibration_seed
 
 __all__ = ["machine", "core_runs", "bench_core", "search_runs", "bench_search",
            "midgame_positions", "check_hint_bot", "decisive_runs", "bench_decisive",
@@ -355,11 +357,6 @@ def bench_regret(bot="ismcts-fast", per_count=8, seed=1, budgets=REGRET_BUDGETS,
 #: read from.
 CALIBRATION_BOT = "ismcts-fast"
 CALIBRATION_BOT_ITERATIONS = 300
-#: The first game seed of ``bench calibration``.  Tournaments deal seed * 1,000,000 +
-#: deal (the fits of calibration.json saw seeds 22 to 34, so deals of 22 to 35 million)
-#: and midgame_positions seeds below 2**31: games from here on are games no fit saw.
-CALIBRATION_SEEDS = 7_000_000_000
-SEED_STRIDE = 1_000_000          # game seeds per --seed: 100,000 per player count
 MAX_GAMES = 100_000              # games per player count that the seed layout holds
 POSITIONS_PER_GAME = 3           # one early, one in the middle, one late
 SUM_TOLERANCE = 0.001            # how far every player's chances may sum from 1
@@ -370,7 +367,7 @@ def calibration_seed(seed, players, game):
     with base `seed` (0 to 1,000,000)."""
     if not 0 <= game < MAX_GAMES:
         raise ValueError(f"a calibration run holds at most {MAX_GAMES:,} games per player count")
-    return CALIBRATION_SEEDS + seed * SEED_STRIDE + players * (SEED_STRIDE // 10) + game
+    return seeds.calibration_seed(seed, players, game)
 
 
 def calibration_games(positions):

@@ -51,7 +51,7 @@ from tigris._plumbing import checks, jsonl, locks
 from tigris._plumbing.tomlfile import toml_string
 from tigris.errors import Interrupted, UsageError, excerpt
 from tigris.files import check_target, open_append, write_bytes, write_text
-from tigris.runs import selfplay
+from tigris.runs import seeds, selfplay
 from tigris.runs.train import EPOCHS, MAX_EPOCHS, PATIENCE
 from tigris.sources import read_json, read_source
 
@@ -144,7 +144,7 @@ def _start(start, line):
 def stage_seed(seed, generation, stage):
     """The seed of `stage` (``STAGES``) of generation `generation` of a loop of base
     `seed`: apart for every stage and generation (their deals never meet)."""
-    return (seed * GENERATIONS + generation) * len(STAGES) + STAGES.index(stage)
+    return seeds.stage_seed(seed, generation, STAGES.index(stage), GENERATIONS, len(STAGES))
 
 
 def run(s, out, generations=None, jobs=None, progress=True, backend="loky", scheduler=None):

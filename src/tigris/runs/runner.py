@@ -19,22 +19,17 @@ import traceback
 import tigris
 from tigris import bots as botlib
 from tigris.record import result, to_record
+from tigris.runs.seeds import bot_seed, deal_seed    # the seed rules (runs.seeds), named here for the runners
 
 __all__ = ["first_of_two", "MAX_TURNS", "TURN_LIMIT", "deal_seed", "bot_seed", "seatings", "deal_games", "bot_settings", "goes_on",
            "play_out", "record_of", "play_game", "game_tasks", "game_name", "failed_game", "first_places",
            "score"]
 
-DEALS_PER_SEED = 1_000_003    # deals of one base seed before they would meet the next seed's
 # Bots may shuffle leaders about for ever without playing a tile (nothing then ends the
 # game); a game that reaches this many turns, several times the longest seen, is stopped
 # and ranked as it stands (record.result's "adjudicated").
 MAX_TURNS = 1000
 TURN_LIMIT = f"turn limit: stopped after {MAX_TURNS} turns, ranked on the scores so far"
-
-
-def deal_seed(seed, deal):
-    """The seed of deal number `deal` of a run with base `seed`."""
-    return seed * DEALS_PER_SEED + deal
 
 
 def seatings(table):
@@ -49,14 +44,11 @@ def deal_games(table, seed_of_deal, first_game):
             for k, seats in enumerate(seatings(table))]
 
 
-def bot_settings(names):
-    """{name: (kind, params)} of bot names or files; a bot that does not load raises the
-    ValueError of ``bots.describe``."""
-    settings = {}
-    for name in names:
-        kind, params, _ = botlib.describe(name)
-        settings[name] = (kind, params)
-    return settings
+def bot_settings(names, shelf=None):
+    """{name: (kind, params)} of bot names or files, read from `shelf` (a run's
+    ``bots.Shelf``, which reads each file once; without, a shelf of their own); a bot that
+    does not load raises the ValueError of ``bots.configuration``."""
+    return (shelf or botlib.Shelf()).settings(names)
 
 
 def goes_on(game):
@@ -87,14 +79,6 @@ def record_of(game, bots, timings=None):
     if not game.is_over:
         rec["result"] = result(game, adjudicated=TURN_LIMIT)
     return rec
-
-
-def bot_seed(run_seed, game, seat, decision=0):
-    """The seed of the bot in `seat` of game number `game` of a run with base seed
-    `run_seed` (a lone game is game 0): the one seed rule of bots' games, so every bot of
-    a run draws its own random numbers.  A bot made again for each decision (a table's,
-    in a worker) takes the number of moves played as `decision`."""
-    return (run_seed * 7_919 + game * 104_729 + seat + decision * 15_485_863) % (1 << 62)
 
 
 def play_game(job, settings, spec_dict, wrap=None):

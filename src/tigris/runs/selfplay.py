@@ -72,6 +72,7 @@ from tigris.errors import Interrupted, UsageError, excerpt
 from tigris.files import check_target, open_append, write_text
 from tigris._plumbing.locks import holding
 from tigris.runs.runner import deal_seed, play_game
+from tigris.runs.seeds import label_seed
 from tigris.sources import read_json
 
 __all__ = ["FORMAT", "FORMATS", "SETTINGS", "DEFAULT_BOT", "POSITIONS", "LABEL_ITERATIONS", "MAX_GAMES", "LABELS", "FULL_SHARE",
@@ -200,7 +201,7 @@ def _prior(game, stats, params):
 
 def _label_seed(s, game_number, move):
     """The seed of the label search of move `move` of game `game_number`."""
-    return (s["seed"] * 1_000_003 + game_number * 7_919 + move) % (1 << 62)
+    return label_seed(s["seed"], game_number, move)
 
 
 def _position(move, game, chances, policy):

@@ -39,6 +39,7 @@ from pathlib import Path
 import tigris
 from tigris._plumbing.locks import holding
 from tigris.errors import PositionError, TournamentError, UsageError, excerpt
+from tigris.runs import seeds
 
 __all__ = ["FORMAT", "RUN_FORMAT", "SHIPPED", "PER_COUNT", "ITERATIONS", "SEEDS", "WIDE_CANDIDATES",
            "JUDGED_SHARE", "WITHIN", "PHASES", "REFERENCE_BOT", "SETTINGS", "MIXES",
@@ -76,8 +77,6 @@ MIXES = (
 )
 HINT_SEEDS = (1, 2, 3)                 # bench decisive's hints
 REGRET_BUDGETS = (20_000, 100_000)     # bench regret's hints (seed 1)
-SUITE_SEEDS = 8_000_000_000            # deal seeds: none a tournament or calibration deals
-SEED_STRIDE = 1_000_000
 MAX_GAMES = 100_000                    # games a player count that the seed layout holds
 DECIMALS = 4
 MAX_ID = 40                            # characters of a position's id
@@ -107,7 +106,7 @@ def deal_seed(seed, players, game):
     """The deal of game number `game` with `players` players of a suite of base `seed`."""
     if not 0 <= game < MAX_GAMES:
         raise UsageError(f"a suite holds at most {MAX_GAMES * len(PHASES):,} positions a player count")
-    return SUITE_SEEDS + seed * SEED_STRIDE + players * (SEED_STRIDE // 10) + game
+    return seeds.suite_seed(seed, players, game)
 
 
 def planned(per_count):
@@ -123,7 +122,7 @@ def planned(per_count):
 def reference_seed(seed, index, k):
     """The seed of reference search `k` (from 0) of the position numbered `index` of a
     suite of base `seed`: every search draws its own random numbers, and none a hint's."""
-    return (seed * 1_000_003 + index * 7_919 + k * 104_729 + 12_345_678) % (1 << 62)
+    return seeds.reference_seed(seed, index, k)
 
 
 class _Mixed:

@@ -47,9 +47,10 @@ DIED = "killed by hand, or for want of memory"     # a worker's SIGKILL, as a pa
 
 
 def _search(position, seconds, bot, messages):
-    """A worker process: the hint of `position`, its progress and result put on
-    `messages`: ("progress", fraction, iterations) as it goes, then ("done", hint) or
-    ("failed", message).  It is stopped by SIGTERM."""
+    """A worker process: the hint of `position` (checked by ``Searches.start``) by `bot`,
+    its ``(name, kind, params)`` as the server read and checked them, its progress and
+    result put on `messages`: ("progress", fraction, iterations) as it goes, then
+    ("done", hint) or ("failed", message).  It is stopped by SIGTERM."""
     import os
 
     from tigris._plumbing import parallel
@@ -57,14 +58,16 @@ def _search(position, seconds, bot, messages):
 
     parallel.watch(os.getppid())          # ends with the server, however the server ends
     try:
-        from tigris import hints
+        from tigris import bots, hints
 
         game = from_position(position)
+        name, kind, params = bot
+        engine = bots.CLASSES[kind](name=name, **params)
 
         def report(done, total, iterations):
             messages.put(("progress", done / total, iterations))
 
-        result = hints.hint(game, seconds=seconds, bot=bot, top=PAGE_ROWS, progress=report)
+        result = hints.search_hint(game, engine, seconds=seconds, top=PAGE_ROWS, progress=report)
         messages.put(("done", _finite(result.as_dict(game))))
     except Exception as e:                # reported to the page in one line
         messages.put(("failed", f"{type(e).__name__}: {e}"[:300]))
@@ -267,9 +270,9 @@ class Searches:
             raise UsageError("the game is over: there is no move to hint")
         if game.current_player in game.unknown["hands"]:
             raise UsageError(f"player {game.current_player}'s hand is unknown: give it to get a hint")
-        bot = bot or hints.DEFAULT_BOT
-        hints.searcher(bot, jobs=1, seed=None)               # a configuration that can search
-        return self._add(_Job(_search, (position, float(seconds), bot), float(seconds)))
+        engine = hints.searcher(bot or hints.DEFAULT_BOT, jobs=1, seed=None)   # read and checked once
+        settings = (engine.name, engine.kind, engine.params)
+        return self._add(_Job(_search, (position, float(seconds), settings), float(seconds)))
 
     def start_analysis(self, rec, out, source, iterations=None):
         """Start (or queue) the analysis of the game of record `rec` into the file `out`
