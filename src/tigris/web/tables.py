@@ -53,12 +53,12 @@ import time
 from pathlib import Path
 
 from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
+from tigris.session import HUMAN, Session
 
 __all__ = ["HUMAN", "MAX_EVENTS", "MOVE_SECONDS", "MOVE_ITERATIONS", "SEATS_FORMAT", "Played", "NotYours",
            "Stale", "SaveFailed", "InUse", "group_of", "record", "game_key", "file_id", "table_bots",
            "check_seats", "cores", "seats_file", "seats_record", "kept_seats", "key_fits", "seat_address"]
 
-HUMAN = "human"             # a person's seat, as in a record's "bots"
 MAX_EVENTS = 40             # the last moves whose events a view tells
 MOVE_SECONDS = 60.0         # a bot's move at a table: no longer than the longest hint
 MOVE_ITERATIONS = 100_000   # ... and no more iterations (ismcts-strong takes 10,000)
@@ -101,13 +101,15 @@ def group_of(move):
     return " ".join(words)
 
 
-class Played:
-    """A game at the server (see the module's docstring)."""
+class Played(Session):
+    """A game at the server (see the module's docstring): a ``tigris.session.Session``
+    in the browser."""
 
     def __init__(self, game, seats, path, searches, configurations=None, kept=None):
         from tigris.record import to_record
 
-        self.game, self.seats, self.path, self.searches = game, list(seats), Path(path), searches
+        super().__init__(game, seats, path)
+        self.searches = searches
         # the bots' configurations, checked once (None for a person's seat)
         self.configurations = list(configurations or [None] * len(self.seats))
         self.version = 0                     # counted up by every change
@@ -117,9 +119,8 @@ class Played:
         # again, so its seats keep their addresses.
         self.id, self.keys = kept if kept is not None else (
             secrets.token_hex(6),
-            {p: secrets.token_urlsafe(9) for p, seat in enumerate(self.seats) if seat == HUMAN})
+            {p: secrets.token_urlsafe(9) for p in self.people})
         self.events = []                     # per move: {"n", "player", "move", "said"}
-        self.resigned = None
         self.shown_whole = False             # the record of the game over shown (or analysed)
         self.drawn = {}                      # per seat: (version, its page's data)
         self.job = None                      # the key of the running bot move, if any
@@ -178,7 +179,7 @@ class Played:
         server's), played on; its bots must be among `bots` (``table_bots``).  Its seats
         keep the id and keys kept beside the record (``kept_seats``) unless that id is
         among `taken` (the server's tables); else they get new ones, kept from now on."""
-        from tigris.seat import unfinished_game
+        from tigris.session import unfinished_game
         from tigris.sources import read_json
 
         path = Path(path)
@@ -212,7 +213,7 @@ class Played:
     def seat(self, player, key):
         """`player`, once `key` is that person's seat's key; else a UsageError."""
         _check_player(player, self.game.players)
-        if self.seats[player] != HUMAN:
+        if not self.person(player):
             raise UsageError(f"player {player} is a bot ({self.seats[player]}): only a person's seat is shown")
         if not key_fits(self.keys, player, key):
             raise NotYours(f"this is not player {player}'s seat: its page's address holds its key")
@@ -231,7 +232,7 @@ class Played:
             self._collect()
             _check_player(player, self.game.players)
             seen = self._seen_by(player)
-            rec = self._record() if drawn is not None and drawn != self.version else None
+            rec = self.to_record() if drawn is not None and drawn != self.version else None
         if rec is not None:
             seen["data"] = self._page_data(rec, player, seen["version"])
         return seen
@@ -239,14 +240,14 @@ class Played:
     def page(self):
         """(the record, the version): what a seat's page is drawn from, at one moment."""
         with self.lock:
-            return self._record(), self.version
+            return self.to_record(), self.version
 
     def _seen_by(self, player):
         from tigris.position import to_position
 
         game = self.game
         to_move = None if self.over else game.current_player
-        mine = player == to_move and self.seats[player] == HUMAN and self.job is None
+        mine = player == to_move and self.person(player) and self.job is None
         legal = []
         if mine:
             for a in game.legal_actions():
@@ -260,7 +261,7 @@ class Played:
                 "moves": len(game.history), "thinking": self.job is not None,
                 "legal": legal, "events": [_seen(e, player) for e in self.events[-MAX_EVENTS:]],
                 "can_undo": self._can_undo(player),
-                "over": self.over, "result": self._result(), "error": self.error}
+                "over": self.over, "result": self.result(), "error": self.error}
 
     def _page_data(self, rec, player, version):
         """The data of `player`'s page of the record `rec` (the game at `version`), as
@@ -274,12 +275,6 @@ class Played:
         self.drawn[player] = (version, data)
         return data
 
-    @property
-    def over(self):
-        from tigris.runs.runner import goes_on
-
-        return self.resigned is not None or not goes_on(self.game)
-
     # -- a person's decisions -------------------------------------------------------
 
     def move(self, player, move, version=None):
@@ -291,7 +286,7 @@ class Played:
             _check_player(player, game.players)
             if self.over:
                 raise UsageError("the game is over")
-            if self.seats[player] != HUMAN:
+            if not self.person(player):
                 raise UsageError(f"player {player} is a bot ({self.seats[player]})")
             if game.current_player != player or self.job is not None:
                 raise UsageError(f"it is player {game.current_player}'s turn, not player {player}'s")
@@ -317,13 +312,12 @@ class Played:
                 return
             if self.over:                        # its record may be shown whole now: it stays over
                 raise UsageError("the game is over: nothing to undo")
-            back = self._undo_point(player)
+            back = self.undo_point(player)
             if back is None:
                 raise UsageError(f"nothing to undo: player {player} has made no move yet")
             with self._change("the undo"):
                 self._stop_job()
-                while len(self.game.history) > back:
-                    self.game.undo()
+                self.take_back(back)
                 self.events = [e for e in self.events if e["n"] <= back]
                 self.resigned = None
             self._advance()
@@ -340,14 +334,14 @@ class Played:
     def _can_undo(self, player):
         if self.resigned is not None:
             return self.resigned == player and not self.shown_whole
-        return not self.over and self._undo_point(player) is not None
+        return not self.over and self.undo_point(player) is not None
 
     def resign(self, player, version=None):
         """`player` gives up: the game ends, the player last."""
         with self.lock:
             self._current(version)
             _check_player(player, self.game.players)
-            if self.seats[player] != HUMAN:
+            if not self.person(player):
                 raise UsageError(f"player {player} is a bot ({self.seats[player]}): only people resign")
             if self.over:
                 raise UsageError("the game is over")
@@ -437,30 +431,16 @@ class Played:
         self.version += 1
         self._settle()
 
-    def _undo_point(self, player):
-        earlier = [i for i, (_, p, _, _) in enumerate(self.game.history)
-                   if p == player and self.seats[p] == HUMAN]
-        return earlier[-1] if earlier else None
-
     def _apply(self, action):
-        from tigris.events import what_happened
-
-        game = self.game
-        player = game.current_player
-        text = game.action_str(action)
-        before = game.raw_state()
-        game.apply(action)
-        _, _, forced, _ = game.history[-1]
-        said = [f"then {game.action_str(f)}" for f in forced] + what_happened(before, game)
-        self.events.append({"n": len(game.history), "player": player, "move": text, "said": said})
+        self.events.append(self.make_move(action).event())
 
     def _advance(self):
         """A bot's turn: its move searched in a worker."""
         if self.over or self.job is not None or self.searches is None:
             return
-        seat = self.seats[self.game.current_player]
-        if seat == HUMAN:
+        if self.person(self.game.current_player):
             return
+        seat = self.seats[self.game.current_player]
         from tigris.record import to_record
         from tigris.runs.runner import bot_seed
 
@@ -498,32 +478,11 @@ class Played:
             self.searches.forget(self.job)
             self.job = None
 
-    def _result(self):
-        from tigris import record
-
-        if self.resigned is not None:
-            return record.result(self.game, adjudicated=f"player {self.resigned} resigned",
-                                 resigned=self.resigned)
-        return record.result(self.game) if self.game.is_over else None
-
     def save(self):
-        """The record, replaced whole (``tigris.files``)."""
-        from tigris import files
-
-        files.write_text(self.path, json.dumps(self._record()) + "\n")
+        """The record, replaced whole (``Session.save``)."""
+        path = super().save()
         self.file = file_id(self.path)
-
-    def _record(self):
-        from tigris.record import to_record
-        from tigris.runs.runner import goes_on, record_of
-
-        if self.resigned is not None:
-            rec = to_record(self.game, bots=self.seats)
-            rec["result"] = self._result()
-            return rec
-        if goes_on(self.game):
-            return to_record(self.game, bots=self.seats)
-        return record_of(self.game, self.seats)             # a game at the turn limit, ranked
+        return path
 
 
 def _new_file(folder, stem):
@@ -660,7 +619,7 @@ def _seen(event, player):
 def record(played):
     """The record of the game so far (``tigris-game/1``), as ``save`` writes it."""
     with played.lock:
-        return played._record()
+        return played.to_record()
 
 
 def table_bots(folders=()):
