@@ -31,10 +31,10 @@ def test_a_persons_seat_is_defined_once():
 def test_the_terminal_and_the_browser_share_one_session_type():
     from tigris.seat import Terminal
     from tigris.session import Session
-    from tigris.web.tables import Played
+    from tigris.web.tables import Table
 
-    assert issubclass(Terminal, Session) and issubclass(Played, Session)
-    assert defining(r"^class Table\b") == []
+    assert issubclass(Terminal, Session) and issubclass(Table, Session)
+    assert defining(r"^class Table\b") == ["web/tables.py"]       # the terminal's is Terminal
     assert defining(r"^def unfinished_game\b") == ["session/__init__.py"]
 
 
@@ -48,3 +48,28 @@ def test_the_terminals_old_name_still_imports_with_a_warning():
         from tigris.seat import Terminal, unfinished_game  # noqa: F401  the new names warn not
     with pytest.raises(AttributeError):
         seat.Tabel  # noqa: B018
+
+
+def test_the_browsers_old_names_still_work_with_a_warning(tmp_path):
+    from tigris.web import tables
+
+    with pytest.warns(DeprecationWarning, match="tigris.web.tables.Table"):
+        assert tables.Played is tables.Table
+    table = tables.Table.new(tmp_path, seats=["human", "human"])
+    try:
+        key = table.keys[1]
+        assert table.check_key(1, key) == 1
+        with pytest.raises(tables.NotYours):
+            table.check_key(1, "x" * 12)
+        with pytest.warns(DeprecationWarning, match="check_key"):
+            assert table.seat(1, key) == 1
+    finally:
+        table.close()
+
+
+def test_a_bots_level_is_read_in_one_place():
+    from tigris.session import level_of
+
+    assert [level_of(n) for n in ("level-1", "level-12", "level-x", "levels-2", "level-1.toml", 3)] \
+        == [1, 12, None, None, None, None]
+    assert defining(r"level-\(") == ["session/__init__.py"]

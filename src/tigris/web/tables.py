@@ -1,7 +1,7 @@
 """Games played at the server (``tigris serve``): people and bots at one table, each game
 a record file written after every move.
 
-A game (``Played``) has a seat per player: a person (``HUMAN``, as at the terminal) or a
+A game (``Table``, a ``tigris.session.Session`` in the browser) has a seat per player: a person (``HUMAN``, as at the terminal) or a
 bot the server lists by name (``table_bots``: the shipped configurations and the files
 of the served folders' ``bots`` folders, never a path), an honest one (``cheat`` would
 see the people's hands) whose move is bounded (``MOVE_SECONDS``, ``MOVE_ITERATIONS``,
@@ -19,7 +19,7 @@ resignation taken back by its player's undo before anyone was shown the record
 (``shown_whole``).  Every change counts a
 ``version`` up: a write names the version it was made at, and one made at an older
 state is refused (``Stale``).  The record (``tigris-game/1``) is replaced whole after
-every move, so a game left at any point goes on from it (``Played.resume``), also after
+every move, so a game left at any point goes on from it (``Table.resume``), also after
 the server restarts; a change whose record cannot be written is taken back
 (``SaveFailed``), so the record and the game agree.  A table holds its record's lock
 (``tigris._plumbing.locks``) while the game may go on, so no other server or terminal
@@ -36,7 +36,7 @@ A game's seed is its secret while it is live: every hand and every later draw fo
 from it.  A seed is drawn from 63 bits when none is given, and a record's name holds
 none (``game-DATE-TIME-TOKEN.json``); the record alone keeps it.
 
->>> game = Played.new("games", players=2, seats=["human", "greedy"])   # doctest: +SKIP
+>>> game = Table.new("games", players=2, seats=["human", "greedy"])   # doctest: +SKIP
 >>> game.move(0, "leader king F4", version=game.version)                # doctest: +SKIP
 """
 
@@ -50,12 +50,13 @@ import secrets
 import stat
 import threading
 import time
+import warnings
 from pathlib import Path
 
 from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
 from tigris.session import HUMAN, Session
 
-__all__ = ["HUMAN", "MAX_EVENTS", "MOVE_SECONDS", "MOVE_ITERATIONS", "SEATS_FORMAT", "Played", "NotYours",
+__all__ = ["HUMAN", "MAX_EVENTS", "MOVE_SECONDS", "MOVE_ITERATIONS", "SEATS_FORMAT", "Table", "NotYours",
            "Stale", "SaveFailed", "InUse", "group_of", "record", "game_key", "file_id", "table_bots",
            "check_seats", "cores", "seats_file", "seats_record", "kept_seats", "key_fits", "seat_address"]
 
@@ -101,9 +102,9 @@ def group_of(move):
     return " ".join(words)
 
 
-class Played(Session):
+class Table(Session):
     """A game at the server (see the module's docstring): a ``tigris.session.Session``
-    in the browser."""
+    in the browser.  ``Played``, its former name, is a deprecated alias."""
 
     def __init__(self, game, seats, path, searches, configurations=None, kept=None):
         from tigris.record import to_record
@@ -210,8 +211,9 @@ class Played(Session):
 
     # -- what a player sees ---------------------------------------------------------
 
-    def seat(self, player, key):
-        """`player`, once `key` is that person's seat's key; else a UsageError."""
+    def check_key(self, player, key):
+        """`player`, once `key` is that person's seat's key; else a UsageError (NotYours
+        for a key that is not the seat's)."""
         _check_player(player, self.game.players)
         if not self.person(player):
             raise UsageError(f"player {player} is a bot ({self.seats[player]}): only a person's seat is shown")
@@ -219,12 +221,18 @@ class Played(Session):
             raise NotYours(f"this is not player {player}'s seat: its page's address holds its key")
         return player
 
+    def seat(self, player, key):
+        """Deprecated: ``check_key``."""
+        warnings.warn("Table.seat(player, key) is deprecated: use Table.check_key", DeprecationWarning,
+                      stacklevel=2)
+        return self.check_key(player, key)
+
     def addresses(self):
         """``{player: its page's address}`` of every person's seat (``seat_address``)."""
         return {p: seat_address(self.id, p, key) for p, key in sorted(self.keys.items())}
 
     def seen_by(self, player, drawn=None):
-        """The game as `player` (a person's seat, ``seat`` checked) may see it; when
+        """The game as `player` (a person's seat, ``check_key`` checked) may see it; when
         `drawn` (the version the player's page shows) is given and the game's version is
         another, also ``data``: the page's data as the player sees the game
         (``view.game_data``), for the page to redraw in place."""
@@ -765,3 +773,12 @@ def _save_failed(error, what):
 def _check_player(player, players):
     if not (isinstance(player, int) and not isinstance(player, bool) and 0 <= player < players):
         raise UsageError(f"player must be a seat, 0 to {players - 1}, not {excerpt(player)}")
+
+
+def __getattr__(name):
+    # the names this module published before the session type: kept, with a warning
+    if name == "Played":
+        warnings.warn("tigris.web.tables.Played is deprecated: use tigris.web.tables.Table (a "
+                      "tigris.session.Session in the browser)", DeprecationWarning, stacklevel=2)
+        return Table
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
