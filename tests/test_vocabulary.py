@@ -73,3 +73,15 @@ def test_a_bots_level_is_read_in_one_place():
     assert [level_of(n) for n in ("level-1", "level-12", "level-x", "levels-2", "level-1.toml", 3)] \
         == [1, 12, None, None, None, None]
     assert defining(r"level-\(") == ["session/__init__.py"]
+
+
+def test_the_docs_name_the_network_format_read_and_the_bots_shipped():
+    from tigris import bots, network
+
+    docs = SOURCE.parents[1] / "docs"
+    assert f"## Networks (`{network.FORMAT}`)" in (docs / "FORMATS.md").read_text(encoding="utf-8")
+    assert f"weights file (`{network.FORMAT}`)" in (docs / "DESIGN.md").read_text(encoding="utf-8")
+    shipped = {path.stem for path in Path(bots.PACKAGED).glob("*.toml")}
+    for doc in (docs / "FORMATS.md", SOURCE.parents[1] / "README.md"):
+        listed = set(re.findall(r"`((?:ismcts|level|hint)[\w.-]*)` \(", doc.read_text(encoding="utf-8")))
+        assert listed <= shipped, (doc.name, listed - shipped)
