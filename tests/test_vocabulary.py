@@ -85,3 +85,10 @@ def test_the_docs_name_the_network_format_read_and_the_bots_shipped():
     for doc in (docs / "FORMATS.md", SOURCE.parents[1] / "README.md"):
         listed = set(re.findall(r"`((?:ismcts|level|hint)[\w.-]*)` \(", doc.read_text(encoding="utf-8")))
         assert listed <= shipped, (doc.name, listed - shipped)
+
+
+def test_a_beliefs_rows_are_determinizations_not_deals():
+    from tigris.belief import Belief
+
+    assert Belief.deals is Belief.determinizations        # the former name, still called
+    assert "def deals" not in (SOURCE / "belief.py").read_text(encoding="utf-8")
