@@ -416,7 +416,7 @@ def _typed_lines():
 def prompt_lines(lines):
     """The human seat's prompt takes any line: a legal move is played, anything else is
     answered and asked again; nothing raises but the way out."""
-    from tigris.seat import Table
+    from tigris.seat import Terminal
 
     game = SMALL.copy()
     queue = list(lines)
@@ -427,8 +427,8 @@ def prompt_lines(lines):
             raise EOFError
         return queue.pop(0)
 
-    table = Table(game, [None] * game.players, ["human"] * game.players, "unused.json",
-                  read=read, write=said.append)
+    table = Terminal(game, [None] * game.players, ["human"] * game.players, "unused.json",
+                     read=read, write=said.append)
     table.save = lambda path=None: None           # a position's game has no record
     assert table.play() is False                   # the input ran out before the end
     assert all(isinstance(text, str) for text in said)

@@ -126,9 +126,9 @@ def test_the_same_history_and_seed_give_the_same_belief():
     g = greedy_game(5, 120)
     a = Belief(0, particles=32, seed=9).update(g)
     b = Belief(0, particles=32, seed=9).update(g)
-    assert a.deals() == b.deals()
+    assert a.determinizations() == b.determinizations()
     c = Belief(0, particles=32, seed=10).update(g)
-    assert c.deals() != a.deals()
+    assert c.determinizations() != a.determinizations()
 
 
 def test_an_update_move_by_move_equals_one_update():
@@ -143,7 +143,7 @@ def test_an_update_move_by_move_equals_one_update():
             steps.update(walk)
         walk.apply(action, draws=draws)
     steps.update(walk)
-    assert steps.deals() == whole.deals()
+    assert steps.determinizations() == whole.determinizations()
 
 
 def test_an_undo_or_another_game_starts_afresh():
@@ -152,16 +152,16 @@ def test_an_undo_or_another_game_starts_afresh():
     shorter = g.copy()
     for _ in range(10):
         shorter.undo()
-    assert belief.update(shorter).deals() == Belief(0, particles=16, seed=1).update(shorter).deals()
+    assert belief.update(shorter).determinizations() == Belief(0, particles=16, seed=1).update(shorter).determinizations()
     other = greedy_game(8, 80)
-    assert belief.update(other).deals() == Belief(0, particles=16, seed=1).update(other).deals()
+    assert belief.update(other).determinizations() == Belief(0, particles=16, seed=1).update(other).determinizations()
 
 
 def test_a_position_without_history_deals_uniformly():
     g = greedy_game(9, 60)
     loaded = tigris.Game.from_position(g.to_position(player=0))
     belief = Belief(0, particles=8).update(loaded)
-    assert not belief.usable and belief.deals() is None
+    assert not belief.usable and belief.determinizations() is None
 
 
 def indistinguishable(game, player, seed=5):

@@ -14,7 +14,7 @@ import tigris
 from tigris import bots, record
 from tigris.commands import main
 from tigris.render import render
-from tigris.seat import HUMAN, Table
+from tigris.seat import HUMAN, Terminal
 
 from processes import as_in_a_terminal
 
@@ -48,8 +48,8 @@ def table(script, tmp_path, seed=3, players=2, bot="random", human=0):
     seats[human] = None
     names = [bot] * players
     names[human] = HUMAN
-    return Table(tigris.Game(players=players, seed=seed), seats, names, tmp_path / "game.json",
-                 read=script.read, write=script.write)
+    return Terminal(tigris.Game(players=players, seed=seed), seats, names, tmp_path / "game.json",
+                    read=script.read, write=script.write)
 
 
 def legal_moves(game):
@@ -186,8 +186,8 @@ def test_a_hint_at_the_prompt_and_a_bad_hint_time(tmp_path):
 
 def test_the_dishonest_reference_bot_may_not_sit_at_a_table(tmp_path):
     with pytest.raises(ValueError, match="would see your hand"):
-        Table(tigris.Game(players=2, seed=1), [None, bots.load("cheat")], [HUMAN, "cheat"],
-              tmp_path / "g.json")
+        Terminal(tigris.Game(players=2, seed=1), [None, bots.load("cheat")], [HUMAN, "cheat"],
+                 tmp_path / "g.json")
 
 
 def test_the_bot_decides_alike_whatever_the_human_holds(tmp_path):
@@ -199,8 +199,8 @@ def test_the_bot_decides_alike_whatever_the_human_holds(tmp_path):
     decisions = []
     for world in (real, other):
         bot = bots.make("ismcts", iterations=300, seed=5)
-        t = Table(world, [bot, None], ["ismcts", HUMAN], tmp_path / "g.json",
-                  read=lambda prompt: (_ for _ in ()).throw(EOFError), write=lambda *a: None)
+        t = Terminal(world, [bot, None], ["ismcts", HUMAN], tmp_path / "g.json",
+                     read=lambda prompt: (_ for _ in ()).throw(EOFError), write=lambda *a: None)
         t.save = lambda path=None: None            # a dealt-again world has no record
         t.play()
         decisions.append((world.history[0][0], [(c["action"], c["visits"], c["value"])
@@ -540,8 +540,8 @@ def test_undo_says_where_the_game_stands(tmp_path):
 
 
 def two_people(tmp_path, seed, script):
-    return Table(tigris.Game(players=2, seed=seed), [None, None], [HUMAN, HUMAN],
-                 tmp_path / "game.json", read=script.read, write=script.write)
+    return Terminal(tigris.Game(players=2, seed=seed), [None, None], [HUMAN, HUMAN],
+                    tmp_path / "game.json", read=script.read, write=script.write)
 
 
 def test_a_revolt_is_announced_with_its_winner_the_leader_removed_and_the_points(tmp_path):
@@ -608,3 +608,11 @@ def test_a_game_without_a_seed_hides_it_until_the_end(tmp_path, monkeypatch, cap
     t.game.apply(t.game.legal_actions()[0])
     t.finish()
     assert f"seed {seed}" in script.out[-1]                      # told once it is over
+
+
+def test_a_seat_named_a_person_holds_no_bot_and_a_bot_seat_one(tmp_path):
+    game = tigris.Game(players=2, seed=1)
+    with pytest.raises(ValueError, match="a bot for each seat"):
+        Terminal(game, [None, None], [HUMAN, "random"], tmp_path / "g.json")
+    with pytest.raises(ValueError, match="a bot for each seat"):
+        Terminal(game, [bots.load("random"), None], [HUMAN, HUMAN], tmp_path / "g.json")

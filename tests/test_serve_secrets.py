@@ -116,7 +116,7 @@ def test_a_seed_drawn_for_a_game_reaches_no_seat_while_it_is_live(tmp_path, capl
 def test_a_seed_is_drawn_from_the_whole_range_a_record_holds(tmp_path):
     """2**31 deals can be searched for the one that gives a seat's own hand: a seed is
     drawn from 63 bits (eight seeds all under 2**31 would happen once in 2**256)."""
-    played = [tables.Played.new(tmp_path, seats=["human", "human"]) for _ in range(8)]
+    played = [tables.Table.new(tmp_path, seats=["human", "human"]) for _ in range(8)]
     for p in played:
         p.close()
     seeds = [p.game.seed for p in played]

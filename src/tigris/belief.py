@@ -1,7 +1,8 @@
 """A player's belief about the tiles it cannot see, from what the others' play reveals.
 
-Every determinization of the plain search deals the unseen tiles uniformly.  A belief
-weighs the deals by the game's history as the searching player saw it: a particle
+Every determinization of the plain search (an assignment of the tiles the searching
+player cannot see) deals the unseen tiles uniformly.  A belief weighs the
+determinizations by the game's history as the searching player saw it: a particle
 filter whose particles are whole worlds, each replaying the public moves from a deal of
 the first hands that agrees with what the player saw then.
 
@@ -22,15 +23,17 @@ the first hands that agrees with what the player saw then.
 - **Resampling.**  After each move the weights are normalised; when the effective
   number of particles falls below half, they are drawn again by weight (systematic
   resampling).  If every particle is dropped (the model was wrong somewhere), the
-  belief starts again from uniform deals of the current position and counts a reset.
+  belief starts again from uniform determinizations of the current position and counts a
+  reset.
 
 Honest by construction: ``observations`` is the only reader of the game's history and
 returns what the player saw (the moves, a swap's size, the player's own draws, the
 engine's follow-ups); the first hands are dealt by ``Game.determinize`` for the player.
 Two games that differ only in tiles the player never saw give the same observations
 and, with the same seed, the same belief.  A game without a complete history (loaded
-from a position) has none to learn from: ``deals`` returns None and the search deals
-uniformly.
+from a position) has none to learn from: ``determinizations`` returns None and the
+search deals uniformly.  (A deal is a game's starting tiles; ``deals``, this method's
+former name, is an alias.)
 
 >>> import tigris
 >>> from tigris.belief import Belief
@@ -40,7 +43,7 @@ uniformly.
 ...     game.apply(bot.choose(game))
 >>> belief = Belief(player=0, particles=64, temperature=1.0, seed=1)
 >>> belief = belief.update(game)         # the history so far, as player 0 saw it
->>> rows, weights = belief.deals()       # for tigris.search.Search(..., deals=...)
+>>> rows, weights = belief.determinizations()   # for tigris.search.Search(..., deals=...)
 >>> len(rows) == len(weights) and 0 < len(rows) <= 64   # the particles of weight > 0
 True
 >>> shares = belief.colour_shares(1)     # expected share of each colour in player 1's hand
@@ -104,7 +107,7 @@ class Belief:
         self.seen = []            # the observations taken in so far
         self.start = None         # the player's view of the first position
         self.resets = 0           # times every particle was dropped
-        self.usable = False       # False: no history to learn from; deal uniformly
+        self.usable = False       # False: no history to learn from; determinize uniformly
 
     # ----------------------------------------------------------------------------------
     # Keeping up with the game
@@ -147,8 +150,8 @@ class Belief:
         weights = [w * l for w, l in zip(self.weights, likelihood)]
         total = sum(weights)
         if total <= 0 or not math.isfinite(total):
-            # Nothing explains the move: start again from uniform deals of the position
-            # reached (what the player sees of it, nothing more).
+            # Nothing explains the move: start again from uniform determinizations of
+            # the position reached (what the player sees of it, nothing more).
             self.resets += 1
             now = reached()
             self.worlds = [now.determinize(self.player, self.rng.getrandbits(63))
@@ -239,14 +242,18 @@ class Belief:
     # What the search draws from
     # ----------------------------------------------------------------------------------
 
-    def deals(self):
-        """The particles' hidden tiles and weights, ``(rows, weights)`` for
+    def determinizations(self):
+        """The particles' determinizations (their hidden tiles, a row each) and weights,
+        ``(rows, weights)`` for
         ``tigris.search.Search(..., deals=...)``; None when the belief is not usable (a game
         without its history)."""
         if not self.usable:
             return None
         live = [(w, world) for w, world in zip(self.weights, self.worlds) if w > 0]
         return [deal_row(world) for _, world in live], [w for w, _ in live]
+
+    # its former name, which tigris.bots.search still calls: to warn once no caller is left
+    deals = determinizations
 
     def world(self, rng):
         """One particle's world, drawn by weight (a copy: the search may play on it)."""
@@ -317,7 +324,7 @@ def accuracy(rec, player, every=8, particles=PARTICLES, temperature=TEMPERATURE,
     """How well `player`'s belief knows the other hands along a recorded game: at every
     `every`-th decision of the player, the mean probability the belief gives the colour
     of a tile truly in another hand (its expected share of that colour), beside the same
-    for the uniform deal (the unseen tiles' shares).  Returns ``(belief, uniform,
+    for a uniform determinization (the unseen tiles' shares).  Returns ``(belief, uniform,
     positions)``, the means over the positions and the other players."""
     from tigris import record as records_
 

@@ -17,32 +17,34 @@ never a folder or a device, never half written), so no way of leaving loses a mo
 game left unfinished goes on from its record (``unfinished_game``, ``tigris play
 --resume``).
 
->>> table = Table(tigris.Game(players=2, seed=1), [None, bots.load("greedy")],
-...               ["human", "greedy"], record="game.json")          # doctest: +SKIP
+What it shares with a game in the browser (the seats, the record, undo, a move's
+events) is ``tigris.session.Session``'s; ``Terminal`` adds the prompt.  ``Table``, its
+former name, is a deprecated alias.
+
+>>> table = Terminal(tigris.Game(players=2, seed=1), [None, bots.load("greedy")],
+...                  ["human", "greedy"], record="game.json")       # doctest: +SKIP
 >>> table.play()                                                     # doctest: +SKIP
 """
 
-import json
 import os
 import shlex
 import sys
 import textwrap
+import warnings
 from pathlib import Path
 
 import tigris
 from tigris import files
 from tigris.constants import COLOURS
-from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
-from tigris.events import what_happened
+from tigris.errors import IllegalActionError, UsageError, excerpt
 from tigris.hints import DEFAULT_BOT, format_table
 from tigris.notation import SYNTAX, public, str_to_action
-from tigris.record import replay, to_record
 from tigris.render import decision_line, render
-from tigris.runs.runner import TURN_LIMIT, goes_on, record_of
+from tigris.runs.runner import TURN_LIMIT, goes_on
+from tigris.session import HUMAN, Session, unfinished_game
 
-__all__ = ["Table", "unfinished_game", "use_terminal", "colour_wanted", "HUMAN", "HELP"]
+__all__ = ["HELP", "HUMAN", "Terminal", "colour_wanted", "unfinished_game", "use_terminal"]
 
-HUMAN = "human"               # the name of a human seat in the record's "bots"
 HINT_SECONDS = 5.0            # a hint's default search time, as `tigris hint`'s
 MAX_HINT_SECONDS = 600.0
 WIDTH = 100                   # characters of a line of grouped moves
@@ -63,21 +65,23 @@ class Quit(Exception):
     """The person asked to stop (quit, or end of input)."""
 
 
-class Table:
-    """One game at the terminal: `seats` holds a bot per seat, None for a human one;
-    `names` the seats' names for the record; `record` the file the record is kept in.
-    `read(prompt)` reads a line (``input`` by default), `write(text)` prints."""
+class Terminal(Session):
+    """One game at the terminal: `bots` holds a bot per seat, None for a human one;
+    `names` the seats' names for the record (``HUMAN`` for a person); `record` the file
+    the record is kept in.  `read(prompt)` reads a line (``input`` by default),
+    `write(text)` prints."""
 
-    def __init__(self, game, seats, names, record, read=input, write=print, colour=False,
+    def __init__(self, game, bots, names, record, read=input, write=print, colour=False,
                  hint_bot=DEFAULT_BOT):
-        for seat, bot in enumerate(seats):
+        for seat, bot in enumerate(bots):
             if bot is not None and not getattr(bot, "honest", True):
                 raise UsageError(f"seat {seat}: the bot {names[seat]!r} plays from the true "
                                  f"hidden state (it would see your hand); choose an honest bot")
-        self.game = game
-        self.seats = seats
-        self.names = names
-        self.record = Path(record)
+        if len(bots) != len(names) or any((bot is None) != (name == HUMAN) for bot, name in zip(bots, names)):
+            raise UsageError(f"seats: a bot for each seat named by a bot, None for each named "
+                             f"{HUMAN!r}, not {excerpt(names)}")
+        super().__init__(game, names, record)
+        self.bots = list(bots)
         self.read = read
         self.write = write
         self.colour = colour
@@ -85,7 +89,21 @@ class Table:
         self.shown = None                 # (player, turn) when the board was last shown
         self.briefed = None               # the number of moves when the person was last told
         self.saved_at = None              # the number of moves when the record was last saved
-        self.saved = {os.path.realpath(self.record)}    # files this table may write over
+        self.saved = {os.path.realpath(self.path)}    # files this table may write over
+
+    @property
+    def record(self):
+        """The file the record is kept in."""
+        return self.path
+
+    @record.setter
+    def record(self, path):
+        self.path = Path(path)
+
+    @property
+    def names(self):
+        """The seats' names, as the record's bots (``HUMAN`` for a person)."""
+        return self.seats
 
     # ----------------------------------------------------------------------------------
     # The game
@@ -98,7 +116,7 @@ class Table:
         try:
             while goes_on(self.game):
                 player = self.game.current_player
-                if self.seats[player] is None:
+                if self.person(player):
                     self.human_decision(player)
                 else:
                     self.bot_decision(player)
@@ -116,8 +134,8 @@ class Table:
 
     def bot_decision(self, player):
         """A bot's move, printed as it happens."""
-        bot = self.seats[player]
-        self.apply(bot.choose(self.game), f"player {player} ({self.names[player]})")
+        bot = self.bots[player]
+        self.apply(bot.choose(self.game), f"player {player} ({self.seats[player]})")
 
     def human_decision(self, player):
         """Prompt until the person makes a legal move (or leaves, or undoes)."""
@@ -160,23 +178,19 @@ class Table:
     def apply(self, action, who):
         """Apply a move and print it, with what the engine then played by itself and the
         tiles the human seats drew (a bot's draws by number only)."""
-        game = self.game
-        text = game.action_str(action)
-        if self.seats[game.current_player] is not None:
-            text = public(text)                  # a bot's swap: its discards are face down
-        before = game.raw_state()
-        game.apply(action)
-        _, _, forced, draws = game.history[-1]
-        self.write(f"{len(game.history):4}. {who}: {text}")
-        for f in forced:
-            self.write(f"      then: {game.action_str(f)}")
-        for line in what_happened(before, game):
+        moved = self.make_move(action)
+        # a bot's swap: its discards are face down
+        text = moved.move if self.person(moved.player) else public(moved.move)
+        self.write(f"{moved.n:4}. {who}: {text}")
+        for f in moved.forced:
+            self.write(f"      then: {f}")
+        for line in moved.happened:
             self.write(f"      {line}")
         drawn = {}
-        for p, colour in draws:
+        for p, colour in moved.draws:
             drawn.setdefault(p, []).append(colour)
         for p, colours in sorted(drawn.items()):
-            if self.seats[p] is None:
+            if self.person(p):
                 names = ", ".join(COLOURS[c] for c in colours)
                 self.write(f"      player {p} draws {names}")
             else:
@@ -254,15 +268,12 @@ class Table:
 
     def save(self, path=None):
         """Write the record to `path` (default: the table's record file) in one piece
-        (``tigris.files``): a file is replaced whole, never left half written, and what is
-        not a regular file (a folder, a device) is refused with a UsageError."""
-        path = Path(path) if path is not None else self.record
-        game = self.game
-        rec = record_of(game, self.names) if not goes_on(game) else to_record(game, bots=self.names)
-        files.write_text(path, json.dumps(rec) + "\n")
+        (``Session.save``), remembering it as a file this game may write over again."""
+        path = super().save(path)
         self.saved.add(os.path.realpath(path))
-        if path == self.record:
-            self.saved_at = len(game.history)
+        if path == self.path:
+            self.saved_at = len(self.game.history)
+        return path
 
 
 def status_line(game, player):
@@ -271,28 +282,6 @@ def status_line(game, player):
     return (f"you (player {player}): hand {' '.join(f'{c} {hand[c]}' for c in COLOURS)}; "
             f"score {' '.join(f'{c} {score[c]}' for c in COLOURS)}; "
             f"treasures {score['treasures']}")
-
-
-def unfinished_game(rec):
-    """The game of a record left unfinished at a table, to be played on, and the seats'
-    names (``HUMAN`` for a person).  The record is replayed, every move checked
-    (RecordError naming the move); UsageError for a finished game or one without a human
-    seat."""
-    bots = rec.get("bots") if isinstance(rec, dict) else None
-    game = replay(rec)
-    if not isinstance(bots, list) or len(bots) != game.players \
-            or not all(isinstance(b, str) and b for b in bots):
-        raise RecordError(f"bots: expected the name of each of the {game.players} seats "
-                          f"(\"{HUMAN}\" for a person), not {excerpt(bots)}")
-    if HUMAN not in bots:
-        raise UsageError("the record's game has no human seat (its bots are "
-                         f"{', '.join(bots)}): nothing to sit down at")
-    if rec.get("result") is not None or not goes_on(game):
-        places = "; ".join(f"{k + 1}. player{'s' * (len(ps) > 1)} {', '.join(map(str, ps))}"
-                           for k, ps in enumerate(game.ranking()))
-        raise UsageError(f"the game is over after {len(game.history)} moves ({places}): "
-                         f"nothing to resume")
-    return game, bots
 
 
 # --------------------------------------------------------------------------------------
@@ -356,16 +345,11 @@ def cmd_hint(table, player, rest):
 
 def cmd_undo(table, player, rest):
     """Back to the previous decision of a human seat, the moves after it taken back."""
-    game = table.game
-    history = game.history
-    earlier = [i for i, (_, p, _, _) in enumerate(history) if table.seats[p] is None]
-    if not earlier:
+    back = table.undo_point()
+    if back is None:
         table.write("nothing to undo: no human decision yet")
         return False
-    back = earlier[-1]
-    taken = len(history) - back
-    while len(game.history) > back:
-        game.undo()
+    taken = table.take_back(back)
     moves = f"move {back + 1}" if taken == 1 else f"moves {back + 1}-{back + taken}"
     table.write(f"took back {taken} move{'s' * (taken != 1)} ({moves}): the game stands "
                 f"before move {back + 1}")
@@ -432,3 +416,12 @@ def colour_wanted(stream=sys.stdout):
     """Colour on a terminal, unless NO_COLOR is set or the terminal is dumb."""
     return (hasattr(stream, "isatty") and stream.isatty() and not os.environ.get("NO_COLOR")
             and os.environ.get("TERM") != "dumb")
+
+
+def __getattr__(name):
+    # the names this module published before the session type: kept, with a warning
+    if name == "Table":
+        warnings.warn("tigris.seat.Table is deprecated: use tigris.seat.Terminal (a "
+                      "tigris.session.Session at the terminal)", DeprecationWarning, stacklevel=2)
+        return Terminal
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

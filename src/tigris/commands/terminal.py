@@ -84,8 +84,8 @@ def _table(args, game, seats, names, record):
     from tigris import seat
 
     seat.use_terminal()
-    return seat.Table(game, seats, names, record, colour=seat.colour_wanted(),
-                      hint_bot=args.hint_bot)
+    return seat.Terminal(game, seats, names, record, colour=seat.colour_wanted(),
+                         hint_bot=args.hint_bot)
 
 
 def _welcome(table, opening, humans, record):

@@ -123,7 +123,7 @@ class Folders:
         import stat
 
         from tigris import record as records
-        from tigris.seat import HUMAN
+        from tigris.session import HUMAN
         from tigris.sources import json_or_none, read_source
         from tigris.web.tables import game_key
 

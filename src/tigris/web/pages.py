@@ -131,12 +131,11 @@ _RESUME_SCRIPT = """<p id="resume-error" class="error"></p>
 
 def _seat_options(table_bots):
     """The bots of a seat's choice (HTML options) among `table_bots` that may sit at a
-    table (honest, their move bounded, a bot file): first the levels (``level-K``, by K),
+    table (honest, their move bounded, a bot file): first the levels (``level-K``, by K: ``session.level_of``),
     then the others by name, each named with its line for players (its ``summary``);
     every option holds that line (``data-summary``) and how it searches (its
     ``description``: its title, and ``data-about``), for the lines below the seats."""
-    import re
-
+    from tigris.session import level_of
     from tigris.web import tables as playing
 
     levels, others = [], []
@@ -146,9 +145,9 @@ def _seat_options(table_bots):
         except UsageError:                   # dishonest, too slow, or not a bot file
             continue
         row = (name, f"{name}: {conf.summary}" if conf.summary else name, conf.summary, conf.description)
-        level = re.fullmatch(r"level-(\d{1,3})", name)
-        if level:
-            levels.append((int(level[1]), *row))
+        level = level_of(name)
+        if level is not None:
+            levels.append((level, *row))
         else:
             others.append((0, *row))
 

@@ -226,7 +226,7 @@ async def game_new(served, request):
     if not isinstance(body, dict) or set(body) - known:
         raise UsageError(f"a new game is an object of {', '.join(sorted(known))}")
     with served.new_table():
-        played = await served.in_thread(lambda: tables.Played.new(
+        played = await served.in_thread(lambda: tables.Table.new(
             served.games, searches=served.searches, bots=tables.table_bots(served.folders.roots), **body))
         served.tables[played.id] = played
     return _seats(played)
@@ -244,7 +244,7 @@ async def resume(served, request):
     path = await served.in_thread(record_file, served.folders, body["page"])
     rec = await served.in_thread(read_json_or_none, path)
     with served.new_table(path, rec):
-        played = await served.in_thread(tables.Played.resume, path, served.searches,
+        played = await served.in_thread(tables.Table.resume, path, served.searches,
                                         tables.table_bots(served.folders.roots), served.tables)
         served.tables[played.id] = played
     return _seats(played)
@@ -267,7 +267,7 @@ async def game_resume(served, request):
     player = _kept_seat(request, keys, body["player"])       # before anything is seated
     rec = await served.in_thread(read_json_or_none, path)
     with served.new_table(path, rec):
-        played = await served.in_thread(tables.Played.resume, path, served.searches,
+        played = await served.in_thread(tables.Table.resume, path, served.searches,
                                         tables.table_bots(served.folders.roots), served.tables)
         if played.id != ident:                                # its seats were made anew meanwhile
             await served.in_thread(played.close)
@@ -309,7 +309,7 @@ def _game_action(name):
 
 def _seat_of(request, played, player=None):
     """The seat a request is for (``player`` and its ``key``, in the address)."""
-    return played.seat(_player_of(request, player), request.query_params.get("key"))
+    return played.check_key(_player_of(request, player), request.query_params.get("key"))
 
 
 def _player_of(request, player=None):

@@ -124,7 +124,7 @@ class Served:
     def under_way(self):
         """The games being played now: per table, what it is known by (``holders``: its
         record's file and its game) and its people's seats' addresses
-        (``Played.addresses``)."""
+        (``Table.addresses``)."""
         live = []
         for played in list(self.tables.values()):
             with played.lock:

@@ -1,7 +1,7 @@
 """Games played at the server (``tigris serve``): people and bots at one table, each game
 a record file written after every move.
 
-A game (``Played``) has a seat per player: a person (``HUMAN``, as at the terminal) or a
+A game (``Table``, a ``tigris.session.Session`` in the browser) has a seat per player: a person (``HUMAN``, as at the terminal) or a
 bot the server lists by name (``table_bots``: the shipped configurations and the files
 of the served folders' ``bots`` folders, never a path), an honest one (``cheat`` would
 see the people's hands) whose move is bounded (``MOVE_SECONDS``, ``MOVE_ITERATIONS``,
@@ -19,7 +19,7 @@ resignation taken back by its player's undo before anyone was shown the record
 (``shown_whole``).  Every change counts a
 ``version`` up: a write names the version it was made at, and one made at an older
 state is refused (``Stale``).  The record (``tigris-game/1``) is replaced whole after
-every move, so a game left at any point goes on from it (``Played.resume``), also after
+every move, so a game left at any point goes on from it (``Table.resume``), also after
 the server restarts; a change whose record cannot be written is taken back
 (``SaveFailed``), so the record and the game agree.  A table holds its record's lock
 (``tigris._plumbing.locks``) while the game may go on, so no other server or terminal
@@ -36,7 +36,7 @@ A game's seed is its secret while it is live: every hand and every later draw fo
 from it.  A seed is drawn from 63 bits when none is given, and a record's name holds
 none (``game-DATE-TIME-TOKEN.json``); the record alone keeps it.
 
->>> game = Played.new("games", players=2, seats=["human", "greedy"])   # doctest: +SKIP
+>>> game = Table.new("games", players=2, seats=["human", "greedy"])   # doctest: +SKIP
 >>> game.move(0, "leader king F4", version=game.version)                # doctest: +SKIP
 """
 
@@ -50,15 +50,16 @@ import secrets
 import stat
 import threading
 import time
+import warnings
 from pathlib import Path
 
 from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
+from tigris.session import HUMAN, Session
 
-__all__ = ["HUMAN", "MAX_EVENTS", "MOVE_SECONDS", "MOVE_ITERATIONS", "SEATS_FORMAT", "Played", "NotYours",
+__all__ = ["HUMAN", "MAX_EVENTS", "MOVE_SECONDS", "MOVE_ITERATIONS", "SEATS_FORMAT", "Table", "NotYours",
            "Stale", "SaveFailed", "InUse", "group_of", "record", "game_key", "file_id", "table_bots",
            "check_seats", "cores", "seats_file", "seats_record", "kept_seats", "key_fits", "seat_address"]
 
-HUMAN = "human"             # a person's seat, as in a record's "bots"
 MAX_EVENTS = 40             # the last moves whose events a view tells
 MOVE_SECONDS = 60.0         # a bot's move at a table: no longer than the longest hint
 MOVE_ITERATIONS = 100_000   # ... and no more iterations (ismcts-strong takes 10,000)
@@ -101,13 +102,15 @@ def group_of(move):
     return " ".join(words)
 
 
-class Played:
-    """A game at the server (see the module's docstring)."""
+class Table(Session):
+    """A game at the server (see the module's docstring): a ``tigris.session.Session``
+    in the browser.  ``Played``, its former name, is a deprecated alias."""
 
     def __init__(self, game, seats, path, searches, configurations=None, kept=None):
         from tigris.record import to_record
 
-        self.game, self.seats, self.path, self.searches = game, list(seats), Path(path), searches
+        super().__init__(game, seats, path)
+        self.searches = searches
         # the bots' configurations, checked once (None for a person's seat)
         self.configurations = list(configurations or [None] * len(self.seats))
         self.version = 0                     # counted up by every change
@@ -117,9 +120,8 @@ class Played:
         # again, so its seats keep their addresses.
         self.id, self.keys = kept if kept is not None else (
             secrets.token_hex(6),
-            {p: secrets.token_urlsafe(9) for p, seat in enumerate(self.seats) if seat == HUMAN})
+            {p: secrets.token_urlsafe(9) for p in self.people})
         self.events = []                     # per move: {"n", "player", "move", "said"}
-        self.resigned = None
         self.shown_whole = False             # the record of the game over shown (or analysed)
         self.drawn = {}                      # per seat: (version, its page's data)
         self.job = None                      # the key of the running bot move, if any
@@ -178,7 +180,7 @@ class Played:
         server's), played on; its bots must be among `bots` (``table_bots``).  Its seats
         keep the id and keys kept beside the record (``kept_seats``) unless that id is
         among `taken` (the server's tables); else they get new ones, kept from now on."""
-        from tigris.seat import unfinished_game
+        from tigris.session import unfinished_game
         from tigris.sources import read_json
 
         path = Path(path)
@@ -209,21 +211,28 @@ class Played:
 
     # -- what a player sees ---------------------------------------------------------
 
-    def seat(self, player, key):
-        """`player`, once `key` is that person's seat's key; else a UsageError."""
+    def check_key(self, player, key):
+        """`player`, once `key` is that person's seat's key; else a UsageError (NotYours
+        for a key that is not the seat's)."""
         _check_player(player, self.game.players)
-        if self.seats[player] != HUMAN:
+        if not self.person(player):
             raise UsageError(f"player {player} is a bot ({self.seats[player]}): only a person's seat is shown")
         if not key_fits(self.keys, player, key):
             raise NotYours(f"this is not player {player}'s seat: its page's address holds its key")
         return player
+
+    def seat(self, player, key):
+        """Deprecated: ``check_key``."""
+        warnings.warn("Table.seat(player, key) is deprecated: use Table.check_key", DeprecationWarning,
+                      stacklevel=2)
+        return self.check_key(player, key)
 
     def addresses(self):
         """``{player: its page's address}`` of every person's seat (``seat_address``)."""
         return {p: seat_address(self.id, p, key) for p, key in sorted(self.keys.items())}
 
     def seen_by(self, player, drawn=None):
-        """The game as `player` (a person's seat, ``seat`` checked) may see it; when
+        """The game as `player` (a person's seat, ``check_key`` checked) may see it; when
         `drawn` (the version the player's page shows) is given and the game's version is
         another, also ``data``: the page's data as the player sees the game
         (``view.game_data``), for the page to redraw in place."""
@@ -231,7 +240,7 @@ class Played:
             self._collect()
             _check_player(player, self.game.players)
             seen = self._seen_by(player)
-            rec = self._record() if drawn is not None and drawn != self.version else None
+            rec = self.to_record() if drawn is not None and drawn != self.version else None
         if rec is not None:
             seen["data"] = self._page_data(rec, player, seen["version"])
         return seen
@@ -239,14 +248,14 @@ class Played:
     def page(self):
         """(the record, the version): what a seat's page is drawn from, at one moment."""
         with self.lock:
-            return self._record(), self.version
+            return self.to_record(), self.version
 
     def _seen_by(self, player):
         from tigris.position import to_position
 
         game = self.game
         to_move = None if self.over else game.current_player
-        mine = player == to_move and self.seats[player] == HUMAN and self.job is None
+        mine = player == to_move and self.person(player) and self.job is None
         legal = []
         if mine:
             for a in game.legal_actions():
@@ -260,7 +269,7 @@ class Played:
                 "moves": len(game.history), "thinking": self.job is not None,
                 "legal": legal, "events": [_seen(e, player) for e in self.events[-MAX_EVENTS:]],
                 "can_undo": self._can_undo(player),
-                "over": self.over, "result": self._result(), "error": self.error}
+                "over": self.over, "result": self.result(), "error": self.error}
 
     def _page_data(self, rec, player, version):
         """The data of `player`'s page of the record `rec` (the game at `version`), as
@@ -274,12 +283,6 @@ class Played:
         self.drawn[player] = (version, data)
         return data
 
-    @property
-    def over(self):
-        from tigris.runs.runner import goes_on
-
-        return self.resigned is not None or not goes_on(self.game)
-
     # -- a person's decisions -------------------------------------------------------
 
     def move(self, player, move, version=None):
@@ -291,7 +294,7 @@ class Played:
             _check_player(player, game.players)
             if self.over:
                 raise UsageError("the game is over")
-            if self.seats[player] != HUMAN:
+            if not self.person(player):
                 raise UsageError(f"player {player} is a bot ({self.seats[player]})")
             if game.current_player != player or self.job is not None:
                 raise UsageError(f"it is player {game.current_player}'s turn, not player {player}'s")
@@ -317,13 +320,12 @@ class Played:
                 return
             if self.over:                        # its record may be shown whole now: it stays over
                 raise UsageError("the game is over: nothing to undo")
-            back = self._undo_point(player)
+            back = self.undo_point(player)
             if back is None:
                 raise UsageError(f"nothing to undo: player {player} has made no move yet")
             with self._change("the undo"):
                 self._stop_job()
-                while len(self.game.history) > back:
-                    self.game.undo()
+                self.take_back(back)
                 self.events = [e for e in self.events if e["n"] <= back]
                 self.resigned = None
             self._advance()
@@ -340,14 +342,14 @@ class Played:
     def _can_undo(self, player):
         if self.resigned is not None:
             return self.resigned == player and not self.shown_whole
-        return not self.over and self._undo_point(player) is not None
+        return not self.over and self.undo_point(player) is not None
 
     def resign(self, player, version=None):
         """`player` gives up: the game ends, the player last."""
         with self.lock:
             self._current(version)
             _check_player(player, self.game.players)
-            if self.seats[player] != HUMAN:
+            if not self.person(player):
                 raise UsageError(f"player {player} is a bot ({self.seats[player]}): only people resign")
             if self.over:
                 raise UsageError("the game is over")
@@ -437,30 +439,16 @@ class Played:
         self.version += 1
         self._settle()
 
-    def _undo_point(self, player):
-        earlier = [i for i, (_, p, _, _) in enumerate(self.game.history)
-                   if p == player and self.seats[p] == HUMAN]
-        return earlier[-1] if earlier else None
-
     def _apply(self, action):
-        from tigris.events import what_happened
-
-        game = self.game
-        player = game.current_player
-        text = game.action_str(action)
-        before = game.raw_state()
-        game.apply(action)
-        _, _, forced, _ = game.history[-1]
-        said = [f"then {game.action_str(f)}" for f in forced] + what_happened(before, game)
-        self.events.append({"n": len(game.history), "player": player, "move": text, "said": said})
+        self.events.append(self.make_move(action).event())
 
     def _advance(self):
         """A bot's turn: its move searched in a worker."""
         if self.over or self.job is not None or self.searches is None:
             return
-        seat = self.seats[self.game.current_player]
-        if seat == HUMAN:
+        if self.person(self.game.current_player):
             return
+        seat = self.seats[self.game.current_player]
         from tigris.record import to_record
         from tigris.runs.runner import bot_seed
 
@@ -498,32 +486,11 @@ class Played:
             self.searches.forget(self.job)
             self.job = None
 
-    def _result(self):
-        from tigris import record
-
-        if self.resigned is not None:
-            return record.result(self.game, adjudicated=f"player {self.resigned} resigned",
-                                 resigned=self.resigned)
-        return record.result(self.game) if self.game.is_over else None
-
     def save(self):
-        """The record, replaced whole (``tigris.files``)."""
-        from tigris import files
-
-        files.write_text(self.path, json.dumps(self._record()) + "\n")
+        """The record, replaced whole (``Session.save``)."""
+        path = super().save()
         self.file = file_id(self.path)
-
-    def _record(self):
-        from tigris.record import to_record
-        from tigris.runs.runner import goes_on, record_of
-
-        if self.resigned is not None:
-            rec = to_record(self.game, bots=self.seats)
-            rec["result"] = self._result()
-            return rec
-        if goes_on(self.game):
-            return to_record(self.game, bots=self.seats)
-        return record_of(self.game, self.seats)             # a game at the turn limit, ranked
+        return path
 
 
 def _new_file(folder, stem):
@@ -660,7 +627,7 @@ def _seen(event, player):
 def record(played):
     """The record of the game so far (``tigris-game/1``), as ``save`` writes it."""
     with played.lock:
-        return played._record()
+        return played.to_record()
 
 
 def table_bots(folders=()):
@@ -806,3 +773,12 @@ def _save_failed(error, what):
 def _check_player(player, players):
     if not (isinstance(player, int) and not isinstance(player, bool) and 0 <= player < players):
         raise UsageError(f"player must be a seat, 0 to {players - 1}, not {excerpt(player)}")
+
+
+def __getattr__(name):
+    # the names this module published before the session type: kept, with a warning
+    if name == "Played":
+        warnings.warn("tigris.web.tables.Played is deprecated: use tigris.web.tables.Table (a "
+                      "tigris.session.Session in the browser)", DeprecationWarning, stacklevel=2)
+        return Table
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
