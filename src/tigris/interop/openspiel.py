@@ -188,10 +188,11 @@ class _Play:
     """A state's own data, in one object that OpenSpiel's clone copies cheaply (the
     game without its undo history, the lists shallowly)."""
 
-    __slots__ = ("game", "events", "dealt", "action", "drawers", "drawn", "bag")
+    __slots__ = ("game", "limit", "events", "dealt", "action", "drawers", "drawn", "bag")
 
-    def __init__(self, game, events, dealt, action=None, drawers=(), drawn=(), bag=()):
-        self.game = game            # tigris.Game: the position (a placeholder while dealing)
+    def __init__(self, game, limit, events, dealt, action=None, drawers=(), drawn=(), bag=()):
+        self.game = game
+        self.limit = limit          # the turns after which the game stops (max_turns)            # tigris.Game: the position (a placeholder while dealing)
         self.events = events        # the public history, one line each
         self.dealt = dealt          # the starting deal so far: colours in deal order (None once dealt)
         self.action = action        # the decision waiting for its draws, or None
@@ -200,15 +201,16 @@ class _Play:
         self.bag = bag              # the bag's colour counts now (while drawing)
 
     def __deepcopy__(self, memo):
-        return _Play(self.game.copy(stack=False), list(self.events),
+        return _Play(self.game.copy(stack=False), self.limit, list(self.events),
                      None if self.dealt is None else list(self.dealt), self.action,
                      self.drawers, list(self.drawn), list(self.bag))
 
     def __getstate__(self):
-        return (self.game, self.events, self.dealt, self.action, self.drawers, self.drawn, self.bag)
+        return (self.game, self.limit, self.events, self.dealt, self.action, self.drawers, self.drawn,
+                self.bag)
 
     def __setstate__(self, data):
-        (self.game, self.events, self.dealt, self.action, self.drawers, self.drawn, self.bag) = data
+        (self.game, self.limit, self.events, self.dealt, self.action, self.drawers, self.drawn, self.bag) = data
 
 
 class TigrisState(pyspiel.State):
@@ -217,7 +219,7 @@ class TigrisState(pyspiel.State):
     def __init__(self, game, play=None):
         super().__init__(game)
         if play is None:
-            play = _Play(game.setup.copy(stack=False), [], [], bag=list(game.full_bag))
+            play = _Play(game.setup.copy(stack=False), game.max_turns, [], [], bag=list(game.full_bag))
         self._play = play
 
     @property
@@ -238,7 +240,7 @@ class TigrisState(pyspiel.State):
     def is_terminal(self):
         t = self._play
         return (t.dealt is None and t.action is None
-                and (t.game.is_over or t.game.turn >= self._rules.max_turns))
+                and (t.game.is_over or t.game.turn >= t.limit))
 
     def _legal_actions(self, player):
         # OpenSpiel wants them ascending; the core lists them in its own order
@@ -420,7 +422,7 @@ def state_of(game, rules=None):
     Its history starts there: what came before is not known to it."""
     if rules is None:
         rules = load(players=game.players, board=game.board, variants="+".join(game.variants))
-    return TigrisState(rules, _Play(game.copy(stack=False), [], None))
+    return TigrisState(rules, _Play(game.copy(stack=False), rules.max_turns, [], None))
 
 
 class TigrisBot(pyspiel.Bot):
