@@ -60,8 +60,10 @@ from tigris._game import Game
 from tigris.constants import COLOURS, HAND, N_ACTIONS, NCOL, SUPPLY, VARIANTS
 from tigris.errors import IllegalActionError, excerpt
 from tigris.interop import views
+from tigris.interop.returns import RETURNS
+from tigris.interop.returns import returns as returns_of
 
-__all__ = ["NAME", "PARAMETERS", "RETURNS", "MOVES_PER_TURN", "TigrisGame", "TigrisState",
+__all__ = ["NAME", "PARAMETERS", "MOVES_PER_TURN", "TigrisGame", "TigrisState",
            "TigrisBot", "load", "state_of", "variants_of"]
 
 #: The game's short name in OpenSpiel.
@@ -69,8 +71,6 @@ NAME = "tigris"
 #: The parameters and their defaults.
 PARAMETERS = {"players": 2, "board": "classic", "variants": "", "returns": "first_places",
               "max_turns": 1000}
-#: What ``returns`` may be.
-RETURNS = ("first_places", "final_scores")
 #: A bound on the moves of one turn, chance nodes included: two actions, each with at
 #: most 3 war orders, 4 conflicts of 2 supports, a building, a monument and 10
 #: treasures (24), and at most 12 tiles drawn by swaps and 4 x 6 by the refills.
@@ -322,14 +322,9 @@ class TigrisState(pyspiel.State):
 
     def returns(self):
         """Each player's return: 0 until the end (see the module)."""
-        game = self._play.game
-        n = game.players
         if not self.is_terminal():
-            return [0.0] * n
-        if self._rules.returns == "final_scores":
-            return [float(game.final_score(p)) for p in range(n)]
-        first = game.ranking()[0]
-        return [1.0 / len(first) if p in first else 0.0 for p in range(n)]
+            return [0.0] * self._play.game.players
+        return returns_of(self._play.game, self._rules.returns)
 
     # -- hidden information ---------------------------------------------------------
 
