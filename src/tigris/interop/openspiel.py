@@ -46,6 +46,8 @@ interpreter on every game written in Python in open-spiel 2.0.2 (its own
 as tigris's ``openspiel`` bot kind does.
 """
 
+import random
+
 import numpy as np
 
 try:
@@ -341,6 +343,34 @@ class TigrisState(pyspiel.State):
             seed = int(probability_sampler() * 2**53)
             clone._play.game = t.game.determinize(player_id, seed)
         return clone
+
+    def playout_returns(self, seed):
+        """The returns at the end of a game of uniformly random decisions from here (the
+        tiles still to draw drawn with their odds, the rest in compiled code,
+        ``Game.random_playout``, to the game's end): a search's judge of a leaf."""
+        game = self._decided(random.Random(seed))
+        if not game.is_over:
+            game.random_playout(seed)
+        return returns_of(game, self._rules.returns)
+
+    def _decided(self, rng):
+        """A copy of the game at a decision: the draws under way finished at random."""
+        t = self._play
+        if t.dealt is None and t.action is None:
+            return t.game.copy(stack=False)
+        bag, drawn = list(t.bag), list(t.dealt if t.dealt is not None else t.drawn)
+        drawers = self._rules.deal_order if t.dealt is not None else t.drawers
+        while len(drawn) < len(drawers):
+            c = rng.choices(range(NCOL), bag)[0]
+            bag[c] -= 1
+            drawn.append(c)
+        if t.dealt is not None:
+            game = self._rules.setup.copy()
+            game.redeal(list(zip(drawers, drawn)))
+            return game
+        game = t.game.copy(stack=False)
+        game.apply(t.action, draws=list(zip(drawers, drawn)))
+        return game
 
     def private_lines(self, player):
         """What `player` holds that the others do not see, as lines of text."""
