@@ -79,3 +79,11 @@ def test_tigris_match_plays_it_and_reads_its_folder_back(tmp_path, capsys):
     assert main(["match", str(path), "random", "--max-games", "2", "--jobs", "1", "--out", str(tmp_path / "m")]) == 0
     assert "in 2 games" in capsys.readouterr().out
     assert main(["standings", str(tmp_path / "m")]) == 0
+
+
+def test_loading_the_bots_imports_no_framework():
+    """OpenSpiel is imported when an openspiel bot is made, not with tigris.bots."""
+    from processes import python
+
+    done = python("import sys, tigris.bots\nprint(sorted({'pyspiel', 'tigris.interop.openspiel'} & set(sys.modules)))")
+    assert done.returncode == 0 and done.stdout.strip() == "[]", done.stderr
