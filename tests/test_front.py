@@ -18,7 +18,8 @@ COMPILED = {"tigris._core", "tigris._game", "tigris._search", "tigris._eval", "t
 # What ``import tigris`` must not load: the workers, the progress bars, the numerics, and
 # the package's modules that only a search, a text form or a command needs.
 HEAVY = {"joblib", "tqdm", "numpy", "scipy", "choix", "tigris._plumbing.parallel", "tigris.bots",
-         "tigris.position", "tigris.render", "tigris.legality", "tigris.commands"}
+         "tigris.position", "tigris.render", "tigris.legality", "tigris.commands",
+         "tigris.interop", "pyspiel", "pettingzoo"}
 
 
 def module_name(path):

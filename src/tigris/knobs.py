@@ -151,6 +151,13 @@ TABLE = {
     # Fitted on games of ismcts-fast with the heuristic, now ismcts-heuristic (docs/results.md, "Belief").
     "belief_temperature": Knob(float, 0.75, "determinization = belief: the temperature of the softmax "
                                            "over priors that weighs the others' moves", 0.001, 1000.0),
+    # The openspiel kind: OpenSpiel's searches of the game (tigris.interop.openspiel).
+    "algorithm": Knob(str, "ismcts", "kind = openspiel: OpenSpiel's search, ismcts (its IS-MCTS over the "
+                                     "player's information state) or mcts (its MCTS on each of "
+                                     "determinizations worlds, their root visits added)",
+                      choices=("ismcts", "mcts")),
+    "rollouts": Knob(int, 1, "kind = openspiel: uniformly random playouts to the end that judge each new "
+                             "leaf (compiled, as OpenSpiel's random-rollout evaluator plays them)", 1, 1000),
     # A weaker player for measurements (tools/random_marks.py): an analysis must find its
     # random moves.
     "random_share": Knob(float, 0.0, "the share of its decisions the bot plays as a uniformly random "
@@ -196,6 +203,13 @@ KINDS = {
     "ismcts": _kind(_SEARCH_BOT + _BELIEF + _RANDOM),
     "pimc": _kind(_SEARCH_BOT + ("determinizations",) + _BELIEF + _RANDOM),
     "cheat": _kind(_SEARCH_BOT + _RANDOM),
+    "openspiel": _kind(("algorithm", "iterations", "seconds", "exploration", "rollouts", "determinizations",
+                        "seed"),
+                       iterations="simulations per decision (mcts: shared out over the determinizations)",
+                       seconds="wall-clock seconds per decision instead of iterations (ismcts only)",
+                       exploration="UCT's exploration constant",
+                       determinizations="algorithm = mcts: the worlds dealt from what the player cannot "
+                                        "see, each searched by OpenSpiel's MCTS"),
 }
 
 #: The strings a knob may be: name -> choices.
@@ -264,6 +278,9 @@ def check(kind: str, params: dict[str, Any], where: str = "bot", here: bool = Tr
         out["iterations"] = None
     if "seconds" in spec and out.get("iterations") is None and out.get("seconds") is None:
         raise ValueError(f"{where}: give iterations or seconds")
+    if out.get("algorithm") == "mcts" and out.get("seconds") is not None:
+        raise ValueError(f"{where}: algorithm = \"mcts\" takes iterations, not seconds (OpenSpiel's MCTS "
+                         f"has no clock)")
     if here and params.get("network") and out.get("evaluator") != "net":
         # read only by the learned evaluation: without it the file would be ignored unsaid
         raise ValueError(f"{where}: network {excerpt(params['network'])} is read only with "

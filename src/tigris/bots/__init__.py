@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tigris import files, knobs
+from tigris.bots.openspiel import OpenSpielBot
 from tigris.bots.search import CheatBot, ISMCTSBot, PIMCBot
 from tigris.bots.simple import GreedyBot, RandomBot
 from tigris.errors import ConfigError, excerpt
@@ -52,7 +53,7 @@ class Bot(Protocol):
 
 CLASSES: dict[str, Callable[..., Bot]] = {
     "random": RandomBot, "greedy": GreedyBot, "ismcts": ISMCTSBot, "pimc": PIMCBot,
-    "cheat": CheatBot}
+    "cheat": CheatBot, "openspiel": OpenSpielBot}
 KINDS = tuple(CLASSES)
 
 
