@@ -239,7 +239,10 @@ def test_any_action_is_applied_or_refused_with_the_reason(action):
         s.apply_action(action)
         return
     # -1 is OpenSpiel's "no action", which it refuses itself
-    with pytest.raises(pyspiel.SpielError, match=r"^tigris: .+: .+" if action != -1 else "kInvalidAction"):
+    # an id outside the action space is refused by its number, a legal id by its move's name
+    reason = r"^tigris: action id -?\d+ is outside the action space" if not 0 <= action < N_ACTIONS \
+        else r"^tigris: .+: .+"
+    with pytest.raises(pyspiel.SpielError, match=reason if action != -1 else "kInvalidAction"):
         s.apply_action(action)
     assert str(s) == before and s.history() == history
 

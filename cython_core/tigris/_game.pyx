@@ -195,8 +195,10 @@ cdef class Game:
         return self.s.turn
 
     def legal_actions(self):
-        """The ids of the legal actions of the decision at hand, ascending
-        (``action_str`` writes them)."""
+        """The ids of the legal actions of the decision at hand, in the order the rules
+        code lists them (the same order for the same position; not sorted: sort them
+        where an order is required, as the OpenSpiel adapter does); ``action_str``
+        writes them."""
         cdef int32_t buf[N_ACTIONS]
         cdef int n = legal_actions(&self.s, buf)
         return [buf[i] for i in range(n)]
