@@ -11,9 +11,9 @@ speed = tool("openspiel_speed")
 
 
 def test_each_way_plays_whole_games(capsys):
-    assert speed.main(["--games", "2", "--players", "3", "--observe"]) == 0
+    assert speed.main(["--games", "2", "--players", "3", "--observe", "--rounds", "2"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "2 random games of 3 players each way"
+    assert lines[0] == "2 random games of 3 players each way, 2 alternating rounds (medians)"
     assert [line.split("  ")[0] for line in lines[1:]] == [
         "tigris.Game from Python", "tigris.Game.random_playout", "OpenSpiel state observed"]
     assert lines[1].endswith("1.00x tigris.Game's time")
@@ -25,3 +25,8 @@ def test_each_way_plays_whole_games(capsys):
 def test_no_games_is_a_usage_error(capsys):
     assert speed.main(["--games", "0"]) == 2
     assert capsys.readouterr().err == "openspiel_speed: --games must be at least 1, not 0\n"
+
+
+def test_no_rounds_is_a_usage_error(capsys):
+    assert speed.main(["--rounds", "0"]) == 2
+    assert capsys.readouterr().err == "openspiel_speed: --rounds must be at least 1, not 0\n"

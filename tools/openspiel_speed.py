@@ -6,14 +6,17 @@ and in compiled code (``Game.random_playout``).
 
     python tools/openspiel_speed.py --players 2 --games 200
 
-Each way plays the same number of uniformly random games of the same setup, one after
-the other on one core, and prints games per second, decisions per second and the
-adapter's slowdown against ``tigris.Game``.  ``--observe`` also reads every player's
+Each way plays the same uniformly random games of the same setup on one core, in
+``--rounds`` alternating rounds (each round every way in turn, ``--games`` games each), and
+prints the median round's games per second, decisions per second and the adapter's
+slowdown against ``tigris.Game`` (the median of the rounds' ratios: a shared machine's
+load falls on every way alike).  ``--observe`` also reads every player's
 observation vector and information state at every decision (what a learner would).
 """
 
 import argparse
 import random
+import statistics
 import sys
 import time
 
@@ -67,6 +70,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     ap.add_argument("--games", type=int, default=200, help="random games each way (default 200)")
+    ap.add_argument("--rounds", type=int, default=5, help="alternating rounds (default 5)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--observe", action="store_true",
                     help="through OpenSpiel, also read every player's observation and information state")
@@ -74,18 +78,24 @@ def main(argv=None):
     try:
         if args.games < 1:
             raise UsageError(f"--games must be at least 1, not {args.games}")
-        rows = [("tigris.Game from Python", through_game(args.players, args.games, args.seed)),
-                ("tigris.Game.random_playout", compiled(args.players, args.games, args.seed)),
+        if args.rounds < 1:
+            raise UsageError(f"--rounds must be at least 1, not {args.rounds}")
+        ways = [("tigris.Game from Python", lambda: through_game(args.players, args.games, args.seed)),
+                ("tigris.Game.random_playout", lambda: compiled(args.players, args.games, args.seed)),
                 ("OpenSpiel state" + (" observed" if args.observe else ""),
-                 through_openspiel(args.players, args.games, args.seed, args.observe))]
+                 lambda: through_openspiel(args.players, args.games, args.seed, args.observe))]
+        rounds = [[run() for _, run in ways] for _ in range(args.rounds)]
     except (UsageError, ImportError) as e:
         print(f"openspiel_speed: {e}", file=sys.stderr)
         return 2
-    base = rows[0][1][0] / args.games
-    print(f"{args.games} random games of {args.players} players each way")
-    for name, (seconds, decisions) in rows:
+    print(f"{args.games} random games of {args.players} players each way, {args.rounds} alternating rounds "
+          f"(medians)")
+    for i, (name, _) in enumerate(ways):
+        seconds = statistics.median(r[i][0] for r in rounds)
+        decisions = rounds[0][i][1]                 # the same games every round
+        ratio = statistics.median(r[i][0] / r[0][0] for r in rounds)
         print(f"{name:32} {args.games / seconds:9.1f} games/s {decisions / seconds:11.0f} decisions/s "
-              f"{seconds / args.games / base:6.2f}x tigris.Game's time")
+              f"{ratio:6.2f}x tigris.Game's time")
     return 0
 
 
