@@ -533,7 +533,7 @@ def _selfplay_lines():
     """Two valid lines of a self-play run of 2 players (a game and a failed one), as
     ``selfplay.read`` takes them, and the run's settings."""
     from tigris.runs import selfplay
-    from tigris.runs.runner import deal_seed
+    from tigris.play.runner import deal_seed
 
     from tigris.calibration import first_shares
 

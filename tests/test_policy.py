@@ -282,7 +282,7 @@ def test_the_policy_search_plays_whole_games_on_every_setup(net_file):
     it (``play_out``: over, or stopped at the turn limit, for a game of leaders moved back
     and forth never empties the bag): each choice legal (``apply`` refuses any other),
     every player ranked."""
-    from tigris.runs.runner import MAX_TURNS, play_out
+    from tigris.play.runner import MAX_TURNS, play_out
 
     ended = 0
     for setup in SETUPS[::3]:

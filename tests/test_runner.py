@@ -1,12 +1,12 @@
-"""What the runners share (tigris.runs.runner) and the TOML reader (tigris.tomlfile)."""
+"""What the runners share (tigris.play.runner) and the TOML reader (tigris.tomlfile)."""
 
 import pytest
 
 from tigris import ratings, tune
-from tigris.runs import runner
+from tigris.play import runner
 from tigris.errors import ConfigError, UsageError
 from tigris._plumbing.tomlfile import read_toml
-from tigris.runs.results import Tally
+from tigris.play.results import Tally
 from tigris.tournament import Spec, schedule
 
 

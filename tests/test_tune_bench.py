@@ -11,7 +11,7 @@ from tigris import knobs
 from tigris.commands import main
 from tigris.errors import TuneError
 from tigris.runs import tunebench
-from tigris.runs.runner import deal_seed
+from tigris.play.runner import deal_seed
 from tigris.tune import tunable
 from tigris.tunefolder import HISTORY_FILE, METHODS
 

@@ -23,7 +23,7 @@ from tigris._plumbing import jsonl, locks
 from tigris._plumbing import work
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError, excerpt
 from tigris.files import open_append
-from tigris.runs.runner import (bot_settings, deal_games, deal_seed, failed_game, first_of_two,
+from tigris.play.runner import (bot_settings, deal_games, deal_seed, failed_game, first_of_two,
                                 game_name, game_tasks)
 
 __all__ = ["KEYS", "sprt_match", "parse_sprt", "check_sprt", "play_sprt", "format_result", "verdict"]
@@ -186,7 +186,7 @@ def play_sprt(a, b, settings, spec, deals, scheduled, test, max_games, jobs, pro
     games that failed, "first_failure": "game K: its error" of the first, or None).
 
     >>> from tigris.match import check_sprt, play_sprt
-    >>> from tigris.runs.runner import bot_settings, deal_games, deal_seed
+    >>> from tigris.play.runner import bot_settings, deal_games, deal_seed
     >>> deals = [job for d in range(10)
     ...          for job in deal_games(["greedy", "random"], deal_seed(0, d), 2 * d)]
     >>> spec = {"players": 2, "board": "classic", "variants": [], "seed": 0, "name": "g-r"}

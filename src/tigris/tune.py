@@ -47,8 +47,8 @@ from tigris._plumbing import plotting, work
 from tigris.errors import ConfigError, Interrupted, TuneError, excerpt, install_hint
 from tigris.files import check_target, open_append, utf8_text, write_bytes, write_text
 from tigris._plumbing.locks import holding
-from tigris.runs.runner import bot_settings, deal_games, deal_seed, failed_game, game_tasks, score
-from tigris.runs.seeds import trial_seed
+from tigris.play.runner import bot_settings, deal_games, deal_seed, failed_game, game_tasks, score
+from tigris.play.seeds import trial_seed
 from tigris._plumbing.tomlfile import toml_string
 from tigris.tunefolder import (HISTORY_FILE, METHODS, RESULT_FILE, SCORES, SPEC_FILE, TOLD,
                               VERIFICATION_FILE, field_text, read_history, read_settings)

@@ -58,7 +58,7 @@ def run(args):
     import tigris
     from tigris import bots as botlib
     from tigris.commands import terminal
-    from tigris.runs.runner import TURN_LIMIT, bot_seed, play_out, record_of
+    from tigris.play.runner import TURN_LIMIT, bot_seed, play_out, record_of
 
     if args.resume is not None:
         return terminal.resume(args)

@@ -19,8 +19,8 @@ import tigris
 from tigris import _bench
 from tigris.boards import BOARD_NAMES
 from tigris.constants import VARIANTS
-from tigris.runs import seeds
-from tigris.runs.seeds import CALIBRATION_SEEDS    # its deals: seeds.calibration_seed
+from tigris.play import seeds
+from tigris.play.seeds import CALIBRATION_SEEDS    # its deals: seeds.calibration_seed
 
 __all__ = ["machine", "core_runs", "bench_core", "search_runs", "bench_search",
            "midgame_positions", "check_hint_bot", "decisive_runs", "bench_decisive",
@@ -212,7 +212,7 @@ def midgame_positions(per_count=8, seed=1):
     import random
 
     from tigris import bots
-    from tigris.runs.runner import bot_seed, play_out
+    from tigris.play.runner import bot_seed, play_out
 
     rng = random.Random(seed)
     out = []
@@ -390,7 +390,7 @@ def _calibration_game(players, game_seed):
     share of the first place."""
     from tigris import bots
     from tigris.calibration import first_shares
-    from tigris.runs.runner import bot_seed, play_out
+    from tigris.play.runner import bot_seed, play_out
 
     for attempt in itertools.count():
         g = tigris.Game(players=players, seed=game_seed)

@@ -71,8 +71,8 @@ from tigris import record as records
 from tigris.errors import Interrupted, UsageError, excerpt
 from tigris.files import check_target, open_append, write_text
 from tigris._plumbing.locks import holding
-from tigris.runs.runner import deal_seed, play_game
-from tigris.runs.seeds import label_seed
+from tigris.play.runner import deal_seed, play_game
+from tigris.play.seeds import label_seed
 from tigris.sources import read_json
 
 __all__ = ["FORMAT", "FORMATS", "SETTINGS", "DEFAULT_BOT", "POSITIONS", "LABEL_ITERATIONS", "MAX_GAMES", "LABELS", "FULL_SHARE",
