@@ -287,9 +287,9 @@ def test_the_policy_search_plays_whole_games_on_every_setup(net_file):
     ended = 0
     for setup in SETUPS[::3]:
         g = tigris.Game(seed=2, **setup)
-        seats = [bots.make("ismcts", iterations=10, priors="net", evaluator="net", network=net_file,
+        seated = [bots.make("ismcts", iterations=10, priors="net", evaluator="net", network=net_file,
                            rollout_depth=2, seed=3 + p) for p in range(g.players)]
-        play_out(g, seats)
+        play_out(g, seated)
         ranked = sorted(p for tied in g.ranking() for p in tied)
         assert (g.is_over or g.turn == MAX_TURNS) and ranked == list(range(g.players)), setup
         ended += g.is_over

@@ -1,7 +1,7 @@
 """Tournaments: bots play each other in parallel; every finished game is saved at once.
 
 A tournament is a set of bots, players per game, a number of games, a base seed and seat
-rotation: each deal (seed) is played in every seating of its table (2 players: both
+rotation: each deal (seed) is played in every seating of its line-up (2 players: both
 seatings; 3-4 players: every rotation), so the luck of the deal cancels out.
 
 >>> import tempfile
@@ -112,7 +112,7 @@ class Spec:
             raise ConfigError(f"{where}: {e}" if where else str(e)) from None
 
     def shared_seats(self):
-        """With fewer bots than seats, the bot that plays two seats of every table (the
+        """With fewer bots than seats, the bot that plays two seats of every line-up (the
         tables repeat the bots in turn), else None."""
         return self.bots[0] if len(self.bots) < self.players else None
 
@@ -155,7 +155,7 @@ def schedule(spec):
     """Every game of the tournament (game number, deal seed, bot per seat) as a
     ``tigris.play.schedule.Schedule``: computed game by game, never listed.  Deals go to the
     tables in turn, so each bot meets each other bot about equally often; each deal is
-    played in every seating of its table."""
+    played in every seating of its line-up."""
     return Schedule(spec.bots, spec.players, spec.games, spec.seed)
 
 
@@ -335,7 +335,7 @@ def _run(spec, folder, resume, where, progress):
     missing = len(games) - len(tally)
     played = {"games": 0, "failed": 0}
     if missing:
-        todo = (job for job in games if job["game"] not in tally)
+        todo = (task for task in games if task["game"] not in tally)
         played = _play(todo, missing, tally, settings, asdict(spec), folder, where, progress)
     summary = summarize(spec, tally)
     write_summary(folder, summary)

@@ -1,13 +1,13 @@
 """What the runners share (tournaments, SPRT matches, SPSA tuning): the deals and their
 seatings, one game between bots as a worker plays it, and the score of a game.
 
-A job is one game to play: ``{"game": number, "deal_seed": seed of the deal, "seats":
+A task is one game to play: ``{"game": number, "deal_seed": seed of the deal, "seats":
 [bot name per seat]}``; ``settings`` maps each bot name to ``(kind, params)``, resolved
 by the parent so that workers (even remote ones) need no files.
 
 >>> from tigris.play.runner import deal_games, deal_seed
->>> jobs = deal_games(["ismcts-fast", "greedy"], deal_seed(5, 0), first_game=0)
->>> [(job["game"], job["deal_seed"], job["seats"]) for job in jobs]
+>>> tasks = deal_games(["ismcts-fast", "greedy"], deal_seed(5, 0), first_game=0)
+>>> [(task["game"], task["deal_seed"], task["seats"]) for task in tasks]
 [(0, 5000015, ['ismcts-fast', 'greedy']), (1, 5000015, ['greedy', 'ismcts-fast'])]
 
 This module is imported by every worker: keep it light (no statistics libraries).
@@ -15,6 +15,7 @@ This module is imported by every worker: keep it light (no statistics libraries)
 
 import time
 import traceback
+import warnings
 
 import tigris
 from tigris import bots as botlib
@@ -32,16 +33,16 @@ MAX_TURNS = 1000
 TURN_LIMIT = f"turn limit: stopped after {MAX_TURNS} turns, ranked on the scores so far"
 
 
-def seatings(table):
-    """Every rotation of a table's bots, so each bot sits in each seat once: with 2
+def seatings(lineup):
+    """Every rotation of a line-up's bots, so each bot sits in each seat once: with 2
     players, both seatings.  The seatings of one deal share its luck, which cancels out."""
-    return [table[r:] + table[:r] for r in range(len(table))]
+    return [lineup[r:] + lineup[:r] for r in range(len(lineup))]
 
 
-def deal_games(table, seed_of_deal, first_game):
-    """The jobs of one deal: a game per seating of `table`, numbered from `first_game`."""
+def deal_games(lineup, seed_of_deal, first_game):
+    """The tasks of one deal: a game per seating of `lineup`, numbered from `first_game`."""
     return [{"game": first_game + k, "deal_seed": seed_of_deal, "seats": seats}
-            for k, seats in enumerate(seatings(table))]
+            for k, seats in enumerate(seatings(lineup))]
 
 
 def bot_settings(names, shelf=None):
@@ -56,17 +57,24 @@ def goes_on(game):
     return not game.is_over and game.turn < MAX_TURNS
 
 
-def play_out(game, seats, before=None, timings=None):
-    """Play `game` on, each decision by the bot of the player to move (``seats``: one a
+def play_out(game, bots=None, before=None, timings=None, *, seats=None):
+    """Play `game` on, each decision by the bot of the player to move (``bots``: one a
     player, each with ``choose(game)``), while it ``goes_on``: the one loop of a game
     between bots, for tournaments, ``tigris play`` and the benchmarks.  ``before(game)``,
     if given, is called before each decision; the seconds each decision took are appended
-    to ``timings`` if given (a list: those played stay in it if a bot raises)."""
+    to ``timings`` if given (a list: those played stay in it if a bot raises).  ``seats``,
+    the former name of ``bots``, is deprecated (since 2.1, removed in 2.2)."""
+    if seats is not None:
+        warnings.warn("play_out(seats=...) is deprecated: the bots are play_out(bots=...) "
+                      "(removed in tigris 2.2)", DeprecationWarning, stacklevel=2)
+        bots = seats
+    if bots is None:
+        raise TypeError("play_out() needs the bots, one a player")
     while goes_on(game):
         if before is not None:
             before(game)
         t = time.perf_counter()
-        action = seats[game.current_player].choose(game)
+        action = bots[game.current_player].choose(game)
         if timings is not None:
             timings.append(time.perf_counter() - t)
         game.apply(action)
@@ -81,29 +89,29 @@ def record_of(game, bots, timings=None):
     return rec
 
 
-def play_game(job, settings, spec_dict, wrap=None):
-    """Play one job; returns its record (``tigris-game/1`` with the game number, deal seed
+def play_game(task, settings, spec_dict, wrap=None):
+    """Play one task (a game); returns its record (``tigris-game/1`` with the game number, deal seed
     and run name, the wall seconds of its play, ``seconds``, and ``cpu_seconds``, the CPU
     time of this process over the whole game, the bots' threads included: what the game
     cost its worker).  A game that raises is returned as a record with its error and the
     moves played so far.  `spec_dict` gives ``players``, ``board``, ``variants``, the base
     ``seed`` and the run's ``name``.  ``wrap(bot, k)``, if given, is what plays seat k
     for its bot (self-play's labelling seat)."""
-    seats = job["seats"]
+    seats = task["seats"]
     g = None
     timings = []
     cpu = time.process_time()
     try:
-        g = tigris.Game(players=spec_dict["players"], seed=job["deal_seed"], board=spec_dict["board"],
+        g = tigris.Game(players=spec_dict["players"], seed=task["deal_seed"], board=spec_dict["board"],
                         variants=tuple(spec_dict["variants"]))
-        players = []
+        bots = []
         for seat, name in enumerate(seats):
             kind, params = settings[name]
-            seed = bot_seed(spec_dict["seed"], job["game"], seat)
+            seed = bot_seed(spec_dict["seed"], task["game"], seat)
             bot = botlib.CLASSES[kind](name=name, **dict(params, seed=seed))
-            players.append(wrap(bot, seat) if wrap is not None else bot)
+            bots.append(wrap(bot, seat) if wrap is not None else bot)
         started = time.perf_counter()
-        play_out(g, players, timings=timings)
+        play_out(g, bots, timings=timings)
         rec = record_of(g, seats, timings)
         rec["seconds"] = round(time.perf_counter() - started, 3)
     except Exception as e:            # recorded, never fatal: the run goes on
@@ -112,32 +120,32 @@ def play_game(job, settings, spec_dict, wrap=None):
         rec["result"] = None
         rec["error"] = f"{type(e).__name__}: {e}"
         rec["traceback"] = traceback.format_exc(limit=6)
-    rec.update({"game": job["game"], "deal_seed": job["deal_seed"], "tournament": spec_dict["name"],
+    rec.update({"game": task["game"], "deal_seed": task["deal_seed"], "tournament": spec_dict["name"],
                 "cpu_seconds": round(time.process_time() - cpu, 3)})
     return rec
 
 
-def game_tasks(jobs, settings, spec_dict):
-    """``play_game`` of each job, as joblib tasks (a generator) for ``parallel.run``."""
+def game_tasks(tasks, settings, spec_dict):
+    """``play_game`` of each task, as joblib delayed calls (a generator) for ``parallel.run``."""
     from joblib import delayed         # imported when games run: ``import tigris.play.runner`` stays light
 
-    return (delayed(play_game)(job, settings, spec_dict) for job in jobs)
+    return (delayed(play_game)(task, settings, spec_dict) for task in tasks)
 
 
-def game_name(task):
-    """"game N" of a task of ``game_tasks``: what ``work.Run`` says of it."""
-    return f"game {task[1][0]['game']}"
+def game_name(call):
+    """"game N" of a delayed call of ``game_tasks``: what ``work.Run`` says of it."""
+    return f"game {call[1][0]['game']}"
 
 
-def failed_game(task, why):
-    """The record of the game of a task of ``game_tasks`` that did not end in its worker
+def failed_game(call, why):
+    """The record of the game of a delayed call of ``game_tasks`` that did not end in its worker
     (``work.Run``'s `died`: its worker process died twice), as ``play_game`` records a
     game that raised: no moves, no result, `why` as its error."""
-    job, _, spec_dict = task[1]
-    return {"format": "tigris-game/1", "bots": job["seats"], "players": spec_dict["players"],
+    task, _, spec_dict = call[1]
+    return {"format": "tigris-game/1", "bots": task["seats"], "players": spec_dict["players"],
             "board": spec_dict["board"], "variants": list(spec_dict["variants"]),
-            "seed": job["deal_seed"], "moves": [], "result": None, "error": why,
-            "game": job["game"], "deal_seed": job["deal_seed"], "tournament": spec_dict["name"]}
+            "seed": task["deal_seed"], "moves": [], "result": None, "error": why,
+            "game": task["game"], "deal_seed": task["deal_seed"], "tournament": spec_dict["name"]}
 
 
 # ---------------------------------------------------------------------------------------

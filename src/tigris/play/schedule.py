@@ -1,21 +1,22 @@
 """A tournament's games, each computed from its number: a schedule of a million games is
 a few numbers, not a list.
 
-The tables are the line-ups that share the deals: every combination of ``players`` of
-the bots, in the order of ``itertools.combinations`` (with fewer bots than seats, the
-bots repeated in turn: a single table).  Deal ``d`` goes to table ``d mod tables`` and
-is played in every seating of it (``runner.seatings``), so game ``k`` is seating
+The line-ups share the deals: every combination of ``players`` of the bots, in the order
+of ``itertools.combinations`` (with fewer bots than seats, the bots repeated in turn: a
+single line-up).  Deal ``d`` goes to line-up ``d mod lineups`` and is played in every
+seating of it (``runner.seatings``), so game ``k`` is seating
 ``k mod players`` of deal ``k // players``, whose seed is ``runner.deal_seed(seed, d)``.
 
 >>> from tigris.play.schedule import Schedule
 >>> s = Schedule(["a", "b", "c"], players=2, games=5, seed=1)
 >>> len(s), s[3]
 (6, {'game': 3, 'deal_seed': 1000004, 'seats': ['c', 'a']})
->>> [job["seats"] for job in s][:4]
+>>> [task["seats"] for task in s][:4]
 [['a', 'b'], ['b', 'a'], ['a', 'c'], ['c', 'a']]
 """
 
 import math
+import warnings
 from collections.abc import Sequence
 
 from tigris.play.runner import deal_seed
@@ -40,23 +41,36 @@ def combination(items, size, index):
 
 class Schedule(Sequence):
     """The games of a tournament: ``len`` of them (``games`` rounded up to whole deals),
-    and ``schedule[k]`` the job of game ``k``: ``{"game", "deal_seed", "seats"}``."""
+    and ``schedule[k]`` the task of game ``k``: ``{"game", "deal_seed", "seats"}``."""
 
     def __init__(self, bots, players, games, seed):
         self.bots = list(bots)
         self.players = players
         self.seed = seed
         self.deals = math.ceil(games / players)
-        self.tables = math.comb(len(self.bots), players) if len(self.bots) >= players else 1
+        self.lineups = math.comb(len(self.bots), players) if len(self.bots) >= players else 1
 
     def __len__(self):
         return self.deals * self.players
 
-    def table(self, deal):
-        """The bots of deal number `deal`'s table, seat by seat in its first seating."""
+    def lineup(self, deal):
+        """The bots of deal number `deal`'s line-up, seat by seat in its first seating."""
         if len(self.bots) < self.players:
             return [self.bots[i % len(self.bots)] for i in range(self.players)]
-        return combination(self.bots, self.players, deal % self.tables)
+        return combination(self.bots, self.players, deal % self.lineups)
+
+    def table(self, deal):
+        """Deprecated since 2.1, removed in 2.2: ``lineup``."""
+        warnings.warn("Schedule.table is deprecated: use Schedule.lineup (removed in tigris 2.2)",
+                      DeprecationWarning, stacklevel=2)
+        return self.lineup(deal)
+
+    @property
+    def tables(self):
+        """Deprecated since 2.1, removed in 2.2: ``lineups``, how many line-ups share the deals."""
+        warnings.warn("Schedule.tables is deprecated: use Schedule.lineups (removed in tigris 2.2)",
+                      DeprecationWarning, stacklevel=2)
+        return self.lineups
 
     def __getitem__(self, game):
         if not isinstance(game, int) or isinstance(game, bool):
@@ -66,9 +80,9 @@ class Schedule(Sequence):
         if not 0 <= game < len(self):
             raise IndexError(f"no game {game} in a schedule of {len(self)}")
         deal, rotation = divmod(game, self.players)
-        table = self.table(deal)
+        lineup = self.lineup(deal)
         return {"game": game, "deal_seed": deal_seed(self.seed, deal),
-                "seats": table[rotation:] + table[:rotation]}
+                "seats": lineup[rotation:] + lineup[:rotation]}
 
     def __iter__(self):
         for game in range(len(self)):

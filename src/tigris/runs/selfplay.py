@@ -251,7 +251,7 @@ def play_and_label(game_number, s):
 
 def _play_and_label(game_number, s):
     """``play_and_label``'s line but for its CPU time."""
-    job = {"game": game_number, "deal_seed": deal_seed(s["seed"], game_number),
+    task = {"game": game_number, "deal_seed": deal_seed(s["seed"], game_number),
            "seats": [s["bot"]] * s["players"]}
     spec = {"players": s["players"], "board": s["board"], "variants": s["variants"],
             "seed": s["seed"], "name": "selfplay"}
@@ -263,8 +263,8 @@ def _play_and_label(game_number, s):
     if targets["labels"] == "cap":
         def wrap(bot, k):
             return _CapSeat(bot, s, game_number, k, positions)
-    rec = play_game(job, {s["bot"]: (s["kind"], s["params"])}, spec, wrap=wrap)
-    line = {"game": game_number, "deal_seed": job["deal_seed"]}
+    rec = play_game(task, {s["bot"]: (s["kind"], s["params"])}, spec, wrap=wrap)
+    line = {"game": game_number, "deal_seed": task["deal_seed"]}
     if rec.get("error"):
         return dict(line, error=rec["error"])
     choices, final = [], None
