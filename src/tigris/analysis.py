@@ -483,17 +483,17 @@ def plan(rec, source="record", iterations=None, seconds=None, players=None, bot=
     seed = knobs.check_value("ismcts", "seed", seed, where="seed")
     measure = check_measure(measure)
     thresholds = check_thresholds(thresholds, measure)
-    searcher = botlib.configuration(bot)     # read once; the workers get its knobs
-    if searcher.kind != "ismcts":
+    config = botlib.configuration(bot)     # read once; the workers get its knobs
+    if config.kind != "ismcts":
         raise ConfigError(f"the analysis needs an ismcts bot configuration, not a "
-                          f"{searcher.kind} one ({searcher.name})")
-    kind, name, params = engine_of(searcher, measure)
+                          f"{config.kind} one ({config.name})")
+    kind, name, params = engine_of(config, measure)
     from tigris.play import luck           # with the network: not for the command line's start
 
     replay = replayed(rec, source)
     fields, tasks = decisions(rec, players, source, replay)
     header = {"format": FORMAT, "record": fields["record"], "source": str(source),
-              "moves": fields["moves"], "decisions": fields["decisions"], "bot": searcher.name,
+              "moves": fields["moves"], "decisions": fields["decisions"], "bot": config.name,
               "engine": engine_digest(kind, params, replay[0][0].players),
               **budget, "seed": seed, "players": fields["players"], "measure": measure,
               "thresholds": thresholds,
