@@ -533,7 +533,7 @@ def _selfplay_lines():
     """Two valid lines of a self-play run of 2 players (a game and a failed one), as
     ``selfplay.read`` takes them, and the run's settings."""
     from tigris.runs import selfplay
-    from tigris.runs.runner import deal_seed
+    from tigris.play.runner import deal_seed
 
     from tigris.calibration import first_shares
 
@@ -1023,9 +1023,9 @@ def _address(path):
 
 
 def _stop_searches(client):
-    searches = client.app.state.searches
+    searches = client.app.state.tasks
     with searches._lock:                         # a search the property started: stopped
-        for job in list(searches._jobs.values()):
+        for job in list(searches._tasks.values()):
             searches._end(job, "stopped")
 
 
@@ -1104,7 +1104,7 @@ def _state(client):
     """What a request could change: tables, positions, searches, the folder's files."""
     app = client.app
     table = app.state.tables.get(SERVED["table"][0])
-    return (sorted(app.state.tables), sorted(app.state.positions), len(app.state.searches._jobs),
+    return (sorted(app.state.tables), sorted(app.state.positions), len(app.state.tasks._tasks),
             sorted(os.listdir(SERVED["folder"])), table.version if table else None)
 
 

@@ -9,7 +9,7 @@ import pytest
 import tigris
 from tigris.runs import bench
 from tigris.commands import main
-from tigris.runs.runner import deal_seed
+from tigris.play.runner import deal_seed
 
 
 @pytest.fixture(scope="module")

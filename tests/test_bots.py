@@ -720,7 +720,7 @@ def test_the_old_default_plays_its_games_move_for_move(record):
     """ismcts-fast-2.0 is ismcts-fast as version 2.0 shipped it: the games that version
     recorded (tigris play --bots ismcts-fast ... --seed S, by 2.0, which seeded the bot in
     seat i with S * 10 + i) come again, move for move, network and all."""
-    from tigris.runs.runner import play_out, record_of
+    from tigris.play.runner import play_out, record_of
 
     old = json.loads((Path(__file__).parent / "data" / record).read_text())
     n, seed = old["players"], old["seed"]

@@ -207,7 +207,7 @@ def test_play_without_a_seed_deals_a_new_game_each_time_and_says_its_seed(tmp_pa
 def test_play_refuses_a_record_in_a_missing_folder_before_the_game(tmp_path, monkeypatch, capsys):
     """Issue 42: --record missing-folder/x.json played the whole game and failed only at
     the write, losing the game."""
-    from tigris.runs import runner
+    from tigris.play import runner
 
     played = []
     monkeypatch.setattr(runner, "play_out", lambda *a, **k: played.append(1))

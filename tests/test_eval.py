@@ -25,14 +25,14 @@ def test_the_weights_struct_and_the_table_agree():
     assert Evaluator().weights == default_weights()
     assert list(Evaluator().weights) == list(WEIGHTS)
     for name in WEIGHTS:
-        knob = knobs.TABLE[name]
+        knob = knobs.KNOBS[name]
         assert knob.type is float and knob.low <= knob.default <= knob.high and knob.meaning, name
 
 
 def test_every_weight_is_a_knob_of_the_bots_that_evaluate_and_is_tunable():
     for kind in ("ismcts", "pimc", "cheat", "greedy"):
         for name in WEIGHTS:
-            assert knobs.KINDS[kind][name][:2] == (float, knobs.TABLE[name].default), (kind, name)
+            assert knobs.KINDS[kind][name][:2] == (float, knobs.KNOBS[name].default), (kind, name)
         assert set(WEIGHTS) <= set(tunable(kind))
     assert not set(WEIGHTS) & set(knobs.KINDS["random"])
 
@@ -71,7 +71,7 @@ def test_each_prior_weight_is_the_prior_of_its_kind_of_action():
              "prior_tile": next(a for a in legal if A_TILE <= a < A_LEADER)}
     for name, action in kinds.items():
         assert Evaluator(**{name: 7.5}).prior(g, action) == 7.5, name
-        assert Evaluator().prior(g, action) == knobs.TABLE[name].default, name
+        assert Evaluator().prior(g, action) == knobs.KNOBS[name].default, name
 
 
 def test_a_scoring_tile_gets_its_own_prior():

@@ -146,6 +146,6 @@ def test_what_import_tigris_leaves_out_still_works_when_used():
     done = python("import tigris\ng = tigris.Game(players=2, seed=3)\n"
                   "h = tigris.Game.from_position(g.to_position())\n"
                   "assert str(h) == str(g)\n"
-                  "print(len(tigris.hint(g, iterations=200, top=2, jobs=2, progress=False)))")
+                  "print(len(tigris.hint(g, iterations=200, top=2, workers=2, progress=False)))")
     assert done.returncode == 0, done.stderr
     assert done.stdout == "2\n"

@@ -242,7 +242,7 @@ def test_hint_is_the_bots_analysis(monkeypatch):
 def test_hint_budget_is_exact_with_several_workers():
     g = tigris.Game(players=2, seed=2)
     # two workers (a hint's jobs are processes: at most the cores, and CI has two)
-    hints = tigris.hint(g, iterations=1001, jobs=2, seed=1, top=10_000, progress=False)
+    hints = tigris.hint(g, iterations=1001, workers=2, seed=1, top=10_000, progress=False)
     assert hints.iterations == 1001                          # 501 + 500, not 2 x 501
 
 
@@ -253,7 +253,7 @@ def test_hint_with_a_bot_object():
     bot = bots.make("ismcts", iterations=50, seed=4)
     hints = tigris.hint(g, iterations=300, bot=bot, top=10_000, progress=False)
     assert hints.iterations == 300                           # the hint's budget, not the bot's
-    with pytest.raises(ValueError, match="jobs and seed apply to a bot configuration name"):
+    with pytest.raises(ValueError, match="workers and seed apply to a bot configuration name"):
         tigris.hint(g, iterations=300, bot=bot, seed=1)
     with pytest.raises(ValueError, match="hints need an ismcts bot, not a greedy one"):
         tigris.hint(g, iterations=300, bot=bots.make("greedy"))
@@ -261,7 +261,7 @@ def test_hint_with_a_bot_object():
 
 def test_hints_carry_what_the_search_spent(capsys):
     g = tigris.Game(players=2, seed=4)
-    hints = tigris.hint(g, iterations=900, jobs=1, seed=5, top=2, progress=False)
+    hints = tigris.hint(g, iterations=900, workers=1, seed=5, top=2, progress=False)
     assert len(hints) == 2 and hints.iterations == 900 and hints.seed == 5
     assert hints.bot == "ismcts-fast" and hints.seconds > 0
     table = format_table(g, hints)
@@ -674,13 +674,13 @@ def test_a_plan_is_the_move_and_what_the_search_settled_of_the_turn():
 
 def test_the_reasons_never_read_the_hidden_tiles():
     """The why of a plan is the same whatever the hands the mover cannot see hold."""
-    from tigris.hints import network_of, searched, searcher, settled, why
+    from tigris.hints import hint_bot, network_of, root_statistics, settled, why
 
     g = recorded("ismcts-fast-2.0-seed12-3p.json", 40)
     other = g.determinize(g.current_player, 77)           # the other hands dealt again
     assert other.raw_state()["hand"] != g.raw_state()["hand"]
-    engine = searcher("ismcts-fast", 1, 3)
-    stats, _ = searched(g, engine, iterations=2000, progress=False)
+    engine = hint_bot("ismcts-fast", 1, 3)
+    stats, _ = root_statistics(g, engine, iterations=2000, progress=False)
     net = network_of(engine, g.players)
     for child in stats["children"][:3]:
         steps = settled(g, child)[1]
@@ -691,19 +691,19 @@ def test_the_reasons_say_what_a_plan_does_and_what_it_is_worth():
     """A revolt's plan says it begins it, the likely line who wins it, and the network's
     expected final scores before and after; a search without a network gives none."""
     from tigris import notation
-    from tigris.hints import network_of, searcher, why
+    from tigris.hints import hint_bot, network_of, why
 
     g = tigris.Game(players=2, seed=1)
     for move in ("leader king F4", "tile black A11"):
         g.apply(move)
     child = {"action": g.parse_action("leader king G3"), "pv": [(notation.str_to_action("support 1"), 1)],
              "pv_visits": [100, 60]}
-    w = why(g, child, 1, network_of(searcher("ismcts-fast", 1, 0), 2))
+    w = why(g, child, 1, network_of(hint_bot("ismcts-fast", 1, 0), 2))
     assert w["does"] == ["player 1 begins a revolt of the kings against player 0 (G3 against F4)"]
     assert w["replies"] == [{"player": 1, "move": "support 1", "share": 0.6}]
     assert len(w["scores"]["before"]) == len(w["scores"]["after"]) == 2
     assert all(isinstance(x, float) and 0 <= x < 60 for x in w["scores"]["before"] + w["scores"]["after"])
-    assert network_of(searcher("ismcts-heuristic", 1, 0), 2) is None
+    assert network_of(hint_bot("ismcts-heuristic", 1, 0), 2) is None
     assert why(g, child, 1, None)["scores"] is None
 
 

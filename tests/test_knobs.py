@@ -19,7 +19,7 @@ STUBS = ROOT / "src" / "tigris"
 
 
 def test_every_row_is_whole_and_its_default_valid():
-    for name, knob in knobs.TABLE.items():
+    for name, knob in knobs.KNOBS.items():
         assert knob.meaning and knob.type in (int, float, str), name
         if knob.type is str and name in knobs.PATHS:
             assert knob.default == "" and not knob.choices, name       # a file; empty: the shipped one
@@ -29,9 +29,9 @@ def test_every_row_is_whole_and_its_default_valid():
             assert knob.low <= knob.default <= knob.high, name
             assert knobs.check_knob(name, knob.default) == knob.default, name
     for kind, kind_knobs in knobs.KINDS.items():
-        assert set(kind_knobs) <= set(knobs.TABLE), kind
+        assert set(kind_knobs) <= set(knobs.KNOBS), kind
         for name, (typ, default, meaning) in kind_knobs.items():
-            assert (typ, default) == (knobs.TABLE[name].type, knobs.TABLE[name].default), (kind, name)
+            assert (typ, default) == (knobs.KNOBS[name].type, knobs.KNOBS[name].default), (kind, name)
     assert set(knobs.SEARCH_CONFIG) <= set(knobs.KINDS["ismcts"])
     assert set(knobs.WEIGHTS) <= set(knobs.SEARCH_CONFIG)
 
@@ -64,7 +64,7 @@ def test_the_public_search_and_evaluator_take_the_tables_defaults():
     theirs = _search.Search(g, knobs.search_config({}), seed=3)
     ours.step(300)
     theirs.step(300)
-    assert ours.stats() == theirs.stats() and ours.final == knobs.TABLE["final"].default
+    assert ours.stats() == theirs.stats() and ours.final == knobs.KNOBS["final"].default
     for name in knobs.SEARCH_CONFIG:
         assert name not in inspect.signature(search.Search).parameters, name
         assert name not in inspect.signature(search.run).parameters, name
@@ -129,7 +129,7 @@ def test_the_documentation_draws_its_knob_tables_from_the_table():
     for page in [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]:
         for line in page.read_text(encoding="utf-8").splitlines():
             if "default" in line:
-                for name in knobs.TABLE:
+                for name in knobs.KNOBS:
                     assert f"`{name}` defaults" not in line and f"{name} defaults to" not in line, \
                         (page.name, line)
 
@@ -138,5 +138,5 @@ def test_the_valid_values_are_words_for_every_knob():
     assert knobs.valid("epsilon") == "0.0 to 1.0"
     assert knobs.valid("rollout") == "random or greedy"
     assert knobs.valid("eval_leader") == "any finite number"
-    assert all(knobs.valid(name) for name in knobs.TABLE)
-    assert math.isinf(knobs.TABLE["exploration"].high)
+    assert all(knobs.valid(name) for name in knobs.KNOBS)
+    assert math.isinf(knobs.KNOBS["exploration"].high)

@@ -3,7 +3,9 @@ import of every module (compiled ones and imports inside functions included) poi
 the module's own layer or one below it."""
 
 import ast
+import importlib
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -195,6 +197,39 @@ def test_a_folder_split_over_two_layers_is_caught():
     table[-1][1].append(folder[-1])                # one of its modules among the foundations
     assert folders_in_two_layers(table) == ["runs"]
 
+
+
+def test_the_games_between_bots_sit_below_the_runs_that_play_them():
+    """``play/`` is what tournaments, matches, tuning and analyses play their games with,
+    and ``runs/`` (self-play, learning, the benchmarks) runs tournaments and tunings: three
+    layers in that order, so no arrow can point from ``play/`` up or from the contests to
+    ``runs/``."""
+    rank = layer_of(layer_table())
+    folder = {name: {rank[m] for m in rank if m == name or m.startswith(name + ".")} for name in ("play", "runs")}
+    contests = {rank[m] for m in ("tournament", "match", "tune", "analysis", "ratings")}
+    assert max(folder["play"]) < min(contests) and max(contests) < min(folder["runs"])
+
+
+def test_an_arrow_from_the_games_up_to_the_runs_is_caught(tmp_path, monkeypatch):
+    path = tmp_path / "up.py"
+    path.write_text("from tigris import tune\nfrom tigris.tournament import MAX_GAMES\n"
+                    "def f():\n    from tigris.match import check_sprt\n    from tigris.runs import selfplay\n")
+    found = package_modules()
+    monkeypatch.setattr(sys.modules[__name__], "package_modules", lambda: {**found, "play.up": path})
+    arrows = [arrow for arrow in upward_imports(layer_table()) if arrow.startswith("play.up ")]
+    assert arrows == ["play.up (games between bots) imports match (contests)",
+                      "play.up (games between bots) imports runs.selfplay (runs)",
+                      "play.up (games between bots) imports tournament (contests)",
+                      "play.up (games between bots) imports tune (contests)"]
+
+
+@pytest.mark.parametrize("name", ["runner", "schedule", "results", "seeds", "luck"])
+def test_the_old_paths_of_the_games_still_import_with_a_warning(name, monkeypatch):
+    new = importlib.import_module(f"tigris.play.{name}")
+    monkeypatch.delitem(sys.modules, f"tigris.runs.{name}", raising=False)
+    with pytest.warns(DeprecationWarning, match=f"tigris.play.{name}"):
+        old = importlib.import_module(f"tigris.runs.{name}")
+    assert old is new                   # one module: a patch of either name patches both
 
 def test_the_top_level_holds_what_people_import():
     """At most 30 modules at the top of the package (the compiled ones apart: each has its

@@ -331,7 +331,7 @@ def test_a_self_play_whose_games_all_fail_stops_the_loop_in_one_line(tmp_path, c
 
 @pytest.mark.slow
 def test_a_gate_whose_games_all_fail_stops_the_loop_in_one_line(tmp_path, monkeypatch):
-    from tigris.runs import runner
+    from tigris.play import runner
 
     def broken(job, settings, spec_dict):
         return runner.failed_game((None, (job, settings, spec_dict), {}), "RuntimeError: the gate fell over")

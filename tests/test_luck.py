@@ -9,7 +9,7 @@ import pytest
 
 import tigris
 from tigris import analysis, bots, record
-from tigris.runs import luck
+from tigris.play import luck
 from tigris.constants import COLOURS
 from tigris.errors import UsageError
 

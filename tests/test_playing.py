@@ -337,7 +337,7 @@ def test_a_game_under_way_is_not_shown_whole(client):
     assert answer.status_code == 409 and "played at a table" in answer.text and '"hand"' not in answer.text
     answer = client.post("/api/analysis", json={"page": page, "iterations": 10})
     assert answer.status_code == 409 and "played at a table" in answer.json()["error"]
-    assert all(job.future is not None for job in client.app.state.searches._jobs.values())   # bots' moves only
+    assert all(job.future is not None for job in client.app.state.tasks._tasks.values())   # bots' moves only
     front = client.get("/").text
     assert "(at a table of this server)" in front and f'href="{page}"' not in front
     v = seat.post(client, "resign").json()
@@ -413,15 +413,15 @@ def test_a_game_refused_at_the_table_limit_writes_nothing_and_starts_nothing(cli
     monkeypatch.setattr(served, "MAX_TABLES", 2)
     for seed in (1, 2):
         new(client, players=2, seats=["random", "human"], seed=seed)
-    searches = client.app.state.searches
-    jobs = len(searches._jobs)
+    searches = client.app.state.tasks
+    jobs = len(searches._tasks)
     answer = client.post("/api/games", json={"players": 2, "seats": ["random", "human"], "seed": 3})
     assert answer.status_code == 400 and "already holds 2 games" in answer.json()["error"]
-    assert len(list((tmp_path / "games").glob("*.json"))) == 2 and len(searches._jobs) == jobs
+    assert len(list((tmp_path / "games").glob("*.json"))) == 2 and len(searches._tasks) == jobs
     g = tigris.Game(players=2, seed=3)
     (tmp_path / "saved.json").write_text(json.dumps(record.to_record(g, bots=["random", "human"])))
     assert client.post("/api/resume", json={"page": "/record/0/saved.json"}).status_code == 400
-    assert len(searches._jobs) == jobs and len(client.app.state.tables) == 2
+    assert len(searches._tasks) == jobs and len(client.app.state.tables) == 2
 
 
 def full_disk(monkeypatch, when=lambda rec: True):
@@ -495,7 +495,7 @@ def test_a_bot_whose_worker_is_killed_moves_again_and_the_table_goes_on(client):
         v = seat.view(client, lambda view: view["over"] or view["legal"])
         assert not v["over"] and v["legal"], v            # the bot has moved: the table goes on
         bot_moves = v["moves"] - mine
-        pool = client.app.state.searches._pool
+        pool = client.app.state.tasks._pool
         if pool is not None and kills < 2 and bot_moves != bot_moves_at_kill:
             for worker in list(pool._processes.values()):   # the bot has moved: its pool is there
                 psutil.Process(worker.pid).kill()

@@ -282,14 +282,14 @@ def test_the_policy_search_plays_whole_games_on_every_setup(net_file):
     it (``play_out``: over, or stopped at the turn limit, for a game of leaders moved back
     and forth never empties the bag): each choice legal (``apply`` refuses any other),
     every player ranked."""
-    from tigris.runs.runner import MAX_TURNS, play_out
+    from tigris.play.runner import MAX_TURNS, play_out
 
     ended = 0
     for setup in SETUPS[::3]:
         g = tigris.Game(seed=2, **setup)
-        seats = [bots.make("ismcts", iterations=10, priors="net", evaluator="net", network=net_file,
+        seated = [bots.make("ismcts", iterations=10, priors="net", evaluator="net", network=net_file,
                            rollout_depth=2, seed=3 + p) for p in range(g.players)]
-        play_out(g, seats)
+        play_out(g, seated)
         ranked = sorted(p for tied in g.ranking() for p in tied)
         assert (g.is_over or g.turn == MAX_TURNS) and ranked == list(range(g.players)), setup
         ended += g.is_over

@@ -111,9 +111,9 @@ def test_a_browser_hint_is_checked_in_the_server_alone(monkeypatch, reads):
     from tigris.web import jobs
 
     args = []
-    monkeypatch.setattr(jobs.Searches, "_add", lambda self, job: args.append(job.args) or "k")
+    monkeypatch.setattr(jobs.Tasks, "_add", lambda self, task: args.append(task.args) or "k")
     g = tigris.Game(players=2, seed=3)
-    jobs.Searches().start(g.to_position(), 0.2, "level-2")
+    jobs.Tasks().start(g.to_position(), 0.2, "level-2")
     assert reads == {"level-2.toml": 1, "ismcts-fast.toml": 1}
     checked, searchers = [], []
     monkeypatch.setattr(knobs, "check", lambda *a, **k: checked.append(a))

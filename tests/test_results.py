@@ -16,7 +16,7 @@ import pytest
 from tigris import tournament
 from tigris.commands import main
 from tigris.errors import ConfigError, TournamentError
-from tigris.runs.runner import deal_games, deal_seed
+from tigris.play.runner import deal_games, deal_seed
 from tigris.tournament import MAX_GAMES, Spec, load_summary, read_games, run, schedule, write_spec_file
 
 from processes import dask_cluster
@@ -398,7 +398,7 @@ def test_failures_are_not_results_resume_plays_them_and_standings_count_them(fol
 @pytest.fixture
 def in_parts(monkeypatch):
     """Every games.jsonl read by worker processes, a few lines a part."""
-    from tigris.runs import results
+    from tigris.play import results
 
     monkeypatch.setattr(results, "PARALLEL_BYTES", 0)
     monkeypatch.setattr(results, "PART_BYTES", 30_000)
@@ -406,7 +406,7 @@ def in_parts(monkeypatch):
 
 @pytest.mark.slow
 def test_a_file_read_in_parts_by_workers_gives_the_same_answers(folder, in_parts):
-    from tigris.runs import results
+    from tigris.play import results
 
     spec, _ = tournament.read_spec_file(folder / "tournament.json")
     assert len(results._parts(folder / "games.jsonl")) >= 3
@@ -557,7 +557,7 @@ def test_standings_read_games_jsonl_without_holding_the_records(folder):
 
 @pytest.mark.slow
 def test_the_tally_holds_a_few_tens_of_bytes_a_game():
-    from tigris.runs.results import Tally
+    from tigris.play.results import Tally
 
     spec = Spec(bots=["random", "greedy", "ismcts-fast"], games=30_000)
     tally = Tally(spec)

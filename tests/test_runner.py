@@ -1,12 +1,12 @@
-"""What the runners share (tigris.runs.runner) and the TOML reader (tigris.tomlfile)."""
+"""What the runners share (tigris.play.runner) and the TOML reader (tigris.tomlfile)."""
 
 import pytest
 
 from tigris import ratings, tune
-from tigris.runs import runner
+from tigris.play import runner
 from tigris.errors import ConfigError, UsageError
 from tigris._plumbing.tomlfile import read_toml
-from tigris.runs.results import Tally
+from tigris.play.results import Tally
 from tigris.tournament import Spec, schedule
 
 
@@ -27,12 +27,12 @@ def test_the_runners_deal_with_the_shared_formula():
     # SPSA iteration k: theta+ and theta- each in both seatings of deal k; a Bayes trial
     # in both seatings of deal k and of a second deal of its own.
     spec = tune.TuneSpec(bot="ismcts-fast", params=[], opponents=["greedy"], seed=1)
-    jobs = tune.GAMES["spsa"].jobs(2, spec, ["greedy"])
+    jobs = tune.GAMES["spsa"].tasks(2, spec, ["greedy"])
     assert [j["game"] for j in jobs] == [8, 9, 10, 11]
     assert {j["deal_seed"] for j in jobs} == {runner.deal_seed(1, 2)}
     assert [j["seats"] for j in jobs] == [["plus", "greedy"], ["greedy", "plus"],
                                           ["minus", "greedy"], ["greedy", "minus"]]
-    jobs = tune.GAMES["bayes"].jobs(2, spec, ["greedy"])
+    jobs = tune.GAMES["bayes"].tasks(2, spec, ["greedy"])
     assert [j["game"] for j in jobs] == [8, 9, 10, 11]
     assert [j["deal_seed"] for j in jobs] == [runner.deal_seed(1, 2)] * 2 + \
         [runner.deal_seed(1, tune.SECOND_DEALS + 2)] * 2
@@ -41,7 +41,7 @@ def test_the_runners_deal_with_the_shared_formula():
     # seatings of both against the same two opponents
     spec = tune.TuneSpec(bot="ismcts-fast", params=[], opponents=["greedy", "random"], seed=1,
                          players=3, iteration_games=12)
-    jobs = tune.GAMES["spsa"].jobs(2, spec, ["greedy", "random"])
+    jobs = tune.GAMES["spsa"].tasks(2, spec, ["greedy", "random"])
     assert [j["game"] for j in jobs] == list(range(24, 36))
     assert [j["deal_seed"] for j in jobs] == [runner.deal_seed(1, 2)] * 6 + \
         [runner.deal_seed(1, tune.SECOND_DEALS + 2)] * 6

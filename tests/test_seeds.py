@@ -1,4 +1,4 @@
-"""The seed rules, each stated once (``tigris.runs.seeds``): every run keeps the seeds it
+"""The seed rules, each stated once (``tigris.play.seeds``): every run keeps the seeds it
 always had (the values below were computed by the formulas as they stood in each
 module), and no other module of the package writes a seed formula's constants."""
 
@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from tigris import analysis
-from tigris.runs import bench, learn, runner, seeds, selfplay, suite
+from tigris.play import runner, seeds
+from tigris.runs import bench, learn, selfplay, suite
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "tigris"
 
@@ -67,7 +68,7 @@ def test_the_trials_of_a_bayes_tuning_are_seeded_as_they_were(args, expected):
 
 
 def test_no_other_module_writes_a_seed_rule():
-    """The constants of the seed rules appear in ``runs/seeds.py`` alone."""
+    """The constants of the seed rules appear in ``play/seeds.py`` alone."""
     constants = re.compile(r"1_000_003|7_919|104_729|15_485_863|12_345_678|1 << 62|"
                            r"[78]_000_000_000")
     found = [f"{path.relative_to(PACKAGE)}:{n}" for path in sorted(PACKAGE.rglob("*.py"))

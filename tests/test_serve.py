@@ -193,7 +193,7 @@ def test_links_out_of_a_results_folder_are_not_followed(tmp_path):
             assert answer.status_code == 404 and "leads out of the folder" in answer.text, path
             assert "secret" not in answer.text and str(outside) not in answer.text
         answer = client.post("/api/analysis", json={"page": f"/results/0/{name}/game/0", "iterations": 5})
-        assert answer.status_code == 404 and not client.app.state.searches._jobs
+        assert answer.status_code == 404 and not client.app.state.tasks._tasks
 
 
 def test_a_position_is_checked(client):
@@ -331,10 +331,10 @@ def test_a_search_stops_when_asked_or_forgotten_and_its_process_ends(folder):
         assert client.post(f"/api/hint/{key}/stop", json={}).json()["state"] == "stopped"
         assert client.get(f"/api/hint/{key}").json()["state"] == "stopped"
         forgotten = client.post("/api/hint", json={"position": g.to_position(), "seconds": 30}).json()["id"]
-        jobs = client.app.state.searches._jobs              # looked at without asking (a GET would)
+        jobs = client.app.state.tasks._tasks              # looked at without asking (a GET would)
         until(lambda: jobs[forgotten].state == "stopped", 30, what="the search nobody asks for to stop")
         assert client.get(f"/api/hint/{forgotten}").json()["state"] == "stopped"
-        assert client.app.state.searches.running() == 0
+        assert client.app.state.tasks.running() == 0
         assert not hint_workers()
 
 
@@ -343,7 +343,7 @@ def test_a_search_whose_process_is_killed_fails_saying_so_and_the_next_one_works
     with serving.client(create_app([folder])) as client:
         key = client.post("/api/hint", json={"position": g.to_position(), "seconds": 30}).json()["id"]
         wait_for(client, key, states=("running",))
-        psutil.Process(client.app.state.searches._jobs[key].process.pid).kill()
+        psutil.Process(client.app.state.tasks._tasks[key].process.pid).kill()
         state = wait_for(client, key)
         assert state["state"] == "failed" and state["error"] == (
             "the search's process died (SIGKILL: killed by hand, or for want of memory)")
@@ -364,10 +364,10 @@ def say_half_and_die(messages):
 def test_a_message_cut_short_by_a_search_s_death_does_not_hang_the_searches(folder):
     import threading
 
-    from tigris.web.jobs import Searches, _Job
+    from tigris.web.jobs import Tasks, _Task
 
-    searches = Searches(workers=1)
-    key = searches._add(_Job(say_half_and_die, (), None))
+    searches = Tasks(workers=1)
+    key = searches._add(_Task(say_half_and_die, (), None))
     seen = []
 
     def look():
@@ -379,7 +379,7 @@ def test_a_message_cut_short_by_a_search_s_death_does_not_hang_the_searches(fold
     looking.join(timeout=40)
     hung = looking.is_alive()
     if hung:                                     # reading the half message: let it end
-        searches._jobs[key].messages._writer.close()
+        searches._tasks[key].messages._writer.close()
         looking.join(timeout=10)
     searches.close()
     assert not hung, "reading a message cut short waited for ever"
@@ -391,7 +391,7 @@ def test_eight_searches_at_once_wait_for_two_workers(folder):
     with serving.client(create_app([folder], workers=2)) as client:
         keys = [client.post("/api/hint", json={"position": tigris.Game(players=2 + k % 3, seed=k).to_position(),
                                                "seconds": 0.3}).json()["id"] for k in range(8)]
-        assert client.app.state.searches.running() == 2
+        assert client.app.state.tasks.running() == 2
         states = [client.get(f"/api/hint/{k}").json()["state"] for k in keys]
         assert states.count("waiting") == 6
         assert all(wait_for(client, k)["state"] == "done" for k in keys)
@@ -679,7 +679,7 @@ def test_an_analysis_file_that_holds_something_else_is_left_as_it_is(short, cont
     answer = client.post("/api/analysis", json={"page": "/record/0/game.json", "iterations": 10})
     assert answer.status_code == 400 and message in answer.json()["error"], answer.text
     assert "move it away" in answer.json()["error"] and out.read_bytes() == before
-    assert not client.app.state.searches._jobs
+    assert not client.app.state.tasks._tasks
 
 
 def test_an_analysis_is_refused_where_it_cannot_be_written(short, tmp_path_factory, monkeypatch):
@@ -701,7 +701,7 @@ def test_an_analysis_is_refused_where_it_cannot_be_written(short, tmp_path_facto
     finally:
         folder.chmod(0o755)
     assert answer.status_code == 400 and "its folder is not writable" in answer.json()["error"]
-    assert not out.exists() and not outside.exists() and not client.app.state.searches._jobs
+    assert not out.exists() and not outside.exists() and not client.app.state.tasks._tasks
 
 
 def conflict_position():

@@ -487,7 +487,7 @@ def test_a_page_of_another_origin_changes_nothing(serving, tmp_path, monkeypatch
     assert ("POST", "/api/games", 421, "application/json") in seen               # the rebound page
     assert any(method == "OPTIONS" for method, *_ in seen)                      # preflights, never granted
     assert ("GET", "/resume/0/saved.json", None, "") in seen                   # and answered 404
-    assert not app.state.searches._jobs and not app.state.positions
+    assert not app.state.tasks._tasks and not app.state.positions
     assert list(app.state.tables) == [game["id"]]
     assert (table.version, len(table.game.history), sorted(p.name for p in tmp_path.rglob("*"))) == before
 
@@ -748,7 +748,7 @@ def test_a_hint_is_stopped_when_its_page_goes(browser, serving, tmp_path):
         g.apply(g.legal_actions()[0])
     (tmp_path / "g.json").write_text(json.dumps(record.to_record(g, bots=["a", "b"])))
     address = serving(tmp_path)
-    searches = serving.running[-1][2].state.searches
+    searches = serving.running[-1][2].state.tasks
     for leave in ("another position", "the page"):
         browser.get(address + "record/0/g.json#move=4")
         WebDriverWait(browser, 10, poll_frequency=POLL).until(lambda b: b.find_element(By.ID, "move-number").text == "4")

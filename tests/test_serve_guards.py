@@ -46,7 +46,7 @@ def folder(tmp_path):
 
 def untouched(app, folder):
     """Nothing was made: no table, no search, no position, no game file."""
-    return (not app.state.tables and not app.state.searches._jobs and not app.state.positions
+    return (not app.state.tables and not app.state.tasks._tasks and not app.state.positions
             and not (folder / "games").exists())
 
 
@@ -287,7 +287,7 @@ def test_an_analysis_budget_is_capped(folder, iterations):
     client = serving.client(app)
     answer = client.post("/api/analysis", json={"page": "/record/0/game.json", "iterations": iterations})
     assert answer.status_code == 400 and "iterations must be a whole number from 1 to 10,000" in answer.json()["error"]
-    assert not app.state.searches._jobs
+    assert not app.state.tasks._tasks
 
 
 def bot_file(folder, name, text):

@@ -255,7 +255,7 @@ def test_a_hard_link_to_a_live_record_is_that_record(tmp_path):
             answer = client.post("/api/resume", json={"page": "/record/0/x.json"})
             assert answer.status_code == 409 and len(client.app.state.tables) == 1
             assert "x.json (at a table of this server)" in client.get("/").text
-            assert not client.app.state.searches._jobs
+            assert not client.app.state.tasks._tasks
 
         refused()
         assert move(client, game).status_code == 200        # the record replaced: x.json an old copy

@@ -120,7 +120,7 @@ def play_or_die(job, settings, spec_dict):
     """``play_game``, but game 1 kills its worker process (SIGKILL), every time."""
     import signal
 
-    from tigris.runs.runner import play_game
+    from tigris.play.runner import play_game
 
     if job["game"] == 1:
         os.kill(os.getpid(), signal.SIGKILL)
@@ -283,7 +283,7 @@ def test_a_match_of_three_seats_both_bots_with_the_field_and_counts_first_places
     """A match of 3 players: every seating of each deal, the field at each table, a game
     a field bot wins a draw between A and B; the folder a results folder of the three."""
     from tigris.match import format_result, sprt_match
-    from tigris.runs.runner import first_of_two
+    from tigris.play.runner import first_of_two
 
     r = sprt_match("greedy", "random", elo0=0, elo1=100, max_games=6, jobs=1, players=3,
                    field=["pimc"], out=tmp_path / "m",

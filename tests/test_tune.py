@@ -297,7 +297,7 @@ def play_or_die(job, settings, spec_dict):
     every time."""
     import signal
 
-    from tigris.runs.runner import play_game
+    from tigris.play.runner import play_game
 
     if job["game"] == 5:
         os.kill(os.getpid(), signal.SIGKILL)

@@ -11,7 +11,7 @@ from tigris import knobs
 from tigris.commands import main
 from tigris.errors import TuneError
 from tigris.runs import tunebench
-from tigris.runs.runner import deal_seed
+from tigris.play.runner import deal_seed
 from tigris.tune import tunable
 from tigris.tunefolder import HISTORY_FILE, METHODS
 
@@ -26,7 +26,7 @@ def test_each_planted_knob_starts_outside_its_good_region_and_the_shipped_value_
     for value in (p.low, p.high, row.planted, low, high, shipped):
         assert p.low <= value <= p.high
         knobs.check("ismcts", {row.name: p.played(value)}, where=row.name)
-    assert p.integer == (knobs.TABLE[row.name].type is int)
+    assert p.integer == (knobs.KNOBS[row.name].type is int)
     assert row.measured and "tigris tournament" in row.measured
     assert row.name in tunable("ismcts")
 

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from tigris.runs.runner import first_of_two, score
+from tigris.play.runner import first_of_two, score
 from tigris.tune import TuneSpec, field_of, parse_param, tune
 from tigris.tunefolder import read_history, read_result
 

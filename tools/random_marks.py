@@ -13,7 +13,7 @@ its random moves, as the bot told them, ``last_random``) and its analysis
 command again plays and analyses only what is missing (a rerun whose games would be
 others is refused, naming the setting; another --measure analyses the same games again).  Game K of every share is the same deal, the bot in seat
 K % 2; every bot's seed follows the one rule of bots' games
-(``tigris.runs.runner.bot_seed``), so the same command plays the same games.
+(``tigris.play.runner.bot_seed``), so the same command plays the same games.
 
 The intervals: marks per game, the mean's 95% t interval over the games; the shares of
 moves marked, Wilson's 95% interval, which counts the moves as independent (the moves of
@@ -30,7 +30,7 @@ from tigris import analysis, bots as botlib
 from tigris.errors import UsageError
 from tigris.files import write_text
 from tigris.ratings import wilson_interval
-from tigris.runs.runner import bot_seed, deal_seed, goes_on, record_of
+from tigris.play.runner import bot_seed, deal_seed, goes_on, record_of
 from tigris.sources import read_json
 
 DEFAULTS = {"shares": [0.1, 0.3, 0.5], "games": 12, "bot": "ismcts-fast", "margin_share": None,

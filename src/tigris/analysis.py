@@ -87,7 +87,7 @@ JSON lines.  Line 1 is the header::
      players], "measure": "margin" | "win", "thresholds": {"inaccuracy": .., "mistake":
      .., "blunder": ..} (the measure's), "luck": [[move, player, luck], ...]}
 
-``luck`` holds the luck of every draw of the game, every player's (``tigris.runs.luck``: the
+``luck`` holds the luck of every draw of the game, every player's (``tigris.play.luck``: the
 drawer's chance after the tiles drawn against its mean over the draws the bag could have
 given); the summary adds it up per player.  A header written before it has none.
 
@@ -140,7 +140,7 @@ from tigris.files import check_target, open_append
 from tigris._plumbing.locks import holding
 from tigris.hints import DEFAULT_BOT as DEFAULT_HINT_BOT
 from tigris.hints import EQUAL, ranked
-from tigris.runs import seeds
+from tigris.play import seeds
 from tigris.sources import open_source, read_source
 
 __all__ = ["FORMAT", "DEFAULT_BOT", "MEASURES", "DEFAULT_MEASURE", "THRESHOLDS", "MARGIN_SEED_SPREAD", "MARGIN_SHARE",
@@ -483,17 +483,17 @@ def plan(rec, source="record", iterations=None, seconds=None, players=None, bot=
     seed = knobs.check_value("ismcts", "seed", seed, where="seed")
     measure = check_measure(measure)
     thresholds = check_thresholds(thresholds, measure)
-    searcher = botlib.configuration(bot)     # read once; the workers get its knobs
-    if searcher.kind != "ismcts":
+    config = botlib.configuration(bot)     # read once; the workers get its knobs
+    if config.kind != "ismcts":
         raise ConfigError(f"the analysis needs an ismcts bot configuration, not a "
-                          f"{searcher.kind} one ({searcher.name})")
-    kind, name, params = engine_of(searcher, measure)
-    from tigris.runs import luck           # with the network: not for the command line's start
+                          f"{config.kind} one ({config.name})")
+    kind, name, params = engine_of(config, measure)
+    from tigris.play import luck           # with the network: not for the command line's start
 
     replay = replayed(rec, source)
     fields, tasks = decisions(rec, players, source, replay)
     header = {"format": FORMAT, "record": fields["record"], "source": str(source),
-              "moves": fields["moves"], "decisions": fields["decisions"], "bot": searcher.name,
+              "moves": fields["moves"], "decisions": fields["decisions"], "bot": config.name,
               "engine": engine_digest(kind, params, replay[0][0].players),
               **budget, "seed": seed, "players": fields["players"], "measure": measure,
               "thresholds": thresholds,
@@ -773,7 +773,7 @@ def summarize(header, rows):
     ``mistakes``, ``blunders``, ``mean_drop`` (over the searched decisions, in the
     header's measure, a negative drop counted as 0), ``best_share`` (the searched
     decisions where the move played was the engine's best, not only one of its equals)
-    and ``luck`` (the summed luck of its draws, ``tigris.runs.luck``; None in a file
+    and ``luck`` (the summed luck of its draws, ``tigris.play.luck``; None in a file
     written before luck was); with the header's source, bot, budget and measure and the
     count of ``analysed`` and ``marked`` rows (those with a mark, by move)."""
     def mean(values):

@@ -65,6 +65,7 @@ True
 import math
 import sys
 import time
+import warnings
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -77,7 +78,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CHUNKS", "DEFAULT_BOT", "EQUAL", "LONGEST", "MARKS", "SEARCHED", "ROW_KEYS", "WHY_DEALS",
            "WHY_ROWS", "Hints", "continuation", "format_table", "hint", "hints_of", "longer", "network_of",
-           "notes", "own_error", "plan_key", "plans", "ranked", "reading", "search_hint", "searched", "searcher",
+           "notes", "own_error", "plan_key", "plans", "ranked", "reading", "search_hint", "root_statistics", "hint_bot",
            "settled", "shown", "shown_continuation", "then", "versus", "why"]
 
 CHUNKS = 20          # progress steps of a search in this process (one worker)
@@ -106,12 +107,14 @@ ROW_KEYS = ("rank", "mark", "equal", "searched", "move", "action", "plan", "visi
 
 
 def hint(game: "Game", seconds: float | None = None, iterations: int | None = None,
-         top: int = 5, jobs: int = 1, bot: "str | bots.Bot" = DEFAULT_BOT,
-         seed: int | None = None, progress: "bool | Callable[[int, int, int], Any] | None" = None) -> "Hints":
+         top: int = 5, workers: int = 1, bot: "str | bots.Bot" = DEFAULT_BOT,
+         seed: int | None = None, progress: "bool | Callable[[int, int, int], Any] | None" = None,
+         jobs: int | None = None) -> "Hints":
     """Rank the plans of ``game.current_player`` by the search of an ISMCTS bot.
 
     Give ``seconds`` (default 5) or ``iterations``: the whole budget, shared out exactly
-    among ``jobs`` worker processes.  ``bot`` names the configuration whose search knobs
+    among ``workers`` worker processes (``jobs``, its former name, is deprecated since 2.1,
+    removed in 2.2).  ``bot`` names the configuration whose search knobs
     are used, ``seed`` replaces its seed; a bot object (an ISMCTS bot made or loaded)
     searches with its own workers and random numbers instead.  ``progress``
     shows a progress bar (default: for searches of a second or 20,000 iterations and
@@ -155,20 +158,24 @@ def hint(game: "Game", seconds: float | None = None, iterations: int | None = No
         iterations = knobs.check_value("ismcts", "iterations", iterations)
     if not isinstance(top, int) or isinstance(top, bool) or top < 1:
         raise ValueError(f"top must be a whole number of moves, at least 1, not {excerpt(top)}")
-    return search_hint(game, searcher(bot, jobs, seed), seconds, iterations, top, progress)
+    if jobs is not None:
+        warnings.warn("hint(jobs=...) is deprecated: use hint(workers=...) (removed in tigris 2.2)",
+                      DeprecationWarning, stacklevel=2)
+        workers = jobs
+    return search_hint(game, hint_bot(bot, workers, seed), seconds, iterations, top, progress)
 
 
 def search_hint(game: "Game", engine: Any, seconds: float | None = None, iterations: int | None = None,
                 top: int = 5, progress: "bool | Callable[[int, int, int], Any] | None" = None) -> "Hints":
     """``hint``'s search, of what ``hint`` checks (a game not over whose mover's hand is
-    known, a budget, `top`) with the bot `engine` (``searcher``'s), checking nothing
+    known, a budget, `top`) with the bot `engine` (``hint_bot``'s), checking nothing
     again: a server's worker searches what the server checked."""
     legal = game.legal_actions()
     if len(legal) == 1:
         only = {"action": legal[0], "visits": 1, "chances": [float("nan")] * game.players,
                 "error": float("nan"), "pv": []}
         return hints_of(game, {"iterations": 0, "children": [only]}, engine, 0.0, top)
-    stats, spent = searched(game, engine, seconds, iterations, progress)
+    stats, spent = root_statistics(game, engine, seconds, iterations, progress)
     return hints_of(game, stats, engine, spent, top)
 
 
@@ -222,20 +229,20 @@ class Hints(list[dict[str, Any]]):
                 "notes": self.notes, "hints": list(self)}
 
 
-def searcher(bot, jobs, seed):
-    """The ISMCTS bot that searches: a configuration, read once, with `jobs` workers and
-    `seed`; or a bot object as it is."""
+def hint_bot(bot, workers, seed):
+    """The ISMCTS bot that searches for a hint: a configuration, read once, with `workers`
+    workers and `seed`; or a bot object as it is."""
     from tigris import bots, knobs
 
     if not isinstance(bot, str):
         kind = getattr(bot, "kind", None)
         if kind != "ismcts":
             raise ConfigError(f"hints need an ismcts bot, not a {kind or type(bot).__name__} one")
-        if seed is not None or jobs not in (1, bot.params["workers"]):
-            raise UsageError("jobs and seed apply to a bot configuration name: a bot object "
+        if seed is not None or workers not in (1, bot.params["workers"]):
+            raise UsageError("workers and seed apply to a bot configuration name: a bot object "
                              "searches with its own workers and random numbers")
         return bot
-    overrides = {"workers": knobs.check_value("ismcts", "workers", jobs, where="jobs")}
+    overrides = {"workers": knobs.check_value("ismcts", "workers", workers, where="workers")}
     if seed is not None:
         overrides["seed"] = knobs.check_value("ismcts", "seed", seed, where="seed")
     conf = bots.configuration(bot)
@@ -244,7 +251,7 @@ def searcher(bot, jobs, seed):
     return conf.bot(**overrides)
 
 
-def searched(game, engine, seconds=None, iterations=None, progress=None):
+def root_statistics(game, engine, seconds=None, iterations=None, progress=None):
     """(the root statistics of `engine`'s search of the decision, as the hint searches
     it, the seconds taken): the chances in them are the search's own estimates, before
     calibration.  `progress` as ``hint`` takes it."""
@@ -693,3 +700,16 @@ def shown_continuation(line, player):
         elif replied:
             return line[:k + 1]
     return line
+
+
+_RENAMED = {"searcher": "hint_bot", "searched": "root_statistics"}
+
+
+def __getattr__(name):
+    """``searcher`` and ``searched``, the former names of ``hint_bot`` and
+    ``root_statistics``: deprecated since 2.1, removed in 2.2."""
+    if name in _RENAMED:
+        warnings.warn(f"tigris.hints.{name} is deprecated: use tigris.hints.{_RENAMED[name]} "
+                      "(removed in tigris 2.2)", DeprecationWarning, stacklevel=2)
+        return globals()[_RENAMED[name]]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

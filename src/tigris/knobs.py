@@ -1,6 +1,6 @@
 """The knobs: every setting of the bots, the search and the evaluator, stated once.
 
-``TABLE`` holds a row per knob: its type, default, range (numbers), choices (strings) and
+``KNOBS`` holds a row per knob: its type, default, range (numbers), choices (strings) and
 meaning.  Everything else reads it: which bot kinds have which knobs (``KINDS``), the
 checks of bot files, ``bots.make`` and ``tigris tune --param`` (``check``), the compiled
 search and evaluator, which take their knobs checked here and have no defaults of their
@@ -17,7 +17,7 @@ A bot file (TOML) names its kind and sets knobs; everything else takes the defau
     exploration = 0.7
 
 >>> from tigris import knobs
->>> knobs.TABLE["widening"].default, knobs.TABLE["epsilon"].low, knobs.TABLE["epsilon"].high
+>>> knobs.KNOBS["widening"].default, knobs.KNOBS["epsilon"].low, knobs.KNOBS["epsilon"].high
 (2.0, 0.0, 1.0)
 >>> knobs.check("ismcts", {"iterations": 50, "rollout": "random"})["rollout"]
 'random'
@@ -28,16 +28,18 @@ A bot file (TOML) names its kind and sets knobs; everything else takes the defau
 import difflib
 import math
 import os
+import warnings
 from typing import Any, NamedTuple
 
 from tigris._plumbing import checks
 from tigris.constants import N_ACTIONS
 from tigris.errors import excerpt
 
-__all__ = ["Knob", "TABLE", "WEIGHTS", "PATHS", "SEARCH_CONFIG", "KINDS", "CHOICES", "RANGES", "META",
+__all__ = ["Knob", "KNOBS", "WEIGHTS", "PATHS", "SEARCH_CONFIG", "KINDS", "CHOICES", "RANGES", "META",
            "MAX_ITERATIONS", "MAX_ROLLOUT_DEPTH", "MAX_TREES", "MAX_SECONDS", "MAX_WORKERS",
            "defaults", "valid", "check", "check_value", "check_knob", "check_weights", "default_weights",
-           "search_config", "is_default_weight"]
+           "search_config", "is_default_weight",
+           "TABLE"]                  # KNOBS's former name, deprecated until 2.2 (__getattr__)
 
 # What the compiled search holds: node ids and visit counts are int32, and every iteration
 # adds at most one node and one root visit, so a tree takes at most MAX_ITERATIONS
@@ -95,7 +97,7 @@ _WEIGHT_ROWS = {
 
 # A seed is any 64-bit value, signed or unsigned (a TOML integer); bots derive the
 # searches' seeds from it.
-TABLE = {
+KNOBS = {
     "iterations": Knob(int, 1000, "search iterations per decision (or give seconds)", 1, MAX_ITERATIONS),
     "seconds": Knob(float, None, "wall-clock seconds per decision instead of iterations", 0.0, MAX_SECONDS),
     "exploration": Knob(float, 0.7, "UCB exploration constant", 0.0, INF),
@@ -192,7 +194,7 @@ _RANDOM = ("random_share",)
 def _kind(names: tuple[str, ...], **meanings: str) -> dict[str, tuple[type, Any, str]]:
     """A kind's knobs as name -> (type, default, meaning), a meaning given here replacing
     the table's (a seed means less to a bot without a search)."""
-    return {name: (TABLE[name].type, TABLE[name].default, meanings.get(name, TABLE[name].meaning))
+    return {name: (KNOBS[name].type, KNOBS[name].default, meanings.get(name, KNOBS[name].meaning))
             for name in names}
 
 
@@ -213,9 +215,9 @@ KINDS = {
 }
 
 #: The strings a knob may be: name -> choices.
-CHOICES = {name: knob.choices for name, knob in TABLE.items() if knob.choices}
+CHOICES = {name: knob.choices for name, knob in KNOBS.items() if knob.choices}
 #: The range of each numeric knob (floats must also be finite, seconds above 0).
-RANGES = {name: (knob.low, knob.high) for name, knob in TABLE.items() if knob.low is not None}
+RANGES = {name: (knob.low, knob.high) for name, knob in KNOBS.items() if knob.low is not None}
 #: The keys of a bot file that are not knobs: its kind, the bot it extends (its knobs
 #: taken, the file's own replacing them), and two lines about it, for players
 #: (``summary``: its strength in words and its measured Elo) and on how it searches
@@ -225,13 +227,13 @@ META = ("kind", "extends", "description", "summary")
 
 def is_default_weight(key: str, value: Any) -> bool:
     """Whether `key` is an evaluator weight at its default (listings leave those out)."""
-    return key in _WEIGHT_ROWS and value == TABLE[key].default
+    return key in _WEIGHT_ROWS and value == KNOBS[key].default
 
 
 def valid(key: str) -> str:
     """A knob's valid values in words (the documentation's tables): its choices, or its
     range ("any" for every finite number)."""
-    knob = TABLE[key]
+    knob = KNOBS[key]
     if key in PATHS:
         return "a shipped generation, a file, or empty for the default generation"
     if knob.choices:
@@ -254,7 +256,7 @@ def defaults(kind: str) -> dict[str, Any]:
 
 def default_weights() -> dict[str, float]:
     """Every weight of the evaluator at its default: name -> value."""
-    return {name: TABLE[name].default for name in WEIGHTS}
+    return {name: KNOBS[name].default for name in WEIGHTS}
 
 
 def check(kind: str, params: dict[str, Any], where: str = "bot", here: bool = True) -> dict[str, Any]:
@@ -302,7 +304,7 @@ def check_knob(key: str, value: Any, where: str | None = None, meaning: str | No
     `here`, ``workers`` is held to this machine's cores (MAX_WORKERS)."""
     if key == "seconds" and value is None:
         return None
-    checked, problem = _checked(TABLE[key], key, value, meaning or TABLE[key].meaning)
+    checked, problem = _checked(KNOBS[key], key, value, meaning or KNOBS[key].meaning)
     if not problem and here and key == "workers" and checked > MAX_WORKERS:
         problem = (f"workers must be at most {MAX_WORKERS}, this machine's cores (a process "
                    f"each), not {excerpt(value)}")
@@ -315,7 +317,7 @@ def check_weights(weights: dict[str, Any]) -> dict[str, float]:
     """Every weight of the evaluator: those given checked, the rest at their defaults; a
     ValueError names an unknown or bad one."""
     _refuse_unknown(weights, _WEIGHT_ROWS, "unknown weight", "; weights")
-    return {name: check_knob(name, weights[name]) if name in weights else TABLE[name].default
+    return {name: check_knob(name, weights[name]) if name in weights else KNOBS[name].default
             for name in WEIGHTS}
 
 
@@ -324,7 +326,7 @@ def search_config(knobs: dict[str, Any]) -> dict[str, Any]:
     given checked, the rest at their defaults (the bots'); a ValueError names an unknown
     or bad one."""
     _refuse_unknown(knobs, SEARCH_CONFIG, "unknown knob", " of the search; its knobs")
-    return {name: check_knob(name, knobs[name]) if name in knobs else TABLE[name].default
+    return {name: check_knob(name, knobs[name]) if name in knobs else KNOBS[name].default
             for name in SEARCH_CONFIG}
 
 
@@ -369,3 +371,12 @@ def _checked(knob, key, value, meaning):
     if key == "seconds" and value <= 0:         # a budget of no time searches nothing
         return None, f"seconds must be > 0, not {excerpt(value)}"
     return value, None
+
+
+def __getattr__(name):
+    """``TABLE``, the former name of ``KNOBS``: deprecated since 2.1, removed in 2.2."""
+    if name == "TABLE":
+        warnings.warn("tigris.knobs.TABLE is deprecated: use tigris.knobs.KNOBS (removed in tigris 2.2)",
+                      DeprecationWarning, stacklevel=2)
+        return KNOBS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -23,7 +23,7 @@ from tigris._plumbing import jsonl, locks
 from tigris._plumbing import work
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError, excerpt
 from tigris.files import open_append
-from tigris.runs.runner import (bot_settings, deal_games, deal_seed, failed_game, first_of_two,
+from tigris.play.runner import (bot_settings, deal_games, deal_seed, failed_game, first_of_two,
                                 game_name, game_tasks)
 
 __all__ = ["KEYS", "sprt_match", "parse_sprt", "check_sprt", "play_sprt", "format_result", "verdict"]
@@ -56,7 +56,7 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
     """Play paired games of A against B until the SPRT decides; returns a dict with the
     counts, the LLR, its bounds and the decision ("H1", "H0" or None at max_games).
 
-    With 3 or 4 `players`, A and B sit at each table with the ``players - 2`` bots of
+    With 3 or 4 `players`, A and B sit in each line-up with the ``players - 2`` bots of
     `field` (other bots than A and B), each deal is played in every seating, and a game
     counts by first places (a game a field bot wins is a draw between A and B).
 
@@ -84,9 +84,9 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
         raise UsageError(f"--max-games must be a positive whole number, not {max_games!r}")
     if resume and not out:
         raise UsageError("--resume continues the match saved in a results folder: give --out DIR")
-    table = [a, b, *_check_field(a, b, players, list(field))]
+    lineup = [a, b, *_check_field(a, b, players, list(field))]
     settings, shelf = {}, botlib.Shelf()                  # each file read once
-    for label, name in zip(("A", "B", *(["--field"] * len(field))), table):
+    for label, name in zip(("A", "B", *(["--field"] * len(field))), lineup):
         try:
             settings.update(bot_settings([name], shelf))
         except ValueError as e:
@@ -95,21 +95,21 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
             "name": f"{a}-vs-{b}"}
     n_jobs = jobs or os.cpu_count() or 1
     where = Backend(backend, n_jobs, scheduler)        # checked before anything is written
-    as_tournament = tournament.Spec(bots=table, players=players, games=max_games, seed=seed,
+    as_tournament = tournament.Spec(bots=lineup, players=players, games=max_games, seed=seed,
                                     name=spec["name"])
     scheduled = len(tournament.schedule(as_tournament.check(where="match", bots=False)))
     with contextlib.ExitStack() as held:
         if out:
             held.enter_context(locks.hold(tournament.writable_folder(out)))   # one run at a time
-        result = _play(table, test, max_games, out, as_tournament, settings, spec, scheduled,
+        result = _play(lineup, test, max_games, out, as_tournament, settings, spec, scheduled,
                        n_jobs, seed, progress, resume, where, desc)
-    return dict(result, field=table[2:])
+    return dict(result, field=lineup[2:])
 
 
 def _check_field(a, b, players, field):
     """The field of a match of `players` (the bots of its other seats), or a UsageError
     naming --players or --field: one bot for each seat beyond A's and B's, each other
-    than A, B and the rest (a table seats each bot once, so that every seating is a
+    than A, B and the rest (a line-up seats each bot once, so that every seating is a
     rotation of it)."""
     if players not in (2, 3, 4):
         raise UsageError(f"--players must be 2, 3 or 4, not {players!r}")
@@ -139,20 +139,20 @@ def check_sprt(elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05):
     return {"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta}
 
 
-def _play(table, test, max_games, out, as_tournament, settings, spec, scheduled, n_jobs, seed,
+def _play(lineup, test, max_games, out, as_tournament, settings, spec, scheduled, n_jobs, seed,
           progress, resume, where, desc):
     """``sprt_match``'s games, its arguments checked (and its folder held), on the
     Backend `where`."""
     sink, done = _results_folder(out, as_tournament, settings, resume) if out else (None, [])
-    n = len(table)
-    deals = (job for deal in range(scheduled // n)       # each deal in every seating
-             for job in deal_games(table, deal_seed(seed, deal), n * deal))
+    n = len(lineup)
+    deals = (task for deal in range(scheduled // n)      # each deal in every seating
+             for task in deal_games(lineup, deal_seed(seed, deal), n * deal))
     save = (lambda rec: jsonl.append(sink, rec)) if sink else None
     kept = (f"the finished games are saved in {Path(out) / 'games.jsonl'}; the same command "
             f"with --resume continues the match") if out else ""
     try:
         with where:
-            result = play_sprt(table[0], table[1], settings, spec, deals, scheduled, test,
+            result = play_sprt(lineup[0], lineup[1], settings, spec, deals, scheduled, test,
                                max_games, n_jobs, progress, save=save, kept=kept, backend=where,
                                desc=desc, per_deal=n, done=done)
     finally:
@@ -166,7 +166,7 @@ def _play(table, test, max_games, out, as_tournament, settings, spec, scheduled,
 def play_sprt(a, b, settings, spec, deals, scheduled, test, max_games, jobs, progress=True,
               save=None, kept="", backend=None, desc=None, per_deal=2, done=()):
     """The SPRT of `a` against `b`, two labels of `settings` (a bot's kind and knobs by
-    label): the game jobs `deals` (each deal in both seatings, in order; `scheduled` of
+    label): the game tasks `deals` (each deal in both seatings, in order; `scheduled` of
     them) are played with the game settings `spec` until the test (``check_sprt``'s
     dict) decides or `max_games` games count; each record goes to `save` as it comes.
     A game counts as a win of `a` when it takes the first place and `b` does not, a loss
@@ -180,15 +180,15 @@ def play_sprt(a, b, settings, spec, deals, scheduled, test, max_games, jobs, pro
     A game that fails (its bot raised, or its worker process died twice: ``work.Run``)
     is saved and not counted.  The progress bar is named `desc` (default the game
     settings' name).  The records `done` (a resumed match's, saved before) count first,
-    in the order of the schedule, without going to `save`, and their jobs are not
+    in the order of the schedule, without going to `save`, and their tasks are not
     played again: a match resumed with the same `jobs` is the one uninterrupted.  Returns
     the result ``format_result`` takes ("decision": "H1", "H0" or None; "failed": the
     games that failed, "first_failure": "game K: its error" of the first, or None).
 
     >>> from tigris.match import check_sprt, play_sprt
-    >>> from tigris.runs.runner import bot_settings, deal_games, deal_seed
-    >>> deals = [job for d in range(10)
-    ...          for job in deal_games(["greedy", "random"], deal_seed(0, d), 2 * d)]
+    >>> from tigris.play.runner import bot_settings, deal_games, deal_seed
+    >>> deals = [task for d in range(10)
+    ...          for task in deal_games(["greedy", "random"], deal_seed(0, d), 2 * d)]
     >>> spec = {"players": 2, "board": "classic", "variants": [], "seed": 0, "name": "g-r"}
     >>> r = play_sprt("greedy", "random", bot_settings(["greedy", "random"]), spec, deals, 20,
     ...               check_sprt(elo0=0, elo1=200), 20, jobs=1, progress=False)
@@ -208,7 +208,7 @@ def play_sprt(a, b, settings, spec, deals, scheduled, test, max_games, jobs, pro
                     break
                 sprt.add(done[game], None, run.bar)
             if not sprt.over:
-                todo = (job for job in deals if job["game"] not in done)
+                todo = (task for task in deals if task["game"] not in done)
                 run.tasks(game_tasks(todo, settings, spec), lambda rec: sprt.add(rec, save, run.bar),
                           until=lambda: sprt.over, errors=errors, name=game_name, died=failed_game)
     except KeyboardInterrupt:

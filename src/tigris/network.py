@@ -43,7 +43,7 @@ that ``evaluate`` applies to the chances (``recalibrate``).  Every array is chec
 ``tigris-network/1`` file (no policy head) is read as before.
 
 The recalibration is for the chances a person reads (``evaluate``; the luck of
-``tigris.runs.luck``): the search reads the raw outputs, a ranking signal, so that a
+``tigris.play.luck``): the search reads the raw outputs, a ranking signal, so that a
 recalibration fitted again on new games never changes how a bot plays.
 """
 

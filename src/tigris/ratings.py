@@ -81,7 +81,7 @@ from choix.utils import exp_transform, log_transform, statdist
 from scipy import optimize, sparse, stats
 from scipy.sparse import csgraph
 
-from tigris.runs.runner import first_places
+from tigris.play.runner import first_places
 
 __all__ = ["standings", "head_to_head", "format_standings", "format_head_to_head",
            "standings_cells", "head_to_head_cells", "wilson_interval", "expected_score",

@@ -35,7 +35,7 @@ __all__ = ["FORMAT", "KEYS", "RUN_KEYS", "MOVE_KEYS", "MAX_NAME", "to_record", "
 FORMAT = "tigris-game/1"
 # The keys of a record, and of each of its moves; a run's games add their number, deal
 # seed, run name, time and its worker's CPU time, and a failed game its error
-# (``runs.runner.play_game``).
+# (``play.runner.play_game``).
 KEYS = ("format", "board", "variants", "players", "bots", "seed", "deal", "moves", "result")
 RUN_KEYS = ("game", "deal_seed", "tournament", "seconds", "cpu_seconds", "error", "traceback")
 MOVE_KEYS = ("player", "move", "forced", "draws", "seconds")
@@ -247,7 +247,7 @@ def _seconds(x):
     return type(x) is float and 0.0 <= x < math.inf or type(x) is int and 0 <= x < 2**53
 
 
-# What a run's fields of a record may hold (``runs.runner.play_game`` writes them).
+# What a run's fields of a record may hold (``play.runner.play_game`` writes them).
 _RUN_FIELDS = {
     "game": (lambda x: _whole(x, 0, 2**53), "a game number from 0"),
     "deal_seed": (lambda x: _whole(x, *SEEDS), "a whole number from -2**63 to 2**63 - 1"),

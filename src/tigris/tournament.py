@@ -1,7 +1,7 @@
 """Tournaments: bots play each other in parallel; every finished game is saved at once.
 
 A tournament is a set of bots, players per game, a number of games, a base seed and seat
-rotation: each deal (seed) is played in every seating of its table (2 players: both
+rotation: each deal (seed) is played in every seating of its line-up (2 players: both
 seatings; 3-4 players: every rotation), so the luck of the deal cancels out.
 
 >>> import tempfile
@@ -33,9 +33,9 @@ from tigris._plumbing import jsonl, locks
 from tigris._plumbing import work
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError, excerpt
 from tigris.files import check_target, open_append, write_text
-from tigris.runs.results import check_fields, check_play, lines_of, scan
-from tigris.runs.runner import bot_settings, failed_game, game_name, game_tasks
-from tigris.runs.schedule import Schedule
+from tigris.play.results import check_fields, check_play, lines_of, scan
+from tigris.play.runner import bot_settings, failed_game, game_name, game_tasks
+from tigris.play.schedule import Schedule
 from tigris.sources import read_json
 from tigris._plumbing.tomlfile import read_toml
 
@@ -112,7 +112,7 @@ class Spec:
             raise ConfigError(f"{where}: {e}" if where else str(e)) from None
 
     def shared_seats(self):
-        """With fewer bots than seats, the bot that plays two seats of every table (the
+        """With fewer bots than seats, the bot that plays two seats of every line-up (the
         tables repeat the bots in turn), else None."""
         return self.bots[0] if len(self.bots) < self.players else None
 
@@ -153,9 +153,9 @@ def load_spec(path):
 
 def schedule(spec):
     """Every game of the tournament (game number, deal seed, bot per seat) as a
-    ``tigris.runs.schedule.Schedule``: computed game by game, never listed.  Deals go to the
+    ``tigris.play.schedule.Schedule``: computed game by game, never listed.  Deals go to the
     tables in turn, so each bot meets each other bot about equally often; each deal is
-    played in every seating of its table."""
+    played in every seating of its line-up."""
     return Schedule(spec.bots, spec.players, spec.games, spec.seed)
 
 
@@ -165,7 +165,7 @@ def schedule(spec):
 
 def read_games(out, repair=True, game=None):
     """The records in DIR/games.jsonl, each held to the tournament of DIR/tournament.json
-    (``tigris.runs.results``), a game's last line if it has several (failures, then the
+    (``tigris.play.results``), a game's last line if it has several (failures, then the
     game played again by ``--resume``); with `game`, only that game's (a list of one, or
     empty), the others read and checked but not kept.  A torn last line (a run killed
     while writing) is reported with a warning, ignored, and cut off the file when
@@ -335,7 +335,7 @@ def _run(spec, folder, resume, where, progress):
     missing = len(games) - len(tally)
     played = {"games": 0, "failed": 0}
     if missing:
-        todo = (job for job in games if job["game"] not in tally)
+        todo = (task for task in games if task["game"] not in tally)
         played = _play(todo, missing, tally, settings, asdict(spec), folder, where, progress)
     summary = summarize(spec, tally)
     write_summary(folder, summary)

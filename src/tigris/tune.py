@@ -47,8 +47,8 @@ from tigris._plumbing import plotting, work
 from tigris.errors import ConfigError, Interrupted, TuneError, excerpt, install_hint
 from tigris.files import check_target, open_append, utf8_text, write_bytes, write_text
 from tigris._plumbing.locks import holding
-from tigris.runs.runner import bot_settings, deal_games, deal_seed, failed_game, game_tasks, score
-from tigris.runs.seeds import trial_seed
+from tigris.play.runner import bot_settings, deal_games, deal_seed, failed_game, game_tasks, score
+from tigris.play.seeds import trial_seed
 from tigris._plumbing.tomlfile import toml_string
 from tigris.tunefolder import (HISTORY_FILE, METHODS, RESULT_FILE, SCORES, SPEC_FILE, TOLD,
                               VERIFICATION_FILE, field_text, read_history, read_settings)
@@ -308,7 +308,7 @@ class _SPSAGames:
         return {"plus": plus, "minus": minus}, (delta, plus, minus)
 
     @staticmethod
-    def jobs(k, spec, field):
+    def tasks(k, spec, field):
         """theta+ and theta- each on the iteration's deals (the same ones: their luck
         cancels out), against the `field`, in every seating."""
         games, out = spec.games_per_iteration, []
@@ -354,7 +354,7 @@ class _BayesGames:
         return {"trial": theta}, theta
 
     @staticmethod
-    def jobs(k, spec, field):
+    def tasks(k, spec, field):
         """The trial on the iteration's deals against the `field`, in every seating."""
         games, out = spec.games_per_iteration, []
         for d in range(games // spec.players):
@@ -441,7 +441,7 @@ def _deal(spec, k, d):
 
 
 def field_of(spec, k):
-    """The other seats of iteration `k`'s table: ``players - 1`` opponents taken in turn
+    """The other seats of iteration `k`'s line-up: ``players - 1`` opponents taken in turn
     from ``spec.opponents``, from the k-th on (with 2 players, one opponent a turn).
 
     >>> from tigris.tune import TuneSpec, field_of
@@ -466,7 +466,7 @@ class TuneSpec:
     seed: int = 0
     name: str | None = None        # None: BOT-tuned
     verify_games: int = 0          # 0: verify_games(budget), a tenth of it, at least 200
-    players: int = 2               # the tuned bot at a table of players - 1 opponents
+    players: int = 2               # the tuned bot in a line-up of players - 1 opponents
     method: str = "spsa"
     iteration_games: int = 0       # 0: 2 * players (a deal in every seating, twice)
 
@@ -512,13 +512,13 @@ class TuneSpec:
             raise TuneError(f"--method {self.method}: choose one of {', '.join(METHODS)}")
         if isinstance(self.players, bool) or self.players not in (2, 3, 4):
             raise TuneError(f"--players {excerpt(self.players)}: 2, 3 or 4")
-        table = 2 * self.players            # a deal in every seating, for theta+ and theta-
+        seated = 2 * self.players           # a deal in every seating, for theta+ and theta-
         if self.iteration_games == 0:
-            self.iteration_games = table
+            self.iteration_games = seated
         if isinstance(self.iteration_games, bool) or not isinstance(self.iteration_games, int) \
-                or self.iteration_games < table or self.iteration_games % table:
+                or self.iteration_games < seated or self.iteration_games % seated:
             raise TuneError(f"--iteration-games {excerpt(self.iteration_games)}: a multiple of "
-                            f"{table} (each deal in all {self.players} seatings, twice)")
+                            f"{seated} (each deal in all {self.players} seatings, twice)")
         if self.budget < self.iteration_games:
             raise TuneError(f"--budget {self.budget}: an iteration plays {self.iteration_games} "
                             f"games; give at least {self.iteration_games}")
@@ -698,7 +698,7 @@ def _iterate(spec, method, kind, base, history, start, outcomes, where, progress
                     settings = dict(opp_settings)
                     for label, theta in thetas.items():
                         settings[label] = (kind, _bot_params(base, spec.params, theta))
-                    plan.append((i, memo, field, list(thetas), settings, method.jobs(i, spec, field)))
+                    plan.append((i, memo, field, list(thetas), settings, method.tasks(i, spec, field)))
                 _play_batch(run, plan, spec, method, writer, f, outcomes, best, where.lost(kept))
             best.show(force=True)
     except KeyboardInterrupt:
@@ -713,7 +713,7 @@ def _play_batch(run, plan, spec, method, writer, f, outcomes, best, errors):
     games = spec.games_per_iteration
     tasks = [task for i, _, _, _, settings, js in plan
              for task in game_tasks(js, settings, _game_spec(spec, i))]
-    iteration_of = {job["game"]: i for i, _, _, _, _, js in plan for job in js}
+    iteration_of = {task["game"]: i for i, _, _, _, _, js in plan for task in js}
     records = []
 
     def save(rec):
@@ -723,7 +723,7 @@ def _play_batch(run, plan, spec, method, writer, f, outcomes, best, errors):
             return
         i, memo, field, labels, _, js = plan[len(records) // games - 1]
         recs = records[-games:]
-        scores = {label: [score(r, label) for r, job in zip(recs, js) if label in job["seats"]]
+        scores = {label: [score(r, label) for r, task in zip(recs, js) if label in task["seats"]]
                   for label in labels}
         for label, got in scores.items():
             if all(x is None for x in got):          # no score to tell the method
@@ -843,7 +843,7 @@ def verify(spec, kind, base, tuned, backend, test, progress=True, kept=""):
     result.json holds it (``tunefolder.read_result``): the decision ("H1 accepted", "H0
     accepted", or "not significant" at the most games), the LLR and its bounds, the
     test's settings, the games and the score with its 95% interval.  With 3 or 4
-    players both sit at each table with ``players - 2`` of the opponents (taken in turn
+    players both sit in each line-up with ``players - 2`` of the opponents (taken in turn
     from the first), every seating of a deal played, and a game scores by first places
     (``runner.first_of_two``: a game another player wins is a draw between them)."""
     from tigris import match
@@ -854,8 +854,8 @@ def verify(spec, kind, base, tuned, backend, test, progress=True, kept=""):
     n = spec.players
     others = [spec.opponents[j % len(spec.opponents)] for j in range(n - 2)]
     deals = math.ceil(most / n)
-    games = (job for d in range(deals)              # deals apart from the tuning's
-             for job in deal_games(["tuned", "original", *others],
+    games = (task for d in range(deals)             # deals apart from the tuning's
+             for task in deal_games(["tuned", "original", *others],
                                    deal_seed(spec.seed, VERIFY_DEALS + d), n * d))
     settings = {**spec.settings(others), "tuned": (kind, tuned), "original": (kind, base)}
     records = []

@@ -400,7 +400,7 @@ def read_results(results_dir):
     match --out``): the standings recomputed from DIR/games.jsonl.  UsageError for a
     folder without games."""
     from tigris import ratings, tournament
-    from tigris.runs.results import scan
+    from tigris.play.results import scan
 
     d = Path(results_dir)
     if not d.is_dir():

@@ -558,7 +558,7 @@
     return h("div", {}, ...lines);
   }
 
-  // The luck of the tiles drawn (tigris.runs.luck): per player, summed over the game.
+  // The luck of the tiles drawn (tigris.play.luck): per player, summed over the game.
   let luckAt = {};                               // move number -> [[player, luck], ...]
   function signedPct(v) { return (v >= 0 ? "+" : "") + (100 * v).toFixed(1) + "%"; }
   function showLuck() {

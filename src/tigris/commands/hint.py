@@ -45,7 +45,7 @@ def run(args):
 
     g = game_of(args.file, args.move)
     hints = hint(g, seconds=args.seconds, iterations=args.iterations, top=args.top,
-                 jobs=args.jobs, bot=args.bot, seed=args.seed)
+                 workers=args.jobs, bot=args.bot, seed=args.seed)
     if args.json:
         print(json.dumps(hints.as_dict(g), indent=2))
     else:

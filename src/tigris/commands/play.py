@@ -58,7 +58,7 @@ def run(args):
     import tigris
     from tigris import bots as botlib
     from tigris.commands import terminal
-    from tigris.runs.runner import TURN_LIMIT, bot_seed, play_out, record_of
+    from tigris.play.runner import TURN_LIMIT, bot_seed, play_out, record_of
 
     if args.resume is not None:
         return terminal.resume(args)
@@ -69,7 +69,7 @@ def run(args):
     if args.record:                  # before the game: not a bot file read, a regular file
         check_new(args.record, "--record", args.force, reads=names)
     try:
-        seats = [botlib.load(name, seed=bot_seed(seed, 0, i)) for i, name in enumerate(names)]
+        bots = [botlib.load(name, seed=bot_seed(seed, 0, i)) for i, name in enumerate(names)]
     except ValueError as e:
         raise ConfigError(f"--bots: {e}") from None
     g = tigris.Game(players=len(names), seed=seed, board=args.board or PLAY_BOARD,
@@ -84,7 +84,7 @@ def run(args):
             print(g)
             shown.add(g.turn)
 
-    play_out(g, seats, before=show)
+    play_out(g, bots, before=show)
     print(f"--- final position, turn {g.turn}, after {len(g.history)} decisions ---")
     print(g)
     if not g.is_over:

@@ -100,7 +100,7 @@ def _table_seats(names, seed, option):
     """The bots of a table by seat (None for a human seat), each with its seed."""
     from tigris import bots as botlib
     from tigris import seat
-    from tigris.runs.runner import bot_seed
+    from tigris.play.runner import bot_seed
 
     try:
         return [None if name == seat.HUMAN else botlib.load(name, seed=bot_seed(seed, 0, s))

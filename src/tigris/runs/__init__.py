@@ -1,7 +1,8 @@
-"""The machinery of the runs (tournaments, matches, tuning, self-play, benchmarks): one
-game between bots and the deal seeds and seatings (``runner``), game K's deal and seats
-(``schedule``), a results folder read back and tallied (``results``), bots' games with
-labelled positions (``selfplay``), the network's training (``train``, PyTorch: the train
-extra) and the benchmarks (``bench``)."""
+"""The runs built on tournaments, matches and tuning: bots' games with labelled positions
+(``selfplay``, its policy targets: ``targets``), the network's training (``train``,
+PyTorch: the train extra), expert iteration's loop (``learn``, its report:
+``generations``) and the benchmarks (``bench``, ``suite``, ``tunebench``).  The games
+they play go through ``tigris.play``; ``runner``, ``schedule``, ``results``, ``seeds`` and
+``luck`` here are its modules under their former, deprecated names."""
 
-__all__: list[str] = []       # its modules are imported by name: tigris.runs.runner, ...
+__all__: list[str] = []       # its modules are imported by name: tigris.runs.selfplay, ...

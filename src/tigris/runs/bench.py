@@ -19,8 +19,8 @@ import tigris
 from tigris import _bench
 from tigris.boards import BOARD_NAMES
 from tigris.constants import VARIANTS
-from tigris.runs import seeds
-from tigris.runs.seeds import CALIBRATION_SEEDS    # its deals: seeds.calibration_seed
+from tigris.play import seeds
+from tigris.play.seeds import CALIBRATION_SEEDS    # its deals: seeds.calibration_seed
 
 __all__ = ["machine", "core_runs", "bench_core", "search_runs", "bench_search",
            "midgame_positions", "check_hint_bot", "decisive_runs", "bench_decisive",
@@ -212,7 +212,7 @@ def midgame_positions(per_count=8, seed=1):
     import random
 
     from tigris import bots
-    from tigris.runs.runner import bot_seed, play_out
+    from tigris.play.runner import bot_seed, play_out
 
     rng = random.Random(seed)
     out = []
@@ -390,11 +390,11 @@ def _calibration_game(players, game_seed):
     share of the first place."""
     from tigris import bots
     from tigris.calibration import first_shares
-    from tigris.runs.runner import bot_seed, play_out
+    from tigris.play.runner import bot_seed, play_out
 
     for attempt in itertools.count():
         g = tigris.Game(players=players, seed=game_seed)
-        seats = [bots.load(CALIBRATION_BOT, iterations=CALIBRATION_BOT_ITERATIONS,
+        seated = [bots.load(CALIBRATION_BOT, iterations=CALIBRATION_BOT_ITERATIONS,
                            seed=bot_seed(game_seed, attempt, p)) for p in range(players)]
         choices = []
 
@@ -402,7 +402,7 @@ def _calibration_game(players, game_seed):
             if g.decision == "action" and len(g.legal_actions()) >= 2:
                 choices.append(len(g.history))
 
-        play_out(g, seats, before=note)
+        play_out(g, seated, before=note)
         if g.is_over:
             break
     rng = random.Random(game_seed)
@@ -470,11 +470,11 @@ def calibration_sample(position, bot, iterations, seed):
     reads it (``hints.reading``: averaged over the move's visits), before the calibration
     of ``tigris.chance`` (``raw``), with the position's ``players``, ``mover``,
     ``outcome``, ``seed`` and ``move`` (moves played)."""
-    from tigris.hints import reading, searched, searcher
+    from tigris.hints import hint_bot, reading, root_statistics
 
     g = _replayed(position["players"], position["seed"], position["moves"])
-    engine = searcher(bot, 1, seed)
-    stats, _ = searched(g, engine, iterations=iterations, progress=False)
+    engine = hint_bot(bot, 1, seed)
+    stats, _ = root_statistics(g, engine, iterations=iterations, progress=False)
     played = engine.pick(stats)
     child = next(ch for ch in stats["children"] if ch["action"] == played)
     return {"players": position["players"], "seed": position["seed"],

@@ -51,7 +51,8 @@ from tigris._plumbing import checks, jsonl, locks
 from tigris._plumbing.tomlfile import toml_string
 from tigris.errors import Interrupted, UsageError, excerpt
 from tigris.files import check_target, open_append, write_bytes, write_text
-from tigris.runs import seeds, selfplay
+from tigris.play import seeds
+from tigris.runs import selfplay
 from tigris.runs.train import EPOCHS, MAX_EPOCHS, PATIENCE
 from tigris.sources import read_json, read_source
 

@@ -71,8 +71,8 @@ from tigris import record as records
 from tigris.errors import Interrupted, UsageError, excerpt
 from tigris.files import check_target, open_append, write_text
 from tigris._plumbing.locks import holding
-from tigris.runs.runner import deal_seed, play_game
-from tigris.runs.seeds import label_seed
+from tigris.play.runner import deal_seed, play_game
+from tigris.play.seeds import label_seed
 from tigris.sources import read_json
 
 __all__ = ["FORMAT", "FORMATS", "SETTINGS", "DEFAULT_BOT", "POSITIONS", "LABEL_ITERATIONS", "MAX_GAMES", "LABELS", "FULL_SHARE",
@@ -251,7 +251,7 @@ def play_and_label(game_number, s):
 
 def _play_and_label(game_number, s):
     """``play_and_label``'s line but for its CPU time."""
-    job = {"game": game_number, "deal_seed": deal_seed(s["seed"], game_number),
+    task = {"game": game_number, "deal_seed": deal_seed(s["seed"], game_number),
            "seats": [s["bot"]] * s["players"]}
     spec = {"players": s["players"], "board": s["board"], "variants": s["variants"],
             "seed": s["seed"], "name": "selfplay"}
@@ -263,8 +263,8 @@ def _play_and_label(game_number, s):
     if targets["labels"] == "cap":
         def wrap(bot, k):
             return _CapSeat(bot, s, game_number, k, positions)
-    rec = play_game(job, {s["bot"]: (s["kind"], s["params"])}, spec, wrap=wrap)
-    line = {"game": game_number, "deal_seed": job["deal_seed"]}
+    rec = play_game(task, {s["bot"]: (s["kind"], s["params"])}, spec, wrap=wrap)
+    line = {"game": game_number, "deal_seed": task["deal_seed"]}
     if rec.get("error"):
         return dict(line, error=rec["error"])
     choices, final = [], None

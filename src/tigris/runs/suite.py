@@ -39,7 +39,7 @@ from pathlib import Path
 import tigris
 from tigris._plumbing.locks import holding
 from tigris.errors import PositionError, TournamentError, UsageError, excerpt
-from tigris.runs import seeds
+from tigris.play import seeds
 
 __all__ = ["FORMAT", "RUN_FORMAT", "SHIPPED", "PER_COUNT", "ITERATIONS", "SEEDS", "WIDE_CANDIDATES",
            "JUDGED_SHARE", "WITHIN", "PHASES", "REFERENCE_BOT", "SETTINGS", "MIXES",
@@ -150,7 +150,7 @@ def play_game(players, number, seed, mix, phases=PHASES):
     turn limit is played again with other bot seeds (at most five times).  Returns the
     positions' entries (without reference)."""
     from tigris import bots
-    from tigris.runs.runner import bot_seed, play_out
+    from tigris.play.runner import bot_seed, play_out
 
     label, seats, share = mix
     game_seed = deal_seed(seed, players, number)

@@ -1,6 +1,6 @@
 """The table in the browser, ``tigris serve``: the web application (``app``, put together
 from ``folders``, ``routes``, ``served``, ``pages``, ``guard`` and ``server``), its
-answer times (``bench``), its searches in worker processes (``jobs``:
+answer times (``bench``), its tasks in worker processes (``jobs``:
 hints, analyses, the bots' moves), its tables of people and bots (``tables``), and the
 scripts of its panels (``static/``).  It needs the serve extra (Starlette, uvicorn)."""
 

@@ -169,7 +169,7 @@ def create_app(folders, max_body=MAX_BODY, refresh=REFRESH_SECONDS, workers=2, i
     app.state.served = state
     app.state.folders = state.folders
     app.state.addresses = state.addresses
-    app.state.searches = state.searches
+    app.state.tasks = state.tasks
     app.state.tables = state.tables
     app.state.positions = state.positions
     return app

@@ -83,12 +83,12 @@ def bench_latency(searches=2, requests=40, seconds=8.0, progress=None):
                 busy = series(path)
                 rows.append((f"{label}, {running}", statistics.median(busy), "ms"))
                 rows.append((f"{label}, {running}, slowest", max(busy), "ms"))
-            rows.append(("searches still running at the end", app.state.searches.running(), "searches"))
+            rows.append(("searches still running at the end", app.state.tasks.running(), "searches"))
             return rows
         finally:
             running_server.should_exit = True
             thread.join(timeout=10)
-            app.state.searches.close()
+            app.state.tasks.close()
 
 
 def bench_table(moves: int = TABLE_MOVES, seed: int = 1, progress=None) -> list:
@@ -113,7 +113,7 @@ def bench_table(moves: int = TABLE_MOVES, seed: int = 1, progress=None) -> list:
         finally:
             running.should_exit = True
             thread.join(timeout=10)
-            app.state.searches.close()
+            app.state.tasks.close()
 
 
 class _Client:

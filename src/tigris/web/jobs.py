@@ -1,5 +1,5 @@
-"""Searches for the web application (``tigris serve``), each in a worker process of its
-own, so the server's event loop never searches: hints (``start``), the analysis of a
+"""The tasks of the web application (``tigris serve``), each in a worker process, so
+the server's event loop never searches: hints (``start``), the analysis of a
 game (``start_analysis``) and the moves of the bots at its tables (``start_move``).
 
 An analysis is a file, ``tigris analyse``'s (``tigris.analysis.run`` writes it, a row as
@@ -7,7 +7,7 @@ each decision is done): a server that stops, or a search stopped, leaves the row
 and the next analysis of the file goes on from them with the file's own settings
 (``analysis_settings``); it reports its progress as each row is written.
 
-A search is started with a position and a budget (``Searches.start``: at most
+A search is started with a position and a budget (``Tasks.start``: at most
 ``MAX_SECONDS``; an analysis at most ``MAX_ANALYSIS_ITERATIONS`` a decision), reports its
 progress as it goes, and ends when it is done, when it is stopped (``stop``, or the page
 that asked for it says so as it closes), or when nobody has asked for its state for
@@ -18,9 +18,9 @@ worker that dies (killed by hand or for want of memory) fails its search with a 
 saying so, and the next search works: a hint's or an analysis's process is its own, and
 the pool of the bots' moves, which a dead worker breaks, is replaced.
 
->>> searches = Searches(workers=2)                          # doctest: +SKIP
->>> job = searches.start(game.to_position(), seconds=2)     # doctest: +SKIP
->>> searches.state(job)["state"]                            # doctest: +SKIP
+>>> tasks = Tasks(workers=2)                                # doctest: +SKIP
+>>> key = tasks.start(game.to_position(), seconds=2)        # doctest: +SKIP
+>>> tasks.state(key)["state"]                               # doctest: +SKIP
 'running'
 """
 
@@ -30,10 +30,11 @@ import queue
 import secrets
 import threading
 import time
+import warnings
 
 from tigris.errors import UsageError, excerpt
 
-__all__ = ["Searches", "analysis_settings", "check_iterations", "MAX_SECONDS", "MAX_ANALYSIS_ITERATIONS", "ANALYSIS_ITERATIONS",
+__all__ = ["Tasks", "analysis_settings", "check_iterations", "MAX_SECONDS", "MAX_ANALYSIS_ITERATIONS", "ANALYSIS_ITERATIONS",
            "IDLE", "MAX_KEPT", "STATES"]
 
 MAX_SECONDS = 60.0        # the longest search a page may ask for
@@ -47,7 +48,7 @@ DIED = "killed by hand, or for want of memory"     # a worker's SIGKILL, as a pa
 
 
 def _search(position, seconds, bot, messages):
-    """A worker process: the hint of `position` (checked by ``Searches.start``) by `bot`,
+    """A worker process: the hint of `position` (checked by ``Tasks.start``) by `bot`,
     its ``(name, kind, params)`` as the server read and checked them, its progress and
     result put on `messages`: ("progress", fraction, iterations) as it goes, then
     ("done", hint) or ("failed", message).  It is stopped by SIGTERM."""
@@ -224,8 +225,8 @@ def _stop_pool(pool):
     pool.shutdown(wait=True)             # its manager thread sees the workers gone
 
 
-class _Job:
-    """A search: `target` run with `args` in a process of its own (a hint, an
+class _Task:
+    """A task: `target` run with `args` in a process of its own (a hint, an
     analysis), or a ``future`` of the pool (a bot's move)."""
 
     def __init__(self, target, args, seconds):
@@ -241,14 +242,14 @@ class _Job:
                 "seconds": self.seconds, "result": self.result, "error": self.error}
 
 
-class Searches:
-    """The server's searches (see the module's docstring): hints and analyses, `workers`
+class Tasks:
+    """The server's tasks (see the module's docstring): hints and analyses, `workers`
     at once, each in a process of its own, one not looked at for `idle` seconds
     stopped; the bots' moves in a pool of `workers` processes."""
 
     def __init__(self, workers=2, idle=IDLE):
         self.workers, self.idle = workers, idle
-        self._jobs = {}
+        self._tasks = {}
         self._lock = threading.Lock()
         self._context = multiprocessing.get_context("spawn")   # never a fork of the server's threads
         self._closed = threading.Event()
@@ -270,9 +271,9 @@ class Searches:
             raise UsageError("the game is over: there is no move to hint")
         if game.current_player in game.unknown["hands"]:
             raise UsageError(f"player {game.current_player}'s hand is unknown: give it to get a hint")
-        engine = hints.searcher(bot or hints.DEFAULT_BOT, jobs=1, seed=None)   # read and checked once
+        engine = hints.hint_bot(bot or hints.DEFAULT_BOT, workers=1, seed=None)   # read and checked once
         settings = (engine.name, engine.kind, engine.params)
-        return self._add(_Job(_search, (position, float(seconds), settings), float(seconds)))
+        return self._add(_Task(_search, (position, float(seconds), settings), float(seconds)))
 
     def start_analysis(self, rec, out, source, iterations=None):
         """Start (or queue) the analysis of the game of record `rec` into the file `out`
@@ -280,15 +281,15 @@ class Searches:
         anything else refused); its result is ``{"file", "decisions", "analysed",
         "iterations"}`` once the file holds every decision."""
         settings = analysis_settings(rec, out, iterations)
-        return self._add(_Job(_analyse, (rec, out, source, settings), None))
+        return self._add(_Task(_analyse, (rec, out, source, settings), None))
 
     def under_way(self, key):
         """Whether the search `key` waits or runs (False for one it does not know)."""
         with self._lock:
-            job = self._jobs.get(key)
-            if job is not None:
-                self._collect(job)
-            return job is not None and job.state in ("waiting", "running")
+            task = self._tasks.get(key)
+            if task is not None:
+                self._collect(task)
+            return task is not None and task.state in ("waiting", "running")
 
     def start_move(self, rec, bot, seed=0):
         """Start (or queue) the move of `bot` (a Configuration, or a configuration's name
@@ -299,30 +300,30 @@ class Searches:
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
-        job = _Job(None, None, None)
+        task = _Task(None, None, None)
         with self._lock:
             if self._closed.is_set():
                 raise UsageError("the server is stopping")
             if self._pool is not None:
                 try:
-                    job.future = self._pool.submit(_choose, rec, bot, seed)
+                    task.future = self._pool.submit(_choose, rec, bot, seed)
                 except BrokenProcessPool:        # a worker died: the pool takes no more moves
                     _stop_pool(self._pool)
                     self._pool = None
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(self.workers, mp_context=self._context,
                                                  initializer=_watch_parent, initargs=(os.getpid(),))
-                job.future = self._pool.submit(_choose, rec, bot, seed)
-            job.state = "running"
-        return self._add(job)
+                task.future = self._pool.submit(_choose, rec, bot, seed)
+            task.state = "running"
+        return self._add(task)
 
-    def _add(self, job):
+    def _add(self, task):
         key = secrets.token_hex(8)
         with self._lock:
             if self._closed.is_set():
                 raise UsageError("the server is stopping")
             self._forget_old()
-            self._jobs[key] = job
+            self._tasks[key] = task
             self._pump()
             if self._ticker is None:
                 self._ticker = threading.Thread(target=self._tick, name="tigris-searches", daemon=True)
@@ -334,39 +335,39 @@ class Searches:
         ``iterations``, ``seconds``, ``result`` (the hint, as ``Hints.as_dict``) and
         ``error``.  KeyError for an unknown id."""
         with self._lock:
-            job = self._jobs[key]
-            job.seen = time.monotonic()
-            self._collect(job)
+            task = self._tasks[key]
+            task.seen = time.monotonic()
+            self._collect(task)
             self._pump()
-            return job.public()
+            return task.public()
 
     def stop(self, key):
         """Stop a search (waiting or running); its state afterwards."""
         with self._lock:
-            job = self._jobs[key]
-            self._end(job, "stopped")
+            task = self._tasks[key]
+            self._end(task, "stopped")
             self._pump()
-            return job.public()
+            return task.public()
 
     def forget(self, key):
         """Drop a search whose end its caller has taken in (a bot's move)."""
         with self._lock:
-            job = self._jobs.pop(key, None)
-            if job is not None:
-                self._end(job, "stopped")
+            task = self._tasks.pop(key, None)
+            if task is not None:
+                self._end(task, "stopped")
 
     def running(self):
         """How many hint searches run now."""
         with self._lock:
-            return sum(job.state == "running" and job.future is None for job in self._jobs.values())
+            return sum(task.state == "running" and task.future is None for task in self._tasks.values())
 
     def close(self):
         """Stop every search and wait for their processes: a bot's move under way is
         not waited for, its worker is stopped."""
         self._closed.set()
         with self._lock:
-            for job in self._jobs.values():
-                self._end(job, "stopped")
+            for task in self._tasks.values():
+                self._end(task, "stopped")
         if self._ticker is not None:
             self._ticker.join(timeout=5)
         if self._pool is not None:
@@ -376,92 +377,102 @@ class Searches:
 
     def _pump(self):
         """Start waiting searches while fewer than `workers` run."""
-        running = sum(job.state == "running" and job.future is None for job in self._jobs.values())
-        for job in self._jobs.values():
+        running = sum(task.state == "running" and task.future is None for task in self._tasks.values())
+        for task in self._tasks.values():
             if running >= self.workers:
                 break
-            if job.state == "waiting":
-                job.messages = self._context.Queue()
-                job.process = self._context.Process(target=job.target, args=(*job.args, job.messages),
+            if task.state == "waiting":
+                task.messages = self._context.Queue()
+                task.process = self._context.Process(target=task.target, args=(*task.args, task.messages),
                                                     name="tigris-search", daemon=True)
-                job.process.start()
+                task.process.start()
                 # the worker writes, this process reads: with the worker's end closed here,
                 # a message cut short by its death ends in EOF, where reading it would wait
-                job.messages._writer.close()
-                job.state = "running"
+                task.messages._writer.close()
+                task.state = "running"
                 running += 1
 
-    def _collect(self, job):
+    def _collect(self, task):
         """Take in what a running search has reported."""
-        if job.state != "running":
+        if task.state != "running":
             return
-        if job.future is not None:
-            if job.future.done():
+        if task.future is not None:
+            if task.future.done():
                 from concurrent.futures.process import BrokenProcessPool
 
                 try:
-                    job.result, job.progress = job.future.result(), 1.0
-                    job.state = "done"
+                    task.result, task.progress = task.future.result(), 1.0
+                    task.state = "done"
                 except BrokenProcessPool:        # the next move goes to a new pool
-                    job.error = f"the bot's worker process died ({DIED}, or a crash)"
-                    job.state = "failed"
+                    task.error = f"the bot's worker process died ({DIED}, or a crash)"
+                    task.state = "failed"
                 except Exception as e:           # the bot failed
-                    job.error = f"{type(e).__name__}: {e}"[:300]
-                    job.state = "failed"
+                    task.error = f"{type(e).__name__}: {e}"[:300]
+                    task.state = "failed"
             return
-        alive = job.process.is_alive()           # before reading: what it said is read first
+        alive = task.process.is_alive()           # before reading: what it said is read first
         while True:
             try:
-                kind, *value = job.messages.get_nowait()
+                kind, *value = task.messages.get_nowait()
             except queue.Empty:
                 break
             except (EOFError, OSError):          # a message cut short by the process's death
                 break
             if kind == "progress":
-                job.progress, job.iterations = value
+                task.progress, task.iterations = value
             elif kind == "done":
-                job.result, job.progress = value[0], 1.0
-                job.iterations = job.result.get("iterations", 0)
-                self._end(job, "done")
+                task.result, task.progress = value[0], 1.0
+                task.iterations = task.result.get("iterations", 0)
+                self._end(task, "done")
                 return
             elif kind == "failed":
-                job.error = value[0]
-                self._end(job, "failed")
+                task.error = value[0]
+                self._end(task, "failed")
                 return
         if not alive:
-            job.process.join()
-            job.error = f"the search's process {_ended(job.process.exitcode)}"
-            self._end(job, "failed")
+            task.process.join()
+            task.error = f"the search's process {_ended(task.process.exitcode)}"
+            self._end(task, "failed")
 
-    def _end(self, job, state):
-        """`job` over, in `state`: its process stopped (a search done is ending by itself)."""
-        if job.state in ("done", "stopped", "failed"):
+    def _end(self, task, state):
+        """`task` over, in `state`: its process stopped (a search done is ending by itself)."""
+        if task.state in ("done", "stopped", "failed"):
             return
-        if job.future is not None:
-            job.future.cancel()                  # a move under way ends by itself, unheard
-        if job.process is not None:
-            if state != "done" and job.process.is_alive():
-                job.process.terminate()
-            job.process.join(timeout=5)
-            if job.process.is_alive():
-                job.process.kill()
-                job.process.join()
-            job.messages.close()
-        job.state = state
+        if task.future is not None:
+            task.future.cancel()                  # a move under way ends by itself, unheard
+        if task.process is not None:
+            if state != "done" and task.process.is_alive():
+                task.process.terminate()
+            task.process.join(timeout=5)
+            if task.process.is_alive():
+                task.process.kill()
+                task.process.join()
+            task.messages.close()
+        task.state = state
 
     def _forget_old(self):
-        finished = [k for k, job in self._jobs.items() if job.state in ("done", "stopped", "failed")]
-        for key in finished[:max(0, len(self._jobs) - MAX_KEPT + 1)]:
-            del self._jobs[key]
+        finished = [k for k, task in self._tasks.items() if task.state in ("done", "stopped", "failed")]
+        for key in finished[:max(0, len(self._tasks) - MAX_KEPT + 1)]:
+            del self._tasks[key]
 
     def _tick(self):
         """Every second: take in progress, stop searches nobody looks at, start waiting ones."""
         while not self._closed.wait(1.0):
             with self._lock:
                 now = time.monotonic()
-                for job in self._jobs.values():
-                    self._collect(job)
-                    if job.future is None and job.state in ("waiting", "running") and now - job.seen > self.idle:
-                        job.error = f"nobody asked for it for {self.idle:g} seconds"
-                        self._end(job, "stopped")
+                for task in self._tasks.values():
+                    self._collect(task)
+                    if task.future is None and task.state in ("waiting", "running") and now - task.seen > self.idle:
+                        task.error = f"nobody asked for it for {self.idle:g} seconds"
+                        self._end(task, "stopped")
                 self._pump()
+
+
+def __getattr__(name):
+    """``Searches``, the former name of ``Tasks`` (they hold bots' moves too): deprecated
+    since 2.1, removed in 2.2."""
+    if name == "Searches":
+        warnings.warn("tigris.web.jobs.Searches is deprecated: use tigris.web.jobs.Tasks (removed in tigris 2.2)",
+                      DeprecationWarning, stacklevel=2)
+        return Tasks
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -184,7 +184,7 @@ async def hint_start(served, request):
     body = await _json_body(request)
     if not isinstance(body, dict) or set(body) - {"position", "seconds"} or "position" not in body:
         raise UsageError('a hint request is {"position": a tigris-position/1 object, "seconds": a number}')
-    key = await served.in_thread(served.searches.start, body["position"], body.get("seconds", 3))
+    key = await served.in_thread(served.tasks.start, body["position"], body.get("seconds", 3))
     return Answer.json({"id": key}, 202)
 
 
@@ -205,17 +205,17 @@ def _analysis_started(served, body):
         jobs.check_iterations(body["iterations"])
     rec, root, out, source = game_of_page(served.folders, body["page"], served.not_at_a_table)
     with served.analysing(out):
-        key = served.searches.start_analysis(rec, analysis_file_fit(root, out), source, body.get("iterations"))
+        key = served.tasks.start_analysis(rec, analysis_file_fit(root, out), source, body.get("iterations"))
         served.analyses[out] = key
     return Answer.json({"id": key, "file": out.name}, 202)
 
 
 def search_state(served, request):
-    return Answer.json(_known(served.searches.state, request.path_params["key"]))
+    return Answer.json(_known(served.tasks.state, request.path_params["key"]))
 
 
 def search_stop(served, request):
-    return Answer.json(_known(served.searches.stop, request.path_params["key"]))
+    return Answer.json(_known(served.tasks.stop, request.path_params["key"]))
 
 
 async def game_new(served, request):
@@ -227,7 +227,7 @@ async def game_new(served, request):
         raise UsageError(f"a new game is an object of {', '.join(sorted(known))}")
     with served.new_table():
         played = await served.in_thread(lambda: tables.Table.new(
-            served.games, searches=served.searches, bots=tables.table_bots(served.folders.roots), **body))
+            served.games, searches=served.tasks, bots=tables.table_bots(served.folders.roots), **body))
         served.tables[played.id] = played
     return _seats(played)
 
@@ -244,7 +244,7 @@ async def resume(served, request):
     path = await served.in_thread(record_file, served.folders, body["page"])
     rec = await served.in_thread(read_json_or_none, path)
     with served.new_table(path, rec):
-        played = await served.in_thread(tables.Table.resume, path, served.searches,
+        played = await served.in_thread(tables.Table.resume, path, served.tasks,
                                         tables.table_bots(served.folders.roots), served.tables)
         served.tables[played.id] = played
     return _seats(played)
@@ -267,7 +267,7 @@ async def game_resume(served, request):
     player = _kept_seat(request, keys, body["player"])       # before anything is seated
     rec = await served.in_thread(read_json_or_none, path)
     with served.new_table(path, rec):
-        played = await served.in_thread(tables.Table.resume, path, served.searches,
+        played = await served.in_thread(tables.Table.resume, path, served.tasks,
                                         tables.table_bots(served.folders.roots), served.tables)
         if played.id != ident:                                # its seats were made anew meanwhile
             await served.in_thread(played.close)

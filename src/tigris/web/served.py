@@ -31,7 +31,7 @@ class Served:
 
         self.folders = Folders(folders)
         self.addresses = Addresses(hosts)
-        self.searches = jobs.Searches(workers, jobs.IDLE if idle is None else idle)
+        self.tasks = jobs.Tasks(workers, jobs.IDLE if idle is None else idle)
         self.refresh = refresh
         self.in_thread = in_thread                   # Starlette's thread pool: pages and saves
         games_folder = Path(games) if games is not None else self.folders.roots[0] / "games"
@@ -158,7 +158,7 @@ class Served:
         """The server stops: its tables let go of their records, its searches end."""
         for played in list(self.tables.values()):
             played.close()
-        self.searches.close()
+        self.tasks.close()
 
     @contextlib.contextmanager
     def analysing(self, out):
@@ -167,7 +167,7 @@ class Served:
         again, and find the file held)."""
         with self.analyses_lock:
             key = self.analyses.get(out)
-            if out in self.analysing_now or (key is not None and self.searches.under_way(key)):
+            if out in self.analysing_now or (key is not None and self.tasks.under_way(key)):
                 raise Held(f"{out.name}: an analysis of this game is under way at this server already; "
                            f"its page shows it once it is done")
             self.analysing_now.add(out)

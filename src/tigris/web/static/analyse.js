@@ -12,7 +12,7 @@
  * the game, the luck, and the marked moves (?! ? ??).  A file that holds part of the analysis is continued at its own
  * budget; one that holds something else is left as it is.  Every text from the server
  * is set with textContent, never as HTML. */
-import { h, SearchJob } from "./panel.js";
+import { h, SearchTask } from "./panel.js";
 
 let file = JSON.parse(document.getElementById("analysis-file").textContent);
 const depth = h("select", { id: "analysis-iterations", "aria-label": "iterations a decision" },
@@ -20,11 +20,11 @@ const depth = h("select", { id: "analysis-iterations", "aria-label": "iterations
   h("option", { value: "2000", text: "usual (2,000)" }),
   h("option", { value: "10000", text: "deep (10,000)" }));
 depth.value = "2000";
-const job = new SearchJob({
+const task = new SearchTask({
   kind: "analysis", noun: "analysis", title: "Analysis", budget: depth,
   startText: file.state === "partial" ? "Continue the analysis" : "Analyse the game",
   running: s => "Analysing: " + Math.round(100 * s.progress) + "% of the decisions (written to " + file.file + ")",
-  done: () => drawn().catch(e => job.end("The analysis is in " + file.file + ", but it could not " +
+  done: () => drawn().catch(e => task.end("The analysis is in " + file.file + ", but it could not " +
                                           "be drawn here (" + e.message + "): load the page again.")),
 });
 
@@ -50,31 +50,31 @@ function budget() {                      // the file's budget, in words
 /** The panel as the file is: its state said, the budget and the button set to match. */
 function say() {
   if (file.state === "partial") {          // goes on at the file's budget
-    job.start.textContent = "Continue the analysis";
+    task.start.textContent = "Continue the analysis";
     if (file.iterations != null && ![...depth.options].some(o => o.value === String(file.iterations))) {
       depth.append(h("option", { value: String(file.iterations), text: budget() }));
     }
     if (file.iterations != null) depth.value = String(file.iterations); else depth.hidden = true;
     depth.disabled = true;
-    job.status.textContent = file.file + " holds " + file.analysed + " of the " + file.decisions +
+    task.status.textContent = file.file + " holds " + file.analysed + " of the " + file.decisions +
       " decisions (" + budget() + " a decision), drawn below the board; continue it at that budget.";
   } else if (file.state === "complete") {
-    job.start.hidden = true;
+    task.start.hidden = true;
     depth.hidden = true;
-    job.status.textContent = "The analysis in " + file.file + " (" + budget() + " a decision) is drawn " +
+    task.status.textContent = "The analysis in " + file.file + " (" + budget() + " a decision) is drawn " +
       "below the board; the marked moves are in the list.";
   } else if (file.state === "refused") {
-    job.start.disabled = true;
+    task.start.disabled = true;
     depth.hidden = true;
-    job.status.textContent = file.file + " beside the game is left as it is: " + file.problem +
+    task.status.textContent = file.file + " beside the game is left as it is: " + file.problem +
       ". Move it away to analyse the game here.";
   } else {
-    job.status.textContent = "The analysis is written to " + file.file + ", beside the game.";
+    task.status.textContent = "The analysis is written to " + file.file + ", beside the game.";
   }
 }
 say();
-job.start.addEventListener("click", () => {
+task.start.addEventListener("click", () => {
   const body = { page: location.pathname };
   if (file.state !== "partial") body.iterations = Number(depth.value);
-  job.begin(body, "Starting the analysis...");
+  task.begin(body, "Starting the analysis...");
 });

@@ -13,7 +13,7 @@
  * with their numbers (window.tigrisBoard, from viewer.js).  Moving to another position,
  * or closing the page, stops a search still running.  Every text from the server is set
  * with textContent, never as HTML. */
-import { h, SearchJob } from "./panel.js";
+import { h, SearchTask } from "./panel.js";
 
 const MARKED = 3;                     // the plans whose squares are outlined on the board
 let shown = window.tigrisShown || null;      // {move, position}, from viewer.js
@@ -24,12 +24,12 @@ seconds.value = "3";
 const table = h("table", { id: "hint-table" });
 const notes = h("ul", { id: "hint-notes" });
 const why = h("div", { id: "hint-why" });
-const job = new SearchJob({
+const task = new SearchTask({
   kind: "hint", noun: "search", title: "Hint", startText: "Hint", budget: seconds, more: [table, notes, why],
   running: s => "Searching: " + s.iterations.toLocaleString() + " iterations",
   done: s => render(s.result),
 });
-const status = job.status;
+const status = task.status;
 
 // A chance or an error in points to a tenth, rounded half up as the server marks them.
 function points(x) { return x === null || x === undefined ? "-" : (Math.floor(1000 * x + 0.5) / 10).toFixed(1); }
@@ -105,14 +105,14 @@ function clear() {
   why.replaceChildren();
 }
 
-job.start.addEventListener("click", () => {
+task.start.addEventListener("click", () => {
   if (!shown) return;
   clear();
-  job.begin({ position: shown.position, seconds: Number(seconds.value) }, "Starting the search...");
+  task.begin({ position: shown.position, seconds: Number(seconds.value) }, "Starting the search...");
 });
 document.addEventListener("tigris:shown", ev => {
   shown = ev.detail;
-  job.stop();
+  task.stop();
   clear();
   status.textContent = "";
 });

@@ -25,7 +25,7 @@ const POLL_MS = 500;         // how often a running search is asked how far it g
  * elements).  `kind` names its routes (/api/KIND, /api/KIND/ID, /api/KIND/ID/stop) and
  * `noun` the search in messages; `running(state)` says how far it got, `done(state, id)`
  * takes its result.  Stopped by its button, by `stop()`, or as the page goes. */
-export class SearchJob {
+export class SearchTask {
   constructor({ kind, noun, title, startText, budget, more = [], running, done }) {
     this.kind = kind;
     this.noun = noun;

@@ -1,0 +1,99 @@
+"""The names that said one word for two things (DESIGN.md's "Words") stay renamed: no
+module of the package uses them, and their old spellings still work, with a
+DeprecationWarning, until 2.2."""
+
+import re
+import warnings
+from pathlib import Path
+
+import pytest
+
+SOURCE = Path(__file__).resolve().parents[1] / "src" / "tigris"
+
+# (pattern of an old name, the files allowed to say it: where its alias is defined, and
+# modules another change renames).
+OLD = [
+    (r"\bknobs\.TABLE\b|\bimport TABLE\b|^TABLE\s*=", {"knobs.py", "belief.py"}),
+    (r"\bsearcher\b", {"hints.py"}),
+    (r"\bhints\.searched\b|\bimport .*\bsearched\b|^def searched\b", {"hints.py"}),
+    (r"(?:jobs\.|class |import .*)Searches\b", {"web/jobs.py"}),
+    (r"\bdef table\(self, deal\)|\.table\(deal\)", {"play/schedule.py"}),
+    (r"\bjob\[|\bfor job in\b|\bjobs?\(k, spec|\bdef play_game\(job\b|\bdef game_tasks\(jobs\b", set()),
+    (r"\bhint\(.*\bjobs=|\bsearcher\(.*\bjobs\b", {"hints.py"}),
+    (r"\bplay_out\([^)]*\bseats\b", {"play/runner.py"}),
+    (r"\btigris\.runs\.(runner|schedule|results|seeds|luck)\b|"
+     r"\bfrom tigris\.runs import .*\b(runner|schedule|results|seeds|luck)\b",
+     {"runs/runner.py", "runs/schedule.py", "runs/results.py", "runs/seeds.py", "runs/luck.py",
+      "seat.py", "web/tables.py"}),
+]
+
+
+def sayers(pattern):
+    """The package's Python files with a line matching `pattern`."""
+    found = set()
+    for path in SOURCE.rglob("*.py"):
+        if re.search(pattern, path.read_text(encoding="utf-8"), re.MULTILINE):
+            found.add(path.relative_to(SOURCE).as_posix())
+    return found
+
+
+@pytest.mark.parametrize("pattern, allowed", OLD)
+def test_an_old_name_does_not_come_back(pattern, allowed):
+    assert sayers(pattern) <= allowed
+
+
+def test_the_reader_sees_an_old_name(tmp_path, monkeypatch):
+    import test_old_names
+
+    (tmp_path / "m.py").write_text("from tigris import knobs\nx = knobs.TABLE['widening']\n")
+    monkeypatch.setattr(test_old_names, "SOURCE", tmp_path)
+    assert sayers(OLD[0][0]) == {"m.py"}
+
+
+def test_the_old_names_still_work_with_a_warning():
+    from tigris import hints, knobs
+    from tigris.play.schedule import Schedule
+
+    with pytest.warns(DeprecationWarning, match="tigris.knobs.KNOBS"):
+        assert knobs.TABLE is knobs.KNOBS
+    with pytest.warns(DeprecationWarning, match="hint_bot"):
+        assert hints.searcher is hints.hint_bot
+    with pytest.warns(DeprecationWarning, match="root_statistics"):
+        assert hints.searched is hints.root_statistics
+    schedule = Schedule(["a", "b", "c"], players=2, games=6, seed=1)
+    with pytest.warns(DeprecationWarning, match="Schedule.lineup"):
+        assert schedule.table(1) == schedule.lineup(1) == ["a", "c"]
+    with pytest.warns(DeprecationWarning, match="Schedule.lineups"):
+        assert schedule.tables == schedule.lineups == 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        knobs.KNOBS, hints.hint_bot, hints.root_statistics, schedule.lineup(0)  # noqa: B018  the new names warn not
+    for module, name in ((knobs, "TABLES"), (hints, "searching")):
+        with pytest.raises(AttributeError):
+            getattr(module, name)
+
+
+def test_play_out_takes_its_bots_under_their_old_name_with_a_warning():
+    import tigris
+    from tigris import bots
+    from tigris.play.runner import play_out
+
+    games = [tigris.Game(players=2, seed=3) for _ in range(2)]
+    play_out(games[0], [bots.make("greedy", seed=s) for s in (1, 2)])
+    with pytest.warns(DeprecationWarning, match="play_out\\(bots="):
+        play_out(games[1], seats=[bots.make("greedy", seed=s) for s in (1, 2)])
+    assert games[0].history == games[1].history and games[0].is_over
+    with pytest.raises(TypeError, match="needs the bots"):
+        play_out(tigris.Game(players=2, seed=3))
+
+
+def test_a_hint_takes_its_workers_under_their_old_name_with_a_warning():
+    import tigris
+
+    g = tigris.Game(players=2, seed=2)
+    new = tigris.hint(g, iterations=200, workers=1, seed=3, top=3, progress=False)
+    with pytest.warns(DeprecationWarning, match="hint\\(workers="):
+        old = tigris.hint(g, iterations=200, jobs=1, seed=3, top=3, progress=False)
+    assert [h["plan"] for h in old] == [h["plan"] for h in new]
+    with pytest.raises(ValueError, match="workers must be"):
+        tigris.hint(g, iterations=200, workers=0, progress=False)
