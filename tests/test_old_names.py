@@ -13,7 +13,7 @@ SOURCE = Path(__file__).resolve().parents[1] / "src" / "tigris"
 # (pattern of an old name, the files allowed to say it: where its alias is defined, and
 # modules another change renames).
 OLD = [
-    (r"\bknobs\.TABLE\b|\bimport TABLE\b|^TABLE\s*=", {"knobs.py", "belief.py"}),
+    (r"\bknobs\.TABLE\b|\bimport TABLE\b|^TABLE\s*=", {"knobs.py"}),
     (r"\bsearcher\b", {"hints.py"}),
     (r"\bhints\.searched\b|\bimport .*\bsearched\b|^def searched\b", {"hints.py"}),
     (r"(?:jobs\.|class |import .*)Searches\b", {"web/jobs.py"}),
@@ -24,7 +24,7 @@ OLD = [
     (r"\btigris\.runs\.(runner|schedule|results|seeds|luck)\b|"
      r"\bfrom tigris\.runs import .*\b(runner|schedule|results|seeds|luck)\b",
      {"runs/runner.py", "runs/schedule.py", "runs/results.py", "runs/seeds.py", "runs/luck.py",
-      "seat.py", "web/tables.py"}),
+      }),
 ]
 
 

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+import tigris
+
 SOURCE = Path(__file__).resolve().parents[1] / "src" / "tigris"
 
 
@@ -80,7 +82,7 @@ def test_the_docs_name_the_network_format_read_and_the_bots_shipped():
 
     docs = SOURCE.parents[1] / "docs"
     assert f"## Networks (`{network.FORMAT}`)" in (docs / "FORMATS.md").read_text(encoding="utf-8")
-    assert f"weights file (`{network.FORMAT}`)" in (docs / "DESIGN.md").read_text(encoding="utf-8")
+    assert f"weights file (`{network.FORMAT}`" in (docs / "DESIGN.md").read_text(encoding="utf-8")
     shipped = {path.stem for path in Path(bots.PACKAGED).glob("*.toml")}
     for doc in (docs / "FORMATS.md", SOURCE.parents[1] / "README.md"):
         listed = set(re.findall(r"`((?:ismcts|level|hint)[\w.-]*)` \(", doc.read_text(encoding="utf-8")))
@@ -90,5 +92,12 @@ def test_the_docs_name_the_network_format_read_and_the_bots_shipped():
 def test_a_beliefs_rows_are_determinizations_not_deals():
     from tigris.belief import Belief
 
-    assert Belief.deals is Belief.determinizations        # the former name, still called
-    assert "def deals" not in (SOURCE / "belief.py").read_text(encoding="utf-8")
+    assert "deals()" not in "".join(p.read_text(encoding="utf-8") for p in SOURCE.rglob("*.py"))
+    game = tigris.Game(players=2, seed=1)
+    for _ in range(6):
+        game.apply(game.legal_actions()[0])
+    belief = Belief(game.current_player, particles=8, seed=1)
+    belief.update(game)
+    with pytest.warns(DeprecationWarning, match="determinizations"):
+        old = belief.deals()             # the former name, still answering
+    assert old == belief.determinizations()

@@ -53,17 +53,18 @@ True
 
 import math
 import random
+import warnings
 
 from tigris.constants import A_SWAP, N_SWAPS, SWAPS
 from tigris.evaluator import Evaluator
-from tigris.knobs import TABLE
+from tigris.knobs import KNOBS
 from tigris.search import deal_row
 
 __all__ = ["Belief", "observations", "move_likelihood"]
 
 # The bots' knobs belief_particles and belief_temperature, at their defaults.
-PARTICLES = TABLE["belief_particles"].default
-TEMPERATURE = TABLE["belief_temperature"].default
+PARTICLES = KNOBS["belief_particles"].default
+TEMPERATURE = KNOBS["belief_temperature"].default
 
 
 def observations(game, player):
@@ -252,8 +253,12 @@ class Belief:
         live = [(w, world) for w, world in zip(self.weights, self.worlds) if w > 0]
         return [deal_row(world) for _, world in live], [w for w, _ in live]
 
-    # its former name, which tigris.bots.search still calls: to warn once no caller is left
-    deals = determinizations
+    def deals(self):
+        """The former name of ``determinizations`` (a deal is a game's starting tiles):
+        deprecated since 2.1, removed in 2.2."""
+        warnings.warn("Belief.deals is deprecated: use Belief.determinizations (removed in tigris 2.2)",
+                      DeprecationWarning, stacklevel=2)
+        return self.determinizations()
 
     def world(self, rng):
         """One particle's world, drawn by weight (a copy: the search may play on it)."""

@@ -38,8 +38,7 @@ from tigris.errors import excerpt
 __all__ = ["Knob", "KNOBS", "WEIGHTS", "PATHS", "SEARCH_CONFIG", "KINDS", "CHOICES", "RANGES", "META",
            "MAX_ITERATIONS", "MAX_ROLLOUT_DEPTH", "MAX_TREES", "MAX_SECONDS", "MAX_WORKERS",
            "defaults", "valid", "check", "check_value", "check_knob", "check_weights", "default_weights",
-           "search_config", "is_default_weight",
-           "TABLE"]                  # KNOBS's former name, deprecated until 2.2 (__getattr__)
+           "search_config", "is_default_weight"]
 
 # What the compiled search holds: node ids and visit counts are int32, and every iteration
 # adds at most one node and one root visit, so a tree takes at most MAX_ITERATIONS

@@ -40,7 +40,7 @@ from tigris.errors import IllegalActionError, UsageError, excerpt
 from tigris.hints import DEFAULT_BOT, format_table
 from tigris.notation import SYNTAX, public, str_to_action
 from tigris.render import decision_line, render
-from tigris.runs.runner import TURN_LIMIT, goes_on
+from tigris.play.runner import TURN_LIMIT, goes_on
 from tigris.session import HUMAN, Session, unfinished_game
 
 __all__ = ["HELP", "HUMAN", "Terminal", "colour_wanted", "unfinished_game", "use_terminal"]

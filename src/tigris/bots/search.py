@@ -304,7 +304,7 @@ class ISMCTSBot(RandomMoves):
     def deals(self, game):
         """The deals the search determinizes from: the belief's, or None (uniform)."""
         belief = self.belief_of(game)
-        return belief.deals() if belief is not None else None
+        return belief.determinizations() if belief is not None else None
 
 
 class CheatBot(ISMCTSBot):

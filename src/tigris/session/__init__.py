@@ -71,7 +71,7 @@ class Session:
     @property
     def over(self):
         """Whether the game cannot go on: ended, at the turn limit, or resigned."""
-        from tigris.runs.runner import goes_on
+        from tigris.play.runner import goes_on
 
         return self.resigned is not None or not goes_on(self.game)
 
@@ -122,7 +122,7 @@ class Session:
         """The record of the game so far (``tigris-game/1``), the seats as its bots; a
         game at the turn limit ranked."""
         from tigris.record import to_record
-        from tigris.runs.runner import goes_on, record_of
+        from tigris.play.runner import goes_on, record_of
 
         if self.resigned is not None:
             rec = to_record(self.game, bots=self.seats)
@@ -149,7 +149,7 @@ def unfinished_game(rec):
     (RecordError naming the move); UsageError for a finished game or one without a human
     seat."""
     from tigris.record import replay
-    from tigris.runs.runner import goes_on
+    from tigris.play.runner import goes_on
 
     bots = rec.get("bots") if isinstance(rec, dict) else None
     game = replay(rec)

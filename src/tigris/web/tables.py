@@ -450,7 +450,7 @@ class Table(Session):
             return
         seat = self.seats[self.game.current_player]
         from tigris.record import to_record
-        from tigris.runs.runner import bot_seed
+        from tigris.play.runner import bot_seed
 
         seed = bot_seed(self.game.seed, 0, self.game.current_player, decision=len(self.game.history))
         bot = self.configurations[self.game.current_player] or seat
