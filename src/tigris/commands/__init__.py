@@ -18,7 +18,7 @@ commands share, ``games`` the reading of a game or position named on the command
     tigris hint FILE                 the best moves for the player to move
     tigris analyse RECORD [--out F]  computer analysis of a finished game: best moves, mistakes
     tigris view RECORD|DIR --out P   a game (or a results folder) as HTML pages to step through
-    tigris serve [DIR...]            the table in the browser: play, hints, analyses, results
+    tigris serve [DIR...]            a server for the browser: play, hints, analyses, results
     tigris calibrate SOURCE...       the win-chance model fitted on recorded games
     tigris selfplay --out DIR        bots' games with their positions labelled, for training
     tigris train DIR... --out NET    a learned evaluation fitted to self-play data

@@ -1,4 +1,4 @@
-"""tigris serve: the table in the browser, a local web application over some folders."""
+"""tigris serve: the server, a local web application over some folders."""
 
 import sys
 
@@ -30,7 +30,7 @@ move under way too.
 def add_to(sub):
     from tigris.web.app import DEFAULT_PORT
 
-    p = add_command(sub, "serve", run, help="the table in the browser: play, hints, analyses, results",
+    p = add_command(sub, "serve", run, help="a server for the browser: play, hints, analyses, results",
                     description=DESCRIPTION)
     p.add_argument("folders", nargs="*", metavar="DIR", default=["."],
                    help="folders of results and game records to serve (default: this one)")

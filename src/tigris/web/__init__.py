@@ -1,4 +1,4 @@
-"""The table in the browser, ``tigris serve``: the web application (``app``, put together
+"""The server, ``tigris serve``: the web application (``app``, put together
 from ``folders``, ``routes``, ``served``, ``pages``, ``guard`` and ``server``), its
 answer times (``bench``), its tasks in worker processes (``jobs``:
 hints, analyses, the bots' moves), its tables of people and bots (``tables``), and the

@@ -1,4 +1,4 @@
-"""The table in the browser (``tigris serve``): a local web application over the folders
+"""The server (``tigris serve``): a local web application over the folders
 it is given, on a real ASGI server (Starlette on uvicorn, the ``serve`` extra).
 
 >>> from tigris.web.app import create_app
