@@ -15,6 +15,7 @@ from tigris import analysis, bots, record
 from tigris.bots.search import ISMCTSBot
 from tigris.commands import main
 from tigris.errors import Interrupted, RecordError, UsageError
+from tigris.search import ChildStats, RootStats
 
 REPO = Path(__file__).resolve().parent.parent
 ITERATIONS = 40
@@ -85,7 +86,7 @@ def test_the_engines_own_moves_rank_first_without_a_mark(tmp_path):
     for n in range(1, 7):
         bot = bots.CLASSES[kind](name=name, **dict(params, seed=analysis.decision_seed(3, n),
                                                     workers=1))
-        g.apply(bot.root_statistics(g, iterations=ITERATIONS)["children"][0]["action"])
+        g.apply(bot.root_statistics(g, iterations=ITERATIONS).children[0].action)
     _, rows = run(record.to_record(g), tmp_path / "a.jsonl")
     assert len(rows) == 6
     for r in rows:
@@ -120,9 +121,8 @@ def fake_analyse(mover, played, played_chance, error=0.001, margins=(5.0, -1.0),
     def child(action, visits, chance, margin):
         chances = [(1 - chance)] * 2
         chances[mover] = chance
-        return {"action": action, "visits": visits, "avail": visits, "value": chance,
-                "chances": chances, "error": error, "margin": margin,
-                "margin_error": margin_error, "line": 0, "pv": []}
+        return ChildStats(action=action, visits=visits, avail=visits, value=chance, chances=tuple(chances),
+                          error=error, margin=margin, margin_error=margin_error)
 
     def analyse(self, game, only=None, **budget):
         calls.append((game, only, budget))
@@ -130,11 +130,11 @@ def fake_analyse(mover, played, played_chance, error=0.001, margins=(5.0, -1.0),
         more = {a: (c, m, v) for a, (c, m, v) in zip(rest[1:], others)}
         if only is not None:
             chance, margin, _ = more.get(only[0], (played_chance, margins[1], 0))
-            return {"iterations": budget.get("iterations", 1),
-                    "children": [child(only[0], 600, chance, margin)]}
-        return {"iterations": 620 + sum(v for _, _, v in others),
-                "children": [child(rest[0], 600, 0.6, margins[0]), child(played, 20, 0.3, -9.0)]
-                + [child(a, v, c, m) for a, (c, m, v) in more.items()]}
+            return RootStats(iterations=budget.get("iterations", 1), nodes=0, player=mover,
+                             children=(child(only[0], 600, chance, margin),))
+        return RootStats(iterations=620 + sum(v for _, _, v in others), nodes=0, player=mover,
+                         children=(child(rest[0], 600, 0.6, margins[0]), child(played, 20, 0.3, -9.0),
+                                   *(child(a, v, c, m) for a, (c, m, v) in more.items())))
 
     return analyse, calls
 
@@ -273,7 +273,7 @@ def test_a_scripted_game_has_its_bad_move_marked_and_no_other(tmp_path):
             g.apply("leader king P1")
             continue
         bot = conf.bot(seed=analysis.decision_seed(3, n), workers=1)
-        g.apply(bot.root_statistics(g, iterations=budget)["children"][0]["action"])
+        g.apply(bot.root_statistics(g, iterations=budget).children[0].action)
     _, rows = run(record.to_record(g), tmp_path / "a.jsonl", iterations=budget, measure="win")
     marked = {r["move"]: r["mark"] for r in rows if r["mark"]}
     assert list(marked) == [5], rows[4]

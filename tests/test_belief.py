@@ -199,24 +199,24 @@ def test_the_belief_sees_only_what_the_player_saw(kind):
     for w in worlds:
         bot = bots.make(kind, iterations=400, determinization="belief", belief_particles=32, seed=3)
         action = bot.choose(w)
-        results.append((action, [(c["action"], c["visits"], c["value"]) for c in bot.last["children"]]))
+        results.append((action, [(c.action, c.visits, c.value) for c in bot.last.children]))
     assert results[0] == results[1]
 
 
 def test_search_deals_are_checked():
     g = greedy_game(13, 60)
     view = g.determinize(g.current_player, 1)
-    row = search.deal_row(g.determinize(g.current_player, 2))
+    row = search.determinization_row(g.determinize(g.current_player, 2))
     with pytest.raises(ValueError, match="weights"):
-        search.Search(view, deals=([row], [0.0]), **search.PLAIN)
+        search.Search(view, determinizations=([row], [0.0]), **search.PLAIN)
     bad = list(row)
     other = 1 - g.current_player
     bad[8 * other] += 1
     with pytest.raises(ValueError, match="another size"):
-        search.Search(view, deals=([bad], [1.0]), **search.PLAIN)
+        search.Search(view, determinizations=([bad], [1.0]), **search.PLAIN)
     with pytest.raises(ValueError, match="without determinization"):
-        search.Search(view, deals=([row], [1.0]), determinize=False, **search.PLAIN)
-    s = search.Search(view, deals=([row], [1.0]), seed=1, **search.PLAIN)
+        search.Search(view, determinizations=([row], [1.0]), determinize=False, **search.PLAIN)
+    s = search.Search(view, determinizations=([row], [1.0]), seed=1, **search.PLAIN)
     assert s.step(200) == 200
 
 

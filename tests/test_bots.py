@@ -21,6 +21,7 @@ from tigris._plumbing import tomlfile
 from tigris.commands import main
 from tigris.errors import ConfigError
 from tigris.bots import search
+from tigris.search import ChildStats, RootStats
 
 from helpers import game, hand, legal, play
 from processes import interrupt, python
@@ -76,8 +77,8 @@ def test_make_with_seconds_instead_of_iterations():
     assert bot.params["iterations"] is None and bot.params["seconds"] == 0.05
     g = tigris.Game(players=2, seed=3)
     assert bot.choose(g) in g.legal_actions()
-    assert bot.last["iterations"] > 0
-    assert sum(ch["visits"] for ch in bot.last["children"]) == bot.last["iterations"]
+    assert bot.last.iterations > 0
+    assert sum(ch.visits for ch in bot.last.children) == bot.last.iterations
 
 
 def test_make_unknown_key_lists_the_valid_keys():
@@ -416,7 +417,7 @@ def test_overridden_seed_changes_the_search(in_repo):
     for bot in (a, b, c):
         bot.choose(g)
     assert a.last == b.last
-    assert c.last["children"] != a.last["children"]
+    assert c.last.children != a.last.children
 
 
 def test_bot_file_with_a_bad_key_names_the_file(tmp_path):
@@ -474,8 +475,8 @@ def test_knobs_reach_the_search():
                             "policy_exploration": 0.0, "margin_share": 0.0, "margin_scale": 10.0}
     g = tigris.Game(players=2, seed=5)
     bot.choose(g)
-    assert bot.last["iterations"] == 120
-    assert len(bot.last["children"]) == min(120, len(g.legal_actions()))    # no widening
+    assert bot.last.iterations == 120
+    assert len(bot.last.children) == min(120, len(g.legal_actions()))    # no widening
 
 
 # ---------------------------------------------------------------------------
@@ -490,17 +491,17 @@ def test_merged_trees_pool_how_each_move_stood_at_each_halving():
     view = g.determinize(g.current_player, 1)
     trees = [search._grow(view, bot.config, bot.network(view.players), 1200, None, True, s) for s in (3, 4)]
     merged = search.merge(trees)
-    assert any(ch["halvings"] for ch in merged["children"])
-    for m in merged["children"]:
-        parts = [h for t in trees for ch in t["children"] if ch["action"] == m["action"] for h in ch["halvings"]]
-        assert [r["halving"] for r in m["halvings"]] == sorted({h["halving"] for h in parts})
-        for record in m["halvings"]:
-            same = [h for h in parts if h["halving"] == record["halving"]]
-            assert record["visits"] == sum(h["visits"] for h in same)
-            assert record["mean"][0] == pytest.approx(sum(h["mean"][0] * h["visits"] for h in same)
-                                                      / record["visits"])
-            squares = sum((h["spread"] ** 2 + h["mean"][0] ** 2) * h["visits"] for h in same) / record["visits"]
-            assert record["spread"] == pytest.approx(math.sqrt(max(squares - record["mean"][0] ** 2, 0)), abs=1e-9)
+    assert any(ch.halvings for ch in merged.children)
+    for m in merged.children:
+        parts = [h for t in trees for ch in t.children if ch.action == m.action for h in ch.halvings]
+        assert [r.halving for r in m.halvings] == sorted({h.halving for h in parts})
+        for record in m.halvings:
+            same = [h for h in parts if h.halving == record.halving]
+            assert record.visits == sum(h.visits for h in same)
+            assert record.mean[0] == pytest.approx(sum(h.mean[0] * h.visits for h in same)
+                                                      / record.visits)
+            squares = sum((h.spread ** 2 + h.mean[0] ** 2) * h.visits for h in same) / record.visits
+            assert record.spread == pytest.approx(math.sqrt(max(squares - record.mean[0] ** 2, 0)), abs=1e-9)
 
 
 def test_two_workers_merge_their_trees():
@@ -509,40 +510,40 @@ def test_two_workers_merge_their_trees():
     choice = bot.choose(g)
     assert choice in g.legal_actions()
     merged = bot.last
-    assert merged["iterations"] == 400                      # 200 per worker
-    assert sum(ch["visits"] for ch in merged["children"]) == 400
-    assert merged["player"] == 0
-    for ch in merged["children"]:
-        assert ch["visits"] <= ch["avail"] <= 400
+    assert merged.iterations == 400                      # 200 per worker
+    assert sum(ch.visits for ch in merged.children) == 400
+    assert merged.player == 0
+    for ch in merged.children:
+        assert ch.visits <= ch.avail <= 400
     # The merge is exactly that of the two workers' trees, grown from the same view with
     # the seeds the bot draws.
     rng = random.Random(5)
     view = g.determinize(g.current_player, rng.getrandbits(63))
     seeds = [rng.getrandbits(63) for _ in range(2)]
     trees = [search._grow(view, bot.config, bot.network(view.players), 200, None, True, s) for s in seeds]
-    assert [t["iterations"] for t in trees] == [200, 200]
+    assert [t.iterations for t in trees] == [200, 200]
     expected = search.merge(trees)
-    assert [(c["action"], c["visits"], c["avail"]) for c in merged["children"]] == \
-           [(c["action"], c["visits"], c["avail"]) for c in expected["children"]]
-    for got, want in zip(merged["children"], expected["children"]):
-        assert got["value"] == pytest.approx(want["value"])
+    assert [(c.action, c.visits, c.avail) for c in merged.children] == \
+           [(c.action, c.visits, c.avail) for c in expected.children]
+    for got, want in zip(merged.children, expected.children):
+        assert got.value == pytest.approx(want.value)
     # Each child's mean chances are visit-weighted, its spread pooled over both trees'
     # visits, its rounds the most either gave; the line's visits go with the line.
-    for m in merged["children"]:
-        parts = [ch for t in trees for ch in t["children"] if ch["action"] == m["action"]]
-        n = sum(ch["visits"] for ch in parts)
-        mean = sum(ch["mean"][0] * ch["visits"] for ch in parts) / n
-        squares = sum((ch["spread"] ** 2 + ch["mean"][0] ** 2) * ch["visits"] for ch in parts) / n
-        assert m["mean"][0] == pytest.approx(mean)
-        assert m["spread"] == pytest.approx(math.sqrt(max(squares - mean ** 2, 0.0)), abs=1e-9)
-        assert m["rounds"] == max(ch["rounds"] for ch in parts)
-        assert len(m["pv_visits"]) == len(m["pv"]) + 1
-    assert merged["rounds"] == max(t["rounds"] for t in trees)
+    for m in merged.children:
+        parts = [ch for t in trees for ch in t.children if ch.action == m.action]
+        n = sum(ch.visits for ch in parts)
+        mean = sum(ch.mean[0] * ch.visits for ch in parts) / n
+        squares = sum((ch.spread ** 2 + ch.mean[0] ** 2) * ch.visits for ch in parts) / n
+        assert m.mean[0] == pytest.approx(mean)
+        assert m.spread == pytest.approx(math.sqrt(max(squares - mean ** 2, 0.0)), abs=1e-9)
+        assert m.rounds == max(ch.rounds for ch in parts)
+        assert len(m.pv_visits) == len(m.pv) + 1
+    assert merged.rounds == max(t.rounds for t in trees)
     by_action = {}
     for t in trees:
-        for ch in t["children"]:
-            by_action[ch["action"]] = by_action.get(ch["action"], 0) + ch["visits"]
-    assert {c["action"]: c["visits"] for c in merged["children"]} == by_action
+        for ch in t.children:
+            by_action[ch.action] = by_action.get(ch.action, 0) + ch.visits
+    assert {c.action: c.visits for c in merged.children} == by_action
     # reproducible with a fixed seed even in parallel
     again = bots.make("ismcts", iterations=400, workers=2, seed=5)
     assert again.choose(g) == choice and again.last == merged
@@ -552,39 +553,39 @@ def test_pimc_iterations_are_shared_by_the_determinizations():
     g = tigris.Game(players=2, seed=9)
     bot = bots.make("pimc", iterations=240, determinizations=4, seed=1)
     choice = bot.choose(g)
-    assert bot.last["iterations"] == 240
-    assert sum(ch["visits"] for ch in bot.last["children"]) == 240
-    assert sum(ch["votes"] for ch in bot.last["children"]) == 4
-    assert choice == bot.last["children"][0]["action"]
-    assert bot.last["children"][0]["votes"] == max(ch["votes"] for ch in bot.last["children"])
+    assert bot.last.iterations == 240
+    assert sum(ch.visits for ch in bot.last.children) == 240
+    assert sum(ch.votes for ch in bot.last.children) == 4
+    assert choice == bot.last.children[0].action
+    assert bot.last.children[0].votes == max(ch.votes for ch in bot.last.children)
 
 
 def test_merge_weights_values_and_chances_by_visits():
-    a = {"iterations": 10, "nodes": 5, "player": 1,
-         "children": [{"action": 7, "visits": 6, "avail": 10, "value": 1.0, "chances": [0.0, 1.0],
-                       "error": 0.03, "margin": 4.0, "margin_error": 0.3, "line": 0, "pv": []},
-                      {"action": 8, "visits": 4, "avail": 9, "value": 0.0, "chances": [1.0, 0.0],
-                       "error": 0.1, "margin": -2.0, "margin_error": 1.0, "line": 0, "pv": []}]}
-    b = {"iterations": 10, "nodes": 6, "player": 1,
-         "children": [{"action": 7, "visits": 2, "avail": 10, "value": 0.0, "chances": [1.0, 0.0],
-                       "error": 0.04, "margin": -4.0, "margin_error": 0.4, "line": 0, "pv": []},
-                      {"action": 9, "visits": 8, "avail": 10, "value": 0.5, "chances": [0.5, 0.5],
-                       "error": 0.02, "margin": 1.5, "margin_error": 0.2, "line": 1, "pv": [(1, 0)]}]}
+    a = RootStats(iterations=10, nodes=5, player=1, children=(
+        ChildStats(action=7, visits=6, avail=10, value=1.0, chances=(0.0, 1.0), error=0.03, margin=4.0,
+                   margin_error=0.3),
+        ChildStats(action=8, visits=4, avail=9, value=0.0, chances=(1.0, 0.0), error=0.1, margin=-2.0,
+                   margin_error=1.0)))
+    b = RootStats(iterations=10, nodes=6, player=1, children=(
+        ChildStats(action=7, visits=2, avail=10, value=0.0, chances=(1.0, 0.0), error=0.04, margin=-4.0,
+                   margin_error=0.4),
+        ChildStats(action=9, visits=8, avail=10, value=0.5, chances=(0.5, 0.5), error=0.02, margin=1.5,
+                   margin_error=0.2, line=1, pv=((1, 0),))))
     m = search.merge([a, b])
-    assert m["iterations"] == 20 and m["nodes"] == 11 and m["player"] == 1
-    got = {c["action"]: (c["visits"], c["avail"], c["value"], c["chances"]) for c in m["children"]}
-    assert got == {7: (8, 20, 0.75, [0.25, 0.75]), 8: (4, 9, 0.0, [1.0, 0.0]),
-                   9: (8, 10, 0.5, [0.5, 0.5])}
-    assert [c["action"] for c in m["children"]] == [7, 9, 8]
+    assert m.iterations == 20 and m.nodes == 11 and m.player == 1
+    got = {c.action: (c.visits, c.avail, c.value, c.chances) for c in m.children}
+    assert got == {7: (8, 20, 0.75, (0.25, 0.75)), 8: (4, 9, 0.0, (1.0, 0.0)),
+                   9: (8, 10, 0.5, (0.5, 0.5))}
+    assert [c.action for c in m.children] == [7, 9, 8]
     # The errors of a visit-weighted mean of independent estimates: (6/8)^2 0.03^2 + (2/8)^2 0.04^2.
-    errors = {c["action"]: c["error"] for c in m["children"]}
+    errors = {c.action: c.error for c in m.children}
     assert errors[7] == pytest.approx((0.75 ** 2 * 0.03 ** 2 + 0.25 ** 2 * 0.04 ** 2) ** 0.5)
     assert errors[8] == pytest.approx(0.1) and errors[9] == pytest.approx(0.02)
     # The score margin likewise: (6 * 4 + 2 * -4) / 8, its error as the chance's.
-    margins = {c["action"]: (c["margin"], c["margin_error"]) for c in m["children"]}
+    margins = {c.action: (c.margin, c.margin_error) for c in m.children}
     assert margins[7] == pytest.approx((2.0, (0.75 ** 2 * 0.3 ** 2 + 0.25 ** 2 * 0.4 ** 2) ** 0.5))
     assert margins[8] == pytest.approx((-2.0, 1.0)) and margins[9] == pytest.approx((1.5, 0.2))
-    assert {c["action"]: c["line"] for c in m["children"]} == {7: 0, 8: 0, 9: 1}
+    assert {c.action: c.line for c in m.children} == {7: 0, 8: 0, 9: 1}
 
 
 def test_installed_package_brings_its_bots(tmp_path, monkeypatch):
@@ -675,7 +676,7 @@ def test_analysis_reports_progress_without_changing_it():
     calls.clear()
     stepped = bots.make("ismcts", iterations=300, seed=5).root_statistics(
         g, progress=lambda *a: calls.append(a), steps=7)
-    assert stepped["iterations"] == 300
+    assert stepped.iterations == 300
     assert [c[:2] for c in calls] == [(k, 7) for k in range(8)]
     assert [c[2] for c in calls] == [300 * k // 7 for k in range(8)]
     again = bots.make("ismcts", iterations=300, seed=5).root_statistics(g, steps=7)
@@ -685,10 +686,10 @@ def test_analysis_reports_progress_without_changing_it():
 def test_analysis_budget_replaces_the_bots():
     g = tigris.Game(players=2, seed=8)
     bot = bots.make("ismcts", iterations=50, seed=5)
-    assert bot.root_statistics(g)["iterations"] == 50
-    assert bot.root_statistics(g, iterations=120)["iterations"] == 120
+    assert bot.root_statistics(g).iterations == 50
+    assert bot.root_statistics(g, iterations=120).iterations == 120
     timed = bots.make("ismcts", seconds=30.0, seed=5)
-    assert timed.root_statistics(g, iterations=80)["iterations"] == 80      # not 30 seconds
+    assert timed.root_statistics(g, iterations=80).iterations == 80      # not 30 seconds
 
 
 def test_pimc_and_workers_report_each_tree():
@@ -697,10 +698,10 @@ def test_pimc_and_workers_report_each_tree():
     bot = bots.make("pimc", iterations=240, determinizations=4, seed=1)
     stats = bot.root_statistics(g, progress=lambda *a: calls.append(a), steps=2)
     assert [c[:2] for c in calls] == [(k, 8) for k in range(9)] and calls[-1][2] == 240
-    assert sum(ch["votes"] for ch in stats["children"]) == 4
+    assert sum(ch.votes for ch in stats.children) == 4
     calls.clear()
     bot = bots.make("ismcts", iterations=301, workers=2, seed=5)
-    assert bot.root_statistics(g, progress=lambda *a: calls.append(a), steps=5)["iterations"] == 301
+    assert bot.root_statistics(g, progress=lambda *a: calls.append(a), steps=5).iterations == 301
     assert calls == [(0, 2, 0), (1, 2, 151), (2, 2, 301)]      # a tree per worker, in one step
 
 

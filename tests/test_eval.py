@@ -111,9 +111,9 @@ def test_unknown_weights_and_knobs_are_refused():
 
 def test_the_search_expands_by_the_priors_it_is_given():
     g = tigris.Game(players=2, seed=7)
-    first = search.run(g, iterations=1, prior_pass=100.0, **search.PLAIN)["children"][0]["action"]
+    first = search.run(g, iterations=1, prior_pass=100.0, **search.PLAIN).children[0].action
     assert first == A_PASS
-    assert search.run(g, iterations=1, **search.PLAIN)["children"][0]["action"] != A_PASS
+    assert search.run(g, iterations=1, **search.PLAIN).children[0].action != A_PASS
 
 
 def test_bots_take_weights_from_their_files_and_arguments(tmp_path):

@@ -1,6 +1,7 @@
 """Move hints from Python and from the command line."""
 
 import json
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -11,6 +12,7 @@ from tigris import bots
 from tigris.commands import main
 from tigris.hints import format_table, shown_continuation
 from tigris.record import to_record
+from tigris.search import ChildStats, Halving
 
 from processes import ROOT, interrupt, python
 
@@ -228,15 +230,15 @@ def test_hint_is_the_bots_analysis(monkeypatch):
     hints = tigris.hint(g, iterations=700, seed=3, top=10_000, progress=False)
     assert len(reads) == 1 and reads[0].endswith("ismcts-fast.toml")
     stats = bots.load("ismcts-fast", seed=3).root_statistics(g, iterations=700, steps=CHUNKS)
-    rows = ranked(g, stats["children"])
+    rows = ranked(g, stats.children)
     searched = [r for r in rows if r["searched"]]
     assert [dict(h, why=None) for h in hints] == searched and hints.equals == sum(h["equal"] for h in hints)
     assert hints.unsearched == sum(not r["searched"] for r in rows) > 0
     # The search's choice first, its chances (averaged over its visits) calibrated.
-    first = stats["children"][0]
-    assert hints[0]["action"] == first["action"] and hints[0]["visits"] == first["visits"]
-    assert hints[0]["chances"] == chance.calibrated(first["mean"], g.current_player)
-    assert {h["action"] for h in hints} <= {ch["action"] for ch in stats["children"]}
+    first = stats.children[0]
+    assert hints[0]["action"] == first.action and hints[0]["visits"] == first.visits
+    assert hints[0]["chances"] == chance.calibrated(list(first.mean), g.current_player)
+    assert {h["action"] for h in hints} <= {ch.action for ch in stats.children}
 
 
 def test_hint_budget_is_exact_with_several_workers():
@@ -332,11 +334,9 @@ def two_actions_either_order(game):
 def child(action, visits, chances, error=0.005, pv=(), line=0, spread=None, rounds=0):
     """A root child as a search reports it: with `spread`, the chances are the mean over
     its visits and their spread (what a hint reads); without, the line's and its error."""
-    ch = {"action": action, "visits": visits, "avail": visits, "value": chances[0],
-          "chances": list(chances), "error": error, "line": line, "pv": list(pv), "rounds": rounds}
-    if spread is not None:
-        ch.update(mean=list(chances), spread=spread)
-    return ch
+    return ChildStats(action=action, visits=visits, avail=visits, value=chances[0], chances=tuple(chances),
+                      error=error, line=line, pv=tuple(pv), rounds=rounds,
+                      mean=None if spread is None else tuple(chances), spread=spread or 0.0)
 
 
 def test_two_orders_of_one_turn_are_one_plan_shown_once():
@@ -411,7 +411,7 @@ def test_a_plan_searched_too_little_is_never_ranked_above_a_searched_one(monkeyp
         total = sum(visits)
         flags = [r["searched"] for r in rows]
         assert flags == sorted(flags, reverse=True)            # every searched row first
-        assert rows[0]["action"] == children[0]["action"] and rows[0]["rank"] == 1
+        assert rows[0]["action"] == children[0].action and rows[0]["rank"] == 1
         for r in rows[1:]:
             assert r["searched"] == (r["visits"] / total >= SEARCHED)
             assert r["rank"] is None if not r["searched"] else r["rank"] >= 1
@@ -484,10 +484,11 @@ def test_the_marks_and_the_order_follow_the_figures_as_shown(stats):
     for k, (a, (v, x, spread, dropped)) in enumerate(zip(legal, found)):
         children.append(child(a, v, ch(x), spread=spread))
         if k == choice:           # the choice stood at every halving
-            children[-1]["halvings"] = [{"halving": h, "visits": w, "mean": ch(y), "spread": z}
-                                        for h, (w, y, z) in enumerate(then, start=1)]
+            children[-1] = replace(children[-1], halvings=tuple(
+                Halving(halving=h, visits=w, mean=tuple(ch(y)), spread=z) for h, (w, y, z) in enumerate(then, start=1)))
         elif dropped:             # a move dropped at a halving: as it stands now, then
-            children[-1]["halvings"] = [{"halving": dropped, "visits": v, "mean": ch(x), "spread": spread}]
+            children[-1] = replace(children[-1], halvings=(Halving(halving=dropped, visits=v, mean=tuple(ch(x)),
+                                                                   spread=spread),))
     rows = ranked(g, children, choice=legal[choice])
     first = rows[0]
     assert first["action"] == legal[choice] and (first["rank"], first["mark"]) == (1, "choice")
@@ -603,8 +604,7 @@ def test_a_decision_not_searched_is_one_row_of_unknown_chances():
     from tigris.hints import Hints, ranked
 
     g = tigris.Game(players=3, seed=7)
-    only = {"action": g.legal_actions()[0], "visits": 1, "chances": [math.nan] * 3,
-            "error": math.nan, "pv": []}
+    only = ChildStats(action=g.legal_actions()[0], visits=1, chances=(math.nan,) * 3, error=math.nan)
     rows = ranked(g, [only])
     assert len(rows) == 1 and (rows[0]["rank"], rows[0]["equal"], rows[0]["mark"]) == (1, True, "choice")
     assert all(math.isnan(c) for c in rows[0]["chances"]) and math.isnan(rows[0]["error"])
@@ -682,7 +682,7 @@ def test_the_reasons_never_read_the_hidden_tiles():
     engine = hint_bot("ismcts-fast", 1, 3)
     stats, _ = root_statistics(g, engine, iterations=2000, progress=False)
     net = network_of(engine, g.players)
-    for child in stats["children"][:3]:
+    for child in stats.children[:3]:
         steps = settled(g, child)[1]
         assert why(g, child, steps, net) == why(other, child, steps, net)
 
@@ -696,8 +696,8 @@ def test_the_reasons_say_what_a_plan_does_and_what_it_is_worth():
     g = tigris.Game(players=2, seed=1)
     for move in ("leader king F4", "tile black A11"):
         g.apply(move)
-    child = {"action": g.parse_action("leader king G3"), "pv": [(notation.str_to_action("support 1"), 1)],
-             "pv_visits": [100, 60]}
+    child = ChildStats(action=g.parse_action("leader king G3"), visits=100,
+                       pv=((notation.str_to_action("support 1"), 1),), pv_visits=(100, 60))
     w = why(g, child, 1, network_of(hint_bot("ismcts-fast", 1, 0), 2))
     assert w["does"] == ["player 1 begins a revolt of the kings against player 0 (G3 against F4)"]
     assert w["replies"] == [{"player": 1, "move": "support 1", "share": 0.6}]

@@ -311,10 +311,10 @@ def test_the_network_changes_what_the_search_backs_up():
     s_n = Search(g, seed=1, rollout_depth=0, evaluator="net")
     s_h.step(iterations=300)
     s_n.step(iterations=300)
-    assert s_h.stats()["children"] != s_n.stats()["children"]
+    assert s_h.stats().children != s_n.stats().children
     # A leaf's value is the network's chance: the root's mean reward is one.
-    root = s_n.stats()["children"]
-    assert all(0 <= ch["value"] <= 1 for ch in root)
+    root = s_n.stats().children
+    assert all(0 <= ch.value <= 1 for ch in root)
 
 
 def test_the_network_share_mixes_the_two_evaluations():
@@ -325,7 +325,7 @@ def test_the_network_share_mixes_the_two_evaluations():
     def children(**knobs):
         s = Search(g, seed=2, rollout_depth=3, **knobs)
         s.step(iterations=300)
-        return s.stats()["children"]
+        return s.stats().children
 
     heuristic = children()
     assert children(evaluator="net", net_share=0.0) == heuristic

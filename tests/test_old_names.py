@@ -25,6 +25,9 @@ OLD = [
      r"\bfrom tigris\.runs import .*\b(runner|schedule|results|seeds|luck)\b",
      {"runs/runner.py", "runs/schedule.py", "runs/results.py", "runs/seeds.py", "runs/luck.py",
       }),
+    (r"\bdeal_row\b", {"search.py"}),
+    (r"\bdeals=|\.deals\(game\)|\bdef deals\(self, game\)", {"search.py", "bots/search.py"}),
+    (r"\bstats\[\"|\[\"children\"\]|\bch\[\"(visits|action|value|chances|mean|halvings)\"\]", {"search.py"}),
 ]
 
 
@@ -97,3 +100,45 @@ def test_a_hint_takes_its_workers_under_their_old_name_with_a_warning():
     assert [h["plan"] for h in old] == [h["plan"] for h in new]
     with pytest.raises(ValueError, match="workers must be"):
         tigris.hint(g, iterations=200, workers=0, progress=False)
+
+
+def test_the_search_takes_its_determinizations_under_their_old_names_with_a_warning():
+    import tigris
+    from tigris import bots, search
+
+    g = tigris.Game(players=2, seed=4)
+    with pytest.warns(DeprecationWarning, match="determinization_row"):
+        old = search.deal_row
+    assert old is search.determinization_row
+    rows = ([search.determinization_row(g.determinize(g.current_player, 2))], [1.0])
+    new = search.Search(g, determinizations=rows, seed=1, **search.PLAIN)
+    with pytest.warns(DeprecationWarning, match="Search\\(determinizations="):
+        was = search.Search(g, deals=rows, seed=1, **search.PLAIN)
+    new.step(100)
+    was.step(100)
+    assert new.stats() == was.stats()
+    with pytest.raises(TypeError, match="not both"), pytest.warns(DeprecationWarning):
+        search.Search(g, deals=rows, determinizations=rows, **search.PLAIN)
+    bot = bots.make("ismcts", iterations=10, determinization="belief", belief_particles=8, seed=1)
+    with pytest.warns(DeprecationWarning, match="ISMCTSBot.determinizations"):
+        assert bot.deals(g) == bot.determinizations(g)
+
+
+def test_root_statistics_as_dicts_still_work_with_a_warning():
+    import tigris
+    from tigris import hints, search
+    from tigris.bots.search import merge
+    from tigris.runs import targets
+
+    g = tigris.Game(players=2, seed=7)
+    stats = search.run(g, iterations=200, seed=2, **search.PLAIN)
+    old = stats.to_dict()
+    with pytest.warns(DeprecationWarning, match="merge"):
+        assert merge([old]) == merge([stats])
+    with pytest.warns(DeprecationWarning, match="tigris.hints.ranked"):
+        assert hints.ranked(g, old["children"]) == hints.ranked(g, stats.children)
+    with pytest.warns(DeprecationWarning, match="targets.visits"):
+        assert targets.visits(old["children"]) == targets.visits(stats.children)
+    with pytest.warns(DeprecationWarning, match="tigris.hints.continuation"):
+        assert hints.continuation(g, old["children"][0]) == hints.continuation(g, stats.children[0])
+    assert search.choose(old["children"], "visits") == search.choose(stats.children, "visits") == stats.best

@@ -251,7 +251,7 @@ def test_the_root_is_ordered_by_the_policy(net_file):
     probs = network.load(net_file).policy(g)
     s = search.Search(g, seed=1, priors="net", evaluator="net", network=net_file, widening=2.0)
     s.step(iterations=3)
-    tried = [ch["action"] for ch in s.stats()["children"]]
+    tried = [ch.action for ch in s.stats().children]
     assert set(tried) <= set(probs) and len(tried) == 3
     assert sorted(tried, key=lambda a: -probs[a]) == sorted(probs, key=lambda a: -probs[a])[:3]
 
@@ -269,11 +269,11 @@ def test_the_policy_search_is_honest(net_file, params):
     for seed in (1, 2):
         bot_a, bot_b = bots.make("ismcts", seed=seed, **conf), bots.make("ismcts", seed=seed, **conf)
         assert bot_a.choose(a) == bot_b.choose(b)
-        assert bot_a.last["children"] == bot_b.last["children"]
+        assert bot_a.last.children == bot_b.last.children
     cheat_a, cheat_b = bots.make("cheat", seed=1, **conf), bots.make("cheat", seed=1, **conf)
     cheat_a.choose(a)
     cheat_b.choose(b)
-    assert cheat_a.last["children"] != cheat_b.last["children"]     # the pair does differ
+    assert cheat_a.last.children != cheat_b.last.children     # the pair does differ
 
 
 @pytest.mark.slow

@@ -241,8 +241,8 @@ def test_hidden_information_does_not_change_the_choice(kind, params):
         assert choice_a == choice_b
         assert choice_a in a.legal_actions()
         if kind != "greedy":
-            assert bot_a.last["children"] == bot_b.last["children"]
-            assert bot_a.last["iterations"] == bot_b.last["iterations"] == params["iterations"]
+            assert bot_a.last.children == bot_b.last.children
+            assert bot_a.last.iterations == bot_b.last.iterations == params["iterations"]
 
 
 @pytest.mark.parametrize("kind,params", HONEST_KINDS, ids=HONEST_IDS)
@@ -265,7 +265,7 @@ def test_bag_order_does_not_change_the_choice():
         bot_a, bot_b = bots.make(kind, seed=5, **params), bots.make(kind, seed=5, **params)
         assert bot_a.choose(a) == bot_b.choose(b), kind
         if kind != "greedy":
-            assert bot_a.last["children"] == bot_b.last["children"], kind
+            assert bot_a.last.children == bot_b.last.children, kind
 
 
 def test_bots_are_honest_except_cheat():
@@ -281,7 +281,7 @@ def test_cheat_sees_the_hidden_difference():
     bot_b = bots.make("cheat", iterations=300, seed=1)
     bot_a.choose(a)
     bot_b.choose(b)
-    assert bot_a.last["children"] != bot_b.last["children"]
+    assert bot_a.last.children != bot_b.last.children
 
 
 def test_other_hands_swapped_around_in_three_players():
@@ -295,7 +295,7 @@ def test_other_hands_swapped_around_in_three_players():
         bot_a, bot_b = bots.make(kind, seed=7, **params), bots.make(kind, seed=7, **params)
         assert bot_a.choose(a) == bot_b.choose(b), kind
         if kind != "greedy":
-            assert bot_a.last["children"] == bot_b.last["children"], kind
+            assert bot_a.last.children == bot_b.last.children, kind
 
 
 @pytest.mark.parametrize("kind", ["random", "greedy", "ismcts", "pimc", "cheat"])
@@ -319,7 +319,7 @@ def test_reproducible_with_a_fixed_seed():
     assert first.last == second.last
     other = bots.make("ismcts", iterations=300, seed=12)
     other.choose(a)
-    assert other.last["children"] != first.last["children"]      # the seed matters
+    assert other.last.children != first.last.children      # the seed matters
 
 
 def test_search_object_is_honest_too():
@@ -337,19 +337,19 @@ def test_search_object_is_honest_too():
 def test_root_statistics_are_consistent():
     a, _ = midgame_pair()
     stats = search_stats(a, iterations=500)
-    children = stats["children"]
-    assert stats["iterations"] == 500 and stats["player"] == 0
-    assert sum(ch["visits"] for ch in children) == 500          # one root child per iteration
-    assert len({ch["action"] for ch in children}) == len(children)
+    children = stats.children
+    assert stats.iterations == 500 and stats.player == 0
+    assert sum(ch.visits for ch in children) == 500          # one root child per iteration
+    assert len({ch.action for ch in children}) == len(children)
     legal = set(a.legal_actions())
     for ch in children:
-        assert ch["action"] in legal
-        assert 1 <= ch["visits"] <= ch["avail"] <= stats["iterations"]
-        assert 0.0 <= ch["value"] <= 1.0
+        assert ch.action in legal
+        assert 1 <= ch.visits <= ch.avail <= stats.iterations
+        assert 0.0 <= ch.value <= 1.0
     # progressive widening (2 sqrt(n)) keeps the root far below its 600+ legal actions
     assert len(children) <= 2.0 * (500 + 1) ** 0.5 + 1
-    assert stats["best"] == search.choose(children, "visits")
-    assert children[0]["visits"] == max(ch["visits"] for ch in children)
+    assert stats.best == search.choose(children, "visits")
+    assert children[0].visits == max(ch.visits for ch in children)
 
 
 @pytest.mark.parametrize("root", ["halving", "ucb"])
@@ -362,43 +362,43 @@ def test_each_root_child_reports_its_own_mean_spread_rounds_and_line_visits(root
     s = search.Search(a, **options)
     s.step(iterations=2400)
     stats = s.stats(pv_depth=8)
-    children = stats["children"]
+    children = stats.children
     for ch in children:
-        assert sum(ch["mean"]) == pytest.approx(1.0) and all(0 <= c <= 1 for c in ch["mean"])
-        assert 0.0 <= ch["spread"] <= 0.5
-        assert ch["pv_visits"][0] == ch["visits"] and len(ch["pv_visits"]) == len(ch["pv"]) + 1
-        assert ch["pv_visits"] == sorted(ch["pv_visits"], reverse=True)
-        assert all(v >= 2 for v in ch["pv_visits"][1:])       # a line goes on through nodes seen twice
+        assert sum(ch.mean) == pytest.approx(1.0) and all(0 <= c <= 1 for c in ch.mean)
+        assert 0.0 <= ch.spread <= 0.5
+        assert ch.pv_visits[0] == ch.visits and len(ch.pv_visits) == len(ch.pv) + 1
+        assert list(ch.pv_visits) == sorted(ch.pv_visits, reverse=True)
+        assert all(v >= 2 for v in ch.pv_visits[1:])       # a line goes on through nodes seen twice
     # the spread of the mover's chance over the visits: the chances vary from deal to deal
-    assert max(ch["spread"] for ch in children) > 0.01
-    rounds = [ch["rounds"] for ch in children]
+    assert max(ch.spread for ch in children) > 0.01
+    rounds = [ch.rounds for ch in children]
     if root == "ucb":
-        assert stats["rounds"] == 0 and set(rounds) == {0}
-        assert all(ch["halvings"] == [] for ch in children)
+        assert stats.rounds == 0 and set(rounds) == {0}
+        assert all(ch.halvings == () for ch in children)
     else:
         # 8 candidates: 3 halvings to one, and the first picks the candidates: 4 in all.
-        assert stats["rounds"] == 4 and children[0]["rounds"] == 4
+        assert stats.rounds == 4 and children[0].rounds == 4
         assert sorted(rounds, reverse=True)[:8] == [4, 3, 2, 2, 1, 1, 1, 1]
         assert sum(r > 0 for r in rounds) == 8
         # a move that lasted more rounds had more visits
         for x in children:
             for y in children:
-                if x["rounds"] > y["rounds"]:
-                    assert x["visits"] > y["visits"]
+                if x.rounds > y.rounds:
+                    assert x.visits > y.visits
         # How each candidate stood at each halving from the second: the one left at the
         # end at every one, a dropped move last at the halving that dropped it, as it
         # stands now (never visited again), and at each halving the candidates had the
         # same visits since the first, give or take the UCB phase's.
-        assert [h["halving"] for h in children[0]["halvings"]] == [1, 2, 3]
+        assert [h.halving for h in children[0].halvings] == [1, 2, 3]
         for ch in children:
-            marks = ch["halvings"]
-            assert [h["halving"] for h in marks] == list(range(1, min(ch["rounds"], 3) + 1))
-            assert all(sum(h["mean"]) == pytest.approx(1.0) and h["spread"] >= 0 for h in marks)
-            assert [h["visits"] for h in marks] == sorted(h["visits"] for h in marks)
+            marks = ch.halvings
+            assert [h.halving for h in marks] == list(range(1, min(ch.rounds, 3) + 1))
+            assert all(sum(h.mean) == pytest.approx(1.0) and h.spread >= 0 for h in marks)
+            assert [h.visits for h in marks] == sorted(h.visits for h in marks)
             if marks and ch is not children[0]:
-                assert marks[-1]["visits"] == ch["visits"] and marks[-1]["mean"] == pytest.approx(ch["mean"])
+                assert marks[-1].visits == ch.visits and marks[-1].mean == pytest.approx(ch.mean)
         for halving in (1, 2, 3):
-            then = [h["visits"] for ch in children for h in ch["halvings"] if h["halving"] == halving]
+            then = [h.visits for ch in children for h in ch.halvings if h.halving == halving]
             assert len(then) == {1: 8, 2: 4, 3: 2}[halving]
             assert max(then) - min(then) <= 200        # the UCB phase's uneven share apart
 
@@ -411,7 +411,7 @@ def test_availability_counts_at_the_root_without_widening():
     n_legal = len(a.legal_actions())
     iterations = n_legal + 200
     stats = search_stats(a, iterations=iterations, widening=0.0)
-    avails = sorted((ch["avail"] for ch in stats["children"]), reverse=True)
+    avails = sorted((ch.avail for ch in stats.children), reverse=True)
     assert len(avails) == n_legal
     assert avails == list(range(iterations, iterations - n_legal, -1))
 
@@ -422,12 +422,12 @@ def test_root_children_are_available_in_every_determinization():
     none was visited more often than it was available."""
     g = load(revolt(stage=0))
     stats = search_stats(g, iterations=2000, exploration=3.0, widening=0.0)
-    assert {g.action_str(ch["action"]) for ch in stats["children"]} == {
+    assert {g.action_str(ch.action) for ch in stats.children} == {
         "support 0", "support 1", "support 2", "support 3"}
-    assert sorted(ch["avail"] for ch in stats["children"]) == [1997, 1998, 1999, 2000]
-    for ch in stats["children"]:
-        assert ch["visits"] <= ch["avail"] <= stats["iterations"]
-    assert sum(ch["visits"] for ch in stats["children"]) == 2000
+    assert sorted(ch.avail for ch in stats.children) == [1997, 1998, 1999, 2000]
+    for ch in stats.children:
+        assert ch.visits <= ch.avail <= stats.iterations
+    assert sum(ch.visits for ch in stats.children) == 2000
 
 
 def test_forced_win_in_one_action_is_found():
@@ -435,10 +435,10 @@ def test_forced_win_in_one_action_is_found():
     for seed in (1, 2, 3):
         bot = bots.make("ismcts", iterations=200, seed=seed)
         assert g.action_str(bot.choose(g)) == WINNING_MOVE
-        best = bot.last["children"][0]
-        assert g.action_str(best["action"]) == WINNING_MOVE
-        assert best["value"] == 1.0
-        assert all(ch["value"] == 0.0 for ch in bot.last["children"][1:])
+        best = bot.last.children[0]
+        assert g.action_str(best.action) == WINNING_MOVE
+        assert best.value == 1.0
+        assert all(ch.value == 0.0 for ch in bot.last.children[1:])
 
 
 def test_forced_win_found_by_visits_not_only_by_the_prior():
@@ -446,10 +446,10 @@ def test_forced_win_found_by_visits_not_only_by_the_prior():
     widening every legal action is tried and UCB must single out the winner."""
     g = load(forced_win())
     stats = search_stats(g, iterations=1500, widening=0.0, rollout="random")
-    assert len(stats["children"]) == len(g.legal_actions())
-    top = stats["children"][0]
-    assert g.action_str(top["action"]) == WINNING_MOVE
-    assert top["visits"] > 3 * stats["children"][1]["visits"]
+    assert len(stats.children) == len(g.legal_actions())
+    top = stats.children[0]
+    assert g.action_str(top.action) == WINNING_MOVE
+    assert top.visits > 3 * stats.children[1].visits
     for final in ("visits", "value"):
         bot = bots.make("ismcts", iterations=1500, widening=0.0, final=final, seed=4)
         assert g.action_str(bot.choose(g)) == WINNING_MOVE
@@ -462,9 +462,9 @@ def test_halving_root_puts_most_visits_on_the_forced_win():
     g = load(forced_win())
     for seed in (1, 2, 3):
         stats = search_stats(g, iterations=2000, seed=seed, widening=0.0, root="halving")
-        top, second = stats["children"][:2]
-        assert g.action_str(top["action"]) == WINNING_MOVE and top["value"] == 1.0
-        assert top["visits"] >= 2000 // 6 and top["visits"] > 2 * second["visits"]
+        top, second = stats.children[:2]
+        assert g.action_str(top.action) == WINNING_MOVE and top.value == 1.0
+        assert top.visits >= 2000 // 6 and top.visits > 2 * second.visits
 
 
 def test_root_lookahead_puts_the_move_with_the_best_one_ply_value_first():
@@ -475,14 +475,14 @@ def test_root_lookahead_puts_the_move_with_the_best_one_ply_value_first():
 
     def first_tried(seed, lookahead):
         stats = search_stats(g, iterations=1, seed=seed, root_lookahead=lookahead)
-        assert len(stats["children"]) == 1
-        return g.action_str(stats["children"][0]["action"])
+        assert len(stats.children) == 1
+        return g.action_str(stats.children[0].action)
 
     assert all(first_tried(seed, 30.0) == WINNING_MOVE for seed in range(1, 9))
     assert any(first_tried(seed, 0.0) != WINNING_MOVE for seed in range(1, 9))
     for root in ("ucb", "halving"):
         stats = search_stats(g, iterations=600, seed=2, root=root, root_lookahead=30.0)
-        assert g.action_str(stats["children"][0]["action"]) == WINNING_MOVE
+        assert g.action_str(stats.children[0].action) == WINNING_MOVE
 
 
 def test_root_lookahead_is_checked():
@@ -516,12 +516,12 @@ def test_halving_root_shares_its_planned_budget_out_in_phases(budget):
         s = search.Search(a, **options)
         s.step(seconds=0.4)
     stats = s.stats()
-    visits = sorted((ch["visits"] for ch in stats["children"]), reverse=True)
+    visits = sorted((ch.visits for ch in stats.children), reverse=True)
     if budget == "seconds":
         # a time budget's phases are shares of the clock, which a loaded machine gives
         # unevenly: what the clock cannot move is that the halvings were done and the
         # move left at the end holds the most
-        assert stats["rounds"] == halving_phases(8) - 1 and visits[0] > visits[1]      # all but UCB
+        assert stats.rounds == halving_phases(8) - 1 and visits[0] > visits[1]      # all but UCB
         return
     n = sum(visits)
     phase = n / halving_phases(8)
@@ -555,7 +555,7 @@ def test_forced_win_is_found_whatever_the_hidden_tiles():
     b = load(with_hidden(forced_win(), {1: {"hand": hand(black=6)}}))
     bot_a, bot_b = bots.make("ismcts", iterations=200, seed=9), bots.make("ismcts", iterations=200, seed=9)
     assert bot_a.choose(a) == bot_b.choose(b) == act(a, WINNING_MOVE)
-    assert bot_a.last["children"] == bot_b.last["children"]
+    assert bot_a.last.children == bot_b.last.children
 
 
 # ---------------------------------------------------------------------------
@@ -607,13 +607,13 @@ def test_three_player_search_uses_the_searching_players_rewards():
     bot = bots.make("ismcts", iterations=600, seed=2)
     assert g.action_str(bot.choose(g)) == WINNING_MOVE
     stats = bot.last
-    assert stats["player"] == 2
-    for ch in stats["children"]:
-        assert 0.0 <= ch["value"] <= 1.0
+    assert stats.player == 2
+    for ch in stats.children:
+        assert 0.0 <= ch.value <= 1.0
         # Terminal after one action: each child's mean is exactly player 2's reward there.
-        if ch["action"] in terminal:
-            assert ch["value"] == pytest.approx(terminal[ch["action"]][2], abs=1e-6)
-    values = {g.action_str(ch["action"]): ch["value"] for ch in stats["children"]}
+        if ch.action in terminal:
+            assert ch.value == pytest.approx(terminal[ch.action][2], abs=1e-6)
+    values = {g.action_str(ch.action): ch.value for ch in stats.children}
     assert values[WINNING_MOVE] == 1.0
     if "tile black O10" in values:                 # player 0 wins: player 2 is last
         assert values["tile black O10"] == 0.0
@@ -639,7 +639,7 @@ def test_opponent_nodes_maximise_the_opponents_reward():
     g = load(revolt(stage=0))
     assert (g.decision, g.current_player) == ("support", 0)
     stats = search_stats(g, iterations=3000, exploration=3.0, widening=0.0, seed=1)
-    values = {g.action_str(ch["action"]): ch["value"] for ch in stats["children"]}
+    values = {g.action_str(ch.action): ch.value for ch in stats.children}
     assert values["support 0"] == 0.0
     assert values["support 2"] == 1.0 and values["support 3"] == 1.0
     assert 0.3 < values["support 1"] < 0.7
@@ -669,8 +669,8 @@ def test_defender_search_in_a_revolt_ignores_the_attackers_hand():
         # 2 : 1 after the attacker's 1; the defender's 1 red ties and wins the game.
         assert a.action_str(choice) == "support 1", kind
         if kind != "greedy":
-            assert bot_a.last["player"] == 1
-            assert bot_a.last["children"] == bot_b.last["children"], kind
+            assert bot_a.last.player == 1
+            assert bot_a.last.children == bot_b.last.children, kind
 
 
 @pytest.mark.parametrize("stage", [0, 1])
@@ -690,20 +690,20 @@ def test_search_inside_a_conflict_of_a_game_that_goes_on(stage):
         bot_a, bot_b = bots.make(kind, seed=6, **params), bots.make(kind, seed=6, **params)
         assert bot_a.choose(ga) == bot_b.choose(gb), kind
         if kind != "greedy":
-            assert bot_a.last["player"] == searcher
-            assert bot_a.last["children"] == bot_b.last["children"], kind
+            assert bot_a.last.player == searcher
+            assert bot_a.last.children == bot_b.last.children, kind
     # the pair is a real test: searching the true state tells the two games apart
     cheat_a, cheat_b = bots.make("cheat", iterations=300, seed=6), bots.make("cheat", iterations=300, seed=6)
     cheat_a.choose(ga)
     cheat_b.choose(gb)
-    assert cheat_a.last["children"] != cheat_b.last["children"]
+    assert cheat_a.last.children != cheat_b.last.children
 
 
 def test_defender_search_values_are_the_defenders():
     a, _ = revolt_defender_pair()
     stats = search_stats(a, iterations=300, widening=0.0)
-    values = {a.action_str(ch["action"]): ch["value"] for ch in stats["children"]}
-    assert stats["player"] == 1
+    values = {a.action_str(ch.action): ch.value for ch in stats.children}
+    assert stats.player == 1
     assert values == {"support 0": 0.0, "support 1": 1.0}
 
 
@@ -726,17 +726,17 @@ def test_treasure_choice_searched_by_the_traders_owner():
     assert public_view(ga, 1) == public_view(gb, 1) and ga.hand(0) != gb.hand(0)
     sa, sb = search_stats(ga), search_stats(gb)
     assert sa == sb
-    assert sa["player"] == 1
-    assert {ch["action"] for ch in sa["children"]} == set(ga.legal_actions())
+    assert sa.player == 1
+    assert {ch.action for ch in sa.children} == set(ga.legal_actions())
     for kind, params in HONEST_KINDS:
         bot_a, bot_b = bots.make(kind, seed=4, **params), bots.make(kind, seed=4, **params)
         choice = bot_a.choose(ga)
         assert choice == bot_b.choose(gb) and choice in ga.legal_actions(), kind
         if kind != "greedy":
-            assert bot_a.last["player"] == 1
-            assert bot_a.last["children"] == bot_b.last["children"], kind
+            assert bot_a.last.player == 1
+            assert bot_a.last.children == bot_b.last.children, kind
     # taking the treasure is the trader owner's gain whichever is taken
-    ga.apply(sa["best"])
+    ga.apply(sa.best)
     assert ga.score(1)["treasures"] == 1 and ga.current_player == 0
 
 
@@ -836,8 +836,8 @@ def test_search_grows_in_steps():
     assert s.step(100) == 100
     assert s.step(150) == 150
     stats = s.stats()
-    assert stats["iterations"] == 250
-    assert sum(ch["visits"] for ch in stats["children"]) == 250
+    assert stats.iterations == 250
+    assert sum(ch.visits for ch in stats.children) == 250
 
 
 # ---------------------------------------------------------------------------
@@ -890,7 +890,7 @@ def test_search_step_refuses_bad_budgets_naming_them(key, value):
     with pytest.raises(ValueError) as e:
         s.step(**budget)
     assert str(e.value).startswith(key), str(e.value)
-    assert s.iterations == 0 and s.stats()["nodes"] == 0
+    assert s.iterations == 0 and s.stats().nodes == 0
     with pytest.raises(ValueError, match=f"^{key}"):
         search.run(a, **budget, **PLAIN)
 
@@ -909,7 +909,7 @@ def test_a_time_budget_runs_at_least_one_iteration():
     a, _ = midgame_pair()
     s = search.Search(a, seed=1, **PLAIN)
     assert s.step(seconds=1e-12) >= 1
-    assert s.stats()["best"] in a.legal_actions()
+    assert s.stats().best in a.legal_actions()
 
 
 def test_the_prior_refuses_what_is_not_an_action():
@@ -955,7 +955,7 @@ for options in ({{"exploration": 1e308}}, {{"exploration": 0.0}}, {{"widening": 
                                         "epsilon": 0.0}}, {{"seed": -2 ** 200}},
                 {{"root": "halving", "candidates": 1}},
                 {{"root": "halving", "candidates": {N_ACTIONS}, "widening": 0.0}}):
-    assert search.run(g, iterations=300, **{{**search.PLAIN, **options}})["best"] in legal, options
+    assert search.run(g, iterations=300, **{{**search.PLAIN, **options}}).best in legal, options
 print("ok")
 """
     r = python(code)
@@ -971,7 +971,7 @@ try:
     s.step(seconds=600)
 except KeyboardInterrupt:
     stats = s.stats()
-    assert stats["iterations"] == s.iterations == sum(ch["visits"] for ch in stats["children"]) > 0
+    assert stats.iterations == s.iterations == sum(ch.visits for ch in stats.children) > 0
     assert s.step(iterations=50) == 50          # the tree grows on
     print("interrupted", flush=True)
     sys.exit(130)

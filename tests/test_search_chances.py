@@ -31,22 +31,22 @@ CONFIGS = {"default": {}, "plain": dict(PLAIN), "halving": {"root": "halving", "
 def test_every_childs_chances_add_up_to_one(name, config):
     g = played(*POSITIONS[name])
     stats = run(g, iterations=2000, seed=3, **CONFIGS[config])
-    for ch in stats["children"]:
-        assert len(ch["chances"]) == g.players
-        assert all(0.0 <= c <= 1.0 for c in ch["chances"])
-        assert sum(ch["chances"]) == pytest.approx(1.0, abs=1e-6)
+    for ch in stats.children:
+        assert len(ch.chances) == g.players
+        assert all(0.0 <= c <= 1.0 for c in ch.chances)
+        assert sum(ch.chances) == pytest.approx(1.0, abs=1e-6)
 
 
 def test_merged_chances_are_weighted_by_visits_and_add_up_to_one():
     g = played(*POSITIONS["3a"])
     trees = [run(g, iterations=1000, seed=seed) for seed in (1, 2)]
-    merged = {ch["action"]: ch for ch in merge(trees)["children"]}
+    merged = {ch.action: ch for ch in merge(trees).children}
     for action, ch in merged.items():
-        parts = [c for t in trees for c in t["children"] if c["action"] == action]
+        parts = [c for t in trees for c in t.children if c.action == action]
         for p in range(3):
-            want = sum(c["chances"][p] * c["visits"] for c in parts) / ch["visits"]
-            assert ch["chances"][p] == pytest.approx(want)
-        assert sum(ch["chances"]) == pytest.approx(1.0, abs=1e-6)
+            want = sum(c.chances[p] * c.visits for c in parts) / ch.visits
+            assert ch.chances[p] == pytest.approx(want)
+        assert sum(ch.chances) == pytest.approx(1.0, abs=1e-6)
 
 
 @pytest.mark.parametrize("root", ["ucb", "halving"])
@@ -54,17 +54,17 @@ def test_the_winning_move_reads_as_a_certain_win(root):
     # Every move ends the game; only the winning one puts player 0 first.
     g = load(forced_win())
     stats = run(g, iterations=2000, seed=1, widening=0.0, root=root)
-    top, others = stats["children"][0], stats["children"][1:]
-    assert g.action_str(top["action"]) == WINNING_MOVE
-    assert top["chances"] == [1.0, 0.0]
-    assert others and all(ch["chances"][0] < 0.5 for ch in others)
+    top, others = stats.children[0], stats.children[1:]
+    assert g.action_str(top.action) == WINNING_MOVE
+    assert top.chances == (1.0, 0.0)
+    assert others and all(ch.chances[0] < 0.5 for ch in others)
 
 
 def digest(stats):
     """What the search decided from: each child's visits, availability and mean reward,
     the best move and the tree's size."""
-    rows = [(c["action"], c["visits"], c["avail"], repr(c["value"])) for c in stats["children"]]
-    return hashlib.sha256(json.dumps([rows, stats["best"], stats["nodes"]]).encode()).hexdigest()[:16]
+    rows = [(c.action, c.visits, c.avail, repr(c.value)) for c in stats.children]
+    return hashlib.sha256(json.dumps([rows, stats.best, stats.nodes]).encode()).hexdigest()[:16]
 
 
 # Recorded from the search before it backed up the chances (seed 1, 3,000 iterations):
@@ -101,26 +101,26 @@ def test_the_chances_change_nothing_the_search_decides_from(key):
 def test_each_childs_error_shrinks_with_its_visits(name):
     g = played(*POSITIONS[name])
     stats = run(g, iterations=4000, seed=3, root="halving")
-    children = stats["children"]
+    children = stats.children
     for ch in children:
-        assert 0 < ch["error"] <= 0.5 and ch["line"] >= 0
+        assert 0 < ch.error <= 0.5 and ch.line >= 0
     # The most visited child, read along its best line, is known far better than a move
     # the search tried a few times (a prior of eight visits of spread 0.2 keeps the
     # latter wide).
-    few = [ch for ch in children if 1 <= ch["visits"] <= 4]
+    few = [ch for ch in children if 1 <= ch.visits <= 4]
     if few:
-        assert children[0]["error"] < min(ch["error"] for ch in few)
-        assert all(ch["error"] > 0.05 for ch in few)
+        assert children[0].error < min(ch.error for ch in few)
+        assert all(ch.error > 0.05 for ch in few)
 
 
 def test_a_root_held_to_one_action_searches_it_alone():
     g = played(*POSITIONS["2c"])
     legal = g.legal_actions()
     stats = run(g, iterations=1500, seed=3, only=[legal[-1]])
-    assert [ch["action"] for ch in stats["children"]] == [legal[-1]]
-    assert stats["children"][0]["visits"] == 1500 and stats["best"] == legal[-1]
+    assert [ch.action for ch in stats.children] == [legal[-1]]
+    assert stats.children[0].visits == 1500 and stats.best == legal[-1]
     two = run(g, iterations=1500, seed=3, only=[legal[0], legal[1]], root="halving")
-    assert {ch["action"] for ch in two["children"]} == {legal[0], legal[1]}
+    assert {ch.action for ch in two.children} == {legal[0], legal[1]}
 
 
 @pytest.mark.parametrize("only, message", [([], "at least one action"), ([-1], "only: .*outside"),
@@ -149,26 +149,26 @@ def test_a_childs_margin_is_the_movers_score_margin_where_its_line_ends(name):
     g = played(*POSITIONS[name])
     mover = g.current_player
     stats = run(g, iterations=200, seed=2, rollout_depth=0, **PLAIN)
-    once = [ch for ch in stats["children"] if ch["visits"] == 1]
+    once = [ch for ch in stats.children if ch.visits == 1]
     assert once
     for ch in once:
         after = g.copy()
-        after.apply(ch["action"])
-        assert ch["margin"] == pytest.approx(score_margin(after, mover), abs=1e-6)
-        assert ch["margin_error"] > 0
-    for ch in stats["children"]:
-        assert abs(ch["margin"]) < 100 and 0 < ch["margin_error"] <= 5.0
+        after.apply(ch.action)
+        assert ch.margin == pytest.approx(score_margin(after, mover), abs=1e-6)
+        assert ch.margin_error > 0
+    for ch in stats.children:
+        assert abs(ch.margin) < 100 and 0 < ch.margin_error <= 5.0
 
 
 def test_a_finished_game_backs_up_its_final_margin():
     # Every move ends the game: each child's margin is that game's final margin.
     g = load(forced_win())
     stats = run(g, iterations=500, seed=1, widening=0.0)
-    for ch in stats["children"]:
+    for ch in stats.children:
         after = g.copy()
-        after.apply(ch["action"])
+        after.apply(ch.action)
         assert after.is_over
-        assert ch["margin"] == pytest.approx(score_margin(after, g.current_player))
+        assert ch.margin == pytest.approx(score_margin(after, g.current_player))
 
 
 def test_the_margin_share_plays_for_points_and_changes_nothing_at_zero():
@@ -182,7 +182,7 @@ def test_the_margin_share_plays_for_points_and_changes_nothing_at_zero():
     assert digest(run(g, iterations=1500, seed=1, margin_share=0.5)) != digest(plain)
     shared = run(g, iterations=200, seed=2, rollout_depth=0, margin_share=1.0, margin_scale=5.0,
                  **PLAIN)
-    once = [ch for ch in shared["children"] if ch["visits"] == 1]
+    once = [ch for ch in shared.children if ch.visits == 1]
     assert once
     for ch in once:
-        assert ch["value"] == pytest.approx(1 / (1 + math.exp(-ch["margin"] / 5.0)), abs=1e-6)
+        assert ch.value == pytest.approx(1 / (1 + math.exp(-ch.margin / 5.0)), abs=1e-6)

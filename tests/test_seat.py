@@ -203,8 +203,8 @@ def test_the_bot_decides_alike_whatever_the_human_holds(tmp_path):
                      read=lambda prompt: (_ for _ in ()).throw(EOFError), write=lambda *a: None)
         t.save = lambda path=None: None            # a dealt-again world has no record
         t.play()
-        decisions.append((world.history[0][0], [(c["action"], c["visits"], c["value"])
-                                                for c in bot.last["children"]]))
+        decisions.append((world.history[0][0], [(c.action, c.visits, c.value)
+                                                for c in bot.last.children]))
     assert decisions[0] == decisions[1]
 
 

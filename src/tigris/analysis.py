@@ -345,7 +345,7 @@ def analyse_decision(task, engine, budget, seed, thresholds, measure=DEFAULT_MEA
     bot = botlib.CLASSES[kind](name=name, **dict(params, seed=decision_seed(seed, task["move"]),
                                                 workers=1))
     stats = bot.root_statistics(before, **budget)
-    rows = _with_margins(ranked(before, stats["children"]), stats["children"])
+    rows = _with_margins(ranked(before, stats.children), stats.children)
     choice = rows[0]
     # The move played begins a row's plan, or is the later action of one whose other
     # order was kept.
@@ -354,15 +354,15 @@ def analyse_decision(task, engine, budget, seed, thresholds, measure=DEFAULT_MEA
     # A move searched alone, as deeply as the search's choice was: its row.
     alone = ({"iterations": max(1, choice["visits"])} if "iterations" in budget
              else {"seconds": budget["seconds"] * max(choice["share"], 0.01)})
-    iterations = stats["iterations"]
+    iterations = stats.iterations
     searched = {}
 
     def search_alone(action):
         nonlocal iterations
         if action not in searched:
             again = bot.root_statistics(before, only=[action], **alone)
-            iterations += again["iterations"]
-            searched[action] = _with_margins(ranked(before, again["children"]), again["children"])[0]
+            iterations += again.iterations
+            searched[action] = _with_margins(ranked(before, again.children), again.children)[0]
         return searched[action]
 
     value, error = _MEASURED[measure]
@@ -409,11 +409,11 @@ def _with_margins(rows, children):
     came from, each with the mover's expected score ``margin`` of its first move and that
     margin's standard error, ``margin_error`` (the tree's, with the spread between seeds,
     ``MARGIN_SEED_SPREAD``)."""
-    by_action = {ch["action"]: ch for ch in children}
+    by_action = {ch.action: ch for ch in children}
     for r in rows:
         ch = by_action[r["action"]]
-        r["margin"] = ch["margin"]
-        r["margin_error"] = math.hypot(ch["margin_error"], MARGIN_SEED_SPREAD)
+        r["margin"] = ch.margin
+        r["margin_error"] = math.hypot(ch.margin_error, MARGIN_SEED_SPREAD)
     return rows
 
 

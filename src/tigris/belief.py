@@ -43,7 +43,7 @@ former name, is an alias.)
 ...     game.apply(bot.choose(game))
 >>> belief = Belief(player=0, particles=64, temperature=1.0, seed=1)
 >>> belief = belief.update(game)         # the history so far, as player 0 saw it
->>> rows, weights = belief.determinizations()   # for tigris.search.Search(..., deals=...)
+>>> rows, weights = belief.determinizations()   # for tigris.search.Search(..., determinizations=...)
 >>> len(rows) == len(weights) and 0 < len(rows) <= 64   # the particles of weight > 0
 True
 >>> shares = belief.colour_shares(1)     # expected share of each colour in player 1's hand
@@ -58,7 +58,7 @@ import warnings
 from tigris.constants import A_SWAP, N_SWAPS, SWAPS
 from tigris.evaluator import Evaluator
 from tigris.knobs import KNOBS
-from tigris.search import deal_row
+from tigris.search import determinization_row
 
 __all__ = ["Belief", "observations", "move_likelihood"]
 
@@ -244,14 +244,14 @@ class Belief:
     # ----------------------------------------------------------------------------------
 
     def determinizations(self):
-        """The particles' determinizations (their hidden tiles, a row each) and weights,
-        ``(rows, weights)`` for
-        ``tigris.search.Search(..., deals=...)``; None when the belief is not usable (a game
-        without its history)."""
+        """The particles' determinizations (their hidden tiles, a row each:
+        ``tigris.search.determinization_row``) and weights, ``(rows, weights)`` for
+        ``tigris.search.Search(..., determinizations=...)``; None when the belief is not
+        usable (a game without its history)."""
         if not self.usable:
             return None
         live = [(w, world) for w, world in zip(self.weights, self.worlds) if w > 0]
-        return [deal_row(world) for _, world in live], [w for w, _ in live]
+        return [determinization_row(world) for _, world in live], [w for w, _ in live]
 
     def deals(self):
         """The former name of ``determinizations`` (a deal is a game's starting tiles):

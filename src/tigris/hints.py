@@ -75,6 +75,7 @@ from tigris.events import conflicts_begun, what_happened
 if TYPE_CHECKING:
     from tigris import bots
     from tigris._game import Game
+    from tigris.search import RootStats
 
 __all__ = ["CHUNKS", "DEFAULT_BOT", "EQUAL", "LONGEST", "MARKS", "SEARCHED", "ROW_KEYS", "WHY_DEALS",
            "WHY_ROWS", "Hints", "continuation", "format_table", "hint", "hints_of", "longer", "network_of",
@@ -170,34 +171,37 @@ def search_hint(game: "Game", engine: Any, seconds: float | None = None, iterati
     """``hint``'s search, of what ``hint`` checks (a game not over whose mover's hand is
     known, a budget, `top`) with the bot `engine` (``hint_bot``'s), checking nothing
     again: a server's worker searches what the server checked."""
+    from tigris.search import ChildStats, RootStats
+
     legal = game.legal_actions()
     if len(legal) == 1:
-        only = {"action": legal[0], "visits": 1, "chances": [float("nan")] * game.players,
-                "error": float("nan"), "pv": []}
-        return hints_of(game, {"iterations": 0, "children": [only]}, engine, 0.0, top)
+        only = ChildStats(action=legal[0], visits=1, chances=(float("nan"),) * game.players,
+                          error=float("nan"))
+        return hints_of(game, RootStats(iterations=0, nodes=0, player=game.current_player,
+                                        children=(only,)), engine, 0.0, top)
     stats, spent = root_statistics(game, engine, seconds, iterations, progress)
     return hints_of(game, stats, engine, spent, top)
 
 
-def hints_of(game: "Game", stats: dict[str, Any], engine: Any, seconds: float, top: int) -> "Hints":
+def hints_of(game: "Game", stats: "RootStats", engine: Any, seconds: float, top: int) -> "Hints":
     """The ``Hints`` of a search of `game` by the bot `engine` (its root statistics,
     ``stats``, and the `seconds` it took): the plan the bot plays and the `top` - 1 best
     others it examined, the first ``WHY_ROWS`` with their reasons, the counts of the
     equals and of the plans it did not examine enough to rank, and the notes."""
-    children = stats["children"]
-    choice = engine.pick(stats) if stats["iterations"] else children[0]["action"]
+    children = stats.children
+    choice = engine.pick(stats) if stats.iterations else children[0].action
     rows = ranked(game, children, choice)
     shown_rows = [r for r in rows if r["searched"]][:top]
-    if stats["iterations"]:
+    if stats.iterations:
         net = network_of(engine, game.players)
-        by_action = {ch["action"]: ch for ch in children}
+        by_action = {ch.action: ch for ch in children}
         for row in shown_rows[:WHY_ROWS]:
             child = by_action[row["action"]]
             row["why"] = why(game, child, settled(game, child)[1], net)
-    result = Hints(shown_rows, iterations=stats["iterations"], seconds=seconds, bot=engine.name,
+    result = Hints(shown_rows, iterations=stats.iterations, seconds=seconds, bot=engine.name,
                    seed=engine.params["seed"], equals=sum(r["equal"] for r in rows),
-                   unsearched=sum(not r["searched"] for r in rows), rounds=stats.get("rounds", 0))
-    result.notes = notes(result, stats.get("rounds", 0))
+                   unsearched=sum(not r["searched"] for r in rows), rounds=stats.rounds)
+    result.notes = notes(result, stats.rounds)
     return result
 
 
@@ -301,7 +305,10 @@ def plans(game, children):
     line's reading where a search gives no mean), ``error`` their standard error from
     the visits and their spread (``own_error``); the same actions in the other order are
     one plan, the first kept."""
-    total = sum(ch["visits"] for ch in children) or 1
+    from tigris.search import child_records
+
+    children = child_records(children, "tigris.hints.plans")
+    total = sum(ch.visits for ch in children) or 1
     rows, seen = [], set()
     for ch in children:
         row = _plan(game, ch, total)
@@ -332,11 +339,12 @@ def settled(game, child):
     """(the notation of the plan that begins with the root `child`, how many of the
     decisions from the move on it takes): the move, and the mover's next action of the
     turn if the child's best line (``line``) reaches it."""
+    child = _record(child, "settled")
     g = game.copy(stack=False)
     mover, turn = game.current_player, game.turn
-    plan, steps = [game.action_str(child["action"])], 1
-    g.apply(child["action"])
-    for k, (action, player) in enumerate(child.get("pv", [])[:child.get("line", 0)], start=1):
+    plan, steps = [game.action_str(child.action)], 1
+    g.apply(child.action)
+    for k, (action, player) in enumerate(child.pv[:child.line], start=1):
         if g.is_over or player != mover or g.current_player != mover or g.turn != turn \
                 or not g.is_legal(action):
             break                 # another player decides, or a deal the mover cannot see
@@ -352,19 +360,20 @@ def reading(child):
     calibration; the standard error of the searching player's): the search's chances
     averaged over the child's own visits and their error from those visits and their
     spread (``own_error``); the line's reading and error of statistics without them."""
-    if "mean" in child:
-        return child["mean"], own_error(child["visits"], child["spread"])
-    return child["chances"], child["error"]
+    child = _record(child, "reading")
+    if child.mean is not None:
+        return list(child.mean), own_error(child.visits, child.spread)
+    return list(child.chances), child.error
 
 
 def _plan(game, child, total):
     """The plan that begins with the root `child`."""
     plan, steps = settled(game, child)
     chances, error = reading(child)
-    return {"move": plan[0], "action": child["action"], "plan": plan, "visits": child["visits"],
-            "share": child["visits"] / total, "rounds": child.get("rounds", 0), "prior": child.get("prior"),
+    return {"move": plan[0], "action": child.action, "plan": plan, "visits": child.visits,
+            "share": child.visits / total, "rounds": child.rounds, "prior": child.prior,
             "chances": chances, "error": error, "continuation": continuation(game, child)[steps - 1:],
-            "_halvings": child.get("halvings", [])}
+            "_halvings": child.halvings}
 
 
 def shown(x):
@@ -406,10 +415,12 @@ def ranked(game, children, choice=None):
     against it, their ``rank`` their place; last the plans it did not examine enough, by
     visits, unranked (``rank`` and ``mark`` None)."""
     from tigris import chance
+    from tigris.search import child_records
 
     mover = game.current_player
+    children = child_records(children, "tigris.hints.ranked")
     if choice is not None:        # the engine's play first: its plan is the one kept
-        children = sorted(children, key=lambda ch: ch["action"] != choice)
+        children = sorted(children, key=lambda ch: ch.action != choice)
     rows = plans(game, children)
     for row in rows:
         raw = row["chances"]
@@ -452,13 +463,13 @@ def then(first, row, mover):
     a candidate), the first row as it reads in the end (``halving`` None)."""
     from tigris import chance
 
-    at = row["_halvings"][-1]["halving"] if row["_halvings"] else None
-    record = next((r for r in first["_halvings"] if r["halving"] == at), None)
+    at = row["_halvings"][-1].halving if row["_halvings"] else None
+    record = next((r for r in first["_halvings"] if r.halving == at), None)
     if record is None:
         return {"win": first["win"], "error": first["error"], "visits": first["visits"], "halving": None}
-    raw = record["mean"]
-    error = chance.error(raw, mover, own_error(record["visits"], record["spread"]))
-    return {"win": chance.calibrated(raw, mover)[mover], "error": error, "visits": record["visits"],
+    raw = list(record.mean)
+    error = chance.error(raw, mover, own_error(record.visits, record.spread))
+    return {"win": chance.calibrated(raw, mover)[mover], "error": error, "visits": record.visits,
             "halving": at}
 
 
@@ -553,10 +564,10 @@ def why(game, child, steps, net, shown=None):
     and ``replies`` (see the module's docstring).  `shown` is how many decisions of the
     line to give (default: up to the mover's next decision after another player's, as
     the table shows the continuation)."""
+    child = _record(child, "why")
     mover = game.current_player
-    pv = list(child.get("pv", []))
-    visits = list(child.get("pv_visits") or [])
-    planned = [child["action"]] + [a for a, _ in pv[:steps - 1]]
+    pv, visits = list(child.pv), list(child.pv_visits)
+    planned = [child.action] + [a for a, _ in pv[:steps - 1]]
     after = pv[steps - 1:]
     if shown is None:
         shown = len(shown_continuation([f"player {p}:" for _, p in after], mover))
@@ -609,14 +620,22 @@ def _mean(rows):
 
 
 def continuation(game, child):
-    """The expected continuation after a root child of a search of ``game`` (a dict with
-    its ``action`` and its most visited line, ``pv``: (action, player) pairs), as
-    "player N: move" strings."""
+    """The expected continuation after a root child of a search of ``game`` (a
+    ``tigris.search.ChildStats``: its ``action`` and its most visited line, ``pv``:
+    (action, player) pairs), as "player N: move" strings."""
+    child = _record(child, "continuation")
     line, g = [], game.copy(stack=False)
-    g.apply(child["action"])
-    for action, player in child.get("pv", []):
+    g.apply(child.action)
+    for action, player in child.pv:
         line.append(f"player {player}: {g.action_str(action)}")
     return line
+
+
+def _record(child, where):
+    """The root `child` as a record: a dict (deprecated, ``tigris.search.child_records``) made one."""
+    from tigris.search import ChildStats, child_records
+
+    return child if isinstance(child, ChildStats) else child_records([child], f"tigris.hints.{where}")[0]
 
 
 def format_table(game, hints):

@@ -9,25 +9,31 @@ is a reference ceiling and says so (``honest = False``).
 import math
 import random
 import warnings
+from dataclasses import replace
 from pathlib import Path
 
 from tigris.belief import Belief
 from tigris.bots.random_moves import RandomMoves
 from tigris.knobs import SEARCH_CONFIG
-from tigris.search import Search, choose, configure
+from tigris.search import (
+    MARGIN_UNKNOWN,
+    ChildStats,
+    Halving,
+    RootStats,
+    Search,
+    choose,
+    configure,
+)
 
 __all__ = ["ISMCTSBot", "PIMCBot", "CheatBot", "merge"]
 
 # The most visited line kept after each root child: long enough to reach past the
 # searching player's own next decision, where the tree is that deep.
 PV_DEPTH = 12
-# The standard error of the score margin of a move no tree visited: nothing known, as a
-# tree says of a child it never visited (its MARGIN_PRIOR_SPREAD, in points).
-MARGIN_UNKNOWN = 5.0
 
 
-def _grow(world, config, net, iterations, seconds, determinize, seed, steps=1, report=None, deals=None,
-          only=None):
+def _grow(world, config, net, iterations, seconds, determinize, seed, steps=1, report=None,
+          determinizations=None, only=None):
     """One tree of the search `config` (``search.Config``, checked) judging by `net` (the
     network, or its file in a worker process, which reads it once; None: the heuristic):
     its root statistics (with `only`, the root searching those actions alone).  It grows
@@ -41,8 +47,8 @@ def _grow(world, config, net, iterations, seconds, determinize, seed, steps=1, r
         net = network.load(net)
     # A halving root shares out the whole budget: the first step's unless told otherwise.
     plan = {"plan_iterations": iterations or 0, "plan_seconds": seconds or 0.0} if steps > 1 else {}
-    s = Search(world, determinize=determinize, deals=deals, seed=seed, only=only, config=config, net=net,
-               **plan)
+    s = Search(world, determinize=determinize, determinizations=determinizations, seed=seed, only=only,
+               config=config, net=net, **plan)
     # One step takes the budget as it is, for the search to check.
     share = seconds if steps == 1 else seconds / steps if seconds else None
     for k in range(steps):
@@ -63,80 +69,88 @@ def split(iterations, parts):
 
 
 def merge(stats_list):
-    """Root-parallel merge: visits and availability add up, values, each player's
-    chances (along the best lines, and over the visits) and the score margin are
-    visit-weighted, the standard errors of the searching player's chance and margin add
-    up as those of independent estimates, the spreads of its chance over the visits pool
-    (the sums of squares add up), so do a child's records of each halving (``_pooled``),
-    and a child's halving rounds and the trees' are the most any tree gave."""
+    """Root-parallel merge of the trees' root statistics (``RootStats``) into one
+    ``RootStats``: visits and availability add up, values, each player's chances (along
+    the best lines, and over the visits) and the score margin are visit-weighted, the
+    standard errors of the searching player's chance and margin add up as those of
+    independent estimates, the spreads of its chance over the visits pool (the sums of
+    squares add up), so do a child's records of each halving (``_pooled``), and a child's
+    halving rounds and the trees' are the most any tree gave.  Statistics as dicts (until
+    2.1) are still taken, with a DeprecationWarning (removed in 2.2)."""
+    if any(not isinstance(s, RootStats) for s in stats_list):
+        warnings.warn("merge: root statistics as dicts are deprecated: give tigris.search.RootStats "
+                      "records (removed in tigris 2.2)", DeprecationWarning, stacklevel=2)
+        stats_list = [RootStats.of(s) for s in stats_list]
     by_action = {}
     for stats in stats_list:
-        player = stats["player"]
-        for ch in stats["children"]:
-            n = len(ch["chances"])
-            m = by_action.setdefault(ch["action"], {"action": ch["action"], "visits": 0, "avail": 0,
-                                                    "value_sum": 0.0, "chance_sums": [0.0] * n,
-                                                    "mean_sums": [0.0] * n, "square_sum": 0.0,
-                                                    "error_sum": 0.0, "margin_sum": 0.0,
-                                                    "margin_error_sum": 0.0, "pv": ch["pv"],
-                                                    "pv_visits": ch.get("pv_visits", []), "line": ch["line"],
-                                                    "prior": 0.0, "rounds": 0})
-            m["prior"] = max(m["prior"], ch.get("prior", 0.0))     # each tree's from its own deal
-            m["rounds"] = max(m["rounds"], ch.get("rounds", 0))
-            m["visits"] += ch["visits"]
-            m["avail"] += ch["avail"]
-            m["value_sum"] += ch["value"] * ch["visits"]
-            m["error_sum"] += (ch["error"] * ch["visits"]) ** 2
-            m["margin_sum"] += ch["margin"] * ch["visits"]
-            m["margin_error_sum"] += (ch["margin_error"] * ch["visits"]) ** 2
-            for p, chance in enumerate(ch["chances"]):
-                m["chance_sums"][p] += chance * ch["visits"]
-            mean, spread = ch.get("mean", ch["chances"]), ch.get("spread", 0.0)    # older statistics: the line's
+        player = stats.player
+        for ch in stats.children:
+            n = len(ch.chances)
+            m = by_action.setdefault(ch.action, {"visits": 0, "avail": 0, "value_sum": 0.0,
+                                                 "chance_sums": [0.0] * n, "mean_sums": [0.0] * n,
+                                                 "square_sum": 0.0, "error_sum": 0.0,
+                                                 "margin_sum": 0.0, "margin_error_sum": 0.0,
+                                                 "pv": ch.pv, "pv_visits": ch.pv_visits,
+                                                 "line": ch.line, "prior": 0.0, "rounds": 0,
+                                                 "halving_parts": []})
+            m["prior"] = max(m["prior"], ch.prior or 0.0)     # each tree's from its own deal
+            m["rounds"] = max(m["rounds"], ch.rounds)
+            m["visits"] += ch.visits
+            m["avail"] += ch.avail
+            m["value_sum"] += ch.value * ch.visits
+            m["error_sum"] += (ch.error * ch.visits) ** 2
+            m["margin_sum"] += ch.margin * ch.visits
+            m["margin_error_sum"] += (ch.margin_error * ch.visits) ** 2
+            for p, chance in enumerate(ch.chances):
+                m["chance_sums"][p] += chance * ch.visits
+            mean = ch.mean if ch.mean is not None else ch.chances     # no mean: the line's
             for p, chance in enumerate(mean):
-                m["mean_sums"][p] += chance * ch["visits"]
-            m["square_sum"] += (spread ** 2 + mean[player] ** 2) * ch["visits"]
-            m.setdefault("halving_parts", []).extend(ch.get("halvings", []))
-            if ch["visits"] > 0 and len(ch["pv"]) > len(m["pv"]):
-                m["pv"], m["pv_visits"], m["line"] = ch["pv"], ch.get("pv_visits", []), ch["line"]
-    children = []
-    player = stats_list[0]["player"]
-    for m in by_action.values():
-        visits = m["visits"]
-        m["value"] = m.pop("value_sum") / visits if visits else 0.0
-        sums = m.pop("chance_sums")
-        m["chances"] = [c / visits for c in sums] if visits else [1.0 / len(sums)] * len(sums)
-        sums = m.pop("mean_sums")
-        m["mean"] = [c / visits for c in sums] if visits else [1.0 / len(sums)] * len(sums)
-        squares = m.pop("square_sum")
-        m["spread"] = math.sqrt(max(squares / visits - m["mean"][player] ** 2, 0.0)) if visits else 0.0
-        m["error"] = math.sqrt(m.pop("error_sum")) / visits if visits else 0.5
-        m["halvings"] = _pooled(m.pop("halving_parts", []), player)
-        margin, margin_errors = m.pop("margin_sum"), math.sqrt(m.pop("margin_error_sum"))
-        m["margin"] = margin / visits if visits else 0.0
-        m["margin_error"] = margin_errors / visits if visits else MARGIN_UNKNOWN
-        children.append(m)
-    children.sort(key=lambda ch: (-ch["visits"], -ch["value"], ch["action"]))
-    return {"iterations": sum(s["iterations"] for s in stats_list),
-            "nodes": sum(s["nodes"] for s in stats_list),
-            "player": player, "children": children,
-            "rounds": max(s.get("rounds", 0) for s in stats_list)}
+                m["mean_sums"][p] += chance * ch.visits
+            m["square_sum"] += (ch.spread ** 2 + mean[player] ** 2) * ch.visits
+            m["halving_parts"].extend(ch.halvings)
+            if ch.visits > 0 and len(ch.pv) > len(m["pv"]):
+                m["pv"], m["pv_visits"], m["line"] = ch.pv, ch.pv_visits, ch.line
+    player = stats_list[0].player
+    children = [_merged(action, m, player) for action, m in by_action.items()]
+    children.sort(key=lambda ch: (-ch.visits, -ch.value, ch.action))
+    return RootStats(iterations=sum(s.iterations for s in stats_list),
+                     nodes=sum(s.nodes for s in stats_list), player=player,
+                     children=tuple(children), rounds=max(s.rounds for s in stats_list))
+
+
+def _merged(action, m, player):
+    """The ``ChildStats`` of `action` from its sums over the trees (``merge``)."""
+    visits = m["visits"]
+    sums, mean_sums = m["chance_sums"], m["mean_sums"]
+    mean = tuple(c / visits for c in mean_sums) if visits else (1.0 / len(mean_sums),) * len(mean_sums)
+    return ChildStats(
+        action=action, visits=visits, avail=m["avail"],
+        value=m["value_sum"] / visits if visits else 0.0,
+        chances=tuple(c / visits for c in sums) if visits else (1.0 / len(sums),) * len(sums),
+        error=math.sqrt(m["error_sum"]) / visits if visits else 0.5,
+        margin=m["margin_sum"] / visits if visits else 0.0,
+        margin_error=math.sqrt(m["margin_error_sum"]) / visits if visits else MARGIN_UNKNOWN,
+        line=m["line"], mean=mean,
+        spread=math.sqrt(max(m["square_sum"] / visits - mean[player] ** 2, 0.0)) if visits else 0.0,
+        rounds=m["rounds"], halvings=_pooled(m["halving_parts"], player), prior=m["prior"],
+        pv=m["pv"], pv_visits=m["pv_visits"])
 
 
 def _pooled(parts, player):
-    """How a move stood at each halving (``Search.stats``), the trees' records of the same
+    """How a move stood at each halving (``Halving``), the trees' records of the same
     halving pooled as the children are: visits added, the chances visit-weighted, the
     spreads of `player`'s chance pooled."""
     by_halving = {}
     for part in parts:
-        by_halving.setdefault(part["halving"], []).append(part)
+        by_halving.setdefault(part.halving, []).append(part)
     pooled = []
     for halving, same in sorted(by_halving.items()):
-        n = sum(x["visits"] for x in same)
-        mean = [sum(x["mean"][p] * x["visits"] for x in same) / n for p in range(len(same[0]["mean"]))]
-        squares = sum((x["spread"] ** 2 + x["mean"][player] ** 2) * x["visits"] for x in same) / n
-        pooled.append({"halving": halving, "visits": n, "mean": mean,
-                       "spread": math.sqrt(max(squares - mean[player] ** 2, 0.0))})
-    return pooled
+        n = sum(x.visits for x in same)
+        mean = tuple(sum(x.mean[p] * x.visits for x in same) / n for p in range(len(same[0].mean)))
+        squares = sum((x.spread ** 2 + x.mean[player] ** 2) * x.visits for x in same) / n
+        pooled.append(Halving(halving=halving, visits=n, mean=mean,
+                              spread=math.sqrt(max(squares - mean[player] ** 2, 0.0))))
+    return tuple(pooled)
 
 
 class ISMCTSBot(RandomMoves):
@@ -174,7 +188,7 @@ class ISMCTSBot(RandomMoves):
 
     def pick(self, stats):
         """The action to play from the root statistics."""
-        return choose(stats["children"], self.params["final"])
+        return choose(stats.children, self.params["final"])
 
     def root_statistics(self, game, iterations=None, seconds=None, progress=None, steps=1, *,
                         only=None):
@@ -207,9 +221,9 @@ class ISMCTSBot(RandomMoves):
         world = self.world(game)
         n = self.params["workers"]
         seeds = [self.rng.getrandbits(63) for _ in range(n)]
-        deals = self.deals(game)
+        rows = self.determinizations(game)
         return merge(self._trees([world] * n, split(iterations, n), seconds, seeds, progress, steps,
-                                 deals, only=only))
+                                 rows, only=only))
 
     def analyse(self, game, *args, **kwargs):
         """Deprecated since 2.1, removed in 2.2: ``root_statistics`` (an analysis is
@@ -224,9 +238,9 @@ class ISMCTSBot(RandomMoves):
             return self.params["iterations"], self.params["seconds"]
         return iterations, seconds
 
-    def _trees(self, worlds, shares, seconds, seeds, progress, steps, deals=None, only=None):
+    def _trees(self, worlds, shares, seconds, seeds, progress, steps, determinizations=None, only=None):
         """The root statistics of a tree per world (grown with its share of the iterations,
-        `seconds` and its seed, determinizing from `deals` if given), in the order of the
+        `seconds` and its seed, determinizing from `determinizations` if given), in the order of the
         worlds: in this process with one worker, else by the worker processes (root
         parallelism)."""
         n = self.params["workers"]
@@ -243,9 +257,9 @@ class ISMCTSBot(RandomMoves):
             net = self.network(worlds[0].players)
             for world, share, seed in zip(worlds, shares, seeds):
                 trees.append(_grow(world, self.config, net, share, seconds, self.determinize, seed,
-                                   steps, report if progress is not None else None, deals,
+                                   steps, report if progress is not None else None, determinizations,
                                    only=only))
-                ran += trees[-1]["iterations"]
+                ran += trees[-1].iterations
             return trees
         # The worker machinery is loaded only when workers start: a bot that searches in
         # this process (and ``import tigris``) never loads joblib.
@@ -256,14 +270,14 @@ class ISMCTSBot(RandomMoves):
         try:
             path = self.network(worlds[0].players, file=True)       # each worker reads it once
             runs = workers.run(n, [delayed(_grow)(world, self.config, path, share, seconds, self.determinize,
-                                                  seed, deals=deals, only=only)
+                                                  seed, determinizations=determinizations, only=only)
                                    for world, share, seed in zip(worlds, shares, seeds)], generator=True)
             if progress is not None:
                 progress(0, len(worlds), 0)
             for tree in runs:
                 trees.append(tree)
                 if progress is not None:
-                    progress(len(trees), len(worlds), sum(t["iterations"] for t in trees))
+                    progress(len(trees), len(worlds), sum(t.iterations for t in trees))
         except KeyboardInterrupt:
             workers.stop(runs)          # an interruption between two results leaves them running
             raise
@@ -301,10 +315,18 @@ class ISMCTSBot(RandomMoves):
                                  seed=self.params["seed"])
         return self.belief.update(game)
 
-    def deals(self, game):
-        """The deals the search determinizes from: the belief's, or None (uniform)."""
+    def determinizations(self, game):
+        """What the search determinizes from: the belief's determinizations, or None
+        (uniform)."""
         belief = self.belief_of(game)
         return belief.determinizations() if belief is not None else None
+
+    def deals(self, game):
+        """The former name of ``determinizations`` (a deal is a game's starting tiles):
+        deprecated since 2.1, removed in 2.2."""
+        warnings.warn("ISMCTSBot.deals is deprecated: use ISMCTSBot.determinizations (removed in "
+                      "tigris 2.2)", DeprecationWarning, stacklevel=2)
+        return self.determinizations(game)
 
 
 class CheatBot(ISMCTSBot):
@@ -346,14 +368,13 @@ class PIMCBot(ISMCTSBot):
         merged = merge(trees)
         votes = {}
         for tree in trees:
-            if tree["children"]:
-                best = choose(tree["children"], self.params["final"])
+            if tree.children:
+                best = choose(tree.children, self.params["final"])
                 votes[best] = votes.get(best, 0) + 1
-        for ch in merged["children"]:
-            ch["votes"] = votes.get(ch["action"], 0)
-        merged["children"].sort(key=lambda ch: (-ch["votes"], -ch["visits"], ch["action"]))
-        return merged
+        children = [replace(ch, votes=votes.get(ch.action, 0)) for ch in merged.children]
+        children.sort(key=lambda ch: (-ch.votes, -ch.visits, ch.action))
+        return replace(merged, children=tuple(children))
 
     def pick(self, stats):
         """The most voted action (ties: the most visited)."""
-        return stats["children"][0]["action"]
+        return stats.children[0].action

@@ -476,7 +476,7 @@ def calibration_sample(position, bot, iterations, seed):
     engine = hint_bot(bot, 1, seed)
     stats, _ = root_statistics(g, engine, iterations=iterations, progress=False)
     played = engine.pick(stats)
-    child = next(ch for ch in stats["children"] if ch["action"] == played)
+    child = next(ch for ch in stats.children if ch.action == played)
     return {"players": position["players"], "seed": position["seed"],
             "move": len(position["moves"]), "mover": position["mover"],
             "outcome": position["outcome"], "raw": list(reading(child)[0])}

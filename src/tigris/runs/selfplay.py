@@ -192,7 +192,7 @@ def _prior(game, stats, params):
         from tigris.network import from_knobs
 
         return from_knobs(params["evaluator"], params["network"], game.players).policy(game)
-    ranked = {ch["action"]: ch.get("prior", 0.0) for ch in stats["children"]}
+    ranked = {ch.action: ch.prior or 0.0 for ch in stats.children}
     least = min((p for p in ranked.values() if p > 0), default=1.0)
     prior = {a: ranked.get(a) or least for a in game.legal_actions()}
     total = sum(prior.values())

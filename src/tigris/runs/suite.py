@@ -201,10 +201,10 @@ def reference_search(entry, index, setting, knobs, k, iterations, seed):
                                         iterations=iterations, seconds=None))
     stats = bot.root_statistics(g, iterations=iterations)
     mover = g.current_player
-    moves = [[g.action_str(ch["action"]), ch["visits"],
-              round(chance.calibrated(ch["chances"], mover)[mover], DECIMALS)]
-             for ch in stats["children"] if ch["visits"] > 0]
-    return {"search": [entry["id"], setting, k], "iterations": stats["iterations"], "moves": moves}
+    moves = [[g.action_str(ch.action), ch.visits,
+              round(chance.calibrated(list(ch.chances), mover)[mover], DECIMALS)]
+             for ch in stats.children if ch.visits > 0]
+    return {"search": [entry["id"], setting, k], "iterations": stats.iterations, "moves": moves}
 
 
 def reference_of(searches, judged_share=JUDGED_SHARE, within=WITHIN):

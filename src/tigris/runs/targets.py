@@ -17,7 +17,8 @@ target is one of ``POLICY_TARGETS``:
   schedule spent its visits.
 
 >>> from tigris.runs.targets import completed_q
->>> children = [{"action": 1, "visits": 30, "value": 0.6}, {"action": 2, "visits": 10, "value": 0.4}]
+>>> from tigris.search import ChildStats
+>>> children = [ChildStats(action=1, visits=30, value=0.6), ChildStats(action=2, visits=10, value=0.4)]
 >>> target = completed_q(children, {1: 0.25, 2: 0.5, 3: 0.25})
 >>> [a for a, _ in target], round(sum(p for _, p in target), 6)
 ([1, 2, 3], 1.0)
@@ -26,6 +27,8 @@ True
 """
 
 import math
+
+from tigris.search import child_records
 
 __all__ = ["POLICY_TARGETS", "C_VISIT", "C_SCALE", "value_target", "visits", "completed_q",
            "policy_target"]
@@ -47,12 +50,14 @@ MAX_MOVES = 48
 def value_target(stats):
     """Every player's chance of finishing first at the root of `stats` (a search's root
     statistics, ``ISMCTSBot.root_statistics``): the chances of its most visited move."""
-    return list(stats["children"][0]["chances"])
+    return list(stats.children[0].chances)
 
 
 def visits(children):
-    """``[[action, visits], ...]`` of the moves the root visited, most visited first."""
-    return sorted(([ch["action"], ch["visits"]] for ch in children if ch["visits"] > 0),
+    """``[[action, visits], ...]`` of the moves the root visited (its ``children``,
+    ``tigris.search.ChildStats``), most visited first."""
+    children = child_records(children, "tigris.runs.targets.visits")
+    return sorted(([ch.action, ch.visits] for ch in children if ch.visits > 0),
                   key=lambda av: (-av[1], av[0]))
 
 
@@ -63,21 +68,23 @@ def completed_q(children, prior):
     moves the root visited, and for the others the root's mixed value (the visited moves'
     values weighted by their priors), and ``sigma(q) = (C_VISIT + max visits) * C_SCALE *
     q``.  `prior` maps every
-    legal action to the policy's probability of it (``Network.policy``)."""
-    seen = {ch["action"]: ch for ch in children if ch["visits"] > 0}
+    legal action to the policy's probability of it (``Network.policy``); `children` are
+    the root's (``tigris.search.ChildStats``)."""
+    children = child_records(children, "tigris.runs.targets.completed_q")
+    seen = {ch.action: ch for ch in children if ch.visits > 0}
     if not seen:
         raise ValueError("no move was visited: a search of at least one iteration is needed")
     weight = sum(prior.get(a, 0.0) for a in seen)
     if weight > 0:
-        mixed = sum(prior.get(a, 0.0) * ch["value"] for a, ch in seen.items()) / weight
+        mixed = sum(prior.get(a, 0.0) * ch.value for a, ch in seen.items()) / weight
     else:
-        mixed = sum(ch["value"] * ch["visits"] for ch in seen.values()) / sum(
-            ch["visits"] for ch in seen.values())
-    scale = (C_VISIT + max(ch["visits"] for ch in seen.values())) * C_SCALE
+        mixed = sum(ch.value * ch.visits for ch in seen.values()) / sum(
+            ch.visits for ch in seen.values())
+    scale = (C_VISIT + max(ch.visits for ch in seen.values())) * C_SCALE
     floor = min(p for p in prior.values() if p > 0) if any(p > 0 for p in prior.values()) else 1.0
     logits = {}
     for action, p in prior.items():
-        q = seen[action]["value"] if action in seen else mixed
+        q = seen[action].value if action in seen else mixed
         logits[action] = math.log(max(p, floor * 1e-3)) + scale * q
     top = max(logits.values())
     weights = {a: math.exp(z - top) for a, z in logits.items()}
@@ -92,9 +99,9 @@ def policy_target(kind, stats, prior=None):
     """The policy target of `kind` (``POLICY_TARGETS``) from root statistics `stats`;
     ``"completed-q"`` needs `prior`, the policy's probability of every legal move."""
     if kind == "visits":
-        return visits(stats["children"])
+        return visits(stats.children)
     if kind == "completed-q":
         if prior is None:
             raise ValueError("the completed-q target needs the policy's prior of every legal move")
-        return completed_q(stats["children"], prior)
+        return completed_q(stats.children, prior)
     raise ValueError(f"policy target must be one of {', '.join(POLICY_TARGETS)}, not {kind!r}")
