@@ -35,7 +35,7 @@ from tigris._search import MAX_DEALS
 from tigris.knobs import MAX_ITERATIONS, MAX_ROLLOUT_DEPTH, search_config
 
 __all__ = ["Search", "Config", "configure", "run", "choose", "determinization_row", "RootStats",
-           "ChildStats", "Halving", "child_records", "PLAIN", "MAX_ITERATIONS", "MAX_ROLLOUT_DEPTH", "MAX_DEALS"]
+           "ChildStats", "Halving", "child_records", "PLAIN", "MARGIN_UNKNOWN", "MAX_ITERATIONS", "MAX_ROLLOUT_DEPTH", "MAX_DEALS"]
 
 #: The plain configuration: uniformly random rollouts, no progressive widening (the
 #: other knobs at the table's defaults).  The benchmarks and the tests search with it.
