@@ -89,7 +89,7 @@ def test_final_scores_pass_the_random_simulation_test():
 @pytest.mark.slow
 @pytest.mark.parametrize("setup", SETUPS)
 def test_openspiel_random_simulation_test_many_games(setup):
-    pyspiel.random_sim_test(game_of(**setup), num_sims=10, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game_of(**setup), num_sims=4, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("setup", [SETUPS[1], pytest.param(SETUPS[2], marks=pytest.mark.slow)])
