@@ -64,7 +64,7 @@ def test_the_public_search_and_evaluator_take_the_tables_defaults():
     theirs = _search.Search(g, knobs.search_config({}), seed=3)
     ours.step(300)
     theirs.step(300)
-    assert ours.stats() == theirs.stats() and ours.final == knobs.KNOBS["final"].default
+    assert ours.stats().to_dict() == theirs.stats() and ours.final == knobs.KNOBS["final"].default
     for name in knobs.SEARCH_CONFIG:
         assert name not in inspect.signature(search.Search).parameters, name
         assert name not in inspect.signature(search.run).parameters, name
