@@ -77,6 +77,8 @@ def test_report_prints_the_table_and_draws_the_picture(tmp_path, capsys):
     text = capsys.readouterr().out
     rows = [r for r in text.splitlines() if r.startswith("| ")]
     assert len(rows) == 1 + 3
+    rule = text.splitlines()[1]
+    assert rule.count("|") == rows[0].count("|") == rows[1].count("|")       # a column a cell
     assert "+70 (+-54)" in rows[3] and "H0" in rows[2] and rows[3].endswith("| yes |")
     assert (tmp_path / "elo.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 

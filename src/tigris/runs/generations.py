@@ -83,7 +83,7 @@ def markdown(table):
     head = ("| gen | from | self-play games | positions | self-play CPU h | held-out policy (nats) | "
             "top move | players | gate | games (+W =D -L) | Elo over current (95%) | Elo over gen 0 | "
             "CPU h | wall h | promoted |")
-    lines = [head, "|" + "---:|" * 7 + "---:|---|---|---:|---:|---:|---:|---:|---|"]
+    lines = [head, "|" + "---:|" * 7 + "---:|---|---|---:|---:|---:|---:|---|"]
     for row in table:
         for i, (players, g) in enumerate(row["gates"].items()):
             first = i == 0
