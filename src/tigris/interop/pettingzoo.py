@@ -27,6 +27,8 @@ it instead with an ``IllegalActionError`` naming the agent, the action and the r
 Bad parameters raise ValueError naming them.
 """
 
+from typing import Any
+
 try:
     import gymnasium
     from pettingzoo import AECEnv
@@ -52,8 +54,9 @@ __all__ = ["NAME", "env", "raw_env"]
 NAME = "tigris_v0"
 
 
-def env(**kwargs):
-    """The environment wrapped as PettingZoo's classic games are (see the module)."""
+def env(**kwargs: Any) -> Any:
+    """The environment wrapped as PettingZoo's classic games are (see the module): an
+    ``AECEnv`` (PettingZoo ships no types, hence ``Any``); `kwargs` are ``raw_env``'s."""
     table = raw_env(**kwargs)
     table = wrappers.TerminateIllegalWrapper(table, illegal_reward=-1)
     table = wrappers.AssertOutOfBoundsWrapper(table)
