@@ -269,3 +269,14 @@ def tiny_selfplay(folder, games=4, positions=6, seed=0):
     s = selfplay.settings(games=games, bot=str(bot), positions=positions, label_iterations=100, seed=seed)
     selfplay.run(s, folder / "selfplay", progress=False)
     return folder / "selfplay"
+
+
+def greedy_record(players, moves, seed=5):
+    """The record of the first `moves` decisions of a greedy game."""
+    from tigris import bots, record
+
+    g = tigris.Game(players=players, seed=seed)
+    seats = [bots.make("greedy", seed=s) for s in range(players)]
+    for _ in range(moves):
+        g.apply(seats[g.current_player].choose(g))
+    return record.to_record(g, bots=["greedy"] * players)

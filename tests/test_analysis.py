@@ -17,6 +17,8 @@ from tigris.commands import main
 from tigris.errors import Interrupted, RecordError, UsageError
 from tigris.search import ChildStats, RootStats
 
+from helpers import greedy_record
+
 REPO = Path(__file__).resolve().parent.parent
 ITERATIONS = 40
 
@@ -24,15 +26,6 @@ ITERATIONS = 40
 @pytest.fixture(autouse=True)
 def in_repo(monkeypatch):
     monkeypatch.chdir(REPO)                   # bot names are found in ./bots
-
-
-def greedy_record(players, moves, seed=5):
-    """The record of the first `moves` decisions of a greedy game."""
-    g = tigris.Game(players=players, seed=seed)
-    seats = [bots.make("greedy", seed=s) for s in range(players)]
-    for _ in range(moves):
-        g.apply(seats[g.current_player].choose(g))
-    return record.to_record(g, bots=["greedy"] * players)
 
 
 @pytest.fixture(scope="module")

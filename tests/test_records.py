@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 
 import tigris
-from tigris import analysis, bots, record, search
+from tigris import analysis, bots, search
 from tigris.search import ChildStats, Halving, RootStats
+
+from helpers import greedy_record
 
 BEFORE = json.loads((Path(__file__).parent / "data" / "root-statistics-before-records.json")
                     .read_text(encoding="utf-8"))
@@ -21,14 +23,6 @@ BEFORE = json.loads((Path(__file__).parent / "data" / "root-statistics-before-re
 def as_json(x):
     """`x` as JSON reads it back (tuples as lists, NaN kept)."""
     return json.loads(json.dumps(x, allow_nan=True))
-
-
-def greedy_record(players, moves, seed=5):
-    g = tigris.Game(players=players, seed=seed)
-    seats = [bots.make("greedy", seed=s) for s in range(players)]
-    for _ in range(moves):
-        g.apply(seats[g.current_player].choose(g))
-    return record.to_record(g, bots=["greedy"] * players)
 
 
 @pytest.fixture(scope="module")
