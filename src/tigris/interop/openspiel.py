@@ -36,8 +36,11 @@ it may do.  The observation is the position as the player sees it (the position
 format's view; ``tigris.interop.views`` as a vector): the others' hands and discards as
 counts, the bag as its size.  ``resample_from_infostate`` deals what the player cannot
 see again, uniformly over the tiles it has not seen (``Game.determinize``, as tigris's
-own search does).  No information-state vector: one with the whole history would not
-have a fixed size worth the name; the observation vector is the view.
+own search does).  The information-state vector is the observation vector followed by
+what the public history adds to it in a fixed size (``RECALL_PIECES``): for each seat, the
+tiles of each colour it has placed and the tiles of each colour it has committed to
+conflicts (both public when they happen; the committed ones leave the board with the
+conflict, so the position no longer shows whose they were).
 
 ``TigrisBot(bot)`` makes any tigris bot an OpenSpiel bot (``pyspiel.Bot``).
 OpenSpiel's compiled bots (``pyspiel.MCTSBot``, ``pyspiel.ISMCTSBot``) crash the
@@ -59,13 +62,14 @@ except ImportError:         # pragma: no cover - the extra is missing
 
 from tigris import notation
 from tigris._game import Game
-from tigris.constants import COLOURS, HAND, N_ACTIONS, NCOL, SUPPLY, VARIANTS
+from tigris.constants import (A_LEADER, A_SUPPORT, A_TILE, A_WAR, COLOURS, HAND, MAXP, N_ACTIONS, NCOL, NSQ,
+                              RED, REVOLT, SUPPLY, VARIANTS)
 from tigris.errors import IllegalActionError, excerpt
 from tigris.interop import views
 from tigris.interop.returns import RETURNS
 from tigris.interop.returns import returns as returns_of
 
-__all__ = ["NAME", "PARAMETERS", "MOVES_PER_TURN", "TigrisGame", "TigrisState",
+__all__ = ["NAME", "PARAMETERS", "MOVES_PER_TURN", "RECALL_PIECES", "RECALL_SIZE", "TigrisGame", "TigrisState",
            "TigrisBot", "load", "state_of", "variants_of"]
 
 #: The game's short name in OpenSpiel.
@@ -77,6 +81,11 @@ PARAMETERS = {"players": 2, "board": "classic", "variants": "", "returns": "firs
 #: most 3 war orders, 4 conflicts of 2 supports, a building, a monument and 10
 #: treasures (24), and at most 12 tiles drawn by swaps and 4 x 6 by the refills.
 MOVES_PER_TURN = 2 * 24 + 12 + 4 * 6
+#: What the information-state vector adds to the view (``views.PIECES``), in order:
+#: (name, shape), by seat and colour.
+RECALL_PIECES = (("placed", (MAXP, NCOL)), ("committed", (MAXP, NCOL)))
+#: The information-state vector's length.
+RECALL_SIZE = views.SIZE + 2 * MAXP * NCOL
 # Points of a colour are far below this in any game: every tile scores at most twice
 # (placed, then won in a conflict), leaders once, monuments once a turn each.
 _MAX_POINTS = 2 * sum(SUPPLY) + 16
@@ -92,7 +101,7 @@ _TYPE = pyspiel.GameType(
     max_num_players=4,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification=PARAMETERS,
@@ -190,29 +199,44 @@ class _Play:
     """A state's own data, in one object that OpenSpiel's clone copies cheaply (the
     game without its undo history, the lists shallowly)."""
 
-    __slots__ = ("game", "limit", "events", "dealt", "action", "drawers", "drawn", "bag")
+    __slots__ = ("game", "limit", "events", "dealt", "action", "drawers", "drawn", "bag", "shown")
 
-    def __init__(self, game, limit, events, dealt, action=None, drawers=(), drawn=(), bag=()):
-        self.game = game
-        self.limit = limit          # the turns after which the game stops (max_turns)            # tigris.Game: the position (a placeholder while dealing)
+    def __init__(self, game, limit, events, dealt, action=None, drawers=(), drawn=(), bag=(), shown=None):
+        self.game = game            # tigris.Game: the position (a placeholder while dealing)
+        self.limit = limit          # the turns after which the game stops (max_turns)
         self.events = events        # the public history, one line each
         self.dealt = dealt          # the starting deal so far: colours in deal order (None once dealt)
         self.action = action        # the decision waiting for its draws, or None
         self.drawers = drawers      # who draws each of its tiles
         self.drawn = drawn          # the colours drawn so far
         self.bag = bag              # the bag's colour counts now (while drawing)
+        # the tiles each seat has placed and committed, by colour (RECALL_PIECES)
+        self.shown = np.zeros((2, MAXP, NCOL), np.float32) if shown is None else shown
 
     def __deepcopy__(self, memo):
         return _Play(self.game.copy(stack=False), self.limit, list(self.events),
                      None if self.dealt is None else list(self.dealt), self.action,
-                     self.drawers, list(self.drawn), list(self.bag))
+                     self.drawers, list(self.drawn), list(self.bag), self.shown.copy())
 
     def __getstate__(self):
         return (self.game, self.limit, self.events, self.dealt, self.action, self.drawers, self.drawn,
-                self.bag)
+                self.bag, self.shown)
 
     def __setstate__(self, data):
-        (self.game, self.limit, self.events, self.dealt, self.action, self.drawers, self.drawn, self.bag) = data
+        (self.game, self.limit, self.events, self.dealt, self.action, self.drawers, self.drawn, self.bag,
+         self.shown) = data
+
+
+def _shown(game, action):
+    """What deciding `action` in `game` shows every player that the position will not:
+    (piece, colour, tiles) into ``_Play.shown`` (0 placed, 1 committed), or None."""
+    if A_TILE <= action < A_LEADER:
+        return 0, (action - A_TILE) // NSQ, 1
+    if A_SUPPORT <= action < A_WAR:
+        raw = game.raw_state()
+        # R50: a revolt is fought with red tiles; a war with the leaders' colour
+        return 1, RED if raw["c_kind"] == REVOLT else raw["c_colour"], action - A_SUPPORT
+    return None
 
 
 class TigrisState(pyspiel.State):
@@ -272,10 +296,13 @@ class TigrisState(pyspiel.State):
     def _decide(self, action):
         t = self._play
         player = t.game.current_player
+        shown = _shown(t.game, action)
         try:
             t.game.apply(action)
         except IllegalActionError as e:
             raise _refuse(e) from None
+        if shown is not None:
+            t.shown[shown[0], player, shown[1]] += shown[2]
         a, _, autos, draws = t.game.history[-1]
         t.events.append(f"{player}: {notation.public(notation.action_to_str(a))}")
         if draws:
@@ -412,8 +439,11 @@ class _Observer:
 
     def __init__(self, recall):
         self.recall = recall
-        self.tensor = np.zeros(views.SIZE, np.float32)
-        self.dict = views.pieces(self.tensor)
+        self.tensor = np.zeros(RECALL_SIZE if recall else views.SIZE, np.float32)
+        self.dict = views.pieces(self.tensor[:views.SIZE])
+        if recall:
+            shown = self.tensor[views.SIZE:].reshape(2, MAXP, NCOL)
+            self.dict.update((name, shown[k]) for k, (name, _) in enumerate(RECALL_PIECES))
 
     def set_from(self, state, player):
         t = state._play
@@ -423,7 +453,9 @@ class _Observer:
             for p, c in zip(state._rules.deal_order, t.dealt):
                 if p == player:
                     hand[c] += 1
-        views.encode(t.game, player, out=self.tensor, hand=hand)
+        views.encode(t.game, player, out=self.tensor[:views.SIZE], hand=hand)
+        if self.recall:
+            self.tensor[views.SIZE:] = t.shown.ravel()
 
     def string_from(self, state, player):
         t = state._play
