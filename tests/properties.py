@@ -29,7 +29,7 @@ from helpers import random_game
 SUPPLY = list(constants.SUPPLY)
 SQUARES = [notation.square_name(i) for i in range(NSQ)]
 
-EXAMPLES = int(os.environ.get("TIGRIS_PROPERTY_EXAMPLES", "2000"))
+EXAMPLES = int(os.environ.get("TIGRIS_PROPERTY_EXAMPLES", "1000"))
 
 
 def _settings(examples=None):

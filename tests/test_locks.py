@@ -61,6 +61,8 @@ def test_a_second_tournament_on_a_folder_is_refused_naming_the_first(tmp_path, c
         until(lambda: lock.exists() and lock.stat().st_size, what="the first run's lock")
         said = json.loads(lock.read_text())
         assert said["pid"] == first.pid and said["command"].startswith("tigris tournament --bots")
+        # the lock comes first, the spec after it (a busy machine shows the moment between)
+        until(lambda: (out / "tournament.json").exists(), what="the first run's tournament.json")
         spec = (out / "tournament.json").read_bytes()
         for again in (argv, ["tournament", "--resume", str(out)]):
             assert main(again) == 1
