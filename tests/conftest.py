@@ -18,6 +18,23 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.browser)
 
 
+@pytest.fixture
+def short_connect_timeout(monkeypatch):
+    """A dask scheduler that cannot be reached is given up on after 2 s, not 10: for the
+    tests of an address nothing answers at (a refused connection is retried until then)."""
+    from tigris._plumbing import backends
+
+    monkeypatch.setattr(backends, "CONNECT_TIMEOUT", "2s")
+
+
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto``: a test process a core and one more, as the tests wait part of the time
+    (on browsers, servers, child processes and schedulers) with their core idle."""
+    import os
+
+    return (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1) + 1
+
+
 def combo_id(combo):
     return "-".join((combo["board"],) + combo["variants"]) if combo["variants"] else combo["board"]
 

@@ -590,7 +590,7 @@ def test_the_summary_from_the_tally_is_the_summary_of_the_records(played):
 @pytest.mark.parametrize("address", ["tls://127.0.0.1:1", "nonsense://x", "tcp://", "127.0.0.1:notaport",
                                      "tcp://127.0.0.1:1"])
 @pytest.mark.slow
-def test_a_bad_scheduler_address_is_one_line(tmp_path, capsys, address):
+def test_a_bad_scheduler_address_is_one_line(tmp_path, capsys, address, short_connect_timeout):
     pytest.importorskip("dask.distributed")
     assert main(["tournament", "--bots", "random", "greedy", "--games", "2", "--backend", "dask",
                  "--scheduler", address, "--out", str(tmp_path / "t")]) == 1
@@ -599,7 +599,7 @@ def test_a_bad_scheduler_address_is_one_line(tmp_path, capsys, address):
 
 
 @pytest.mark.slow
-def test_a_client_that_failed_to_connect_is_ended_at_once():
+def test_a_client_that_failed_to_connect_is_ended_at_once(short_connect_timeout):
     """Left to the garbage collector, a failed dask client ends whenever it runs, and its
     end takes the lock of every client's start: a deadlock inside the next one's (a test
     run hung on it)."""

@@ -85,7 +85,8 @@ def test_bad_backends_and_tests_are_one_line_before_anything_is_written(tmp_path
 
 
 @pytest.mark.slow
-def test_a_scheduler_out_of_reach_is_one_line_before_anything_is_written(tmp_path, tiny_bot, capsys):
+def test_a_scheduler_out_of_reach_is_one_line_before_anything_is_written(tmp_path, tiny_bot, capsys,
+                                                                        short_connect_timeout):
     pytest.importorskip("dask.distributed")
     out = tmp_path / "run"
     assert main(argv(tiny_bot, out, "--budget", "4", "--backend", "dask",
