@@ -69,6 +69,7 @@ import warnings
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from tigris._plumbing.renamed import old_names
 from tigris.errors import ConfigError, UsageError, excerpt
 from tigris.events import conflicts_begun, what_happened
 
@@ -721,14 +722,5 @@ def shown_continuation(line, player):
     return line
 
 
-_RENAMED = {"searcher": "hint_bot", "searched": "root_statistics"}
-
-
-def __getattr__(name):
-    """``searcher`` and ``searched``, the former names of ``hint_bot`` and
-    ``root_statistics``: deprecated since 2.1, removed in 2.2."""
-    if name in _RENAMED:
-        warnings.warn(f"tigris.hints.{name} is deprecated: use tigris.hints.{_RENAMED[name]} "
-                      "(removed in tigris 2.2)", DeprecationWarning, stacklevel=2)
-        return globals()[_RENAMED[name]]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# the former names of hint_bot and root_statistics
+__getattr__ = old_names(__name__, {"searcher": "hint_bot", "searched": "root_statistics"})

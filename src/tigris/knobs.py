@@ -28,10 +28,10 @@ A bot file (TOML) names its kind and sets knobs; everything else takes the defau
 import difflib
 import math
 import os
-import warnings
 from typing import Any, NamedTuple
 
 from tigris._plumbing import checks
+from tigris._plumbing.renamed import old_names
 from tigris.constants import N_ACTIONS
 from tigris.errors import excerpt
 
@@ -372,10 +372,5 @@ def _checked(knob, key, value, meaning):
     return value, None
 
 
-def __getattr__(name):
-    """``TABLE``, the former name of ``KNOBS``: deprecated since 2.1, removed in 2.2."""
-    if name == "TABLE":
-        warnings.warn("tigris.knobs.TABLE is deprecated: use tigris.knobs.KNOBS (removed in tigris 2.2)",
-                      DeprecationWarning, stacklevel=2)
-        return KNOBS
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# TABLE, the former name of KNOBS
+__getattr__ = old_names(__name__, {"TABLE": "KNOBS"})

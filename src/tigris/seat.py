@@ -30,11 +30,11 @@ import os
 import shlex
 import sys
 import textwrap
-import warnings
 from pathlib import Path
 
 import tigris
 from tigris import files
+from tigris._plumbing.renamed import old_names
 from tigris.constants import COLOURS
 from tigris.errors import IllegalActionError, UsageError, excerpt
 from tigris.hints import DEFAULT_BOT, format_table
@@ -418,10 +418,5 @@ def colour_wanted(stream=sys.stdout):
             and os.environ.get("TERM") != "dumb")
 
 
-def __getattr__(name):
-    # the names this module published before the session type: kept, with a warning
-    if name == "Table":
-        warnings.warn("tigris.seat.Table is deprecated: use tigris.seat.Terminal (a "
-                      "tigris.session.Session at the terminal)", DeprecationWarning, stacklevel=2)
-        return Terminal
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# the name this module published before the session type
+__getattr__ = old_names(__name__, {"Table": "Terminal"}, {"Table": "a tigris.session.Session at the terminal"})

@@ -30,8 +30,8 @@ import queue
 import secrets
 import threading
 import time
-import warnings
 
+from tigris._plumbing.renamed import old_names
 from tigris.errors import UsageError, excerpt
 
 __all__ = ["Tasks", "analysis_settings", "check_iterations", "MAX_SECONDS", "MAX_ANALYSIS_ITERATIONS", "ANALYSIS_ITERATIONS",
@@ -468,11 +468,5 @@ class Tasks:
                 self._pump()
 
 
-def __getattr__(name):
-    """``Searches``, the former name of ``Tasks`` (they hold bots' moves too): deprecated
-    since 2.1, removed in 2.2."""
-    if name == "Searches":
-        warnings.warn("tigris.web.jobs.Searches is deprecated: use tigris.web.jobs.Tasks (removed in tigris 2.2)",
-                      DeprecationWarning, stacklevel=2)
-        return Tasks
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# Searches, the former name of Tasks (they hold bots' moves too)
+__getattr__ = old_names(__name__, {"Searches": "Tasks"})

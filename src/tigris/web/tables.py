@@ -53,6 +53,7 @@ import time
 import warnings
 from pathlib import Path
 
+from tigris._plumbing.renamed import old_names
 from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
 from tigris.session import HUMAN, Session
 
@@ -775,10 +776,5 @@ def _check_player(player, players):
         raise UsageError(f"player must be a seat, 0 to {players - 1}, not {excerpt(player)}")
 
 
-def __getattr__(name):
-    # the names this module published before the session type: kept, with a warning
-    if name == "Played":
-        warnings.warn("tigris.web.tables.Played is deprecated: use tigris.web.tables.Table (a "
-                      "tigris.session.Session in the browser)", DeprecationWarning, stacklevel=2)
-        return Table
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# the name this module published before the session type
+__getattr__ = old_names(__name__, {"Played": "Table"}, {"Played": "a tigris.session.Session in the browser"})
