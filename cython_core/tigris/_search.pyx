@@ -60,7 +60,7 @@ PRIORS = {"heuristic": PRIORS_HEURISTIC, "net": PRIORS_NET}
 # called through a pointer, never inlined.  They share the declarations of _search.pxd.
 include "_search_tree.pxi"          # the tree and UCB: nodes, selection, widening, expansion
 include "_search_halving.pxi"       # the sequential-halving root
-include "_search_deals.pxi"         # the deals from a belief: each iteration's determinization
+include "_search_determinizations.pxi"  # each iteration's determinization, uniform or a belief's
 include "_search_loop.pxi"          # the loop: deal, descend, roll out, back up
 
 

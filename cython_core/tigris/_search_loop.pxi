@@ -1,5 +1,5 @@
 # The search loop (included by _search.pyx: one C file, see there): each iteration deals
-# a determinization (_search_deals.pxi), descends the tree (_search_tree.pxi; at a
+# a determinization (_search_determinizations.pxi), descends the tree (_search_tree.pxi; at a
 # halving root, _search_halving.pxi picks the child), plays a rollout and backs the
 # rewards up, each player's chance of finishing first and the searching player's score
 # margin beside them, until the step's budget is spent.
