@@ -203,7 +203,7 @@ def test_the_belief_sees_only_what_the_player_saw(kind):
     assert results[0] == results[1]
 
 
-def test_search_deals_are_checked():
+def test_search_determinizations_are_checked():
     g = greedy_game(13, 60)
     view = g.determinize(g.current_player, 1)
     row = search.determinization_row(g.determinize(g.current_player, 2))
@@ -212,7 +212,7 @@ def test_search_deals_are_checked():
     bad = list(row)
     other = 1 - g.current_player
     bad[8 * other] += 1
-    with pytest.raises(ValueError, match="another size"):
+    with pytest.raises(ValueError, match="determinizations: row 0 gives player .* another size"):
         search.Search(view, determinizations=([bad], [1.0]), **search.PLAIN)
     with pytest.raises(ValueError, match="without determinization"):
         search.Search(view, determinizations=([row], [1.0]), determinize=False, **search.PLAIN)

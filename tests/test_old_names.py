@@ -26,6 +26,7 @@ OLD = [
      {"runs/runner.py", "runs/schedule.py", "runs/results.py", "runs/seeds.py", "runs/luck.py",
       }),
     (r"\bdeal_row\b", {"search.py"}),
+    (r"\bMAX_DEALS\b", {"search.py"}),
     (r"\bdeals=|\.deals\(game\)|\bdef deals\(self, game\)", {"search.py", "bots/search.py"}),
     (r"\bstats\[\"|\[\"children\"\]|\bch\[\"(visits|action|value|chances|mean|halvings)\"\]", {"search.py"}),
 ]
@@ -110,6 +111,8 @@ def test_the_search_takes_its_determinizations_under_their_old_names_with_a_warn
     with pytest.warns(DeprecationWarning, match="determinization_row"):
         old = search.deal_row
     assert old is search.determinization_row
+    with pytest.warns(DeprecationWarning, match="MAX_DETERMINIZATIONS"):
+        assert search.MAX_DEALS == search.MAX_DETERMINIZATIONS == 1 << 16
     rows = ([search.determinization_row(g.determinize(g.current_player, 2))], [1.0])
     new = search.Search(g, determinizations=rows, seed=1, **search.PLAIN)
     with pytest.warns(DeprecationWarning, match="Search\\(determinizations="):

@@ -82,7 +82,7 @@ def violations(source, where="source"):
 def test_the_search_names_nothing_of_the_game():
     files = search_files()
     assert {p.name for p in files} >= {"_search.pyx", "_search.pxd", "_search_tree.pxi",
-                                      "_search_loop.pxi", "_search_deals.pxi"}
+                                      "_search_loop.pxi", "_search_determinizations.pxi"}
     found = [v for p in files for v in violations(p.read_text(encoding="utf-8"), p.name)]
     assert not found, "the search names the game outside _search_game.pxd: " + ", ".join(found)
 

@@ -101,3 +101,15 @@ def test_a_beliefs_rows_are_determinizations_not_deals():
     with pytest.warns(DeprecationWarning, match="determinizations"):
         old = belief.deals()             # the former name, still answering
     assert old == belief.determinizations()
+
+
+def test_the_compiled_search_says_determinization_not_deal():
+    """A deal is a game's starting tiles, which the search never sees: its sources and the
+    stub say determinization (``__dealloc__`` is Python's)."""
+    compiled = SOURCE.parents[1] / "cython_core" / "tigris"
+    files = sorted(compiled.glob("_search*.p[xy][xdi]")) + [SOURCE / "_search.pyi"]
+    assert any(p.name == "_search_determinizations.pxi" for p in files)
+    said = [f"{p.name}:{n}" for p in files
+            for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+            if re.search(r"\bdeal", line, re.IGNORECASE)]
+    assert not said, said

@@ -85,9 +85,9 @@ cdef struct Config:
     long plan_iterations        # ROOT_HALVING: the whole budget of the tree, in iterations...
     double plan_seconds         # ... or in seconds (0: not given); the phases are its shares
     int determinize             # 1: ISMCTS over the information set; 0: the state as given
-    int ndeals                  # > 0: each determinization is one of these deals (a belief)...
-    const uint8_t* deals        # ... DEAL_BYTES each (_search_game.pxd: the game's hidden part)
-    const double* deal_cum      # ... drawn by these cumulative weights (the last is 1)
+    int ndeterminizations       # > 0: each determinization is one of these rows (a belief's)...
+    const uint8_t* determinizations     # ... DETERMINIZATION_BYTES each (_search_game.pxd)...
+    const double* determinization_cum   # ... drawn by these cumulative weights (the last is 1)
     int nroot_only              # > 0: the root searches only these of its legal actions...
     const int32_t* root_only    # ... (the analysis of a move played: its chance, searched alike)
     int timing                  # 1: measure the time spent in rollouts
@@ -151,8 +151,8 @@ cdef class Search:
     cdef public int player      # the searching player: the one to move at the root
     cdef public long iterations # iterations run in all steps
     cdef public str final       # how stats() picks "best": "visits" or "value"
-    cdef uint8_t* deals         # the belief's deals (Config.deals), owned here
-    cdef double* deal_cum       # their cumulative weights (Config.deal_cum), owned here
+    cdef uint8_t* determinizations      # the belief's rows (Config.determinizations), owned here
+    cdef double* determinization_cum    # their cumulative weights (Config's), owned here
     cdef int32_t* root_only     # the root's actions searched (Config.root_only), owned here
     cdef Network network        # keeps Config.net's weights alive (None: the heuristic)
     cdef list _line(self, int32_t node, int depth)

@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Single-observer information set MCTS (Cowling, Powley & Whitehouse 2012) in compiled code.
 
-One tree over the searching player's information set.  Every iteration deals a fresh
+One tree over the searching player's information set.  Every iteration draws a fresh
 determinization of what that player cannot see, descends only through actions legal in
 it, and ranks children by UCB over *availability* counts (how often the child's action
 was legal when its parent was visited).  Each node keeps a reward per player, and the
@@ -21,8 +21,8 @@ interface, _search_game.pxd (legal actions, apply, copy, determinize, the player
 rewards, priors and the greedy rollout policy), whose inline functions the C compiler
 sees through, and which alone names the game: a second game is a second such file.  The
 evaluator's weights are knobs of the search.  The declarations with their fields are in _search.pxd; the parts
-(the tree and UCB, the halving root, the deals, the loop) are the _search_*.pxi files
-included below, and this file holds the Python face.  `Search` takes its knobs checked by
+(the tree and UCB, the halving root, the determinizations, the loop) are the _search_*.pxi
+files included below, and this file holds the Python face.  `Search` takes its knobs checked by
 the table (tigris.knobs) and has no defaults of its own; it checks its other arguments
 and the budgets before the compiled loop sees them (ValueError naming them), and a
 running search polls for signals about ten times a second, so Ctrl-C stops it.
@@ -60,8 +60,8 @@ PRIORS = {"heuristic": PRIORS_HEURISTIC, "net": PRIORS_NET}
 # called through a pointer, never inlined.  They share the declarations of _search.pxd.
 include "_search_tree.pxi"          # the tree and UCB: nodes, selection, widening, expansion
 include "_search_halving.pxi"       # the sequential-halving root
-include "_search_deals.pxi"         # the deals from a belief: each iteration's determinization
-include "_search_loop.pxi"          # the loop: deal, descend, roll out, back up
+include "_search_determinizations.pxi"  # each iteration's determinization, uniform or a belief's
+include "_search_loop.pxi"          # the loop: determinize, descend, roll out, back up
 
 
 # ---------------------------------------------------------------------------
@@ -226,7 +226,7 @@ cdef class Search:
     defaults of its own and trusts those values.  The other arguments are checked here:
     ``seed`` any int, of which the low 64 bits are used; ``plan_iterations`` or
     ``plan_seconds``, the tree's whole budget for a halving root (0: the first step's);
-    ``determinize`` (False: the state as given); ``deals``, a belief's deals; ``only``,
+    ``determinize`` (False: the state as given); ``determinizations``, a belief's; ``only``,
     the legal actions the root searches (None: all); ``net``, a learned evaluation
     (``tigris.network``) that judges the rollouts' ends instead of the heuristic and,
     with the knob ``priors`` "net", orders the expansions by its policy head.
@@ -240,8 +240,8 @@ cdef class Search:
         self.tree.nsurvivors = -1
 
     def __dealloc__(self):
-        free(self.deals)
-        free(self.deal_cum)
+        free(self.determinizations)
+        free(self.determinization_cum)
         free(self.tree.nodes)
         free(self.tree.policies)
         free(self.tree.order)
@@ -252,7 +252,7 @@ cdef class Search:
         free(self.root_only)
 
     def __init__(self, Game game not None, dict config not None, *, seed, plan_iterations=0,
-                 plan_seconds=0.0, bint determinize=True, deals=None, only=None,
+                 plan_seconds=0.0, bint determinize=True, determinizations=None, only=None,
                  Network net=None):
         plan_iterations = checks.whole("plan_iterations", plan_iterations, 0, MAX_ITERATIONS)
         plan_seconds = checks.number("plan_seconds", plan_seconds, 0.0)
@@ -292,7 +292,7 @@ cdef class Search:
         self.cfg.plan_iterations = plan_iterations
         self.cfg.plan_seconds = plan_seconds
         self.cfg.determinize = determinize
-        keep_deals(self, deals)
+        keep_determinizations(self, determinizations)
         keep_only_actions(self, game, only)
         self.cfg.timing = 0
         self.cfg.rollout_seconds = 0

@@ -23,9 +23,10 @@
 #   game_random_action,             the rollouts' choices: uniform, and the greedy policy's
 #     game_greedy_action
 #   game_determinize                one world uniform among those a player cannot tell apart
-#   DEAL_BYTES, game_deal,          a world given as a row of bytes (a belief's deal):
-#     game_deal_row,                put it into a state, read it from a game, and check it
-#     game_check_deal               against the position searched (ValueError naming the row)
+#   DETERMINIZATION_BYTES,          a world given as a row of bytes (a belief's
+#     game_put_determinization,     determinization): put it into a state, read it from a
+#     game_determinization_row,     game, and check it against the position searched
+#     game_check_determinization    (ValueError naming the row)
 #   game_heuristic_values,          the rewards in [0, 1] and each player's chance of
 #     game_terminal_values          finishing first: by the evaluator's Weights, and of a
 #                                   finished game
@@ -54,8 +55,9 @@ ctypedef State GameState
 cdef enum:
     MAX_PLAYERS = MAXP
     NUM_ACTIONS = N_ACTIONS
-    # A deal: per seat a hand and face-down discards by colour (8 bytes), then the bag.
-    DEAL_BYTES = MAXP * 8 + NCOL
+    # A determinization's row: per seat a hand and face-down discards by colour (8 bytes),
+    # then the bag.
+    DETERMINIZATION_BYTES = MAXP * 8 + NCOL
 
 
 cdef struct PriorContext:
@@ -113,23 +115,23 @@ cdef inline void game_determinize(GameState* s, int player, uint64_t seed) noexc
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-cdef inline void game_deal(GameState* s, int player, const uint8_t* deal) noexcept nogil:
-    """Give the others' hands and face-down discards and the bag as `deal` holds them."""
+cdef inline void game_put_determinization(GameState* s, int player, const uint8_t* row) noexcept nogil:
+    """Give the others' hands and face-down discards and the bag as `row` holds them."""
     cdef int q, c
     for q in range(s.nplayers):
         if q != player:
             for c in range(NCOL):
-                s.hand[q][c] = deal[8 * q + c]
-                s.swapped[q][c] = deal[8 * q + 4 + c]
+                s.hand[q][c] = row[8 * q + c]
+                s.swapped[q][c] = row[8 * q + 4 + c]
     for c in range(NCOL):
-        s.bag[c] = deal[8 * MAXP + c]
+        s.bag[c] = row[8 * MAXP + c]
 
 
-cdef inline list game_deal_row(const GameState* s):
-    """The hidden part of a state as a deal's row: each player's hand and face-down
-    discards by colour, then the bag."""
+cdef inline list game_determinization_row(const GameState* s):
+    """The hidden part of a state as a determinization's row: each player's hand and
+    face-down discards by colour, then the bag."""
     cdef int q, c
-    row = [0] * DEAL_BYTES
+    row = [0] * DETERMINIZATION_BYTES
     for q in range(s.nplayers):
         for c in range(NCOL):
             row[8 * q + c] = s.hand[q][c]
@@ -139,34 +141,35 @@ cdef inline list game_deal_row(const GameState* s):
     return row
 
 
-cdef inline int game_check_deal(const GameState* root, int player, list values, int k) except -1:
-    """Check row `k` (DEAL_BYTES whole numbers 0-255) against `root` as `player` sees it:
-    that player's hand and discards as they are, the others' hand sizes and discard
-    counts, and every colour's unseen total; ValueError naming the row if not.  (Plain
-    loops: Cython cannot compile a generator expression in a .pxd's function.)"""
-    cdef int q, c, held, discarded, dealt_held, dealt_discarded
+cdef inline int game_check_determinization(const GameState* root, int player, list values,
+                                           int k) except -1:
+    """Check row `k` (DETERMINIZATION_BYTES whole numbers 0-255) against `root` as
+    `player` sees it: that player's hand and discards as they are, the others' hand sizes
+    and discard counts, and every colour's unseen total; ValueError naming the row if not.
+    (Plain loops: Cython cannot compile a generator expression in a .pxd's function.)"""
+    cdef int q, c, held, discarded, given_held, given_discarded
     cdef int unseen[NCOL]
-    cdef int dealt[NCOL]
+    cdef int given[NCOL]
     for c in range(NCOL):
         unseen[c] = root.bag[c]
-        dealt[c] = values[8 * MAXP + c]
+        given[c] = values[8 * MAXP + c]
     for q in range(root.nplayers):
         if q == player:
             continue
-        held = discarded = dealt_held = dealt_discarded = 0
+        held = discarded = given_held = given_discarded = 0
         for c in range(NCOL):
             unseen[c] += root.hand[q][c] + root.swapped[q][c]
-            dealt[c] += values[8 * q + c] + values[8 * q + 4 + c]
+            given[c] += values[8 * q + c] + values[8 * q + 4 + c]
             discarded += root.swapped[q][c]
-            dealt_held += values[8 * q + c]
-            dealt_discarded += values[8 * q + 4 + c]
-        if dealt_held != hand_size(root, q) or dealt_discarded != discarded:
-            raise ValueError(f"deals: row {k} gives player {q} a hand or discards of "
-                             f"another size than the position's")
+            given_held += values[8 * q + c]
+            given_discarded += values[8 * q + 4 + c]
+        if given_held != hand_size(root, q) or given_discarded != discarded:
+            raise ValueError(f"determinizations: row {k} gives player {q} a hand or discards "
+                             f"of another size than the position's")
     for c in range(NCOL):
-        if dealt[c] != unseen[c]:
-            raise ValueError(f"deals: row {k} deals {[dealt[c] for c in range(NCOL)]} tiles "
-                             f"of each colour unseen by player {player}, the position "
+        if given[c] != unseen[c]:
+            raise ValueError(f"determinizations: row {k} gives {[given[c] for c in range(NCOL)]} "
+                             f"tiles of each colour unseen by player {player}, the position "
                              f"{[unseen[c] for c in range(NCOL)]}")
     return 0
 

@@ -152,8 +152,8 @@ cdef int32_t halving_pick(Tree* t, const Config* cfg, int player, double spent,
     """The root child this iteration visits once the halving has begun (NO_NODE before,
     or with t.stop set when out of memory): the candidates in turn, a round at a time.
     Every visit of a round gets the same random `stream`, so the candidates are compared
-    on the same deal of the hidden tiles and the same rollout draws (common random
-    numbers): the luck of the deal cancels out of their differences."""
+    on the same determinization of the hidden tiles and the same rollout draws (common
+    random numbers): the luck of the draw cancels out of their differences."""
     cdef int32_t pick
     cdef uint64_t z
     if not halving_begun(t, cfg, player, spent):

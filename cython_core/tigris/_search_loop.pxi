@@ -1,6 +1,6 @@
-# The search loop (included by _search.pyx: one C file, see there): each iteration deals
-# a determinization (_search_deals.pxi), descends the tree (_search_tree.pxi; at a
-# halving root, _search_halving.pxi picks the child), plays a rollout and backs the
+# The search loop (included by _search.pyx: one C file, see there): each iteration draws
+# a determinization (_search_determinizations.pxi), descends the tree (_search_tree.pxi;
+# at a halving root, _search_halving.pxi picks the child), plays a rollout and backs the
 # rewards up, each player's chance of finishing first and the searching player's score
 # margin beside them, until the step's budget is spent.
 
@@ -124,7 +124,7 @@ cdef inline void new_root(Tree* t, const GameState* root, int player, Config* cf
     cdef GameState d
     game_copy(&d, root)
     if cfg.determinize:
-        deal_unseen(&d, player, cfg, splitmix(x))
+        draw_determinization(&d, player, cfg, splitmix(x))
     free(t.order)                    # left by a step that ran out of memory
     free(t.order_prior)
     t.order = <int32_t*>malloc(NUM_ACTIONS * sizeof(int32_t))
@@ -268,7 +268,7 @@ cdef int search(Tree* t, const GameState* root, int player, Config* cfg) except 
                 rng = &paired
         game_copy(&d, root)
         if cfg.determinize:
-            deal_unseen(&d, player, cfg, splitmix(rng))
+            draw_determinization(&d, player, cfg, splitmix(rng))
         else:
             game_reseed(&d, splitmix(rng))  # chance is chance, even for a perfect-information search
         node = descend(t, &d, cfg, rng, &sc, pick)

@@ -12,7 +12,7 @@ from tigris._net import Network
 from tigris.errors import IllegalActionError as IllegalActionError
 
 MAX_ITERATIONS: int
-MAX_DEALS: int
+MAX_DETERMINIZATIONS: int
 ROLLOUTS: dict[str, int]
 ROOTS: dict[str, int]
 PRIORS: dict[str, int]
@@ -38,7 +38,7 @@ class Search:
     # config: every knob of tigris.knobs.SEARCH_CONFIG, checked by tigris.knobs.search_config.
     def __init__(self, game: Game, config: dict[str, Any], *, seed: int, plan_iterations: int = 0,
                  plan_seconds: float = 0.0, determinize: bool = True,
-                 deals: tuple[Iterable[Sequence[int]], Iterable[float]] | None = None,
+                 determinizations: tuple[Iterable[Sequence[int]], Iterable[float]] | None = None,
                  only: Iterable[int] | None = None, net: Network | None = None) -> None: ...
     def measure_rollouts(self, on: bool = True) -> None: ...
     @property
@@ -46,7 +46,7 @@ class Search:
     def step(self, iterations: int = 0, seconds: float = 0.0) -> int: ...
     def stats(self, pv_depth: int = 6) -> dict[str, Any]: ...
 
-def deal_row(game: Game) -> list[int]: ...
+def determinization_row(game: Game) -> list[int]: ...
 def leaf_rewards(game: Game, weights: dict[str, float], net: Network | None,
                  net_share: float) -> list[float]: ...
 def choose(children: Sequence[_Child], final: str) -> int: ...

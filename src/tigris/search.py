@@ -31,11 +31,12 @@ from typing import Any
 
 from tigris import _search
 from tigris._game import Game
-from tigris._search import MAX_DEALS
+from tigris._search import MAX_DETERMINIZATIONS
 from tigris.knobs import MAX_ITERATIONS, MAX_ROLLOUT_DEPTH, search_config
 
 __all__ = ["Search", "Config", "configure", "run", "choose", "determinization_row", "RootStats",
-           "ChildStats", "Halving", "child_records", "PLAIN", "MARGIN_UNKNOWN", "MAX_ITERATIONS", "MAX_ROLLOUT_DEPTH", "MAX_DEALS"]
+           "ChildStats", "Halving", "child_records", "PLAIN", "MARGIN_UNKNOWN", "MAX_ITERATIONS", "MAX_ROLLOUT_DEPTH",
+           "MAX_DETERMINIZATIONS"]
 
 #: The plain configuration: uniformly random rollouts, no progressive widening (the
 #: other knobs at the table's defaults).  The benchmarks and the tests search with it.
@@ -234,7 +235,7 @@ def choose(children: Sequence[ChildStats], final: str) -> int:
 def determinization_row(game: Game) -> list[int]:
     """The hidden tiles of `game`'s state as a row (every hand and face-down discard by
     colour, then the bag), as ``Search(determinizations=)`` takes a belief's."""
-    return _search.deal_row(game)
+    return _search.determinization_row(game)
 
 
 class Search(_search.Search):
@@ -288,8 +289,8 @@ class Search(_search.Search):
 
             net = from_knobs("net", knobs["network"], game.players)
         super().__init__(game, knobs, seed=seed, plan_iterations=plan_iterations,
-                         plan_seconds=plan_seconds, determinize=determinize, deals=determinizations,
-                         only=only, net=net)
+                         plan_seconds=plan_seconds, determinize=determinize,
+                         determinizations=determinizations, only=only, net=net)
 
     def stats(self, pv_depth: int = 6) -> RootStats:  # type: ignore[override]
         """The root statistics (``RootStats``), the children's lines `pv_depth` moves at most."""
@@ -304,11 +305,15 @@ def run(game: Game, *, iterations: int = 0, seconds: float = 0.0, **options: Any
     return s.stats()
 
 
+_RENAMED = {"deal_row": "determinization_row", "MAX_DEALS": "MAX_DETERMINIZATIONS"}
+
+
 def __getattr__(name: str) -> Any:
-    """``deal_row``, the former name of ``determinization_row`` (a deal is a game's starting
-    tiles): deprecated since 2.1, removed in 2.2."""
-    if name == "deal_row":
-        warnings.warn("tigris.search.deal_row is deprecated: use tigris.search.determinization_row "
+    """``deal_row`` and ``MAX_DEALS``, the former names of ``determinization_row`` and
+    ``MAX_DETERMINIZATIONS`` (a deal is a game's starting tiles): deprecated since 2.1,
+    removed in 2.2."""
+    if name in _RENAMED:
+        warnings.warn(f"tigris.search.{name} is deprecated: use tigris.search.{_RENAMED[name]} "
                       "(removed in tigris 2.2)", DeprecationWarning, stacklevel=2)
-        return determinization_row
+        return globals()[_RENAMED[name]]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
