@@ -31,6 +31,7 @@ from typing import Any
 
 from tigris import _search
 from tigris._game import Game
+from tigris._plumbing.renamed import old_names
 from tigris._search import MAX_DETERMINIZATIONS
 from tigris.knobs import MAX_ITERATIONS, MAX_ROLLOUT_DEPTH, search_config
 
@@ -305,15 +306,6 @@ def run(game: Game, *, iterations: int = 0, seconds: float = 0.0, **options: Any
     return s.stats()
 
 
-_RENAMED = {"deal_row": "determinization_row", "MAX_DEALS": "MAX_DETERMINIZATIONS"}
-
-
-def __getattr__(name: str) -> Any:
-    """``deal_row`` and ``MAX_DEALS``, the former names of ``determinization_row`` and
-    ``MAX_DETERMINIZATIONS`` (a deal is a game's starting tiles): deprecated since 2.1,
-    removed in 2.2."""
-    if name in _RENAMED:
-        warnings.warn(f"tigris.search.{name} is deprecated: use tigris.search.{_RENAMED[name]} "
-                      "(removed in tigris 2.2)", DeprecationWarning, stacklevel=2)
-        return globals()[_RENAMED[name]]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# the former names of determinization_row and MAX_DETERMINIZATIONS (a deal is a game's
+# starting tiles)
+__getattr__ = old_names(__name__, {"deal_row": "determinization_row", "MAX_DEALS": "MAX_DETERMINIZATIONS"})
