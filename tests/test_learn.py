@@ -333,8 +333,8 @@ def test_a_self_play_whose_games_all_fail_stops_the_loop_in_one_line(tmp_path, c
 def test_a_gate_whose_games_all_fail_stops_the_loop_in_one_line(tmp_path, monkeypatch):
     from tigris.play import runner
 
-    def broken(job, settings, spec_dict):
-        return runner.failed_game((None, (job, settings, spec_dict), {}), "RuntimeError: the gate fell over")
+    def broken(task, settings, spec):
+        return runner.failed_game((None, (task, settings, spec), {}), "RuntimeError: the gate fell over")
     monkeypatch.setattr(runner, "play_game", broken)        # the gate's games; self-play's are its own
     s = learn.settings(bot=write_fast(tmp_path), **TINY)
     out = tmp_path / "loop"

@@ -29,6 +29,7 @@ OLD = [
     (r"\bMAX_DEALS\b", {"search.py"}),
     (r"\bdeals=|\.deals\(game\)|\bdef deals\(self, game\)", {"search.py", "bots/search.py"}),
     (r"\bstats\[\"|\[\"children\"\]|\bch\[\"(visits|action|value|chances|mean|halvings)\"\]", {"search.py"}),
+    (r"\b(task|call\[1\]\[0\])\[[\"'](game|deal_seed|seats)[\"']\]|\bspec_dict\b", {"play/runner.py"}),
 ]
 
 
@@ -145,3 +146,43 @@ def test_root_statistics_as_dicts_still_work_with_a_warning():
     with pytest.warns(DeprecationWarning, match="tigris.hints.continuation"):
         assert hints.continuation(g, old["children"][0]) == hints.continuation(g, stats.children[0])
     assert search.choose(old["children"], "visits") == search.choose(stats.children, "visits") == stats.best
+
+
+def untimed(rec):
+    """A game's record without what the machine decides: its times."""
+    return dict({k: v for k, v in rec.items() if k not in ("seconds", "cpu_seconds")},
+                moves=[m["move"] for m in rec["moves"]])
+
+
+def test_a_runs_tasks_game_spec_and_selfplay_settings_as_dicts_still_work_with_a_warning():
+    from tigris.play import runner
+    from tigris.play.schedule import Schedule
+    from tigris.runs import selfplay
+
+    task = Schedule(["a", "b", "c"], players=2, games=6, seed=1)[3]
+    with pytest.warns(DeprecationWarning, match=r"Task\['seats'\] is deprecated: read \.seats"):
+        assert task["seats"] == ["c", "a"] == list(task.seats)
+    with pytest.warns(DeprecationWarning, match=r"Task\['game'\]"):
+        assert task["game"] == task.game == 3
+    with pytest.raises(KeyError):
+        task["bots"]
+    settings = {"a": ("random", {}), "b": ("random", {})}
+    new = runner.play_game(runner.Task(0, 5, ("a", "b")), settings,
+                           runner.GameSpec(players=2, seed=1, name="t"))
+    with pytest.warns(DeprecationWarning) as said:
+        old = runner.play_game({"game": 0, "deal_seed": 5, "seats": ["a", "b"]}, settings,
+                               {"players": 2, "board": "classic", "variants": [], "seed": 1, "name": "t"})
+    messages = " ".join(str(w.message) for w in said)
+    assert "a task as a dict is deprecated" in messages and "a game spec as a dict is deprecated" in messages
+    assert untimed(old) == untimed(new) and new["moves"] and "error" not in new
+    s = selfplay.settings(games=1)
+    with pytest.warns(DeprecationWarning, match=r"Settings\['seed'\]"):
+        assert s["seed"] == s.seed
+    with pytest.warns(DeprecationWarning, match=r"Settings.get\('targets'\)"):
+        assert s.get("targets") == {"labels": "separate", "policy": "visits", "full_share": None}
+    assert s.get("nothing", 7) == 7
+    with pytest.warns(DeprecationWarning, match="settings as a dict"):
+        assert selfplay.Settings.of(s.to_dict()) == s
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        task.seats, s.seed, runner.Task.of(task), selfplay.Settings.of(s)  # the new forms warn not

@@ -96,7 +96,7 @@ def test_a_huge_schedule_is_not_built_in_memory():
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert len(lazy) == MAX_GAMES and last["game"] == MAX_GAMES - 1
+    assert len(lazy) == MAX_GAMES and last.game == MAX_GAMES - 1
     assert peak < 1_000_000
 
 
@@ -535,12 +535,12 @@ def test_standings_read_games_jsonl_without_holding_the_records(folder):
     winner = model["result"]["ranking"][0][0]
     greedy_wins = 0
     with open(folder / "games.jsonl", "w") as f:
-        for job in schedule(spec):
+        for task in schedule(spec):
             # the model's game again (its deal and draws are recorded: it replays whatever
             # the seed), as game K of the schedule: its seats and its deal's seed
-            rec = dict(model, game=job["game"], deal_seed=job["deal_seed"], bots=job["seats"],
-                       seed=job["deal_seed"])
-            greedy_wins += job["seats"][winner] == "greedy"
+            rec = dict(model, game=task.game, deal_seed=task.deal_seed, bots=list(task.seats),
+                       seed=task.deal_seed)
+            greedy_wins += task.seats[winner] == "greedy"
             f.write(json.dumps(rec) + "\n")
     size = (folder / "games.jsonl").stat().st_size
     tracemalloc.start()
@@ -561,17 +561,17 @@ def test_the_tally_holds_a_few_tens_of_bytes_a_game():
 
     spec = Spec(bots=["random", "greedy", "ismcts-fast"], games=30_000)
     tally = Tally(spec)
-    jobs = schedule(spec)
+    tasks = schedule(spec)
     rec = {"moves": [{"player": 0, "seconds": 0.01}, {"player": 1, "seconds": 0.02}] * 50}
     tracemalloc.start()
     try:
-        for job in jobs:
-            tally.add(dict(rec, game=job["game"], deal_seed=job["deal_seed"], bots=job["seats"],
+        for task in tasks:
+            tally.add(dict(rec, game=task.game, deal_seed=task.deal_seed, bots=list(task.seats),
                            result={"ranking": [[0], [1]], "final": [5, 3]}))
         size = tracemalloc.get_traced_memory()[0]
     finally:
         tracemalloc.stop()
-    assert size / len(jobs) < 100, f"{size / len(jobs):.0f} bytes a game"
+    assert size / len(tasks) < 100, f"{size / len(tasks):.0f} bytes a game"
     assert tally.leader() in ("random 50%", "greedy 50%", "ismcts-fast 50%")
     assert len(tally) == 30_000
 

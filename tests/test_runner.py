@@ -15,37 +15,37 @@ def test_deal_seeds_and_seatings():
     assert runner.deal_seed(5, 3) == 5 * 1_000_003 + 3
     assert runner.seatings(["a", "b"]) == [["a", "b"], ["b", "a"]]
     assert runner.seatings(["a", "b", "c"]) == [["a", "b", "c"], ["b", "c", "a"], ["c", "a", "b"]]
-    jobs = runner.deal_games(["a", "b"], 99, first_game=6)
-    assert jobs == [{"game": 6, "deal_seed": 99, "seats": ["a", "b"]},
-                    {"game": 7, "deal_seed": 99, "seats": ["b", "a"]}]
+    tasks = runner.deal_games(["a", "b"], 99, first_game=6)
+    assert tasks == [runner.Task(game=6, deal_seed=99, seats=("a", "b")),
+                     runner.Task(game=7, deal_seed=99, seats=("b", "a"))]
 
 
 def test_the_runners_deal_with_the_shared_formula():
     games = schedule(Spec(bots=["a", "b", "c"], players=3, games=9, seed=4))
-    assert [g["deal_seed"] for g in games] == [runner.deal_seed(4, d) for d in range(3) for _ in range(3)]
-    assert [games[k]["seats"] for k in range(3)] == runner.seatings(["a", "b", "c"])
+    assert [g.deal_seed for g in games] == [runner.deal_seed(4, d) for d in range(3) for _ in range(3)]
+    assert [list(games[k].seats) for k in range(3)] == runner.seatings(["a", "b", "c"])
     # SPSA iteration k: theta+ and theta- each in both seatings of deal k; a Bayes trial
     # in both seatings of deal k and of a second deal of its own.
     spec = tune.TuneSpec(bot="ismcts-fast", params=[], opponents=["greedy"], seed=1)
-    jobs = tune.GAMES["spsa"].tasks(2, spec, ["greedy"])
-    assert [j["game"] for j in jobs] == [8, 9, 10, 11]
-    assert {j["deal_seed"] for j in jobs} == {runner.deal_seed(1, 2)}
-    assert [j["seats"] for j in jobs] == [["plus", "greedy"], ["greedy", "plus"],
-                                          ["minus", "greedy"], ["greedy", "minus"]]
-    jobs = tune.GAMES["bayes"].tasks(2, spec, ["greedy"])
-    assert [j["game"] for j in jobs] == [8, 9, 10, 11]
-    assert [j["deal_seed"] for j in jobs] == [runner.deal_seed(1, 2)] * 2 + \
+    tasks = tune.GAMES["spsa"].tasks(2, spec, ["greedy"])
+    assert [t.game for t in tasks] == [8, 9, 10, 11]
+    assert {t.deal_seed for t in tasks} == {runner.deal_seed(1, 2)}
+    assert [list(t.seats) for t in tasks] == [["plus", "greedy"], ["greedy", "plus"],
+                                               ["minus", "greedy"], ["greedy", "minus"]]
+    tasks = tune.GAMES["bayes"].tasks(2, spec, ["greedy"])
+    assert [t.game for t in tasks] == [8, 9, 10, 11]
+    assert [t.deal_seed for t in tasks] == [runner.deal_seed(1, 2)] * 2 + \
         [runner.deal_seed(1, tune.SECOND_DEALS + 2)] * 2
-    assert [j["seats"] for j in jobs] == [["trial", "greedy"], ["greedy", "trial"]] * 2
+    assert [list(t.seats) for t in tasks] == [["trial", "greedy"], ["greedy", "trial"]] * 2
     # 3 players, 12 games an iteration: two deals, theta+ and theta- each in all three
     # seatings of both against the same two opponents
     spec = tune.TuneSpec(bot="ismcts-fast", params=[], opponents=["greedy", "random"], seed=1,
                          players=3, iteration_games=12)
-    jobs = tune.GAMES["spsa"].tasks(2, spec, ["greedy", "random"])
-    assert [j["game"] for j in jobs] == list(range(24, 36))
-    assert [j["deal_seed"] for j in jobs] == [runner.deal_seed(1, 2)] * 6 + \
+    tasks = tune.GAMES["spsa"].tasks(2, spec, ["greedy", "random"])
+    assert [t.game for t in tasks] == list(range(24, 36))
+    assert [t.deal_seed for t in tasks] == [runner.deal_seed(1, 2)] * 6 + \
         [runner.deal_seed(1, tune.SECOND_DEALS + 2)] * 6
-    assert [j["seats"] for j in jobs[:6]] == runner.seatings(["plus", "greedy", "random"]) + \
+    assert [list(t.seats) for t in tasks[:6]] == runner.seatings(["plus", "greedy", "random"]) + \
         runner.seatings(["minus", "greedy", "random"])
 
 
@@ -123,10 +123,9 @@ def test_a_game_that_does_not_end_is_stopped_and_ranked_as_it_stands(monkeypatch
     from tigris import record
 
     monkeypatch.setattr(runner, "MAX_TURNS", 3)
-    job = {"game": 0, "deal_seed": 5, "seats": ["a", "b"]}
+    task = runner.Task(game=0, deal_seed=5, seats=("a", "b"))
     settings = {"a": ("random", {"seed": 0}), "b": ("random", {"seed": 0})}
-    rec = runner.play_game(job, settings, {"players": 2, "board": "classic", "variants": [],
-                                           "seed": 1, "name": "t"})
+    rec = runner.play_game(task, settings, runner.GameSpec(players=2, seed=1, name="t"))
     assert "error" not in rec
     assert rec["result"]["adjudicated"] == runner.TURN_LIMIT
     game = record.replay(rec)

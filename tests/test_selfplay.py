@@ -2,6 +2,7 @@
 and labelled from what the player to move could see."""
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -108,6 +109,18 @@ def test_a_run_continues_where_it_stopped_and_grows(tmp_path, fast):
     assert "games" not in json.loads(settings)
 
 
+def test_the_settings_file_keeps_its_form(tmp_path, fast):
+    """selfplay.json is what it always was (a dict in this order, without games), whatever
+    the settings are in memory."""
+    s = small(fast, games=1)
+    selfplay.run(s, tmp_path / "data", progress=False)
+    assert (tmp_path / "data" / "selfplay.json").read_text() == json.dumps(
+        {"format": "tigris-selfplay/3", "bot": s.bot, "kind": "ismcts", "params": s.params,
+         "players": 2, "board": "classic", "variants": [], "seed": 0, "positions": 5,
+         "label_bot": s.label_bot, "label_params": s.label_params, "label_iterations": 150,
+         "targets": {"labels": "separate", "policy": "visits", "full_share": None}}, indent=2) + "\n"
+
+
 def test_a_torn_last_line_is_cut_with_a_warning(tmp_path, fast):
     out = tmp_path / "data"
     lines = selfplay.run(small(fast), out, progress=False)
@@ -126,8 +139,7 @@ def test_another_run_in_the_folder_is_refused_and_kept(tmp_path, fast, change, f
     out = tmp_path / "data"
     selfplay.run(small(fast, games=1), out, progress=False)
     before = (out / "positions.jsonl").read_bytes()
-    s = small(fast, games=1)
-    s.update(change)
+    s = replace(small(fast, games=1), **change)
     with pytest.raises(UsageError, match=f"holds another run: its {field}"):
         selfplay.run(s, out, progress=False)
     assert (out / "positions.jsonl").read_bytes() == before
@@ -198,7 +210,7 @@ def test_a_label_sees_only_what_the_player_to_move_sees():
             d[1] = colours[(colours.index(d[1]) + 1) % 4]
     a, b = record.replay(rec), record.replay(other)
     assert a.state_bytes() != b.state_bytes() and a.current_player == 0
-    params = selfplay.settings(games=1)["label_params"]
+    params = selfplay.settings(games=1).label_params
     assert selfplay.label(a, params, 300, seed=5) == selfplay.label(b, params, 300, seed=5)
 
 
@@ -366,7 +378,7 @@ def test_a_second_version_folder_is_read_but_not_continued(tmp_path, fast):
     out = tmp_path / "data"
     s = small(fast, games=1)
     selfplay.run(s, out, progress=False)
-    old = dict(s, format="tigris-selfplay/2")
+    old = dict(s.to_dict(), format="tigris-selfplay/2")
     old.pop("targets")
     (out / "selfplay.json").write_text(json.dumps({k: v for k, v in old.items() if k != "games"}))
     assert selfplay.read(out / "positions.jsonl", selfplay.read_settings(out))
@@ -380,8 +392,8 @@ def test_a_labelling_seat_plays_its_bots_random_moves(full_share):
     a full search still labels the position, and the move played is the random one."""
     from tigris import bots
 
-    s = {"seed": 0, "positions": 100, "label_iterations": 60, "label_params": {},
-         "targets": {"full_share": full_share, "policy": "visits"}}
+    s = replace(selfplay.settings(games=1, labels="cap", full_share=0.5), positions=100,
+                label_iterations=60, label_params={}, full_share=full_share)
     bot = bots.make("ismcts", iterations=20, seed=1, random_share=1.0)
     positions = []
     seat = selfplay._CapSeat(bot, s, 0, 0, positions)

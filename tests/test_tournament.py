@@ -34,21 +34,21 @@ def test_schedule_rotates_seats_and_balances_tables():
     assert len(games) == 12
     by_deal = {}
     for g in games:
-        by_deal.setdefault(g["deal_seed"], []).append(g["seats"])
+        by_deal.setdefault(g.deal_seed, []).append(g.seats)
     assert all(len(s) == 2 and s[0] == s[1][::-1] for s in by_deal.values())
-    pairs = [frozenset(g["seats"]) for g in games]
+    pairs = [frozenset(g.seats) for g in games]
     assert {p: pairs.count(p) for p in set(pairs)} == {frozenset("ab"): 4, frozenset("ac"): 4,
                                                         frozenset("bc"): 4}
     four = schedule(Spec(bots=["a", "b", "c", "d", "e"], players=4, games=40, seed=1))
     assert len(four) == 40
     meets = {}
     for g in four:
-        for x in g["seats"]:
-            for y in g["seats"]:
+        for x in g.seats:
+            for y in g.seats:
                 if x < y:
                     meets[x, y] = meets.get((x, y), 0) + 1
     assert max(meets.values()) - min(meets.values()) <= 4
-    assert all(sorted(g["seats"]) == sorted(four[4 * (g["game"] // 4)]["seats"]) for g in four)
+    assert all(sorted(g.seats) == sorted(four[4 * (g.game // 4)].seats) for g in four)
 
 
 @pytest.mark.slow
@@ -116,23 +116,23 @@ def test_a_failing_game_is_recorded_and_the_run_goes_on(tmp_path, monkeypatch):
     assert summary["played"] == {"games": 0, "failed": 2}
 
 
-def play_or_die(job, settings, spec_dict):
+def play_or_die(task, settings, spec):
     """``play_game``, but game 1 kills its worker process (SIGKILL), every time."""
     import signal
 
     from tigris.play.runner import play_game
 
-    if job["game"] == 1:
+    if task.game == 1:
         os.kill(os.getpid(), signal.SIGKILL)
-    return play_game(job, settings, spec_dict)
+    return play_game(task, settings, spec)
 
 
 @pytest.mark.slow
 def test_a_game_whose_worker_dies_twice_is_recorded_failed_and_resume_plays_it(tmp_path, monkeypatch, capsys):
     from joblib import delayed
 
-    monkeypatch.setattr(tournament, "game_tasks", lambda jobs, settings, spec_dict: (
-        delayed(play_or_die)(job, settings, spec_dict) for job in jobs))
+    monkeypatch.setattr(tournament, "game_tasks", lambda tasks, settings, spec: (
+        delayed(play_or_die)(task, settings, spec) for task in tasks))
     out = tmp_path / "t"
     assert main(["tournament", "--bots", "random", "greedy", "--games", "4", "--jobs", "2",
                  "--out", str(out)]) == 0
@@ -406,8 +406,8 @@ def test_a_match_game_whose_worker_dies_twice_is_saved_failed_and_not_counted(tm
 
     from tigris import match
 
-    monkeypatch.setattr(match, "game_tasks", lambda jobs, settings, spec_dict: (
-        delayed(play_or_die)(job, settings, spec_dict) for job in jobs))
+    monkeypatch.setattr(match, "game_tasks", lambda tasks, settings, spec: (
+        delayed(play_or_die)(task, settings, spec) for task in tasks))
     with pytest.warns(UserWarning, match=r"worker process died \(killed \(SIGKILL\).*game 1\b"):
         r = match.sprt_match("greedy", "random", elo0=0, elo1=200, max_games=4, jobs=2,
                              out=tmp_path / "m", progress=False)

@@ -292,16 +292,16 @@ def test_an_iteration_whose_games_all_failed_stops_the_run_and_keeps_the_history
     assert [r["iteration"] for r in csv.DictReader(open(out / "history.csv"))] == ["1", "2", "3"]
 
 
-def play_or_die(job, settings, spec_dict):
+def play_or_die(task, settings, spec):
     """``play_game``, but game 5 (iteration 1's second) kills its worker process (SIGKILL),
     every time."""
     import signal
 
     from tigris.play.runner import play_game
 
-    if job["game"] == 5:
+    if task.game == 5:
         os.kill(os.getpid(), signal.SIGKILL)
-    return play_game(job, settings, spec_dict)
+    return play_game(task, settings, spec)
 
 
 @pytest.mark.slow
@@ -311,8 +311,8 @@ def test_a_game_whose_worker_dies_twice_fails_and_the_tuning_goes_on(tmp_path, t
 
     import tigris.tune as tuning
 
-    monkeypatch.setattr(tuning, "game_tasks", lambda jobs, settings, spec_dict: (
-        delayed(play_or_die)(job, settings, spec_dict) for job in jobs))
+    monkeypatch.setattr(tuning, "game_tasks", lambda tasks, settings, spec: (
+        delayed(play_or_die)(task, settings, spec) for task in tasks))
     out = tmp_path / "run"
     assert main(["tune", tiny_bot, "--param", "exploration=0.1:2.0", "--opponent", "random",
                  "--budget", "12", "--verify-games", "2", "--jobs", "2", "--out", str(out)]) == 0

@@ -192,10 +192,10 @@ def test_a_record_that_sets_up_no_game_is_listed_without_a_page(results, tmp_pat
     d.mkdir()
     for name in (tournament.SPEC_FILE, tournament.GAMES_FILE):
         (d / name).write_bytes((results / name).read_bytes())
-    job = tournament.schedule(tournament.read_spec_file(d / tournament.SPEC_FILE)[0])[3]
+    task = tournament.schedule(tournament.read_spec_file(d / tournament.SPEC_FILE)[0])[3]
     with open(d / tournament.GAMES_FILE, "a") as f:
-        f.write(json.dumps({"format": "tigris-game/1", "bots": job["seats"], "game": 3,
-                            "deal_seed": job["deal_seed"], "tournament": EVIL,
+        f.write(json.dumps({"format": "tigris-game/1", "bots": list(task.seats), "game": 3,
+                            "deal_seed": task.deal_seed, "tournament": EVIL,
                             "result": None, "error": "ValueError: no deal"}) + "\n")
     written = view.write_results(d, d / "pages")
     assert written["unreadable"] == [3]

@@ -23,8 +23,8 @@ from tigris._plumbing import jsonl, locks
 from tigris._plumbing import work
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError, excerpt
 from tigris.files import open_append
-from tigris.play.runner import (bot_settings, deal_games, deal_seed, failed_game, first_of_two,
-                                game_name, game_tasks)
+from tigris.play.runner import (GameSpec, Task, bot_settings, deal_games, deal_seed, failed_game,
+                                first_of_two, game_name, game_tasks)
 
 __all__ = ["KEYS", "sprt_match", "parse_sprt", "check_sprt", "play_sprt", "format_result", "verdict"]
 
@@ -91,12 +91,11 @@ def sprt_match(a, b, elo0=0.0, elo1=20.0, alpha=0.05, beta=0.05, max_games=2000,
             settings.update(bot_settings([name], shelf))
         except ValueError as e:
             raise ConfigError(f"{label if label.startswith('-') else f'bot {label}'}: {e}") from None
-    spec = {"players": players, "board": "classic", "variants": [], "seed": seed,
-            "name": f"{a}-vs-{b}"}
+    spec = GameSpec(players=players, seed=seed, name=f"{a}-vs-{b}")
     n_jobs = jobs or os.cpu_count() or 1
     where = Backend(backend, n_jobs, scheduler)        # checked before anything is written
     as_tournament = tournament.Spec(bots=lineup, players=players, games=max_games, seed=seed,
-                                    name=spec["name"])
+                                    name=spec.name)
     scheduled = len(tournament.schedule(as_tournament.check(where="match", bots=False)))
     with contextlib.ExitStack() as held:
         if out:
@@ -166,9 +165,10 @@ def _play(lineup, test, max_games, out, as_tournament, settings, spec, scheduled
 def play_sprt(a, b, settings, spec, deals, scheduled, test, max_games, jobs, progress=True,
               save=None, kept="", backend=None, desc=None, per_deal=2, done=()):
     """The SPRT of `a` against `b`, two labels of `settings` (a bot's kind and knobs by
-    label): the game tasks `deals` (each deal in both seatings, in order; `scheduled` of
-    them) are played with the game settings `spec` until the test (``check_sprt``'s
-    dict) decides or `max_games` games count; each record goes to `save` as it comes.
+    label): the game tasks `deals` (``runner.Task``: each deal in both seatings, in
+    order; `scheduled` of them) are played with the game spec `spec` (``runner.GameSpec``)
+    until the test (``check_sprt``'s dict) decides or `max_games` games count; each record
+    goes to `save` as it comes.
     A game counts as a win of `a` when it takes the first place and `b` does not, a loss
     the other way round, else a draw (``runner.first_of_two``: with more players than
     two, games others win are draws).  The test looks after every `per_deal` * (`jobs` //
@@ -186,15 +186,16 @@ def play_sprt(a, b, settings, spec, deals, scheduled, test, max_games, jobs, pro
     games that failed, "first_failure": "game K: its error" of the first, or None).
 
     >>> from tigris.match import check_sprt, play_sprt
-    >>> from tigris.play.runner import bot_settings, deal_games, deal_seed
+    >>> from tigris.play.runner import GameSpec, bot_settings, deal_games, deal_seed
     >>> deals = [task for d in range(10)
     ...          for task in deal_games(["greedy", "random"], deal_seed(0, d), 2 * d)]
-    >>> spec = {"players": 2, "board": "classic", "variants": [], "seed": 0, "name": "g-r"}
+    >>> spec = GameSpec(players=2, seed=0, name="g-r")
     >>> r = play_sprt("greedy", "random", bot_settings(["greedy", "random"]), spec, deals, 20,
     ...               check_sprt(elo0=0, elo1=200), 20, jobs=1, progress=False)
     >>> r["decision"], r["games"] <= 20
     ('H1', True)
     """
+    spec = GameSpec.of(spec)                 # a dict, as until 2.1, with a DeprecationWarning
     elo0, elo1, alpha, beta = (test[k] for k in KEYS)
     sprt = _SPRT(a, b, elo0, elo1, alpha, beta, max_games, scheduled,
                  batch=per_deal * max(1, jobs // per_deal))
@@ -202,13 +203,13 @@ def play_sprt(a, b, settings, spec, deals, scheduled, test, max_games, jobs, pro
     done = {rec["game"]: rec for rec in done}
     try:
         with work.Run(backend.workers if backend is not None else jobs, progress, total=max_games,
-                      desc=desc or spec["name"], unit="game") as run:
+                      desc=desc or spec.name, unit="game") as run:
             for game in sorted(done):                # as they came: in the schedule's order
                 if sprt.over:
                     break
                 sprt.add(done[game], None, run.bar)
             if not sprt.over:
-                todo = (task for task in deals if task["game"] not in done)
+                todo = (task for task in map(Task.of, deals) if task.game not in done)
                 run.tasks(game_tasks(todo, settings, spec), lambda rec: sprt.add(rec, save, run.bar),
                           until=lambda: sprt.over, errors=errors, name=game_name, died=failed_game)
     except KeyboardInterrupt:

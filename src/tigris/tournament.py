@@ -34,7 +34,7 @@ from tigris._plumbing import work
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError, excerpt
 from tigris.files import check_target, open_append, write_text
 from tigris.play.results import check_fields, check_play, lines_of, scan
-from tigris.play.runner import bot_settings, failed_game, game_name, game_tasks
+from tigris.play.runner import GameSpec, bot_settings, failed_game, game_name, game_tasks
 from tigris.play.schedule import Schedule
 from tigris.sources import read_json
 from tigris._plumbing.tomlfile import read_toml
@@ -335,17 +335,20 @@ def _run(spec, folder, resume, where, progress):
     missing = len(games) - len(tally)
     played = {"games": 0, "failed": 0}
     if missing:
-        todo = (task for task in games if task["game"] not in tally)
-        played = _play(todo, missing, tally, settings, asdict(spec), folder, where, progress)
+        todo = (task for task in games if task.game not in tally)
+        game_spec = GameSpec(players=spec.players, seed=spec.seed, name=spec.name, board=spec.board,
+                             variants=spec.variants)
+        played = _play(todo, missing, tally, settings, game_spec, folder, where, progress)
     summary = summarize(spec, tally)
     write_summary(folder, summary)
     return dict(summary, played=played)
 
 
-def _play(todo, missing, tally, settings, spec_dict, out, backend, progress):
-    """Play the games `todo` on `backend`; append each record to games.jsonl and count it
-    as it comes.  Returns ``{"games": finished, "failed": failed}`` of the games played.
-    A game whose worker process died twice is recorded as failed (``work.Run``)."""
+def _play(todo, missing, tally, settings, spec, out, backend, progress):
+    """Play the games `todo` (tasks) with the game spec `spec` on `backend`; append each
+    record to games.jsonl and count it as it comes.  Returns ``{"games": finished,
+    "failed": failed}`` of the games played.  A game whose worker process died twice is
+    recorded as failed (``work.Run``)."""
     started = time.perf_counter()
     path = out / GAMES_FILE
     jsonl.end_last_line(path)
@@ -363,9 +366,9 @@ def _play(todo, missing, tally, settings, spec_dict, out, backend, progress):
     kept = f"{{}} finished games are saved in {path}; continue with --resume {out}"
     try:
         with backend, open_append(path) as f, work.Run(
-                backend.workers, progress, total=missing, desc=spec_dict["name"], unit="game",
+                backend.workers, progress, total=missing, desc=spec.name, unit="game",
                 smoothing=0.1) as run:
-            run.tasks(game_tasks(todo, settings, spec_dict), save, ordered=False,
+            run.tasks(game_tasks(todo, settings, spec), save, ordered=False,
                       errors=backend.lost(lambda: kept.format(len(tally))),
                       name=game_name, died=failed_game)
     except KeyboardInterrupt:

@@ -47,7 +47,7 @@ from tigris._plumbing import plotting, work
 from tigris.errors import ConfigError, Interrupted, TuneError, excerpt, install_hint
 from tigris.files import check_target, open_append, utf8_text, write_bytes, write_text
 from tigris._plumbing.locks import holding
-from tigris.play.runner import bot_settings, deal_games, deal_seed, failed_game, game_tasks, score
+from tigris.play.runner import GameSpec, bot_settings, deal_games, deal_seed, failed_game, game_tasks, score
 from tigris.play.seeds import trial_seed
 from tigris._plumbing.tomlfile import toml_string
 from tigris.tunefolder import (HISTORY_FILE, METHODS, RESULT_FILE, SCORES, SPEC_FILE, TOLD,
@@ -627,30 +627,30 @@ def _tune(spec, out, where, test, progress, resume):
     for name in (SPEC_FILE, HISTORY_FILE, RESULT_FILE, VERIFICATION_FILE):
         check_target(out / name, reads=reads, option="--out")
     _check_bot_text(bot_text(spec, kind, base), kind, bot_path)
-    spec_dict = {"bot": spec.bot, "params": [asdict(p) for p in spec.params],
-                 "opponents": spec.opponents, "budget": spec.budget, "seed": spec.seed,
-                 "name": spec.name, "verify_games": spec.verify_games, "players": spec.players,
-                 "method": spec.method, "iteration_games": spec.games_per_iteration}
+    saved_form = {"bot": spec.bot, "params": [asdict(p) for p in spec.params],
+                  "opponents": spec.opponents, "budget": spec.budget, "seed": spec.seed,
+                  "name": spec.name, "verify_games": spec.verify_games, "players": spec.players,
+                  "method": spec.method, "iteration_games": spec.games_per_iteration}
     history = out / HISTORY_FILE
     theta0 = [base[p.name] if base.get(p.name) is not None else (p.low + p.high) / 2 for p in spec.params]
     method = GAMES[spec.method](spec, theta0)
     done_rows = []
     if resume:
         saved = read_settings(out)
-        if saved != spec_dict:
+        if saved != saved_form:
             raise TuneError(f"{out / SPEC_FILE}: the run saved there has other settings; "
                             f"resume it with the same ones (or use another --out)")
         if not history.exists():            # lost: starting over would drop its iterations
             raise TuneError(f"{history}: missing, or a link to nothing: the run in {out} has no "
                             f"history to resume (restore it, or start the run again without --resume)")
-        done_rows = read_history(history, spec.method, spec_dict["params"], spec.opponents,
+        done_rows = read_history(history, spec.method, saved_form["params"], spec.opponents,
                                  players=spec.players, games=spec.games_per_iteration,
                                  repair=True)
     elif history.exists() and history.stat().st_size:
         raise TuneError(f"{out} already holds a tuning run: continue it with --resume, or choose another --out")
     with where:              # a scheduler out of reach is said before the first file is written
         out.mkdir(parents=True, exist_ok=True)
-        write_text(out / SPEC_FILE, json.dumps(spec_dict, indent=2) + "\n")
+        write_text(out / SPEC_FILE, json.dumps(saved_form, indent=2) + "\n")
         method.history = history
         method.replay(done_rows)
         # each iteration's scores, for the warning on no signal
@@ -713,7 +713,7 @@ def _play_batch(run, plan, spec, method, writer, f, outcomes, best, errors):
     games = spec.games_per_iteration
     tasks = [task for i, _, _, _, settings, js in plan
              for task in game_tasks(js, settings, _game_spec(spec, i))]
-    iteration_of = {task["game"]: i for i, _, _, _, _, js in plan for task in js}
+    iteration_of = {task.game: i for i, _, _, _, _, js in plan for task in js}
     records = []
 
     def save(rec):
@@ -723,7 +723,7 @@ def _play_batch(run, plan, spec, method, writer, f, outcomes, best, errors):
             return
         i, memo, field, labels, _, js = plan[len(records) // games - 1]
         recs = records[-games:]
-        scores = {label: [score(r, label) for r, task in zip(recs, js) if label in task["seats"]]
+        scores = {label: [score(r, label) for r, task in zip(recs, js) if label in task.seats]
                   for label in labels}
         for label, got in scores.items():
             if all(x is None for x in got):          # no score to tell the method
@@ -739,7 +739,7 @@ def _play_batch(run, plan, spec, method, writer, f, outcomes, best, errors):
         best.show()
 
     run.tasks(tasks, save, errors=errors, died=failed_game,
-              name=lambda task: f"game {task[1][0]['game']} (iteration {iteration_of[task[1][0]['game']]})")
+              name=lambda call: f"game {call[1][0].game} (iteration {iteration_of[call[1][0].game]})")
 
 
 class _Best:
@@ -781,8 +781,8 @@ def _warn_if_no_signal(outcomes, spec):
 
 
 def _game_spec(spec, i):
-    return {"players": spec.players, "board": "classic", "variants": [], "seed": spec.seed,
-            "name": f"{spec.name}-{i}"}
+    """The game spec of iteration `i`'s games (-1: the verification's)."""
+    return GameSpec(players=spec.players, seed=spec.seed, name=f"{spec.name}-{i}")
 
 
 def _mean(scores):

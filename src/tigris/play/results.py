@@ -74,12 +74,12 @@ def check_game(rec, spec, schedule, where):
     if not _whole(game) or not isinstance(bots, list) or not all(isinstance(b, str) for b in bots):
         raise TournamentError(f"{where}: not a game record (it needs a game number and bots)")
     task = schedule[game] if 0 <= game < len(schedule) else None
-    if (task is None or bots != task["seats"] or rec.get("deal_seed") != task["deal_seed"]
+    if (task is None or bots != list(task.seats) or rec.get("deal_seed") != task.deal_seed
             or rec.get("tournament") != spec.name):
         raise TournamentError(
             f"{where}: game {excerpt(game)} ({excerpt(bots)}, deal {excerpt(rec.get('deal_seed'))}, "
             f"tournament {excerpt(rec.get('tournament'))}) is not a game of this tournament"
-            + (f" (its game {game} is {excerpt(task['seats'])}, deal {task['deal_seed']}, tournament "
+            + (f" (its game {game} is {excerpt(list(task.seats))}, deal {task.deal_seed}, tournament "
                f"{excerpt(spec.name)})" if task else f" (games 0 to {len(schedule) - 1})"))
     check_fields(rec, where)
     check_play(rec, where, spec)

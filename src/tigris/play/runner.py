@@ -1,14 +1,18 @@
 """What the runners share (tournaments, SPRT matches, SPSA tuning): the deals and their
 seatings, one game between bots as a worker plays it, and the score of a game.
 
-A task is one game to play: ``{"game": number, "deal_seed": seed of the deal, "seats":
-[bot name per seat]}``; ``settings`` maps each bot name to ``(kind, params)``, resolved
-by the parent so that workers (even remote ones) need no files.
+A task is one game to play (``Task``: its number, the seed of its deal, the bot name of
+each seat); ``settings`` maps each bot name to ``(kind, params)``, resolved by the parent
+so that workers (even remote ones) need no files; the game spec (``GameSpec``) is what
+every game of the run is played with.  Both are frozen records, read by attribute, that
+pickle (a worker, even a remote one, gets them as they are).
 
 >>> from tigris.play.runner import deal_games, deal_seed
 >>> tasks = deal_games(["ismcts-fast", "greedy"], deal_seed(5, 0), first_game=0)
->>> [(task["game"], task["deal_seed"], task["seats"]) for task in tasks]
-[(0, 5000015, ['ismcts-fast', 'greedy']), (1, 5000015, ['greedy', 'ismcts-fast'])]
+>>> [(task.game, task.deal_seed, task.seats) for task in tasks]
+[(0, 5000015, ('ismcts-fast', 'greedy')), (1, 5000015, ('greedy', 'ismcts-fast'))]
+>>> GameSpec(players=2, seed=5, name="t")
+GameSpec(players=2, seed=5, name='t', board='classic', variants=())
 
 This module is imported by every worker: keep it light (no statistics libraries).
 """
@@ -16,13 +20,14 @@ This module is imported by every worker: keep it light (no statistics libraries)
 import time
 import traceback
 import warnings
+from dataclasses import dataclass
 
 import tigris
 from tigris import bots as botlib
 from tigris.record import result, to_record
 from tigris.play.seeds import bot_seed, deal_seed    # the seed rules (play.seeds), named here for the runners
 
-__all__ = ["first_of_two", "MAX_TURNS", "TURN_LIMIT", "deal_seed", "bot_seed", "seatings", "deal_games", "bot_settings", "goes_on",
+__all__ = ["Task", "GameSpec", "first_of_two", "MAX_TURNS", "TURN_LIMIT", "deal_seed", "bot_seed", "seatings", "deal_games", "bot_settings", "goes_on",
            "play_out", "record_of", "play_game", "game_tasks", "game_name", "failed_game", "first_places",
            "score"]
 
@@ -33,6 +38,65 @@ MAX_TURNS = 1000
 TURN_LIMIT = f"turn limit: stopped after {MAX_TURNS} turns, ranked on the scores so far"
 
 
+@dataclass(frozen=True)
+class Task:
+    """One game of a run to play: its number ``game``, the seed of its deal ``deal_seed``
+    and the bot name of each seat, ``seats`` (a tuple: a list given is taken as one).
+    Tasks were dicts until 2.1: ``task["seats"]`` still reads a field (``seats`` as a
+    list), with a DeprecationWarning (removed in 2.2; read the attribute)."""
+
+    game: int
+    deal_seed: int
+    seats: tuple[str, ...]
+
+    def __post_init__(self):
+        object.__setattr__(self, "seats", tuple(self.seats))
+
+    def __getitem__(self, key):
+        if key not in ("game", "deal_seed", "seats"):
+            raise KeyError(key)
+        warnings.warn(f"Task[{key!r}] is deprecated: read .{key} (a run's tasks are records "
+                      "since 2.1; removed in tigris 2.2)", DeprecationWarning, stacklevel=2)
+        return list(self.seats) if key == "seats" else getattr(self, key)
+
+    @classmethod
+    def of(cls, task):
+        """`task` as a Task: a dict, the form of tasks until 2.1, is taken with a
+        DeprecationWarning (removed in 2.2)."""
+        if isinstance(task, dict):
+            warnings.warn("a task as a dict is deprecated: give a play.runner.Task (removed in "
+                          "tigris 2.2)", DeprecationWarning, stacklevel=3)
+            return cls(task["game"], task["deal_seed"], task["seats"])
+        return task
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What every game of a run is played with, handed to each worker beside its tasks:
+    the ``players``, the run's base ``seed`` (of its bots' seeds: ``bot_seed``), its
+    ``name`` (each record's ``tournament``), the ``board`` and the ``variants`` (a tuple:
+    a list given is taken as one)."""
+
+    players: int
+    seed: int
+    name: str
+    board: str = "classic"
+    variants: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        object.__setattr__(self, "variants", tuple(self.variants))
+
+    @classmethod
+    def of(cls, spec):
+        """`spec` as a GameSpec: a dict of its fields, the form of the game spec until 2.1,
+        is taken with a DeprecationWarning (removed in 2.2)."""
+        if isinstance(spec, dict):
+            warnings.warn("a game spec as a dict is deprecated: give a play.runner.GameSpec "
+                          "(removed in tigris 2.2)", DeprecationWarning, stacklevel=3)
+            return cls(**{k: spec[k] for k in ("players", "board", "variants", "seed", "name")})
+        return spec
+
+
 def seatings(lineup):
     """Every rotation of a line-up's bots, so each bot sits in each seat once: with 2
     players, both seatings.  The seatings of one deal share its luck, which cancels out."""
@@ -41,8 +105,8 @@ def seatings(lineup):
 
 def deal_games(lineup, seed_of_deal, first_game):
     """The tasks of one deal: a game per seating of `lineup`, numbered from `first_game`."""
-    return [{"game": first_game + k, "deal_seed": seed_of_deal, "seats": seats}
-            for k, seats in enumerate(seatings(lineup))]
+    return [Task(first_game + k, seed_of_deal, tuple(seats))
+            for k, seats in enumerate(seatings(list(lineup)))]
 
 
 def bot_settings(names, shelf=None):
@@ -89,25 +153,27 @@ def record_of(game, bots, timings=None):
     return rec
 
 
-def play_game(task, settings, spec_dict, wrap=None):
-    """Play one task (a game); returns its record (``tigris-game/1`` with the game number, deal seed
+def play_game(task, settings, spec, wrap=None):
+    """Play one task (a ``Task``: a game) of a run with the game spec `spec` (a
+    ``GameSpec``); returns its record (``tigris-game/1`` with the game number, deal seed
     and run name, the wall seconds of its play, ``seconds``, and ``cpu_seconds``, the CPU
     time of this process over the whole game, the bots' threads included: what the game
     cost its worker).  A game that raises is returned as a record with its error and the
-    moves played so far.  `spec_dict` gives ``players``, ``board``, ``variants``, the base
-    ``seed`` and the run's ``name``.  ``wrap(bot, k)``, if given, is what plays seat k
-    for its bot (self-play's labelling seat)."""
-    seats = task["seats"]
+    moves played so far.  ``wrap(bot, k)``, if given, is what plays seat k for its bot
+    (self-play's labelling seat).  A task or spec given as a dict, their form until 2.1,
+    is deprecated (removed in 2.2)."""
+    task, spec = Task.of(task), GameSpec.of(spec)
+    seats = list(task.seats)
     g = None
     timings = []
     cpu = time.process_time()
     try:
-        g = tigris.Game(players=spec_dict["players"], seed=task["deal_seed"], board=spec_dict["board"],
-                        variants=tuple(spec_dict["variants"]))
+        g = tigris.Game(players=spec.players, seed=task.deal_seed, board=spec.board,
+                        variants=spec.variants)
         bots = []
         for seat, name in enumerate(seats):
             kind, params = settings[name]
-            seed = bot_seed(spec_dict["seed"], task["game"], seat)
+            seed = bot_seed(spec.seed, task.game, seat)
             bot = botlib.CLASSES[kind](name=name, **dict(params, seed=seed))
             bots.append(wrap(bot, seat) if wrap is not None else bot)
         started = time.perf_counter()
@@ -120,32 +186,34 @@ def play_game(task, settings, spec_dict, wrap=None):
         rec["result"] = None
         rec["error"] = f"{type(e).__name__}: {e}"
         rec["traceback"] = traceback.format_exc(limit=6)
-    rec.update({"game": task["game"], "deal_seed": task["deal_seed"], "tournament": spec_dict["name"],
+    rec.update({"game": task.game, "deal_seed": task.deal_seed, "tournament": spec.name,
                 "cpu_seconds": round(time.process_time() - cpu, 3)})
     return rec
 
 
-def game_tasks(tasks, settings, spec_dict):
-    """``play_game`` of each task, as joblib delayed calls (a generator) for ``parallel.run``."""
+def game_tasks(tasks, settings, spec):
+    """``play_game`` of each task, as joblib delayed calls (a generator) for ``parallel.run``;
+    each call's arguments are its ``Task``, `settings` and the ``GameSpec`` `spec`."""
     from joblib import delayed         # imported when games run: ``import tigris.play.runner`` stays light
 
-    return (delayed(play_game)(task, settings, spec_dict) for task in tasks)
+    spec = GameSpec.of(spec)
+    return (delayed(play_game)(Task.of(task), settings, spec) for task in tasks)
 
 
 def game_name(call):
     """"game N" of a delayed call of ``game_tasks``: what ``work.Run`` says of it."""
-    return f"game {call[1][0]['game']}"
+    return f"game {call[1][0].game}"
 
 
 def failed_game(call, why):
     """The record of the game of a delayed call of ``game_tasks`` that did not end in its worker
     (``work.Run``'s `died`: its worker process died twice), as ``play_game`` records a
     game that raised: no moves, no result, `why` as its error."""
-    task, _, spec_dict = call[1]
-    return {"format": "tigris-game/1", "bots": task["seats"], "players": spec_dict["players"],
-            "board": spec_dict["board"], "variants": list(spec_dict["variants"]),
-            "seed": task["deal_seed"], "moves": [], "result": None, "error": why,
-            "game": task["game"], "deal_seed": task["deal_seed"], "tournament": spec_dict["name"]}
+    task, _, spec = call[1]
+    return {"format": "tigris-game/1", "bots": list(task.seats), "players": spec.players,
+            "board": spec.board, "variants": list(spec.variants),
+            "seed": task.deal_seed, "moves": [], "result": None, "error": why,
+            "game": task.game, "deal_seed": task.deal_seed, "tournament": spec.name}
 
 
 # ---------------------------------------------------------------------------------------

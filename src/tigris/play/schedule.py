@@ -10,16 +10,16 @@ seating of it (``runner.seatings``), so game ``k`` is seating
 >>> from tigris.play.schedule import Schedule
 >>> s = Schedule(["a", "b", "c"], players=2, games=5, seed=1)
 >>> len(s), s[3]
-(6, {'game': 3, 'deal_seed': 1000004, 'seats': ['c', 'a']})
->>> [task["seats"] for task in s][:4]
-[['a', 'b'], ['b', 'a'], ['a', 'c'], ['c', 'a']]
+(6, Task(game=3, deal_seed=1000004, seats=('c', 'a')))
+>>> [task.seats for task in s][:4]
+[('a', 'b'), ('b', 'a'), ('a', 'c'), ('c', 'a')]
 """
 
 import math
 import warnings
 from collections.abc import Sequence
 
-from tigris.play.runner import deal_seed
+from tigris.play.runner import Task, deal_seed
 
 __all__ = ["Schedule", "combination"]
 
@@ -41,7 +41,7 @@ def combination(items, size, index):
 
 class Schedule(Sequence):
     """The games of a tournament: ``len`` of them (``games`` rounded up to whole deals),
-    and ``schedule[k]`` the task of game ``k``: ``{"game", "deal_seed", "seats"}``."""
+    and ``schedule[k]`` the task of game ``k`` (a ``runner.Task``)."""
 
     def __init__(self, bots, players, games, seed):
         self.bots = list(bots)
@@ -81,8 +81,7 @@ class Schedule(Sequence):
             raise IndexError(f"no game {game} in a schedule of {len(self)}")
         deal, rotation = divmod(game, self.players)
         lineup = self.lineup(deal)
-        return {"game": game, "deal_seed": deal_seed(self.seed, deal),
-                "seats": lineup[rotation:] + lineup[:rotation]}
+        return Task(game, deal_seed(self.seed, deal), tuple(lineup[rotation:] + lineup[:rotation]))
 
     def __iter__(self):
         for game in range(len(self)):

@@ -15,6 +15,9 @@ policy target of ``policy_target``'s kind), never from the hints' calibrated fig
 >>> settings = selfplay.settings(games=2, label_iterations=500)    # doctest: +SKIP
 >>> selfplay.run(settings, "data/selfplay", jobs=2)                # doctest: +SKIP
 
+A run's settings are a frozen record (``Settings``), which its workers get as it is; the
+folder's ``selfplay.json`` holds its dict (``Settings.to_dict``, without ``games``).
+
 The folder (``tigris-selfplay/3``)
 ----------------------------------
 ``selfplay.json`` holds the run's settings (``SETTINGS``: the bot and its knobs, players,
@@ -61,7 +64,10 @@ is checked (``read``), and a UsageError names the file, the line and the field.
 
 import json
 import math
+import warnings
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tigris import bots as botlib
 from tigris import knobs
@@ -71,12 +77,12 @@ from tigris import record as records
 from tigris.errors import Interrupted, UsageError, excerpt
 from tigris.files import check_target, open_append, write_text
 from tigris._plumbing.locks import holding
-from tigris.play.runner import deal_seed, play_game
+from tigris.play.runner import GameSpec, Task, deal_seed, play_game
 from tigris.play.seeds import label_seed
 from tigris.sources import read_json
 
 __all__ = ["FORMAT", "FORMATS", "SETTINGS", "DEFAULT_BOT", "POSITIONS", "LABEL_ITERATIONS", "MAX_GAMES", "LABELS", "FULL_SHARE",
-           "settings", "pick", "label", "play_and_label", "run", "read", "read_settings"]
+           "Settings", "settings", "pick", "label", "play_and_label", "run", "read", "read_settings"]
 
 FORMAT = "tigris-selfplay/3"
 # what read_settings accepts: /1 has no policy, /2 labels from the hints' calibrated chances
@@ -97,6 +103,86 @@ SETTINGS = ("format", "bot", "params", "players", "board", "variants", "seed", "
             "label_bot", "label_params", "label_iterations", "targets")
 
 
+@dataclass(frozen=True)
+class Settings:
+    """A run's settings, checked (``settings`` makes them): the bot (its name, ``kind``
+    and knobs ``params``, read from its file, so the workers need none), the game
+    (``players``, ``board``, ``variants``), the number of ``games``, the base ``seed``,
+    the ``positions`` labelled a game, the label search's bot (``label_bot``,
+    ``label_params``, ``label_iterations``) and how positions get their labels
+    (``labels``, ``policy_target``, ``full_share``: the module's docstring).  The knobs'
+    dicts are never written to.  ``to_dict`` is the dict ``selfplay.json`` holds (with
+    ``games``).  Settings were dicts until 2.1: ``s["seed"]`` still reads a key of that
+    dict, with a DeprecationWarning (removed in 2.2; read the attribute)."""
+
+    bot: str
+    kind: str
+    params: dict[str, Any]
+    players: int
+    board: str
+    variants: tuple[str, ...]
+    games: int
+    seed: int
+    positions: int
+    label_bot: str
+    label_params: dict[str, Any]
+    label_iterations: int
+    labels: str = "separate"
+    policy_target: str = "visits"
+    full_share: float | None = None
+
+    def __post_init__(self):
+        object.__setattr__(self, "variants", tuple(self.variants))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings as a dict, in the order and the form ``selfplay.json`` holds them
+        (there without ``games``)."""
+        return {"format": FORMAT, "bot": self.bot, "kind": self.kind, "params": self.params,
+                "players": self.players, "board": self.board, "variants": list(self.variants),
+                "games": self.games, "seed": self.seed, "positions": self.positions,
+                "label_bot": self.label_bot, "label_params": self.label_params,
+                "label_iterations": self.label_iterations,
+                "targets": {"labels": self.labels, "policy": self.policy_target,
+                            "full_share": self.full_share}}
+
+    @classmethod
+    def of(cls, s):
+        """`s` as Settings: a dict of ``to_dict``'s form, the settings until 2.1, is taken
+        with a DeprecationWarning (removed in 2.2)."""
+        if not isinstance(s, dict):
+            return s
+        warnings.warn("self-play settings as a dict are deprecated: give selfplay.settings(...) "
+                      "(removed in tigris 2.2)", DeprecationWarning, stacklevel=3)
+        targets = s.get("targets") or {}
+        return cls(**{k: s[k] for k in ("bot", "kind", "params", "players", "board", "variants",
+                                        "games", "seed", "positions", "label_bot", "label_params",
+                                        "label_iterations")},
+                   labels=targets.get("labels", "separate"),
+                   policy_target=targets.get("policy", "visits"),
+                   full_share=targets.get("full_share"))
+
+    def __getitem__(self, key):
+        old = self.to_dict()
+        if key not in old:
+            raise KeyError(key)
+        _deprecated(f"Settings[{key!r}]")
+        return old[key]
+
+    def get(self, key, default=None):
+        """The key `key` of ``to_dict`` (deprecated, as ``s[key]``), `default` if there is none."""
+        old = self.to_dict()
+        if key not in old:
+            return default
+        _deprecated(f"Settings.get({key!r})")
+        return old[key]
+
+
+def _deprecated(what):
+    """Warn that `what`, a read of the settings as a dict, is deprecated."""
+    warnings.warn(f"{what} is deprecated: read the attribute (self-play settings are records "
+                  "since 2.1; removed in tigris 2.2)", DeprecationWarning, stacklevel=3)
+
+
 def settings(games, players=2, bot=DEFAULT_BOT, board="classic", variants=(), seed=0,
              positions=POSITIONS, label_bot=None, label_iterations=LABEL_ITERATIONS,
              labels="separate", policy_target="visits", full_share=FULL_SHARE):
@@ -106,7 +192,7 @@ def settings(games, players=2, bot=DEFAULT_BOT, board="classic", variants=(), se
     configuration, default DEFAULT_BOT); with `labels` "cap", a share `full_share` of
     each game's decisions searched at `label_iterations` by the bot itself and labelled
     (`positions` then bounds the labels of a game); the policy target of
-    `policy_target`'s kind (``tigris.runs.targets``)."""
+    `policy_target`'s kind (``tigris.runs.targets``).  Returns the ``Settings``."""
     from tigris.constants import VARIANTS
     from tigris.runs.targets import POLICY_TARGETS
 
@@ -145,12 +231,11 @@ def settings(games, players=2, bot=DEFAULT_BOT, board="classic", variants=(), se
     if labeller.kind != "ismcts":
         raise UsageError(f"the labels need an ismcts bot configuration, not a {labeller.kind} "
                          f"one ({labeller.name})")
-    return {"format": FORMAT, "bot": conf.name, "kind": conf.kind, "params": conf.params,
-            "players": players, "board": board, "variants": sorted(variants), "games": games,
-            "seed": seed, "positions": positions, "label_bot": labeller.name,
-            "label_params": labeller.params, "label_iterations": label_iterations,
-            "targets": {"labels": labels, "policy": policy_target,
-                        "full_share": full_share if labels == "cap" else None}}
+    return Settings(bot=conf.name, kind=conf.kind, params=conf.params, players=players,
+                    board=board, variants=tuple(sorted(variants)), games=games, seed=seed,
+                    positions=positions, label_bot=labeller.name, label_params=labeller.params,
+                    label_iterations=label_iterations, labels=labels, policy_target=policy_target,
+                    full_share=full_share if labels == "cap" else None)
 
 
 def pick(choices, count):
@@ -200,8 +285,9 @@ def _prior(game, stats, params):
 
 
 def _label_seed(s, game_number, move):
-    """The seed of the label search of move `move` of game `game_number`."""
-    return label_seed(s["seed"], game_number, move)
+    """The seed of the label search of move `move` of game `game_number` of the run with
+    the Settings `s`."""
+    return label_seed(s.seed, game_number, move)
 
 
 def _position(move, game, chances, policy):
@@ -214,7 +300,8 @@ class _CapSeat:
     """A seat of a game whose own searches are the labels (playout cap randomisation):
     each decision with a choice is searched in full (``label_iterations``) with the
     probability ``full_share`` and labelled from that search, the others at the bot's
-    own budget; ``positions`` keeps the labels, in the order of the game."""
+    own budget; ``positions`` keeps the labels, in the order of the game.  `s`: the
+    run's Settings."""
 
     def __init__(self, bot, s, game_number, seat, positions):
         import random
@@ -226,20 +313,19 @@ class _CapSeat:
         legal = game.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        full = self.draws.random() < self.s["targets"]["full_share"] \
-            and len(self.positions) < self.s["positions"]
+        full = self.draws.random() < self.s.full_share and len(self.positions) < self.s.positions
         move = self.bot.random_move(game, legal)        # the bot's random_share
         if move is not None and not full:
             return move
-        stats = self.bot.root_statistics(game, iterations=self.s["label_iterations"] if full else None)
+        stats = self.bot.root_statistics(game, iterations=self.s.label_iterations if full else None)
         if full:
-            chances, policy = _labels(game, stats, self.s["label_params"], self.s["targets"]["policy"])
+            chances, policy = _labels(game, stats, self.s.label_params, self.s.policy_target)
             self.positions.append(_position(len(game.history), game, chances, policy))
         return self.bot.pick(stats) if move is None else move
 
 
 def play_and_label(game_number, s):
-    """Play game `game_number` of the run with settings `s` and label its positions: the
+    """Play game `game_number` of the run with the Settings `s` and label its positions: the
     line of ``positions.jsonl`` (see the module's docstring), with ``cpu_seconds``, the
     CPU time this process took for the game and its labels."""
     import time
@@ -251,37 +337,35 @@ def play_and_label(game_number, s):
 
 def _play_and_label(game_number, s):
     """``play_and_label``'s line but for its CPU time."""
-    task = {"game": game_number, "deal_seed": deal_seed(s["seed"], game_number),
-           "seats": [s["bot"]] * s["players"]}
-    spec = {"players": s["players"], "board": s["board"], "variants": s["variants"],
-            "seed": s["seed"], "name": "selfplay"}
+    task = Task(game_number, deal_seed(s.seed, game_number), (s.bot,) * s.players)
+    spec = GameSpec(players=s.players, seed=s.seed, name="selfplay", board=s.board,
+                    variants=s.variants)
     from tigris.calibration import first_shares
 
-    targets = s.get("targets") or {"labels": "separate", "policy": "visits"}
     positions = []
     wrap = None
-    if targets["labels"] == "cap":
+    if s.labels == "cap":
         def wrap(bot, k):
             return _CapSeat(bot, s, game_number, k, positions)
-    rec = play_game(task, {s["bot"]: (s["kind"], s["params"])}, spec, wrap=wrap)
-    line = {"game": game_number, "deal_seed": task["deal_seed"]}
+    rec = play_game(task, {s.bot: (s.kind, s.params)}, spec, wrap=wrap)
+    line = {"game": game_number, "deal_seed": task.deal_seed}
     if rec.get("error"):
         return dict(line, error=rec["error"])
     choices, final = [], None
     for n, final in records.steps(rec):              # one replay: the decisions with a choice
-        if targets["labels"] == "separate" and not final.is_over and len(final.legal_actions()) >= 2:
+        if s.labels == "separate" and not final.is_over and len(final.legal_actions()) >= 2:
             choices.append((n, final.copy(stack=False)))
-    for n, g in pick(choices, s["positions"]):
-        chances, policy = label(g, s["label_params"], s["label_iterations"],
-                                _label_seed(s, game_number, n), targets["policy"])
+    for n, g in pick(choices, s.positions):
+        chances, policy = label(g, s.label_params, s.label_iterations,
+                                _label_seed(s, game_number, n), s.policy_target)
         positions.append(_position(n, g, chances, policy))
-    return dict(line, record=rec, first=first_shares(final.ranking(), s["players"]),
-                scores=[final.final_score(p) for p in range(s["players"])], positions=positions)
+    return dict(line, record=rec, first=first_shares(final.ranking(), s.players),
+                scores=[final.final_score(p) for p in range(s.players)], positions=positions)
 
 
 @holding("out")                   # one run at a time in a folder
 def run(s, out, jobs=1, progress=True, reads=(), backend="loky", scheduler=None):
-    """Play and label the games of settings `s` (``settings``) that the folder `out` does
+    """Play and label the games of the Settings `s` (``settings``) that the folder `out` does
     not hold yet, `jobs` at a time (or on the dask cluster of `scheduler`, with
     `backend` "dask": ``tigris.backends``), appending each game's line as it finishes;
     returns the lines, old and new, by game.  The files of `reads` (the bots' files) are
@@ -292,6 +376,7 @@ def run(s, out, jobs=1, progress=True, reads=(), backend="loky", scheduler=None)
 
     from tigris._plumbing.backends import Backend
 
+    s = Settings.of(s)                 # a dict, as until 2.1, with a DeprecationWarning
     where = Backend(backend, jobs, scheduler)
     out = Path(out)
     if out.exists() and not out.is_dir():
@@ -300,14 +385,14 @@ def run(s, out, jobs=1, progress=True, reads=(), backend="loky", scheduler=None)
         check_target(out / name, reads=reads, option="--out")
     out.mkdir(parents=True, exist_ok=True)
     done = _resume(out, s)
-    todo = [k for k in range(s["games"]) if k not in done]
+    todo = [k for k in range(s.games) if k not in done]
     data = out / "positions.jsonl"
     if todo:
         def kept():
-            return f"{len(done)} of {s['games']} games are in {data}; run the same command again to continue"
+            return f"{len(done)} of {s.games} games are in {data}; run the same command again to continue"
 
         try:
-            with where, open_append(data) as f, work.Run(where.workers, progress, total=s["games"],
+            with where, open_append(data) as f, work.Run(where.workers, progress, total=s.games,
                                                         initial=len(done), desc="self-play",
                                                         unit="game") as w:
                 def save(line):
@@ -320,18 +405,19 @@ def run(s, out, jobs=1, progress=True, reads=(), backend="loky", scheduler=None)
                         died=lambda task, why: _failed(task[1][0], s, why))
         except KeyboardInterrupt:
             raise Interrupted(f"interrupted: {kept()}") from None
-    return [done[k] for k in sorted(done) if k < s["games"]]
+    return [done[k] for k in sorted(done) if k < s.games]
 
 
 def _failed(game_number, s, why):
-    """The line of game `game_number` of the run with settings `s` that failed: `why`."""
-    return {"game": game_number, "deal_seed": deal_seed(s["seed"], game_number), "error": why}
+    """The line of game `game_number` of the run with the Settings `s` that failed: `why`."""
+    return {"game": game_number, "deal_seed": deal_seed(s.seed, game_number), "error": why}
 
 
 def _resume(out, s):
-    """The lines already in `out` by game, after holding its settings to `s` (a new
-    folder gets them)."""
+    """The lines already in `out` by game, after holding its settings to the Settings `s`
+    (a new folder gets them)."""
     path = out / "selfplay.json"
+    new = s.to_dict()
     if path.exists():
         old = read_json(path)
         if isinstance(old, dict) and old.get("format") in FORMATS and old.get("format") != FORMAT:
@@ -342,19 +428,19 @@ def _resume(out, s):
         if not isinstance(old, dict) or old.get("format") != FORMAT:
             raise UsageError(f"{path}: not a {FORMAT} folder's settings")
         for key in SETTINGS:
-            if old.get(key) != s.get(key):
+            if old.get(key) != new.get(key):
                 raise UsageError(f"{out} holds another run: its {key} is {excerpt(old.get(key), 60)}, "
-                                 f"not {excerpt(s.get(key), 60)}; choose another folder, or the "
+                                 f"not {excerpt(new.get(key), 60)}; choose another folder, or the "
                                  f"same {key} to continue it")
     elif (out / "positions.jsonl").exists():      # its labels' settings are unknown
         raise UsageError(f"{out} holds positions.jsonl without its selfplay.json: put it back, "
                          f"or choose another folder")
     else:
-        write_text(path, json.dumps({k: v for k, v in s.items() if k != "games"}, indent=2) + "\n")
+        write_text(path, json.dumps({k: v for k, v in new.items() if k != "games"}, indent=2) + "\n")
     data = out / "positions.jsonl"
     if not data.exists():
         return {}
-    return {line["game"]: line for line in read(data, s, repair=True)}
+    return {line["game"]: line for line in read(data, new, repair=True)}
 
 
 def read_settings(folder):
@@ -379,11 +465,14 @@ def read_settings(folder):
 
 
 def read(path, s, repair=False):
-    """The lines of a ``positions.jsonl`` of a run with settings `s`, each checked
-    (``_problem``): a UsageError names the file, the line and the field.  A torn last
-    line is ignored with a warning, and cut off the file when `repair` is set; of two
-    lines of one game the first is kept."""
+    """The lines of a ``positions.jsonl`` of a run with settings `s` (its ``Settings``,
+    or the dict of its ``selfplay.json``, ``read_settings``: a folder of an older format
+    holds no Settings), each checked (``_problem``): a UsageError names the file, the
+    line and the field.  A torn last line is ignored with a warning, and cut off the file
+    when `repair` is set; of two lines of one game the first is kept."""
     path = Path(path)
+    if isinstance(s, Settings):
+        s = s.to_dict()
     values, torn = jsonl.read(path)          # a regular file, a bounded line at a time
     lines = {}
     for lineno, item in values:
@@ -400,7 +489,8 @@ def _whole(value, low, high):
 
 
 def _problem(line, s):
-    """What is wrong with a line of a run with settings `s`, or None."""
+    """What is wrong with a line of a run with settings `s` (the dict of its
+    ``selfplay.json``), or None."""
     if not isinstance(line, dict):
         return "not a self-play line (not a JSON object)"
     if not _whole(line.get("game"), 0, MAX_GAMES - 1):
