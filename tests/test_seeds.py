@@ -4,6 +4,7 @@ module), and no other module of the package writes a seed formula's constants.""
 
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -32,7 +33,8 @@ def test_bot_seeds_are_as_they_were(args, expected):
     ((0, 0, 0), 0), ((3, 5, 17), 3039621), ((-2, 9, 100), 4611686018425459269)])
 def test_label_seeds_are_as_they_were(args, expected):
     seed, game, move = args
-    assert seeds.label_seed(*args) == selfplay._label_seed({"seed": seed}, game, move) == expected
+    run = SimpleNamespace(seed=seed)            # self-play's settings, as far as the seed goes
+    assert seeds.label_seed(*args) == selfplay._label_seed(run, game, move) == expected
 
 
 @pytest.mark.parametrize("args, expected", [

@@ -7,7 +7,7 @@ so that workers (even remote ones) need no files; the game spec (``GameSpec``) i
 every game of the run is played with.  Both are frozen records, read by attribute, that
 pickle (a worker, even a remote one, gets them as they are).
 
->>> from tigris.play.runner import deal_games, deal_seed
+>>> from tigris.play.runner import GameSpec, deal_games, deal_seed
 >>> tasks = deal_games(["ismcts-fast", "greedy"], deal_seed(5, 0), first_game=0)
 >>> [(task.game, task.deal_seed, task.seats) for task in tasks]
 [(0, 5000015, ('ismcts-fast', 'greedy')), (1, 5000015, ('greedy', 'ismcts-fast'))]

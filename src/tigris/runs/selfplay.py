@@ -153,13 +153,13 @@ class Settings:
             return s
         warnings.warn("self-play settings as a dict are deprecated: give selfplay.settings(...) "
                       "(removed in tigris 2.2)", DeprecationWarning, stacklevel=3)
-        targets = s.get("targets") or {}
+        how = s.get("targets") or {}           # how positions get their labels
         return cls(**{k: s[k] for k in ("bot", "kind", "params", "players", "board", "variants",
                                         "games", "seed", "positions", "label_bot", "label_params",
                                         "label_iterations")},
-                   labels=targets.get("labels", "separate"),
-                   policy_target=targets.get("policy", "visits"),
-                   full_share=targets.get("full_share"))
+                   labels=how.get("labels", "separate"),
+                   policy_target=how.get("policy", "visits"),
+                   full_share=how.get("full_share"))
 
     def __getitem__(self, key):
         old = self.to_dict()
