@@ -53,8 +53,8 @@ True
 
 import math
 import random
-import warnings
 
+from tigris._plumbing import renamed
 from tigris.constants import A_SWAP, N_SWAPS, SWAPS
 from tigris.evaluator import Evaluator
 from tigris.knobs import KNOBS
@@ -256,8 +256,7 @@ class Belief:
     def deals(self):
         """The former name of ``determinizations`` (a deal is a game's starting tiles):
         deprecated since 2.1, removed in 2.2."""
-        warnings.warn("Belief.deals is deprecated: use Belief.determinizations (removed in tigris 2.2)",
-                      DeprecationWarning, stacklevel=2)
+        renamed.warn("Belief.deals", "use Belief.determinizations")
         return self.determinizations()
 
     def world(self, rng):

@@ -24,14 +24,14 @@ A search's root statistics are records (``RootStats``, each child a ``ChildStats
 frozen, read by attribute, written as the dicts they were (``to_dict``).
 """
 
-import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
 from tigris import _search
 from tigris._game import Game
-from tigris._plumbing.renamed import old_names
+from tigris._plumbing import renamed
+from tigris._plumbing.renamed import DictReads, old_names
 from tigris._search import MAX_DETERMINIZATIONS
 from tigris.knobs import MAX_ITERATIONS, MAX_ROLLOUT_DEPTH, search_config
 
@@ -67,28 +67,12 @@ def configure(knobs: dict[str, Any]) -> Config:
     return Config(tuple(search_config(knobs).items()))
 
 
-class _Readable:
-    """The old way in to root statistics, which were dicts until 2.1: ``stats["children"]``
-    and ``stats.get("rounds", 0)`` read the field of that name, with a DeprecationWarning
-    (removed in 2.2; read the attribute).  A record is never written to."""
+class _Readable(DictReads):
+    """Root statistics were dicts until 2.1: ``stats["children"]`` and
+    ``stats.get("rounds", 0)`` still read a field, with a DeprecationWarning."""
 
     __slots__ = ()
-
-    def __getitem__(self, key: str) -> Any:
-        if not isinstance(key, str) or key not in self.__dataclass_fields__:   # type: ignore[attr-defined]
-            raise KeyError(key)
-        warnings.warn(f"{type(self).__name__}[{key!r}] is deprecated: read .{key} (root statistics "
-                      "are records since 2.1; removed in tigris 2.2)", DeprecationWarning, stacklevel=2)
-        return getattr(self, key)
-
-    def get(self, key: str, default: Any = None) -> Any:
-        """The field `key` (deprecated, as ``record[key]``), `default` if there is none."""
-        if not isinstance(key, str) or key not in self.__dataclass_fields__:   # type: ignore[attr-defined]
-            return default
-        warnings.warn(f"{type(self).__name__}.get({key!r}) is deprecated: read .{key} (root "
-                      "statistics are records since 2.1; removed in tigris 2.2)", DeprecationWarning,
-                      stacklevel=2)
-        return getattr(self, key)
+    _since = "root statistics are records since 2.1"
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,8 +203,8 @@ def child_records(children: Iterable["ChildStats | dict[str, Any]"], where: str)
     children = list(children)
     out = [ChildStats.of(ch) for ch in children]
     if any(not isinstance(ch, ChildStats) for ch in children):
-        warnings.warn(f"{where}: root children as dicts are deprecated: give tigris.search.ChildStats "
-                      "records (removed in tigris 2.2)", DeprecationWarning, stacklevel=3)
+        renamed.warn(f"{where} of root children as dicts", "give tigris.search.ChildStats records",
+                     stacklevel=3)
     return out
 
 
@@ -275,8 +259,7 @@ class Search(_search.Search):
         up by the caller, once); else the knobs are checked here and the network looked
         up."""
         if "deals" in knobs:
-            warnings.warn("Search(deals=...) is deprecated: use Search(determinizations=...) (removed "
-                          "in tigris 2.2)", DeprecationWarning, stacklevel=2)
+            renamed.warn("Search(deals=...)", "use Search(determinizations=...)")
             if determinizations is not None:
                 raise TypeError("determinizations or deals (its former name), not both")
             determinizations = knobs.pop("deals")

@@ -1,5 +1,5 @@
-"""Names a module published and then renamed: they still work until ``REMOVED_IN``, each
-use warning (DeprecationWarning) with the name to use instead.
+"""Names a module published and then renamed, and records that were dicts: they still
+work until ``REMOVED_IN``, each use warning (DeprecationWarning) with the way to use instead.
 
 >>> import sys, types, warnings
 >>> m = types.ModuleType("example")
@@ -17,13 +17,29 @@ use warning (DeprecationWarning) with the name to use instead.
 
 import sys
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["REMOVED_IN", "old_names"]
+__all__ = ["REMOVED_IN", "DictReads", "old_names", "warn"]
 
 #: The release that drops the old names.
 REMOVED_IN = "2.2"
+
+
+def warn(old: str, new: str, why: str = "", stacklevel: int = 2) -> None:
+    """Warn (DeprecationWarning) that `old` is deprecated and `new` is the way now, with
+    `why` (if given) and the release that drops it; `stacklevel` as ``warnings.warn``'s,
+    counted from the caller of this function.
+
+    >>> with warnings.catch_warnings(record=True) as said:
+    ...     warnings.simplefilter("always")
+    ...     warn("f(x=...)", "use f(y=...)", "x was renamed")
+    >>> str(said[0].message)
+    'f(x=...) is deprecated: use f(y=...) (x was renamed; removed in tigris 2.2)'
+    """
+    note = f"{why}; " if why else ""
+    warnings.warn(f"{old} is deprecated: {new} ({note}removed in tigris {REMOVED_IN})", DeprecationWarning,
+                  stacklevel=stacklevel + 1)
 
 
 def old_names(module: str, renamed: dict[str, str], notes: dict[str, str] | None = None) -> Callable[[str], Any]:
@@ -35,8 +51,54 @@ def old_names(module: str, renamed: dict[str, str], notes: dict[str, str] | None
             raise AttributeError(f"module {module!r} has no attribute {name!r}")
         new = renamed[name]
         note = f" ({notes[name]})" if notes and name in notes else ""
-        warnings.warn(f"{module}.{name} is deprecated: use {module}.{new}{note} (removed in tigris {REMOVED_IN})",
-                      DeprecationWarning, stacklevel=2)
+        warn(f"{module}.{name}", f"use {module}.{new}{note}")
         return getattr(sys.modules[module], new)
 
     return __getattr__
+
+
+class DictReads:
+    """For a record that was a dict: ``record[key]`` and ``record.get(key)`` read the key of
+    the dict it was (``_old_form``: by default its dataclass fields), each with a
+    DeprecationWarning saying which attribute to read and why (``_since``).  A record is
+    never written to.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Point(DictReads):
+    ...     x: int
+    ...     _since = "points are records since 2.1"
+    >>> with warnings.catch_warnings(record=True) as said:
+    ...     warnings.simplefilter("always")
+    ...     Point(3)["x"], Point(3).get("y", 0)
+    (3, 0)
+    >>> str(said[0].message)
+    "Point['x'] is deprecated: read .x (points are records since 2.1; removed in tigris 2.2)"
+    """
+
+    __slots__ = ()
+    _since = ""                        # why the dict is a record now, in the warning
+
+    def _old_form(self) -> Mapping[str, Any]:
+        """The dict this record was (its dataclass fields)."""
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}  # type: ignore[attr-defined]
+
+    def __getitem__(self, key: str) -> Any:
+        old = self._old_form()
+        if not isinstance(key, str) or key not in old:
+            raise KeyError(key)
+        warn(f"{type(self).__name__}[{key!r}]", self._instead(key), self._since)
+        return old[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The key `key` of the dict this record was (deprecated, as ``record[key]``),
+        `default` if there is none."""
+        old = self._old_form()
+        if not isinstance(key, str) or key not in old:
+            return default
+        warn(f"{type(self).__name__}.get({key!r})", self._instead(key), self._since)
+        return old[key]
+
+    def _instead(self, key: str) -> str:
+        fields = self.__dataclass_fields__  # type: ignore[attr-defined]
+        return f"read .{key}" if key in fields else "read the attributes"

@@ -8,10 +8,10 @@ is a reference ceiling and says so (``honest = False``).
 
 import math
 import random
-import warnings
 from dataclasses import replace
 from pathlib import Path
 
+from tigris._plumbing import renamed
 from tigris.belief import Belief
 from tigris.bots.random_moves import RandomMoves
 from tigris.knobs import SEARCH_CONFIG
@@ -78,8 +78,7 @@ def merge(stats_list):
     halving rounds and the trees' are the most any tree gave.  Statistics as dicts (until
     2.1) are still taken, with a DeprecationWarning (removed in 2.2)."""
     if any(not isinstance(s, RootStats) for s in stats_list):
-        warnings.warn("merge: root statistics as dicts are deprecated: give tigris.search.RootStats "
-                      "records (removed in tigris 2.2)", DeprecationWarning, stacklevel=2)
+        renamed.warn("merge() of root statistics as dicts", "give tigris.search.RootStats records")
         stats_list = [RootStats.of(s) for s in stats_list]
     by_action = {}
     for stats in stats_list:
@@ -228,8 +227,7 @@ class ISMCTSBot(RandomMoves):
     def analyse(self, game, *args, **kwargs):
         """Deprecated since 2.1, removed in 2.2: ``root_statistics`` (an analysis is
         ``tigris.analysis``'s review of a whole game)."""
-        warnings.warn("ISMCTSBot.analyse is now ISMCTSBot.root_statistics; the old name goes in "
-                      "tigris 2.2", DeprecationWarning, stacklevel=2)
+        renamed.warn("ISMCTSBot.analyse", "use ISMCTSBot.root_statistics")
         return self.root_statistics(game, *args, **kwargs)
 
     def _budget(self, iterations, seconds):
@@ -324,8 +322,7 @@ class ISMCTSBot(RandomMoves):
     def deals(self, game):
         """The former name of ``determinizations`` (a deal is a game's starting tiles):
         deprecated since 2.1, removed in 2.2."""
-        warnings.warn("ISMCTSBot.deals is deprecated: use ISMCTSBot.determinizations (removed in "
-                      "tigris 2.2)", DeprecationWarning, stacklevel=2)
+        renamed.warn("ISMCTSBot.deals", "use ISMCTSBot.determinizations")
         return self.determinizations(game)
 
 

@@ -19,11 +19,11 @@ This module is imported by every worker: keep it light (no statistics libraries)
 
 import time
 import traceback
-import warnings
 from dataclasses import dataclass
 
 import tigris
 from tigris import bots as botlib
+from tigris._plumbing import renamed
 from tigris.record import result, to_record
 from tigris.play.seeds import bot_seed, deal_seed    # the seed rules (play.seeds), named here for the runners
 
@@ -39,7 +39,7 @@ TURN_LIMIT = f"turn limit: stopped after {MAX_TURNS} turns, ranked on the scores
 
 
 @dataclass(frozen=True)
-class Task:
+class Task(renamed.DictReads):
     """One game of a run to play: its number ``game``, the seed of its deal ``deal_seed``
     and the bot name of each seat, ``seats`` (a tuple: a list given is taken as one).
     Tasks were dicts until 2.1: ``task["seats"]`` still reads a field (``seats`` as a
@@ -52,20 +52,17 @@ class Task:
     def __post_init__(self):
         object.__setattr__(self, "seats", tuple(self.seats))
 
-    def __getitem__(self, key):
-        if key not in ("game", "deal_seed", "seats"):
-            raise KeyError(key)
-        warnings.warn(f"Task[{key!r}] is deprecated: read .{key} (a run's tasks are records "
-                      "since 2.1; removed in tigris 2.2)", DeprecationWarning, stacklevel=2)
-        return list(self.seats) if key == "seats" else getattr(self, key)
+    _since = "a run's tasks are records since 2.1"
+
+    def _old_form(self):
+        return {"game": self.game, "deal_seed": self.deal_seed, "seats": list(self.seats)}
 
     @classmethod
     def of(cls, task):
         """`task` as a Task: a dict, the form of tasks until 2.1, is taken with a
         DeprecationWarning (removed in 2.2)."""
         if isinstance(task, dict):
-            warnings.warn("a task as a dict is deprecated: give a play.runner.Task (removed in "
-                          "tigris 2.2)", DeprecationWarning, stacklevel=3)
+            renamed.warn("a task as a dict", "give a play.runner.Task", stacklevel=3)
             return cls(task["game"], task["deal_seed"], task["seats"])
         return task
 
@@ -91,8 +88,7 @@ class GameSpec:
         """`spec` as a GameSpec: a dict of its fields, the form of the game spec until 2.1,
         is taken with a DeprecationWarning (removed in 2.2)."""
         if isinstance(spec, dict):
-            warnings.warn("a game spec as a dict is deprecated: give a play.runner.GameSpec "
-                          "(removed in tigris 2.2)", DeprecationWarning, stacklevel=3)
+            renamed.warn("a game spec as a dict", "give a play.runner.GameSpec", stacklevel=3)
             return cls(**{k: spec[k] for k in ("players", "board", "variants", "seed", "name")})
         return spec
 
@@ -129,8 +125,7 @@ def play_out(game, bots=None, before=None, timings=None, *, seats=None):
     to ``timings`` if given (a list: those played stay in it if a bot raises).  ``seats``,
     the former name of ``bots``, is deprecated (since 2.1, removed in 2.2)."""
     if seats is not None:
-        warnings.warn("play_out(seats=...) is deprecated: the bots are play_out(bots=...) "
-                      "(removed in tigris 2.2)", DeprecationWarning, stacklevel=2)
+        renamed.warn("play_out(seats=...)", "the bots are play_out(bots=...)")
         bots = seats
     if bots is None:
         raise TypeError("play_out() needs the bots, one a player")

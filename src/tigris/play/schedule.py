@@ -16,9 +16,9 @@ seating of it (``runner.seatings``), so game ``k`` is seating
 """
 
 import math
-import warnings
 from collections.abc import Sequence
 
+from tigris._plumbing import renamed
 from tigris.play.runner import Task, deal_seed
 
 __all__ = ["Schedule", "combination"]
@@ -61,15 +61,13 @@ class Schedule(Sequence):
 
     def table(self, deal):
         """Deprecated since 2.1, removed in 2.2: ``lineup``."""
-        warnings.warn("Schedule.table is deprecated: use Schedule.lineup (removed in tigris 2.2)",
-                      DeprecationWarning, stacklevel=2)
+        renamed.warn("Schedule.table", "use Schedule.lineup")
         return self.lineup(deal)
 
     @property
     def tables(self):
         """Deprecated since 2.1, removed in 2.2: ``lineups``, how many line-ups share the deals."""
-        warnings.warn("Schedule.tables is deprecated: use Schedule.lineups (removed in tigris 2.2)",
-                      DeprecationWarning, stacklevel=2)
+        renamed.warn("Schedule.tables", "use Schedule.lineups")
         return self.lineups
 
     def __getitem__(self, game):

@@ -64,13 +64,13 @@ is checked (``read``), and a UsageError names the file, the line and the field.
 
 import json
 import math
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tigris import bots as botlib
 from tigris import knobs
+from tigris._plumbing import renamed
 from tigris._plumbing import jsonl
 from tigris._plumbing import checks, work
 from tigris import record as records
@@ -104,7 +104,7 @@ SETTINGS = ("format", "bot", "params", "players", "board", "variants", "seed", "
 
 
 @dataclass(frozen=True)
-class Settings:
+class Settings(renamed.DictReads):
     """A run's settings, checked (``settings`` makes them): the bot (its name, ``kind``
     and knobs ``params``, read from its file, so the workers need none), the game
     (``players``, ``board``, ``variants``), the number of ``games``, the base ``seed``,
@@ -151,8 +151,7 @@ class Settings:
         with a DeprecationWarning (removed in 2.2)."""
         if not isinstance(s, dict):
             return s
-        warnings.warn("self-play settings as a dict are deprecated: give selfplay.settings(...) "
-                      "(removed in tigris 2.2)", DeprecationWarning, stacklevel=3)
+        renamed.warn("giving self-play settings as a dict", "give selfplay.settings(...)", stacklevel=3)
         how = s.get("targets") or {}           # how positions get their labels
         return cls(**{k: s[k] for k in ("bot", "kind", "params", "players", "board", "variants",
                                         "games", "seed", "positions", "label_bot", "label_params",
@@ -161,26 +160,10 @@ class Settings:
                    policy_target=how.get("policy", "visits"),
                    full_share=how.get("full_share"))
 
-    def __getitem__(self, key):
-        old = self.to_dict()
-        if key not in old:
-            raise KeyError(key)
-        _deprecated(f"Settings[{key!r}]")
-        return old[key]
+    _since = "self-play settings are records since 2.1"
 
-    def get(self, key, default=None):
-        """The key `key` of ``to_dict`` (deprecated, as ``s[key]``), `default` if there is none."""
-        old = self.to_dict()
-        if key not in old:
-            return default
-        _deprecated(f"Settings.get({key!r})")
-        return old[key]
-
-
-def _deprecated(what):
-    """Warn that `what`, a read of the settings as a dict, is deprecated."""
-    warnings.warn(f"{what} is deprecated: read the attribute (self-play settings are records "
-                  "since 2.1; removed in tigris 2.2)", DeprecationWarning, stacklevel=3)
+    def _old_form(self):
+        return self.to_dict()
 
 
 def settings(games, players=2, bot=DEFAULT_BOT, board="classic", variants=(), seed=0,

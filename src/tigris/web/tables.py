@@ -50,9 +50,9 @@ import secrets
 import stat
 import threading
 import time
-import warnings
 from pathlib import Path
 
+from tigris._plumbing import renamed
 from tigris._plumbing.renamed import old_names
 from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
 from tigris.session import HUMAN, Session
@@ -224,8 +224,7 @@ class Table(Session):
 
     def seat(self, player, key):
         """Deprecated: ``check_key``."""
-        warnings.warn("Table.seat(player, key) is deprecated: use Table.check_key", DeprecationWarning,
-                      stacklevel=2)
+        renamed.warn("Table.seat(player, key)", "use Table.check_key")
         return self.check_key(player, key)
 
     def addresses(self):
