@@ -184,6 +184,20 @@ def test_a_run_file_of_other_settings_is_refused_naming_the_field(made, tmp_path
     assert run.read_bytes() == before and not (tmp_path / "s.json.gz").exists()
 
 
+def test_a_run_file_whose_knobs_differ_is_refused_naming_the_knob(made, tmp_path):
+    """A run made before a knob was added: the message names the knob, not the first
+    characters of every knob of the setting."""
+    import json
+
+    run = tmp_path / "run.jsonl"
+    lines = made[0].read_bytes().splitlines(keepends=True)
+    header = json.loads(lines[0])
+    del header["settings"]["wide"]["margin_share"]
+    run.write_bytes(json.dumps(header).encode() + b"\n" + b"".join(lines[1:]))
+    with pytest.raises(UsageError, match=r"its settings\.wide\.margin_share is None, not 0\.0; "):
+        suites.make_suite(run, tmp_path / "s.json.gz", **TINY, progress=False)
+
+
 def test_a_run_file_held_by_another_run_is_refused(tmp_path):
     run = tmp_path / "run.jsonl"
     with locks.hold(run, file=True):

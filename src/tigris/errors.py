@@ -5,7 +5,7 @@ import reprlib
 from tigris._plumbing.release import VERSION
 
 __all__ = ["IllegalActionError", "PositionError", "RecordError", "UsageError",
-           "ConfigError", "TournamentError", "TuneError", "Interrupted", "excerpt",
+           "ConfigError", "TournamentError", "TuneError", "Interrupted", "excerpt", "difference",
            "DISTRIBUTION", "install_hint", "newer_format"]
 
 EXCERPT = 40        # characters of a bad value that an error message quotes
@@ -83,6 +83,30 @@ def excerpt(value, limit=EXCERPT):
     if isinstance(value, (str, bytes)) and len(value) > limit:
         text += f" ({len(value)} characters)"
     return text
+
+
+_MISSING = object()
+
+
+def difference(ours, theirs, field):
+    """``(field, ours, theirs)`` where two values (plain data) first differ, for a message
+    that names it: into objects and lists of objects of one length
+    (``result.scores[1].red``); a missing field is None.
+
+    >>> difference({"a": {"b": 1, "c": 2}}, {"a": {"b": 1, "c": 3}}, "settings")
+    ('settings.a.c', 2, 3)
+    """
+    if isinstance(ours, dict) and isinstance(theirs, dict):
+        for key in (*ours, *(k for k in theirs if k not in ours)):
+            if ours.get(key, _MISSING) != theirs.get(key, _MISSING):
+                name = key if isinstance(key, str) and len(key) <= 30 else excerpt(key, 30)
+                return difference(ours.get(key), theirs.get(key), f"{field}.{name}")
+    if (isinstance(ours, list) and isinstance(theirs, list) and len(ours) == len(theirs)
+            and all(isinstance(x, dict) for x in ours)):
+        for i, (x, y) in enumerate(zip(ours, theirs)):
+            if x != y:
+                return difference(x, y, f"{field}[{i}]")
+    return field, ours, theirs
 
 
 # What the command line reports (as one line, exit status 1):

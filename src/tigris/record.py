@@ -24,7 +24,7 @@ from typing import Any
 
 from tigris._game import Game
 from tigris.boards import BOARD_NAMES
-from tigris.errors import IllegalActionError, RecordError, excerpt, newer_format
+from tigris.errors import IllegalActionError, RecordError, difference, excerpt, newer_format
 from tigris.files import split_source
 from tigris.notation import str_to_action
 from tigris.sources import MAX_LINE, open_source, parse_json, read_source
@@ -192,28 +192,9 @@ def check_result(rec, game):
                               f"adjudicated, not {excerpt(resigned)}")
         replayed = result(game, why if isinstance(why, str) else None, resigned)
         if replayed != said:
-            field, ours, theirs = _difference(replayed, said, "result")
+            field, ours, theirs = difference(replayed, said, "result")
             raise RecordError(f"{field}: the replay gives {excerpt(ours, 120)}, the record "
                               f"says {excerpt(theirs, 120)}")
-
-
-_MISSING = object()
-
-
-def _difference(ours, theirs, field):
-    """``(field, ours, theirs)`` where a replay's result and a record's first differ: into
-    objects and lists of objects (``result.scores[1].red``); a missing field is None."""
-    if isinstance(ours, dict) and isinstance(theirs, dict):
-        for key in (*ours, *(k for k in theirs if k not in ours)):
-            if ours.get(key, _MISSING) != theirs.get(key, _MISSING):
-                name = key if isinstance(key, str) and len(key) <= 30 else excerpt(key, 30)
-                return _difference(ours.get(key), theirs.get(key), f"{field}.{name}")
-    if (isinstance(ours, list) and isinstance(theirs, list) and len(ours) == len(theirs)
-            and all(isinstance(x, dict) for x in ours)):
-        for i, (x, y) in enumerate(zip(ours, theirs)):
-            if x != y:
-                return _difference(x, y, f"{field}[{i}]")
-    return field, ours, theirs
 
 
 def _setup(rec):

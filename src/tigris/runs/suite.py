@@ -38,7 +38,7 @@ from pathlib import Path
 
 import tigris
 from tigris._plumbing.locks import holding
-from tigris.errors import PositionError, TournamentError, UsageError, excerpt
+from tigris.errors import PositionError, TournamentError, UsageError, difference, excerpt
 from tigris.play import seeds
 
 __all__ = ["FORMAT", "RUN_FORMAT", "SHIPPED", "PER_COUNT", "ITERATIONS", "SEEDS", "WIDE_CANDIDATES",
@@ -365,8 +365,9 @@ def _resume(run, header):
         if old is not None:
             for key in SAME:
                 if old.get(key) != header.get(key):
-                    raise UsageError(f"{run} holds another suite's run: its {key} is "
-                                     f"{excerpt(old.get(key), 60)}, not {excerpt(header.get(key), 60)}; "
+                    field, was, now = difference(old.get(key), header.get(key), key)
+                    raise UsageError(f"{run} holds another suite's run: its {field} is "
+                                     f"{excerpt(was, 60)}, not {excerpt(now, 60)}; "
                                      f"choose another file, or the same settings to continue it")
             with open_source(run) as f:     # a last line whose newline was lost
                 f.seek(-1, 2)
