@@ -452,15 +452,15 @@ def _analysis_lines():
               "thresholds": dict(analysis.THRESHOLDS[analysis.DEFAULT_MEASURE])}
     rows, game = [], {}
     for k, t in enumerate(tasks):
-        before, played = t["before"], t["before"].action_str(t["action"])
-        game[t["move"]] = (before.current_player, played)
+        before, played = t.before, t.before.action_str(t.action)
+        game[t.move] = (before.current_player, played)
         forced = k == 2                 # one forced row, as a game's single legal moves are
         chance = None if forced else round(0.3 + 0.04 * k, 4)
         chances = None
         if not forced:
             chances = [round(1 - chance, 4)] * 2
             chances[before.current_player] = chance
-        rows.append({"move": t["move"], "player": before.current_player,
+        rows.append({"move": t.move, "player": before.current_player,
                      "decision": before.decision, "played": played, "best": played,
                      "chances": chances, "win_before": chance, "win_after": chance,
                      "margin_before": None if forced else round(-3.5 + k, 4),

@@ -145,8 +145,8 @@ def test_a_drop_of_win_chance_is_marked_by_its_thresholds(rec2, monkeypatch, pla
                                                           mark):
     _, tasks = analysis.decisions(rec2)
     task = tasks[4]
-    mover = task["before"].current_player
-    analyse, calls = fake_analyse(mover, task["action"], value)
+    mover = task.before.current_player
+    analyse, calls = fake_analyse(mover, task.action, value)
     monkeypatch.setattr(ISMCTSBot, "root_statistics", analyse)
     row = decide(task, "win")
     assert (row["rank"], row["after_from"], row["visits"]) == (2, "searched", 20)
@@ -156,14 +156,14 @@ def test_a_drop_of_win_chance_is_marked_by_its_thresholds(rec2, monkeypatch, pla
     assert row["mark"] == mark
     # The move played was searched alone, from the same position, as deeply as the best.
     assert [(only, budget) for _, only, budget in calls] == [
-        (None, {"iterations": 1000}), ([task["action"]], {"iterations": 600})]
-    assert calls[1][0] is task["before"]
+        (None, {"iterations": 1000}), ([task.action], {"iterations": 600})]
+    assert calls[1][0] is task.before
 
 
 def test_a_drop_within_the_noise_is_not_marked(rec2, monkeypatch, plain_chances):
     _, tasks = analysis.decisions(rec2)
     task = tasks[4]
-    analyse, _ = fake_analyse(task["before"].current_player, task["action"], 0.48, error=0.05,
+    analyse, _ = fake_analyse(task.before.current_player, task.action, 0.48, error=0.05,
                               margins=(2.0, -1.0), margin_error=2.0)
     monkeypatch.setattr(ISMCTSBot, "root_statistics", analyse)
     win = decide(task, "win")
@@ -186,11 +186,11 @@ def test_the_margin_finds_the_best_move_among_those_the_search_passed_over(rec2,
     drop is measured from it; by the win chance the choice stays the best."""
     _, tasks = analysis.decisions(rec2)
     task = tasks[4]
-    before = task["before"]
-    analyse, calls = fake_analyse(before.current_player, task["action"], 0.3,
+    before = task.before
+    analyse, calls = fake_analyse(before.current_player, task.action, 0.3,
                                   margins=(5.0, -1.0), others=[(0.58, 8.0, 100)])
     monkeypatch.setattr(ISMCTSBot, "root_statistics", analyse)
-    rest = [a for a in before.legal_actions() if a != task["action"]]
+    rest = [a for a in before.legal_actions() if a != task.action]
     row = decide(task)
     assert row["best"] == before.action_str(rest[1]) and row["after_from"] == "searched"
     assert (row["margin_before"], row["margin_after"], row["drop"]) == (8.0, -1.0, 9.0)
@@ -198,11 +198,11 @@ def test_the_margin_finds_the_best_move_among_those_the_search_passed_over(rec2,
     spread = math.hypot(0.01, analysis.MARGIN_SEED_SPREAD)
     assert row["noise"] == pytest.approx(math.hypot(spread, spread), abs=1e-4)
     assert row["mark"] == "blunder"
-    assert [only for _, only, _ in calls] == [None, [rest[1]], [task["action"]]]
+    assert [only for _, only, _ in calls] == [None, [rest[1]], [task.action]]
     calls.clear()
     win = decide(task, "win")
     assert win["best"] == before.action_str(rest[0]) and win["margin_before"] == 5.0
-    assert [only for _, only, _ in calls] == [None, [task["action"]]]
+    assert [only for _, only, _ in calls] == [None, [task.action]]
 
 
 @pytest.mark.parametrize("players, which", [(2, 1), (3, 1), (4, 2)])
@@ -211,9 +211,9 @@ def test_a_turn_ending_action_is_judged_like_any_other(monkeypatch, players, whi
     alone at the root of the mover's search: never by another player's search."""
     rec = greedy_record(players, 8, seed=2)
     _, tasks = analysis.decisions(rec)
-    task = next(t for t in tasks[which:] if t["before"].current_player != t["after"].current_player
-                and t["before"].decision == "action")
-    mover = task["before"].current_player
+    task = next(t for t in tasks[which:] if t.before.current_player != t.after.current_player
+                and t.before.decision == "action")
+    mover = task.before.current_player
     real, searched = ISMCTSBot.root_statistics, []
 
     def spy(self, game, **kw):
@@ -230,7 +230,7 @@ def test_a_turn_ending_action_is_judged_like_any_other(monkeypatch, players, whi
     assert all(only is not None and len(only) == 1 for _, only in searched[1:])
     assert len(searched) <= 2 + analysis.RIVALS
     if row["after_from"] == "searched":
-        assert (mover, [task["action"]]) in searched[1:]
+        assert (mover, [task.action]) in searched[1:]
     else:
         assert row["after_from"] == "best"
     assert 0 <= row["win_after"] <= 1 and len(row["chances"]) == players
@@ -401,7 +401,7 @@ def test_an_interrupted_analysis_continues_where_it_stopped(rec2, full, tmp_path
     real, calls = analysis.analyse_decision, []
 
     def stopping(task, *args):
-        calls.append(task["move"])
+        calls.append(task.move)
         if len(calls) == 4:
             raise KeyboardInterrupt
         return real(task, *args)
@@ -412,7 +412,7 @@ def test_an_interrupted_analysis_continues_where_it_stopped(rec2, full, tmp_path
         run(rec2, path)
     assert len(path.read_text().splitlines()) == 1 + 3
     calls.clear()
-    monkeypatch.setattr(analysis, "analyse_decision", lambda task, *a: calls.append(task["move"])
+    monkeypatch.setattr(analysis, "analyse_decision", lambda task, *a: calls.append(task.move)
                         or real(task, *a))
     header, rows = run(rec2, path)
     assert sorted(calls) == list(range(4, 11))            # only the missing ones
@@ -866,7 +866,7 @@ def analyse_or_die(task, *args):
     """``analyse_decision``, but move 3's kills its worker process (SIGKILL), every time."""
     import signal
 
-    if task["move"] == 3:
+    if task.move == 3:
         os.kill(os.getpid(), signal.SIGKILL)
     return analysis.analyse_decision(task, *args)
 

@@ -30,6 +30,7 @@ OLD = [
     (r"\bdeals=|\.deals\(game\)|\bdef deals\(self, game\)", {"search.py", "bots/search.py"}),
     (r"\bstats\[\"|\[\"children\"\]|\bch\[\"(visits|action|value|chances|mean|halvings)\"\]", {"search.py"}),
     (r"\b(task|call\[1\]\[0\])\[[\"'](game|deal_seed|seats)[\"']\]|\bspec_dict\b", {"play/runner.py"}),
+    (r"\b(task|t)\[[\"'](before|after|action)[\"']\]", {"analysis.py"}),    # Decision.of reads a dict
 ]
 
 
@@ -186,3 +187,21 @@ def test_a_runs_tasks_game_spec_and_selfplay_settings_as_dicts_still_work_with_a
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         task.seats, s.seed, runner.Task.of(task), selfplay.Settings.of(s)  # the new forms warn not
+
+
+def test_an_analysis_s_decisions_as_dicts_still_work_with_a_warning():
+    import tigris
+    from tigris import analysis, bots
+
+    game = tigris.Game(players=2, seed=3)
+    action = game.legal_actions()[0]
+    old = {"move": 1, "before": game, "action": action}
+    engine = analysis.engine_of(bots.configuration("ismcts-heuristic"), "margin")
+    new = analysis.analyse_decision(analysis.Decision(1, game, action), engine, {"iterations": 30}, 0,
+                                    analysis.check_thresholds())
+    with pytest.warns(DeprecationWarning, match="a decision as a dict is deprecated: give an analysis.Decision"):
+        assert analysis.analyse_decision(old, engine, {"iterations": 30}, 0, analysis.check_thresholds()) == new
+    decision = analysis.Decision.of(analysis.Decision(1, game, action))
+    with pytest.warns(DeprecationWarning, match=r"Decision\['action'\] is deprecated: read \.action"):
+        assert decision["action"] == decision.action == action
+    assert decision.after is None and decision.get("nothing", 2) == 2

@@ -128,12 +128,13 @@ import hashlib
 import json
 import math
 import os
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tigris import bots as botlib
 from tigris import knobs
-from tigris._plumbing import jsonl
-from tigris._plumbing import work
+from tigris._plumbing import jsonl, renamed, work
 from tigris import record as records
 from tigris.errors import ConfigError, Interrupted, RecordError, UsageError, excerpt
 from tigris.files import check_target, open_append
@@ -143,7 +144,7 @@ from tigris.hints import EQUAL, ranked
 from tigris.play import seeds
 from tigris.sources import open_source, read_source
 
-__all__ = ["FORMAT", "DEFAULT_BOT", "MEASURES", "DEFAULT_MEASURE", "THRESHOLDS", "MARGIN_SEED_SPREAD", "MARGIN_SHARE",
+__all__ = ["FORMAT", "Decision", "DEFAULT_BOT", "MEASURES", "DEFAULT_MEASURE", "THRESHOLDS", "MARGIN_SEED_SPREAD", "MARGIN_SHARE",
            "SAME", "ROW_FIELDS", "ROW_OPTIONAL", "RIVALS",
            "decision_seed", "record_hash", "engine_digest", "engine_of", "mark", "verdict", "check_thresholds",
            "check_measure", "replayed", "decisions",
@@ -184,6 +185,29 @@ AFTER_FROM = ("best", "searched", "forced")                          # how win_a
 
 
 decision_seed = seeds.decision_seed        # the search seed of an analysis's decision
+
+
+@dataclass(frozen=True)
+class Decision(renamed.DictReads):
+    """A decision to analyse: its move number ``move`` (the first move is 1), the game
+    ``before`` it (a copy), the ``action`` played there, and the game ``after`` it (a
+    copy; None where no one reads it).  Decisions were dicts until 2.1:
+    ``decision["before"]`` still reads a field, with a DeprecationWarning."""
+
+    move: int
+    before: Any                   # a tigris.Game
+    action: int
+    after: Any = None
+    _since = "an analysis's decisions are records since 2.1"
+
+    @classmethod
+    def of(cls, task: "Decision | dict[str, Any]") -> "Decision":
+        """`task` as a Decision: a dict of its fields, as until 2.1, with a
+        DeprecationWarning."""
+        if not isinstance(task, dict):
+            return task
+        renamed.warn("a decision as a dict", "give an analysis.Decision", stacklevel=3)
+        return cls(task["move"], task["before"], task["action"], task.get("after"))
 
 
 def record_hash(game):
@@ -285,9 +309,7 @@ def replayed(rec, source="record"):
 
 def decisions(rec, players=None, source="record", replay=None):
     """(header fields, tasks) of a record: ``record``, ``moves``, ``players`` (sorted; all
-    when None) and ``decisions``; a task per decision of those players: ``move``,
-    ``before`` and ``after`` (copies of the game around it) and ``action`` (the id
-    played).  The record is replayed move by move (unless `replay`, ``replayed``'s
+    when None) and ``decisions``; a ``Decision`` per decision of those players.  The record is replayed move by move (unless `replay`, ``replayed``'s
     answer, is given): a RecordError names `source` and the move; a UsageError a player
     not in the game."""
     states, moves, game_hash = replay or replayed(rec, source)
@@ -300,7 +322,7 @@ def decisions(rec, players=None, source="record", replay=None):
             raise UsageError(f"players: {excerpt(p)} is not a player of this {n_players}-player "
                              f"game (0 to {n_players - 1})")
     players = sorted(set(players))
-    tasks = [{"move": n, "before": states[n - 1], "after": states[n], "action": actions[n - 1]}
+    tasks = [Decision(n, states[n - 1], actions[n - 1], states[n])
              for n in range(1, len(states)) if states[n - 1].current_player in players]
     fields = {"record": game_hash, "moves": len(actions), "decisions": len(tasks),
               "players": players}
@@ -329,11 +351,12 @@ def analyse_decision(task, engine, budget, seed, thresholds, measure=DEFAULT_MEA
     """The row of one decision (see the module's docstring).  `engine` is the search bot's
     ``(kind, name, params)``, `budget` ``{"iterations": N}`` or ``{"seconds": S}``, `seed`
     the analysis's base seed, `thresholds` those of `measure`, what the best move and the
-    drop are judged by."""
-    before, played = task["before"], task["action"]
+    drop are judged by.  `task` is a ``Decision``."""
+    task = Decision.of(task)
+    before, played = task.before, task.action
     p = before.current_player
     legal = before.legal_actions()
-    row = {"move": task["move"], "player": p, "decision": before.decision,
+    row = {"move": task.move, "player": p, "decision": before.decision,
            "played": before.action_str(played)}
     if len(legal) == 1:
         row = dict(row, best=row["played"], chances=None, win_before=None, win_after=None,
@@ -342,7 +365,7 @@ def analyse_decision(task, engine, budget, seed, thresholds, measure=DEFAULT_MEA
                    continuation=[])
         return dict(row, verdict=verdict(row))
     kind, name, params = engine
-    bot = botlib.CLASSES[kind](name=name, **dict(params, seed=decision_seed(seed, task["move"]),
+    bot = botlib.CLASSES[kind](name=name, **dict(params, seed=decision_seed(seed, task.move),
                                                 workers=1))
     stats = bot.root_statistics(before, **budget)
     rows = _with_margins(ranked(before, stats.children), stats.children)
@@ -449,11 +472,10 @@ def run(rec, out, source="record", iterations=None, seconds=None, players=None, 
     check_target(out, reads=[source], option="--out")    # appended to: a regular file
     header, tasks, engine = plan(rec, source, iterations, seconds, players, bot, seed, thresholds,
                                  measure)
-    game = {t["move"]: (t["before"].current_player, t["before"].action_str(t["action"]))
-            for t in tasks}
+    game = {t.move: (t.before.current_player, t.before.action_str(t.action)) for t in tasks}
     fresh = header["engine"]
     header, done = _resume(out, header, game)
-    todo = [t for t in tasks if t["move"] not in done]
+    todo = [t for t in tasks if t.move not in done]
     if on_row:
         on_row(len(done), header["decisions"], sum(r["iterations"] for r in done.values()))
     if todo and header.get("engine") != fresh:
@@ -579,7 +601,7 @@ def _analyse(todo, done, out, header, engine, budget, jobs, progress, on_row=Non
 
 def _decision_name(task):
     """What ``work.Run`` calls a task of ``analyse_decision``: its decision."""
-    return f"move {task[1][0]['move']}"
+    return f"move {task[1][0].move}"
 
 
 def read_analysis(path, repair=False, game=None):

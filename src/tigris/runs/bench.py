@@ -331,7 +331,7 @@ def bench_regret(bot="ismcts-fast", per_count=8, seed=1, budgets=REGRET_BUDGETS,
         judged = {}
         for action in tops.values():
             if action not in judged:
-                task = {"move": len(g.history) + 1, "before": g, "action": action}
+                task = analysis.Decision(len(g.history) + 1, g, action)
                 judged[action] = analysis.analyse_decision(task, engine, {"iterations": reference},
                                                            seed, analysis.THRESHOLDS)["drop"]
         if progress:
