@@ -309,9 +309,9 @@ def replayed(rec, source="record"):
 
 def decisions(rec, players=None, source="record", replay=None):
     """(header fields, tasks) of a record: ``record``, ``moves``, ``players`` (sorted; all
-    when None) and ``decisions``; a ``Decision`` per decision of those players.  The record is replayed move by move (unless `replay`, ``replayed``'s
-    answer, is given): a RecordError names `source` and the move; a UsageError a player
-    not in the game."""
+    when None) and ``decisions``; a ``Decision`` per decision of those players.  The
+    record is replayed move by move (unless `replay`, ``replayed``'s answer, is given): a
+    RecordError names `source` and the move; a UsageError a player not in the game."""
     states, moves, game_hash = replay or replayed(rec, source)
     actions = [action for action, _ in moves]
     n_players = states[0].players
