@@ -93,6 +93,7 @@ def difference(ours, theirs, field):
     that names it: into objects and lists of objects of one length
     (``result.scores[1].red``); a missing field is None.
 
+    >>> from tigris.errors import difference
     >>> difference({"a": {"b": 1, "c": 2}}, {"a": {"b": 1, "c": 3}}, "settings")
     ('settings.a.c', 2, 3)
     """
