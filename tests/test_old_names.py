@@ -167,6 +167,16 @@ def test_a_runs_tasks_game_spec_and_selfplay_settings_as_dicts_still_work_with_a
         assert task["game"] == task.game == 3
     with pytest.raises(KeyError):
         task["bots"]
+    spec = runner.GameSpec(players=2, seed=1, name="t", variants=["x"])
+    with pytest.warns(DeprecationWarning, match=r"GameSpec\['variants'\] is deprecated: read \.variants"):
+        assert spec["variants"] == ["x"]
+
+    def public(spec):                              # a function that takes a spec, as play_game
+        return runner.GameSpec.of(spec)
+
+    with pytest.warns(DeprecationWarning, match="a game spec as a dict is deprecated") as said:
+        assert public({"players": 2, "seed": 1, "name": "t"}) == runner.GameSpec(2, 1, "t")
+    assert said[0].filename == __file__          # the warning names the line that called it
     settings = {"a": ("random", {}), "b": ("random", {})}
     new = runner.play_game(runner.Task(0, 5, ("a", "b")), settings,
                            runner.GameSpec(players=2, seed=1, name="t"))

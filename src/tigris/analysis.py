@@ -199,15 +199,7 @@ class Decision(renamed.DictReads):
     action: int
     after: Any = None
     _since = "an analysis's decisions are records since 2.1"
-
-    @classmethod
-    def of(cls, task: "Decision | dict[str, Any]") -> "Decision":
-        """`task` as a Decision: a dict of its fields, as until 2.1, with a
-        DeprecationWarning."""
-        if not isinstance(task, dict):
-            return task
-        renamed.warn("a decision as a dict", "give an analysis.Decision", stacklevel=3)
-        return cls(task["move"], task["before"], task["action"], task.get("after"))
+    _given, _instead = "a decision", "give an analysis.Decision"     # Decision.of(a dict)
 
 
 def record_hash(game):

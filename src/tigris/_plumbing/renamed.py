@@ -60,7 +60,9 @@ def old_names(module: str, renamed: dict[str, str], notes: dict[str, str] | None
 class DictReads:
     """For a record that was a dict: ``record[key]`` and ``record.get(key)`` read the key of
     the dict it was (``_old_form``: by default its dataclass fields), each with a
-    DeprecationWarning saying which attribute to read and why (``_since``).  A record is
+    DeprecationWarning saying which attribute to read and why (``_since``); and
+    ``Record.of(value)`` takes the dict where a record is wanted (``_from_dict``: by default
+    the dataclass fields it has), warning as ``_given`` and ``_instead`` say.  A record is
     never written to.
 
     >>> from dataclasses import dataclass
@@ -74,10 +76,34 @@ class DictReads:
     (3, 0)
     >>> str(said[0].message)
     "Point['x'] is deprecated: read .x (points are records since 2.1; removed in tigris 2.2)"
+    >>> with warnings.catch_warnings(record=True) as said:
+    ...     warnings.simplefilter("always")
+    ...     Point.of({"x": 3}), Point.of(Point(4))
+    (Point(x=3), Point(x=4))
+    >>> str(said[0].message)
+    'a Point as a dict is deprecated: give a Point (points are records since 2.1; removed in tigris 2.2)'
     """
 
     __slots__ = ()
     _since = ""                        # why the dict is a record now, in the warning
+    _given = ""                        # what the old form was called ("a task"): the class's name
+    _instead = ""                      # what to give instead: a record of the class
+
+    @classmethod
+    def of(cls, value: Any) -> Any:
+        """`value` as a record of this class: a record is itself, a dict (the old form)
+        becomes one with a DeprecationWarning."""
+        if not isinstance(value, dict):
+            return value
+        name = cls.__name__
+        warn(f"{cls._given or 'a ' + name} as a dict", cls._instead or f"give a {name}", cls._since,
+             stacklevel=3)
+        return cls._from_dict(value)
+
+    @classmethod
+    def _from_dict(cls, old: Mapping[str, Any]) -> Any:
+        """A record of the dict `old`: the dataclass fields it has (the others default)."""
+        return cls(**{name: old[name] for name in cls.__dataclass_fields__ if name in old})  # type: ignore[attr-defined]
 
     def _old_form(self) -> Mapping[str, Any]:
         """The dict this record was (its dataclass fields)."""
@@ -87,7 +113,7 @@ class DictReads:
         old = self._old_form()
         if not isinstance(key, str) or key not in old:
             raise KeyError(key)
-        warn(f"{type(self).__name__}[{key!r}]", self._instead(key), self._since)
+        warn(f"{type(self).__name__}[{key!r}]", self._read_instead(key), self._since)
         return old[key]
 
     def get(self, key: str, default: Any = None) -> Any:
@@ -96,9 +122,9 @@ class DictReads:
         old = self._old_form()
         if not isinstance(key, str) or key not in old:
             return default
-        warn(f"{type(self).__name__}.get({key!r})", self._instead(key), self._since)
+        warn(f"{type(self).__name__}.get({key!r})", self._read_instead(key), self._since)
         return old[key]
 
-    def _instead(self, key: str) -> str:
+    def _read_instead(self, key: str) -> str:
         fields = self.__dataclass_fields__  # type: ignore[attr-defined]
         return f"read .{key}" if key in fields else "read the attributes"

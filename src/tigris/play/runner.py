@@ -53,26 +53,19 @@ class Task(renamed.DictReads):
         object.__setattr__(self, "seats", tuple(self.seats))
 
     _since = "a run's tasks are records since 2.1"
+    _given, _instead = "a task", "give a play.runner.Task"      # Task.of(a dict)
 
     def _old_form(self):
         return {"game": self.game, "deal_seed": self.deal_seed, "seats": list(self.seats)}
 
-    @classmethod
-    def of(cls, task):
-        """`task` as a Task: a dict, the form of tasks until 2.1, is taken with a
-        DeprecationWarning (removed in 2.2)."""
-        if isinstance(task, dict):
-            renamed.warn("a task as a dict", "give a play.runner.Task", stacklevel=3)
-            return cls(task["game"], task["deal_seed"], task["seats"])
-        return task
-
 
 @dataclass(frozen=True)
-class GameSpec:
+class GameSpec(renamed.DictReads):
     """What every game of a run is played with, handed to each worker beside its tasks:
     the ``players``, the run's base ``seed`` (of its bots' seeds: ``bot_seed``), its
     ``name`` (each record's ``tournament``), the ``board`` and the ``variants`` (a tuple:
-    a list given is taken as one)."""
+    a list given is taken as one).  A game spec was a dict until 2.1: ``GameSpec.of``
+    takes one, and ``spec["players"]`` reads a field, each with a DeprecationWarning."""
 
     players: int
     seed: int
@@ -80,17 +73,15 @@ class GameSpec:
     board: str = "classic"
     variants: tuple[str, ...] = ()
 
+    _since = "a run's game spec is a record since 2.1"
+    _given, _instead = "a game spec", "give a play.runner.GameSpec"
+
     def __post_init__(self):
         object.__setattr__(self, "variants", tuple(self.variants))
 
-    @classmethod
-    def of(cls, spec):
-        """`spec` as a GameSpec: a dict of its fields, the form of the game spec until 2.1,
-        is taken with a DeprecationWarning (removed in 2.2)."""
-        if isinstance(spec, dict):
-            renamed.warn("a game spec as a dict", "give a play.runner.GameSpec", stacklevel=3)
-            return cls(**{k: spec[k] for k in ("players", "board", "variants", "seed", "name")})
-        return spec
+    def _old_form(self):
+        return {"players": self.players, "board": self.board, "variants": list(self.variants),
+                "seed": self.seed, "name": self.name}
 
 
 def seatings(lineup):

@@ -146,12 +146,8 @@ class Settings(renamed.DictReads):
                             "full_share": self.full_share}}
 
     @classmethod
-    def of(cls, s):
-        """`s` as Settings: a dict of ``to_dict``'s form, the settings until 2.1, is taken
-        with a DeprecationWarning (removed in 2.2)."""
-        if not isinstance(s, dict):
-            return s
-        renamed.warn("giving self-play settings as a dict", "give selfplay.settings(...)", stacklevel=3)
+    def _from_dict(cls, s):
+        """Settings of a dict of ``to_dict``'s form (``Settings.of``: the settings until 2.1)."""
         how = s.get("targets") or {}           # how positions get their labels
         return cls(**{k: s[k] for k in ("bot", "kind", "params", "players", "board", "variants",
                                         "games", "seed", "positions", "label_bot", "label_params",
@@ -161,6 +157,7 @@ class Settings(renamed.DictReads):
                    full_share=how.get("full_share"))
 
     _since = "self-play settings are records since 2.1"
+    _given, _instead = "self-play settings", "give selfplay.settings(...)"    # Settings.of(a dict)
 
     def _old_form(self):
         return self.to_dict()
