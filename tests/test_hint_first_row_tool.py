@@ -42,3 +42,25 @@ def test_a_bad_file_is_one_line(tmp_path):
     (tmp_path / "bad.json").write_text("{")
     with pytest.raises(SystemExit, match="^tools/hint_first_row.py: .*bad.json"):
         first_row.main([str(tmp_path / "bad.json")])
+
+
+def test_a_suite_s_positions_are_read_from_its_file_or_from_its_run_being_made(tmp_path, capsys):
+    from tigris.runs import suite as suites
+
+    mixes = (("greedy", (("greedy", None),), 0.0),)
+    run, out = tmp_path / "run.jsonl", tmp_path / "suite.json.gz"
+    suites.make_suite(run, out, per_count=1, iterations=200, seeds=1, seed=3, mixes=mixes, progress=False)
+    from_suite = first_row.suite_positions(out)
+    assert [e["id"] for e in from_suite] == suites.planned(1) == ["2-0-early", "3-0-early", "4-0-early"]
+    assert [e["position"] for e in first_row.suite_positions(run)] == [e["position"] for e in from_suite]
+    first_row.main(["--suite", str(run), "--iterations", "200", "--seeds", "1", "--json"])
+    figures = {f["figure"]: f for f in json.loads(capsys.readouterr().out)}
+    assert figures["hints, 3 positions x 1 seeds, 200 iterations"]["value"] == 3
+    for n in (2, 3, 4):                     # a hint a count: each share 0 or 100, its interval around it
+        share = figures[f"first row the best or not told apart from it (no plan marked above it), {n} players"]
+        low, high = share["interval"]
+        assert share["value"] in (0, 100) and low <= share["value"] <= high
+    begun = tmp_path / "begun.jsonl"                  # the header alone: no game played yet
+    begun.write_text(run.read_text().splitlines()[0] + "\n")
+    with pytest.raises(SystemExit, match=r"begun.jsonl: 0 of the suite's 3 positions are played so far"):
+        first_row.main(["--suite", str(begun)])
