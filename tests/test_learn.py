@@ -316,9 +316,10 @@ def test_bad_settings_are_one_line_and_write_nothing(tmp_path, capsys, args, say
 def test_a_self_play_whose_games_all_fail_stops_the_loop_in_one_line(tmp_path, capsys, monkeypatch):
     from tigris.bots.search import ISMCTSBot
 
-    def broken(self, game):
+    def broken(self, game, *args, **kwargs):
         raise RuntimeError("the bot fell over")
     monkeypatch.setattr(ISMCTSBot, "choose", broken)
+    monkeypatch.setattr(ISMCTSBot, "root_statistics", broken)     # the labelled decisions' searches
     out = tmp_path / "loop"
     assert main(["learn", str(out), "--bot", write_fast(tmp_path), *TINY_ARGS, "--jobs", "1"]) == 1
     err = [line for line in capsys.readouterr().err.replace("\r", "\n").splitlines()
@@ -367,3 +368,19 @@ def test_the_seeds_of_the_stages_never_meet():
     assert len(seeds) == 27 and max(seeds) <= 10**12                 # a tournament's seed
     with pytest.raises(UsageError, match="seed must be"):
         learn.settings(seed=learn.MAX_SEED + 1)
+
+
+def test_a_generation_labels_every_decision_by_its_own_search_s_completed_q_values_by_default(tmp_path):
+    s = learn.settings()
+    assert (s["labels"], s["policy_target"], s["full_share"], s["positions"]) == ("cap", "completed-q", 1.0, 1000)
+    assert s["label_iterations"] == 1000 == bots.configuration("ismcts-fast").params["iterations"]
+    own = tmp_path / "own.toml"                  # the label searches follow the bot's own budget
+    own.write_text('extends = "ismcts-fast"\niterations = 700\n')
+    assert learn.settings(bot=str(own))["label_iterations"] == 700
+    timed = tmp_path / "timed.toml"
+    timed.write_text('extends = "ismcts-fast"\nseconds = 0.1\n')
+    with pytest.raises(UsageError, match="plays by time\\): give --label-iterations"):
+        learn.settings(bot=str(timed))
+    assert learn.settings(bot=str(timed), label_iterations=900)["label_iterations"] == 900
+    old = learn.settings(labels="separate", policy_target="visits", positions=32, label_iterations=5000)
+    assert (old["labels"], old["full_share"], old["label_iterations"]) == ("separate", None, 5000)

@@ -24,9 +24,10 @@ done. Self-play and the gates run in worker processes here, or on a dask cluster
 
 def add_to(sub):
     from tigris.knobs import MAX_ITERATIONS
-    from tigris.runs.learn import (DEFAULT_BOT, GAMES, LABEL_ITERATIONS, MAX_GATE_GAMES, MAX_SEED, MAX_WINDOW,
-                                   POSITIONS, SECONDS, WINDOW)
-    from tigris.runs.selfplay import FULL_SHARE, LABELS, MAX_GAMES
+    from tigris.runs.learn import (DEFAULT_BOT, FULL_SHARE, GAMES, LABELS, MAX_GATE_GAMES, MAX_SEED, MAX_WINDOW,
+                                   POLICY_TARGET, POSITIONS, SECONDS, WINDOW)
+    from tigris.runs.selfplay import LABELS as LABEL_KINDS
+    from tigris.runs.selfplay import MAX_GAMES
     from tigris.runs.targets import POLICY_TARGETS
     from tigris.runs.train import EPOCHS, MAX_EPOCHS, PATIENCE
     from tigris.tournament import MAX_GAMES as MAX_MATCH_GAMES
@@ -48,14 +49,15 @@ def add_to(sub):
                    help=f"self-play games a generation (default {GAMES})")
     p.add_argument("--positions", type=whole(1, 1000), default=POSITIONS,
                    help=f"positions labelled a game (default {POSITIONS})")
-    p.add_argument("--label-iterations", type=POSITIVE, default=LABEL_ITERATIONS,
-                   help=f"iterations of each label's search (default {LABEL_ITERATIONS})")
-    p.add_argument("--labels", choices=LABELS, default="separate",
-                   help="separate or cap, as tigris selfplay's (default separate)")
-    p.add_argument("--policy-target", choices=POLICY_TARGETS, default="visits",
-                   help="visits or completed-q, as tigris selfplay's (default visits)")
+    p.add_argument("--label-iterations", type=POSITIVE,
+                   help="iterations of each label's search (default: the bot's own)")
+    p.add_argument("--labels", choices=LABEL_KINDS, default=LABELS,
+                   help=f"separate or cap, as tigris selfplay's (default {LABELS}: the game's own searches)")
+    p.add_argument("--policy-target", choices=POLICY_TARGETS, default=POLICY_TARGET,
+                   help=f"visits or completed-q, as tigris selfplay's (default {POLICY_TARGET})")
     p.add_argument("--full-share", type=float, default=FULL_SHARE,
-                   help=f"with --labels cap: the share of decisions searched in full (default {FULL_SHARE})")
+                   help=f"with --labels cap: the share of decisions searched in full (default {FULL_SHARE}: "
+                        f"every one)")
     p.add_argument("--window", type=whole(1, MAX_WINDOW), default=WINDOW,
                    help=f"the last W generations' self-play data trains the next; older data is deleted "
                         f"(default {WINDOW})")

@@ -56,15 +56,23 @@ from tigris.runs import selfplay
 from tigris.runs.train import EPOCHS, MAX_EPOCHS, PATIENCE
 from tigris.sources import read_json, read_source
 
-__all__ = ["FORMAT", "LINES", "DEFAULT_BOT", "GAMES", "POSITIONS", "LABEL_ITERATIONS", "WINDOW", "SECONDS",
+__all__ = ["FORMAT", "LINES", "DEFAULT_BOT", "GAMES", "LABELS", "POLICY_TARGET", "FULL_SHARE", "POSITIONS",
+           "LABEL_ITERATIONS", "WINDOW", "SECONDS",
            "SPRT", "MAX_GATE_GAMES", "MAX_SEED", "MAX_WINDOW", "LOG", "settings", "run", "read_generations", "stage_seed"]
 
 FORMAT = "tigris-learn/1"
 LINES = ((2,), (3, 4))            # the player counts a loop improves: a network file each
 DEFAULT_BOT = "ismcts-fast"       # its knobs, with each generation's network
-GAMES = 600                       # self-play games a generation (docs/results.md, "The policy")
-POSITIONS = 32
-LABEL_ITERATIONS = selfplay.LABEL_ITERATIONS
+# A generation's labels are the completed Q-values of every decision's own search (labels
+# "cap", every decision in full, at the bot's own iterations): nine times the labelled
+# positions a CPU hour of separate 5,000-iteration searches, and no less Elo a generation
+# (docs/results.md, "Cheaper targets: labelled positions per CPU hour").
+GAMES = 1200                      # self-play games a generation: about 170,000 positions with 2 players
+LABELS = "cap"
+POLICY_TARGET = "completed-q"
+FULL_SHARE = 1.0
+POSITIONS = 1000                  # labels a game at most: with every decision searched in full, all of them
+LABEL_ITERATIONS = None           # the label searches': None, the bot's own iterations
 WINDOW = 3                        # generations whose self-play data trains the next
 MAX_WINDOW = 1000
 SECONDS = 0.1                     # the gate's time a move, each bot
@@ -80,16 +88,16 @@ _OPTIONS = {"params": "--bot (its knobs)", "gate": "--seconds or --gate-iteratio
 
 
 def settings(players=(2,), bot=DEFAULT_BOT, start=None, games=GAMES, positions=POSITIONS,
-             label_iterations=LABEL_ITERATIONS, labels="separate", policy_target="visits",
-             full_share=selfplay.FULL_SHARE, window=WINDOW, seconds=SECONDS, gate_iterations=None,
+             label_iterations=LABEL_ITERATIONS, labels=LABELS, policy_target=POLICY_TARGET,
+             full_share=FULL_SHARE, window=WINDOW, seconds=SECONDS, gate_iterations=None,
              sprt=None, max_gate_games=MAX_GATE_GAMES, train_value=False, epochs=EPOCHS,
              patience=PATIENCE, seed=0):
     """A loop's settings, checked (a UsageError names the option): the line `players`
     (``LINES``); `bot`, an ismcts configuration searching with its network, whose knobs
     every generation plays with; `start`, the first network (a generation's name or a
     file; default the shipped default's); self-play's `games`, `positions`,
-    `label_iterations`, `labels`, `policy_target` and `full_share`
-    (``selfplay.settings``); training on the last `window` generations' data for at most
+    `label_iterations` (None: the bot's own ``iterations``), `labels`, `policy_target` and
+    `full_share` (``selfplay.settings``); training on the last `window` generations' data for at most
     `epochs` (`patience`), the value frozen unless `train_value`; the gate's budget, a
     move each (`seconds`, or `gate_iterations` in its place), its SPRT (`sprt`: elo0,
     elo1, alpha, beta) and `max_gate_games`; the base `seed`."""
@@ -105,6 +113,11 @@ def settings(players=(2,), bot=DEFAULT_BOT, start=None, games=GAMES, positions=P
         raise UsageError(f"--bot {conf.path}: the loop's bot must be an ismcts configuration that searches "
                          f"with its network (evaluator = \"net\", priors = \"net\"): each generation gives "
                          f"it its own")
+    if label_iterations is None:
+        label_iterations = conf.params.get("iterations")
+        if label_iterations is None:
+            raise UsageError(f"--bot {conf.path} has no iterations a move (it plays by time): give "
+                             f"--label-iterations")
     selfplay.settings(games=games, players=max(line), bot=bot, positions=positions,
                       label_bot=bot if labels == "separate" else None, label_iterations=label_iterations,
                       labels=labels, policy_target=policy_target, full_share=full_share, seed=seed)
