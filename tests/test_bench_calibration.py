@@ -95,7 +95,7 @@ def test_format_rows_shows_counts_whole_and_chances_to_three_decimals():
     assert " 3  positions" in text and "0.151  chance" in text
 
 
-def game_or_die(players, game_seed):
+def game_or_die(players, game_seed, games_bot=None):
     """``_calibration_game``, but a 3-player game kills its worker process (SIGKILL),
     every time."""
     import os
@@ -103,7 +103,7 @@ def game_or_die(players, game_seed):
 
     if players == 3:
         os.kill(os.getpid(), signal.SIGKILL)
-    return bench._calibration_game(players, game_seed)
+    return bench._calibration_game(players, game_seed, games_bot)
 
 
 @pytest.mark.slow
@@ -137,3 +137,42 @@ def test_a_fit_learns_from_what_the_hint_shows():
     sample = bench.calibration_sample(position, "ismcts-fast", 600, 2)
     first = hints.hint(g, iterations=600, seed=2, top=1, progress=False)[0]
     assert chance.calibrated(sample["raw"], g.current_player) == first["chances"]
+
+
+def test_the_positions_can_come_from_games_of_another_bot(positions):
+    greedy = bench.calibration_positions(per_count=2, seed=5, games_bot=("greedy", None))
+    assert greedy == bench.calibration_positions(per_count=2, seed=5, games_bot=("greedy", None))
+    assert [p["seed"] for p in greedy] == [p["seed"] for p in positions]      # the same deals
+    assert [p["moves"] for p in greedy] != [p["moves"] for p in positions]    # other games
+    for p in greedy:
+        g = tigris.Game(players=p["players"], seed=p["seed"])
+        for a in p["moves"]:
+            g.apply(a)
+        assert g.decision == "action" and p["mover"] == g.current_player
+
+
+def test_a_calibrated_chance_s_error_is_what_the_positions_allow():
+    assert bench.calibrated_floor([0.0, 1.0] * 50) == (0.0, 0.0)     # certain chances: no error
+    few = bench.calibrated_floor([0.3, 0.6] * 50)
+    many = bench.calibrated_floor([0.3, 0.6] * 2000)
+    assert 0 < many[0] <= many[1] < few[0] <= few[1] < 0.25            # fewer positions, more noise
+    assert bench.calibrated_floor([0.3, 0.6] * 50) == few               # seeded
+
+
+def test_the_games_bot_is_checked_before_any_game(capsys):
+    assert main(["bench", "calibration", "--games-iterations", "400"]) == 1
+    assert "--games-iterations is the --games-bot's: name the bot too" in capsys.readouterr().err
+    assert main(["bench", "calibration", "--games-bot", "no-such-bot"]) == 1
+    err = capsys.readouterr().err
+    assert "the calibration games' bot no-such-bot: unknown bot 'no-such-bot'" in err and "Traceback" not in err
+    assert main(["bench", "calibration", "--games-bot", "greedy", "--games-iterations", "400"]) == 1
+    assert "the calibration games' bot greedy:" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_the_command_reads_the_floor_beside_the_error(capsys):
+    assert main(["bench", "calibration", "--positions", "1", "--iterations", "50", "--games-bot",
+                 "ismcts-heuristic", "--games-iterations", "20", "--json"]) == 0
+    figures = {f["figure"]: f["value"] for f in json.loads(capsys.readouterr().out)["figures"]}
+    median = figures["the same of a calibrated chance here, median, all"]
+    assert 0 <= median <= figures["the same of a calibrated chance here, 95th percentile, all"] <= 1

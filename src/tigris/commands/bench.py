@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from tigris.commands.options import add_backend, add_command, add_force, add_jobs, add_json, whole
+from tigris.errors import UsageError
 from tigris.hints import DEFAULT_BOT
 from tigris.knobs import MAX_ITERATIONS
 
@@ -37,10 +38,13 @@ same suite, no search, how often a network's policy (--network: a generation's n
 a file; default the shipped one) puts its most probable move among the reference's
 best, with 95% intervals: the policy's quality, by the same labels for every
 generation. calibration:
-on positions of ismcts-fast games (300 iterations a move) with 2, 3 and 4 players, from deal seeds no fit saw (7,000,000,000 + 1,000,000 x SEED + ...),
-three a game (early, middle, late), the expected calibration error of the hint's win
-chance of the player to move against the share of the first place that player took,
-and whether every player's chances sum to 1. serve: how long tigris serve takes to
+on positions of ismcts-fast games (300 iterations a move; --games-bot another bot's, at
+--games-iterations if given) with 2, 3 and 4 players, from deal seeds no fit saw
+(7,000,000,000 + 1,000,000 x SEED + ...), three a game (early, middle, late), the
+expected calibration error of the hint's win chance of the player to move against the
+share of the first place that player took, beside what a calibrated chance would read on
+the same positions (median and 95th percentile of 200 draws of the outcomes), and whether
+every player's chances sum to 1. serve: how long tigris serve takes to
 answer a page, with no search running and while two hint searches run, and at a table
 against random: a person's move answered with the page's data (the page draws it in
 place, it no longer loads again after a move), the bot's reply until the page has it,
@@ -78,6 +82,11 @@ def add_to(sub):
     p.add_argument("--positions", type=whole(1, MAX_POSITIONS), default=None,
                    help=f"calibration: positions per player count (default 1000, at most {MAX_POSITIONS:,}); "
                         f"suite --make: positions per player count (default 36)")
+    p.add_argument("--games-bot", metavar="BOT",
+                   help="calibration: the bot (a name or a file) that plays the games whose positions "
+                        "are asked about (default ismcts-fast at 300 iterations a move)")
+    p.add_argument("--games-iterations", type=whole(1, MAX_ITERATIONS), metavar="N",
+                   help="calibration: the --games-bot's iterations a move (default: its own)")
     p.add_argument("--suite", metavar="FILE",
                    help="decisive, regret, suite, policy: the position suite (default the one shipped)")
     p.add_argument("--network", metavar="NETWORK",
@@ -166,6 +175,11 @@ def run(args):
 
     if args.part in ("decisive", "regret", "calibration"):
         bench.check_hint_bot(args.bot)
+    if args.games_iterations is not None and args.games_bot is None:
+        raise UsageError("--games-iterations is the --games-bot's: name the bot too")
+    games_bot = None if args.games_bot is None else (args.games_bot, args.games_iterations)
+    if args.part == "calibration":
+        bench.check_games_bot(games_bot)
     jobs = args.jobs or 1
     suite = _suite(args, jobs)
     if args.part == "tune":
@@ -196,7 +210,7 @@ def run(args):
             rows = table.bench_latency(progress=bar.update) + table.bench_table(progress=bar.update)
     elif args.part == "calibration":
         rows = bench.bench_calibration(positions=args.positions or 1000, iterations=iterations,
-                                       seed=args.seed, jobs=jobs, bot=args.bot)
+                                       seed=args.seed, jobs=jobs, bot=args.bot, games_bot=games_bot)
     elif args.part == "tune":
         result = tunebench.run(method=args.method, budget=args.budget, knobs=args.knob, seed=args.seed,
                                jobs=args.jobs, out=args.out, games=games,

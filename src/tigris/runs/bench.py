@@ -27,7 +27,8 @@ __all__ = ["machine", "core_runs", "bench_core", "search_runs", "bench_search",
            "REGRET_BUDGETS", "REGRET_REFERENCE", "REGRET_WITHIN", "regret_runs", "bench_regret",
            "CALIBRATION_BOT", "CALIBRATION_BOT_ITERATIONS", "CALIBRATION_SEEDS", "POSITIONS_PER_GAME",
            "SUM_TOLERANCE", "calibration_seed", "calibration_games", "calibration_runs",
-           "calibration_positions", "calibration_sample", "bench_calibration", "format_rows"]
+           "calibration_positions", "calibration_sample", "check_games_bot", "calibrated_floor",
+           "bench_calibration", "format_rows"]
 
 
 def machine():
@@ -381,21 +382,43 @@ def calibration_runs(positions=1000):
     return 3 * (calibration_games(positions) + positions)
 
 
-def _calibration_game(players, game_seed):
-    """Play one calibration game to its end with CALIBRATION_BOT in every seat and pick
+def _games_bot(games_bot, seed):
+    """A seat of a calibration game: `games_bot` ((name or file, iterations or None for
+    its own); None: CALIBRATION_BOT at CALIBRATION_BOT_ITERATIONS) with its seed."""
+    from tigris import bots
+
+    name, iterations = games_bot or (CALIBRATION_BOT, CALIBRATION_BOT_ITERATIONS)
+    return bots.load(name, seed=seed, **({} if iterations is None else {"iterations": iterations}))
+
+
+def check_games_bot(games_bot):
+    """`games_bot` ((name or file, iterations or None)) if a calibration game can seat it,
+    else a UsageError naming it: a bot that loads (its iterations, if given, a knob of it)."""
+    from tigris.errors import ConfigError, UsageError
+
+    if games_bot is None:
+        return None
+    try:
+        _games_bot(games_bot, 0)
+    except (ConfigError, ValueError, TypeError, OSError) as e:
+        raise UsageError(f"the calibration games' bot {games_bot[0]}: {e}") from None
+    return games_bot
+
+
+def _calibration_game(players, game_seed, games_bot=None):
+    """Play one calibration game to its end with `games_bot` in every seat (default
+    CALIBRATION_BOT at CALIBRATION_BOT_ITERATIONS; ``_games_bot``) and pick
     POSITIONS_PER_GAME of its decisions: one at random in each part of its action
     decisions with a choice (early, middle, late).  A game stopped at MAX_TURNS is
     played again with other bot seeds, so every outcome is a real one.  Returns the
     moves, the picked decisions (numbers of moves played before them) and each player's
     share of the first place."""
-    from tigris import bots
     from tigris.calibration import first_shares
     from tigris.play.runner import bot_seed, play_out
 
     for attempt in itertools.count():
         g = tigris.Game(players=players, seed=game_seed)
-        seated = [bots.load(CALIBRATION_BOT, iterations=CALIBRATION_BOT_ITERATIONS,
-                           seed=bot_seed(game_seed, attempt, p)) for p in range(players)]
+        seated = [_games_bot(games_bot, bot_seed(game_seed, attempt, p)) for p in range(players)]
         choices = []
 
         def note(g):                  # a decision with a choice: a position to ask about
@@ -420,27 +443,27 @@ def _replayed(players, game_seed, moves):
     return g
 
 
-def calibration_positions(per_count=1000, seed=0, run=None):
+def calibration_positions(per_count=1000, seed=0, run=None, games_bot=None):
     """``per_count`` positions each with 2, 3 and 4 players from calibration games
-    (seeds from ``calibration_seed``), in order: dicts of ``players``, ``seed`` (the
-    game's), ``moves`` (played up to the position), ``mover`` and ``outcome`` (each
-    player's share of the first place in the finished game).  The games are played by
-    `run` (a ``work.Run``; default one worker and no progress bar), each advancing its
-    bar.  Reproducible from `seed`."""
+    (seeds from ``calibration_seed``; played by `games_bot`, as ``_calibration_game``),
+    in order: dicts of ``players``, ``seed`` (the game's), ``moves`` (played up to the
+    position), ``mover`` and ``outcome`` (each player's share of the first place in the
+    finished game).  The games are played by `run` (a ``work.Run``; default one worker
+    and no progress bar), each advancing its bar.  Reproducible from `seed`."""
     from joblib import delayed
 
     from tigris._plumbing.work import Run
 
     if run is None:
         with Run(1, progress=False) as run:
-            return calibration_positions(per_count, seed, run)
+            return calibration_positions(per_count, seed, run, games_bot)
     games = []
 
     def save(game):
         games.append(game)
         run.bar.update()
 
-    run.tasks([delayed(_calibration_game)(n, calibration_seed(seed, n, k))
+    run.tasks([delayed(_calibration_game)(n, calibration_seed(seed, n, k), games_bot)
                for n in (2, 3, 4) for k in range(calibration_games(per_count))], save,
               name=_task_name, died=_died)
     out = []
@@ -482,15 +505,19 @@ def calibration_sample(position, bot, iterations, seed):
             "outcome": position["outcome"], "raw": list(reading(child)[0])}
 
 
-def bench_calibration(positions=1000, iterations=20_000, seed=0, jobs=1, bot=None, progress=True):
+def bench_calibration(positions=1000, iterations=20_000, seed=0, jobs=1, bot=None, progress=True,
+                      games_bot=None):
     """How well the hint's win chance is calibrated: on ``calibration_positions``
-    (`positions` per player count, from seed `seed`), a hint of `iterations` with
-    configuration `bot` (default: the default hint's) and seed `seed`, its top row's ``win`` read as the chance of the
-    player to move to finish first, against the share of the first place the player
-    took.  Games and hints run on `jobs` workers under one progress bar.  Rows per player
-    count and in all: positions, expected calibration error (ten bins, as ``tigris
-    calibrate``), mean chance, mean outcome, and, when the rows give every player's
-    ``chances``, the largest deviation of their sum from 1; then the time taken."""
+    (`positions` per player count, from seed `seed`, of games of `games_bot`: (name or
+    file, iterations or None for its own), default CALIBRATION_BOT at
+    CALIBRATION_BOT_ITERATIONS), a hint of `iterations` with configuration `bot`
+    (default: the default hint's) and seed `seed`, its top row's ``win`` read as the
+    chance of the player to move to finish first, against the share of the first place
+    the player took.  Games and hints run on `jobs` workers under one progress bar.  Rows
+    per player count and in all: positions, expected calibration error (ten bins, as
+    ``tigris calibrate``), what a calibrated chance would read on these positions
+    (``calibrated_floor``), mean chance, mean outcome, and, when the rows give every
+    player's ``chances``, the largest deviation of their sum from 1; then the time taken."""
     from joblib import delayed
 
     from tigris.hints import DEFAULT_BOT
@@ -498,9 +525,10 @@ def bench_calibration(positions=1000, iterations=20_000, seed=0, jobs=1, bot=Non
 
     bot = bot or DEFAULT_BOT
     check_hint_bot(bot)                 # a bad bot is named before any game is played
+    check_games_bot(games_bot)
     start = time.perf_counter()
     with Run(jobs, progress, total=calibration_runs(positions), desc="games, then hints", unit="task") as run:
-        found = calibration_positions(positions, seed, run)
+        found = calibration_positions(positions, seed, run, games_bot)
         hints = []
 
         def save(result):
@@ -536,15 +564,39 @@ def _died(task, why):
                           f"stops: run it again (with fewer --jobs if memory is short)")
 
 
+FLOOR_DRAWS = 200                # calibrated_floor's draws of the outcomes
+
+
+def calibrated_floor(chances, draws=FLOOR_DRAWS, seed=0):
+    """What the expected calibration error reads for a chance that is calibrated, on
+    positions with these `chances`: each draw takes every position's outcome to be a
+    first place with its chance (independently), then the error of the chances against
+    those outcomes; (median, 95th percentile) over `draws` draws.  An error below the
+    95th percentile is within what the positions can tell from a calibrated one (the
+    positions of one game share its outcome, so the true floor is somewhat higher)."""
+    import numpy as np
+
+    from tigris.calibration import expected_calibration_error
+
+    rng = np.random.default_rng(seed)
+    p = np.asarray(chances, dtype=float)
+    errors = [expected_calibration_error(p.tolist(), (rng.random(len(p)) < p).astype(float).tolist())
+              for _ in range(draws)]
+    return float(np.median(errors)), float(np.percentile(errors, 95))
+
+
 def _calibration_rows(label, chosen):
     """The calibration figures of (position, hint) pairs, labelled `label`."""
     from tigris.calibration import expected_calibration_error
 
     chances = [h["win"] for _, h in chosen]
     outcomes = [p["outcome"][p["mover"]] for p, _ in chosen]
+    median, high = calibrated_floor(chances)
     rows = [(f"positions, {label}", len(chosen), "positions"),
             (f"expected calibration error of the mover's chance, {label}",
              expected_calibration_error(chances, outcomes), "chance"),
+            (f"the same of a calibrated chance here, median, {label}", median, "chance"),
+            (f"the same of a calibrated chance here, 95th percentile, {label}", high, "chance"),
             (f"mean chance of the mover, {label}", statistics.fmean(chances), "chance"),
             (f"mean outcome of the mover (first place; shared: its share), {label}",
              statistics.fmean(outcomes), "share")]
