@@ -183,3 +183,40 @@ def test_the_fitting_tool_refuses_samples_it_cannot_hold_out(tmp_path, capsys):
     assert _tool().main([str(path), "--fit", str(tmp_path / "fit.json")]) == 1
     assert "without its game's seed" in capsys.readouterr().err
     assert not (tmp_path / "fit.json").exists()
+
+
+def test_the_fitting_tool_measures_a_map_beside_what_a_calibrated_chance_reads(tmp_path, capsys):
+    """--measure fits and writes nothing: the map in use on samples whose chances are the
+    truth reads within the calibrated floor; a map that reads the mover high does not."""
+    import json
+    import random
+
+    rng = random.Random(5)
+    path = tmp_path / "samples.jsonl"
+    with open(path, "w") as f:
+        for game in range(1500):
+            true = rng.uniform(0.1, 0.9)
+            won = float(rng.random() < true)
+            f.write(json.dumps({"players": 2, "mover": 0, "raw": [true, 1 - true],
+                                "outcome": [won, 1 - won], "seed": game, "move": 1}) + "\n")
+    identity = tmp_path / "identity.json"
+    chance.save({n: chance.IDENTITY for n in (2, 3, 4)}, identity)
+    high = tmp_path / "high.json"
+    chance.save({n: (1.0, 0.6, 0.0) for n in (2, 3, 4)}, high)       # the mover pushed up
+    tool = _tool()
+    n, ece, floor, top, mean, won = tool.measured(tool.read(path), chance.load(identity))[2]
+    assert n == 1500 and 0 < floor <= top and ece <= top and abs(mean - won) < 0.03
+    n, ece_high, _, top_high, mean_high, _ = tool.measured(tool.read(path), chance.load(high))[2]
+    assert ece_high > top_high and mean_high > won + 0.05
+    before = sorted(p.name for p in tmp_path.iterdir())
+    assert tool.main([str(path), "--measure", "--against", str(identity)]) == 0
+    assert capsys.readouterr().out.startswith("2 players, 1500 positions: ECE of the mover's chance")
+    assert sorted(p.name for p in tmp_path.iterdir()) == before           # nothing written
+    with pytest.raises(SystemExit):
+        tool.main([str(path), "--measure", "--fit", str(tmp_path / "x.json")])
+    assert "--measure fits nothing" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        tool.main([str(path), "--games-iterations", "400"])
+    assert "name the bot too" in capsys.readouterr().err
+    assert tool.main([str(tmp_path / "new.jsonl"), "--games-bot", "no-such-bot"]) == 1
+    assert "the calibration games' bot no-such-bot" in capsys.readouterr().err

@@ -4,9 +4,12 @@
     python tools/fit_hint_chance.py seed1.jsonl --positions 500 --seed 1 --jobs 2
     python tools/fit_hint_chance.py seed2.jsonl --positions 1000 --seed 2 --jobs 2
     python tools/fit_hint_chance.py seed1.jsonl seed2.jsonl --fit src/tigris/chance.json
+    python tools/fit_hint_chance.py plain.jsonl --positions 300 --seed 0 --games-bot plain.toml
+    python tools/fit_hint_chance.py plain.jsonl --measure
 
 The first collects: on the positions of ``tigris bench calibration`` (games of
-``ismcts-fast`` at 300 iterations a move, three positions a game) from ``--seed``, the
+``ismcts-fast`` at 300 iterations a move, or of ``--games-bot`` at
+``--games-iterations`` or its own, three positions a game) from ``--seed``, the
 search of ``--iterations`` of ``--bot`` (default the hints'; the shipped fit came from
 searches of ``ismcts-heuristic`` on its own games, when it was ``ismcts-fast``) with the
 same seed, and keeps one JSON line a
@@ -16,13 +19,16 @@ after a kill and it goes on.  The bench measures with seed 0, so fit on other se
 
 The last fits the map of ``tigris.chance`` by maximum likelihood on the samples of every
 file given, one set of coefficients per player count, and writes them
-(``tigris-chance/1``); those three commands made the shipped fit (about 20 minutes on 2
-cores for the samples).  Before it writes, it measures the fit on samples it did not see:
+(``tigris-chance/1``); those three commands made the shipped fit (some 6 minutes of 2
+cores for 500 positions a player count, 17 for 1,000).  Before it writes, it measures the fit on samples it did not see:
 the games are dealt into ``--folds`` parts (a game's positions stay together), each
 part's chances calibrated by the fit on the others, and the expected calibration error
 of the mover's chance over all parts, and the log loss, are printed per player count
 beside those of the map in use (``tigris.chance.load()``, or ``--against FILE``) on the
-same samples.
+same samples.  ``--measure`` fits nothing: per player count, the ECE of the map in use
+(or ``--against``) on the samples given, beside what a calibrated chance would read on
+them (``tigris.runs.bench.calibrated_floor``: the median and 95th percentile of 200 draws
+of the outcomes from the chances), the mean chance and the mean outcome.
 """
 
 import argparse
@@ -60,12 +66,12 @@ def read(path, repair=False):
     return [sample for _, sample in values]
 
 
-def collect(path, positions, seed, iterations, jobs, bot=DEFAULT_BOT):
+def collect(path, positions, seed, iterations, jobs, bot=DEFAULT_BOT, games_bot=None):
     done = {(s["seed"], s["move"]) for s in read(path, repair=True)} if path.exists() else set()
     check_target(path, option="SAMPLES")
     with Run(jobs, True, total=bench.calibration_runs(positions), desc="games, then searches",
              unit="task") as run:
-        found = bench.calibration_positions(positions, seed, run)
+        found = bench.calibration_positions(positions, seed, run, games_bot)
         todo = [p for p in found if (p["seed"], len(p["moves"])) not in done]
         run.bar.update(len(found) - len(todo))
         with open_append(path) as f:
@@ -106,6 +112,22 @@ def cross_validated(samples, folds, seed, against):
     return rows
 
 
+def measured(samples, against):
+    """Per player count with samples: ``(positions, ECE of the mover's chance by the map
+    `against`, the calibrated floor's median and 95th percentile, mean chance, mean
+    outcome)``."""
+    rows = {}
+    for players in (2, 3, 4):
+        mine = [s for s in samples if s["players"] == players]
+        if not mine:
+            continue
+        shown = [chance.calibrated(s["raw"], s["mover"], against)[s["mover"]] for s in mine]
+        won = [s["outcome"][s["mover"]] for s in mine]
+        rows[players] = (len(mine), expected_calibration_error(shown, won), *bench.calibrated_floor(shown),
+                         statistics.fmean(shown), statistics.fmean(won))
+    return rows
+
+
 def _log_loss(pairs, model):
     """The mean cross-entropy of the calibrated chances (by `model`, or each sample's own
     fit when None) against the shares of the first place."""
@@ -114,6 +136,14 @@ def _log_loss(pairs, model):
         chances = chance.calibrated(s["raw"], s["mover"], model or own)
         total -= sum(o * math.log(max(c, 1e-12)) for o, c in zip(s["outcome"], chances))
     return total / len(pairs)
+
+
+def _map(path):
+    """The map of the file `path` (None: the one in use); a UsageError if it is not one."""
+    try:
+        return chance.load(path) if path else chance.load()
+    except ValueError as e:
+        raise UsageError(str(e)) from None
 
 
 def main(argv=None):
@@ -128,29 +158,48 @@ def main(argv=None):
     ap.add_argument("--jobs", type=JOBS, default=1, help="parallel workers (default 1)")
     ap.add_argument("--bot", default=DEFAULT_BOT, help=f"the searches' ismcts configuration "
                                                        f"(default {DEFAULT_BOT}, as hints)")
+    ap.add_argument("--games-bot", metavar="BOT",
+                    help="collect: the bot (a name or a file) whose games give the positions "
+                         "(default ismcts-fast at 300 iterations a move)")
+    ap.add_argument("--games-iterations", type=POSITIVE, metavar="N",
+                    help="collect: the --games-bot's iterations a move (default: its own)")
     ap.add_argument("--fit", type=Path, metavar="OUT", help="fit the samples and write the coefficients")
+    ap.add_argument("--measure", action="store_true",
+                    help="fit nothing: the ECE of the map in use (or --against) on the samples, beside "
+                         "what a calibrated chance would read")
     ap.add_argument("--folds", type=whole(2, 100), default=2,
                     help="parts of the games for measuring the fit on samples it did not see "
                          "(default 2)")
     ap.add_argument("--against", type=Path, metavar="FILE",
                     help="the tigris-chance/1 map to compare with (default: the one in use)")
     args = ap.parse_args(argv)
+    if args.fit is not None and args.measure:
+        ap.error("--measure fits nothing: leave out --fit")
+    if args.games_iterations is not None and args.games_bot is None:
+        ap.error("--games-iterations is the --games-bot's: name the bot too")
     try:
-        if args.fit is None:
+        if args.fit is None and not args.measure:
             if len(args.samples) != 1:
-                ap.error("collect into one samples file (several are for --fit)")
+                ap.error("collect into one samples file (several are for --fit or --measure)")
             bench.check_hint_bot(args.bot)
-            collect(args.samples[0], args.positions, args.seed, args.iterations, args.jobs, args.bot)
+            games_bot = None if args.games_bot is None else (args.games_bot, args.games_iterations)
+            bench.check_games_bot(games_bot)
+            collect(args.samples[0], args.positions, args.seed, args.iterations, args.jobs, args.bot, games_bot)
+            return 0
+        if args.measure:
+            against = _map(args.against)
+            rows = measured([sample for path in args.samples for sample in read(path)], against)
+            for players, (n, ece, floor, high, mean, won) in sorted(rows.items()):
+                print(f"{players} players, {n} positions: ECE of the mover's chance {ece:.4f} (a calibrated "
+                      f"chance here: median {floor:.4f}, 95th percentile {high:.4f}); mean chance "
+                      f"{mean:.3f}, outcome {won:.3f}")
             return 0
         check_target(args.fit, reads=[*args.samples, *([args.against] if args.against else [])], option="--fit")
         samples = [sample for path in args.samples for sample in read(path)]
         if any("seed" not in s for s in samples):
             raise UsageError("a sample without its game's seed cannot be held out by game: "
                              "collect the samples again with this tool")
-        try:
-            against = chance.load(args.against) if args.against else chance.load()
-        except ValueError as e:
-            raise UsageError(str(e)) from None
+        against = _map(args.against)
         model = chance.fit(samples)
         checked = cross_validated(samples, args.folds, args.seed, against)
     except UsageError as e:
