@@ -361,6 +361,7 @@ CALIBRATION_BOT_ITERATIONS = 300
 MAX_GAMES = 100_000              # games per player count that the seed layout holds
 POSITIONS_PER_GAME = 3           # one early, one in the middle, one late
 SUM_TOLERANCE = 0.001            # how far every player's chances may sum from 1
+FLOOR_DRAWS = 200                # calibrated_floor's draws of the outcomes
 
 
 def calibration_seed(seed, players, game):
@@ -562,9 +563,6 @@ def _died(task, why):
 
     raise TournamentError(f"{_task_name(task)}: {why}; a benchmark keeps nothing of a run that "
                           f"stops: run it again (with fewer --jobs if memory is short)")
-
-
-FLOOR_DRAWS = 200                # calibrated_floor's draws of the outcomes
 
 
 def calibrated_floor(chances, draws=FLOOR_DRAWS, seed=0):
