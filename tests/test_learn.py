@@ -384,3 +384,22 @@ def test_a_generation_labels_every_decision_by_its_own_search_s_completed_q_valu
     assert learn.settings(bot=str(timed), label_iterations=900)["label_iterations"] == 900
     old = learn.settings(labels="separate", policy_target="visits", positions=32, label_iterations=5000)
     assert (old["labels"], old["full_share"], old["label_iterations"]) == ("separate", None, 5000)
+
+
+@pytest.mark.slow
+def test_a_gate_s_most_games_may_change_for_the_gates_not_yet_begun(tmp_path, capsys):
+    out, bot = tmp_path / "loop", write_fast(tmp_path)
+    assert main(["learn", str(out), "--bot", bot, *TINY_ARGS, "--generations", "1", "--jobs", "1"]) == 0
+    log = out / "generations.jsonl"
+    first = log.read_text()
+    log.write_text("")                     # generation 1 again: its gate begun with at most 4 games
+    more = [*TINY_ARGS[:TINY_ARGS.index("--max-gate-games")], "--max-gate-games", "6",
+            *TINY_ARGS[TINY_ARGS.index("--max-gate-games") + 2:]]
+    capsys.readouterr()
+    assert main(["learn", str(out), "--bot", bot, *more, "--generations", "2", "--jobs", "1"]) == 0
+    assert "learn: max gate games 4 -> 6, for the gates not yet begun" in capsys.readouterr().err
+    one, two = log_of(out)
+    assert comparable(one, out) == comparable(json.loads(first), out)      # its gate kept its 4
+    assert "--max-games 4 " in one["gate"]["2"]["command"]
+    assert "--max-games 6 " in two["gate"]["2"]["command"] and two["gate"]["2"]["games"] <= 6
+    assert json.loads((out / "learn.json").read_text())["max_gate_games"] == 6

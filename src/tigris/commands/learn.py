@@ -76,7 +76,8 @@ def add_to(sub):
     p.add_argument("--sprt", nargs="+", metavar="KEY=VALUE", default=["elo0=0", "elo1=30"],
                    help="the gate's test: elo0=.. elo1=.. [alpha=0.05] [beta=0.05] (default elo0=0 elo1=30)")
     p.add_argument("--max-gate-games", type=whole(1, MAX_MATCH_GAMES), default=MAX_GATE_GAMES,
-                   help=f"a gate's most games (default {MAX_GATE_GAMES})")
+                   help=f"a gate's most games (default {MAX_GATE_GAMES}); a continued loop may change it, "
+                        f"for the gates not yet begun")
     p.add_argument("--seed", type=whole(0, MAX_SEED), default=0,
                    help="base seed of every stage's seeds (default 0)")
     p.add_argument("--report", action="store_true",

@@ -32,7 +32,9 @@ The same call again continues where a run stopped, killed at any stage: self-pla
 continues its folder, training its checkpoint, the gate its games (``sprt_match``'s
 ``resume``), each as if it had not stopped where it is deterministic (self-play and
 training; a gate at a fixed number of iterations too, at the same ``jobs``).  Settings
-other than the folder's are refused, naming the field.
+other than the folder's are refused, naming the field, except ``CHANGEABLE``'s: a gate's
+most games may change between runs, for the gates not yet begun (``learn.json`` then
+holds the new value; each generation's line its gate's own ``--max-games``).
 """
 
 import contextlib
@@ -77,7 +79,9 @@ WINDOW = 3                        # generations whose self-play data trains the 
 MAX_WINDOW = 1000
 SECONDS = 0.1                     # the gate's time a move, each bot
 SPRT = {"elo0": 0.0, "elo1": 30.0}
-MAX_GATE_GAMES = 400
+# A candidate some 30 Elo stronger, what a generation has gained here, is promoted by
+# SPRT(0, 30) in 58% of gates of at most 800 games, 24% of 400 (tools/gate_power.py).
+MAX_GATE_GAMES = 800
 MAX_SEED = 999_999                # a stage's seed stays a tournament's (stage_seed)
 GENERATIONS = 100_000             # generations of one base seed before the next seed's
 LOG = "generations.jsonl"
@@ -85,6 +89,9 @@ SETTINGS_FILE = "learn.json"
 STAGES = ("selfplay", "train", "gate")
 # The option of each setting, for a rerun whose settings differ.
 _OPTIONS = {"params": "--bot (its knobs)", "gate": "--seconds or --gate-iterations", "sprt": "--sprt"}
+# Settings a continued loop may change: they decide only gates not yet begun (a gate under
+# way keeps the most games it began with), so no finished stage reads otherwise.
+CHANGEABLE = ("max_gate_games",)
 
 
 def settings(players=(2,), bot=DEFAULT_BOT, start=None, games=GAMES, positions=POSITIONS,
@@ -269,7 +276,8 @@ class _Loop:
     def run(self, generations):
         """The loop: the folder settled, then the generations, each logged as it ends."""
         self._writable(self.out, (SETTINGS_FILE, LOG, "current.toml"))
-        _hold_settings(self.out, self.s)
+        for key, was, now in _hold_settings(self.out, self.s):
+            self.say(f"{key.replace('_', ' ')} {was} -> {now}, for the gates not yet begun")
         lines = read_generations(self.out, repair=True)
         self._start()
         self._current(lines[-1]["current"] if lines else 0)
@@ -478,17 +486,19 @@ class _Loop:
             write_text(path, read_source(b).decode("utf-8"))
         field = [str(path) for path in field]
         seed = stage_seed(s["seed"], k, "gate")
-        r = match.sprt_match(a, b, max_games=s["max_gate_games"], jobs=self.jobs, seed=seed, out=folder,
+        begun = (folder / tournament.SPEC_FILE).exists()
+        # A gate under way keeps the most games it began with (--max-gate-games may change).
+        most = tournament.read_spec_file(folder / tournament.SPEC_FILE)[0].games if begun else s["max_gate_games"]
+        r = match.sprt_match(a, b, max_games=most, jobs=self.jobs, seed=seed, out=folder,
                              players=players, field=field, progress=self.progress,
-                             desc=f"gate at {players} players",
-                             resume=(folder / tournament.SPEC_FILE).exists(), **self.where, **s["sprt"])
+                             desc=f"gate at {players} players", resume=begun, **self.where, **s["sprt"])
         if not r["games"]:
             first = (r["first_failure"] or "")[:200]
             raise UsageError(f"all {r['failed']} games failed, nothing is counted ({first}); "
                              f"{folder}/summary.md lists them")
         records = tournament.read_games(folder)
         sprt = [f"{key}={s['sprt'][key]:g}" for key in match.KEYS]
-        command = ["match", a, b, "--sprt", *sprt, "--max-games", s["max_gate_games"], "--players", players,
+        command = ["match", a, b, "--sprt", *sprt, "--max-games", most, "--players", players,
                    *[word for name in field for word in ("--field", name)], "--seed", seed,
                    "--jobs", self.jobs, "--out", folder]
         entry = {"status": "done", "command": _command(command), "seed": seed, "folder": f"gen-{k}/gate-{players}",
@@ -566,23 +576,29 @@ def _write_bot(path, given, description):
 
 def _hold_settings(out, s):
     """Hold the folder's settings to `s`: a new folder gets them; another loop's folder
-    is refused, naming the field and its option."""
+    is refused, naming the field and its option, except that the settings of
+    ``CHANGEABLE`` take `s`'s values from now on.  Returns those changed: (key, was, now)."""
     path = out / SETTINGS_FILE
     if path.exists():
         old = read_json(path)
         if not isinstance(old, dict) or old.get("format") != FORMAT:
             raise UsageError(f"{path}: not the settings of a tigris learn folder ({FORMAT})")
         for key, value in s.items():
-            if old.get(key) != value:
+            if old.get(key) != value and key not in CHANGEABLE:
                 option = _OPTIONS.get(key, f"--{key.replace('_', '-')}")
                 raise UsageError(f"{out} holds another loop: its {key} is {excerpt(old.get(key), 60)}, not "
                                  f"{excerpt(value, 60)}; give the same {option} to continue it, or choose "
                                  f"another folder")
+        changed = [key for key in CHANGEABLE if old.get(key) != s[key]]
+        if changed:                               # the settings file says what the next gates do
+            write_text(path, json.dumps(dict(old, **{key: s[key] for key in changed}), indent=2) + "\n")
+        return [(key, old.get(key), s[key]) for key in changed]
     elif (out / LOG).exists() or any(out.glob("gen-*")):
         raise UsageError(f"{out} holds generations without their {SETTINGS_FILE}: put it back, or choose "
                          f"another folder")
     else:
         write_text(path, json.dumps(s, indent=2) + "\n")
+    return []
 
 
 def _read_clock(path):
