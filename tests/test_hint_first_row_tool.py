@@ -64,3 +64,12 @@ def test_a_suite_s_positions_are_read_from_its_file_or_from_its_run_being_made(t
     begun.write_text(run.read_text().splitlines()[0] + "\n")
     with pytest.raises(SystemExit, match=r"begun.jsonl: 0 of the suite's 3 positions are played so far"):
         first_row.main(["--suite", str(begun)])
+
+
+def test_a_pipe_for_a_suite_is_refused_unopened(tmp_path):
+    import os
+
+    fifo = tmp_path / "suite.fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(SystemExit, match="suite.fifo: .*not a file"):
+        first_row.main(["--suite", str(fifo)])

@@ -48,8 +48,9 @@ def suite_positions(path):
     run whose games are not all played yet is refused, naming how many are)."""
     from tigris.errors import UsageError
     from tigris.runs import suite as suites
+    from tigris.sources import check_source
 
-    with open(path, "rb") as f:
+    with open(check_source(path), "rb") as f:          # a pipe or a device refused unopened
         head = f.readline()
     try:
         is_run = json.loads(head).get("format") == suites.RUN_FORMAT
