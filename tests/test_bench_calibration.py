@@ -141,7 +141,6 @@ def test_a_fit_learns_from_what_the_hint_shows():
 
 def test_the_positions_can_come_from_games_of_another_bot(positions):
     greedy = bench.calibration_positions(per_count=2, seed=5, games_bot=("greedy", None))
-    assert greedy == bench.calibration_positions(per_count=2, seed=5, games_bot=("greedy", None))
     assert [p["seed"] for p in greedy] == [p["seed"] for p in positions]      # the same deals
     assert [p["moves"] for p in greedy] != [p["moves"] for p in positions]    # other games
     for p in greedy:

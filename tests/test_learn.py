@@ -391,15 +391,20 @@ def test_a_gate_s_most_games_may_change_for_the_gates_not_yet_begun(tmp_path, ca
     out, bot = tmp_path / "loop", write_fast(tmp_path)
     assert main(["learn", str(out), "--bot", bot, *TINY_ARGS, "--generations", "1", "--jobs", "1"]) == 0
     log = out / "generations.jsonl"
-    first = log.read_text()
-    log.write_text("")                     # generation 1 again: its gate begun with at most 4 games
+    first = json.loads(log.read_text())
     more = [*TINY_ARGS[:TINY_ARGS.index("--max-gate-games")], "--max-gate-games", "6",
             *TINY_ARGS[TINY_ARGS.index("--max-gate-games") + 2:]]
+    log.write_text("")                     # generation 1 again: its gate begun with at most 4 games
     capsys.readouterr()
-    assert main(["learn", str(out), "--bot", bot, *more, "--generations", "2", "--jobs", "1"]) == 0
+    assert main(["learn", str(out), "--bot", bot, *more, "--generations", "1", "--jobs", "1"]) == 0
     assert "learn: max gate games 4 -> 6, for the gates not yet begun" in capsys.readouterr().err
-    one, two = log_of(out)
-    assert comparable(one, out) == comparable(json.loads(first), out)      # its gate kept its 4
-    assert "--max-games 4 " in one["gate"]["2"]["command"]
-    assert "--max-games 6 " in two["gate"]["2"]["command"] and two["gate"]["2"]["games"] <= 6
+    again = json.loads(log.read_text())
+    assert comparable(again, out) == comparable(first, out)      # its gate kept its 4, and its games
+    assert "--max-games 4 " in again["gate"]["2"]["command"]
     assert json.loads((out / "learn.json").read_text())["max_gate_games"] == 6
+    log.write_text("")                     # and once more, its gate not begun: at most 6 games
+    shutil.rmtree(out / "gen-1" / "gate-2")
+    assert main(["learn", str(out), "--bot", bot, *more, "--generations", "1", "--jobs", "1"]) == 0
+    assert "max gate games" not in capsys.readouterr().err                  # nothing changed now
+    gate = json.loads(log.read_text())["gate"]["2"]
+    assert "--max-games 6 " in gate["command"] and gate["games"] <= 6
