@@ -206,6 +206,7 @@ def test_the_fitting_tool_measures_a_map_beside_what_a_calibrated_chance_reads(t
     tool = _tool()
     n, ece, floor, top, mean, won = tool.measured(tool.read(path), chance.load(identity))[2]
     assert n == 1500 and 0 < floor <= top and ece <= top and abs(mean - won) < 0.03
+    assert tool.measured(tool.read(path), chance.load(identity))["all"][:2] == (n, ece)    # one count here
     n, ece_high, _, top_high, mean_high, _ = tool.measured(tool.read(path), chance.load(high))[2]
     assert ece_high > top_high and mean_high > won + 0.05
     before = sorted(p.name for p in tmp_path.iterdir())

@@ -113,12 +113,12 @@ def cross_validated(samples, folds, seed, against):
 
 
 def measured(samples, against):
-    """Per player count with samples: ``(positions, ECE of the mover's chance by the map
-    `against`, the calibrated floor's median and 95th percentile, mean chance, mean
-    outcome)``."""
+    """Per player count with samples, and ``"all"`` of them: ``(positions, ECE of the
+    mover's chance by the map `against`, the calibrated floor's median and 95th
+    percentile, mean chance, mean outcome)``."""
     rows = {}
-    for players in (2, 3, 4):
-        mine = [s for s in samples if s["players"] == players]
+    for players in (2, 3, 4, "all"):
+        mine = [s for s in samples if players in ("all", s["players"])]
         if not mine:
             continue
         shown = [chance.calibrated(s["raw"], s["mover"], against)[s["mover"]] for s in mine]
@@ -189,8 +189,8 @@ def main(argv=None):
         if args.measure:
             against = _map(args.against)
             rows = measured([sample for path in args.samples for sample in read(path)], against)
-            for players, (n, ece, floor, high, mean, won) in sorted(rows.items()):
-                print(f"{players} players, {n} positions: ECE of the mover's chance {ece:.4f} (a calibrated "
+            for players, (n, ece, floor, high, mean, won) in rows.items():
+                print(f"{players}{' players' if players != 'all' else ''}, {n} positions: ECE of the mover's chance {ece:.4f} (a calibrated "
                       f"chance here: median {floor:.4f}, 95th percentile {high:.4f}); mean chance "
                       f"{mean:.3f}, outcome {won:.3f}")
             return 0
