@@ -20,11 +20,11 @@ after a kill and it goes on.  The bench measures with seed 0, so fit on other se
 The last fits the map of ``tigris.chance`` by maximum likelihood on the samples of every
 file given, one set of coefficients per player count, and writes them
 (``tigris-chance/1``); those three commands made the shipped fit (some 6 minutes of 2
-cores for 500 positions a player count, 17 for 1,000).  Before it writes, it measures the fit on samples it did not see:
-the games are dealt into ``--folds`` parts (a game's positions stay together), each
-part's chances calibrated by the fit on the others, and the expected calibration error
-of the mover's chance over all parts, and the log loss, are printed per player count
-beside those of the map in use (``tigris.chance.load()``, or ``--against FILE``) on the
+cores for 500 positions a player count, 17 for 1,000).  Before it writes, it measures
+the fit on samples it did not see: the games are dealt into ``--folds`` parts (a game's
+positions stay together), each part's chances calibrated by the fit on the others, and
+the expected calibration error of the mover's chance over all parts, and the log loss,
+are printed per player count beside those of the map in use (``tigris.chance.load()``, or ``--against FILE``) on the
 same samples.  ``--measure`` fits nothing: per player count, the ECE of the map in use
 (or ``--against``) on the samples given, beside what a calibrated chance would read on
 them (``tigris.runs.bench.calibrated_floor``: the median and 95th percentile of 200 draws
@@ -190,9 +190,10 @@ def main(argv=None):
             against = _map(args.against)
             rows = measured([sample for path in args.samples for sample in read(path)], against)
             for players, (n, ece, floor, high, mean, won) in rows.items():
-                print(f"{players}{' players' if players != 'all' else ''}, {n} positions: ECE of the mover's chance {ece:.4f} (a calibrated "
-                      f"chance here: median {floor:.4f}, 95th percentile {high:.4f}); mean chance "
-                      f"{mean:.3f}, outcome {won:.3f}")
+                label = "all" if players == "all" else f"{players} players"
+                print(f"{label}, {n} positions: ECE of the mover's chance {ece:.4f} (a calibrated chance "
+                      f"here: median {floor:.4f}, 95th percentile {high:.4f}); mean chance {mean:.3f}, "
+                      f"outcome {won:.3f}")
             return 0
         check_target(args.fit, reads=[*args.samples, *([args.against] if args.against else [])], option="--fit")
         samples = [sample for path in args.samples for sample in read(path)]
