@@ -471,8 +471,7 @@ def test_knobs_reach_the_search():
                            "rollout_depth": -1, "final": "value", "widening": 0.0, "root": "ucb",
                            "candidates": 5, "halving_scale": 0.1, **default_weights(), "eval_leader": 0.6,
                             "evaluator": "heuristic", "network": "", "net_share": 1.0,
-                            "root_lookahead": 0.0, "lookahead_determinizations": 1, "priors": "heuristic",
-                            "policy_visits": 1,
+                            "root_lookahead": 0.0, "priors": "heuristic", "policy_visits": 1,
                             "policy_exploration": 0.0, "margin_share": 0.0, "margin_scale": 10.0}
     g = tigris.Game(players=2, seed=5)
     bot.choose(g)

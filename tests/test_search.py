@@ -187,11 +187,6 @@ HONEST_KINDS = [("ismcts", dict(iterations=300)),
                 # and with the shipped network's policy ordering its expansions and root
                 ("ismcts", dict(iterations=300, root="halving", halving_scale=1.0, candidates=32,
                                 evaluator="net", net_share=0.5, root_lookahead=30.0, priors="net")),
-                # the one-ply values the mean over four determinizations, all drawn from
-                # what the player sees
-                ("ismcts", dict(iterations=300, root="halving", halving_scale=1.0, candidates=32,
-                                evaluator="net", net_share=0.5, root_lookahead=30.0, priors="net",
-                                lookahead_determinizations=4)),
                 ("pimc", dict(iterations=300, determinizations=4, evaluator="net")),
                 ("greedy", dict(evaluator="net"))]
 
@@ -233,7 +228,6 @@ HONEST_IDS = [k + ("-halving" if p.get("root") == "halving" else "")
               + ("-net" if p.get("evaluator") == "net" else "")
               + ("-leaf" if p.get("rollout_depth") == 0 else "")
               + ("-lookahead" if p.get("root_lookahead") else "")
-              + ("x4" if p.get("lookahead_determinizations") else "")
               + ("-policy" if p.get("priors") == "net" else "") for k, p in HONEST_KINDS]
 
 
@@ -1030,22 +1024,3 @@ def test_greedy_beats_random():
         g = play_game([greedy, rnd] if seat == 0 else [rnd, greedy], 100 + seed)
         wins += g.ranking()[0] == [seat]
     assert wins >= 3
-
-
-def test_the_lookahead_over_more_determinizations_ranks_the_root_again_and_repeats():
-    """lookahead_determinizations = 1 is the lookahead of one determinization (every shipped
-    bot's); more rank the root's candidates by the mean one-ply value over as many, the
-    same for the same seed."""
-    a, _ = midgame_pair()
-    fast = dict(iterations=300, root="halving", halving_scale=1.0, candidates=8, evaluator="net",
-                net_share=0.5, root_lookahead=30.0, priors="net")
-
-    def searched(**extra):
-        bot = bots.make("ismcts", seed=5, **fast, **extra)
-        return bot.choose(a.copy()), [(c.action, c.visits) for c in bot.last.children]
-
-    one = searched()
-    assert searched(lookahead_determinizations=1) == one
-    four = searched(lookahead_determinizations=4)
-    assert searched(lookahead_determinizations=4) == four
-    assert four != one                     # ranked by other values, the candidates searched otherwise

@@ -98,7 +98,6 @@ cdef struct Config:
     const Net* net              # the learned evaluation of a rollout's end; NULL: the heuristic
     double net_share            # its share of the value, the rest the heuristic's
     double root_lookahead       # weight of a root move's one-ply value in its log prior
-    int lookahead_determinizations  # ... that value the mean over this many determinizations
     int priors                  # PRIORS_HEURISTIC or PRIORS_NET: what orders the expansions
     int policy_visits           # PRIORS_NET: the visits from which a node expands by the policy
     double policy_exploration   # PUCT's term: policy_exploration * prior * sqrt(avail) / (1 + visits)

@@ -280,7 +280,6 @@ cdef class Search:
         self.network = net
         self.cfg.net_share = config["net_share"]
         self.cfg.root_lookahead = config["root_lookahead"]
-        self.cfg.lookahead_determinizations = config["lookahead_determinizations"]
         self.cfg.net = &net.net if net is not None else NULL
         if config["priors"] == "net" and (net is None or not net.has_policy):
             raise ValueError("priors 'net' needs a network with a policy head (evaluator 'net' and "

@@ -130,7 +130,7 @@ cdef inline void new_root(Tree* t, const GameState* root, int player, Config* cf
     t.order = <int32_t*>malloc(NUM_ACTIONS * sizeof(int32_t))
     t.order_prior = <double*>malloc(NUM_ACTIONS * sizeof(double))
     if t.order != NULL and t.order_prior != NULL:
-        t.norder = root_order(&d, root, player, cfg, t.order, t.order_prior, x)
+        t.norder = root_order(&d, cfg, t.order, t.order_prior, x)
         if cfg.nroot_only > 0:
             t.norder = keep_only(t.order, t.order_prior, t.norder, cfg.root_only, cfg.nroot_only)
         new_node(t, NO_NODE, -1, player)     # sets t.stop if out of memory

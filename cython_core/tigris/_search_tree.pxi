@@ -251,19 +251,15 @@ cdef int32_t select_or_expand(Tree* t, int32_t node, GameState* d, const Config*
     return best
 
 
-cdef int root_order(GameState* d, const GameState* root, int player, const Config* cfg, int32_t* order,
-                    double* key, uint64_t* x) noexcept nogil:
+cdef int root_order(GameState* d, const Config* cfg, int32_t* order, double* key, uint64_t* x) noexcept nogil:
     """The root's legal actions sorted by prior, best first, ties in random order, and
     their priors in key (each with its jitter); how many.  With cfg.root_lookahead, each
     prior is scaled by exp(root_lookahead * (its move's one-ply value - the best's)):
-    the evaluator's value for the mover after the move, on this determinization `d` and,
-    with cfg.lookahead_determinizations > 1, the mean over as many: the others drawn from
-    `root` for `player` as the search draws its own (a swap's worth is in the tiles it
-    draws, which one determinization fixes)."""
-    cdef int n, k, j, mover, m
+    the evaluator's value for the mover after the move on this determinization."""
+    cdef int n, k, j, mover
     cdef int32_t a
     cdef double v, best
-    cdef GameState s, e
+    cdef GameState s
     cdef float reward[MAX_PLAYERS]
     cdef double chance[MAX_PLAYERS]
     cdef double* value
@@ -276,25 +272,12 @@ cdef int root_order(GameState* d, const GameState* root, int player, const Confi
         value = <double*>malloc(n * sizeof(double))
         if value != NULL:                       # out of memory: the priors alone
             mover = game_to_move(d)
+            best = -1e300
             for k in range(n):
                 game_copy(&s, d)
                 game_apply(&s, order[k])
                 leaf_value(&s, cfg, reward, chance, NULL)
                 value[k] = reward[mover]
-            for m in range(1, cfg.lookahead_determinizations):
-                game_copy(&e, root)             # another world the player cannot tell apart
-                if cfg.determinize:
-                    draw_determinization(&e, player, cfg, splitmix(x))
-                else:
-                    game_reseed(&e, splitmix(x))
-                for k in range(n):              # the same legal actions: the player's own hand
-                    game_copy(&s, &e)
-                    game_apply(&s, order[k])
-                    leaf_value(&s, cfg, reward, chance, NULL)
-                    value[k] += reward[mover]
-            best = -1e300
-            for k in range(n):
-                value[k] /= cfg.lookahead_determinizations
                 if value[k] > best:
                     best = value[k]
             for k in range(n):

@@ -128,10 +128,6 @@ KNOBS = {
     "root_lookahead": Knob(float, 0.0, "weight of each root move's one-ply value (the evaluator's, "
                                        "on the first determinization) in its prior; 0: the priors alone",
                            0.0, 1000.0),
-    "lookahead_determinizations": Knob(int, 1, "root_lookahead: the determinizations a root move's one-ply "
-                                               "value is the mean over (the first, and more drawn as the "
-                                               "search draws them), so that a move whose worth turns on "
-                                               "the tiles it draws is not ranked by one draw", 1, 64),
     "net_share": Knob(float, 1.0, "evaluator = net: the network's share of a position's value, the rest "
                                   "the heuristic's", 0.0, 1.0),
     "priors": Knob(str, "heuristic", "what orders the expansions and the root's moves: heuristic (the prior "
@@ -179,8 +175,8 @@ WEIGHTS = tuple(_WEIGHT_ROWS)
 # orders its moves (the weights between them).
 _TREE = ("exploration", "rollout", "epsilon", "rollout_depth", "final", "widening", "root", "candidates",
          "halving_scale")
-_JUDGES = ("evaluator", "network", "net_share", "root_lookahead", "lookahead_determinizations", "priors",
-           "policy_visits", "policy_exploration", "margin_share", "margin_scale")
+_JUDGES = ("evaluator", "network", "net_share", "root_lookahead", "priors", "policy_visits",
+           "policy_exploration", "margin_share", "margin_scale")
 #: What the compiled search takes as its configuration, every one of them (its seed, budget
 #: and deals are arguments of their own).
 SEARCH_CONFIG = (*_TREE, *WEIGHTS, *_JUDGES)
