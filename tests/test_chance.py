@@ -221,3 +221,8 @@ def test_the_fitting_tool_measures_a_map_beside_what_a_calibrated_chance_reads(t
     assert "name the bot too" in capsys.readouterr().err
     assert tool.main([str(tmp_path / "new.jsonl"), "--games-bot", "no-such-bot"]) == 1
     assert "the calibration games' bot no-such-bot" in capsys.readouterr().err
+    (tmp_path / "empty.jsonl").write_text("")
+    for mode in (["--measure"], ["--fit", str(tmp_path / "fit.json")]):   # nothing to fit or measure
+        assert tool.main([str(tmp_path / "empty.jsonl"), *mode]) == 1
+        assert "no samples in" in capsys.readouterr().err
+    assert not (tmp_path / "fit.json").exists()

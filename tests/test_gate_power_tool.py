@@ -26,3 +26,15 @@ def test_the_table(capsys):
     with pytest.raises(SystemExit):
         gate.main(["--elo0", "30", "--elo1", "0"])
     assert "--elo1 must be above --elo0" in capsys.readouterr().err
+    for bad, says in ((["--elo1", "inf"], "must be from -1000 to 1000, not inf"),
+                      (["--true", "nan"], "must be from -1000 to 1000, not nan"),
+                      (["--runs", "10000000"], "must be from 1 to 1,000,000")):
+        with pytest.raises(SystemExit):
+            gate.main(bad)
+        assert says in capsys.readouterr().err
+
+
+def test_matches_simulated_in_chunks_are_the_same_matches(monkeypatch):
+    whole = gate.power(28, 0, 30, 400, runs=300)
+    monkeypatch.setattr(gate, "CELLS", 400 * 7)          # 7 matches at a time: the same draws
+    assert gate.power(28, 0, 30, 400, runs=300) == whole

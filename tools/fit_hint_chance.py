@@ -112,6 +112,14 @@ def cross_validated(samples, folds, seed, against):
     return rows
 
 
+def read_all(paths):
+    """The samples of every file of `paths` (``read``); a UsageError if there are none."""
+    samples = [sample for path in paths for sample in read(path)]
+    if not samples:
+        raise UsageError(f"no samples in {', '.join(map(str, paths))}: collect some first")
+    return samples
+
+
 def measured(samples, against):
     """Per player count with samples, and ``"all"`` of them: ``(positions, ECE of the
     mover's chance by the map `against`, the calibrated floor's median and 95th
@@ -188,7 +196,7 @@ def main(argv=None):
             return 0
         if args.measure:
             against = _map(args.against)
-            rows = measured([sample for path in args.samples for sample in read(path)], against)
+            rows = measured(read_all(args.samples), against)
             for players, (n, ece, floor, high, mean, won) in rows.items():
                 label = "all" if players == "all" else f"{players} players"
                 print(f"{label}, {n} positions: ECE of the mover's chance {ece:.4f} (a calibrated chance "
@@ -196,7 +204,7 @@ def main(argv=None):
                       f"outcome {won:.3f}")
             return 0
         check_target(args.fit, reads=[*args.samples, *([args.against] if args.against else [])], option="--fit")
-        samples = [sample for path in args.samples for sample in read(path)]
+        samples = read_all(args.samples)
         if any("seed" not in s for s in samples):
             raise UsageError("a sample without its game's seed cannot be held out by game: "
                              "collect the samples again with this tool")
