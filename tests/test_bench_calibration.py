@@ -7,6 +7,7 @@ import math
 import pytest
 
 import tigris
+from tigris.calibration import calibrated_floor
 from tigris.runs import bench
 from tigris.commands import main
 from tigris.play.runner import deal_seed
@@ -151,11 +152,11 @@ def test_the_positions_can_come_from_games_of_another_bot(positions):
 
 
 def test_a_calibrated_chance_s_error_is_what_the_positions_allow():
-    assert bench.calibrated_floor([0.0, 1.0] * 50) == (0.0, 0.0)     # certain chances: no error
-    few = bench.calibrated_floor([0.3, 0.6] * 50)
-    many = bench.calibrated_floor([0.3, 0.6] * 2000)
+    assert calibrated_floor([0.0, 1.0] * 50) == (0.0, 0.0)     # certain chances: no error
+    few = calibrated_floor([0.3, 0.6] * 50)
+    many = calibrated_floor([0.3, 0.6] * 2000)
     assert 0 < many[0] <= many[1] < few[0] <= few[1] < 0.25            # fewer positions, more noise
-    assert bench.calibrated_floor([0.3, 0.6] * 50) == few               # seeded
+    assert calibrated_floor([0.3, 0.6] * 50) == few               # seeded
 
 
 def test_the_games_bot_is_checked_before_any_game(capsys):

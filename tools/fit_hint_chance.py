@@ -27,7 +27,7 @@ the expected calibration error of the mover's chance over all parts, and the log
 are printed per player count beside those of the map in use (``tigris.chance.load()``, or ``--against FILE``) on the
 same samples.  ``--measure`` fits nothing: per player count, the ECE of the map in use
 (or ``--against``) on the samples given, beside what a calibrated chance would read on
-them (``tigris.runs.bench.calibrated_floor``: the median and 95th percentile of 200 draws
+them (``tigris.calibration.calibrated_floor``: the median and 95th percentile of 200 draws
 of the outcomes from the chances), the mean chance and the mean outcome.
 """
 
@@ -41,7 +41,7 @@ from pathlib import Path
 from joblib import delayed
 
 from tigris import chance
-from tigris.calibration import expected_calibration_error
+from tigris.calibration import calibrated_floor, expected_calibration_error
 from tigris.runs import bench
 from tigris.commands.options import JOBS, POSITIVE, whole
 from tigris.errors import UsageError
@@ -131,7 +131,7 @@ def measured(samples, against):
             continue
         shown = [chance.calibrated(s["raw"], s["mover"], against)[s["mover"]] for s in mine]
         won = [s["outcome"][s["mover"]] for s in mine]
-        rows[players] = (len(mine), expected_calibration_error(shown, won), *bench.calibrated_floor(shown),
+        rows[players] = (len(mine), expected_calibration_error(shown, won), *calibrated_floor(shown),
                          statistics.fmean(shown), statistics.fmean(won))
     return rows
 

@@ -43,7 +43,7 @@ from tigris.files import write_bytes, write_text
 from tigris.sources import check_source, read_json
 
 __all__ = ["NEEDS_MATPLOTLIB", "Sample", "progress", "first_shares", "samples_of",
-           "read_samples", "fit", "predict", "reliability", "expected_calibration_error",
+           "read_samples", "fit", "predict", "reliability", "expected_calibration_error", "calibrated_floor",
            "plot_reliability", "save_model", "load_model", "calibrate", "format_report", "plot"]
 
 SHIPPED = Path(__file__).resolve().parent / "calibration.json"
@@ -51,6 +51,7 @@ FORMAT = "tigris-calibration/2"        # /1 files (no upset share, u = 0) still 
 FORMATS = ("tigris-calibration/1", FORMAT)
 COEFFICIENTS = 4                       # b0, b1, b2, u
 BINS = 10                # reliability bins of width 0.1
+FLOOR_DRAWS = 200        # calibrated_floor's draws of the outcomes
 NEEDS_MATPLOTLIB = "a reliability diagram needs matplotlib"
 LAST_TREASURES = 2       # R83: the game ends when no more than two treasures are left
 
@@ -223,9 +224,24 @@ def expected_calibration_error(probabilities, outcomes, bins=BINS):
     return sum(abs(r[0] - r[1]) * r[2] for r in rows) / total if total else math.nan
 
 
+def calibrated_floor(chances, draws=FLOOR_DRAWS, seed=0):
+    """What the expected calibration error reads for a chance that is calibrated, on
+    positions with these `chances`: each draw takes every position's outcome to be a
+    first place with its chance (independently), then the error of the chances against
+    those outcomes; (median, 95th percentile) over `draws` draws.  An error below the
+    95th percentile is within what the positions can tell from a calibrated one (the
+    positions of one game share its outcome, so the true floor is somewhat higher)."""
+    rng = np.random.default_rng(seed)
+    p = np.asarray(chances, dtype=float)
+    errors = [expected_calibration_error(p.tolist(), (rng.random(len(p)) < p).astype(float).tolist())
+              for _ in range(draws)]
+    return float(np.median(errors)), float(np.percentile(errors, 95))
+
+
 # ---------------------------------------------------------------------------------------
 # Files
 # ---------------------------------------------------------------------------------------
+
 
 def save_model(model, path, note=""):
     """Write the coefficients as JSON (``tigris-calibration/1``)."""

@@ -27,7 +27,7 @@ __all__ = ["machine", "core_runs", "bench_core", "search_runs", "bench_search",
            "REGRET_BUDGETS", "REGRET_REFERENCE", "REGRET_WITHIN", "regret_runs", "bench_regret",
            "CALIBRATION_BOT", "CALIBRATION_BOT_ITERATIONS", "CALIBRATION_SEEDS", "POSITIONS_PER_GAME",
            "SUM_TOLERANCE", "calibration_seed", "calibration_games", "calibration_runs",
-           "calibration_positions", "calibration_sample", "check_games_bot", "calibrated_floor",
+           "calibration_positions", "calibration_sample", "check_games_bot",
            "bench_calibration", "format_rows"]
 
 
@@ -361,7 +361,6 @@ CALIBRATION_BOT_ITERATIONS = 300
 MAX_GAMES = 100_000              # games per player count that the seed layout holds
 POSITIONS_PER_GAME = 3           # one early, one in the middle, one late
 SUM_TOLERANCE = 0.001            # how far every player's chances may sum from 1
-FLOOR_DRAWS = 200                # calibrated_floor's draws of the outcomes
 
 
 def calibration_seed(seed, players, game):
@@ -517,7 +516,7 @@ def bench_calibration(positions=1000, iterations=20_000, seed=0, jobs=1, bot=Non
     the player took.  Games and hints run on `jobs` workers under one progress bar.  Rows
     per player count and in all: positions, expected calibration error (ten bins, as
     ``tigris calibrate``), what a calibrated chance would read on these positions
-    (``calibrated_floor``), mean chance, mean outcome, and, when the rows give every
+    (``tigris.calibration.calibrated_floor``), mean chance, mean outcome, and, when the rows give every
     player's ``chances``, the largest deviation of their sum from 1; then the time taken."""
     from joblib import delayed
 
@@ -565,27 +564,9 @@ def _died(task, why):
                           f"stops: run it again (with fewer --jobs if memory is short)")
 
 
-def calibrated_floor(chances, draws=FLOOR_DRAWS, seed=0):
-    """What the expected calibration error reads for a chance that is calibrated, on
-    positions with these `chances`: each draw takes every position's outcome to be a
-    first place with its chance (independently), then the error of the chances against
-    those outcomes; (median, 95th percentile) over `draws` draws.  An error below the
-    95th percentile is within what the positions can tell from a calibrated one (the
-    positions of one game share its outcome, so the true floor is somewhat higher)."""
-    import numpy as np
-
-    from tigris.calibration import expected_calibration_error
-
-    rng = np.random.default_rng(seed)
-    p = np.asarray(chances, dtype=float)
-    errors = [expected_calibration_error(p.tolist(), (rng.random(len(p)) < p).astype(float).tolist())
-              for _ in range(draws)]
-    return float(np.median(errors)), float(np.percentile(errors, 95))
-
-
 def _calibration_rows(label, chosen):
     """The calibration figures of (position, hint) pairs, labelled `label`."""
-    from tigris.calibration import expected_calibration_error
+    from tigris.calibration import calibrated_floor, expected_calibration_error
 
     chances = [h["win"] for _, h in chosen]
     outcomes = [p["outcome"][p["mover"]] for p, _ in chosen]
