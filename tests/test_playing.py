@@ -36,7 +36,7 @@ class Seat:
             seen.append(client.get(f"/api/games/{self.id}?player={self.player}&key={self.key}").json())
             return until(seen[-1])
 
-        waiting.until(look, timeout, every=0.02, fail=False)
+        waiting.until(look, timeout, every=0.05, fail=False)
         return seen[-1]
 
     def post(self, client, action, **body):
@@ -256,6 +256,35 @@ def test_a_seat_s_view_brings_its_page_s_data_when_the_game_changed(client):
     assert later["data"]["moves"] and len(later["data"]["steps"]) == later["moves"] + 1
 
 
+def test_a_page_s_data_made_a_move_at_a_time_is_the_whole_replay_s(tmp_path):
+    """A seat's page data is made from the last one when the game went on (the new moves
+    replayed alone), anew after an undo: at every version, for each seat, it is the data
+    of the whole record replayed for that seat."""
+    import random
+
+    from tigris.web.tables import Table
+
+    table = Table.new(tmp_path, players=3, seats=["human"] * 3, seed=11)
+    rng = random.Random(2)
+    try:
+        for step in range(120):
+            game = table.game
+            if game.is_over:
+                break
+            player = game.current_player
+            if step % 17 == 16 and table._can_undo(player):
+                table.undo(player, version=table.version)
+            else:
+                table.move(player, rng.choice(game.legal_actions()), version=table.version)
+            rec, version = table.page()
+            for seat in range(3) if step % 5 == 0 else (player,):
+                whole = view.game_data(rec, partial=True, replayed=view.replay_steps(rec, True, seat))
+                assert table._page_data(rec, seat, version) == whole, (step, seat)
+        assert step == 119 and max(len(kept[3].moves) for kept in table.drawn.values()) > 60
+    finally:
+        table.close()
+
+
 @pytest.mark.parametrize("body, message", [
     ({"players": 5}, "players must be 2, 3 or 4"),
     ({"players": 2, "seats": ["human"]}, "one a player"),
@@ -303,7 +332,7 @@ def test_eight_games_at_once_with_their_hints(client):
     hints = []
     for seat in seats[:4]:                                # searches beside the games
         position = seat.view(client, my_turn_or_over)["position"]
-        hints.append(client.post("/api/hint", json={"position": position, "seconds": 2}).json()["id"])
+        hints.append(client.post("/api/hint", json={"position": position, "seconds": 1}).json()["id"])
     with ThreadPoolExecutor(8) as pool:
         ends = list(pool.map(lambda seat: play_to_the_end(client, seat, pick=lambda legal: legal[0])[0], seats))
     assert all(v["over"] and v["result"] for v in ends)
@@ -472,7 +501,9 @@ def test_a_bot_s_move_that_cannot_be_saved_is_searched_again(client, tmp_path, m
         while not v["error"]:
             assert seat.post(client, "move", move=v["legal"][0]["move"]).status_code == 200
             v = seat.view(client, lambda view: my_turn_or_over(view) or view["thinking"])
-            v = seat.view(client, lambda view: my_turn_or_over(view) and not view["thinking"])
+            # the bot's move is taken in once made, and searched again at the next look
+            # when it could not be saved: the page sees the error as the bot thinks again
+            v = seat.view(client, lambda view: view["error"] or (my_turn_or_over(view) and not view["thinking"]))
         assert "the bot's move could not be saved" in v["error"]
         rec = json.loads(path.read_text())
         assert len(rec["moves"]) == v["moves"] and rec["moves"][-1]["player"] == 0

@@ -143,15 +143,18 @@ def wait(browser, seconds=30):
 
 
 def _my_turn(browser):
-    """Wait until the seat may move (True) or the game is over (False)."""
+    """Wait until the seat may move (True) or the game is over (False).  Each look is one
+    script, not three calls: a whole game by clicks makes thousands of them."""
     def ready(b):
-        text = b.find_element(By.ID, "play-status").text
-        if text.startswith("The game is over"):
-            return "over"
-        if text.startswith("Your turn") and b.find_elements(By.CSS_SELECTOR, "#play-groups button"):
-            return "turn"
-        return False
+        return b.execute_script(
+            "const text = document.getElementById('play-status').innerText;"
+            "if (text.startsWith('The game is over')) return 'over';"
+            "return text.startsWith('Your turn') && !!document.querySelector('#play-groups button') && 'turn';")
     return wait(browser).until(ready) == "turn"
+
+
+def _move_count(browser):
+    return browser.execute_script("return document.getElementById('move-count').innerText")
 
 
 def _click_a_move(browser):
@@ -167,7 +170,7 @@ def _click_a_move(browser):
     deadline = time.monotonic() + 120
     while True:
         assert time.monotonic() < deadline, "no move made by clicks"
-        before = browser.find_element(By.ID, "move-count").text
+        before = _move_count(browser)
         try:
             button = wait(browser).until(first)
             if "move" in button.get_attribute("class").split():
@@ -182,7 +185,7 @@ def _click_a_move(browser):
         except (TimeoutException, WebDriverException):
             pass
         browser.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
-    wait(browser).until(lambda b: b.find_element(By.ID, "move-count").text != before)
+    wait(browser).until(lambda b: _move_count(b) != before)
 
 
 def test_a_resignation_is_said_in_sentences_and_nobody_is_left_to_move(browser, serving, tmp_path):
@@ -354,19 +357,25 @@ def test_a_position_edited_into_a_conflict_and_a_hint_asked_there(browser, servi
 # ---------------------------------------------------------------------------------------
 
 ATTACK = """<!DOCTYPE html><html><head><meta charset="utf-8"><title>attack</title></head><body>
-<iframe name="sink" id="sink"></iframe>
 <script>
 const SERVER = %(server)s, ROUTES = %(routes)s;
 const sent = [];
+let sinks = 0;
+// a form posted into a frame of its own: done once the server's answer is loaded there
+// (or after two seconds)
 function form(path, enctype, fields) {
+  const sink = document.createElement("iframe");
+  sink.name = "sink" + ++sinks;
+  document.body.appendChild(sink);
   const f = document.createElement("form");
-  f.method = "POST"; f.action = SERVER + path; f.enctype = enctype; f.target = "sink";
+  f.method = "POST"; f.action = SERVER + path; f.enctype = enctype; f.target = sink.name;
   for (const [k, v] of Object.entries(fields)) {
     const i = document.createElement("input"); i.name = k; i.value = v; f.appendChild(i);
   }
   document.body.appendChild(f);
+  const answered = new Promise(done => { sink.onload = done; setTimeout(done, 2000); });
   f.submit();
-  return new Promise(done => setTimeout(done, 400));
+  return answered;
 }
 (async () => {
   for (const [path, body] of ROUTES) {
@@ -789,10 +798,16 @@ def _done(browser, act):
                         and b.find_element(By.ID, "edit-panel").get_attribute("data-state") == "ready")
 
 
+def _chosen(browser):
+    """The value of the piece chosen in the editor's selector (one look: Select's
+    first_selected_option asks the browser about every option)."""
+    return browser.find_element(By.ID, "edit-piece").get_property("value")
+
+
 def _put(browser, pieces, value, square):
     """Put the piece `value` of the selector on `square` by a click: the note beside the
     board (empty when the piece was put)."""
-    if pieces.first_selected_option.get_attribute("value") != value:
+    if _chosen(browser) != value:
         pieces.select_by_value(value)
     cell = browser.find_element(By.CSS_SELECTOR, f'rect[data-cell="{square}"]')
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", cell)
@@ -809,8 +824,12 @@ def _set_field(browser, path, value):
 
 
 def _on_board(browser):
-    return {g.get_attribute("data-square"): g.get_attribute("data-token")
-            for g in browser.find_elements(By.CSS_SELECTOR, "#pieces g.piece")}
+    """{square: token} of the pieces drawn on the board, in one look (not two a piece)."""
+    return browser.execute_script(
+        "const on = {};"
+        "for (const g of document.querySelectorAll('#pieces g.piece'))"
+        "  on[g.getAttribute('data-square')] = g.getAttribute('data-token');"
+        "return on;")
 
 
 def _refused_severe(browser):
@@ -878,7 +897,7 @@ def test_every_piece_put_by_click_refusals_undone_and_a_valid_position_at_the_en
             token = "catastrophe" if value.startswith("catastrophe") else value
             assert _on_board(browser).get(square) == (token or None), (value, square)
             assert _editor_text(browser)["squares"].get(square) == (token or None), (value, square)
-        assert pieces.first_selected_option.get_attribute("value") == value     # still chosen
+        assert _chosen(browser) == value                                         # still chosen
     final = _editor_text(browser)
     game = position.from_position(final)
     squares = dict(start["squares"], K1="red+treasure", B2="red", H6="catastrophe", J9="blue",

@@ -255,12 +255,17 @@ def _check_bots(bots, players):
                               f"not {excerpt(name)}")
 
 
-def steps(rec):
+def steps(rec, start=None):
     """Yield ``(n, game)`` after 0, 1, 2, ... moves of a record: one replay, each move
-    checked as in ``replay``.  The same Game object is yielded each time."""
-    game = replay(rec, upto=0)
-    yield 0, game
-    for n, move in enumerate(rec["moves"], start=1):
+    checked as in ``replay``.  The same Game object is yielded each time.  ``start``:
+    ``(k, game)``, the game after the record's first k moves (an earlier replay of them):
+    only the steps after move k, from a copy of that game."""
+    if start is None:
+        k, game = 0, replay(rec, upto=0)
+        yield 0, game
+    else:
+        k, game = start[0], start[1].copy()
+    for n, move in enumerate(rec["moves"][k:], start=k + 1):
         _replay_move(game, n, move)
         yield n, game
 

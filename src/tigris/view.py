@@ -70,17 +70,23 @@ class Replayed(NamedTuple):
     stopped: str | None
 
 
-def replay_steps(rec, partial=False, viewer=None):
+def replay_steps(rec, partial=False, viewer=None, since=None):
     """The record replayed once for its page (see ``Replayed``), every move and the result
     checked: RecordError names the first that is wrong, unless ``partial``: then the
     steps stop at the last good move and ``stopped`` says why (the result is not
     checked).  A record that does not even set up its game raises RecordError.  With
     `viewer`, the positions are as that player saw them (the others' hands and the bag
-    hidden): a person's page at a table."""
+    hidden): a person's page at a table.  ``since``: the Replayed (for the same `viewer`,
+    not stopped) of an earlier record of this game whose moves are the first of `rec`'s:
+    only the moves after them are replayed (a game under way, a move at a time)."""
     squares_before, steps, moves = {}, [], []
-    game = None
+    game, start = None, None
+    if since is not None:
+        steps, moves, game = list(since.steps), list(since.moves), since.game
+        squares_before = game.to_position(viewer)["squares"]
+        start = (len(moves), game)
     try:
-        for n, game in records.steps(rec):
+        for n, game in records.steps(rec, start):
             if n:
                 action, player, forced, _ = game.history[-1]
                 text = game.action_str(action)

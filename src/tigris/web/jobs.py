@@ -291,11 +291,13 @@ class Tasks:
                 self._collect(task)
             return task is not None and task.state in ("waiting", "running")
 
-    def start_move(self, rec, bot, seed=0):
+    def start_move(self, rec, bot, seed=0, done=None):
         """Start (or queue) the move of `bot` (a Configuration, or a configuration's name
         or file, with `seed`) in the game of record `rec`; its result is ``{"action": id}``.  Moves go
         to a pool of `workers` processes kept for them: a bot's move is short, and a
-        process started for each would take longer than most moves."""
+        process started for each would take longer than most moves.  `done`, if given, is
+        called with no argument once the move is made or has failed (in the pool's thread:
+        it must not wait for a lock that its caller holds)."""
         import os
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
@@ -315,6 +317,8 @@ class Tasks:
                                                  initializer=_watch_parent, initargs=(os.getpid(),))
                 task.future = self._pool.submit(_choose, rec, bot, seed)
             task.state = "running"
+        if done is not None:
+            task.future.add_done_callback(lambda _: done())
         return self._add(task)
 
     def _add(self, task):

@@ -7,7 +7,8 @@ of the served folders' ``bots`` folders, never a path), an honest one (``cheat``
 see the people's hands) whose move is bounded (``MOVE_SECONDS``, ``MOVE_ITERATIONS``,
 ``workers`` at most the machine's cores).  A person's move comes from the page
 (``move``); a bot's from a worker process (``tigris.web.jobs``), started when its turn
-comes, so the server never searches; while it runs the game is ``thinking``.
+comes, so the server never searches, and taken in as soon as it is made (not at a page's
+next look); while it runs the game is ``thinking``.
 ``seen_by(player)`` is the game as that player may see it: the position with the others'
 hands hidden, the legal moves when it is the player's turn, and what each move did
 (``tigris.events``); with ``drawn`` (the version a page shows) also the page's data
@@ -124,9 +125,10 @@ class Table(Session):
             {p: secrets.token_urlsafe(9) for p in self.people})
         self.events = []                     # per move: {"n", "player", "move", "said"}
         self.shown_whole = False             # the record of the game over shown (or analysed)
-        self.drawn = {}                      # per seat: (version, its page's data)
+        self.drawn = {}                      # per seat: (version, its page's data, record's moves, replay)
         self.job = None                      # the key of the running bot move, if any
         self.error = None                    # why a bot could not move
+        self.closed = False                  # no bot moves any more (the server stops)
         self.lock = threading.Lock()
         self.key = game_key(to_record(game))   # what any record of this game shows (game_key)
         self.file = None                     # the record's (device, inode), as last written
@@ -279,8 +281,12 @@ class Table(Session):
         kept = self.drawn.get(player)
         if kept is not None and kept[0] == version:
             return kept[1]
-        data = view.game_data(rec, partial=True, replayed=view.replay_steps(rec, True, player))
-        self.drawn[player] = (version, data)
+        since = None                         # the last replay, when this record continues it
+        if kept is not None and kept[3].stopped is None and rec["moves"][:len(kept[2])] == kept[2]:
+            since = kept[3]
+        replayed = view.replay_steps(rec, True, player, since=since)
+        data = view.game_data(rec, partial=True, replayed=replayed)
+        self.drawn[player] = (version, data, rec["moves"], replayed)
         return data
 
     # -- a person's decisions -------------------------------------------------------
@@ -359,13 +365,19 @@ class Table(Session):
 
     def advance(self):
         """Start the bot whose turn it is (if any) in a worker; take in its move once
-        made.  The server calls it as pages ask for the game."""
+        made.  Called as a bot's move is made, and as pages ask for the game."""
         with self.lock:
             self._collect()
+
+    def _moved(self):
+        """A bot's move is made (called in the worker pool's thread): taken in at once, by
+        a thread of its own, as this one must not wait for the table's lock."""
+        threading.Thread(target=self.advance, name="tigris-table", daemon=True).start()
 
     def close(self):
         """The table closes: its bot's move stopped, its record let go of."""
         with self.lock:
+            self.closed = True
             self._stop_job()
             self._let_go()
 
@@ -444,7 +456,7 @@ class Table(Session):
 
     def _advance(self):
         """A bot's turn: its move searched in a worker."""
-        if self.over or self.job is not None or self.searches is None:
+        if self.over or self.job is not None or self.searches is None or self.closed:
             return
         if self.person(self.game.current_player):
             return
@@ -454,7 +466,7 @@ class Table(Session):
 
         seed = bot_seed(self.game.seed, 0, self.game.current_player, decision=len(self.game.history))
         bot = self.configurations[self.game.current_player] or seat
-        self.job = self.searches.start_move(to_record(self.game, bots=self.seats), bot, seed)
+        self.job = self.searches.start_move(to_record(self.game, bots=self.seats), bot, seed, done=self._moved)
 
     def _collect(self):
         if self.job is not None:
