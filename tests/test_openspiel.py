@@ -57,7 +57,7 @@ def play_along(seed, setup):
         legal = g.legal_actions()
         assert s.legal_actions() == sorted(legal)
         a = rng.choice(legal)
-        bag = g.raw_state()["bag"]
+        bag = theirs["bag"]
         g.apply(a)
         s.apply_action(a)
         for _, c in g.history[-1][3]:

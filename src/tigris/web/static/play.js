@@ -2,7 +2,7 @@
  * as this player sees them).
  *
  * The panel asks the server for the game (GET /api/games/ID?player=P&key=K&drawn=V) three
- * times a second: whose turn it is, a bot thinking, what each move did, the legal moves
+ * times a second, ten while a bot thinks (its move is shown as soon as it is made): whose turn it is, a bot thinking, what each move did, the legal moves
  * when it is this player's turn, and, when the game has changed since the version V the
  * page shows (a bot's move, another seat's), the page's data, which the viewer draws in
  * place (window.tigrisViewer.redraw: the board, the players, the supply, the moves, the
@@ -22,7 +22,7 @@
 import { h, call } from "./panel.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const POLL_MS = 300;
+const POLL_MS = 300, THINKING_POLL_MS = 100;
 const here = new URL(location.href);
 const ID = here.pathname.split("/").pop();
 const PLAYER = parseInt(here.searchParams.get("player"), 10);
@@ -134,6 +134,8 @@ async function act(action, body) {
   try {
     take(await call("/api/games/" + ID + "/" + action + "?" + KEY.slice(1),
                     Object.assign({ player: PLAYER, version: state.version }, body)));
+    // a bot answers: look again soon rather than at the next of the slower looks
+    if (state.thinking) setTimeout(() => look().catch(err => say(err.message)), THINKING_POLL_MS);
   } catch (e) {
     if (e.status === 409) {                     // the game moved on meanwhile: as it is now
       say("The game had moved on: here it is as it is now.");
@@ -210,7 +212,7 @@ async function poll() {
     if (e.status === 404) { location.reload(); return; }
     say(e.message);
   }
-  setTimeout(poll, POLL_MS);
+  setTimeout(poll, state && state.thinking ? THINKING_POLL_MS : POLL_MS);
 }
 
 undo.addEventListener("click", () => act("undo", {}));
