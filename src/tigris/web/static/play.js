@@ -2,11 +2,12 @@
  * as this player sees them).
  *
  * The panel asks the server for the game (GET /api/games/ID?player=P&key=K&drawn=V) three
- * times a second, ten while a bot thinks (its move is shown as soon as it is made): whose turn it is, a bot thinking, what each move did, the legal moves
- * when it is this player's turn, and, when the game has changed since the version V the
- * page shows (a bot's move, another seat's), the page's data, which the viewer draws in
- * place (window.tigrisViewer.redraw: the board, the players, the supply, the moves, the
- * status) at the last move: the page is never loaded again.  The moves onto a square are
+ * times a second, ten while a bot thinks (its move is shown as soon as it is made): whose
+ * turn it is, a bot thinking, what each move did, the legal moves when it is this player's
+ * turn, and, when the game has changed since the version V the page shows (a bot's move,
+ * another seat's), the page's data, which the viewer draws in place
+ * (window.tigrisViewer.redraw: the board, the players, the supply, the moves, the status)
+ * at the last move: the page is never loaded again.  The moves onto a square are
  * grouped by kind (a tile's colour, a leader, a catastrophe, a monument, a treasure...):
  * choosing a group outlines its squares on the board, and a click on one plays that move;
  * a move without a square (pass, support N, a swap, war COLOUR, withdraw, no-monument...)
