@@ -256,6 +256,29 @@ def test_a_seat_s_view_brings_its_page_s_data_when_the_game_changed(client):
     assert later["data"]["moves"] and len(later["data"]["steps"]) == later["moves"] + 1
 
 
+def test_a_bot_s_move_is_taken_in_without_a_page_asking(tmp_path):
+    """A bot's move is taken in once it is made, and the next bot's started: with nobody
+    looking at the game, a person's move is followed by both bots' turns, saved."""
+    from tigris.web.jobs import Tasks
+    from tigris.web.tables import Table
+
+    tasks = Tasks(workers=1)
+    table = Table.new(tmp_path, players=3, seats=["human", "random", "random"], seed=4, searches=tasks)
+    try:
+        moves = 0
+        while table.game.current_player == 0:         # the person's turn: two actions
+            table.move(0, table.game.legal_actions()[0], version=table.version)
+            moves += 1
+        waiting.until(lambda: table.game.current_player == 0 and table.job is None, 60,
+                      what="both bots' turns, taken in unasked")
+        assert len(table.game.history) > moves + 2 and len({p for _, p, _, _ in table.game.history}) == 3
+        rec = json.loads(table.path.read_text())
+        assert len(rec["moves"]) == len(table.game.history)
+    finally:
+        table.close()
+        tasks.close()
+
+
 def test_a_page_s_data_made_a_move_at_a_time_is_the_whole_replay_s(tmp_path):
     """A seat's page data is made from the last one when the game went on (the new moves
     replayed alone), anew after an undo: at every version, for each seat, it is the data
