@@ -242,7 +242,6 @@ def calibrated_floor(chances, draws=FLOOR_DRAWS, seed=0):
 # Files
 # ---------------------------------------------------------------------------------------
 
-
 def save_model(model, path, note=""):
     """Write the coefficients as JSON (``tigris-calibration/1``)."""
     data = {"format": FORMAT, "model": "(1 - u) * softmax(beta * standing) + u / players, "
