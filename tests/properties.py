@@ -11,6 +11,7 @@ crashes the interpreter fails its test instead of ending the test run.  Run one 
 hand with ``python tests/properties.py NAME [EXAMPLES]``.
 """
 
+import functools
 import json
 import math
 import os
@@ -530,6 +531,7 @@ def analysis_files(lines, cut):
         assert len(rows) <= header["decisions"]
 
 
+@functools.cache
 def _selfplay_lines():
     """Two valid lines of a self-play run of 2 players (a game and a failed one), as
     ``selfplay.read`` takes them, and the run's settings."""
@@ -552,13 +554,17 @@ def _selfplay_lines():
     return [line, failed], s
 
 
-SELFPLAY, SELFPLAY_SETTINGS = _selfplay_lines()
+def _selfplay_files():
+    lines = _selfplay_lines()[0]
+    return st.lists(mutated([lines[0]], keys=("search", "first", "scores", "move", "player", "error",
+                                              "policy")) | st.sampled_from(lines),
+                    min_size=1, max_size=3)
 
 
+# Material that takes seconds to make (a played game, a tournament) is made lazily, only
+# in the child process of a property that uses it.
 @_settings(examples=max(50, EXAMPLES // 10))
-@given(st.lists(mutated([SELFPLAY[0]], keys=("search", "first", "scores", "move", "player", "error",
-                                              "policy")) |
-                st.sampled_from(SELFPLAY), min_size=1, max_size=3),
+@given(st.deferred(_selfplay_files),
        st.one_of(st.none(), st.integers(0, 4000)))
 def selfplay_files(lines, cut):
     """A self-play file broken in generated ways (fields replaced, removed or added, the
@@ -573,7 +579,7 @@ def selfplay_files(lines, cut):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")            # a torn last line
-            read = selfplay.read(path, SELFPLAY_SETTINGS)
+            read = selfplay.read(path, _selfplay_lines()[1])
     except UsageError as e:
         _one_line_naming(e, path)
         return
@@ -581,7 +587,7 @@ def selfplay_files(lines, cut):
         os.unlink(path)
     assert len({line["game"] for line in read}) == len(read)
     for line in read:
-        assert selfplay._problem(line, SELFPLAY_SETTINGS) is None
+        assert selfplay._problem(line, _selfplay_lines()[1]) is None
 
 
 def _network_bytes():
@@ -928,7 +934,7 @@ def nested_input(case):
                 f.write(content if isinstance(content, bytes) else content.encode("utf-8"))
             return path
 
-        valid = json.dumps(SELFPLAY[0])
+        valid = json.dumps(_selfplay_lines()[0][0])
         readers = {
             "bot": lambda: botlib.configuration(put("deep.toml", text)),
             "spec": lambda: tournament.load_spec(put("deep.toml", text)),
@@ -939,7 +945,8 @@ def nested_input(case):
             "games line": lambda: (put("tournament.json", json.dumps(_played_folder()["spec"])),
                                    put("games.jsonl", text + "\n" + json.dumps(_played_folder()["records"][0]) + "\n"),
                                    tournament.load_summary(folder)),
-            "positions line": lambda: selfplay.read(put("p.jsonl", text + "\n" + valid + "\n"), SELFPLAY_SETTINGS),
+            "positions line": lambda: selfplay.read(put("p.jsonl", text + "\n" + valid + "\n"),
+                                                        _selfplay_lines()[1]),
             "analysis line": lambda: analysis.read_analysis(put("a.jsonl", json.dumps(ANALYSIS[0]) + "\n"
                                                                 + text + "\n" + json.dumps(ANALYSIS[1]) + "\n")),
             "meta": lambda: network.load(put("n.npz", _with_meta(text.encode("utf-8")))),
@@ -1157,6 +1164,12 @@ def server_guards(path, method, host, origin, fetch_site, content_type, data):
 # Every reader against every kind of file: devices, pipes, sockets, folders, links
 # ---------------------------------------------------------------------------------------
 
+READERS = ("record", "game K of a games.jsonl", "bot file", "tournament spec", "TOML", "network",
+           "analysis", "self-play data", "tuning history", "tuning settings", "win-chance map",
+           "calibration", "results folder's games", "results folder's spec")
+
+
+@functools.cache
 def _readers():
     """Each reader of a file the toolkit reads back: ``name -> (the file's name, its
     valid content as bytes, a function of a folder holding it that reads it)``.  A reader
@@ -1203,8 +1216,8 @@ def _readers():
         "network": ("n.npz", NETWORK, lambda d: network.load(os.path.join(d, "n.npz")).meta),
         "analysis": ("a.jsonl", jsonl(ANALYSIS),
                      lambda d: analysis.read_analysis(os.path.join(d, "a.jsonl"))),
-        "self-play data": ("positions.jsonl", jsonl(SELFPLAY),
-                           lambda d: selfplay.read(os.path.join(d, "positions.jsonl"), SELFPLAY_SETTINGS)),
+        "self-play data": ("positions.jsonl", jsonl(_selfplay_lines()[0]),
+                           lambda d: selfplay.read(os.path.join(d, "positions.jsonl"), _selfplay_lines()[1])),
         "tuning history": ("history.csv", history.getvalue().encode("utf-8"),
                            lambda d: tunefolder.read_history(os.path.join(d, "history.csv"), "spsa",
                                                              TUNE_PARAMS, TUNE_SETTINGS["opponents"])),
@@ -1257,14 +1270,14 @@ def _make(kind, path, data):
 
 def _every_reader(test):
     """`test` given every reader once, besides the readers hypothesis draws."""
-    for name in sorted(_readers()):
+    for name in READERS:
         test = example(name=name, cut=None)(test)
     return test
 
 
 @_settings(examples=max(20, EXAMPLES // 100))
 @_every_reader
-@given(name=st.sampled_from(sorted(_readers())), cut=st.one_of(st.none(), st.integers(0, 4000)))
+@given(name=st.sampled_from(READERS), cut=st.one_of(st.none(), st.integers(0, 4000)))
 def file_kinds(name, cut):
     """Every reader given each kind of file where it reads one (the valid content, or
     that content cut short): the file itself or a link to it (symbolic or hard) reads as
@@ -1275,6 +1288,7 @@ def file_kinds(name, cut):
     import tempfile
     import warnings
 
+    assert sorted(_readers()) == sorted(READERS)
     file, data, read, *others = _readers()[name]
     data = data if cut is None else data[:cut]
     outcome = {}
