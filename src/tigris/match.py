@@ -18,7 +18,7 @@ import os
 from pathlib import Path
 
 from tigris import bots as botlib
-from tigris import ratings, tournament
+from tigris import tournament
 from tigris._plumbing import jsonl, locks
 from tigris._plumbing import work
 from tigris.errors import ConfigError, Interrupted, TournamentError, UsageError, excerpt
@@ -195,6 +195,7 @@ def play_sprt(a, b, settings, spec, deals, scheduled, test, max_games, jobs, pro
     >>> r["decision"], r["games"] <= 20
     ('H1', True)
     """
+    from tigris import ratings       # with scipy: 2 s to import, needed by the test alone
     spec = GameSpec.of(spec)                 # a dict, as until 2.1, with a DeprecationWarning
     elo0, elo1, alpha, beta = (test[k] for k in KEYS)
     sprt = _SPRT(a, b, elo0, elo1, alpha, beta, max_games, scheduled,
@@ -258,6 +259,7 @@ class _SPRT:
                 self.draws += 1
             bar.update()
         if self.received % self.batch == 0 or self.received == self.scheduled:
+            from tigris import ratings
             self.llr = ratings.sprt_llr(self.wins, self.draws, self.losses, self.elo0, self.elo1)
             self.decision = ratings.sprt_decision(self.llr, self.alpha, self.beta)
             self.over = self.decision is not None or self.games >= self.max_games
