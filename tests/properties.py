@@ -1164,6 +1164,7 @@ def server_guards(path, method, host, origin, fetch_site, content_type, data):
 # Every reader against every kind of file: devices, pipes, sockets, folders, links
 # ---------------------------------------------------------------------------------------
 
+# The names of `_readers()`, here so that the property is made without its material.
 READERS = ("record", "game K of a games.jsonl", "bot file", "tournament spec", "TOML", "network",
            "analysis", "self-play data", "tuning history", "tuning settings", "win-chance map",
            "calibration", "results folder's games", "results folder's spec")
