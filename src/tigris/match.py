@@ -195,7 +195,7 @@ def play_sprt(a, b, settings, spec, deals, scheduled, test, max_games, jobs, pro
     >>> r["decision"], r["games"] <= 20
     ('H1', True)
     """
-    from tigris import ratings       # with scipy: 2 s to import, needed by the test alone
+    from tigris import ratings       # with scipy: 2 s to import, needed by the SPRT alone
     spec = GameSpec.of(spec)                 # a dict, as until 2.1, with a DeprecationWarning
     elo0, elo1, alpha, beta = (test[k] for k in KEYS)
     sprt = _SPRT(a, b, elo0, elo1, alpha, beta, max_games, scheduled,
