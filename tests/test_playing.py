@@ -271,9 +271,11 @@ def test_a_bot_s_move_is_taken_in_without_a_page_asking(tmp_path):
             moves += 1
         waiting.until(lambda: table.game.current_player == 0 and table.job is None, 60,
                       what="both bots' turns, taken in unasked")
-        assert len(table.game.history) > moves + 2 and len({p for _, p, _, _ in table.game.history}) == 3
-        rec = json.loads(table.path.read_text())
-        assert len(rec["moves"]) == len(table.game.history)
+        with table.lock:              # the table's thread may be between a move and its save
+            history = list(table.game.history)
+            rec = json.loads(table.path.read_text())
+        assert len(history) > moves + 2 and len({p for _, p, _, _ in history}) == 3
+        assert len(rec["moves"]) == len(history)
     finally:
         table.close()
         tasks.close()
