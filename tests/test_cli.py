@@ -223,3 +223,30 @@ def test_view_help_names_the_analysis_file_not_an_old_format(capsys):
     assert main(["view", "--help"]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert "analysis/1" not in out and "RECORD.analysis.jsonl" in out
+
+
+
+@pytest.mark.parametrize("signum, status", [("SIGINT", 130), ("SIGTERM", 143)])
+def test_an_interruption_inside_an_exec_of_a_string_keeps_the_exit_status(tmp_path, signum, status):
+    # An import under way when the signal comes may run exec() of a string (scipy's
+    # does); CPython then marks a `python -m` process to end by SIGINT, whatever the
+    # status main returns.
+    import subprocess
+    import sys
+
+    from processes import _env
+
+    (tmp_path / "interrupted.py").write_text(f"""
+import sys
+from tigris.commands import bots, main
+
+def run(args):
+    exec("import os, signal, time; os.kill(os.getpid(), signal.{signum}); time.sleep(30)")
+
+bots.run = run
+sys.exit(main(["bots"]))
+""")
+    done = subprocess.run([sys.executable, "-m", "interrupted"], capture_output=True, text=True,
+                          timeout=120, env=_env(), cwd=tmp_path)
+    assert done.returncode == status, done.stderr
+    assert done.stderr == "tigris bots: interrupted\n"

@@ -78,6 +78,7 @@ def main(argv=None):
         except KeyboardInterrupt as e:
             # Ctrl-C, or SIGTERM: the runners have stopped their workers and kept the
             # finished games; the message says where
+            _keep_the_exit_status()
             report(prog, str(e) or "interrupted")
             return 128 + (received[0] if received else signal.SIGINT)
         except BrokenPipeError:            # the output was cut short (| head): nothing to report
@@ -110,6 +111,17 @@ def report(prog, message):
     if len(text) > MESSAGE_LIMIT:
         text = text[:MESSAGE_LIMIT] + "..."
     print(f"{prog}: {text}", file=sys.stderr)
+
+
+def _keep_the_exit_status():
+    """Have the process end with the status main() returns, not killed by SIGINT.
+
+    CPython marks a ``python -m`` process to kill itself with SIGINT at exit when a
+    KeyboardInterrupt leaves code run by ``exec`` of a string, even if it is caught
+    further up; an import under way when the interruption came may run one (scipy's
+    does).  Each such ``exec`` clears the mark as it starts, and a successful one leaves
+    it cleared."""
+    exec("None")
 
 
 @contextlib.contextmanager
