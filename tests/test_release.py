@@ -5,7 +5,6 @@ examples; stubtest holding the .pyi stubs to the compiled modules)."""
 import importlib.metadata
 import os
 import re
-import shutil
 import subprocess
 import sys
 
@@ -111,20 +110,28 @@ LIES = [("def state_size()", "def state_size(x: int)"),      # a parameter that 
 
 @pytest.mark.slow
 def test_stubtest_catches_a_stub_that_lies(tmp_path):
-    """The check above is not vacuous: the same run fails on stubs that disagree, naming
-    each lie (both in one run: stubtest takes seconds)."""
-    stubs = tmp_path / "tigris"
-    shutil.copytree(ROOT / "src" / "tigris", stubs, ignore=shutil.ignore_patterns("*.so"))
-    stub = stubs / "_bench.pyi"
-    text = stub.read_text(encoding="utf-8")
+    """The check above is not vacuous: the same run passes on the true stub and fails on
+    one that disagrees, naming each lie (both in one run: stubtest takes seconds).  The
+    stubs' folder holds the one module checked beside an empty package, so mypy reads
+    that alone (the package's own sources took it some 15 seconds)."""
+    text = (ROOT / "src" / "tigris" / "_bench.pyi").read_text(encoding="utf-8")
+    lying = text
     for lie in LIES:
-        assert lie[0] in text
-        text = text.replace(*lie)
-    stub.write_text(text)
-    done = _stubtest(tmp_path, "tigris._bench")
-    assert done.returncode != 0
+        assert lie[0] in lying
+        lying = lying.replace(*lie)
+    said = []
+    for name, stub in (("true", text), ("lying", lying)):
+        stubs = tmp_path / name / "tigris"
+        stubs.mkdir(parents=True)
+        (stubs / "__init__.pyi").write_text("")
+        (stubs / "_bench.pyi").write_text(stub, encoding="utf-8")
+        # the allowlist's entries for the other modules go unused here
+        said.append(_stubtest(stubs.parent, "tigris._bench", "--ignore-unused-allowlist"))
+    true, lies = said
+    assert true.returncode == 0, true.stdout + true.stderr
+    assert lies.returncode != 0
     for lie in LIES:
-        assert lie[0].split("(")[0].removeprefix("def ") in done.stdout
+        assert lie[0].split("(")[0].removeprefix("def ") in lies.stdout
 
 
 def test_the_citation_names_this_version_and_license():
