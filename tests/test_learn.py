@@ -408,3 +408,47 @@ def test_a_gate_s_most_games_may_change_for_the_gates_not_yet_begun(tmp_path, ca
     assert "max gate games" not in capsys.readouterr().err                  # nothing changed now
     gate = json.loads(log.read_text())["gate"]["2"]
     assert "--max-games 6 " in gate["command"] and gate["games"] <= 6
+
+
+@pytest.mark.slow
+def test_a_folder_kept_without_its_self_play_data_goes_on_without_playing_it_again(tmp_path, capsys):
+    """The bulk of a folder, its self-play data and training folders, deleted (a copy
+    kept without them): the stages that finished are not run again, the next generation
+    trains on the data that is there and says so."""
+    s = learn.settings(bot=write_fast(tmp_path), **TINY)
+    out = tmp_path / "loop"
+    first, = learn.run(s, out, generations=1, jobs=1, progress=False)
+    for bulk in ("selfplay", "train"):
+        shutil.rmtree(out / "gen-1" / bulk)
+    (out / "generations.jsonl").write_text("")        # its line lost too: made from what is kept
+    again, second = learn.run(s, out, generations=2, jobs=1, progress=True)
+    assert comparable(again, out) == comparable(first, out)
+    assert not (out / "gen-1" / "selfplay").exists()  # not played again
+    assert second["train"]["folders"] == ["gen-2/selfplay"]
+    err = capsys.readouterr().err
+    assert "learn: generation 1: self-play done before: 3 games, " in err
+    assert "learn: generation 2: training without the self-play data of generation 1, which is not in" in err
+
+
+@pytest.mark.slow
+def test_self_play_is_played_again_when_its_data_is_gone_before_training(tmp_path):
+    s = learn.settings(bot=write_fast(tmp_path), **TINY)
+    whole = learn.run(s, tmp_path / "whole", generations=1, jobs=1, progress=False)
+    out = tmp_path / "loop"
+    learn.run(s, out, generations=1, jobs=1, progress=False)
+    for gone in ("selfplay", "train", "network.npz", "gate-2"):    # trained no more
+        path = out / "gen-1" / gone
+        shutil.rmtree(path) if path.is_dir() else path.unlink()
+    (out / "generations.jsonl").write_text("")
+    assert comparable(learn.run(s, out, generations=1, jobs=1, progress=False), out) == \
+        comparable(whole, tmp_path / "whole")
+    assert (out / "gen-1" / "selfplay" / "positions.jsonl").exists()
+
+
+@pytest.mark.parametrize("text", ["[]", '{"selfplay": 3}', '{"lunch": {"status": "done"}}',
+                                  '{"train": {"status": "done", "wall_seconds": -1, "cpu_seconds": 0}}'])
+def test_a_stages_file_that_is_not_one_is_refused_naming_it(tmp_path, text):
+    path = tmp_path / "stages.json"
+    path.write_text(text)
+    with pytest.raises(UsageError, match="stages.json: not the finished stages of a generation"):
+        learn._read_stages(path)

@@ -24,9 +24,18 @@ bots (``bot.toml``, ``gate.toml``).  ``gen-K/``: ``selfplay/`` (a ``tigris selfp
 folder), ``train/`` (a ``tigris train`` folder), ``network.npz`` (the candidate, copied
 from ``train/`` once training ends), ``bot.toml``, ``gate.toml``, ``field-1.toml`` and
 ``field-2.toml`` (the current bot's ``gate.toml`` under other names: a gate's field),
-``gate-P/`` (the gate at P players, a results folder) and ``clock.json`` (each stage's
-wall seconds and this process's CPU seconds in it, added up over the runs that did it).
+``gate-P/`` (the gate at P players, a results folder), ``clock.json`` (each stage's
+wall seconds and this process's CPU seconds in it, added up over the runs that did it)
+and ``stages.json`` (each finished stage's entry, as the generation's line holds it).
 Only the self-play data of the generations the next one trains on is kept (``window``).
+
+A finished stage is not run again while what it made is there (self-play: its data, or
+the network trained on it; training: the network; a gate: its folder), so the folder goes
+on where it stopped without its self-play data and its training folders
+(``gen-K/selfplay/``, ``gen-K/train/``: the bulk of it; deleted to make room, or a copy
+kept without them).  Only a generation whose training had not finished plays its
+self-play again (the same games); a later one trains on the window's data that is there,
+and its line names the folders it trained on.
 
 The same call again continues where a run stopped, killed at any stage: self-play
 continues its folder, training its checkpoint, the gate its games (``sprt_match``'s
@@ -357,8 +366,13 @@ class _Loop:
         self._writable(self.gen(k), _FILES)
         self.say(f"generation {k}, from generation {current}'s network")
         line = {"generation": k, "from": current}
-        played = self._stage(k, "selfplay", lambda: self._selfplay(k, current))
-        trained = self._stage(k, "train", lambda: self._train(k, current))
+        # A finished self-play is run again only if its data is gone before the training
+        # that needs it is done (a new machine: the folder kept without its self-play data).
+        data = (self.gen(k) / "selfplay").is_dir() or (self.gen(k) / "network.npz").exists()
+        played = self._stage(k, "selfplay", lambda: self._selfplay(k, current), reuse=data)
+        trained = self._stage(k, "train", lambda: self._train(k, current),
+                              reuse=(self.gen(k) / "network.npz").exists())
+        self._bots(k)
         gates = {}
         for p in self.s["players"]:
             refused = [q for q, g in gates.items() if g.get("decision") != "H1"]
@@ -366,7 +380,8 @@ class _Loop:
                 gates[str(p)] = {"status": "skipped", "why": f"the gate at {refused[0]} players did not "
                                                             f"accept H1: no promotion"}
                 continue
-            gates[str(p)] = self._stage(k, f"gate-{p}", lambda p=p: self._gate(k, current, p))
+            gates[str(p)] = self._stage(k, f"gate-{p}", lambda p=p: self._gate(k, current, p),
+                                        reuse=(self.gen(k) / f"gate-{p}").is_dir())
         promoted = all(g.get("decision") == "H1" for g in gates.values())
         stages = [played, trained, *gates.values()]
         line.update(promoted=promoted, current=k if promoted else current,
@@ -378,10 +393,18 @@ class _Loop:
                                         else f"not promoted: generation {current}'s stays the current one"))
         return line
 
-    def _stage(self, k, stage, fn):
+    def _stage(self, k, stage, fn, reuse=True):
         """Run a stage of generation `k`: its lines said, its seconds counted
-        (``clock.json``), an error named with the generation and the stage; its entry."""
+        (``clock.json``), an error named with the generation and the stage; its entry,
+        kept in the generation's ``stages.json`` once it ends.  A stage kept there is not
+        run again (unless `reuse` is False): its entry is the one kept, so a loop goes on
+        from its folder without the self-play data (a machine come up new, the folder
+        kept without it)."""
         name = _STAGE_NAMES.get(stage, stage)
+        done = _read_stages(self.gen(k) / STAGES_FILE)
+        if stage in done and reuse:
+            self.say(f"generation {k}: {name} done before: {_summary(stage, done[stage])}")
+            return done[stage]
         self.at = (k, stage, self.gen(k) / ("train" if stage == "train" else stage))
         self.say(f"generation {k}: {name}")
         try:
@@ -394,6 +417,8 @@ class _Loop:
         entry["cpu_seconds"] = round(clock["cpu_seconds"] + entry.pop("worker_cpu_seconds", 0.0), 3)
         self.say(f"generation {k}: {name} done: {_summary(stage, entry)}, {entry['cpu_seconds']:,.0f} CPU "
                  f"seconds, {entry['wall_seconds']:,.0f} s")
+        done[stage] = entry
+        write_text(self.gen(k) / STAGES_FILE, json.dumps(done, indent=1) + "\n")
         return entry
 
     @contextlib.contextmanager
@@ -449,7 +474,14 @@ class _Loop:
         from tigris.runs import train
 
         s, folder, net = self.s, self.gen(k) / "train", self.gen(k) / "network.npz"
-        window = [self.gen(i) / "selfplay" for i in range(max(1, k - s["window"] + 1), k + 1)]
+        # The window's self-play data, but that of a generation whose folder was kept
+        # without it (its own is always here: self-play runs again if it is not).
+        window = [self.gen(i) / "selfplay" for i in range(max(1, k - s["window"] + 1), k + 1)
+                  if i == k or (self.gen(i) / "selfplay").is_dir()]
+        left = [i for i in range(max(1, k - s["window"] + 1), k) if self.gen(i) / "selfplay" not in window]
+        if left and not net.exists():
+            self.say(f"generation {k}: training without the self-play data of generation"
+                     f"{'s' * (len(left) > 1)} {', '.join(map(str, left))}, which is not in {self.out}")
         init = self.gen(current) / "network.npz"
         seed = stage_seed(s["seed"], k, "train")
         if not net.exists():                      # else trained, and copied: a stage done
@@ -458,14 +490,13 @@ class _Loop:
             train.fit(data, folder, epochs=s["epochs"], patience=s["patience"], seed=seed,
                       progress=self.progress, init=init, freeze_value=not s["train_value"])
             write_bytes(net, read_source(folder / "network.npz"))
-        self._bots(k)
         meta = network.load(net).meta
         best = _log_line(folder / "log.jsonl", meta["best_epoch"])
         command = ["train", *window, "--out", folder, "--init", init,
                    *([] if s["train_value"] else ["--freeze-value"]), "--epochs", s["epochs"],
                    "--patience", s["patience"], "--seed", seed]
         return {"status": "done", "command": _command(command), "seed": seed,
-                "folders": [f"gen-{i}/selfplay" for i in range(max(1, k - s["window"] + 1), k + 1)],
+                "folders": [f"{path.parent.name}/selfplay" for path in window],
                 "positions": meta["positions"], "held_out_positions": meta["held_out_positions"],
                 "epochs": meta["epochs"], "best_epoch": meta["best_epoch"],
                 "held_out_loss": meta["held_out_loss"],
@@ -511,7 +542,8 @@ class _Loop:
 
 
 # The files the loop writes in a generation's folder (its stages' folders are theirs).
-_FILES = ("network.npz", "bot.toml", "gate.toml", "field-1.toml", "field-2.toml", "clock.json")
+_FILES = ("network.npz", "bot.toml", "gate.toml", "field-1.toml", "field-2.toml", "clock.json", "stages.json")
+STAGES_FILE = "stages.json"        # each finished stage's entry, as the generation's line will hold it
 # What the lines on stderr call the stages.
 _STAGE_NAMES = {"selfplay": "self-play", "train": "training", "gate-2": "gate at 2 players",
                 "gate-3": "gate at 3 players", "gate-4": "gate at 4 players"}
@@ -599,6 +631,23 @@ def _hold_settings(out, s):
     else:
         write_text(path, json.dumps(s, indent=2) + "\n")
     return []
+
+
+def _read_stages(path):
+    """A generation's stages.json: its finished stages' entries by stage (none yet: {})."""
+    if not path.exists():
+        return {}
+    done = read_json(path)
+    known = set(STAGES[:2]) | {f"gate-{p}" for p in (2, 3, 4)}
+    fine = isinstance(done, dict) and all(
+        stage in known and isinstance(entry, dict) and entry.get("status") == "done"
+        and all(type(entry.get(key)) in (int, float) and 0 <= entry[key] < math.inf
+                for key in ("wall_seconds", "cpu_seconds"))
+        for stage, entry in done.items())
+    if not fine:
+        raise UsageError(f"{path}: not the finished stages of a generation (each stage's entry, its status "
+                         f"done); delete it to run its stages again")
+    return done
 
 
 def _read_clock(path):
