@@ -367,7 +367,7 @@ class _Loop:
         self.say(f"generation {k}, from generation {current}'s network")
         line = {"generation": k, "from": current}
         # A finished self-play is run again only if its data is gone before the training
-        # that needs it is done (a new machine: the folder kept without its self-play data).
+        # that needs it is done (the folder kept without its self-play data).
         data = (self.gen(k) / "selfplay").is_dir() or (self.gen(k) / "network.npz").exists()
         played = self._stage(k, "selfplay", lambda: self._selfplay(k, current), reuse=data)
         trained = self._stage(k, "train", lambda: self._train(k, current),
@@ -398,8 +398,7 @@ class _Loop:
         (``clock.json``), an error named with the generation and the stage; its entry,
         kept in the generation's ``stages.json`` once it ends.  A stage kept there is not
         run again (unless `reuse` is False): its entry is the one kept, so a loop goes on
-        from its folder without the self-play data (a machine come up new, the folder
-        kept without it)."""
+        from its folder kept without the self-play data."""
         name = _STAGE_NAMES.get(stage, stage)
         done = _read_stages(self.gen(k) / STAGES_FILE)
         if stage in done and reuse:
