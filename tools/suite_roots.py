@@ -60,14 +60,16 @@ def why_missed(found):
 
 def figures(found):
     """The rows over the positions' searches: (name, value, unit[, interval])."""
+    from tigris.runs.suite import _share_row as share        # "(k of n)", percent, its interval
+
     counts = sorted({f["players"] for f in found})
     groups = [(f"{n} players", [f for f in found if f["players"] == n]) for n in counts]
     groups += [("all", found)] if len(counts) > 1 else []
     rows = []
     for label, part in groups:
-        rows.append(_share(f"chosen move among the reference's best, {label}", [f["right"] for f in part]))
+        rows.append(share(f"chosen move among the reference's best, {label}", [f["right"] for f in part]))
     for label, part in groups:
-        rows.append(_share(f"a best move among the first halving's candidates, {label}",
+        rows.append(share(f"a best move among the first halving's candidates, {label}",
                            [max(f["best_rounds"].values(), default=0) >= 1 for f in part]))
     misses = [why_missed(f) for f in found if not f["right"]]
     for why in (FIRST, LATER, LAST):
@@ -77,14 +79,6 @@ def figures(found):
     if regrets:
         rows.append(("mean regret of the chosen moves", sum(regrets) / len(regrets), "chance"))
     return rows
-
-
-def _share(name, hits):
-    """A share of positions as a row: (name with its count, percent, "%", 95% interval)."""
-    from tigris.ratings import wilson_interval
-
-    low, high = wilson_interval(sum(hits), len(hits))
-    return (f"{name} ({sum(hits)} of {len(hits)})", 100 * sum(hits) / len(hits), "%", (100 * low, 100 * high))
 
 
 def run(suite, bot="ismcts-fast", iterations=20_000, seed=1, jobs=1, first=None):
