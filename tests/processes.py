@@ -67,11 +67,11 @@ def python(code, timeout=120):
                           timeout=timeout, env=_env(), cwd=ROOT)
 
 
-def command(args, timeout=300):
-    """Run ``python ARGS`` (such as ``["-m", "tigris", ...]``) to its end; the
-    CompletedProcess (text output)."""
+def command(args, timeout=300, cwd=ROOT):
+    """Run ``python ARGS`` (such as ``["-m", "tigris", ...]``) to its end in the folder
+    `cwd`; the CompletedProcess (text output)."""
     return subprocess.run([sys.executable, *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout, env=_env(), cwd=ROOT)
+                          timeout=timeout, env=_env(), cwd=cwd)
 
 
 def script(path, *args, cwd, timeout=300):

@@ -78,15 +78,15 @@ def test_the_log_says_what_each_stage_did(loop):
     for k, line in enumerate(lines, 1):
         sp, tr, gate = line["selfplay"], line["train"], line["gate"]["2"]
         assert line["from"] == (lines[k - 2]["current"] if k > 1 else 0)
-        assert sp["command"].startswith(f"tigris selfplay --out {out}/gen-{k}/selfplay --games 3 --players 2 "
-                                        f"--bot {out}/gen-{line['from']}/bot.toml")
+        assert sp["command"].startswith(f"tigris selfplay --out gen-{k}/selfplay --games 3 --players 2 "
+                                        f"--bot gen-{line['from']}/bot.toml")
         assert sp["games"] + sp["failed"] == 3 and 0 < sp["positions"] <= 9
-        assert tr["command"].startswith("tigris train ") and f"--init {out}/gen-{line['from']}/network.npz " \
+        assert tr["command"].startswith(f"tigris train {' '.join(tr['folders'])} --out gen-{k}/train ") and f"--init gen-{line['from']}/network.npz " \
             "--freeze-value --epochs 3 --patience 3" in tr["command"]
         assert 1 <= tr["best_epoch"] <= tr["epochs"] <= 3 and tr["positions"] > tr["held_out_positions"] > 0
         assert all(tr[key] > 0 for key in ("held_out_loss", "held_out_chance", "held_out_policy"))
         assert 0 <= tr["held_out_top_move"] <= 1 and set(tr["calibration_error"]) == {"2"}
-        assert gate["command"].startswith(f"tigris match {out}/gen-{k}/gate.toml {out}/gen-{line['from']}/gate.toml "
+        assert gate["command"].startswith(f"tigris match gen-{k}/gate.toml gen-{line['from']}/gate.toml "
                                           "--sprt elo0=-1000 elo1=0 alpha=0.05 beta=0.05 --max-games 4 --players 2")
         assert gate["wins"] + gate["draws"] + gate["losses"] == gate["games"] <= 4
         assert gate["score"] == pytest.approx((gate["wins"] + gate["draws"] / 2) / gate["games"], abs=1e-4)
@@ -102,6 +102,7 @@ def test_the_log_says_what_each_stage_did(loop):
         assert line["cpu_seconds"] == pytest.approx(sp["cpu_seconds"] + tr["cpu_seconds"] + gate["cpu_seconds"],
                                                     abs=0.2)
     assert lines[0]["selfplay"]["seed"] != lines[1]["selfplay"]["seed"]
+    assert str(out) not in (out / "generations.jsonl").read_text()     # its paths are the folder's own
 
 
 def test_report_reads_a_real_loop(loop, capsys):
@@ -141,14 +142,15 @@ def test_the_window_keeps_only_the_data_the_next_generation_trains_on(loop):
 
 @pytest.mark.slow
 def test_a_stage_run_by_hand_from_its_logged_command_does_what_the_loop_did(loop, tmp_path):
-    """The log's commands are the stages: gen 2's self-play and gate, again into new folders."""
+    """The log's commands, run in the loop's folder, are the stages: gen 2's self-play and
+    gate, again into new folders."""
     out, lines = loop
     for stage, folder, data in (("selfplay", "selfplay", "positions.jsonl"), ("gate", "gate-2", "games.jsonl")):
         entry = lines[1][stage] if stage == "selfplay" else lines[1]["gate"]["2"]
         words = entry["command"].split()
         at = words.index("--out")
         words[at + 1] = str(tmp_path / folder)
-        done = command(["-m", "tigris", *words[1:]])
+        done = command(["-m", "tigris", *words[1:]], cwd=out)
         assert done.returncode == 0, done.stderr[-2000:]
         ours, theirs = ([json.loads(line) for line in (where / data).read_text().splitlines()]
                         for where in (out / "gen-2" / folder, tmp_path / folder))
@@ -353,10 +355,10 @@ def test_the_three_and_four_player_line_gates_at_both_with_the_current_bot_in_th
     assert "--players 4 " in line["selfplay"]["command"]             # self-play at 4 players
     assert (out / "gen-0" / "network.npz").read_bytes() == network.path_of("", 3).read_bytes()
     three, four = line["gate"]["3"], line["gate"]["4"]
-    assert f"--field {out}/gen-1/field-1.toml" in three["command"] and "first_elo" in three
+    assert "--field gen-1/field-1.toml" in three["command"] and "first_elo" in three
     assert (out / "gen-1" / "field-1.toml").read_text() == (out / "gen-0" / "gate.toml").read_text()
     if three["decision"] == "H1":
-        assert four["status"] == "done" and f"--field {out}/gen-1/field-2.toml" in four["command"]
+        assert four["status"] == "done" and "--field gen-1/field-2.toml" in four["command"]
     else:
         assert four == {"status": "skipped", "why": "the gate at 3 players did not accept H1: no promotion"}
     assert line["promoted"] == (three["decision"] == four.get("decision") == "H1")
@@ -428,6 +430,38 @@ def test_a_folder_kept_without_its_self_play_data_goes_on_without_playing_it_aga
     err = capsys.readouterr().err
     assert "learn: generation 1: self-play done before: 3 games, " in err
     assert "learn: generation 2: training without the self-play data of generation 1, which is not in" in err
+
+
+# What of a loop's folder lasts (docs/FORMATS.md, "Learning folders"): kept in a
+# repository, it goes on anywhere.
+RECORD = ("learn.json", "generations.jsonl", "gen-*/stages.json", "gen-*/clock.json")
+
+
+@pytest.mark.slow
+def test_a_folder_copied_elsewhere_as_its_record_goes_on_as_if_it_had_not_moved(loop, tmp_path):
+    """The loop's record, its current network and the window's self-play data, copied
+    to another folder without its bot files, training folders and gates, the first
+    folder gone: the next generation there is the one the loop made in its own folder,
+    and the record names no path of either folder."""
+    whole, lines = loop
+    s = learn.settings(bot=write_fast(tmp_path), **TINY)
+    first, moved = tmp_path / "first", tmp_path / "moved"
+    learn.run(s, first, generations=1, jobs=1, progress=False)
+    current = log_of(first)[-1]["current"]
+    kept = [p for pattern in RECORD for p in first.glob(pattern)]
+    kept += [first / "gen-1" / "selfplay"] + ([first / f"gen-{current}" / "network.npz"] if current else [])
+    for path in kept:
+        to = moved / path.relative_to(first)
+        to.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copytree(path, to) if path.is_dir() else shutil.copyfile(path, to)
+    shutil.rmtree(first)
+    assert comparable(learn.run(s, moved, generations=1, jobs=1, progress=False), moved) == comparable(lines, whole)
+    same_networks(moved, whole, generations=(2,))
+    for path in (p for pattern in RECORD for p in moved.glob(pattern)):
+        assert str(first) not in path.read_text() and str(moved) not in path.read_text(), path
+    assert (moved / "current.toml").read_text().endswith(
+        (moved / f"gen-{lines[-1]['current']}" / "bot.toml").read_text())
+    assert str(moved / f"gen-{lines[-1]['current']}" / "network.npz") in (moved / "current.toml").read_text()
 
 
 @pytest.mark.slow

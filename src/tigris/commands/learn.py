@@ -17,8 +17,9 @@ OUT/generations.jsonl gets a line per generation (the commands of its stages, se
 CPU and wall seconds, losses, the gate's result and Elo), OUT/gen-K/ its data, network
 and bot files, OUT/current.toml the current bot. The same command again continues
 where a run stopped (killed at any stage), without running a finished stage again, also
-when OUT was kept without its self-play data (OUT/gen-K/selfplay); Ctrl-C or SIGTERM
-stops it keeping what is done. Self-play and the gates run in worker processes here, or on a dask cluster
+when OUT was kept without its self-play data (OUT/gen-K/selfplay), or its record alone
+(learn.json, generations.jsonl, gen-K/stages.json and clock.json, the current network)
+was copied to another folder or machine; Ctrl-C or SIGTERM stops it keeping what is done. Self-play and the gates run in worker processes here, or on a dask cluster
 (--backend dask --scheduler ADDRESS). Needs PyTorch: pip install 'tigris-euphrates[train]'.
 """
 

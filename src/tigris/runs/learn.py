@@ -37,6 +37,11 @@ kept without them).  Only a generation whose training had not finished plays its
 self-play again (the same games); a later one trains on the window's data that is there,
 and its line names the folders it trained on.
 
+The loop's record (``learn.json``, ``generations.jsonl``, each ``gen-K/stages.json`` and
+``clock.json``, the current network) names no path of the machine: the log's commands name
+the folder's paths relative to it, and each run writes the current bot's files again.
+Copied elsewhere (a repository), it goes on from its next generation there.
+
 The same call again continues where a run stopped, killed at any stage: self-play
 continues its folder, training its checkpoint, the gate its games (``sprt_match``'s
 ``resume``), each as if it had not stopped where it is deterministic (self-play and
@@ -289,7 +294,12 @@ class _Loop:
             self.say(f"{key.replace('_', ' ')} {was} -> {now}, for the gates not yet begun")
         lines = read_generations(self.out, repair=True)
         self._start()
-        self._current(lines[-1]["current"] if lines else 0)
+        # The current bot's files written again: they name its network by this folder's
+        # path, which a folder copied elsewhere (its lasting record: FORMATS.md) changes.
+        current = lines[-1]["current"] if lines else 0
+        if current:
+            self._bots(current)
+        self._current(current)
         self._prune(len(lines))
         made = 0
         try:
@@ -456,12 +466,14 @@ class _Loop:
             raise UsageError(f"all {len(lines)} games failed (game {failed[0]['game']}: "
                              f"{failed[0]['error'][:200]}): nothing to train on; fix the cause, delete "
                              f"{folder} and run the same command again")
+        bot = Path(bot)
         command = ["selfplay", "--out", folder, "--games", s["games"], "--players", max(s["players"]),
                    "--bot", bot, *(["--label-bot", bot] if label_bot else []), "--positions", s["positions"],
                    "--label-iterations", s["label_iterations"], "--labels", s["labels"],
                    "--policy-target", s["policy_target"],
                    *(["--full-share", s["full_share"]] if s["full_share"] is not None else []), "--seed", seed]
-        return {"status": "done", "command": _command(command), "seed": seed, "folder": f"gen-{k}/selfplay",
+        return {"status": "done", "command": _command(command, self.out), "seed": seed,
+                "folder": f"gen-{k}/selfplay",
                 "games": len(lines) - len(failed), "failed": len(failed),
                 "positions": sum(len(line["positions"]) for line in lines if "error" not in line),
                 "worker_cpu_seconds": sum(line.get("cpu_seconds", 0.0) for line in lines)}
@@ -494,7 +506,7 @@ class _Loop:
         command = ["train", *window, "--out", folder, "--init", init,
                    *([] if s["train_value"] else ["--freeze-value"]), "--epochs", s["epochs"],
                    "--patience", s["patience"], "--seed", seed]
-        return {"status": "done", "command": _command(command), "seed": seed,
+        return {"status": "done", "command": _command(command, self.out), "seed": seed,
                 "folders": [f"{path.parent.name}/selfplay" for path in window],
                 "positions": meta["positions"], "held_out_positions": meta["held_out_positions"],
                 "epochs": meta["epochs"], "best_epoch": meta["best_epoch"],
@@ -528,10 +540,11 @@ class _Loop:
                              f"{folder}/summary.md lists them")
         records = tournament.read_games(folder)
         sprt = [f"{key}={s['sprt'][key]:g}" for key in match.KEYS]
-        command = ["match", a, b, "--sprt", *sprt, "--max-games", most, "--players", players,
-                   *[word for name in field for word in ("--field", name)], "--seed", seed,
+        command = ["match", Path(a), Path(b), "--sprt", *sprt, "--max-games", most, "--players", players,
+                   *[word for name in field for word in ("--field", Path(name))], "--seed", seed,
                    "--jobs", self.jobs, "--out", folder]
-        entry = {"status": "done", "command": _command(command), "seed": seed, "folder": f"gen-{k}/gate-{players}",
+        entry = {"status": "done", "command": _command(command, self.out), "seed": seed,
+                 "folder": f"gen-{k}/gate-{players}",
                  **{key: r[key] for key in ("decision", "games", "wins", "draws", "losses", "failed")},
                  "score": round((r["wins"] + r["draws"] / 2) / r["games"], 4), "llr": round(r["llr"], 4),
                  "bounds": [round(x, 4) for x in r["bounds"]]}
@@ -593,9 +606,15 @@ def _log_line(path, epoch):
     raise UsageError(f"{path}: no line of epoch {epoch}, the network's best")
 
 
-def _command(words):
-    """A command line of tigris, its words quoted for a shell."""
-    return shlex.join(["tigris", *(str(w) for w in words)])
+def _command(words, out):
+    """A command line of tigris as run in the loop's folder `out`, its words quoted for a
+    shell: the paths in `out` (``Path`` words) relative to it, so the log names no path of
+    this machine and holds for the folder copied elsewhere."""
+    def word(w):
+        if isinstance(w, Path) and w.is_relative_to(out):
+            return str(w.relative_to(out))
+        return str(w)
+    return shlex.join(["tigris", *(word(w) for w in words)])
 
 
 def _write_bot(path, given, description):
