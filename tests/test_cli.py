@@ -89,6 +89,8 @@ def test_every_command_with_a_seed_defaults_to_the_same_one():
     from tigris.tournament import Spec
     assert defaults.pop("tournament") is None and Spec(bots=["a", "b"]).seed == SEED
     assert defaults.pop("play") is None
+    # learn's is None so that a continued loop takes its folder's; a new one the default
+    assert defaults.pop("learn") is None and _subparsers()["learn"].get_default("setting_defaults")["seed"] == SEED
     assert set(defaults.values()) == {SEED}, defaults
 
 

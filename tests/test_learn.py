@@ -432,6 +432,47 @@ def test_a_folder_kept_without_its_self_play_data_goes_on_without_playing_it_aga
     assert "learn: generation 2: training without the self-play data of generation 1, which is not in" in err
 
 
+def test_a_folder_s_settings_make_its_loop_again(loop, tmp_path):
+    out, _ = loop
+    kw = learn.folder_settings(out)
+    assert kw["bot"] == "fast" and kw["gate_iterations"] == 10 and kw["seed"] == 0
+    kw["bot"] = write_fast(tmp_path)                 # a bot file of one's own is given again
+    assert learn.settings(**kw) == json.loads((out / "learn.json").read_text())
+    assert learn.folder_settings(tmp_path / "none") == {}
+
+
+@pytest.mark.parametrize("text, says", [('{"format": "tigris-learn/1"}', "learn.json: players: missing"),
+                                        ("[]", "learn.json: not the settings of a tigris learn folder")])
+def test_a_folder_s_settings_that_are_not_a_loop_s_are_refused_naming_the_field(tmp_path, capsys, text, says):
+    (tmp_path / "learn.json").write_text(text)
+    with pytest.raises(UsageError, match=says):
+        learn.folder_settings(tmp_path)
+    assert main(["learn", str(tmp_path), "--generations", "1"]) == 1
+    assert says in capsys.readouterr().err
+
+
+def test_a_loop_of_a_bot_file_must_be_given_it_again(loop, tmp_path, capsys):
+    out, _ = loop
+    shutil.copyfile(out / "learn.json", tmp_path / "learn.json")
+    assert main(["learn", str(tmp_path), "--generations", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "its loop plays with 'fast''s knobs, which is not a shipped bot nor one in ./bots: give --bot" in err
+
+
+@pytest.mark.slow
+def test_a_loop_goes_on_with_its_own_settings_when_none_are_given(tmp_path, capsys):
+    out, bot = tmp_path / "loop", write_fast(tmp_path)
+    assert main(["learn", str(out), "--bot", bot, *TINY_ARGS, "--seed", "5", "--generations", "1",
+                 "--jobs", "1"]) == 0
+    assert main(["learn", str(out), "--bot", bot, "--generations", "1", "--jobs", "1"]) == 0
+    second = log_of(out)[1]
+    assert second["selfplay"]["seed"] == learn.stage_seed(5, 2, "selfplay")
+    assert second["selfplay"]["games"] + second["selfplay"]["failed"] == 3 and "--max-games 4 " in \
+        second["gate"]["2"]["command"]
+    assert main(["learn", str(out), "--bot", bot, "--seed", "6", "--generations", "1"]) == 1   # another loop
+    assert "holds another loop: its seed is 5, not 6" in capsys.readouterr().err
+
+
 # What of a loop's folder lasts (docs/FORMATS.md, "Learning folders"): kept in a
 # repository, it goes on anywhere.
 RECORD = ("learn.json", "generations.jsonl", "gen-*/stages.json", "gen-*/clock.json")

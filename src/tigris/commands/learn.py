@@ -19,7 +19,10 @@ and bot files, OUT/current.toml the current bot. The same command again continue
 where a run stopped (killed at any stage), without running a finished stage again, also
 when OUT was kept without its self-play data (OUT/gen-K/selfplay), or its record alone
 (learn.json, generations.jsonl, gen-K/stages.json and clock.json, the current network)
-was copied to another folder or machine; Ctrl-C or SIGTERM stops it keeping what is done. Self-play and the gates run in worker processes here, or on a dask cluster
+was copied to another folder or machine; the settings not given are then the folder's own
+(OUT/learn.json: tigris learn OUT goes on; a loop of a bot file of one's own is given
+--bot again), and other settings are refused, naming the option. Ctrl-C or SIGTERM stops
+it keeping what is done. Self-play and the gates run in worker processes here, or on a dask cluster
 (--backend dask --scheduler ADDRESS). Needs PyTorch: pip install 'tigris-euphrates[train]'.
 """
 
@@ -89,28 +92,57 @@ def add_to(sub):
                    help="with --report: also draw that Elo per generation into the PNG file (needs matplotlib)")
     add_jobs(p)
     add_backend(p)
+    # Not given, a setting is the folder's own (a loop goes on with `tigris learn OUT`),
+    # else its default: the defaults are kept aside and the options read None.
+    p.set_defaults(setting_defaults={dest: p.get_default(dest) for dest in SETTINGS},
+                   **dict.fromkeys(SETTINGS))
+
+
+# The options that set the loop: learn.settings' arguments.
+SETTINGS = ("players", "bot", "start", "games", "positions", "label_iterations", "labels", "policy_target",
+            "full_share", "window", "epochs", "patience", "train_value", "seconds", "gate_iterations", "sprt",
+            "max_gate_games", "seed")
 
 
 def run(args):
     """tigris learn: run generations of the loop in OUT, or continue them."""
-    from tigris.match import parse_sprt
     from tigris.runs import learn, train
 
     if args.report or args.plot:
         return report(args)
     train.require_torch()                       # before anything is written
-    s = learn.settings(players=args.players, bot=args.bot, start=args.start, games=args.games,
-                       positions=args.positions, label_iterations=args.label_iterations, labels=args.labels,
-                       policy_target=args.policy_target, full_share=args.full_share, window=args.window,
-                       seconds=args.seconds, gate_iterations=args.gate_iterations, sprt=parse_sprt(args.sprt),
-                       max_gate_games=args.max_gate_games, train_value=args.train_value, epochs=args.epochs,
-                       patience=args.patience, seed=args.seed)
+    s = learn.settings(**_settings(args))
     lines = learn.run(s, args.out, generations=args.generations, jobs=args.jobs, backend=args.backend,
                       scheduler=args.scheduler)
     current = lines[-1]["current"] if lines else 0
     promoted = sum(line["promoted"] for line in lines)
     print(f"{args.out}: {len(lines)} generations ({promoted} promoted); the current network is generation "
           f"{current}'s, {args.out}/gen-{current}/network.npz (its bot: {args.out}/current.toml)")
+
+
+def _settings(args):
+    """learn.settings' arguments: those given, else the folder's own (OUT/learn.json),
+    else the defaults."""
+    from tigris import bots
+    from tigris.errors import ConfigError, UsageError
+    from tigris.match import parse_sprt
+    from tigris.runs import learn
+
+    given = {dest: getattr(args, dest) for dest in SETTINGS if getattr(args, dest) is not None}
+    folder = learn.folder_settings(args.out)
+    if {"seconds", "gate_iterations"} & set(given):          # the gate's budget is one of the two
+        folder.pop("seconds", None)
+        folder.pop("gate_iterations", None)
+    if "bot" in folder and "bot" not in given:
+        try:
+            bots.configuration(folder["bot"], network=False)
+        except ConfigError:
+            raise UsageError(f"{args.out}: its loop plays with {folder['bot']!r}'s knobs, which is not a "
+                             f"shipped bot nor one in ./bots: give --bot with its file") from None
+    kw = {**args.setting_defaults, **folder, **given}
+    if isinstance(kw["sprt"], list):                         # words on the command line
+        kw["sprt"] = parse_sprt(kw["sprt"])
+    return kw
 
 
 def report(args):

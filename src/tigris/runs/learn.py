@@ -73,8 +73,8 @@ from tigris.runs.train import EPOCHS, MAX_EPOCHS, PATIENCE
 from tigris.sources import read_json, read_source
 
 __all__ = ["FORMAT", "LINES", "DEFAULT_BOT", "GAMES", "LABELS", "POLICY_TARGET", "FULL_SHARE", "POSITIONS",
-           "LABEL_ITERATIONS", "WINDOW", "SECONDS",
-           "SPRT", "MAX_GATE_GAMES", "MAX_SEED", "MAX_WINDOW", "LOG", "settings", "run", "read_generations", "stage_seed"]
+           "LABEL_ITERATIONS", "WINDOW", "SECONDS", "SPRT", "MAX_GATE_GAMES", "MAX_SEED", "MAX_WINDOW", "LOG",
+           "settings", "folder_settings", "run", "read_generations", "stage_seed"]
 
 FORMAT = "tigris-learn/1"
 LINES = ((2,), (3, 4))            # the player counts a loop improves: a network file each
@@ -161,6 +161,32 @@ def settings(players=(2,), bot=DEFAULT_BOT, start=None, games=GAMES, positions=P
          "sprt": check_sprt(**(SPRT if sprt is None else sprt)), "max_gate_games": max_gate_games,
          "train_value": bool(train_value), "epochs": epochs, "patience": patience, "seed": seed}
     return json.loads(json.dumps(s))          # as learn.json holds them
+
+
+def folder_settings(out):
+    """The keyword arguments of ``settings`` that made the loop in the folder `out` (its
+    learn.json), or {} when it holds none: a continued run takes from them what it is not
+    given (``tigris learn OUT`` alone goes on).  A learn.json that is not a loop's
+    settings is refused, naming the file and the field."""
+    path = Path(out) / SETTINGS_FILE
+    if not path.is_file():
+        return {}
+    s = read_json(path)
+    if not isinstance(s, dict) or s.get("format") != FORMAT:
+        raise UsageError(f"{path}: not the settings of a tigris learn folder ({FORMAT})")
+    keys = ("players", "bot", "start", "games", "positions", "label_iterations", "labels", "policy_target",
+            "full_share", "window", "sprt", "max_gate_games", "train_value", "epochs", "patience", "seed")
+    missing = [key for key in (*keys, "gate") if key not in s]
+    gate = s.get("gate")
+    if missing or not isinstance(gate, dict) or set(gate) != {"seconds", "iterations"}:
+        field = missing[0] if missing else "gate"
+        raise UsageError(f"{path}: {field}: missing or not a loop's setting; put the folder's learn.json back")
+    kw = {key: s[key] for key in keys}
+    kw.update(seconds=gate["seconds"] if gate["seconds"] is not None else SECONDS,
+              gate_iterations=gate["iterations"])
+    if kw["full_share"] is None:                   # held only with labels "cap"
+        kw["full_share"] = FULL_SHARE
+    return kw
 
 
 def _start(start, line):
