@@ -442,8 +442,11 @@ def test_a_folder_s_settings_make_its_loop_again(loop, tmp_path):
 
 
 @pytest.mark.parametrize("text, says", [('{"format": "tigris-learn/1"}', "learn.json: players: missing"),
-                                        ("[]", "learn.json: not the settings of a tigris learn folder")])
+                                        ("[]", "learn.json: not the settings of a tigris learn folder"),
+                                        (None, "learn.json: bot must be a bot's name, not 7")])
 def test_a_folder_s_settings_that_are_not_a_loop_s_are_refused_naming_the_field(tmp_path, capsys, text, says):
+    if text is None:                               # a loop's settings, its bot's name damaged
+        text = json.dumps(dict(learn.settings(bot="ismcts-fast"), bot=7))
     (tmp_path / "learn.json").write_text(text)
     with pytest.raises(UsageError, match=says):
         learn.folder_settings(tmp_path)

@@ -181,6 +181,8 @@ def folder_settings(out):
     if missing or not isinstance(gate, dict) or set(gate) != {"seconds", "iterations"}:
         field = missing[0] if missing else "gate"
         raise UsageError(f"{path}: {field}: missing or not a loop's setting; put the folder's learn.json back")
+    if not isinstance(s["bot"], str) or not s["bot"]:
+        raise UsageError(f"{path}: bot must be a bot's name, not {excerpt(s['bot'])}")
     kw = {key: s[key] for key in keys}
     kw.update(seconds=gate["seconds"] if gate["seconds"] is not None else SECONDS,
               gate_iterations=gate["iterations"])
