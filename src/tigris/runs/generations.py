@@ -113,9 +113,12 @@ def plot(table, path, title="Elo over generation 0, per generation"):
                   if players in row["gates"] and row["gates"][players]["over_0"] is not None]
         colour = f"C{n}"
         shift = (n - (len(counts) - 1) / 2) * 0.08          # side by side, not on top
-        ax.plot([0] + [k + shift for k, g, promoted in points if promoted],
-                [0] + [g["over_0"] for k, g, promoted in points if promoted],
-                color=colour, lw=1.5, label=f"{players} players: the current network")
+        current = [0.0]                                      # the current network after each
+        for k, g, promoted in points:
+            current.append(g["over_0"] if promoted else current[-1])
+        ax.plot([0] + [k + shift for k, g, promoted in points], current, color=colour, lw=1.5,
+                drawstyle="steps-post", marker="s", markevery=[0], ms=4,
+                label=f"{players} players: the current network")
         for k, g, promoted in points:
             ax.errorbar(k + shift, g["over_0"], yerr=g["over_0_pm"], color=colour, capsize=3,
                         marker="o", mfc=colour if promoted else "white", ls="none")
