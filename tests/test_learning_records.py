@@ -1,6 +1,6 @@
-"""The learning loops kept in the repository (learning/): each is a loop's record that
-goes on anywhere (docs/FORMATS.md, "Learning folders"), read and checked as tigris learn
-reads it."""
+"""The learning loops kept in the repository (learning/): each is a loop's record, which
+goes on anywhere (docs/FORMATS.md, "Learning folders"; test_learn.py moves one), read and
+checked as tigris learn reads it."""
 
 import os
 import shlex
@@ -15,12 +15,12 @@ LEARNING = Path(__file__).resolve().parents[1] / "learning"
 LOOPS = sorted(path.parent for path in LEARNING.glob("*/learn.json"))
 
 
-def test_the_repository_keeps_a_loop_of_each_line():
+def test_the_repository_keeps_the_two_player_loop():
     assert {tuple(learn.folder_settings(out)["players"]) for out in LOOPS} >= {(2,)}
 
 
 @pytest.mark.parametrize("out", LOOPS, ids=[out.name for out in LOOPS])
-def test_a_kept_loop_is_a_record_that_goes_on(out):
+def test_a_kept_loop_is_a_whole_record_without_a_path_of_a_machine(out):
     s = learn.folder_settings(out)
     assert network.names_generation(s["start"])           # generation 0's network: shipped
     lines = learn.read_generations(out)
