@@ -169,8 +169,9 @@ def folder_settings(out):
     given (``tigris learn OUT`` alone goes on).  A learn.json that is not a loop's
     settings is refused, naming the file and the field."""
     path = Path(out) / SETTINGS_FILE
-    if not path.is_file():
+    if not (path.exists() or path.is_symlink()):
         return {}
+    check_target(path, option="cannot write")     # a file the loop writes: never read through a link
     s = read_json(path)
     if not isinstance(s, dict) or s.get("format") != FORMAT:
         raise UsageError(f"{path}: not the settings of a tigris learn folder ({FORMAT})")
