@@ -462,35 +462,21 @@ def test_a_loop_of_a_bot_file_must_be_given_it_again(loop, tmp_path, capsys):
     assert "its loop plays with 'fast''s knobs, which is not a shipped bot nor one in ./bots: give --bot" in err
 
 
-@pytest.mark.slow
-def test_a_loop_goes_on_with_its_own_settings_when_none_are_given(tmp_path, capsys):
-    out, bot = tmp_path / "loop", write_fast(tmp_path)
-    assert main(["learn", str(out), "--bot", bot, *TINY_ARGS, "--seed", "5", "--generations", "1",
-                 "--jobs", "1"]) == 0
-    assert main(["learn", str(out), "--bot", bot, "--generations", "1", "--jobs", "1"]) == 0
-    second = log_of(out)[1]
-    assert second["selfplay"]["seed"] == learn.stage_seed(5, 2, "selfplay")
-    assert second["selfplay"]["games"] + second["selfplay"]["failed"] == 3 and "--max-games 4 " in \
-        second["gate"]["2"]["command"]
-    assert main(["learn", str(out), "--bot", bot, "--seed", "6", "--generations", "1"]) == 1   # another loop
-    assert "holds another loop: its seed is 5, not 6" in capsys.readouterr().err
-
-
 # What of a loop's folder lasts (docs/FORMATS.md, "Learning folders"): kept in a
 # repository, it goes on anywhere.
 RECORD = ("learn.json", "generations.jsonl", "gen-*/stages.json", "gen-*/clock.json")
 
 
 @pytest.mark.slow
-def test_a_folder_copied_elsewhere_as_its_record_goes_on_as_if_it_had_not_moved(loop, tmp_path):
+def test_a_folder_copied_elsewhere_as_its_record_goes_on_with_its_own_settings(loop, tmp_path, capsys):
     """The loop's record, its current network and the window's self-play data, copied
     to another folder without its bot files, training folders and gates, the first
-    folder gone: the next generation there is the one the loop made in its own folder,
-    and the record names no path of either folder."""
+    folder gone: the same command without the options that made the loop (its folder's
+    own) makes there the next generation that the loop made in its own folder, and the
+    record names no path of either folder."""
     whole, lines = loop
-    s = learn.settings(bot=write_fast(tmp_path), **TINY)
-    first, moved = tmp_path / "first", tmp_path / "moved"
-    learn.run(s, first, generations=1, jobs=1, progress=False)
+    first, moved, bot = tmp_path / "first", tmp_path / "moved", write_fast(tmp_path)
+    assert main(["learn", str(first), "--bot", bot, *TINY_ARGS, "--generations", "1", "--jobs", "1"]) == 0
     current = log_of(first)[-1]["current"]
     kept = [p for pattern in RECORD for p in first.glob(pattern)]
     kept += [first / "gen-1" / "selfplay"] + ([first / f"gen-{current}" / "network.npz"] if current else [])
@@ -499,13 +485,17 @@ def test_a_folder_copied_elsewhere_as_its_record_goes_on_as_if_it_had_not_moved(
         to.parent.mkdir(parents=True, exist_ok=True)
         shutil.copytree(path, to) if path.is_dir() else shutil.copyfile(path, to)
     shutil.rmtree(first)
-    assert comparable(learn.run(s, moved, generations=1, jobs=1, progress=False), moved) == comparable(lines, whole)
+    assert main(["learn", str(moved), "--bot", bot, "--generations", "1", "--jobs", "1"]) == 0
+    assert comparable(log_of(moved), moved) == comparable(lines, whole)
     same_networks(moved, whole, generations=(2,))
     for path in (p for pattern in RECORD for p in moved.glob(pattern)):
         assert str(first) not in path.read_text() and str(moved) not in path.read_text(), path
     assert (moved / "current.toml").read_text().endswith(
         (moved / f"gen-{lines[-1]['current']}" / "bot.toml").read_text())
     assert str(moved / f"gen-{lines[-1]['current']}" / "network.npz") in (moved / "current.toml").read_text()
+    capsys.readouterr()
+    assert main(["learn", str(moved), "--bot", bot, "--seed", "6", "--generations", "1"]) == 1   # another loop
+    assert "holds another loop: its seed is 0, not 6" in capsys.readouterr().err
 
 
 @pytest.mark.slow
