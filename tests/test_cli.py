@@ -236,7 +236,7 @@ def test_an_interruption_inside_an_exec_of_a_string_keeps_the_exit_status(tmp_pa
     import subprocess
     import sys
 
-    from processes import _env
+    from processes import _env, as_in_a_terminal
 
     (tmp_path / "interrupted.py").write_text(f"""
 import sys
@@ -249,6 +249,6 @@ bots.run = run
 sys.exit(main(["bots"]))
 """)
     done = subprocess.run([sys.executable, "-m", "interrupted"], capture_output=True, text=True,
-                          timeout=120, env=_env(), cwd=tmp_path)
+                          timeout=120, env=_env(), cwd=tmp_path, preexec_fn=as_in_a_terminal)
     assert done.returncode == status, done.stderr
     assert done.stderr == "tigris bots: interrupted\n"
