@@ -1,5 +1,7 @@
 """tigris learn: expert iteration, generation after generation (needs the train extra)."""
 
+import inspect
+
 from tigris.commands.options import POSITIVE, add_backend, add_command, add_jobs, seconds, whole
 
 __all__ = ["DESCRIPTION", "add_to", "run"]
@@ -30,7 +32,7 @@ it keeping what is done. Self-play and the gates run in worker processes here, o
 def add_to(sub):
     from tigris.knobs import MAX_ITERATIONS
     from tigris.runs.learn import (DEFAULT_BOT, FULL_SHARE, GAMES, LABELS, MAX_GATE_GAMES, MAX_SEED, MAX_WINDOW,
-                                   POLICY_TARGET, POSITIONS, SECONDS, WINDOW)
+                                   POLICY_TARGET, POSITIONS, SECONDS, WINDOW, settings)
     from tigris.runs.selfplay import LABELS as LABEL_KINDS
     from tigris.runs.selfplay import MAX_GAMES
     from tigris.runs.targets import POLICY_TARGETS
@@ -92,16 +94,11 @@ def add_to(sub):
                    help="with --report: also draw that Elo per generation into the PNG file (needs matplotlib)")
     add_jobs(p)
     add_backend(p)
-    # Not given, a setting is the folder's own (a loop goes on with `tigris learn OUT`),
-    # else its default: the defaults are kept aside and the options read None.
-    p.set_defaults(setting_defaults={dest: p.get_default(dest) for dest in SETTINGS},
-                   **dict.fromkeys(SETTINGS))
-
-
-# The options that set the loop: learn.settings' arguments.
-SETTINGS = ("players", "bot", "start", "games", "positions", "label_iterations", "labels", "policy_target",
-            "full_share", "window", "epochs", "patience", "train_value", "seconds", "gate_iterations", "sprt",
-            "max_gate_games", "seed")
+    # The options that set the loop, learn.settings' arguments: not given, a setting is the
+    # folder's own (a loop goes on with `tigris learn OUT`), else its default; the defaults
+    # are kept aside and the options read None.
+    options = inspect.signature(settings).parameters
+    p.set_defaults(setting_defaults={dest: p.get_default(dest) for dest in options}, **dict.fromkeys(options))
 
 
 def run(args):
@@ -128,7 +125,7 @@ def _settings(args):
     from tigris.match import parse_sprt
     from tigris.runs import learn
 
-    given = {dest: getattr(args, dest) for dest in SETTINGS if getattr(args, dest) is not None}
+    given = {dest: getattr(args, dest) for dest in args.setting_defaults if getattr(args, dest) is not None}
     folder = learn.folder_settings(args.out)
     if {"seconds", "gate_iterations"} & set(given):          # the gate's budget is one of the two
         folder.pop("seconds", None)

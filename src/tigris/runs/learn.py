@@ -52,6 +52,7 @@ holds the new value; each generation's line its gate's own ``--max-games``).
 """
 
 import contextlib
+import inspect
 import json
 import math
 import os
@@ -175,8 +176,8 @@ def folder_settings(out):
     s = read_json(path)
     if not isinstance(s, dict) or s.get("format") != FORMAT:
         raise UsageError(f"{path}: not the settings of a tigris learn folder ({FORMAT})")
-    keys = ("players", "bot", "start", "games", "positions", "label_iterations", "labels", "policy_target",
-            "full_share", "window", "sprt", "max_gate_games", "train_value", "epochs", "patience", "seed")
+    # learn.json holds settings's arguments by their names, the gate's budget as "gate"
+    keys = [key for key in inspect.signature(settings).parameters if key not in ("seconds", "gate_iterations")]
     missing = [key for key in (*keys, "gate") if key not in s]
     gate = s.get("gate")
     if missing or not isinstance(gate, dict) or set(gate) != {"seconds", "iterations"}:
