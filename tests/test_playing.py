@@ -56,7 +56,8 @@ def play_to_the_end(client, seat, pick=lambda legal: legal[-1]):
         assert not v["error"], v["error"]
         if v["over"]:
             return v, moves
-        answer = seat.post(client, "move", move=pick(v["legal"])["move"])
+        # at the version of the view that offered the move (nobody else moves on one's turn)
+        answer = seat.post(client, "move", move=pick(v["legal"])["move"], version=v["version"])
         assert answer.status_code == 200, answer.text
         moves += 1
 

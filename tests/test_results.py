@@ -559,7 +559,7 @@ def test_standings_read_games_jsonl_without_holding_the_records(folder):
 def test_the_tally_holds_a_few_tens_of_bytes_a_game():
     from tigris.play.results import Tally
 
-    spec = Spec(bots=["random", "greedy", "ismcts-fast"], games=30_000)
+    spec = Spec(bots=["random", "greedy", "ismcts-fast"], games=10_000)
     tally = Tally(spec)
     tasks = schedule(spec)
     rec = {"moves": [{"player": 0, "seconds": 0.01}, {"player": 1, "seconds": 0.02}] * 50}
@@ -573,7 +573,7 @@ def test_the_tally_holds_a_few_tens_of_bytes_a_game():
         tracemalloc.stop()
     assert size / len(tasks) < 100, f"{size / len(tasks):.0f} bytes a game"
     assert tally.leader() in ("random 50%", "greedy 50%", "ismcts-fast 50%")
-    assert len(tally) == 30_000
+    assert len(tally) == 10_000
 
 
 def test_the_summary_from_the_tally_is_the_summary_of_the_records(played):
