@@ -10,7 +10,7 @@ import pytest
 from scipy.optimize import minimize
 from scipy.stats import binomtest
 
-from tigris.ratings import (format_head_to_head, format_standings, head_to_head, sprt_bounds,
+from tigris.ratings import (format_head_to_head, format_standings, head_to_head, sprt_bounds, sprt_llr_deals,
                             sprt_decision, sprt_llr, standings, wilson_interval)
 
 ELO = 400 / math.log(10)
@@ -523,6 +523,43 @@ def test_sprt_llr_stays_sane_on_few_or_one_sided_games():
     assert sprt_llr(20, 0, 1, 0, 20) < 1.2
     assert sprt_llr(0, 50, 0, 0, 20) == pytest.approx(-2.95, abs=0.05)
     assert sprt_llr(2.5, 1, 1.5, 0, 20) > 0                       # fractional counts
+
+
+@pytest.mark.parametrize("wins, draws, losses", [(3, 1, 1), (600, 0, 400), (30, 40, 30), (0, 0, 5), (7, 0, 0)])
+def test_deals_of_one_game_are_the_games(wins, draws, losses):
+    scores = [1.0] * wins + [0.5] * draws + [0.0] * losses
+    assert sprt_llr_deals(scores, 1, 0, 20) == pytest.approx(sprt_llr(wins, draws, losses, 0, 20), abs=1e-12)
+
+
+def test_the_llr_of_deals_by_hand():
+    s1 = 1 / (1 + 10 ** (-30 / 400))
+    # deals won or lost whole, 60 and 40: as many wins and losses of one game each (the
+    # four values between them counted 0.001 times, as draws are)
+    assert sprt_llr_deals([1.0] * 60 + [0.0] * 40, 2, 0, 30) == pytest.approx(
+        60 * math.log(s1 / 0.5) + 40 * math.log((1 - s1) / 0.5), abs=0.01)
+    assert sprt_llr_deals([], 2, 0, 30) == 0
+    # B's view of the same deals, the hypotheses mirrored
+    deals = [1.0, 0.75, 0.5, 0.5, 0.25, 0.0, 1.0]
+    assert sprt_llr_deals(deals, 2, 0, 30) == pytest.approx(
+        sprt_llr_deals([1 - d for d in deals], 2, 0, -30), abs=1e-9)
+    # three seatings a deal: means in sixths
+    assert sprt_llr_deals([1 / 6, 5 / 6, 1.0], 3, 0, 30) > 0
+
+
+def test_deals_split_by_their_seat_say_more_than_their_games():
+    """Pairs each won once by each side are what the deal gave the seat: counted as
+    deals, they are no noise, and the same games lean further to the side that won
+    whole deals.  Pairs won or lost whole are the reverse: twice a game's weight."""
+    split = [1.0] * 30 + [0.5] * 60 + [0.0] * 20          # 120 wins, 100 losses
+    assert sprt_llr_deals(split, 2, 0, 30) > 1.1 * sprt_llr(120, 0, 100, 0, 30) > 0
+    whole = [1.0] * 60 + [0.0] * 50                       # the same games
+    assert 0 < sprt_llr_deals(whole, 2, 0, 30) < sprt_llr(120, 0, 100, 0, 30)
+
+
+@pytest.mark.parametrize("scores, per_deal", [([0.3], 2), ([1.5], 2), ([-0.25], 2), ([0.5], 0), ([0.5], 1.0)])
+def test_a_deal_score_its_games_cannot_make_is_refused(scores, per_deal):
+    with pytest.raises(ValueError):
+        sprt_llr_deals(scores, per_deal, 0, 30)
 
 
 def run_sprt(pattern, elo0=0, elo1=20, limit=20000):

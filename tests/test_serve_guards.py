@@ -7,6 +7,7 @@ a seat is a bot by name, an analysis's budget is capped; odd addresses and names
 import json
 import logging
 import os
+import shutil
 import socket
 import time
 import urllib.error
@@ -31,16 +32,25 @@ from tigris.web.app import Addresses, create_app  # noqa: E402
 NEW_GAME = {"players": 2, "seats": ["human", "random"], "seed": 1}
 
 
-@pytest.fixture
-def folder(tmp_path):
-    """A folder with a game record and a results folder."""
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    """A game record and a results folder, made once."""
+    made = tmp_path_factory.mktemp("made")
     g = tigris.Game(players=2, seed=4)
     a = bots.make("greedy", seed=1)
     for _ in range(30):
         g.apply(a.choose(g))
-    (tmp_path / "game.json").write_text(json.dumps(record.to_record(g, bots=["greedy", "greedy"])))
+    (made / "game.json").write_text(json.dumps(record.to_record(g, bots=["greedy", "greedy"])))
     tournament.run(tournament.Spec(bots=["random", "greedy"], games=2, seed=3, name="t"),
-                   out=tmp_path / "t", jobs=1, progress=False)
+                   out=made / "t", jobs=1, progress=False)
+    return made
+
+
+@pytest.fixture
+def folder(made, tmp_path):
+    """A folder of the test's own with a game record and a results folder (copies: a
+    test may write beside them)."""
+    shutil.copytree(made, tmp_path, dirs_exist_ok=True)
     return tmp_path
 
 

@@ -263,13 +263,20 @@ def test_spec_files_in_tournaments_load():
 @pytest.mark.slow
 def test_sprt_match_reports_llr_and_saves_games(tmp_path, capsys):
     from tigris.match import sprt_match
+    from tigris.play.runner import first_of_two
+    from tigris.ratings import sprt_llr_deals
 
     r = sprt_match("greedy", "random", elo0=0, elo1=200, max_games=40, jobs=2,
                    out=tmp_path / "m", progress=False)
     assert r["wins"] + r["draws"] + r["losses"] == r["games"] <= 40
     assert r["wins"] > r["losses"]
     assert r["decision"] == "H1" and r["llr"] >= r["bounds"][1]
-    assert len(read_games(tmp_path / "m")) == r["games"]
+    games = read_games(tmp_path / "m")
+    assert len(games) == r["games"] and r["games"] % 2 == 0
+    # the LLR of its deals, each played in both seatings
+    points = {g["game"]: first_of_two(g, "greedy", "random") for g in games}
+    deals = [(points[k] + points[k + 1]) / 2 for k in range(0, r["games"], 2)]
+    assert r["llr"] == sprt_llr_deals(deals, 2, 0, 200)
     assert main(["match", "greedy", "random", "--sprt", "elo0=0", "elo1=200",
                  "--max-games", "4", "--jobs", "2"]) == 0
     assert "LLR" in capsys.readouterr().out
@@ -277,6 +284,34 @@ def test_sprt_match_reports_llr_and_saves_games(tmp_path, capsys):
     assert "KEY=VALUE" in capsys.readouterr().err
     assert main(["match", "greedy", "random", "--sprt", "elo0=20", "elo1=10"]) == 1
     assert "must be above" in capsys.readouterr().err
+
+
+class _Bar:
+    def update(self, n=1):
+        pass
+
+    def set_postfix(self, **values):
+        pass
+
+
+def test_the_test_counts_whole_deals_and_leaves_out_one_with_a_failed_game():
+    from tigris.match import _SPRT
+    from tigris.ratings import sprt_llr_deals
+
+    def game(k, first):
+        seats = ["a", "b"] if k % 2 == 0 else ["b", "a"]
+        if first is None:
+            return {"game": k, "bots": seats, "error": "its worker process died twice", "result": None}
+        return {"game": k, "bots": seats, "result": {"ranking": [[seats.index(first)], [1 - seats.index(first)]]}}
+
+    test = _SPRT("a", "b", 0, 50, 0.05, 0.05, max_games=100, scheduled=8, batch=2, per_deal=2)
+    for k, first in enumerate(["a", "a", "a", "b", None, "a", "b", "b"]):
+        test.add(game(k, first), None, _Bar())
+        if k == 2:                                      # a deal half played is not counted yet
+            assert test.deals == [1.0]
+    assert (test.wins, test.draws, test.losses) == (4, 0, 3) and test.deals == [1.0, 0.5, 0.0]
+    assert test.llr == sprt_llr_deals([1.0, 0.5, 0.0], 2, 0, 50) and test.decision is None
+    assert test.first_failure == "game 4: its worker process died twice"
 
 
 def test_a_match_of_three_seats_both_bots_with_the_field_and_counts_first_places(tmp_path):

@@ -2,7 +2,9 @@
 
 Paired games (each deal played in both seatings) between a candidate A and a reference B
 go on until the SPRT accepts H1 (A is `elo1` stronger than B) or H0 (A is `elo0`
-stronger), as engine-testing frameworks do, or until `max_games`.
+stronger), as engine-testing frameworks do, or until `max_games`.  The test's outcome is
+a deal's mean score (for a pair of games, fishtest's pentanomial model), so that what a
+deal gives one seat is not counted as noise.
 
 >>> from tigris.match import sprt_match
 >>> r = sprt_match("greedy", "random", elo0=0, elo1=200, max_games=40, jobs=1,
@@ -171,7 +173,9 @@ def play_sprt(a, b, settings, spec, deals, scheduled, test, max_games, jobs, pro
     goes to `save` as it comes.
     A game counts as a win of `a` when it takes the first place and `b` does not, a loss
     the other way round, else a draw (``runner.first_of_two``: with more players than
-    two, games others win are draws).  The test looks after every `per_deal` * (`jobs` //
+    two, games others win are draws).  The test's unit is a deal, its mean score over
+    its `per_deal` games (``ratings.sprt_llr_deals``: the seat a deal favours is no
+    noise to it); `max_games` counts games.  The test looks after every `per_deal` * (`jobs` //
     `per_deal`) games (`per_deal`: a deal's games, one per seating), as a match run a
     batch at a time would, so the games played depend on `jobs`, not on how fast the
     workers are.  The
@@ -199,7 +203,7 @@ def play_sprt(a, b, settings, spec, deals, scheduled, test, max_games, jobs, pro
     spec = GameSpec.of(spec)                 # a dict, as until 2.1, with a DeprecationWarning
     elo0, elo1, alpha, beta = (test[k] for k in KEYS)
     sprt = _SPRT(a, b, elo0, elo1, alpha, beta, max_games, scheduled,
-                 batch=per_deal * max(1, jobs // per_deal))
+                 batch=per_deal * max(1, jobs // per_deal), per_deal=per_deal)
     errors = backend.lost(kept or "no game is kept") if backend is not None else None
     done = {rec["game"]: rec for rec in done}
     try:
@@ -214,7 +218,7 @@ def play_sprt(a, b, settings, spec, deals, scheduled, test, max_games, jobs, pro
                 run.tasks(game_tasks(todo, settings, spec), lambda rec: sprt.add(rec, save, run.bar),
                           until=lambda: sprt.over, errors=errors, name=game_name, died=failed_game)
     except KeyboardInterrupt:
-        llr = ratings.sprt_llr(sprt.wins, sprt.draws, sprt.losses, elo0, elo1)  # of every game saved
+        llr = sprt.test_llr()                   # of every whole deal saved
         raise Interrupted(f"interrupted after {sprt.games} games (+{sprt.wins} ={sprt.draws} "
                           f"-{sprt.losses}, LLR {llr:.2f}){f'; {kept}' if kept else ''}") from None
     return {"a": a, "b": b, "wins": sprt.wins, "draws": sprt.draws, "losses": sprt.losses,
@@ -228,14 +232,31 @@ class _SPRT:
     """A match's games as they come, in the order of the schedule: A's wins, draws and
     losses (a failed game is not counted), and the test's verdict after every `batch`
     games (and the last), as a match run a batch at a time would give it: so the games
-    played do not depend on how fast the workers are."""
+    played do not depend on how fast the workers are.  The test counts whole deals, game
+    K of the schedule in deal K // `per_deal` (``ratings.sprt_llr_deals``): a deal with a
+    failed game, or not yet whole, is left out of the LLR."""
 
-    def __init__(self, a, b, elo0, elo1, alpha, beta, max_games, scheduled, batch):
+    def __init__(self, a, b, elo0, elo1, alpha, beta, max_games, scheduled, batch, per_deal):
         self.a, self.b, self.elo0, self.elo1, self.alpha, self.beta = a, b, elo0, elo1, alpha, beta
-        self.max_games, self.scheduled, self.batch = max_games, scheduled, batch
+        self.max_games, self.scheduled, self.batch, self.per_deal = max_games, scheduled, batch, per_deal
         self.wins = self.draws = self.losses = self.received = 0
         self.llr, self.decision, self.over = 0.0, None, False
         self.first_failure = None
+        self.deals = []         # A's mean score of each whole deal
+        self._open = {}         # deal -> A's points of its games so far (None: one failed)
+
+    def _deal(self, game, points):
+        deal = self._open.setdefault(game // self.per_deal, [])
+        deal.append(points)
+        if len(deal) == self.per_deal:
+            del self._open[game // self.per_deal]
+            if None not in deal:
+                self.deals.append(sum(deal) / self.per_deal)
+
+    def test_llr(self):
+        """The LLR of the whole deals so far."""
+        from tigris import ratings       # with scipy: slow to import, needed by the test alone
+        return ratings.sprt_llr_deals(self.deals, self.per_deal, self.elo0, self.elo1)
 
     @property
     def games(self):
@@ -248,6 +269,7 @@ class _SPRT:
         if save:
             save(rec)
         points = first_of_two(rec, self.a, self.b)
+        self._deal(rec["game"], points)
         if points is None and self.first_failure is None:
             self.first_failure = f"game {rec['game']}: {rec.get('error') or 'no result'}"
         if points is not None:
@@ -260,7 +282,7 @@ class _SPRT:
             bar.update()
         if self.received % self.batch == 0 or self.received == self.scheduled:
             from tigris import ratings
-            self.llr = ratings.sprt_llr(self.wins, self.draws, self.losses, self.elo0, self.elo1)
+            self.llr = self.test_llr()
             self.decision = ratings.sprt_decision(self.llr, self.alpha, self.beta)
             self.over = self.decision is not None or self.games >= self.max_games
             bar.set_postfix(W=self.wins, D=self.draws, L=self.losses, llr=f"{self.llr:.2f}")

@@ -66,7 +66,8 @@ Win rate
     each.  The interval is Wilson's score interval, which takes fractional counts.
 
 SPRT
-    See :func:`sprt_llr`, :func:`sprt_bounds` and :func:`sprt_decision`.
+    See :func:`sprt_llr` (of games), :func:`sprt_llr_deals` (of deals played in every
+    seating), :func:`sprt_bounds` and :func:`sprt_decision`.
 """
 
 import itertools
@@ -85,7 +86,7 @@ from tigris.play.runner import first_places
 
 __all__ = ["standings", "head_to_head", "format_standings", "format_head_to_head",
            "standings_cells", "head_to_head_cells", "wilson_interval", "expected_score",
-           "sprt_llr", "sprt_bounds", "sprt_decision", "interval_note", "zero_note",
+           "sprt_llr", "sprt_llr_deals", "sprt_bounds", "sprt_decision", "interval_note", "zero_note",
            "BRADLEY_TERRY",
            "PLACKETT_LUCE",
            "FIRST_PLACE_NOTE"]
@@ -694,12 +695,51 @@ def sprt_llr(wins, draws, losses, elo0, elo1, *, approximate=False):
     counts = [float(losses), float(draws), float(wins)]
     if min(counts) < 0:
         raise ValueError("wins, draws and losses cannot be negative")
+    return _llr((0.0, 0.5, 1.0), counts, elo0, elo1, approximate)
+
+
+def sprt_llr_deals(scores, per_deal, elo0, elo1):
+    """The LLR of ``sprt_llr`` from whole deals: `scores` are A's mean scores of deals
+    each played `per_deal` times (once in each seating), a deal the unit of the test
+    (fishtest's pentanomial model, for a pair of games).
+
+    A deal's games are not independent: the deal favours one seat, and both bots sit in
+    it once.  Counting the deal's mean as one outcome takes that out of the variance the
+    test sees, so the test decides in fewer games when the deal matters, without a
+    change of its error rates.  A mean is one of ``0, 1/(2 per_deal), ..., 1`` (a game
+    scores 1, 1/2 or 0); as in ``sprt_llr``, a value no deal has is counted 0.001 times.
+    With ``per_deal`` 1 this is ``sprt_llr`` of the games.
+
+    >>> from tigris.ratings import sprt_llr, sprt_llr_deals
+    >>> sprt_llr_deals([1.0, 0.5, 0.0, 1.0], 1, 0, 20) == sprt_llr(2, 1, 1, 0, 20)
+    True
+
+    Six pairs, three won in both seatings and three split (9 wins, 3 losses): the
+    splits are the deal's doing, and the deals say more than the games would.
+
+    >>> pairs = [1.0, 0.5, 0.5, 1.0, 0.5, 1.0]
+    >>> round(sprt_llr_deals(pairs, 2, 0, 50), 2), round(sprt_llr(9, 0, 3, 0, 50), 2)
+    (0.8, 0.74)
+    """
+    if not (isinstance(per_deal, int) and per_deal >= 1):
+        raise ValueError("per_deal must be a whole number of games, at least 1")
+    steps = 2 * per_deal
+    counts = [0.0] * (steps + 1)
+    for score in scores:
+        k = round(score * steps)
+        if not 0 <= k <= steps or abs(k - score * steps) > 1e-6:
+            raise ValueError(f"a deal's mean score of {per_deal} games cannot be {score!r}")
+        counts[k] += 1
+    return _llr(tuple(k / steps for k in range(steps + 1)), counts, elo0, elo1)
+
+
+def _llr(values, counts, elo0, elo1, approximate=False):
+    """``sprt_llr``'s generalized LLR over outcomes worth `values`, seen `counts` times."""
     if sum(counts) == 0:
         return 0.0
     counts = [c if c > 0 else 1e-3 for c in counts]
     n = sum(counts)
     p = [c / n for c in counts]
-    values = (0.0, 0.5, 1.0)
     s0, s1 = expected_score(elo0), expected_score(elo1)
     if approximate:
         mean = sum(q * a for q, a in zip(p, values))

@@ -10,13 +10,14 @@ __all__ = ["DESCRIPTION", "add_to", "run"]
 DESCRIPTION = """\
 Play paired games (each deal in both seatings) between bots A and B until a sequential
 probability ratio test accepts H1 (A is elo1 stronger) or H0 (A is elo0 stronger), or
---max-games; prints the score, the LLR and the decision.  With --players 3 or 4, A and
-B sit at each table with the --field bots and each deal is played in every seating; a
-game counts by first places (one a field bot wins is a draw between A and B).  With
---out DIR the games are saved as they end, and the same command with --resume continues
-a stopped match there, its games counted first (with the same --jobs, as if it had not
-stopped).  The games run in worker processes here, or on a dask cluster (--backend dask
---scheduler ADDRESS).
+--max-games; prints the score, the LLR and the decision.  The test's outcome is a deal,
+its mean score over its seatings (so the seat a deal favours is no noise to it).  With
+--players 3 or 4, A and B sit at each table with the --field bots and each deal is
+played in every seating; a game counts by first places (one a field bot wins is a draw
+between A and B).  With --out DIR the games are saved as they end, and the same command
+with --resume continues a stopped match there, its games counted first (with the same
+--jobs, as if it had not stopped).  The games run in worker processes here, or on a dask
+cluster (--backend dask --scheduler ADDRESS).
 """
 
 
