@@ -46,7 +46,8 @@ def test_deals_that_favour_a_seat_are_decided_sooner_by_the_test_of_deals():
 
 
 def test_the_table(capsys):
-    assert gate.main(["--true", "0", "70", "--max-games", "100", "--runs", "200", "--test", "deals", "games"]) == 0
+    assert gate.main(["--true", "0", "70", "--max-games", "100", "--runs", "200",
+                      "--test", "deals", "games"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "SPRT(0, 30), alpha = beta = 0.05, 200 matches each, deals favouring a seat by 0.11"
     assert out[1] == "| true Elo | most games | test | promoted (H1) | H0 | mean games |" and len(out) == 7

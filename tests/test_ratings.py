@@ -525,7 +525,8 @@ def test_sprt_llr_stays_sane_on_few_or_one_sided_games():
     assert sprt_llr(2.5, 1, 1.5, 0, 20) > 0                       # fractional counts
 
 
-@pytest.mark.parametrize("wins, draws, losses", [(3, 1, 1), (600, 0, 400), (30, 40, 30), (0, 0, 5), (7, 0, 0)])
+@pytest.mark.parametrize("wins, draws, losses",
+                         [(3, 1, 1), (600, 0, 400), (30, 40, 30), (0, 0, 5), (7, 0, 0)])
 def test_deals_of_one_game_are_the_games(wins, draws, losses):
     scores = [1.0] * wins + [0.5] * draws + [0.0] * losses
     assert sprt_llr_deals(scores, 1, 0, 20) == pytest.approx(sprt_llr(wins, draws, losses, 0, 20), abs=1e-12)

@@ -302,7 +302,8 @@ def test_the_test_counts_whole_deals_and_leaves_out_one_with_a_failed_game():
         seats = ["a", "b"] if k % 2 == 0 else ["b", "a"]
         if first is None:
             return {"game": k, "bots": seats, "error": "its worker process died twice", "result": None}
-        return {"game": k, "bots": seats, "result": {"ranking": [[seats.index(first)], [1 - seats.index(first)]]}}
+        winner = seats.index(first)
+        return {"game": k, "bots": seats, "result": {"ranking": [[winner], [1 - winner]]}}
 
     test = _SPRT("a", "b", 0, 50, 0.05, 0.05, max_games=100, scheduled=8, batch=2, per_deal=2)
     for k, first in enumerate(["a", "a", "a", "b", None, "a", "b", "b"]):

@@ -175,14 +175,13 @@ def play_sprt(a, b, settings, spec, deals, scheduled, test, max_games, jobs, pro
     the other way round, else a draw (``runner.first_of_two``: with more players than
     two, games others win are draws).  The test's unit is a deal, its mean score over
     its `per_deal` games (``ratings.sprt_llr_deals``: the seat a deal favours is no
-    noise to it); `max_games` counts games.  The test looks after every `per_deal` * (`jobs` //
-    `per_deal`) games (`per_deal`: a deal's games, one per seating), as a match run a
-    batch at a time would, so the games played depend on `jobs`, not on how fast the
-    workers are.  The
-    games go to `jobs` local workers, or to an entered ``Backend`` (a lost scheduler said
-    in one line with `kept`).  Ctrl-C raises Interrupted with the score so far and `kept`.
-    A game that fails (its bot raised, or its worker process died twice: ``work.Run``)
-    is saved and not counted.  The progress bar is named `desc` (default the game
+    noise to it); `max_games` counts games.  The test looks after every `per_deal` *
+    (`jobs` // `per_deal`) games (`per_deal`: a deal's games, one per seating), as a
+    match run a batch at a time would, so the games played depend on `jobs`, not on how
+    fast the workers are.  The games go to `jobs` local workers, or to an entered
+    ``Backend`` (a lost scheduler said in one line with `kept`).  Ctrl-C raises
+    Interrupted with the score so far and `kept`.  A game that fails (its bot raised, or
+    its worker process died twice: ``work.Run``) is saved and not counted.  The progress bar is named `desc` (default the game
     settings' name).  The records `done` (a resumed match's, saved before) count first,
     in the order of the schedule, without going to `save`, and their tasks are not
     played again: a match resumed with the same `jobs` is the one uninterrupted.  Returns
