@@ -28,12 +28,11 @@ def short_connect_timeout(monkeypatch):
 
 
 def pytest_xdist_auto_num_workers(config):
-    """``-n auto``: a test process a core and two more, as the tests wait part of the time
-    (on browsers, servers, child processes and schedulers) with their core idle: with one
-    more only, a tenth of the cores' time went idle in a whole run on 2 cores."""
+    """``-n auto``: a test process a core and one more, as the tests wait part of the time
+    (on browsers, servers, child processes and schedulers) with their core idle."""
     import os
 
-    return (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1) + 2
+    return (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1) + 1
 
 
 def combo_id(combo):
