@@ -75,64 +75,77 @@ def merge(stats_list):
     standard errors of the searching player's chance and margin add up as those of
     independent estimates, the spreads of its chance over the visits pool (the sums of
     squares add up), so do a child's records of each halving (``_pooled``), and a child's
-    halving rounds and the trees' are the most any tree gave.  Statistics as dicts (until
-    2.1) are still taken, with a DeprecationWarning (removed in 2.2)."""
+    halving rounds and the trees' are the most any tree gave; one tree's statistics are
+    its own (``best`` left to the bot).  Statistics as dicts (until 2.1) are still taken,
+    with a DeprecationWarning (removed in 2.2)."""
     if any(not isinstance(s, RootStats) for s in stats_list):
         renamed.warn("merge() of root statistics as dicts", "give tigris.search.RootStats records")
         stats_list = [RootStats.of(s) for s in stats_list]
-    by_action = {}
-    for stats in stats_list:
-        player = stats.player
-        for ch in stats.children:
-            n = len(ch.chances)
-            m = by_action.setdefault(ch.action, {"visits": 0, "avail": 0, "value_sum": 0.0,
-                                                 "chance_sums": [0.0] * n, "mean_sums": [0.0] * n,
-                                                 "square_sum": 0.0, "error_sum": 0.0,
-                                                 "margin_sum": 0.0, "margin_error_sum": 0.0,
-                                                 "pv": ch.pv, "pv_visits": ch.pv_visits,
-                                                 "line": ch.line, "prior": 0.0, "rounds": 0,
-                                                 "halving_parts": []})
-            m["prior"] = max(m["prior"], ch.prior or 0.0)     # each tree's from its own deal
-            m["rounds"] = max(m["rounds"], ch.rounds)
-            m["visits"] += ch.visits
-            m["avail"] += ch.avail
-            m["value_sum"] += ch.value * ch.visits
-            m["error_sum"] += (ch.error * ch.visits) ** 2
-            m["margin_sum"] += ch.margin * ch.visits
-            m["margin_error_sum"] += (ch.margin_error * ch.visits) ** 2
-            for p, chance in enumerate(ch.chances):
-                m["chance_sums"][p] += chance * ch.visits
-            mean = ch.mean if ch.mean is not None else ch.chances     # no mean: the line's
-            for p, chance in enumerate(mean):
-                m["mean_sums"][p] += chance * ch.visits
-            m["square_sum"] += (ch.spread ** 2 + mean[player] ** 2) * ch.visits
-            m["halving_parts"].extend(ch.halvings)
-            if ch.visits > 0 and len(ch.pv) > len(m["pv"]):
-                m["pv"], m["pv_visits"], m["line"] = ch.pv, ch.pv_visits, ch.line
+    if len(stats_list) == 1:
+        # their own mean, as the tree gave them: nothing to recompute (a search pays it
+        # for every root child of every decision)
+        return replace(stats_list[0], best=None)
     player = stats_list[0].player
-    children = [_merged(action, m, player) for action, m in by_action.items()]
+    by_action = {}                  # each action's children, tree by tree
+    for stats in stats_list:
+        for ch in stats.children:
+            same = by_action.get(ch.action)
+            if same is None:
+                by_action[ch.action] = [ch]
+            else:
+                same.append(ch)
+    children = [_merged(same, player) for same in by_action.values()]
     children.sort(key=lambda ch: (-ch.visits, -ch.value, ch.action))
     return RootStats(iterations=sum(s.iterations for s in stats_list),
                      nodes=sum(s.nodes for s in stats_list), player=player,
                      children=tuple(children), rounds=max(s.rounds for s in stats_list))
 
 
-def _merged(action, m, player):
-    """The ``ChildStats`` of `action` from its sums over the trees (``merge``)."""
-    visits = m["visits"]
-    sums, mean_sums = m["chance_sums"], m["mean_sums"]
-    mean = tuple(c / visits for c in mean_sums) if visits else (1.0 / len(mean_sums),) * len(mean_sums)
+def _merged(same, player):
+    """The ``ChildStats`` of one action from its children in the trees, `same` (``merge``).
+    A search pays this for every root child of every decision, so it adds up tree by tree
+    in plain loops, the sums in the trees' order from 0.0: one tree's statistics come
+    out as they went in, but for the sums' rounding."""
+    first = same[0]
+    n = len(first.chances)
+    visits = avail = rounds = 0
+    value_sum = square_sum = error_sum = margin_sum = margin_error_sum = prior = 0.0
+    chance_sums, mean_sums = [0.0] * n, [0.0] * n
+    halving_parts = []
+    pv, pv_visits, line = first.pv, first.pv_visits, first.line
+    for ch in same:
+        v = ch.visits
+        prior = max(prior, ch.prior or 0.0)      # each tree's from its own deal
+        rounds = max(rounds, ch.rounds)
+        visits += v
+        avail += ch.avail
+        value_sum += ch.value * v
+        error_sum += (ch.error * v) ** 2
+        margin_sum += ch.margin * v
+        margin_error_sum += (ch.margin_error * v) ** 2
+        for p, chance in enumerate(ch.chances):
+            chance_sums[p] += chance * v
+        mean = ch.mean if ch.mean is not None else ch.chances     # no mean: the line's
+        for p, chance in enumerate(mean):
+            mean_sums[p] += chance * v
+        square_sum += (ch.spread ** 2 + mean[player] ** 2) * v
+        halving_parts.extend(ch.halvings)
+        if v > 0 and len(ch.pv) > len(pv):
+            pv, pv_visits, line = ch.pv, ch.pv_visits, ch.line
+    if not visits:
+        uniform = (1.0 / n,) * n
+        return ChildStats(action=first.action, visits=0, avail=avail, value=0.0, chances=uniform, error=0.5,
+                          margin=0.0, margin_error=MARGIN_UNKNOWN, line=line, mean=uniform, spread=0.0,
+                          rounds=rounds, halvings=_pooled(halving_parts, player), prior=prior, pv=pv,
+                          pv_visits=pv_visits)
+    mean = tuple([c / visits for c in mean_sums])
     return ChildStats(
-        action=action, visits=visits, avail=m["avail"],
-        value=m["value_sum"] / visits if visits else 0.0,
-        chances=tuple(c / visits for c in sums) if visits else (1.0 / len(sums),) * len(sums),
-        error=math.sqrt(m["error_sum"]) / visits if visits else 0.5,
-        margin=m["margin_sum"] / visits if visits else 0.0,
-        margin_error=math.sqrt(m["margin_error_sum"]) / visits if visits else MARGIN_UNKNOWN,
-        line=m["line"], mean=mean,
-        spread=math.sqrt(max(m["square_sum"] / visits - mean[player] ** 2, 0.0)) if visits else 0.0,
-        rounds=m["rounds"], halvings=_pooled(m["halving_parts"], player), prior=m["prior"],
-        pv=m["pv"], pv_visits=m["pv_visits"])
+        action=first.action, visits=visits, avail=avail, value=value_sum / visits,
+        chances=tuple([c / visits for c in chance_sums]), error=math.sqrt(error_sum) / visits,
+        margin=margin_sum / visits, margin_error=math.sqrt(margin_error_sum) / visits, line=line, mean=mean,
+        spread=math.sqrt(max(square_sum / visits - mean[player] ** 2, 0.0)),
+        rounds=rounds, halvings=_pooled(halving_parts, player), prior=prior,
+        pv=pv, pv_visits=pv_visits)
 
 
 def _pooled(parts, player):
