@@ -28,6 +28,7 @@ from processes import ctrl_c  # noqa: E402
 from serving import serve_process  # noqa: E402
 from waiting import until  # noqa: E402
 from tigris.web.app import Addresses, create_app  # noqa: E402
+from tigris.web.server import REQUEST_SECONDS  # noqa: E402
 
 NEW_GAME = {"players": 2, "seats": ["human", "random"], "seed": 1}
 
@@ -256,7 +257,8 @@ def test_1100_slow_connections_under_1024_open_files(folder):
         socks = slow_connections(address, 1100)
         start = time.monotonic()
         assert answered(address) == 200
-        assert time.monotonic() - start < 5
+        # answered by pushing the oldest out, not by waiting for them to be cut off
+        assert time.monotonic() - start < REQUEST_SECONDS
     finally:
         for s in socks:
             s.close()
