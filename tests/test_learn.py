@@ -19,7 +19,7 @@ from processes import command, dask_cluster, interrupt, kill_when
 
 pytest.importorskip("torch", reason="training needs the train extra (PyTorch)")
 
-from tigris.runs import learn  # noqa: E402
+from tigris.runs import learn, suite  # noqa: E402
 
 # A bot that searches with its network, quick enough for a few games a test.
 FAST = 'kind = "ismcts"\niterations = 30\nrollout_depth = 2\nevaluator = "net"\npriors = "net"\n'
@@ -86,6 +86,8 @@ def test_the_log_says_what_each_stage_did(loop):
         assert 1 <= tr["best_epoch"] <= tr["epochs"] <= 3 and tr["positions"] > tr["held_out_positions"] > 0
         assert all(tr[key] > 0 for key in ("held_out_loss", "held_out_chance", "held_out_policy"))
         assert 0 <= tr["held_out_top_move"] <= 1 and set(tr["calibration_error"]) == {"2"}
+        right, positions = suite.policy_score(str(out / f"gen-{k}" / "network.npz"), (2,))
+        assert line["suite"] == {"policy_right": right, "positions": positions} and positions == suite.PER_COUNT
         assert gate["command"].startswith(f"tigris match gen-{k}/gate.toml gen-{line['from']}/gate.toml "
                                           "--sprt elo0=-1000 elo1=0 alpha=0.05 beta=0.05 --max-games 4 --players 2")
         assert gate["wins"] + gate["draws"] + gate["losses"] == gate["games"] <= 4
@@ -112,7 +114,8 @@ def test_report_reads_a_real_loop(loop, capsys):
     assert len(rows) == 1 + len(lines)
     for row, line in zip(rows[1:], lines):
         cells = [c.strip() for c in row.strip("|").split("|")]
-        assert cells[0] == str(line["generation"]) and cells[7] == "2"
+        assert cells[0] == str(line["generation"]) and cells[8] == "2"
+        assert cells[7] == f"{line['suite']['policy_right'] / 36:.1%} ({line['suite']['policy_right']} of 36)"
         assert cells[-1] == ("yes" if line["promoted"] else "no")
 
 
@@ -274,6 +277,18 @@ def test_a_damaged_log_line_is_named(loop, tmp_path, capsys):
     assert "generations.jsonl: line 2: promoted must be true or false, not 'yes'" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("suite_figure", [[3, 36], {"policy_right": 37, "positions": 36},
+                                          {"policy_right": 3.0, "positions": 36}, {"positions": 36}])
+def test_a_log_line_s_suite_figure_is_checked(tmp_path, suite_figure):
+    line = {"generation": 1, "from": 0, "promoted": False, "current": 0, "selfplay": {}, "train": {},
+            "gate": {"2": {}}}
+    (tmp_path / "generations.jsonl").write_text(json.dumps(line) + "\n")
+    assert learn.read_generations(tmp_path) == [line]               # a line from before the suite's figure
+    (tmp_path / "generations.jsonl").write_text(json.dumps(dict(line, suite=suite_figure)) + "\n")
+    with pytest.raises(UsageError, match="generations.jsonl: line 1: suite must be"):
+        learn.read_generations(tmp_path)
+
+
 @pytest.mark.parametrize("name", ["learn.json", "generations.jsonl", "current.toml", "gen-0/bot.toml",
                                   "gen-1/clock.json"])
 @pytest.mark.parametrize("kind", ["a link", "a pipe", "/dev/zero"])
@@ -361,6 +376,7 @@ def test_the_three_and_four_player_line_gates_at_both_with_the_current_bot_in_th
     else:
         assert four == {"status": "skipped", "why": "the gate at 3 players did not accept H1: no promotion"}
     assert line["promoted"] == (three["decision"] == four.get("decision") == "H1")
+    assert line["suite"]["positions"] == 2 * suite.PER_COUNT          # its 3- and 4-player positions
 
 
 def test_the_seeds_of_the_stages_never_meet():

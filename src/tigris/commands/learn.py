@@ -16,7 +16,8 @@ generations' data (tigris train), and an SPRT at equal time (--seconds a move) b
 it and the current bot (tigris match; with 3 and 4 players, at both, the current bot in
 the other seats) makes it the current one when it accepts H1. Everything goes to OUT:
 OUT/generations.jsonl gets a line per generation (the commands of its stages, seeds,
-CPU and wall seconds, losses, the gate's result and Elo), OUT/gen-K/ its data, network
+CPU and wall seconds, losses, the candidate's policy alone on the position suite of
+tigris bench policy, the gate's result and Elo), OUT/gen-K/ its data, network
 and bot files, OUT/current.toml the current bot. The same command again continues
 where a run stopped (killed at any stage), without running a finished stage again, also
 when OUT was kept without its self-play data (OUT/gen-K/selfplay), or its record alone
@@ -89,7 +90,7 @@ def add_to(sub):
                    help="base seed of every stage's seeds (default 0)")
     p.add_argument("--report", action="store_true",
                    help="run nothing: print the generations of OUT so far as a table (each network's Elo "
-                        "over the first one along its line of promotions)")
+                        "over the first one along its line of promotions, its policy on the position suite)")
     p.add_argument("--plot", metavar="PNG",
                    help="with --report: also draw that Elo per generation into the PNG file (needs matplotlib)")
     add_jobs(p)

@@ -36,7 +36,8 @@ def _elo_of(gate):
 
 def rows(lines):
     """A row per generation of `lines` (``learn.read_generations``): its stages' figures
-    and, per player count of its gates, the candidate's Elo over generation 0 (``over_0``,
+    (``suite``: its policy's figure on the position suite, None before the loop judged
+    one) and, per player count of its gates, the candidate's Elo over generation 0 (``over_0``,
     with the half-width ``over_0_pm`` of its 95% interval; None where a gate on the way
     gave no Elo or was not played)."""
     # The Elo over generation 0 of each promoted network, per player count: (elo, half-width squared).
@@ -50,6 +51,7 @@ def rows(lines):
                "train_cpu_hours": line["train"].get("cpu_seconds", 0.0) / CPU_HOUR,
                "held_out_policy": line["train"].get("held_out_policy"),
                "held_out_top_move": line["train"].get("held_out_top_move"),
+               "suite": line.get("suite"),
                "cpu_hours": line.get("cpu_seconds", 0.0) / CPU_HOUR,
                "wall_hours": line.get("wall_seconds", 0.0) / CPU_HOUR, "gates": {}}
         for players, gate in line["gate"].items():
@@ -78,12 +80,20 @@ def _figure(x, digits=0, sign=False):
     return f"{x:+,.{digits}f}" if sign else f"{x:,.{digits}f}"
 
 
+def _suite(suite):
+    """The policy's figure on the position suite: its share right, of how many."""
+    if not suite:
+        return "-"
+    right, n = suite["policy_right"], suite["positions"]
+    return f"{right / n:.1%} ({right} of {n})"
+
+
 def markdown(table):
     """The rows of ``rows`` as a markdown table: one row per generation and gate."""
     head = ("| gen | from | self-play games | positions | self-play CPU h | held-out policy (nats) | "
-            "top move | players | gate | games (+W =D -L) | Elo over current (95%) | Elo over gen 0 | "
-            "CPU h | wall h | promoted |")
-    lines = [head, "|" + "---:|" * 7 + "---:|---|---|---:|---:|---:|---:|---|"]
+            "top move | suite, the policy alone | players | gate | games (+W =D -L) | Elo over current (95%) | "
+            "Elo over gen 0 | CPU h | wall h | promoted |")
+    lines = [head, "|" + "---:|" * 8 + "---:|---|---|---:|---:|---:|---:|---|"]
     for row in table:
         for i, (players, g) in enumerate(row["gates"].items()):
             first = i == 0
@@ -93,7 +103,8 @@ def markdown(table):
             over = "-" if g["over_0"] is None else f"{g['over_0']:+.0f} (+-{g['over_0_pm']:.0f})"
             stage = [str(row["generation"]), str(row["from"]), _figure(row["games"]), _figure(row["positions"]),
                      _figure(row["selfplay_cpu_hours"], 2), _figure(row["held_out_policy"], 3),
-                     "-" if row["held_out_top_move"] is None else f"{row['held_out_top_move']:.1%}"]
+                     "-" if row["held_out_top_move"] is None else f"{row['held_out_top_move']:.1%}",
+                     _suite(row["suite"])]
             cost = [_figure(row["cpu_hours"], 2), _figure(row["wall_hours"], 2), "yes" if row["promoted"] else "no"]
             lines.append("| " + " | ".join((stage if first else [""] * len(stage))
                                            + [players, gate, record, elo, over]

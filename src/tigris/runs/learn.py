@@ -276,6 +276,11 @@ def _line_problem(line, k, before):
     if not isinstance(gates, dict) or not gates or not all(
             p in ("2", "3", "4") and isinstance(g, dict) for p, g in gates.items()):
         return f"gate must be an object of the gates by player count (\"2\", \"3\", \"4\"), not {excerpt(gates)}"
+    suite = line.get("suite")           # since generations were judged on the suite
+    if suite is not None and not (isinstance(suite, dict) and all(
+            type(suite.get(f)) is int for f in ("policy_right", "positions"))
+            and 0 <= suite["policy_right"] <= suite["positions"]):
+        return f"suite must be {{\"policy_right\": R, \"positions\": N}}, 0 <= R <= N, not {excerpt(suite)}"
     entries = [(stage, line[stage]) for stage in ("selfplay", "train")]
     entries += [(f"gate.{p}", g) for p, g in gates.items()]
     for where, entry in [("", line)] + entries:
@@ -412,6 +417,7 @@ class _Loop:
         played = self._stage(k, "selfplay", lambda: self._selfplay(k, current), reuse=data)
         trained = self._stage(k, "train", lambda: self._train(k, current),
                               reuse=(self.gen(k) / "network.npz").exists())
+        suite = self._suite(k)
         self._bots(k)
         gates = {}
         for p in self.s["players"]:
@@ -426,12 +432,22 @@ class _Loop:
         stages = [played, trained, *gates.values()]
         line.update(promoted=promoted, current=k if promoted else current,
                     network=f"gen-{k}/network.npz", bot=f"gen-{k}/bot.toml", selfplay=played,
-                    train=trained, gate=gates,
+                    train=trained, suite=suite, gate=gates,
                     wall_seconds=round(sum(e.get("wall_seconds", 0) for e in stages), 1),
                     cpu_seconds=round(sum(e.get("cpu_seconds", 0) for e in stages), 1))
         self.say(f"generation {k}: " + (f"promoted: generation {k}'s network is the current one" if promoted
                                         else f"not promoted: generation {current}'s stays the current one"))
         return line
+
+    def _suite(self, k):
+        """Generation `k`'s policy on the shipped position suite (``suite.policy_score``,
+        the positions of the line's player counts): the same fixed answers for every
+        generation, in a second or two."""
+        from tigris.runs import suite
+
+        right, positions = suite.policy_score(str(self.gen(k) / "network.npz"), self.s["players"])
+        self.say(f"generation {k}: its policy alone right at {right} of the suite's {positions} positions")
+        return {"policy_right": right, "positions": positions}
 
     def _stage(self, k, stage, fn, reuse=True):
         """Run a stage of generation `k`: its lines said, its seconds counted

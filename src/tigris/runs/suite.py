@@ -45,7 +45,7 @@ __all__ = ["FORMAT", "RUN_FORMAT", "SHIPPED", "PER_COUNT", "ITERATIONS", "SEEDS"
            "JUDGED_SHARE", "WITHIN", "PHASES", "REFERENCE_BOT", "SETTINGS", "MIXES",
            "HINT_SEEDS", "REGRET_BUDGETS", "settings", "planned", "deal_seed", "reference_seed",
            "play_game", "reference_search", "reference_of", "make_suite", "suite_bytes", "read_run",
-           "read_suite", "bench_policy",
+           "read_suite", "bench_policy", "policy_judged", "policy_score",
            "load_suite", "judge", "summary_rows", "bench_decisive", "bench_regret"]
 
 FORMAT = "tigris-suite/1"              # the suite file
@@ -868,19 +868,8 @@ def bench_policy(suite, network=""):
     `network` is a ``network`` knob's value (empty: the shipped default), read for each
     position's number of players.  The same reference labels for every generation: the
     policy's quality, compared across networks and self-play targets."""
-    from tigris import network as networks
-
     entries = suite["positions"]
-    tops = []
-    for e in entries:
-        g = tigris.Game.from_position(e["position"])
-        net = networks.from_knobs("net", network, g.players)
-        if net is None or not net.has_policy:
-            raise UsageError(f"network {network or 'the default'}: no policy head to judge")
-        prior = net.policy(g)
-        tops.append(g.action_str(max(prior, key=lambda a: (prior[a], -a))))
-    judged = [judge(e, move) for e, move in zip(entries, tops)]
-    right = [j is not None and move in e["reference"]["best"] for e, move, j in zip(entries, tops, judged)]
+    tops, judged, right = policy_judged(entries, network)
     rows = []
     for label, counts in _counts(suite):
         pick = [i for i, e in enumerate(entries) if e["players"] in counts]
@@ -892,6 +881,33 @@ def bench_policy(suite, network=""):
     if regrets:
         rows.append(("mean regret of the judged top moves", statistics.fmean(regrets), "chance"))
     return rows
+
+
+def policy_judged(entries, network=""):
+    """The policy's most probable move at each of the suite's positions `entries`
+    (``bench_policy``): (the moves, each one's ``judge`` result, whether each is among
+    the reference's best)."""
+    from tigris import network as networks
+
+    tops = []
+    for e in entries:
+        g = tigris.Game.from_position(e["position"])
+        net = networks.from_knobs("net", network, g.players)
+        if net is None or not net.has_policy:
+            raise UsageError(f"network {network or 'the default'}: no policy head to judge")
+        prior = net.policy(g)
+        tops.append(g.action_str(max(prior, key=lambda a: (prior[a], -a))))
+    judged = [judge(e, move) for e, move in zip(entries, tops)]
+    right = [j is not None and move in e["reference"]["best"] for e, move, j in zip(entries, tops, judged)]
+    return tops, judged, right
+
+
+def policy_score(network, players, suite=None):
+    """How many of the suite's positions of `players` (player counts) a network's policy
+    alone gets right, its most probable move among the reference's best: (right,
+    positions).  `suite` defaults to the shipped one (``load_suite``)."""
+    entries = [e for e in (suite or load_suite())["positions"] if e["players"] in players]
+    return sum(policy_judged(entries, network)[2]), len(entries)
 
 
 def summary_rows(suite):
