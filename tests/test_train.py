@@ -63,6 +63,75 @@ def test_the_exported_network_is_the_trained_model(data, tmp_path):
         assert scores == pytest.approx(out[i, 4:] * network.SCORE_SCALE, abs=1e-3)
 
 
+def policy_model(torch, seed):
+    """A model with a policy head whose every weight counts (the biases and pattern
+    weights, zeros at first, drawn too)."""
+    torch.manual_seed(seed)
+    model = train._model(torch, (8, 4), policy_width=4)
+    with torch.no_grad():
+        model.abias.weight.normal_(0.0, 0.5)
+        model.pat.weight.normal_(0.0, 0.5)
+    return model
+
+
+def policy_batch(torch, d, count=6):
+    rows = np.array([i for i in range(len(d)) if d.policy[i] is not None][:count])
+    return rows, train._batch(torch, d, rows)
+
+
+def test_the_trained_policy_is_the_weights_files(data):
+    """The weights file's policy is the PyTorch model's, position by position."""
+    import torch
+
+    d = train.dataset([data])
+    model = policy_model(torch, 5)
+    rows, batch = policy_batch(torch, d)
+    position, action, offsets, patterns, _, _ = batch[6]
+    with torch.no_grad():
+        logits = model.policy(model.trunk(*batch[:3]), position, action, offsets, patterns)
+    net = network.Network(train.arrays_of(model))
+    for j, i in enumerate(rows):
+        here = position == j
+        want = net.policy(d.positions[i])
+        assert len(want) == int(here.sum()) > 1
+        assert torch.softmax(logits[here], 0).numpy() == pytest.approx(
+            [want[a] for a in action[here].tolist()], abs=1e-5)
+
+
+def test_the_policy_s_gradients_are_those_of_the_embedding_modules(data):
+    """The head gathers its weights by index_select and adds the patterns' up by
+    index_add (quicker to train): the logits and every gradient are what PyTorch's
+    embedding modules give."""
+    import torch
+
+    d = train.dataset([data])
+    model = policy_model(torch, 6)
+    _, batch = policy_batch(torch, d)
+    position, action, offsets, patterns, target, count = batch[6]
+
+    def loss_of(policy):
+        model.zero_grad()
+        logits = policy(model.trunk(*batch[:3]), position, action, offsets, patterns)
+        segment = torch.unique_consecutive(position, return_inverse=True)[1]
+        loss = -(target * train._segment_log_softmax(torch, logits, segment, count)).sum()
+        loss.backward()
+        return logits.detach(), {name: p.grad.clone() for name, p in model.named_parameters()
+                                 if p.grad is not None}
+
+    def by_modules(h, position, action, offsets, patterns):
+        g = torch.relu(model.context(h))
+        return (model.abias(action)[:, 0] + (model.emb(action) * g[position]).sum(dim=1)
+                + model.pat(patterns, offsets)[:, 0])
+
+    logits, grads = loss_of(model.policy)
+    want_logits, want_grads = loss_of(by_modules)
+    assert torch.allclose(logits, want_logits, atol=1e-5)
+    assert grads.keys() == want_grads.keys() and {"pat.weight", "emb.weight", "sparse.weight"} <= grads.keys()
+    for name in grads:
+        assert torch.allclose(grads[name], want_grads[name], atol=1e-5), name
+    assert grads["pat.weight"].abs().sum() > 0 and grads["emb.weight"].abs().sum() > 0
+
+
 def test_the_games_train_alike_in_whatever_order_they_finished(data, tmp_path):
     """A folder's lines are in the order its games finished, which its workers' speed
     decides: the positions (and so the batches of every epoch) follow the game numbers."""

@@ -280,10 +280,21 @@ def _model(torch, hidden, dropout=0.0, policy_width=0):
 
         def policy(self, h, position, action, offsets, patterns):
             """The logit of each legal action (rows: its position in the batch, its id,
-            where its patterns begin)."""
+            where its patterns begin).
+
+            The weights are gathered by ``index_select`` and the patterns' summed by
+            ``index_add``, whose gradients add up in one pass: the embedding modules'
+            own backward passes sort their indices first, and with some 750,000 pattern
+            rows a batch that sort was two thirds of an epoch."""
             g = torch.relu(self.context(h))
-            return (self.abias(action)[:, 0] + (self.emb(action) * g[position]).sum(dim=1)
-                    + self.pat(patterns, offsets)[:, 0])
+            rows = len(action)
+            counts = torch.diff(offsets, append=torch.tensor([len(patterns)], dtype=offsets.dtype))
+            row_of = torch.repeat_interleave(torch.arange(rows), counts)
+            pattern_sums = torch.zeros(rows).index_add(
+                0, row_of, torch.index_select(self.pat.weight[:, 0], 0, patterns))
+            return (torch.index_select(self.abias.weight[:, 0], 0, action)
+                    + (torch.index_select(self.emb.weight, 0, action) * g[position]).sum(dim=1)
+                    + pattern_sums)
 
     return Model()
 
