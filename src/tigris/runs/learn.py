@@ -276,11 +276,11 @@ def _line_problem(line, k, before):
     if not isinstance(gates, dict) or not gates or not all(
             p in ("2", "3", "4") and isinstance(g, dict) for p, g in gates.items()):
         return f"gate must be an object of the gates by player count (\"2\", \"3\", \"4\"), not {excerpt(gates)}"
-    suite = line.get("suite")           # since generations were judged on the suite
-    if suite is not None and not (isinstance(suite, dict) and all(
-            type(suite.get(f)) is int for f in ("policy_right", "positions"))
-            and 0 <= suite["policy_right"] <= suite["positions"]):
-        return f"suite must be {{\"policy_right\": R, \"positions\": N}}, 0 <= R <= N, not {excerpt(suite)}"
+    judged = line.get("suite")          # since generations were judged on the suite
+    if judged is not None and not (isinstance(judged, dict) and all(
+            type(judged.get(f)) is int for f in ("policy_right", "positions"))
+            and 0 <= judged["policy_right"] <= judged["positions"]):
+        return f"suite must be {{\"policy_right\": R, \"positions\": N}}, 0 <= R <= N, not {excerpt(judged)}"
     entries = [(stage, line[stage]) for stage in ("selfplay", "train")]
     entries += [(f"gate.{p}", g) for p, g in gates.items()]
     for where, entry in [("", line)] + entries:
