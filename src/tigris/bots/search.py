@@ -102,10 +102,9 @@ def merge(stats_list):
 
 
 def _merged(same, player):
-    """The ``ChildStats`` of one action from its children in the trees, `same` (``merge``).
-    A search pays this for every root child of every decision, so it adds up tree by tree
-    in plain loops, the sums in the trees' order from 0.0: one tree's statistics come
-    out as they went in, but for the sums' rounding."""
+    """The ``ChildStats`` of one action from its children in the trees, `same` (``merge``):
+    sums in the trees' order from 0.0, in plain loops (a search of several trees pays
+    this for every root child of every decision)."""
     first = same[0]
     n = len(first.chances)
     visits = avail = rounds = 0
