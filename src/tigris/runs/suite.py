@@ -26,6 +26,7 @@ UsageError names the file, the position and the field.
 ``docs/FORMATS.md`` describes both files.
 """
 
+import functools
 import gzip
 import hashlib
 import json
@@ -905,9 +906,16 @@ def policy_judged(entries, network=""):
 def policy_score(network, players, suite=None):
     """How many of the suite's positions of `players` (player counts) a network's policy
     alone gets right, its most probable move among the reference's best: (right,
-    positions).  `suite` defaults to the shipped one (``load_suite``)."""
-    entries = [e for e in (suite or load_suite())["positions"] if e["players"] in players]
+    positions).  `suite` defaults to the shipped one (``load_suite``, read once a process:
+    a loop judges each generation with it)."""
+    entries = [e for e in (suite or _shipped())["positions"] if e["players"] in players]
     return sum(policy_judged(entries, network)[2]), len(entries)
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped():
+    """The shipped suite, read and checked once (``policy_score`` only reads it)."""
+    return load_suite()
 
 
 def summary_rows(suite):
