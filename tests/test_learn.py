@@ -238,7 +238,6 @@ def test_a_second_run_on_the_folder_is_refused(tmp_path, capsys):
     (["--seed", "1"], "its seed is 0, not 1; give the same --seed"),
     (["--seconds", "0.1"], "its gate is"),
     (["--sprt", "elo0=0", "elo1=30"], "its sprt is"),
-    (["--train-value"], "its train_value is False, not True; give the same --train-value"),
     # a long path is quoted cut in the middle: its start and its file name stay
     (["--start", str(network.path_of("", 3))], "its start is 'gen1', not '/"),
 ])
@@ -425,6 +424,33 @@ def test_a_gate_s_most_games_may_change_for_the_gates_not_yet_begun(tmp_path, ca
     assert "max gate games" not in capsys.readouterr().err                  # nothing changed now
     gate = json.loads(log.read_text())["gate"]["2"]
     assert "--max-games 6 " in gate["command"] and gate["games"] <= 6
+
+
+@pytest.mark.slow
+def test_whether_the_value_trains_may_change_for_the_trainings_not_yet_begun(tmp_path, capsys):
+    out, bot = tmp_path / "loop", write_fast(tmp_path)
+    assert main(["learn", str(out), "--bot", bot, *TINY_ARGS, "--generations", "1", "--jobs", "1"]) == 0
+    first = network.load(out / "gen-1" / "network.npz").named_arrays
+    log, frozen = out / "generations.jsonl", log_of(out)[0]["train"]
+    assert "--freeze-value" in frozen["command"]
+    log.write_text("")                     # generation 1 again, its training under way (its checkpoint)
+    (out / "gen-1" / "network.npz").unlink()
+    assert main(["learn", str(out), "--bot", bot, *TINY_ARGS, "--train-value", "--generations", "1",
+                 "--jobs", "1"]) == 0
+    assert "learn: train value False -> True, for the trainings not yet begun" in capsys.readouterr().err
+    assert json.loads((out / "learn.json").read_text())["train_value"] is True
+    kept = log_of(out)[0]["train"]
+    assert comparable(kept, out) == comparable(frozen, out)        # it kept its value frozen
+    log.write_text("")                     # and once more, its training not begun: the value trains
+    (out / "gen-1" / "network.npz").unlink()
+    shutil.rmtree(out / "gen-1" / "train")
+    shutil.rmtree(out / "gen-1" / "gate-2")
+    assert main(["learn", str(out), "--bot", bot, *TINY_ARGS, "--generations", "1", "--jobs", "1"]) == 0
+    assert "train value" not in capsys.readouterr().err           # the folder's own now: nothing changed
+    trained = log_of(out)[0]["train"]
+    assert "--freeze-value" not in trained["command"]
+    now = network.load(out / "gen-1" / "network.npz").named_arrays
+    assert any(np.abs(now[name] - first[name]).max() > 0 for name in network.ARRAYS)     # the value's
 
 
 @pytest.mark.slow

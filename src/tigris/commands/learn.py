@@ -1,5 +1,6 @@
 """tigris learn: expert iteration, generation after generation (needs the train extra)."""
 
+import argparse
 import inspect
 
 from tigris.commands.options import POSITIVE, add_backend, add_command, add_jobs, seconds, whole
@@ -74,8 +75,9 @@ def add_to(sub):
     p.add_argument("--patience", type=whole(1, MAX_EPOCHS), default=PATIENCE,
                    help=f"training stops after this many epochs without a better held-out loss "
                         f"(default {PATIENCE})")
-    p.add_argument("--train-value", action="store_true",
-                   help="train the value too (default: the value is kept frozen, the policy trained)")
+    p.add_argument("--train-value", action=argparse.BooleanOptionalAction, default=False,
+                   help="train the value too (default: the value is kept frozen, the policy trained); "
+                        "a continued loop may change it, for the trainings not yet begun")
     budget = p.add_mutually_exclusive_group()
     budget.add_argument("--seconds", type=seconds, default=SECONDS,
                         help=f"the gate's time a move, each bot (default {SECONDS})")

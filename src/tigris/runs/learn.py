@@ -47,8 +47,9 @@ continues its folder, training its checkpoint, the gate its games (``sprt_match`
 ``resume``), each as if it had not stopped where it is deterministic (self-play and
 training; a gate at a fixed number of iterations too, at the same ``jobs``).  Settings
 other than the folder's are refused, naming the field, except ``CHANGEABLE``'s: a gate's
-most games may change between runs, for the gates not yet begun (``learn.json`` then
-holds the new value; each generation's line its gate's own ``--max-games``).
+most games and whether the value trains may change between runs, for the gates and the
+trainings not yet begun (``learn.json`` then holds the new value; each generation's line
+its gate's own ``--max-games`` and its training's own ``--freeze-value`` or not).
 """
 
 import contextlib
@@ -104,9 +105,10 @@ SETTINGS_FILE = "learn.json"
 STAGES = ("selfplay", "train", "gate")
 # The option of each setting, for a rerun whose settings differ.
 _OPTIONS = {"params": "--bot (its knobs)", "gate": "--seconds or --gate-iterations", "sprt": "--sprt"}
-# Settings a continued loop may change: they decide only gates not yet begun (a gate under
-# way keeps the most games it began with), so no finished stage reads otherwise.
-CHANGEABLE = ("max_gate_games",)
+# Settings a continued loop may change, and what they decide from then on: only stages not
+# yet begun (a gate under way keeps the most games it began with, a training under way its
+# value frozen or not), so no finished stage reads otherwise.
+CHANGEABLE = {"max_gate_games": "the gates not yet begun", "train_value": "the trainings not yet begun"}
 
 
 def settings(players=(2,), bot=DEFAULT_BOT, start=None, games=GAMES, positions=POSITIONS,
@@ -326,7 +328,7 @@ class _Loop:
         """The loop: the folder settled, then the generations, each logged as it ends."""
         self._writable(self.out, (SETTINGS_FILE, LOG, "current.toml"))
         for key, was, now in _hold_settings(self.out, self.s):
-            self.say(f"{key.replace('_', ' ')} {was} -> {now}, for the gates not yet begun")
+            self.say(f"{key.replace('_', ' ')} {was} -> {now}, for {CHANGEABLE[key]}")
         lines = read_generations(self.out, repair=True)
         self._start()
         # The current bot's files written again: they name its network by this folder's
@@ -541,16 +543,20 @@ class _Loop:
                      f"{'s' * (len(left) > 1)} {', '.join(map(str, left))}, which is not in {self.out}")
         init = self.gen(current) / "network.npz"
         seed = stage_seed(s["seed"], k, "train")
+        # A training under way keeps its value frozen or not (--train-value may change).
+        begun = train.begun_with(folder) if not net.exists() else None
+        freeze = begun.get("freeze_value") is True if begun else not s["train_value"]
         if not net.exists():                      # else trained, and copied: a stage done
             train.require_torch()
             data = train.dataset(window, progress=self.progress)
             train.fit(data, folder, epochs=s["epochs"], patience=s["patience"], seed=seed,
-                      progress=self.progress, init=init, freeze_value=not s["train_value"])
+                      progress=self.progress, init=init, freeze_value=freeze)
             write_bytes(net, read_source(folder / "network.npz"))
         meta = network.load(net).meta
+        freeze = meta.get("freeze_value", freeze)
         best = _log_line(folder / "log.jsonl", meta["best_epoch"])
         command = ["train", *window, "--out", folder, "--init", init,
-                   *([] if s["train_value"] else ["--freeze-value"]), "--epochs", s["epochs"],
+                   *(["--freeze-value"] if freeze else []), "--epochs", s["epochs"],
                    "--patience", s["patience"], "--seed", seed]
         return {"status": "done", "command": _command(command, self.out), "seed": seed,
                 "folders": [f"{path.parent.name}/selfplay" for path in window],

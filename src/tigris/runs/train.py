@@ -56,7 +56,7 @@ from tigris._plumbing.locks import holding
 from tigris.sources import open_source, read_source
 
 __all__ = ["LABEL_WEIGHT", "SCORE_WEIGHT", "POLICY_WEIGHT", "HIDDEN", "POLICY_WIDTH", "HELD_OUT", "BATCH",
-           "EPOCHS", "MAX_EPOCHS", "PATIENCE", "Data", "dataset", "data_files", "fingerprint", "check_out", "split", "fit",
+           "EPOCHS", "MAX_EPOCHS", "PATIENCE", "Data", "dataset", "data_files", "fingerprint", "check_out", "split", "fit", "begun_with",
            "require_torch", "arrays_of", "predict", "held_out_calibration", "fit_recalibration", "plot"]
 
 LABEL_WEIGHT = 0.5          # the result's share of a position's chance target (the search's: the rest)
@@ -710,14 +710,8 @@ def _resume(torch, netlib, ckpt, settings, model, opt, order):
     state = {"epoch": 0, "best": math.inf, "best_epoch": 0, "since": 0, "seconds": 0.0}
     if not os.path.lexists(ckpt):
         return state, []
-    data = read_source(ckpt)              # a regular file, never a pipe or a device; bounded
     again = "delete it to train again from the start"
-    try:
-        saved = torch.load(io.BytesIO(data), weights_only=True)   # tensors and plain data: no code runs
-        if not isinstance(saved, dict) or "settings" not in saved:
-            raise ValueError("not a checkpoint of tigris train")
-    except Exception as e:          # whatever a damaged file makes PyTorch raise
-        raise UsageError(f"{ckpt}: cannot continue from it ({_load_error(e)}); {again}") from None
+    saved = _load_checkpoint(torch, ckpt)
     old = saved["settings"]
     if isinstance(old, dict) and _differs(old.get("data_fingerprint"), settings["data_fingerprint"]) and \
             not _differs({k: v for k, v in old.items() if k != "data_fingerprint"},
@@ -749,6 +743,33 @@ def _resume(torch, netlib, ckpt, settings, model, opt, order):
         raise UsageError(f"{ckpt}: cannot continue from it ({_load_error(e)}); {again}") from None
     _write_from(netlib, ckpt.parent, model, state, saved["log"])
     return state, saved["log"]
+
+
+def _load_checkpoint(torch, ckpt):
+    """The checkpoint file `ckpt` as saved (a dict with its ``settings``), or a UsageError
+    naming it."""
+    data = read_source(ckpt)              # a regular file, never a pipe or a device; bounded
+    try:
+        saved = torch.load(io.BytesIO(data), weights_only=True)   # tensors and plain data: no code runs
+        if not isinstance(saved, dict) or "settings" not in saved:
+            raise ValueError("not a checkpoint of tigris train")
+    except Exception as e:          # whatever a damaged file makes PyTorch raise
+        raise UsageError(f"{ckpt}: cannot continue from it ({_load_error(e)}); delete it to train again "
+                         f"from the start") from None
+    return saved
+
+
+def begun_with(out):
+    """The settings of the training begun in the folder `out` (its checkpoint's, as ``fit``
+    saved them: ``freeze_value`` among them), or None when none has begun there."""
+    ckpt = Path(out) / "checkpoint.pt"
+    if not os.path.lexists(ckpt):
+        return None
+    settings = _load_checkpoint(require_torch(), ckpt)["settings"]
+    if not isinstance(settings, dict):
+        raise UsageError(f"{ckpt}: cannot continue from it (its settings are not a run's); delete it to train "
+                         f"again from the start")
+    return settings
 
 
 def _differs(saved, expected):
