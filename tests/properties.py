@@ -30,8 +30,8 @@ from helpers import random_game
 SUPPLY = list(constants.SUPPLY)
 SQUARES = [notation.square_name(i) for i in range(NSQ)]
 
-# 400 a property keeps the whole test run within CI's time; set more for a deeper run.
-EXAMPLES = int(os.environ.get("TIGRIS_PROPERTY_EXAMPLES", "400"))
+# 300 a property keeps the whole test run within CI's time; set more for a deeper run.
+EXAMPLES = int(os.environ.get("TIGRIS_PROPERTY_EXAMPLES", "300"))
 
 
 def _settings(examples=None):

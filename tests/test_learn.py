@@ -200,10 +200,10 @@ def test_a_loop_on_a_dask_cluster_is_the_loop_here(loop, tmp_path):
     whole, lines = loop
     s = learn.settings(bot=write_fast(tmp_path), **TINY)
     with dask_cluster() as (address, _):
-        remote = learn.run(s, tmp_path / "dask", generations=2, jobs=1, backend="dask", scheduler=address,
+        remote = learn.run(s, tmp_path / "dask", generations=1, jobs=1, backend="dask", scheduler=address,
                            progress=False)
-    assert comparable(remote, tmp_path / "dask") == comparable(lines, whole)
-    same_networks(tmp_path / "dask", whole)
+    assert comparable(remote, tmp_path / "dask") == comparable(lines[:1], whole)
+    same_networks(tmp_path / "dask", whole, generations=(1,))
 
 
 @pytest.mark.slow

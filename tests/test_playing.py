@@ -62,6 +62,23 @@ def play_to_the_end(client, seat, pick=lambda legal: legal[-1]):
         moves += 1
 
 
+def play_for(client, seat, moves):
+    """The seat's first legal move, `moves` times (fewer if the game ends), then its
+    resignation: the game over, its view."""
+    for _ in range(moves):
+        v = seat.view(client, my_turn_or_over)
+        assert not v["error"], v["error"]
+        if v["over"]:
+            return v
+        answer = seat.post(client, "move", move=v["legal"][0]["move"], version=v["version"])
+        assert answer.status_code == 200, answer.text
+    v = seat.view(client, my_turn_or_over)            # at its turn: no bot moves meanwhile
+    if not v["over"]:
+        answer = seat.post(client, "resign", version=v["version"])
+        assert answer.status_code == 200, answer.text
+    return seat.view(client)
+
+
 @pytest.fixture
 def client(tmp_path):
     with serving.client(create_app([tmp_path])) as c:
@@ -360,7 +377,7 @@ def test_eight_games_at_once_with_their_hints(client):
         position = seat.view(client, my_turn_or_over)["position"]
         hints.append(client.post("/api/hint", json={"position": position, "seconds": 1}).json()["id"])
     with ThreadPoolExecutor(8) as pool:
-        ends = list(pool.map(lambda seat: play_to_the_end(client, seat, pick=lambda legal: legal[0])[0], seats))
+        ends = list(pool.map(lambda seat: play_for(client, seat, 30), seats))
     assert all(v["over"] and v["result"] for v in ends)
     for key in hints:
         state = waiting.until(lambda: (s := client.get(f"/api/hint/{key}").json()["state"]) not in
