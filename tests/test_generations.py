@@ -81,6 +81,13 @@ def test_report_prints_the_table_and_draws_the_picture(tmp_path, capsys):
     assert rule.count("|") == rows[0].count("|") == rows[1].count("|")       # a column a cell
     assert "+70 (+-54)" in rows[3] and "H0" in rows[2] and rows[3].endswith("| yes |")
     assert (tmp_path / "elo.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # a picture there already is kept, unless --force
+    (tmp_path / "elo.png").write_bytes(b"mine")
+    assert main(["learn", str(out), "--report", "--plot", str(tmp_path / "elo.png")]) == 1
+    assert "elo.png exists; name a new file, or add --force" in capsys.readouterr().err
+    assert (tmp_path / "elo.png").read_bytes() == b"mine"
+    assert main(["learn", str(out), "--report", "--plot", str(tmp_path / "elo.png"), "--force"]) == 0
+    assert (tmp_path / "elo.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 @pytest.mark.parametrize("change, field", [

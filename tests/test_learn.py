@@ -115,7 +115,9 @@ def test_report_reads_a_real_loop(loop, capsys):
     for row, line in zip(rows[1:], lines):
         cells = [c.strip() for c in row.strip("|").split("|")]
         assert cells[0] == str(line["generation"]) and cells[8] == "2"
-        assert cells[7] == f"{line['suite']['policy_right'] / 36:.1%} ({line['suite']['policy_right']} of 36)"
+        right, positions = line["suite"]["policy_right"], suite.PER_COUNT * len(line["gate"])
+        assert line["suite"]["positions"] == positions
+        assert cells[7] == f"{right / positions:.1%} ({right} of {positions})"
         assert cells[-1] == ("yes" if line["promoted"] else "no")
 
 

@@ -322,18 +322,18 @@ def test_a_match_of_three_seats_both_bots_with_the_field_and_counts_first_places
     from tigris.play.runner import first_of_two
 
     r = sprt_match("greedy", "random", elo0=0, elo1=100, max_games=6, jobs=1, players=3,
-                   field=["pimc"], out=tmp_path / "m",
+                   field=["level-1"], out=tmp_path / "m",
                    progress=False)
     games = read_games(tmp_path / "m")
     assert len(games) == r["games"] and r["games"] in (3, 6)   # the test looks after each deal
-    assert [g["bots"] for g in games[:3]] == [["greedy", "random", "pimc"],
-                                             ["random", "pimc", "greedy"],
-                                             ["pimc", "greedy", "random"]]
+    assert [g["bots"] for g in games[:3]] == [["greedy", "random", "level-1"],
+                                             ["random", "level-1", "greedy"],
+                                             ["level-1", "greedy", "random"]]
     assert len({g["deal_seed"] for g in games[:3]}) == 1
     points = [first_of_two(g, "greedy", "random") for g in games]
     assert r["wins"] == points.count(1) and r["losses"] == points.count(0)
-    assert r["draws"] == points.count(0.5) and r["field"] == ["pimc"]
-    assert "by first places, with pimc at the table" in format_result(r)
+    assert r["draws"] == points.count(0.5) and r["field"] == ["level-1"]
+    assert "by first places, with level-1 at the table" in format_result(r)
 
 
 @pytest.mark.slow

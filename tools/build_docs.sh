@@ -9,9 +9,11 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 python="${1:-python3}"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
+# One environment for both builders (-d): the doctest builder reads the pages the html
+# builder parsed, rather than parsing them all again.
 for builder in html doctest; do
-    "$python" -m sphinx -W --keep-going -q -b "$builder" "$root/docs" "$root/docs/_build/$builder" \
-        2>&1 | tee -a "$log"
+    "$python" -m sphinx -W --keep-going -q -b "$builder" -d "$root/docs/_build/doctrees" "$root/docs" \
+        "$root/docs/_build/$builder" 2>&1 | tee -a "$log"
 done
 if grep -Eq '\((WARNING|ERROR|SEVERE)/[0-9]\)' "$log"; then
     echo "docutils complained while building the documentation (above)"

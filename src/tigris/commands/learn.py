@@ -3,7 +3,7 @@
 import argparse
 import inspect
 
-from tigris.commands.options import POSITIVE, add_backend, add_command, add_jobs, seconds, whole
+from tigris.commands.options import POSITIVE, add_backend, add_command, add_force, add_jobs, seconds, whole
 
 __all__ = ["DESCRIPTION", "add_to", "run"]
 
@@ -95,6 +95,7 @@ def add_to(sub):
                         "over the first one along its line of promotions, its policy on the position suite)")
     p.add_argument("--plot", metavar="PNG",
                    help="with --report: also draw that Elo per generation into the PNG file (needs matplotlib)")
+    add_force(p, "the --plot file")
     add_jobs(p)
     add_backend(p)
     # The options that set the loop, learn.settings' arguments: not given, a setting is the
@@ -150,7 +151,7 @@ def report(args):
     from pathlib import Path
 
     from tigris.errors import UsageError
-    from tigris.files import check_target
+    from tigris.files import check_new
     from tigris.runs import generations, learn
 
     if not args.report:
@@ -159,7 +160,7 @@ def report(args):
         raise UsageError(f"{args.out}: no {learn.LOG}: not a tigris learn folder, or no generation has "
                          f"finished in it yet")
     if args.plot:
-        check_target(args.plot, reads=[Path(args.out) / learn.LOG], option="--plot", in_folder=True)
+        check_new(args.plot, "--plot", args.force, reads=[Path(args.out) / learn.LOG])
     table = generations.rows(learn.read_generations(args.out))
     print(generations.markdown(table))
     if args.plot:
