@@ -33,7 +33,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from tigris import boards, ratings, record as records
+from tigris import boards, record as records
 from tigris.constants import COLOURS, COLS, LEADERS, ROWS, TILE_NAMES
 from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
 from tigris.files import check_new, check_target, utf8_text, write_text
@@ -515,6 +515,8 @@ def plain_page(title, body, head=""):
 
 
 def _standings_table(st):
+    from tigris import ratings        # scipy's statistics: loaded by the pages of results alone
+
     head, rows = ratings.standings_cells(st)
     table = _table(head, rows, numeric=set(range(len(head))) - {1}, table_id="standings")
     model = {"bradley-terry": "Bradley-Terry", "plackett-luce": "Plackett-Luce"}.get(st.get("model"))
@@ -532,6 +534,8 @@ def _standings_table(st):
 
 
 def _head_to_head_table(matrix):
+    from tigris import ratings
+
     names, rows = ratings.head_to_head_cells(matrix)
     if not names:
         return "<p>(no finished games)</p>"
