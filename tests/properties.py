@@ -30,8 +30,8 @@ from helpers import random_game
 SUPPLY = list(constants.SUPPLY)
 SQUARES = [notation.square_name(i) for i in range(NSQ)]
 
-# 300 a property keeps the whole test run within CI's time; set more for a deeper run.
-EXAMPLES = int(os.environ.get("TIGRIS_PROPERTY_EXAMPLES", "300"))
+# 200 a property keeps the whole test run within CI's time; set more for a deeper run.
+EXAMPLES = int(os.environ.get("TIGRIS_PROPERTY_EXAMPLES", "200"))
 
 
 def _settings(examples=None):

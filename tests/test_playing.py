@@ -377,7 +377,7 @@ def test_eight_games_at_once_with_their_hints(client):
         position = seat.view(client, my_turn_or_over)["position"]
         hints.append(client.post("/api/hint", json={"position": position, "seconds": 1}).json()["id"])
     with ThreadPoolExecutor(8) as pool:
-        ends = list(pool.map(lambda seat: play_for(client, seat, 30), seats))
+        ends = list(pool.map(lambda seat: play_for(client, seat, 12), seats))
     assert all(v["over"] and v["result"] for v in ends)
     for key in hints:
         state = waiting.until(lambda: (s := client.get(f"/api/hint/{key}").json()["state"]) not in

@@ -1,7 +1,7 @@
 """Runs the property-based attacks of ``properties.py``, each in a child process: an input
 that crashed the interpreter or hung would otherwise take the whole test run with it.
 
-``TIGRIS_PROPERTY_EXAMPLES`` sets the examples per property (default 300, some fewer for
+``TIGRIS_PROPERTY_EXAMPLES`` sets the examples per property (default 200, some fewer for
 the slow ones);
 ``TIGRIS_PROPERTY_EXPLORE=1`` draws new inputs instead of the fixed ones.
 """
