@@ -45,8 +45,17 @@ BOARD_NAMES = tuple(BOARDS)
 
 
 def layout(name):
-    """Return ``(rivers, temples, special)``: sets of square indices (row * 16 + col)."""
-    grid = BOARDS[name]
+    """Return ``(rivers, temples, special)``: frozen sets of square indices (row * 16 + col),
+    read once a board (the rules and the pages ask for them at every turn).
+
+    >>> rivers, temples, special = layout("classic")
+    >>> len(temples), len(special), special <= temples
+    (10, 4, True)
+    """
+    return _LAYOUTS[name]
+
+
+def _read(grid):
     rivers, temples, special = set(), set(), set()
     for r, line in enumerate(grid):
         for c, ch in enumerate(line):
@@ -57,4 +66,7 @@ def layout(name):
                 temples.add(i)
                 if ch == "*":
                     special.add(i)
-    return rivers, temples, special
+    return frozenset(rivers), frozenset(temples), frozenset(special)
+
+
+_LAYOUTS = {name: _read(grid) for name, grid in BOARDS.items()}
