@@ -48,6 +48,7 @@ def layout(name):
     """Return ``(rivers, temples, special)``: frozen sets of square indices (row * 16 + col),
     read once a board (the rules and the pages ask for them at every turn).
 
+    >>> from tigris.boards import layout
     >>> rivers, temples, special = layout("classic")
     >>> len(temples), len(special), special <= temples
     (10, 4, True)
