@@ -49,12 +49,14 @@ def my_turn_or_over(v):
     return v["over"] or bool(v["legal"]) or bool(v["error"])
 
 
-def play_to_the_end(client, seat, pick=lambda legal: legal[-1]):
+def play_to_the_end(client, seat, pick=lambda legal: legal[-1], most=None):
+    """The seat's `pick` at each of its turns until the game ends, or `most` moves: the
+    last view, and the moves made."""
     moves = 0
     while True:
         v = seat.view(client, my_turn_or_over)
         assert not v["error"], v["error"]
-        if v["over"]:
+        if v["over"] or moves == most:
             return v, moves
         # at the version of the view that offered the move (nobody else moves on one's turn)
         answer = seat.post(client, "move", move=pick(v["legal"])["move"], version=v["version"])
@@ -65,15 +67,8 @@ def play_to_the_end(client, seat, pick=lambda legal: legal[-1]):
 def play_for(client, seat, moves):
     """The seat's first legal move, `moves` times (fewer if the game ends), then its
     resignation: the game over, its view."""
-    for _ in range(moves):
-        v = seat.view(client, my_turn_or_over)
-        assert not v["error"], v["error"]
-        if v["over"]:
-            return v
-        answer = seat.post(client, "move", move=v["legal"][0]["move"], version=v["version"])
-        assert answer.status_code == 200, answer.text
-    v = seat.view(client, my_turn_or_over)            # at its turn: no bot moves meanwhile
-    if not v["over"]:
+    v, _ = play_to_the_end(client, seat, pick=lambda legal: legal[0], most=moves)
+    if not v["over"]:                                   # at its turn: no bot moves meanwhile
         answer = seat.post(client, "resign", version=v["version"])
         assert answer.status_code == 200, answer.text
     return seat.view(client)

@@ -710,7 +710,6 @@ def _resume(torch, netlib, ckpt, settings, model, opt, order):
     state = {"epoch": 0, "best": math.inf, "best_epoch": 0, "since": 0, "seconds": 0.0}
     if not os.path.lexists(ckpt):
         return state, []
-    again = "delete it to train again from the start"
     saved = _load_checkpoint(torch, ckpt)
     old = saved["settings"]
     if isinstance(old, dict) and _differs(old.get("data_fingerprint"), settings["data_fingerprint"]) and \
@@ -722,7 +721,7 @@ def _resume(torch, netlib, ckpt, settings, model, opt, order):
         raise UsageError(f"{ckpt} is another run's ({excerpt(old, 80)}); choose another folder")
     missing = [name for name in _CHECKPOINT if name not in saved]
     if missing:                     # an earlier version's: its run cannot go on as it would have
-        raise UsageError(f"{ckpt}: cannot continue from it (it holds no {', '.join(missing)}); {again}")
+        raise UsageError(f"{ckpt}: cannot continue from it (it holds no {', '.join(missing)}); {_AGAIN}")
     state = saved["state"]
     for part, problem in (("state", lambda: _state_problem(state)),
                           ("log", lambda: _log_problem(saved["log"], state["epoch"])),
@@ -732,7 +731,7 @@ def _resume(torch, netlib, ckpt, settings, model, opt, order):
                           ("torch_generator", lambda: _generator_problem(torch, saved["torch_generator"]))):
         wrong = problem()
         if wrong:
-            raise UsageError(f"{ckpt}: {part}: {wrong}; {again}")
+            raise UsageError(f"{ckpt}: {part}: {wrong}; {_AGAIN}")
     try:
         model.load_state_dict(saved["model"])
         # The moments alone: the hyperparameters are this run's (its settings are the checkpoint's).
@@ -740,9 +739,12 @@ def _resume(torch, netlib, ckpt, settings, model, opt, order):
         order.bit_generator.state = saved["data_order"]
         torch.set_rng_state(saved["torch_generator"])
     except Exception as e:          # what the checks above let through: PyTorch's or numpy's own checks
-        raise UsageError(f"{ckpt}: cannot continue from it ({_load_error(e)}); {again}") from None
+        raise UsageError(f"{ckpt}: cannot continue from it ({_load_error(e)}); {_AGAIN}") from None
     _write_from(netlib, ckpt.parent, model, state, saved["log"])
     return state, saved["log"]
+
+
+_AGAIN = "delete it to train again from the start"      # what a checkpoint that cannot go on leaves
 
 
 def _load_checkpoint(torch, ckpt):
@@ -754,8 +756,7 @@ def _load_checkpoint(torch, ckpt):
         if not isinstance(saved, dict) or "settings" not in saved:
             raise ValueError("not a checkpoint of tigris train")
     except Exception as e:          # whatever a damaged file makes PyTorch raise
-        raise UsageError(f"{ckpt}: cannot continue from it ({_load_error(e)}); delete it to train again "
-                         f"from the start") from None
+        raise UsageError(f"{ckpt}: cannot continue from it ({_load_error(e)}); {_AGAIN}") from None
     return saved
 
 
@@ -767,8 +768,7 @@ def begun_with(out):
         return None
     settings = _load_checkpoint(require_torch(), ckpt)["settings"]
     if not isinstance(settings, dict):
-        raise UsageError(f"{ckpt}: cannot continue from it (its settings are not a run's); delete it to train "
-                         f"again from the start")
+        raise UsageError(f"{ckpt}: cannot continue from it (its settings are not a run's); {_AGAIN}")
     return settings
 
 
