@@ -456,6 +456,31 @@ def test_whether_the_value_trains_may_change_for_the_trainings_not_yet_begun(tmp
 
 
 @pytest.mark.slow
+def test_the_policy_target_may_change_for_the_self_plays_not_yet_begun(tmp_path, capsys):
+    out, bot = tmp_path / "loop", write_fast(tmp_path)
+    assert main(["learn", str(out), "--bot", bot, *TINY_ARGS, "--generations", "1", "--jobs", "1"]) == 0
+    played = log_of(out)[0]["selfplay"]
+    assert "--policy-target completed-q" in played["command"]
+    # generation 1 again, its self-play under way: one game of three played, nothing after it
+    data = out / "gen-1" / "selfplay" / "positions.jsonl"
+    data.write_text(data.read_text().splitlines(keepends=True)[0])
+    for name in ("stages.json", "clock.json", "network.npz"):
+        (out / "gen-1" / name).unlink()
+    for name in ("train", "gate-2"):
+        shutil.rmtree(out / "gen-1" / name)
+    (out / "generations.jsonl").write_text("")
+    assert main(["learn", str(out), "--bot", bot, *TINY_ARGS, "--policy-target", "shrunk-q",
+                 "--generations", "2", "--jobs", "1"]) == 0
+    assert ("learn: policy target completed-q -> shrunk-q, for the self-plays not yet begun"
+            in capsys.readouterr().err)
+    assert json.loads((out / "learn.json").read_text())["policy_target"] == "shrunk-q"
+    first, second = log_of(out)
+    assert comparable(first["selfplay"], out) == comparable(played, out)      # it kept its target
+    assert "--policy-target shrunk-q" in second["selfplay"]["command"]
+    assert json.loads((out / "gen-2" / "selfplay" / "selfplay.json").read_text())["targets"]["policy"] == "shrunk-q"
+
+
+@pytest.mark.slow
 def test_a_folder_kept_without_its_self_play_data_goes_on_without_playing_it_again(tmp_path, capsys):
     """The bulk of a folder, its self-play data and training folders, deleted (a copy
     kept without them): the stages that finished are not run again, the next generation

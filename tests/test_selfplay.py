@@ -2,6 +2,7 @@
 and labelled from what the player to move could see."""
 
 import json
+import math
 from dataclasses import replace
 
 import pytest
@@ -352,14 +353,37 @@ def test_the_cap_labels_a_share_of_the_games_own_searches(tmp_path, fast):
     assert labels(again) == labels(lines)                    # the same seed, the same labels
 
 
-def test_a_completed_q_target_is_a_distribution_over_legal_moves(tmp_path, fast):
-    s = small(fast, games=1, policy_target="completed-q")
+@pytest.mark.parametrize("kind", ["completed-q", "shrunk-q"])
+def test_a_completed_q_target_is_a_distribution_over_legal_moves(tmp_path, fast, kind):
+    s = small(fast, games=1, policy_target=kind)
     lines = selfplay.run(s, tmp_path / "data", progress=False)
     legal_at = {n: set(g.legal_actions()) for n, g in record.steps(lines[0]["record"])}
     for p in lines[0]["positions"]:
         shares = [w for _, w in p["policy"]]
         assert {a for a, _ in p["policy"]} <= legal_at[p["move"]]
         assert sum(shares) == pytest.approx(1, abs=1e-4) and shares == sorted(shares, reverse=True)
+
+
+def test_a_shrunk_q_target_trusts_a_move_s_value_by_its_visits():
+    """A move of two visits and a lucky value tops the steep transform of every value as
+    it is, and not once the values are shrunk toward the root's by their visits."""
+    from types import SimpleNamespace
+
+    from tigris.runs import targets
+    from tigris.search import ChildStats
+
+    children = [ChildStats(action=1, visits=300, value=0.60), ChildStats(action=2, visits=2, value=0.68),
+                ChildStats(action=3, visits=300, value=0.50)]
+    prior = {1: 0.3, 2: 0.3, 3: 0.35, 4: 0.05}
+    steep = dict(targets.completed_q(children, prior, scale=targets.SHRUNK_SCALE))
+    shrunk = dict(targets.policy_target("shrunk-q", SimpleNamespace(children=children), prior))
+    assert max(steep, key=steep.get) == 2 and max(shrunk, key=shrunk.get) == 1
+    mixed = (0.3 * 0.60 + 0.3 * 0.68 + 0.35 * 0.50) / 0.95        # the visited moves' by their priors
+    k = targets.SHRINK
+    q = {1: (300 * 0.60 + k * mixed) / (300 + k), 2: (2 * 0.68 + k * mixed) / (2 + k)}
+    # the logits' difference: the priors' log ratio (0) and the transform of the q's
+    steepness = (targets.C_VISIT + 300) * targets.SHRUNK_SCALE
+    assert math.log(shrunk[1] / shrunk[2]) == pytest.approx(steepness * (q[1] - q[2]), rel=1e-3)
 
 
 @pytest.mark.parametrize("kw, says", [

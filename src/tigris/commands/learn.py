@@ -63,7 +63,8 @@ def add_to(sub):
     p.add_argument("--labels", choices=LABEL_KINDS, default=LABELS,
                    help=f"separate or cap, as tigris selfplay's (default {LABELS}: the game's own searches)")
     p.add_argument("--policy-target", choices=POLICY_TARGETS, default=POLICY_TARGET,
-                   help=f"visits or completed-q, as tigris selfplay's (default {POLICY_TARGET})")
+                   help=f"{', '.join(POLICY_TARGETS)}, as tigris selfplay's (default {POLICY_TARGET}); a "
+                        f"continued loop may change it, for the self-plays not yet begun")
     p.add_argument("--full-share", type=float, default=FULL_SHARE,
                    help=f"with --labels cap: the share of decisions searched in full (default {FULL_SHARE}: "
                         f"every one)")

@@ -13,7 +13,8 @@ over each game's decisions, and label every position with the game's result (eac
 player's share of the first place) and with a search's chances there (every player's
 chance of finishing first, as tigris hint gives it, searched from what the player to
 move can see) and with that search's policy target (its visits of its moves, or with
---policy-target completed-q Gumbel AlphaZero's improved policy from its values). With
+--policy-target completed-q Gumbel AlphaZero's improved policy from its values, with
+shrunk-q that policy from values shrunk toward the root's by their visits). With
 --labels cap (playout cap randomisation) no position is searched twice: a share
 --full-share of each game's decisions is searched at --label-iterations by the bot itself
 and labelled, the others at its own budget. Each game is appended to OUT/positions.jsonl
@@ -50,7 +51,8 @@ def add_to(sub):
                         "(default separate)")
     p.add_argument("--policy-target", choices=POLICY_TARGETS, default="visits",
                    help="visits: the root's visits as shares; completed-q: Gumbel AlphaZero's "
-                        "improved policy from the search's values (default visits)")
+                        "improved policy from the search's values; shrunk-q: the same from values "
+                        "shrunk toward the root's by their visits, sharper (default visits)")
     p.add_argument("--full-share", type=float, default=FULL_SHARE,
                    help=f"with --labels cap: the share of decisions searched in full and "
                         f"labelled (default {FULL_SHARE})")

@@ -47,9 +47,10 @@ continues its folder, training its checkpoint, the gate its games (``sprt_match`
 ``resume``), each as if it had not stopped where it is deterministic (self-play and
 training; a gate at a fixed number of iterations too, at the same ``jobs``).  Settings
 other than the folder's are refused, naming the field, except ``CHANGEABLE``'s: a gate's
-most games and whether the value trains may change between runs, for the gates and the
-trainings not yet begun (``learn.json`` then holds the new value; each generation's line
-its gate's own ``--max-games`` and its training's own ``--freeze-value`` or not).
+most games, whether the value trains and self-play's policy target may change between
+runs, for the gates, trainings and self-plays not yet begun (``learn.json`` then holds the
+new value; each generation's line its gate's own ``--max-games``, its training's own
+``--freeze-value`` or not and its self-play's own ``--policy-target``).
 """
 
 import contextlib
@@ -108,7 +109,8 @@ _OPTIONS = {"params": "--bot (its knobs)", "gate": "--seconds or --gate-iteratio
 # Settings a continued loop may change, and what they decide from then on: only stages not
 # yet begun (a gate under way keeps the most games it began with, a training under way its
 # value frozen or not), so no finished stage reads otherwise.
-CHANGEABLE = {"max_gate_games": "the gates not yet begun", "train_value": "the trainings not yet begun"}
+CHANGEABLE = {"max_gate_games": "the gates not yet begun", "train_value": "the trainings not yet begun",
+              "policy_target": "the self-plays not yet begun"}
 
 
 def settings(players=(2,), bot=DEFAULT_BOT, start=None, games=GAMES, positions=POSITIONS,
@@ -504,9 +506,11 @@ class _Loop:
         bot = str(self.gen(current) / "bot.toml")
         seed = stage_seed(s["seed"], k, "selfplay")
         label_bot = bot if s["labels"] == "separate" else None
+        # A self-play under way keeps the target it began with (--policy-target may change).
+        target = _begun_target(folder) or s["policy_target"]
         sp = selfplay.settings(games=s["games"], players=max(s["players"]), bot=bot, positions=s["positions"],
                                label_bot=label_bot, label_iterations=s["label_iterations"],
-                               labels=s["labels"], policy_target=s["policy_target"],
+                               labels=s["labels"], policy_target=target,
                                full_share=s["full_share"] or selfplay.FULL_SHARE, seed=seed)
         lines = selfplay.run(sp, folder, jobs=self.jobs, progress=self.progress, reads=[bot], **self.where)
         failed = [line for line in lines if "error" in line]
@@ -518,7 +522,7 @@ class _Loop:
         command = ["selfplay", "--out", folder, "--games", s["games"], "--players", max(s["players"]),
                    "--bot", bot, *(["--label-bot", bot] if label_bot else []), "--positions", s["positions"],
                    "--label-iterations", s["label_iterations"], "--labels", s["labels"],
-                   "--policy-target", s["policy_target"],
+                   "--policy-target", target,
                    *(["--full-share", s["full_share"]] if s["full_share"] is not None else []), "--seed", seed]
         return {"status": "done", "command": _command(command, self.out), "seed": seed,
                 "folder": f"gen-{k}/selfplay",
@@ -611,6 +615,16 @@ STAGES_FILE = "stages.json"        # each finished stage's entry, as the generat
 # What the lines on stderr call the stages.
 _STAGE_NAMES = {"selfplay": "self-play", "train": "training", "gate-2": "gate at 2 players",
                 "gate-3": "gate at 3 players", "gate-4": "gate at 4 players"}
+
+
+def _begun_target(folder):
+    """The policy target of the self-play begun in `folder` (its selfplay.json), or None:
+    none is begun, or its settings do not say (self-play then names the problem)."""
+    if not (folder / "selfplay.json").is_file():
+        return None
+    targets = selfplay.read_settings(folder).get("targets")
+    policy = targets.get("policy") if isinstance(targets, dict) else None
+    return policy if isinstance(policy, str) else None
 
 
 def _summary(stage, entry):

@@ -35,7 +35,7 @@ line a game, in the order they finish::
                               its choice: tigris.runs.targets), adding up to 1,
                     "policy": [[action, weight], ...]: the same search's policy
                               target, most weight first: its root's visits, or the
-                              completed-q probabilities (the policy's target:
+                              completed-q or shrunk-q probabilities (the policy's target:
                               ``tigris.runs.train``)},
                    ...]}
 
@@ -245,7 +245,7 @@ def _labels(game, stats, params, policy_target):
     decision, the search's knobs `params`."""
     from tigris.runs import targets
 
-    prior = _prior(game, stats, params) if policy_target == "completed-q" else None
+    prior = _prior(game, stats, params) if policy_target in targets.NEEDS_PRIOR else None
     return targets.value_target(stats), targets.policy_target(policy_target, stats, prior)
 
 

@@ -15,6 +15,12 @@ target is one of ``POLICY_TARGETS``:
   search found better than the policy thought, from a few dozen visits as well as from
   thousands, and it moves the policy where the search's values point, not where its
   schedule spent its visits.
+* ``"shrunk-q"``: the same improved policy, each visited move's value first shrunk toward
+  the root's mixed value as if it had SHRINK more visits of that value, and the transform
+  ten times as steep (``SHRUNK_SCALE``).  A move seen a few times with a lucky value no
+  longer outranks the moves the search examined well, so the target can be sharp: on the
+  position suite the share of its probability on the reference's best moves is about 0.62
+  against completed-q's 0.41 (docs/results.md, "Sharper targets").
 
 >>> from tigris.runs.targets import completed_q
 >>> from tigris.search import ChildStats
@@ -30,16 +36,22 @@ import math
 
 from tigris.search import child_records
 
-__all__ = ["POLICY_TARGETS", "C_VISIT", "C_SCALE", "value_target", "visits", "completed_q",
-           "policy_target"]
+__all__ = ["POLICY_TARGETS", "C_VISIT", "C_SCALE", "SHRINK", "SHRUNK_SCALE", "value_target", "visits",
+           "completed_q", "policy_target"]
 
-POLICY_TARGETS = ("visits", "completed-q")
+POLICY_TARGETS = ("visits", "completed-q", "shrunk-q")
+NEEDS_PRIOR = ("completed-q", "shrunk-q")
 # sigma(q) = (C_VISIT + max visits) * C_SCALE * q, Gumbel MuZero's transform of a value in
 # [0, 1].  A move's value here is its mean reward, a chance-like number in [0, 1] already:
 # it is not rescaled by the values the tree saw (a rescaling would make two moves of
 # three visits each and values 0.50 and 0.52 a choice of 1 in 25).
 C_VISIT = 50.0
 C_SCALE = 0.1
+# shrunk-q: a move's value counts as its visits' mean and SHRINK visits of the mixed value,
+# then the transform's scale is SHRUNK_SCALE (a steeper one without the shrinking puts
+# the target's weight on moves of a few lucky visits: docs/results.md, "Sharper targets").
+SHRINK = 30.0
+SHRUNK_SCALE = 1.0
 # A completed-q target keeps at most MAX_MOVES moves, none below MIN_SHARE (then shares
 # again): the long tail of a few hundred legal moves would make each position kilobytes,
 # and says little the cross-entropy would notice.
@@ -61,13 +73,14 @@ def visits(children):
                   key=lambda av: (-av[1], av[0]))
 
 
-def completed_q(children, prior):
+def completed_q(children, prior, scale=C_SCALE, shrink=0.0):
     """Gumbel AlphaZero's improved policy, ``[[action, probability], ...]`` (most likely
     first, at most MAX_MOVES, none below MIN_SHARE, adding up to 1): softmax over the legal moves
     of ``log prior + sigma(q)``, where q is a move's value (its mean reward) for the
-    moves the root visited, and for the others the root's mixed value (the visited moves'
-    values weighted by their priors), and ``sigma(q) = (C_VISIT + max visits) * C_SCALE *
-    q``.  `prior` maps every
+    moves the root visited, and for the others the root's mixed value m (the visited moves'
+    values weighted by their priors), and ``sigma(q) = (C_VISIT + max visits) * scale *
+    q``.  With `shrink` k, a visited move's q is ``(visits * value + k * m) / (visits +
+    k)``.  `prior` maps every
     legal action to the policy's probability of it (``Network.policy``); `children` are
     the root's (``tigris.search.ChildStats``)."""
     children = child_records(children, "tigris.runs.targets.completed_q")
@@ -80,12 +93,16 @@ def completed_q(children, prior):
     else:
         mixed = sum(ch.value * ch.visits for ch in seen.values()) / sum(
             ch.visits for ch in seen.values())
-    scale = (C_VISIT + max(ch.visits for ch in seen.values())) * C_SCALE
+    steep = (C_VISIT + max(ch.visits for ch in seen.values())) * scale
     floor = min(p for p in prior.values() if p > 0) if any(p > 0 for p in prior.values()) else 1.0
     logits = {}
     for action, p in prior.items():
-        q = seen[action].value if action in seen else mixed
-        logits[action] = math.log(max(p, floor * 1e-3)) + scale * q
+        if action in seen:
+            ch = seen[action]
+            q = (ch.visits * ch.value + shrink * mixed) / (ch.visits + shrink)
+        else:
+            q = mixed
+        logits[action] = math.log(max(p, floor * 1e-3)) + steep * q
     top = max(logits.values())
     weights = {a: math.exp(z - top) for a, z in logits.items()}
     total = sum(weights.values())
@@ -97,11 +114,14 @@ def completed_q(children, prior):
 
 def policy_target(kind, stats, prior=None):
     """The policy target of `kind` (``POLICY_TARGETS``) from root statistics `stats`;
-    ``"completed-q"`` needs `prior`, the policy's probability of every legal move."""
+    ``"completed-q"`` and ``"shrunk-q"`` need `prior`, the policy's probability of every
+    legal move."""
     if kind == "visits":
         return visits(stats.children)
-    if kind == "completed-q":
+    if kind in NEEDS_PRIOR:
         if prior is None:
-            raise ValueError("the completed-q target needs the policy's prior of every legal move")
+            raise ValueError(f"the {kind} target needs the policy's prior of every legal move")
+        if kind == "shrunk-q":
+            return completed_q(stats.children, prior, scale=SHRUNK_SCALE, shrink=SHRINK)
         return completed_q(stats.children, prior)
     raise ValueError(f"policy target must be one of {', '.join(POLICY_TARGETS)}, not {kind!r}")
