@@ -19,8 +19,8 @@ target is one of ``POLICY_TARGETS``:
   the root's mixed value as if it had SHRINK more visits of that value, and the transform
   ten times as steep (``SHRUNK_SCALE``).  A move seen a few times with a lucky value no
   longer outranks the moves the search examined well, so the target can be sharp: on the
-  position suite the share of its probability on the reference's best moves is about 0.62
-  against completed-q's 0.41 (docs/results.md, "Sharper targets").
+  position suite the share of its probability on the reference's best moves is 0.58 to
+  0.69 against completed-q's 0.42 to 0.48 (docs/results.md, "Sharper targets").
 
 >>> from tigris.runs.targets import completed_q
 >>> from tigris.search import ChildStats
