@@ -36,11 +36,11 @@ import math
 
 from tigris.search import child_records
 
-__all__ = ["POLICY_TARGETS", "C_VISIT", "C_SCALE", "SHRINK", "SHRUNK_SCALE", "value_target", "visits",
-           "completed_q", "policy_target"]
+__all__ = ["POLICY_TARGETS", "NEEDS_PRIOR", "C_VISIT", "C_SCALE", "SHRINK", "SHRUNK_SCALE", "value_target",
+           "visits", "completed_q", "policy_target"]
 
 POLICY_TARGETS = ("visits", "completed-q", "shrunk-q")
-NEEDS_PRIOR = ("completed-q", "shrunk-q")
+NEEDS_PRIOR = ("completed-q", "shrunk-q")       # the targets made with the policy's prior
 # sigma(q) = (C_VISIT + max visits) * C_SCALE * q, Gumbel MuZero's transform of a value in
 # [0, 1].  A move's value here is its mean reward, a chance-like number in [0, 1] already:
 # it is not rescaled by the values the tree saw (a rescaling would make two moves of
