@@ -60,3 +60,10 @@ def test_a_bot_that_makes_no_such_target_is_one_line(capsys):
     assert quality.main(["--bot", "greedy", "--iterations", "10", "--seeds", "1"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("target_quality: --bot greedy") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("args", [["--iterations", "0"], ["--iterations", str(10**20)], ["--seeds", "1000"]])
+def test_a_budget_out_of_range_is_one_line(capsys, args):
+    assert quality.main(args) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("target_quality: --iterations must be 1 to") and err.count("\n") == 1

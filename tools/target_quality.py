@@ -24,9 +24,11 @@ import tigris
 from tigris import bots
 from tigris import network as networks
 from tigris.errors import ConfigError, UsageError
+from tigris.knobs import MAX_ITERATIONS
 from tigris.runs import targets
 from tigris.runs.suite import load_suite, read_suite
 
+MAX_SEEDS = 100
 GRID = [(scale, shrink) for shrink in (0.0, 10.0, 30.0) for scale in (0.03, 0.1, 0.3, 1.0)]
 
 
@@ -97,8 +99,8 @@ def main(argv=None):
     parser.add_argument("--grid", action="store_true", help="also completed-q at other scales and shrinks")
     args = parser.parse_args(argv)
     try:
-        if args.iterations < 1 or args.seeds < 1:
-            raise UsageError("--iterations and --seeds must be at least 1")
+        if not 1 <= args.iterations <= MAX_ITERATIONS or not 1 <= args.seeds <= MAX_SEEDS:
+            raise UsageError(f"--iterations must be 1 to {MAX_ITERATIONS:,} and --seeds 1 to {MAX_SEEDS}")
         suite = read_suite(args.suite) if args.suite else load_suite()
         tell = (lambda done, total: print(f"\r{done} of {total} positions", end="", file=sys.stderr)
                 ) if sys.stderr.isatty() else None
