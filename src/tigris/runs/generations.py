@@ -134,6 +134,8 @@ def plot(table, path, title="Elo over generation 0, per generation"):
             ax.errorbar(k + shift, g["over_0"], yerr=g["over_0_pm"], color=colour, capsize=3,
                         marker="o", mfc=colour if promoted else "white", ls="none")
     ax.axhline(0, color="grey", lw=0.8, ls="--")
+    low, high = ax.get_ylim()
+    ax.set_ylim(low, high + 0.2 * (high - low))             # headroom: the legend above the whiskers
     ax.set_xlabel("generation (filled: promoted; open: refused at its gate)")
     ax.set_ylabel("Elo over generation 0 (95% interval)")
     plotting.whole_numbers(ax.xaxis)
