@@ -241,7 +241,7 @@ def test_a_second_run_on_the_folder_is_refused(tmp_path, capsys):
     (["--seconds", "0.1"], "its gate is"),
     (["--sprt", "elo0=0", "elo1=30"], "its sprt is"),
     # a long path is quoted cut in the middle: its start and its file name stay
-    (["--start", str(network.path_of("", 3))], "its start is 'gen1', not '/"),
+    (["--start", str(network.path_of("", 3))], f"its start is '{network.default(2)}', not '/"),
 ])
 def test_other_settings_are_refused_naming_the_field(loop, tmp_path, capsys, change, says):
     out, _ = loop
@@ -388,9 +388,9 @@ def test_the_seeds_of_the_stages_never_meet():
         learn.settings(seed=learn.MAX_SEED + 1)
 
 
-def test_a_generation_labels_every_decision_by_its_own_search_s_completed_q_values_by_default(tmp_path):
+def test_a_generation_labels_every_decision_by_its_own_search_s_shrunk_q_values_by_default(tmp_path):
     s = learn.settings()
-    assert (s["labels"], s["policy_target"], s["full_share"], s["positions"]) == ("cap", "completed-q", 1.0, 1000)
+    assert (s["labels"], s["policy_target"], s["full_share"], s["positions"]) == ("cap", "shrunk-q", 1.0, 1000)
     assert s["label_iterations"] == 1000 == bots.configuration("ismcts-fast").params["iterations"]
     own = tmp_path / "own.toml"                  # the label searches follow the bot's own budget
     own.write_text('extends = "ismcts-fast"\niterations = 700\n')
@@ -458,7 +458,8 @@ def test_whether_the_value_trains_may_change_for_the_trainings_not_yet_begun(tmp
 @pytest.mark.slow
 def test_the_policy_target_may_change_for_the_self_plays_not_yet_begun(tmp_path, capsys):
     out, bot = tmp_path / "loop", write_fast(tmp_path)
-    assert main(["learn", str(out), "--bot", bot, *TINY_ARGS, "--generations", "1", "--jobs", "1"]) == 0
+    assert main(["learn", str(out), "--bot", bot, *TINY_ARGS, "--policy-target", "completed-q",
+                 "--generations", "1", "--jobs", "1"]) == 0
     played = log_of(out)[0]["selfplay"]
     assert "--policy-target completed-q" in played["command"]
     # generation 1 again, its self-play under way: one game of three played, nothing after it

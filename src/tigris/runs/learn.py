@@ -82,13 +82,15 @@ __all__ = ["FORMAT", "LINES", "DEFAULT_BOT", "GAMES", "LABELS", "POLICY_TARGET",
 FORMAT = "tigris-learn/1"
 LINES = ((2,), (3, 4))            # the player counts a loop improves: a network file each
 DEFAULT_BOT = "ismcts-fast"       # its knobs, with each generation's network
-# A generation's labels are the completed Q-values of every decision's own search (labels
-# "cap", every decision in full, at the bot's own iterations): nine times the labelled
-# positions a CPU hour of separate 5,000-iteration searches, and no less Elo a generation
-# (docs/results.md, "Cheaper targets: labelled positions per CPU hour").
+# A generation's labels come from every decision's own search (labels "cap", every
+# decision in full, at the bot's own iterations): nine times the labelled positions a CPU
+# hour of separate 5,000-iteration searches (docs/results.md, "Cheaper targets: labelled
+# positions per CPU hour").  The target is shrunk-q: its first generation was promoted,
+# +60 Elo, where three of completed-q's from the same bot read +7, -18 and -15
+# (docs/results.md, "Sharper targets").
 GAMES = 1200                      # self-play games a generation: about 170,000 positions with 2 players
 LABELS = "cap"
-POLICY_TARGET = "completed-q"
+POLICY_TARGET = "shrunk-q"
 FULL_SHARE = 1.0
 POSITIONS = 1000                  # labels a game at most: with every decision searched in full, all of them
 LABEL_ITERATIONS = None           # the label searches': None, the bot's own iterations
