@@ -629,12 +629,13 @@ def test_a_real_hint_leads_with_the_bots_play_and_reads_each_plan_by_its_own_vis
     equals with the schedule's shares.  The first row is the bot's own play, each other
     plan is marked against #1 as it stood at the same visits by the intervals shown, a
     plan seen ten times less reads about three times less sure, and the notes say what
-    the schedule's shares are."""
+    the schedule's shares are.  The position's figures are the gen1 network's: the hint
+    searches with ismcts-fast's knobs and that network (``ismcts-fast-gen1``)."""
     from tigris.hints import CHUNKS, shown
 
     g = recorded("ismcts-fast-2.0-seed11-2p.json", 59)
-    hints = tigris.hint(g, iterations=20_000, seed=1, top=8, progress=False)
-    bot = bots.load("ismcts-fast", seed=1)
+    hints = tigris.hint(g, iterations=20_000, seed=1, top=8, progress=False, bot="ismcts-fast-gen1")
+    bot = bots.load("ismcts-fast-gen1", seed=1)
     assert hints[0]["action"] == bot.pick(bot.root_statistics(g, iterations=20_000, steps=CHUNKS))
     first = hints[0]
     for h in hints[1:]:

@@ -264,12 +264,15 @@ def test_the_evaluator_knob_is_checked():
 def test_the_network_knob_names_a_generation_a_file_or_the_default(players):
     """Empty: the default generation's file for the count; a generation's name: its own;
     anything with a folder or ending in .npz: that file."""
-    own = network.NETWORKS / f"gen1-{'2p' if players == 2 else '3p4p'}.npz"
-    assert network.default(players) == "gen1" and "gen1" in network.generations(players)
+    line = "2p" if players == 2 else "3p4p"
+    own = network.NETWORKS / f"gen1-{line}.npz"
+    assert "gen1" in network.generations(players)
     assert network.path_of("gen1", players) == own == network.generation_file("gen1", players)
-    assert network.path_of("", players) == own == network.SHIPPED[players]
-    assert network.from_knobs("net", "gen1", players) is network.load(players=players)
     assert network.from_knobs("net", "gen1", players).path == own
+    default = network.default(players)
+    assert default == {2: "gen2", 3: "gen1", 4: "gen1"}[players] == network.DEFAULT[line]
+    assert network.path_of("", players) == network.NETWORKS / f"{default}-{line}.npz" == network.SHIPPED[players]
+    assert network.from_knobs("net", default, players) is network.load(players=players)
     for path in ("nets/mine.npz", "mine.npz", "./gen1", "/abs/olute", "gen1.npz"):
         assert network.path_of(path, players) == Path(path)
     assert network.from_knobs("heuristic", "gen1", players) is None
@@ -280,7 +283,7 @@ def test_a_generation_the_package_does_not_ship_is_refused_naming_those_it_does(
     with pytest.raises(UsageError) as e:
         network.path_of(name, 2)
     said = str(e.value)
-    assert said.startswith(repr(name)[:10]) and "is not a shipped network generation (shipped: gen1)" in said
+    assert said.startswith(repr(name)[:10]) and "is not a shipped network generation (shipped: gen1, gen2)" in said
     assert "./NAME" in said and len(said) < 300 and "\n" not in said
     with pytest.raises(UsageError, match="not a shipped network generation"):
         bots.make("ismcts", iterations=5, evaluator="net", network=name)
@@ -301,7 +304,7 @@ def test_a_generation_is_shipped_by_its_files(tmp_path, monkeypatch):
         network.path_of("half", 3)
     with pytest.raises(UsageError, match="'dir' is not a shipped network generation \\(shipped: a, b, half\\)"):
         network.path_of("dir", 2)
-    with pytest.raises(UsageError, match="'gen1' is not a shipped network generation"):
+    with pytest.raises(UsageError, match=f"'{network.default(2)}' is not a shipped network generation"):
         network.path_of("", 2)                  # the default's files gone: said, not a crash
 
 

@@ -295,8 +295,8 @@ def served(tmp_path):
     ("nets/bad.npz", "nets/bad.npz: not a tigris-network"),
     ("nets/missing.npz", "nets/missing.npz: cannot read the network"),
     ("nets/", "nets: a folder, not a file"),
-    ("nets", "'nets' is not a shipped network generation (shipped: gen1)"),   # no folder: a generation's name
-    ("gen9", "netbot.toml: 'gen9' is not a shipped network generation (shipped: gen1)"),
+    ("nets", "'nets' is not a shipped network generation (shipped: gen1, gen2)"),   # no folder: a generation's name
+    ("gen9", "netbot.toml: 'gen9' is not a shipped network generation (shipped: gen1, gen2)"),
 ])
 def test_a_seat_s_network_is_a_file_of_the_served_folders_checked_when_the_seat_is_made(
         served, network_path, message):

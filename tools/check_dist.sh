@@ -39,7 +39,8 @@ must_hold sdist "$sdist_files" LICENSE CHANGELOG.md 'cython_core/tigris/_core\.p
     'cython_core/tigris/_search_game\.pxd' 'cython_core/tigris/_rng\.pxd' 'src/tigris/py\.typed' \
     'bots/ismcts-fast\.toml' 'bots/ismcts-heuristic\.toml' 'src/tigris/calibration\.json' \
     'src/tigris/chance\.json' 'src/tigris/viewer\.js' \
-    'src/tigris/networks/gen1-2p\.npz' 'src/tigris/networks/gen1-3p4p\.npz' 'src/tigris/web/static/panel\.js'
+    'src/tigris/networks/gen1-2p\.npz' 'src/tigris/networks/gen1-3p4p\.npz' 'src/tigris/networks/gen2-2p\.npz' \
+    'src/tigris/web/static/panel\.js'
 if grep -Eq '\.(c|so)$|/docs/_build/' <<< "$sdist_files"; then echo "sdist holds built files"; exit 1; fi
 wheel_files="$("$python" -m zipfile -l "${wheel[0]}")"
 must_hold wheel "$wheel_files" 'tigris/_core\..*\.so' 'tigris/_game\..*\.so' \
@@ -50,6 +51,7 @@ must_hold wheel "$wheel_files" 'tigris/_core\..*\.so' 'tigris/_game\..*\.so' \
     'tigris/calibration\.json' 'tigris/chance\.json' \
     'tigris/viewer\.js' 'tigris/viewer\.css' 'licenses/LICENSE' \
     'tigris/_net\..*\.so' 'tigris/networks/gen1-2p\.npz' 'tigris/networks/gen1-3p4p\.npz' \
+    'tigris/networks/gen2-2p\.npz' \
     'tigris/web/static/panel\.js' 'tigris/web/static/hint\.js' 'tigris/web/static/play\.js' \
     'tigris/web/static/analyse\.js' 'tigris/web/static/edit\.js' 'tigris/web/app\.py'
 # The position suite, once its reference is computed and the file shipped (docs/results.md,

@@ -79,7 +79,7 @@ NETWORKS = Path(__file__).resolve().parent / "networks"
 _FILES = {2: "2p", 3: "3p4p", 4: "3p4p"}
 #: The generation an empty ``network`` knob means, by line (docs/results.md, "The
 #: policy", tells how each was made).  A new default is its file in NETWORKS and this line.
-DEFAULT = {"2p": "gen1", "3p4p": "gen1"}
+DEFAULT = {"2p": "gen2", "3p4p": "gen1"}
 MAX_WIDTH = _net.MAX_HIDDEN
 #: The recalibration's bounds: a temperature that flattens or sharpens the chances up to
 #: tenfold, and a shift of the mover's logit of at most 5 (a factor of about 150).
