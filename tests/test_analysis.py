@@ -255,15 +255,17 @@ def test_an_analysis_of_an_earlier_format_is_refused_with_a_word(tmp_path, capsy
 @pytest.mark.slow
 def test_a_scripted_game_has_its_bad_move_marked_and_no_other(tmp_path):
     """Every move the engine's own choice (the analysis's search: same seed, same
-    budget) but move 5, the king (which move 1 put on M5) taken off to the corner P1,
-    where the search gives the mover ten points less of win chance: by the win chance,
+    budget) but move 5, the king moved to the corner P1,
+    where the search gives the mover nine points less of win chance: by the win chance,
     only move 5 is marked.  The scenario is the gen1 network's (``ismcts-fast-gen1``, the
     default bot's knobs), so a new default network does not move it."""
     budget, name = 2000, "ismcts-fast-gen1"
     g = tigris.Game(players=2, seed=11)
     conf = bots.configuration(name)
+
     def knobs(c):
         return {k: v for k, v in c.params.items() if k != "network"}
+
     assert knobs(conf) == knobs(bots.configuration(analysis.DEFAULT_BOT))
     for n in range(1, 11):
         if n == 5:

@@ -57,7 +57,8 @@ from tigris.sources import open_source, read_source
 
 __all__ = ["LABEL_WEIGHT", "SCORE_WEIGHT", "POLICY_WEIGHT", "HIDDEN", "POLICY_WIDTH", "HELD_OUT", "BATCH",
            "EPOCHS", "MAX_EPOCHS", "PATIENCE", "Data", "dataset", "data_files", "fingerprint", "check_out", "split",
-           "fit", "begun_with", "require_torch", "arrays_of", "predict", "held_out_calibration", "fit_recalibration", "plot"]
+           "fit", "begun_with", "require_torch", "arrays_of", "predict", "held_out_calibration", "fit_recalibration",
+           "plot"]
 
 LABEL_WEIGHT = 0.5          # the result's share of a position's chance target (the search's: the rest)
 SCORE_WEIGHT = 0.25         # the score loss's weight beside the chances' cross-entropy
