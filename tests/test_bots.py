@@ -618,7 +618,11 @@ def test_shipped_searches_use_the_network_and_the_baseline_does_not():
     assert (strong["evaluator"], strong["net_share"], strong["iterations"]) == ("net", 0.3, 10_000)
     from tigris.hints import DEFAULT_BOT
     from tigris.runs.selfplay import DEFAULT_BOT as SELFPLAY_BOT
-    assert DEFAULT_BOT == "ismcts-fast"               # hints search with the network
+    assert DEFAULT_BOT == "ismcts-hint"               # hints search with the network
+    hint, opponent = bots.configuration(DEFAULT_BOT), bots.configuration(bots.DEFAULT)
+    assert hint.extends == "ismcts-fast" == bots.DEFAULT
+    # ... as the default opponent does, but with the hand-written priors at a node's first visits
+    assert {k: v for k, v in hint.params.items() if v != opponent.params[k]} == {"policy_visits": 30}
     assert SELFPLAY_BOT == "ismcts-heuristic"         # a first generation needs none
 
 

@@ -2,6 +2,7 @@
 
 import json
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -80,7 +81,7 @@ def test_hint_command_on_a_position_and_a_record(tmp_path, capsys):
     assert main(["hint", str(rec), "--iterations", "600", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["player"] == g.current_player and data["hints"]
-    assert data["bot"] == "ismcts-fast" and data["seed"] == 0
+    assert data["bot"] == "ismcts-hint" and data["seed"] == 0
     assert data["iterations"] == 600 and data["seconds"] > 0
     assert list(data["hints"][0]) == ["rank", "mark", "equal", "searched", "move", "action", "plan", "visits",
                                       "share", "rounds", "prior", "win", "error", "first", "chances", "longer",
@@ -216,7 +217,7 @@ def test_ctrl_c_stops_a_hint(tmp_path, jobs, delay):
 
 def test_hint_is_the_bots_analysis(monkeypatch):
     """A hint ranks the moves by the analysis of the bot it names, grown in the same steps
-    from the same seed; the bot file is read once."""
+    from the same seed; the bot file (and the one it extends) is read once."""
     from tigris._plumbing import tomlfile
 
     from tigris import bots, chance
@@ -228,8 +229,8 @@ def test_hint_is_the_bots_analysis(monkeypatch):
     read = tomlfile.read_source
     monkeypatch.setattr(tomlfile, "read_source", lambda path, *a: reads.append(str(path)) or read(path, *a))
     hints = tigris.hint(g, iterations=700, seed=3, top=10_000, progress=False)
-    assert len(reads) == 1 and reads[0].endswith("ismcts-fast.toml")
-    stats = bots.load("ismcts-fast", seed=3).root_statistics(g, iterations=700, steps=CHUNKS)
+    assert sorted(Path(r).name for r in reads) == ["ismcts-fast.toml", "ismcts-hint.toml"]
+    stats = bots.load("ismcts-hint", seed=3).root_statistics(g, iterations=700, steps=CHUNKS)
     rows = ranked(g, stats.children)
     searched = [r for r in rows if r["searched"]]
     assert [dict(h, why=None) for h in hints] == searched and hints.equals == sum(h["equal"] for h in hints)
@@ -265,9 +266,9 @@ def test_hints_carry_what_the_search_spent(capsys):
     g = tigris.Game(players=2, seed=4)
     hints = tigris.hint(g, iterations=900, workers=1, seed=5, top=2, progress=False)
     assert len(hints) == 2 and hints.iterations == 900 and hints.seed == 5
-    assert hints.bot == "ismcts-fast" and hints.seconds > 0
+    assert hints.bot == "ismcts-hint" and hints.seconds > 0
     table = format_table(g, hints)
-    assert "ismcts-fast, seed 5: 900 iterations in" in table
+    assert "ismcts-hint, seed 5: 900 iterations in" in table
 
 
 def test_the_table_shows_the_continuation_to_the_players_reply():

@@ -37,7 +37,7 @@ sdist_files="$(tar tzf "${sdist[0]}")"
 must_hold sdist "$sdist_files" LICENSE CHANGELOG.md 'cython_core/tigris/_core\.pyx' \
     'cython_core/tigris/_game\.pxd' 'cython_core/tigris/_search\.pxd' 'src/tigris/_game\.pyi' \
     'cython_core/tigris/_search_game\.pxd' 'cython_core/tigris/_rng\.pxd' 'src/tigris/py\.typed' \
-    'bots/ismcts-fast\.toml' 'bots/ismcts-heuristic\.toml' 'src/tigris/calibration\.json' \
+    'bots/ismcts-fast\.toml' 'bots/ismcts-hint\.toml' 'bots/ismcts-heuristic\.toml' 'src/tigris/calibration\.json' \
     'src/tigris/chance\.json' 'src/tigris/viewer\.js' \
     'src/tigris/networks/gen1-2p\.npz' 'src/tigris/networks/gen1-3p4p\.npz' 'src/tigris/networks/gen2-2p\.npz' \
     'src/tigris/web/static/panel\.js'
@@ -47,7 +47,8 @@ must_hold wheel "$wheel_files" 'tigris/_core\..*\.so' 'tigris/_game\..*\.so' \
     'tigris/_search\..*\.so' 'tigris/_eval\..*\.so' 'tigris/_core\.pxd' 'tigris/_game\.pxd' \
     'tigris/_eval\.pxd' 'tigris/_search\.pxd' 'tigris/_search_game\.pxd' 'tigris/_rng\.pxd' \
     'tigris/_game\.pyi' \
-    'tigris/py\.typed' 'tigris/bot_configs/ismcts-fast\.toml' 'tigris/bot_configs/ismcts-calibrated\.toml' \
+    'tigris/py\.typed' 'tigris/bot_configs/ismcts-fast\.toml' 'tigris/bot_configs/ismcts-hint\.toml' \
+    'tigris/bot_configs/ismcts-calibrated\.toml' \
     'tigris/calibration\.json' 'tigris/chance\.json' \
     'tigris/viewer\.js' 'tigris/viewer\.css' 'licenses/LICENSE' \
     'tigris/_net\..*\.so' 'tigris/networks/gen1-2p\.npz' 'tigris/networks/gen1-3p4p\.npz' \

@@ -30,7 +30,7 @@ Whatever the measure, every row keeps both figures, the win chance as informatio
 
 The figures
 -----------
-Each decision is searched as ``tigris hint`` searches it (the ``ismcts-fast``
+Each decision is searched as ``tigris hint`` searches it (the ``ismcts-hint``
 configuration by default, ``tigris.hints.ranked``): from the position before the move, as
 the mover saw it (the bot deals afresh everything the mover could not see, so the
 analysis never uses the real hidden tiles).  The chances are the calibrated chances of

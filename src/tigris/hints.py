@@ -57,7 +57,7 @@ True
 >>> all(h["searched"] for h in hints), hints.unsearched > 0     # the rest: seen too little
 (True, True)
 >>> hints.iterations, hints.bot, hints.seed       # what the search spent (and .seconds)
-(2000, 'ismcts-fast', 1)
+(2000, 'ismcts-hint', 1)
 >>> sorted(hints[0]["why"]), len(hints[0]["why"]["scores"]["after"])   # why, by player
 (['does', 'replies', 'scores', 'then'], 2)
 """
@@ -84,7 +84,10 @@ __all__ = ["CHUNKS", "DEFAULT_BOT", "EQUAL", "LONGEST", "MARKS", "SEARCHED", "RO
            "settled", "shown", "shown_continuation", "then", "versus", "why"]
 
 CHUNKS = 20          # progress steps of a search in this process (one worker)
-DEFAULT_BOT = "ismcts-fast"   # the configuration hints search with unless told otherwise
+# The configuration hints search with unless told otherwise: ismcts-fast's, but with the
+# hand-written priors at a node's first visits, which name the best moves more often at a
+# hint's budget (docs/results.md, "Hints": "A search of their own").
+DEFAULT_BOT = "ismcts-hint"
 # Standard errors of a difference within which an analysis (tigris.analysis) counts the drop
 # of a move played as the search's noise.  A hint marks its plans by what it shows instead:
 # the chances' intervals, overlapping or not (``versus``).

@@ -33,7 +33,7 @@ from tigris.sources import open_source
 if TYPE_CHECKING:
     from tigris._game import Game
 
-__all__ = ["Bot", "CLASSES", "KINDS", "make", "load", "Configuration", "configuration",
+__all__ = ["Bot", "CLASSES", "DEFAULT", "KINDS", "make", "load", "Configuration", "configuration",
            "find", "available", "describe", "check_network", "PACKAGED", "Shelf"]
 
 
@@ -55,6 +55,7 @@ CLASSES: dict[str, Callable[..., Bot]] = {
     "random": RandomBot, "greedy": GreedyBot, "ismcts": ISMCTSBot, "pimc": PIMCBot,
     "cheat": CheatBot, "openspiel": OpenSpielBot}
 KINDS = tuple(CLASSES)
+DEFAULT = "ismcts-fast"      # the opponent a game seats unless told otherwise
 
 
 def make(kind: str, name: str | None = None, **params: Any) -> Bot:

@@ -38,7 +38,7 @@ def add_to(sub):
     p.add_argument("--players", nargs="+", type=COUNT, metavar="P",
                    help="the players whose decisions to analyse (default: all)")
     add_jobs(p, "decisions searched in parallel (default 1)", default=1)
-    p.add_argument("--bot", help="ISMCTS configuration to search with (default ismcts-fast, as "
+    p.add_argument("--bot", help="ISMCTS configuration to search with (default ismcts-hint, as "
                                  "tigris hint; for the margin with margin_share "
                                  f"{MARGIN_SHARE:g} unless its file sets it)")
     add_seed(p, "base seed of the searches")

@@ -9,7 +9,8 @@ from tigris.commands.options import (COUNT, PLAY_BOARD, add_board, add_bots, add
                                      add_players, add_seed, fresh_seed)
 from tigris.errors import ConfigError, UsageError
 from tigris.files import check_new, write_text
-from tigris.hints import DEFAULT_BOT
+from tigris import hints
+from tigris.bots import DEFAULT as DEFAULT_BOT
 
 __all__ = ["DESCRIPTION", "add_to", "run"]
 
@@ -49,8 +50,9 @@ def add_to(sub):
                    help="go on with the game of a record left unfinished at the table (the "
                         "seats, board, variants and seed are the record's; options given too "
                         "must agree with it); its moves keep being added to FILE")
-    p.add_argument("--hint-bot", default=DEFAULT_BOT, metavar="BOT",
-                   help=f"with --you: the configuration the hint command searches with (default {DEFAULT_BOT})")
+    p.add_argument("--hint-bot", default=hints.DEFAULT_BOT, metavar="BOT",
+                   help="with --you: the configuration the hint command searches with "
+                        f"(default {hints.DEFAULT_BOT})")
 
 
 def run(args):

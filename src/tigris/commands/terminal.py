@@ -10,7 +10,7 @@ from tigris.commands.games import load, reading, same_file
 from tigris.commands.options import PLAY_BOARD, secret_seed
 from tigris.errors import ConfigError, RecordError, UsageError
 from tigris.files import check_new, check_target
-from tigris.hints import DEFAULT_BOT
+from tigris.bots import DEFAULT as DEFAULT_BOT
 
 __all__ = ["play", "resume"]
 

@@ -7,6 +7,7 @@ import html
 import os
 from pathlib import Path
 
+from tigris.bots import DEFAULT as DEFAULT_BOT
 from tigris.errors import RecordError, UsageError, excerpt
 from tigris.web.folders import is_kind, stays_inside
 
@@ -173,7 +174,7 @@ def new_game_form(table_bots):
     from tigris.constants import VARIANTS
 
     options = _seat_options(table_bots)
-    bot_choice = options.replace('value="ismcts-fast" ', 'value="ismcts-fast" selected ')
+    bot_choice = options.replace(f'value="{DEFAULT_BOT}" ', f'value="{DEFAULT_BOT}" selected ')
     # each label holds its words and its select in one row of its own (viewer.css): they
     # cannot part, whatever the width
     seats = "".join(

@@ -54,6 +54,7 @@ import time
 from pathlib import Path
 
 from tigris._plumbing import renamed
+from tigris.bots import DEFAULT as DEFAULT_BOT
 from tigris._plumbing.renamed import old_names
 from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
 from tigris.session import HUMAN, Session
@@ -141,12 +142,12 @@ class Table(Session):
             searches=None, bots=None):
         """A new game in a new record file of `folder`: `seats` a list of HUMAN or names
         of `bots` (``table_bots``; default the shipped ones), by default a person against
-        ``ismcts-fast``."""
+        ``bots.DEFAULT`` (``ismcts-fast``)."""
         import tigris
 
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
             raise UsageError(f"players must be 2, 3 or 4, not {excerpt(players)}")
-        seats = seats if seats is not None else [HUMAN] + ["ismcts-fast"] * (players - 1)
+        seats = seats if seats is not None else [HUMAN] + [DEFAULT_BOT] * (players - 1)
         if not isinstance(seats, list) or len(seats) != players:
             raise UsageError(f"seats: a list of one a player ({players}), not {excerpt(seats)}")
         configurations = check_seats(seats, table_bots() if bots is None else bots)
