@@ -568,6 +568,33 @@ def test_a_folder_copied_elsewhere_as_its_record_goes_on_with_its_own_settings(l
 
 
 @pytest.mark.slow
+def test_a_generation_killed_in_its_gate_goes_on_elsewhere_from_its_record_and_candidate(loop, tmp_path):
+    """A generation killed mid-gate, and of its folder only what a repository keeps (the
+    record and the candidate network, not its self-play data, training or gate folders)
+    copied to another folder, the first gone (a new machine): there the same command
+    plays the gate again and nothing before it, and the generation ends as the
+    uninterrupted loop's first."""
+    whole, lines = loop
+    first, moved, bot = tmp_path / "first", tmp_path / "moved", write_fast(tmp_path)
+    args = ["-u", "-m", "tigris", "learn", str(first), "--bot", bot, "--generations", "1",
+            *TINY_ARGS, "--jobs", "1"]
+    games = first / "gen-1" / "gate-2" / "games.jsonl"
+    code, left = kill_when(args, lambda: games.exists() and games.read_bytes().count(b"\n") >= 1)
+    assert code == -signal.SIGKILL and left == []
+    kept = [p for pattern in RECORD for p in first.glob(pattern)] + [first / "gen-1" / "network.npz"]
+    assert sorted(json.loads((first / "gen-1" / "stages.json").read_text())) == ["selfplay", "train"]
+    for path in kept:
+        to = moved / path.relative_to(first)
+        to.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, to)
+    shutil.rmtree(first)
+    assert main(["learn", str(moved), "--bot", bot, "--generations", "1", "--jobs", "1"]) == 0
+    assert comparable(log_of(moved), moved) == comparable(lines[:1], whole)
+    assert not (moved / "gen-1" / "selfplay").exists() and not (moved / "gen-1" / "train").exists()
+    same_networks(moved, whole, generations=(1,))
+
+
+@pytest.mark.slow
 def test_self_play_is_played_again_when_its_data_is_gone_before_training(tmp_path):
     s = learn.settings(bot=write_fast(tmp_path), **TINY)
     out = tmp_path / "loop"
