@@ -54,8 +54,8 @@ import time
 from pathlib import Path
 
 from tigris._plumbing import renamed
-from tigris.bots import DEFAULT as DEFAULT_BOT
 from tigris._plumbing.renamed import old_names
+from tigris.bots import DEFAULT as DEFAULT_BOT
 from tigris.errors import IllegalActionError, RecordError, UsageError, excerpt
 from tigris.session import HUMAN, Session
 
