@@ -135,7 +135,7 @@ def test_a_fit_learns_from_what_the_hint_shows():
     moves = [a for a, _, _, _ in g.history]
     position = {"players": 3, "seed": 4, "moves": moves, "mover": g.current_player,
                 "outcome": [1.0, 0.0, 0.0]}
-    sample = bench.calibration_sample(position, "ismcts-fast", 600, 2)
+    sample = bench.calibration_sample(position, hints.DEFAULT_BOT, 600, 2)
     first = hints.hint(g, iterations=600, seed=2, top=1, progress=False)[0]
     assert chance.calibrated(sample["raw"], g.current_player) == first["chances"]
 

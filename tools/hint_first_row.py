@@ -25,6 +25,7 @@ import statistics
 import sys
 
 from tigris.commands.options import COUNT, POSITIVE
+from tigris.hints import DEFAULT_BOT
 
 
 def positions(files=(), move=None, suite=None, per_count=8):
@@ -80,7 +81,7 @@ def first_row(hints):
             marks.count("equal"), marks.count("above"))
 
 
-def figures(games, iterations=20_000, seeds=(1, 2, 3), bot="ismcts-fast", top=8, progress=None):
+def figures(games, iterations=20_000, seeds=(1, 2, 3), bot=DEFAULT_BOT, top=8, progress=None):
     """The figures over a hint of each of `games` with each of `seeds`: (name, value,
     unit) rows."""
     import tigris
@@ -119,7 +120,8 @@ def main(argv=None):
     p.add_argument("--suite", help="the positions of a tigris-suite/1 file instead")
     p.add_argument("--iterations", type=POSITIVE, default=20_000, help="a hint's iterations (default 20,000)")
     p.add_argument("--seeds", type=COUNT, nargs="+", default=[1, 2, 3], help="the hints' seeds (default 1 2 3)")
-    p.add_argument("--bot", default="ismcts-fast", help="the ismcts configuration to hint with")
+    p.add_argument("--bot", default=DEFAULT_BOT,
+                   help=f"the ismcts configuration to hint with (default {DEFAULT_BOT})")
     p.add_argument("--top", type=POSITIVE, default=8, help="plans a hint shows (default 8)")
     p.add_argument("--json", action="store_true", help="the figures as a JSON list")
     args = p.parse_args(argv)

@@ -2,7 +2,7 @@
 """Where a search's choice leaves the position suite's best moves: at the root's first
 halving, or at a later one.
 
-    python tools/suite_roots.py                             # the shipped suite, ismcts-fast
+    python tools/suite_roots.py                             # the shipped suite, the hints' bot
     python tools/suite_roots.py --bot mine.toml --iterations 100000 --jobs 2
     python tools/suite_roots.py --suite suite.json.gz --first 12 --json
 
@@ -24,6 +24,7 @@ import json
 import sys
 
 from tigris.commands.options import COUNT, POSITIVE
+from tigris.hints import DEFAULT_BOT
 
 FIRST, LATER, LAST = "passed over at the first halving", "dropped at a later halving", "lost the last halving"
 
@@ -81,7 +82,7 @@ def figures(found):
     return rows
 
 
-def run(suite, bot="ismcts-fast", iterations=20_000, seed=1, jobs=1, first=None):
+def run(suite, bot=DEFAULT_BOT, iterations=20_000, seed=1, jobs=1, first=None):
     """The searches of the suite's positions (its `first` ones if given) on `jobs`
     workers, in the suite's order."""
     from joblib import delayed
@@ -96,7 +97,8 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="tools/suite_roots.py", description=__doc__.split("\n\n")[0])
     p.add_argument("--suite", help="a tigris-suite/1 file (default: the shipped suite)")
     p.add_argument("--first", type=POSITIVE, help="its first N positions only")
-    p.add_argument("--bot", default="ismcts-fast", help="the ismcts configuration to search with")
+    p.add_argument("--bot", default=DEFAULT_BOT,
+                   help=f"the ismcts configuration to search with (default {DEFAULT_BOT})")
     p.add_argument("--iterations", type=POSITIVE, default=20_000, help="a search's iterations (default 20,000)")
     p.add_argument("--seed", type=COUNT, default=1, help="the searches' seed (default 1)")
     p.add_argument("--jobs", type=POSITIVE, default=1, help="worker processes (default 1)")

@@ -19,6 +19,7 @@ import tigris
 from tigris import _bench
 from tigris.boards import BOARD_NAMES
 from tigris.constants import VARIANTS
+from tigris.hints import DEFAULT_BOT as HINT_BOT
 from tigris.play import seeds
 from tigris.play.seeds import CALIBRATION_SEEDS    # its deals: seeds.calibration_seed
 
@@ -248,7 +249,7 @@ def decisive_runs(per_count=8, seeds=3):
     return 3 * per_count * seeds
 
 
-def bench_decisive(bot="ismcts-fast", iterations=20_000, per_count=8, seeds=(1, 2, 3), progress=None):
+def bench_decisive(bot=HINT_BOT, iterations=20_000, per_count=8, seeds=(1, 2, 3), progress=None):
     """How decisive the hints are, and whether their groups of equals hold what another
     seed finds: on the positions of ``midgame_positions``, a hint with each seed
     (every move); whether they name the same top plan, whether each seed's top plan is
@@ -303,7 +304,7 @@ def regret_runs(per_count=8):
     return 3 * per_count * (len(REGRET_BUDGETS) + 1)
 
 
-def bench_regret(bot="ismcts-fast", per_count=8, seed=1, budgets=REGRET_BUDGETS,
+def bench_regret(bot=HINT_BOT, per_count=8, seed=1, budgets=REGRET_BUDGETS,
                  reference=REGRET_REFERENCE, progress=None):
     """What a hint's top plan costs against a deep search: on the positions of
     ``midgame_positions``, a hint of each of `budgets` iterations (seed `seed`), and the

@@ -40,6 +40,7 @@ from pathlib import Path
 import tigris
 from tigris._plumbing.locks import holding
 from tigris.errors import PositionError, TournamentError, UsageError, difference, excerpt
+from tigris.hints import DEFAULT_BOT as HINT_BOT
 from tigris.play import seeds
 
 __all__ = ["FORMAT", "RUN_FORMAT", "SHIPPED", "PER_COUNT", "ITERATIONS", "SEEDS", "WIDE_CANDIDATES",
@@ -760,7 +761,7 @@ def _decisive_position(entry, bot, iterations, seeds):
     return out
 
 
-def bench_decisive(suite, bot="ismcts-fast", iterations=20_000, seeds=HINT_SEEDS, jobs=1, progress=True):
+def bench_decisive(suite, bot=HINT_BOT, iterations=20_000, seeds=HINT_SEEDS, jobs=1, progress=True):
     """How decisive the hints are on the suite: at each position a hint of `iterations`
     with each of `seeds` by configuration `bot`; per player count and in all, the share
     of positions whose hints name the same top plan and of those where each seed's top
@@ -820,7 +821,7 @@ def _regret_position(entry, bot, budgets, seed):
     return out
 
 
-def bench_regret(suite, bot="ismcts-fast", budgets=REGRET_BUDGETS, seed=1, jobs=1, progress=True):
+def bench_regret(suite, bot=HINT_BOT, budgets=REGRET_BUDGETS, seed=1, jobs=1, progress=True):
     """Whether the hints' top plans are right by the suite's reference: at each position
     a hint of each of `budgets` iterations (seed `seed`), its first move judged by the
     reference.  Rows per budget: per player count and in all, the share of positions
