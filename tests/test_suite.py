@@ -5,6 +5,7 @@ bytes every time), reading it back (every field checked), and judging hints by i
 import copy
 import gzip
 import json
+import math
 import os
 import re
 import signal
@@ -554,15 +555,24 @@ def test_a_policy_is_judged_by_the_suite_s_reference(made, tmp_path, capsys):
 
     suite = suites.read_suite(made[1])
     rows = suites.bench_policy(suite, "")
-    top = {}
+    top, on_best, entropy = {}, [], []
     for e in suite["positions"]:
         g = tigris.Game.from_position(e["position"])
         prior = network.from_knobs("net", "", g.players).policy(g)
         top[e["id"]] = g.action_str(max(prior, key=prior.get)) in e["reference"]["best"]
-    in_all = rows[len(list(suites._counts(suite))) - 1]
+        on_best.append(100 * sum(prior[a] for a in prior if g.action_str(a) in e["reference"]["best"]))
+        entropy.append(-sum(p * math.log(p) for p in prior.values() if p > 0))
+    by_name = {row[0].split(" (")[0]: row for row in rows}
+    in_all = by_name["the policy's top move among the reference's best, all"]
     assert in_all[1] == pytest.approx(100 * sum(top.values()) / len(top))
     lo, hi = in_all[3]
     assert 0 <= lo <= in_all[1] <= hi <= 100
+    # the share of the policy on the best moves, a mean over positions with its interval,
+    # and how sharp the policy is: each of a position's probabilities counted once
+    share = by_name["the policy's share on the reference's best moves, all"]
+    assert share[1] == pytest.approx(sum(on_best) / len(on_best)) and share[2] == "%"
+    assert share[3][0] <= share[1] <= share[3][1] and 0 <= share[1] <= 100
+    assert by_name["the policy's mean entropy, all"][1:] == (pytest.approx(sum(entropy) / len(entropy)), "nats")
     copy = tmp_path / "mine.npz"
     shutil.copy(network.generation_file("gen1", 2), copy)
     two = [e for e in suite["positions"] if e["players"] == 2]

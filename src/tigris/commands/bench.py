@@ -36,8 +36,8 @@ a run that stopped), then the suite written to --out (default suite.json.gz besi
 RUN), which becomes the shipped one when copied to tigris/suite.json.gz. policy: on the
 same suite, no search, how often a network's policy (--network: a generation's name or
 a file; default the shipped one) puts its most probable move among the reference's
-best, with 95% intervals: the policy's quality, by the same labels for every
-generation. calibration:
+best and what share of its probability lies on those moves, with 95% intervals, and its
+mean entropy: the policy's quality, by the same labels for every generation. calibration:
 on positions of ismcts-fast games (300 iterations a move; --games-bot another bot's, at
 --games-iterations if given) with 2, 3 and 4 players, from deal seeds no fit saw
 (7,000,000,000 + 1,000,000 x SEED + ...), three a game (early, middle, late), the

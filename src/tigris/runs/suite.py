@@ -865,18 +865,31 @@ def bench_regret(suite, bot=HINT_BOT, budgets=REGRET_BUDGETS, seed=1, jobs=1, pr
 def bench_policy(suite, network=""):
     """How good a network's policy is by the suite's reference (no search: the policy
     alone): at each position, whether its most probable move is among the reference's
-    best, per player count and in all, with 95% intervals; how many of its top moves the
-    reference did not judge (counted as misses), and the mean regret of the judged ones.
-    `network` is a ``network`` knob's value (empty: the shipped default), read for each
-    position's number of players.  The same reference labels for every generation: the
-    policy's quality, compared across networks and self-play targets."""
+    best, and the share of its probability on those moves (what self-play's targets teach
+    it to put there), per player count and in all, with 95% intervals; its mean entropy
+    (how sharp it is); how many of its top moves the reference did not judge (counted as
+    misses), and the mean regret of the judged ones.  `network` is a ``network`` knob's
+    value (empty: the shipped default), read for each position's number of players.  The
+    same reference labels for every generation: the policy's quality, compared across
+    networks and self-play targets."""
     entries = suite["positions"]
-    tops, judged, right = policy_judged(entries, network)
+    policies = _policies(entries, network)
+    tops, judged, right = _judged(entries, policies)
+    on_best = [100 * sum(p for a, p in prior.items() if g.action_str(a) in e["reference"]["best"])
+               for e, (g, prior) in zip(entries, policies)]
+    entropy = [-sum(p * math.log(p) for p in prior.values() if p > 0) for _, prior in policies]
     rows = []
     for label, counts in _counts(suite):
         pick = [i for i, e in enumerate(entries) if e["players"] in counts]
         rows.append(_share_row(f"the policy's top move among the reference's best, {label}",
                                [right[i] for i in pick]))
+    for label, counts in _counts(suite):
+        pick = [on_best[i] for i, e in enumerate(entries) if e["players"] in counts]
+        rows.append(_mean_row(f"the policy's share on the reference's best moves, {label}", pick, "%"))
+    for label, counts in _counts(suite):
+        rows.append((f"the policy's mean entropy, {label}",
+                     statistics.fmean(entropy[i] for i, e in enumerate(entries) if e["players"] in counts),
+                     "nats"))
     rows.append(("top moves the reference did not judge (counted as misses)",
                  sum(j is None for j in judged), "positions"))
     regrets = [j[1] for j in judged if j is not None]
@@ -885,23 +898,44 @@ def bench_policy(suite, network=""):
     return rows
 
 
-def policy_judged(entries, network=""):
-    """The policy's most probable move at each of the suite's positions `entries`
-    (``bench_policy``): (the moves, each one's ``judge`` result, whether each is among
-    the reference's best)."""
+def _mean_row(label, values, unit):
+    """A mean over positions as a row, with the 95% interval of a mean (+- 1.96 standard
+    errors; none for a single position)."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return (f"{label} ({len(values)} positions)", mean, unit)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+    return (f"{label} ({len(values)} positions)", mean, unit, (mean - half, mean + half))
+
+
+def _policies(entries, network):
+    """Each of the suite's positions `entries` as a game, with the policy of the network
+    the knob `network` names for its number of players: [(game, {action: probability})]."""
     from tigris import network as networks
 
-    tops = []
+    out = []
     for e in entries:
         g = tigris.Game.from_position(e["position"])
         net = networks.from_knobs("net", network, g.players)
         if net is None or not net.has_policy:
             raise UsageError(f"network {network or 'the default'}: no policy head to judge")
-        prior = net.policy(g)
-        tops.append(g.action_str(max(prior, key=lambda a: (prior[a], -a))))
+        out.append((g, net.policy(g)))
+    return out
+
+
+def _judged(entries, policies):
+    """``policy_judged`` of the policies ``_policies`` gave."""
+    tops = [g.action_str(max(prior, key=lambda a: (prior[a], -a))) for g, prior in policies]
     judged = [judge(e, move) for e, move in zip(entries, tops)]
     right = [j is not None and move in e["reference"]["best"] for e, move, j in zip(entries, tops, judged)]
     return tops, judged, right
+
+
+def policy_judged(entries, network=""):
+    """The policy's most probable move at each of the suite's positions `entries`
+    (``bench_policy``): (the moves, each one's ``judge`` result, whether each is among
+    the reference's best)."""
+    return _judged(entries, _policies(entries, network))
 
 
 def policy_score(network, players, suite=None):
