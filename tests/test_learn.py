@@ -86,8 +86,9 @@ def test_the_log_says_what_each_stage_did(loop):
         assert 1 <= tr["best_epoch"] <= tr["epochs"] <= 3 and tr["positions"] > tr["held_out_positions"] > 0
         assert all(tr[key] > 0 for key in ("held_out_loss", "held_out_chance", "held_out_policy"))
         assert 0 <= tr["held_out_top_move"] <= 1 and set(tr["calibration_error"]) == {"2"}
-        right, positions = suite.policy_score(str(out / f"gen-{k}" / "network.npz"), (2,))
-        assert line["suite"] == {"policy_right": right, "positions": positions} and positions == suite.PER_COUNT
+        right, positions, share = suite.policy_figures(str(out / f"gen-{k}" / "network.npz"), (2,))
+        assert line["suite"] == {"policy_right": right, "positions": positions, "policy_share": round(share, 2)}
+        assert positions == suite.PER_COUNT and 0 <= share <= 100
         assert gate["command"].startswith(f"tigris match gen-{k}/gate.toml gen-{line['from']}/gate.toml "
                                           "--sprt elo0=-1000 elo1=0 alpha=0.05 beta=0.05 --max-games 4 --players 2")
         assert gate["wins"] + gate["draws"] + gate["losses"] == gate["games"] <= 4
@@ -117,7 +118,8 @@ def test_report_reads_a_real_loop(loop, capsys):
         assert cells[0] == str(line["generation"]) and cells[8] == "2"
         right, positions = line["suite"]["policy_right"], suite.PER_COUNT * len(line["gate"])
         assert line["suite"]["positions"] == positions
-        assert cells[7] == f"{right / positions:.1%} ({right} of {positions})"
+        share = line["suite"]["policy_share"]
+        assert cells[7] == f"{right / positions:.1%} ({right} of {positions}); {share:.1f}% on the best"
         assert cells[-1] == ("yes" if line["promoted"] else "no")
 
 
@@ -279,12 +281,17 @@ def test_a_damaged_log_line_is_named(loop, tmp_path, capsys):
 
 
 @pytest.mark.parametrize("suite_figure", [[3, 36], {"policy_right": 37, "positions": 36},
-                                          {"policy_right": 3.0, "positions": 36}, {"positions": 36}])
+                                          {"policy_right": 3.0, "positions": 36}, {"positions": 36},
+                                          {"policy_right": 3, "positions": 36, "policy_share": 101.0},
+                                          {"policy_right": 3, "positions": 36, "policy_share": "39%"}])
 def test_a_log_line_s_suite_figure_is_checked(tmp_path, suite_figure):
     line = {"generation": 1, "from": 0, "promoted": False, "current": 0, "selfplay": {}, "train": {},
             "gate": {"2": {}}}
     (tmp_path / "generations.jsonl").write_text(json.dumps(line) + "\n")
     assert learn.read_generations(tmp_path) == [line]               # a line from before the suite's figure
+    for before_share in ({"policy_right": 3, "positions": 36}, {"policy_right": 3, "positions": 36, "policy_share": 41.5}):
+        (tmp_path / "generations.jsonl").write_text(json.dumps(dict(line, suite=before_share)) + "\n")
+        assert learn.read_generations(tmp_path)[0]["suite"] == before_share
     (tmp_path / "generations.jsonl").write_text(json.dumps(dict(line, suite=suite_figure)) + "\n")
     with pytest.raises(UsageError, match="generations.jsonl: line 1: suite must be"):
         learn.read_generations(tmp_path)

@@ -81,11 +81,13 @@ def _figure(x, digits=0, sign=False):
 
 
 def _suite(suite):
-    """The policy's figure on the position suite: its share right, of how many."""
+    """The policy's figures on the position suite: its share right, of how many, and the
+    share of its probability on the best moves."""
     if not suite:
         return "-"
     right, n = suite["policy_right"], suite["positions"]
-    return f"{right / n:.1%} ({right} of {n})"
+    share = suite.get("policy_share")          # lines from before it was measured have none
+    return f"{right / n:.1%} ({right} of {n})" + (f"; {share:.1f}% on the best" if share is not None else "")
 
 
 def markdown(table):

@@ -285,8 +285,11 @@ def _line_problem(line, k, before):
     judged = line.get("suite")          # since generations were judged on the suite
     if judged is not None and not (isinstance(judged, dict) and all(
             type(judged.get(f)) is int for f in ("policy_right", "positions"))
-            and 0 <= judged["policy_right"] <= judged["positions"]):
-        return f"suite must be {{\"policy_right\": R, \"positions\": N}}, 0 <= R <= N, not {excerpt(judged)}"
+            and 0 <= judged["policy_right"] <= judged["positions"]
+            and (judged.get("policy_share") is None or (type(judged["policy_share"]) in (int, float)
+                                                        and 0 <= judged["policy_share"] <= 100))):
+        return (f"suite must be {{\"policy_right\": R, \"positions\": N, \"policy_share\": S}}, "
+                f"0 <= R <= N, 0 <= S <= 100 (S absent before it was measured), not {excerpt(judged)}")
     entries = [(stage, line[stage]) for stage in ("selfplay", "train")]
     entries += [(f"gate.{p}", g) for p, g in gates.items()]
     for where, entry in [("", line)] + entries:
@@ -451,9 +454,10 @@ class _Loop:
         generation, in a second or two."""
         from tigris.runs import suite
 
-        right, positions = suite.policy_score(str(self.gen(k) / "network.npz"), self.s["players"])
-        self.say(f"generation {k}: its policy alone right at {right} of the suite's {positions} positions")
-        return {"policy_right": right, "positions": positions}
+        right, positions, share = suite.policy_figures(str(self.gen(k) / "network.npz"), self.s["players"])
+        self.say(f"generation {k}: its policy alone right at {right} of the suite's {positions} positions, "
+                 f"{share:.1f}% of it on the best moves")
+        return {"policy_right": right, "positions": positions, "policy_share": round(share, 2)}
 
     def _stage(self, k, stage, fn, reuse=True):
         """Run a stage of generation `k`: its lines said, its seconds counted

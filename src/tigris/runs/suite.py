@@ -47,7 +47,7 @@ __all__ = ["FORMAT", "RUN_FORMAT", "SHIPPED", "PER_COUNT", "ITERATIONS", "SEEDS"
            "JUDGED_SHARE", "WITHIN", "PHASES", "REFERENCE_BOT", "SETTINGS", "MIXES",
            "HINT_SEEDS", "REGRET_BUDGETS", "settings", "planned", "deal_seed", "reference_seed",
            "play_game", "reference_search", "reference_of", "make_suite", "suite_bytes", "read_run",
-           "read_suite", "bench_policy", "policy_judged", "policy_score",
+           "read_suite", "bench_policy", "policy_figures", "policy_judged", "policy_score",
            "load_suite", "judge", "summary_rows", "bench_decisive", "bench_regret"]
 
 FORMAT = "tigris-suite/1"              # the suite file
@@ -875,8 +875,7 @@ def bench_policy(suite, network=""):
     entries = suite["positions"]
     policies = _policies(entries, network)
     tops, judged, right = _judged(entries, policies)
-    on_best = [100 * sum(p for a, p in prior.items() if g.action_str(a) in e["reference"]["best"])
-               for e, (g, prior) in zip(entries, policies)]
+    on_best = [_on_best(e, g, prior) for e, (g, prior) in zip(entries, policies)]
     entropy = [-sum(p * math.log(p) for p in prior.values() if p > 0) for _, prior in policies]
     rows = []
     for label, counts in _counts(suite):
@@ -943,8 +942,22 @@ def policy_score(network, players, suite=None):
     alone gets right, its most probable move among the reference's best: (right,
     positions).  `suite` defaults to the shipped one (``load_suite``, read once a process:
     a loop judges each generation with it)."""
+    return policy_figures(network, players, suite)[:2]
+
+
+def policy_figures(network, players, suite=None):
+    """``policy_score``'s (right, positions), and the mean share of the policy's
+    probability on the reference's best moves at those positions, in percent
+    (``bench_policy``'s)."""
     entries = [e for e in (suite or _shipped())["positions"] if e["players"] in players]
-    return sum(policy_judged(entries, network)[2]), len(entries)
+    policies = _policies(entries, network)
+    return (sum(_judged(entries, policies)[2]), len(entries),
+            statistics.fmean(_on_best(e, g, prior) for e, (g, prior) in zip(entries, policies)))
+
+
+def _on_best(entry, game, prior):
+    """The share of `prior`'s probability on the suite's best moves at `entry`, in percent."""
+    return 100 * sum(p for a, p in prior.items() if game.action_str(a) in entry["reference"]["best"])
 
 
 @functools.lru_cache(maxsize=1)
