@@ -289,7 +289,8 @@ def test_a_log_line_s_suite_figure_is_checked(tmp_path, suite_figure):
             "gate": {"2": {}}}
     (tmp_path / "generations.jsonl").write_text(json.dumps(line) + "\n")
     assert learn.read_generations(tmp_path) == [line]               # a line from before the suite's figure
-    for before_share in ({"policy_right": 3, "positions": 36}, {"policy_right": 3, "positions": 36, "policy_share": 41.5}):
+    for before_share in ({"policy_right": 3, "positions": 36},
+                         {"policy_right": 3, "positions": 36, "policy_share": 41.5}):
         (tmp_path / "generations.jsonl").write_text(json.dumps(dict(line, suite=before_share)) + "\n")
         assert learn.read_generations(tmp_path)[0]["suite"] == before_share
     (tmp_path / "generations.jsonl").write_text(json.dumps(dict(line, suite=suite_figure)) + "\n")
