@@ -578,5 +578,10 @@ def test_a_policy_is_judged_by_the_suite_s_reference(made, tmp_path, capsys):
     two = [e for e in suite["positions"] if e["players"] == 2]
     mine = suites.bench_policy(dict(suite, positions=two), str(copy))
     assert mine == suites.bench_policy(dict(suite, positions=two), "gen1")
+    # a generation of the 2-player line alone is judged on the 2-player positions alone
+    assert network.generations(3) == ["gen1"] and len(network.generations(2)) > 1
+    assert len(two) < len(suite["positions"])
+    assert suites.bench_policy(suite, network.generations(2)[-1]) == suites.bench_policy(
+        dict(suite, positions=two), network.generations(2)[-1])
     assert main(["bench", "policy", "--suite", str(made[1]), "--network", "gen1"]) == 0
     assert "the policy's top move among the reference's best" in capsys.readouterr().out

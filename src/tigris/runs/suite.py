@@ -871,7 +871,14 @@ def bench_policy(suite, network=""):
     misses), and the mean regret of the judged ones.  `network` is a ``network`` knob's
     value (empty: the shipped default), read for each position's number of players.  The
     same reference labels for every generation: the policy's quality, compared across
-    networks and self-play targets."""
+    networks and self-play targets.  A generation that ships one line only (``gen2``: 2
+    players) is judged on that line's positions."""
+    from tigris import network as networks
+
+    if network and networks.names_generation(network):
+        shipped = [e for e in suite["positions"] if network in networks.generations(e["players"])]
+        if shipped and len(shipped) < len(suite["positions"]):
+            suite = dict(suite, positions=shipped)
     entries = suite["positions"]
     policies = _policies(entries, network)
     tops, judged, right = _judged(entries, policies)
